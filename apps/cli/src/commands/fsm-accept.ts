@@ -1,0 +1,61 @@
+import { accepts } from '@ratchet/fsm-core';
+import { readTextFile } from '@ratchet/store';
+import type { Context } from '../context.js';
+import { CliError } from '../errors.js';
+import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
+import { loadFsmFile } from '../fsm-file.js';
+import { resolvePath } from '../paths.js';
+
+/**
+ * `ratchet fsm accept <file> <symbol...> | --from-file F`: is this word in the machine's language?
+ * On rejection, say where, in which state, and what would have been legal there.
+ */
+export default async function fsmAccept(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
+  const [file, ...inline] = args;
+  if (file === undefined) throw new CliError('fsm accept: missing <file>');
+  const fromFile = typeof options.fromFile === 'string' ? options.fromFile : undefined;
+  if (fromFile !== undefined && inline.length > 0) {
+    throw new CliError('fsm accept: give the symbols either as arguments or with --from-file, not both');
+  }
+  const symbols = fromFile === undefined ? inline : await readSymbols(ctx, fromFile);
+
+  const loaded = await loadFsmFile(ctx, file);
+  if (!loaded.machine) {
+    const first = loaded.diagnostics.find((d) => d.severity === 'error');
+    throw new CliError(`the definition has errors (first: ${first?.message ?? 'unknown'}); run \`ratchet fsm check ${file}\``, {
+      exitCode: EXIT_PROBLEMS,
+      code: 'invalid-fsm',
+      file: loaded.file,
+      ...(first?.line !== undefined ? { line: first.line, column: first.column ?? 1 } : {}),
+    });
+  }
+  const result = accepts(loaded.machine, symbols);
+  if (ctx.json) {
+    ctx.emitJson({ ok: result.accepted, file: loaded.file, symbols: symbols.length, ...result });
+    return result.accepted ? EXIT_OK : EXIT_PROBLEMS;
+  }
+  if (result.accepted) {
+    ctx.out(`accepted: ${symbols.length} symbol${symbols.length === 1 ? '' : 's'}, ending in ${result.state}`);
+    return EXIT_OK;
+  }
+  const legal = result.expected.length > 0 ? result.expected.join(', ') : '(nothing: no transitions leave this state)';
+  if (result.reason === 'not-accepting') {
+    ctx.out(`rejected: the input ended in ${result.state}, which is not an accept state`);
+    ctx.out(`  it could continue with: ${legal}`);
+  } else {
+    const what = result.reason === 'unknown-symbol' ? 'is not in the alphabet' : `has no transition from ${result.state}`;
+    ctx.out(`rejected at symbol ${result.position + 1} of ${symbols.length}: "${result.symbol ?? ''}" ${what}`);
+    ctx.out(`  legal in ${result.state}: ${legal}`);
+  }
+  return EXIT_PROBLEMS;
+}
+
+async function readSymbols(ctx: Context, source: string): Promise<string[]> {
+  let text: string;
+  if (source === '-') {
+    text = await ctx.io.readStdin();
+  } else {
+    text = (await readTextFile(resolvePath(ctx, source))).text;
+  }
+  return text.split(/\s+/u).filter((s) => s.length > 0);
+}

@@ -1,0 +1,50 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Context } from '../context.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { SCAFFOLD } from '../scaffold.js';
+
+type Outcome = 'created' | 'would-create' | 'unchanged' | 'kept';
+
+/** `ratchet init`: add Ratchet's files to the repository at --cwd. Existing files are never touched. */
+export default async function init(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+  const dryRun = options.dryRun === true;
+  const results: { path: string; outcome: Outcome; purpose: string }[] = [];
+  for (const file of SCAFFOLD) {
+    const target = join(ctx.cwd, file.path);
+    const content = await file.content();
+    const existing = await readFile(target, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    let outcome: Outcome;
+    if (existing !== undefined) outcome = existing === content ? 'unchanged' : 'kept';
+    else if (dryRun) outcome = 'would-create';
+    else {
+      await mkdir(dirname(target), { recursive: true });
+      // 'wx': if something appeared since we looked, leave it alone rather than clobber it.
+      try {
+        await writeFile(target, content, { flag: 'wx' });
+        outcome = 'created';
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        outcome = 'kept';
+      }
+    }
+    results.push({ path: file.path, outcome, purpose: file.purpose });
+  }
+  if (ctx.json) {
+    ctx.emitJson({ ok: true, root: ctx.cwd, dryRun, files: results });
+    return EXIT_OK;
+  }
+  const label: Record<Outcome, string> = {
+    created: 'created  ',
+    'would-create': 'would create',
+    unchanged: 'up to date',
+    kept: 'kept (yours differs; not overwritten)',
+  };
+  for (const r of results) ctx.out(`${label[r.outcome]}  ${r.path}  — ${r.purpose}`);
+  const kept = results.filter((r) => r.outcome === 'kept').length;
+  if (kept > 0) ctx.note(`${kept} existing file${kept === 1 ? '' : 's'} left as they were; compare with \`ratchet init --dry-run --json\`.`);
+  return EXIT_OK;
+}

@@ -1,0 +1,75 @@
+import { cp, mkdir, mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { Context, Io } from '../context.js';
+import { CliError } from '../errors.js';
+import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
+import { assetPath } from '../paths.js';
+import { TOUR } from '../quickstart/steps.js';
+import { makeStyle } from '../style.js';
+
+interface StepResult {
+  title: string;
+  command: string;
+  exitCode: number;
+  expectedExitCode: number;
+  output: string;
+}
+
+/** `ratchet quickstart [--dir D]`: run the tour's real commands in a fresh directory and show their output. */
+export default async function quickstart(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+  const dir = await prepareDirectory(ctx, typeof options.dir === 'string' ? options.dir : undefined);
+  const style = makeStyle(ctx.color);
+  const { run } = await import('../main.js');
+  ctx.out(style.bold(`Ratchet quickstart in ${dir}`));
+  ctx.out('');
+
+  const results: StepResult[] = [];
+  for (const [index, step] of TOUR.entries()) {
+    for (const example of step.examples ?? []) {
+      const target = join(dir, 'examples', example);
+      await mkdir(dirname(target), { recursive: true });
+      await cp(assetPath('examples', example), target);
+    }
+    let output = '';
+    const capture: Io = { ...ctx.io, cwd: dir, isTTY: false, stdout: (t) => void (output += t), stderr: (t) => void (output += t) };
+    const exitCode = await run([...step.args, '--cwd', dir], capture);
+    const command = `ratchet ${step.args.join(' ')}`;
+    results.push({ title: step.title, command, exitCode, expectedExitCode: step.expectExit, output });
+
+    ctx.out(style.bold(`${index + 1}. ${step.title}`));
+    ctx.out(style.dim(`   ${step.explain}`));
+    ctx.out(`   $ ${command}`);
+    for (const line of output.trimEnd().split('\n')) ctx.out(`   ${line}`);
+    ctx.out(style.dim(`   (exit ${exitCode})`));
+    ctx.out('');
+    if (exitCode !== step.expectExit) {
+      if (ctx.json) ctx.emitJson({ ok: false, dir, steps: results });
+      throw new CliError(`quickstart step ${index + 1} ("${step.title}") exited ${exitCode}, expected ${step.expectExit}`, {
+        exitCode: EXIT_PROBLEMS,
+        code: 'quickstart-failed',
+      });
+    }
+  }
+  if (ctx.json) ctx.emitJson({ ok: true, dir, steps: results });
+  ctx.out(style.green(`✔ ${TOUR.length} steps behaved as described. The files are in ${dir}.`));
+  ctx.out('Next: `ratchet init` in your own repository, then `ratchet --help`.');
+  return EXIT_OK;
+}
+
+async function prepareDirectory(ctx: Context, requested: string | undefined): Promise<string> {
+  if (requested === undefined) return mkdtemp(join(tmpdir(), 'ratchet-quickstart-'));
+  const dir = resolve(ctx.cwd, requested);
+  const entries = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [];
+    throw new CliError(`--dir ${requested}: ${err.message}`, { file: dir });
+  });
+  if (entries.length > 0) {
+    throw new CliError(`--dir ${requested} is not empty; the quickstart needs a fresh directory so it cannot clobber your files`, {
+      file: dir,
+      code: 'dir-not-empty',
+    });
+  }
+  await mkdir(dir, { recursive: true });
+  return dir;
+}

@@ -1,0 +1,40 @@
+import { CommanderError } from 'commander';
+import { processIo, type Io } from './context.js';
+import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { buildProgram, type ProgramState } from './program.js';
+
+/**
+ * Run the CLI with the given arguments (without `node` and the script path) and return the exit
+ * code. Never calls process.exit, so tests can drive it in-process and the bin decides.
+ */
+export async function run(argv: string[], io: Io = processIo()): Promise<number> {
+  const state: ProgramState = { exitCode: EXIT_OK };
+  const program = buildProgram(io, state);
+  const wantsJson = argv.includes('--json');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return state.exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here with exitCode 0; every other commander error is a usage error.
+      if (err.exitCode === 0) return EXIT_OK;
+      if (wantsJson) io.stdout(`${JSON.stringify({ ok: false, error: { code: err.code, message: err.message } }, null, 2)}\n`);
+      return EXIT_USAGE;
+    }
+    return reportFailure(err, io, wantsJson, argv.includes('--quiet') || argv.includes('-q'));
+  }
+}
+
+async function reportFailure(err: unknown, io: Io, json: boolean, quiet: boolean): Promise<number> {
+  const { toErrorReport, formatErrorReport, isInputError, CliError } = await import('./errors.js');
+  const report = toErrorReport(err);
+  if (json) io.stdout(`${JSON.stringify({ ok: false, error: report }, null, 2)}\n`);
+  if (isInputError(err)) {
+    // Errors are the one thing --quiet does not silence.
+    if (!json || !quiet) io.stderr(`${formatErrorReport(report)}\n`);
+    return err instanceof CliError ? err.exitCode : EXIT_USAGE;
+  }
+  // An unexpected exception is a bug in Ratchet: show the stack so it can be reported.
+  io.stderr(`ratchet: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  return 70;
+}

@@ -1,0 +1,130 @@
+/**
+ * The command tree. Definitions are cheap (names, options, help text); every action imports its
+ * implementation lazily so `ratchet --version` and friends never load code they do not use.
+ * This module is also the single source of each command's usage text (protocol docs embed it).
+ */
+import { Command, Option } from 'commander';
+import { makeContext, type Context, type GlobalOptions, type Io } from './context.js';
+import { readVersion } from './version.js';
+
+/** A command implementation: returns the exit code. */
+export type CommandAction = (ctx: Context, args: string[], options: Record<string, unknown>) => Promise<number>;
+type Loader = () => Promise<{ default: CommandAction }>;
+
+export interface ProgramState {
+  exitCode: number;
+}
+
+export function buildProgram(io: Io, state: ProgramState): Command {
+  const program = new Command('ratchet');
+  // Set before any subcommand is added: commander copies these settings into each subcommand then.
+  program.exitOverride();
+  program.configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
+  program
+    .description(
+      'Keep AI coding agents on rails: state machines they cannot skip, plans checked before they run,\n' +
+        'state files that concurrent runners share without losing an update.',
+    )
+    .version(readVersion(), '-V, --version', 'print the ratchet version')
+    .option('--json', 'print one JSON document on stdout instead of human output', false)
+    .option('--cwd <dir>', 'run as if started in <dir> (relative paths resolve against it)')
+    .option('-q, --quiet', 'print nothing but errors; rely on the exit code', false)
+    .option('--no-color', 'never colour the output (colour is only used on a terminal anyway)')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 ok, 1 the check found problems, 2 usage or input error.
+
+Start here:
+  ratchet quickstart            a guided tour in a fresh directory
+  ratchet init                  add Ratchet's protocol files to this repository
+  ratchet fsm check protocols/*.fsm.json`,
+    );
+
+  const action =
+    (load: Loader) =>
+    async (...params: unknown[]): Promise<void> => {
+      const command = params[params.length - 1] as Command;
+      const options = command.optsWithGlobals<Record<string, unknown> & { json?: boolean; quiet?: boolean; cwd?: string; color?: boolean }>();
+      const globals: GlobalOptions = {
+        json: options.json === true,
+        quiet: options.quiet === true,
+        cwd: await resolveCwd(io, options.cwd),
+        color: options.color !== false && io.isTTY && io.env.NO_COLOR === undefined && options.json !== true,
+      };
+      const ctx = makeContext(io, globals);
+      const impl = await load();
+      state.exitCode = await impl.default(ctx, flattenArgs(params.slice(0, -2)), options);
+    };
+
+  const fsm = program
+    .command('fsm')
+    .description('check, render and run finite-state machine definitions (JSON, map or list style)');
+
+  fsm
+    .command('check')
+    .description('report every problem in one or more FSM definition files, each with file:line:col')
+    .argument('<file...>', 'FSM definition files (JSON)')
+    .option('--strict', 'treat warnings (unreachable or dead states, unused symbols) as problems', false)
+    .addHelpText('after', '\nExample:\n  ratchet fsm check protocols/fdc.fsm.json examples/fsm/broken.fsm.json')
+    .action(action(() => import('./commands/fsm-check.js')));
+
+  fsm
+    .command('render')
+    .description('draw an FSM as a Mermaid stateDiagram-v2 or a Graphviz DOT graph')
+    .argument('<file>', 'FSM definition file (JSON)')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['mermaid', 'dot']).default('mermaid'))
+    .addHelpText('after', '\nExample:\n  ratchet fsm render protocols/orchestrator.fsm.json --format dot | dot -Tsvg > lifecycle.svg')
+    .action(action(() => import('./commands/fsm-render.js')));
+
+  fsm
+    .command('accept')
+    .description('run a sequence of symbols through an FSM; exit 0 if it is accepted, 1 if not (saying where and what was legal)')
+    .argument('<file>', 'FSM definition file (JSON)')
+    .argument('[symbol...]', 'the symbols, in order')
+    .option('--from-file <path>', 'read the symbols from a file (whitespace or newline separated; "-" for stdin)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ratchet fsm accept protocols/fdc.fsm.json plan_op step_op write_op close_op\n  ratchet fsm accept protocols/fdc.fsm.json --from-file symbols.txt',
+    )
+    .action(action(() => import('./commands/fsm-accept.js')));
+
+  program
+    .command('init')
+    .description("add Ratchet's files (protocol FSMs, state directory) to an existing repository; never overwrites")
+    .option('--dry-run', 'list what would be created without writing', false)
+    .addHelpText('after', '\nExample:\n  cd my-repo && ratchet init')
+    .action(action(() => import('./commands/init.js')));
+
+  program
+    .command('quickstart')
+    .description('show what Ratchet does end to end, in a fresh directory, on the bundled examples')
+    .option('--dir <dir>', 'directory to use (must be empty or absent; default: a new temporary directory)')
+    .addHelpText('after', '\nExample:\n  ratchet quickstart --dir /tmp/ratchet-tour')
+    .action(action(() => import('./commands/quickstart.js')));
+
+  return program;
+}
+
+/** commander passes variadic arguments as arrays; commands receive one flat list of positionals. */
+function flattenArgs(values: unknown[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    if (Array.isArray(value)) out.push(...value.map(String));
+    else if (typeof value === 'string') out.push(value);
+  }
+  return out;
+}
+
+async function resolveCwd(io: Io, dir: string | undefined): Promise<string> {
+  if (dir === undefined) return io.cwd;
+  const [path, fs, errors] = await Promise.all([import('node:path'), import('node:fs/promises'), import('./errors.js')]);
+  const target = path.resolve(io.cwd, dir);
+  const isDirectory = await fs.stat(target).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDirectory) throw new errors.CliError(`--cwd ${dir}: not a directory`, { code: 'bad-cwd' });
+  return target;
+}

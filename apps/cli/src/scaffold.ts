@@ -1,0 +1,46 @@
+/**
+ * The files `ratchet init` adds to a repository. Each later capability registers its own files here
+ * (plan registry, dialect, protocol sources), so init and quickstart grow together.
+ */
+import { readFile } from 'node:fs/promises';
+import { assetPath } from './paths.js';
+
+export interface ScaffoldFile {
+  /** Path relative to the repository root, with forward slashes. */
+  path: string;
+  /** Why the file is there, shown by `ratchet init`. */
+  purpose: string;
+  content: () => Promise<string>;
+}
+
+/** Published location of the FSM definition schema, for editors in repositories that use Ratchet. */
+export const FSM_SCHEMA_URL = 'https://unpkg.com/@ratchet/fsm-core/schemas/fsm-definition.schema.json';
+
+/** Protocol FSMs ship with a repo-relative $schema; in a user's repository point at the published one. */
+async function protocolFsm(name: string): Promise<string> {
+  const text = await readFile(assetPath('protocols', name), 'utf8');
+  return text.replace(/"\$schema":\s*"[^"]*"/u, `"$schema": "${FSM_SCHEMA_URL}"`);
+}
+
+export const SCAFFOLD: readonly ScaffoldFile[] = [
+  {
+    path: 'protocols/fdc.fsm.json',
+    purpose: 'the plan language: which command sequences a plan may contain',
+    content: () => protocolFsm('fdc.fsm.json'),
+  },
+  {
+    path: 'protocols/orchestrator.fsm.json',
+    purpose: 'the task lifecycle the orchestrator drives (orienting, planning, executing, ...)',
+    content: () => protocolFsm('orchestrator.fsm.json'),
+  },
+  {
+    path: 'protocols/research.fsm.json',
+    purpose: 'the deep-research cycle (gathering, synthesizing, reporting)',
+    content: () => protocolFsm('research.fsm.json'),
+  },
+  {
+    path: '.ratchet/.gitignore',
+    purpose: "Ratchet's state directory; lock and temp files are never committed",
+    content: () => Promise.resolve('# Written by `ratchet init`. Locks and temp files are transient.\n*.lock\n*.lock.break\n*.tmp\n'),
+  },
+];
