@@ -3,5 +3,13 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   resolve: { conditions: ['@ratchet/source'] },
   ssr: { resolve: { conditions: ['@ratchet/source'] } },
-  test: { name: 'store', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  test: {
+    name: 'store',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Transpiles the source once for the child processes of the concurrency and crash tests.
+    globalSetup: ['test/support/global-setup.ts'],
+    // The multi-process tests mostly wait on children and fsync; two files at a time (vitest's
+    // default is one on a 2-core machine) overlap those waits and nearly halve the run.
+    maxWorkers: 2,
+  },
 });

@@ -1,1 +1,35 @@
-export const placeholder = true;
+/**
+ * @ratchet/store: the only code in Ratchet that touches state files. Locked, atomic, validated and
+ * versioned JSON documents and JSONL files, guarded reading of user files, and JSON parsing with
+ * line:column errors. See README.md for the guarantees and the lock file format.
+ */
+export {
+  BinaryFileError,
+  FileTooLargeError,
+  IoError,
+  JsonParseError,
+  LockCorruptError,
+  LockLostError,
+  LockNotHeldError,
+  LockTimeoutError,
+  NotAFileError,
+  NotFoundError,
+  SchemaVersionError,
+  StoreError,
+  UnsafeInputError,
+  ValidationError,
+  describeHolder,
+  type LockHolder,
+  type Place,
+  type StoreErrorCode,
+  type ValidationIssue,
+} from './errors.js';
+export { lineColumn, locate, parseJson, type Located, type Location, type ParseOptions } from './json-parse.js';
+export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
+export { DEFAULT_MAX_BYTES, readJsonFile, readTextFile, type JsonFile, type ReadOptions, type TextFile } from './read-file.js';
+export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
+export { acquireLock, inspectLock, lockPathFor, releaseLockByToken, withLock, type LockHandle, type LockInfo, type LockOptions } from './lock.js';
+export { defineDocument, openDocument, type Document, type DocumentDefinition, type DocumentDefinitionInput, type DocumentOptions, type Migration } from './document.js';
+export { openJsonl, type JsonlFile, type JsonlOptions } from './jsonl.js';
+export type { WriterOptions } from './locked-update.js';
+export type { SafeParseResult, Schema, SchemaIssue } from './validate.js';

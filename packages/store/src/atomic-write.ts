@@ -1,0 +1,148 @@
+/**
+ * Replace a file so that every reader, and every crash, sees either the old bytes or the new ones:
+ * write a uniquely named temp file beside the target, fsync it, rename it over the target, then
+ * fsync the directory so the rename itself survives a power loss (best effort: not every file
+ * system lets you open or fsync a directory).
+ */
+import { closeSync, fsync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { IoError, NotAFileError, NotFoundError, StoreError, errnoCode } from './errors.js';
+
+export interface AtomicWriteOptions {
+  /** File mode for a new file (an existing file keeps its mode). Default 0o666 minus the umask. */
+  mode?: number;
+  /** Create missing parent directories instead of failing with NotFoundError. Default false. */
+  createParentDirs?: boolean;
+  /** Called once the temp file is durable, just before the rename; throwing aborts the write (the store re-checks its lock here). */
+  beforeRename?: () => Promise<void>;
+}
+
+// Metadata steps (stat, open, close, rename) are synchronous: they take microseconds, less than the
+// thread-pool round trip of their async versions. Writing large data and fsync, which can take
+// milliseconds, stay asynchronous so a server's event loop is not held up.
+const fsyncAsync = promisify(fsync);
+const SYNC_WRITE_MAX = 64 * 1024;
+
+/**
+ * Temp files are `.<name>.<pid>.<12 hex>.tmp` in the target's directory: unique per writer (never a
+ * shared name, unlike steno/lowdb), on the same file system (so rename is atomic), and recognisable
+ * so a later lock holder can delete what a killed writer left behind.
+ */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomHex(6)}.tmp`);
+}
+
+/**
+ * `bytes` random bytes as hex. Web Crypto's global is loaded on first use, whereas importing
+ * node:crypto would cost every importer of the store ~8 ms of start-up, even read-only CLI commands.
+ */
+export function randomHex(bytes: number): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
+}
+
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  // Write through a symlink to the file it points at, rather than replacing the link with a file.
+  const path = realTarget(target);
+  const dir = dirname(path);
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  let fd: number;
+  let temp: string;
+  try {
+    if (options.createParentDirs === true) mkdirSync(dir, { recursive: true });
+    const mode = options.mode ?? existingMode(path);
+    temp = tempPathFor(path);
+    fd = openSync(temp, 'wx', mode);
+  } catch (err) {
+    throw dirError(target, dir, err);
+  }
+  try {
+    try {
+      await writeAll(fd, bytes);
+      await fsyncAsync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (options.beforeRename !== undefined) await options.beforeRename();
+    try {
+      renameSync(temp, path);
+    } catch (err) {
+      throw renameError(target, err);
+    }
+  } catch (err) {
+    removeQuietly(temp);
+    if (err instanceof StoreError) throw err;
+    throw new IoError(target, `cannot write: ${(err as Error).message}`, err);
+  }
+  await fsyncDirectory(dir);
+}
+
+/** Make a rename or unlink in `dir` durable. Errors are ignored: some systems refuse to fsync a directory. */
+export async function fsyncDirectory(dir: string): Promise<void> {
+  let fd: number;
+  try {
+    fd = openSync(dir, 'r');
+  } catch {
+    return;
+  }
+  try {
+    await fsyncAsync(fd);
+  } catch {
+    // Best effort by design (see above).
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const length = bytes.length - done;
+    done += length <= SYNC_WRITE_MAX ? writeSync(fd, bytes, done, length) : await writeChunk(fd, bytes, done, length);
+  }
+}
+
+function writeChunk(fd: number, bytes: Uint8Array, offset: number, length: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    write(fd, bytes, offset, length, null, (err, written) => (err === null ? resolve(written) : reject(err)));
+  });
+}
+
+function realTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function existingMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone; nothing else to do.
+  }
+}
+
+function dirError(path: string, dir: string, err: unknown): Error {
+  const code = errnoCode(err);
+  if (code === 'ENOENT') return new NotFoundError(path, `cannot create the file: the directory ${dir} does not exist`, { cause: err });
+  if (code === 'ENOTDIR') return new NotFoundError(path, `cannot create the file: ${dir} is not a directory`, { cause: err });
+  if (code === 'EACCES' || code === 'EPERM') return new IoError(path, `permission denied writing in ${dir}`, err);
+  if (code === 'EROFS') return new IoError(path, `read-only file system`, err);
+  return new IoError(path, `cannot write: ${(err as Error).message}`, err);
+}
+
+function renameError(path: string, err: unknown): Error {
+  const code = errnoCode(err);
+  if (code === 'EISDIR') return new NotAFileError(path, 'directory');
+  return new IoError(path, `cannot replace the file: ${(err as Error).message}`, err);
+}

@@ -1,0 +1,208 @@
+/**
+ * Versioned JSON documents: `{ "$schema"?, "schemaVersion": n, ...data }`. The store owns the two
+ * envelope keys; the caller's schema describes the rest. Reads never lock (writes are atomic renames,
+ * so a reader sees a whole old or whole new file); updates are locked read-modify-write through lowdb
+ * with our own adapter (lowdb's JSONFile shares one temp name and has no lock; JSONFilePreset even
+ * swaps in memory storage under NODE_ENV=test).
+ */
+import { resolve } from 'node:path';
+import type { Adapter } from 'lowdb';
+import { writeFileAtomic } from './atomic-write.js';
+import { NotFoundError, SchemaVersionError, ValidationError, type Place } from './errors.js';
+import { locate, parseJson } from './json-parse.js';
+import { lockedUpdate, type WriterOptions } from './locked-update.js';
+import { readTextFile } from './read-file.js';
+import { validate, type Schema } from './validate.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** Turns data of schemaVersion n (without the envelope keys) into data of version n + 1. */
+export type Migration = (data: JsonObject) => JsonObject;
+
+export interface DocumentDefinitionInput<T extends object> {
+  /** Describes the document without `$schema` and `schemaVersion`. */
+  schema: Schema<T>;
+  /** Current schemaVersion (integer >= 1). Files with a higher version are refused. */
+  version: number;
+  /** URL written as `$schema` (editors use it for completion). */
+  $schema?: string;
+  /** `{ 1: v1ToV2, 2: v2ToV3 }`: run in order on read, persisted by the next update. */
+  migrations?: Readonly<Record<number, Migration>>;
+  /** The value `read` returns (and `update` starts from) when the file does not exist. */
+  initial: T;
+}
+
+export interface DocumentDefinition<T extends object> {
+  readonly schema: Schema<T>;
+  readonly version: number;
+  readonly $schema: string | undefined;
+  readonly migrations: Readonly<Record<number, Migration>>;
+  readonly initial: T;
+}
+
+export type DocumentOptions = WriterOptions;
+
+export interface Document<T extends object> {
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** Current value (migrated in memory if the file is older); the initial value if the file does not exist. */
+  read(): Promise<T>;
+  /**
+   * Locked read-modify-write. `fn` gets the current value (fresh from disk, migrated, validated) and
+   * may mutate it or return a new one; the result is validated and written atomically, and returned.
+   * If `fn` throws, or the file or the result is invalid, nothing is written.
+   */
+  update(fn: (draft: T) => T | void | Promise<T | void>): Promise<T>;
+}
+
+const ENVELOPE = new Set(['$schema', 'schemaVersion']);
+
+export function defineDocument<T extends object>(input: DocumentDefinitionInput<T>): DocumentDefinition<T> {
+  const { schema, version, $schema, migrations = {}, initial } = input;
+  if (typeof schema?.safeParse !== 'function') throw new TypeError('defineDocument: schema must have a safeParse method (a zod schema)');
+  if (!Number.isSafeInteger(version) || version < 1) throw new RangeError(`defineDocument: version must be an integer >= 1, got ${String(version)}`);
+  if ($schema !== undefined && typeof $schema !== 'string') throw new TypeError('defineDocument: $schema must be a string');
+  for (const [key, fn] of Object.entries(migrations)) {
+    const from = Number(key);
+    if (!Number.isSafeInteger(from) || from < 1 || from >= version) throw new RangeError(`defineDocument: migration key ${key} must be a version from 1 to ${version - 1}`);
+    if (typeof fn !== 'function') throw new TypeError(`defineDocument: migration ${key} must be a function`);
+  }
+  if (!isJsonObject(initial)) throw new TypeError('defineDocument: initial must be a plain object');
+  return Object.freeze({ schema, version, $schema, migrations: Object.freeze({ ...migrations }), initial });
+}
+
+export function openDocument<T extends object>(path: string, definition: DocumentDefinition<T>, options: DocumentOptions = {}): Document<T> {
+  const file = resolve(path);
+  const initialValue = (): T => {
+    const result = definition.schema.safeParse(structuredClone(definition.initial));
+    if (!result.success) throw new TypeError(`the initial value of the document definition for ${file} does not match its schema: ${result.error.issues[0]?.message ?? ''}`);
+    return result.data;
+  };
+  return {
+    path: file,
+    async read() {
+      const adapter = new SafeJsonFile(file, options.maxBytes);
+      const raw = await adapter.read();
+      return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
+    },
+    async update(fn) {
+      return lockedUpdate(file, options, async (beforeRename) => {
+        const adapter = new SafeJsonFile(file, options.maxBytes, beforeRename);
+        // Loaded on first update only: read-only callers (most CLI commands) never pay for it.
+        const { Low } = await import('lowdb');
+        const db = new Low<JsonObject>(adapter, MISSING);
+        await db.read();
+        const current = db.data === MISSING ? initialValue() : decode(definition, db.data, adapter.text ?? '', file);
+        const returned = await fn(current);
+        const next = validate(definition.schema, returned ?? current, { path: file, source: 'update' });
+        db.data = envelope(definition, next);
+        await db.write();
+        return next;
+      });
+    },
+  };
+}
+
+// lowdb keeps its default when the adapter reads nothing; this sentinel tells "no file" apart.
+const MISSING: JsonObject = Object.freeze({});
+
+/**
+ * lowdb adapter: reads through the guarded reader and the safe parser, writes with a unique temp
+ * file, fsync and rename. `text` keeps what was read so schema issues can be given a line.
+ */
+class SafeJsonFile implements Adapter<JsonObject> {
+  text: string | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly maxBytes: number | undefined,
+    private readonly beforeRename?: () => Promise<void>,
+  ) {}
+
+  async read(): Promise<JsonObject | null> {
+    let text: string;
+    try {
+      text = (await readTextFile(this.path, this.maxBytes === undefined ? {} : { maxBytes: this.maxBytes })).text;
+    } catch (err) {
+      if (err instanceof NotFoundError) return null;
+      throw err;
+    }
+    this.text = text;
+    const value = parseJson(text, { path: this.path });
+    if (!isJsonObject(value)) {
+      const found = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+      throw new ValidationError(this.path, [{ pointer: '', message: `expected a JSON object with "schemaVersion", found ${found}`, ...placeOf(text, '') }], 'file');
+    }
+    return value;
+  }
+
+  async write(data: JsonObject): Promise<void> {
+    await writeFileAtomic(this.path, `${JSON.stringify(data, null, 2)}\n`, this.beforeRename === undefined ? {} : { beforeRename: this.beforeRename });
+  }
+}
+
+function decode<T extends object>(definition: DocumentDefinition<T>, raw: JsonObject, text: string, path: string): T {
+  const supported = definition.version;
+  const found = raw.schemaVersion;
+  if (found === undefined) {
+    throw new SchemaVersionError(path, `has no "schemaVersion" (expected an integer from 1 to ${supported})`, found, supported, { pointer: '', ...placeOf(text, '') });
+  }
+  if (typeof found !== 'number' || !Number.isSafeInteger(found) || found < 1) {
+    throw new SchemaVersionError(path, `"schemaVersion" must be an integer >= 1, found ${JSON.stringify(found)}`, found, supported, placeOf(text, '/schemaVersion', true));
+  }
+  if (found > supported) {
+    throw new SchemaVersionError(
+      path,
+      `written by a newer version: schemaVersion ${found}, this reader supports up to ${supported}; upgrade Ratchet (the package that owns this file) to read or change it`,
+      found,
+      supported,
+      placeOf(text, '/schemaVersion', true),
+    );
+  }
+  let data = withoutEnvelope(raw);
+  for (let from = found; from < supported; from++) {
+    const migrate = definition.migrations[from];
+    if (migrate === undefined) {
+      throw new SchemaVersionError(path, `schemaVersion ${found} is too old: there is no migration from ${from} to ${from + 1}`, found, supported, placeOf(text, '/schemaVersion', true));
+    }
+    let next: unknown;
+    try {
+      next = migrate(data);
+    } catch (err) {
+      throw new SchemaVersionError(path, `migrating from schemaVersion ${from} to ${from + 1} failed: ${err instanceof Error ? err.message : String(err)}`, found, supported);
+    }
+    if (!isJsonObject(next)) throw new SchemaVersionError(path, `the migration from schemaVersion ${from} to ${from + 1} did not return an object`, found, supported);
+    data = withoutEnvelope(next);
+  }
+  const migrated = found !== supported;
+  // After a migration the pointers describe the new shape, which the file's text does not have.
+  return validate(definition.schema, data, { path, source: 'file', text: migrated ? undefined : text, context: migrated ? ` after migrating from schemaVersion ${found}` : '' });
+}
+
+function envelope<T extends object>(definition: DocumentDefinition<T>, data: T): JsonObject {
+  const out: JsonObject = {};
+  if (definition.$schema !== undefined) out.$schema = definition.$schema;
+  out.schemaVersion = definition.version;
+  return withoutEnvelope(data as JsonObject, out);
+}
+
+function withoutEnvelope(data: JsonObject, out: JsonObject = {}): JsonObject {
+  for (const [key, value] of Object.entries(data)) {
+    // defineProperty, not assignment: a "__proto__" key must stay data, never become a prototype.
+    if (!ENVELOPE.has(key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function placeOf(text: string, pointer: string, withPointer = false): Place {
+  const at = locate(text, pointer);
+  const place: Place = at === undefined ? {} : { line: at.line, column: at.column };
+  if (withPointer) place.pointer = pointer;
+  return place;
+}
+
+function isJsonObject(value: unknown): value is JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,250 @@
+/**
+ * Every failure @ratchet/store reports about a file is a StoreError with a stable `code` and the
+ * `path` it concerns, plus a place (line/column and/or JSON pointer) when one is known. The CLI turns
+ * these fields into `file:line:col: message` without knowing the subclasses. Misuse of the API
+ * itself (bad options) throws plain TypeError/RangeError instead: that is a bug, not bad input.
+ */
+
+export type StoreErrorCode =
+  | 'not-found'
+  | 'not-a-file'
+  | 'file-too-large'
+  | 'binary-file'
+  | 'parse-error'
+  | 'unsafe-input'
+  | 'validation-error'
+  | 'schema-version'
+  | 'lock-timeout'
+  | 'lock-lost'
+  | 'lock-not-held'
+  | 'lock-corrupt'
+  | 'io-error';
+
+/** Where in a file a problem is. `line` and `column` are 1-based; columns count UTF-16 code units. */
+export interface Place {
+  line?: number | undefined;
+  column?: number | undefined;
+  /** RFC 6901 JSON pointer ("" is the whole document). */
+  pointer?: string | undefined;
+}
+
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  /** The file the error is about (absolute when the caller passed an absolute path). */
+  readonly path: string;
+  /** The message without the path and place prefix, for callers that format places themselves. */
+  readonly reason: string;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  readonly pointer: string | undefined;
+
+  constructor(code: StoreErrorCode, path: string, reason: string, place: Place = {}, options?: { cause?: unknown }) {
+    super(formatMessage(path, reason, place), options);
+    this.name = new.target.name;
+    this.code = code;
+    this.path = path;
+    this.reason = reason;
+    this.line = place.line;
+    this.column = place.column;
+    this.pointer = place.pointer;
+  }
+}
+
+function formatMessage(path: string, reason: string, place: Place): string {
+  const where: string[] = [];
+  if (place.line !== undefined) where.push(`line ${place.line}, column ${place.column ?? 1}`);
+  if (place.pointer !== undefined) where.push(`at ${place.pointer === '' ? '(document root)' : place.pointer}`);
+  return where.length > 0 ? `${path}: ${reason} (${where.join(', ')})` : `${path}: ${reason}`;
+}
+
+/** The file (or a directory on its path) does not exist. */
+export class NotFoundError extends StoreError {
+  constructor(path: string, reason = 'no such file', options?: { cause?: unknown }) {
+    super('not-found', path, reason, {}, options);
+  }
+}
+
+/** The path names a directory, FIFO, device or socket where a regular file was expected. */
+export class NotAFileError extends StoreError {
+  constructor(path: string, what: string) {
+    super('not-a-file', path, `is a ${what}, not a regular file`);
+  }
+}
+
+export class FileTooLargeError extends StoreError {
+  readonly size: number;
+  readonly maxBytes: number;
+  constructor(path: string, size: number, maxBytes: number) {
+    super('file-too-large', path, `file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for files Ratchet reads (raise maxBytes if this is intended)`);
+    this.size = size;
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** NUL bytes, invalid UTF-8 or a UTF-16 byte order mark: not a text file Ratchet can read. */
+export class BinaryFileError extends StoreError {
+  constructor(path: string, reason: string, place: Place = {}) {
+    super('binary-file', path, reason, place);
+  }
+}
+
+/** Not well-formed JSON: always has line and column. */
+export class JsonParseError extends StoreError {
+  declare readonly line: number;
+  declare readonly column: number;
+  constructor(path: string, reason: string, place: { line: number; column: number }) {
+    super('parse-error', path, reason, place);
+  }
+}
+
+/** A `__proto__`, `constructor` or `prototype` key: refused wherever it appears (prototype pollution). */
+export class UnsafeInputError extends StoreError {
+  readonly key: string;
+  constructor(path: string, key: string, place: Place) {
+    super('unsafe-input', path, `the key "${key}" is not allowed in Ratchet files (prototype pollution guard)`, place);
+    this.key = key;
+  }
+}
+
+/** One schema problem; `line`/`column` are set when the pointer could be located in the file text. */
+export interface ValidationIssue {
+  pointer: string;
+  message: string;
+  code?: string | undefined;
+  line?: number | undefined;
+  column?: number | undefined;
+}
+
+/**
+ * The content does not match the caller's schema. `issues` lists every problem (not just the first);
+ * the error's own place is the first issue's. `source` says whether the bad data came from the file
+ * or from a value an update tried to write (in which case nothing was written).
+ */
+export class ValidationError extends StoreError {
+  readonly issues: readonly ValidationIssue[];
+  readonly source: 'file' | 'update';
+  constructor(path: string, issues: readonly ValidationIssue[], source: 'file' | 'update', context = '') {
+    const first = issues[0] ?? { pointer: '', message: 'invalid' };
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+    const lead = source === 'file' ? 'invalid content' : 'refused to write an invalid value, nothing was written';
+    super('validation-error', path, `${lead}${context}: ${first.message}${more}`, first);
+    this.issues = issues;
+    this.source = source;
+  }
+}
+
+/** schemaVersion missing, malformed, newer than this reader, or without a migration path. */
+export class SchemaVersionError extends StoreError {
+  readonly found: unknown;
+  readonly supported: number;
+  constructor(path: string, reason: string, found: unknown, supported: number, place: Place = {}) {
+    super('schema-version', path, reason, place);
+    this.found = found;
+    this.supported = supported;
+  }
+}
+
+/** What a lock file says about its holder. Extra caller metadata (e.g. a JIXO `runner`) sits beside these keys. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** ISO time the lock was taken (from the acquirer's clock). */
+  time: string;
+  token: string;
+  /** Start time of `pid` (Linux /proc ticks), so a reused pid is not mistaken for the holder. */
+  pidStart?: string;
+  /** True for a lock meant to outlive its process (released by token, or stale after `expires`). */
+  detached?: boolean;
+  /** ISO time after which a detached lock is stale. Absent on a detached lock = never expires. */
+  expires?: string;
+  [extra: string]: unknown;
+}
+
+/** Human description of a holder: "pid 12 on host a since 2025-… (runner: "r1")". */
+export function describeHolder(holder: LockHolder): string {
+  const reserved = new Set(['pid', 'host', 'time', 'token', 'pidStart', 'detached', 'expires']);
+  const extra = Object.entries(holder)
+    .filter(([key]) => !reserved.has(key))
+    .map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
+  let text = `pid ${holder.pid} on host ${holder.host} since ${holder.time}`;
+  if (holder.detached === true) text += holder.expires === undefined ? ', detached (no expiry)' : `, detached until ${holder.expires}`;
+  if (extra.length > 0) text += ` (${extra.join(', ')})`;
+  return text;
+}
+
+export class LockTimeoutError extends StoreError {
+  readonly lockPath: string;
+  readonly holder: LockHolder | undefined;
+  readonly timeoutMs: number;
+  constructor(path: string, lockPath: string, timeoutMs: number, holder: LockHolder | undefined) {
+    const who = holder === undefined ? 'another holder' : describeHolder(holder);
+    super(
+      'lock-timeout',
+      path,
+      `timed out after ${timeoutMs} ms waiting for the lock ${lockPath}, held by ${who}; ` +
+        'if that holder is gone for good, release it by its token or delete the lock file',
+    );
+    this.lockPath = lockPath;
+    this.holder = holder;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** Our lock was taken over or removed while we held it: what we did under it may have raced. */
+export class LockLostError extends StoreError {
+  readonly lockPath: string;
+  readonly holder: LockHolder | undefined;
+  constructor(path: string, lockPath: string, holder: LockHolder | undefined) {
+    const now = holder === undefined ? 'the lock file is gone' : `it is now held by ${describeHolder(holder)}`;
+    super('lock-lost', path, `lost the lock ${lockPath} while holding it: ${now}`);
+    this.lockPath = lockPath;
+    this.holder = holder;
+  }
+}
+
+/** A release by token that does not match the current holder (or there is no lock at all). */
+export class LockNotHeldError extends StoreError {
+  readonly lockPath: string;
+  readonly holder: LockHolder | undefined;
+  constructor(path: string, lockPath: string, holder: LockHolder | undefined) {
+    const now = holder === undefined ? 'the file is not locked' : `it is held by ${describeHolder(holder)} with another token`;
+    super('lock-not-held', path, `refused to release the lock ${lockPath}: ${now}`);
+    this.lockPath = lockPath;
+    this.holder = holder;
+  }
+}
+
+/** A lock file that is not valid holder metadata: never broken automatically. */
+export class LockCorruptError extends StoreError {
+  readonly lockPath: string;
+  constructor(path: string, lockPath: string, reason: string) {
+    super('lock-corrupt', path, `the lock file ${lockPath} is not valid lock metadata (${reason}); if no Ratchet process is using ${path}, delete ${lockPath}`);
+    this.lockPath = lockPath;
+  }
+}
+
+/** Any other file-system failure (permissions, disk full, read-only file system, no hard links). */
+export class IoError extends StoreError {
+  /** The Node.js error code (EACCES, ENOSPC, ...) when there was one. */
+  readonly sysCode: string | undefined;
+  constructor(path: string, reason: string, cause?: unknown) {
+    super('io-error', path, reason, {}, { cause });
+    this.sysCode = errnoCode(cause);
+  }
+}
+
+export function errnoCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') return err.code;
+  return undefined;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${trim(bytes / 1024)} KiB`;
+  if (bytes < 1024 * 1024 * 1024) return `${trim(bytes / (1024 * 1024))} MiB`;
+  return `${trim(bytes / (1024 * 1024 * 1024))} GiB`;
+}
+
+function trim(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+}
