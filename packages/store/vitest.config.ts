@@ -11,5 +11,7 @@ export default defineProject({
     // The multi-process tests mostly wait on children and fsync; two files at a time (vitest's
     // default is one on a 2-core machine) overlap those waits and nearly halve the run.
     maxWorkers: 2,
+    // Vitest runs projects with different maxWorkers in separate groups: the root run needs an order.
+    sequence: { groupOrder: 1 },
   },
 });
