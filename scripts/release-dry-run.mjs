@@ -4,7 +4,7 @@
 // publint clean. Tarballs land in .release-dry-run/ for inspection. Run `pnpm build` first
 // (`pnpm release:dry-run` does).
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { publint } from 'publint';
@@ -18,12 +18,13 @@ const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', 
 const before = new Map((await publishablePackages()).map((p) => [p.manifest.name, p.manifest.version]));
 const work = await mkdtemp(join(tmpdir(), 'ratchet-release-'));
 await cp(repoRoot, work, { recursive: true, filter: (src) => !src.split('/').some((part) => SKIP.has(part)) || src === repoRoot });
-// Tools (changeset's changelog generator, pnpm) resolve from the real install.
-await symlink(join(repoRoot, 'node_modules'), join(work, 'node_modules'));
+// pnpm pack resolves workspace: ranges through each package's node_modules, so the scratch copy
+// gets its own install, offline from the pnpm store the real install filled.
+sh(pnpm[0], [...pnpm.slice(1), 'install', '--offline', '--frozen-lockfile', '--ignore-scripts'], work);
 
 const pending = (await readdir(join(work, '.changeset'))).filter((f) => f.endsWith('.md') && f !== 'README.md');
 console.log(`changesets pending: ${pending.length}`);
-sh(process.execPath, [join(repoRoot, 'node_modules', '@changesets', 'cli', 'bin.js'), 'version'], work);
+sh(process.execPath, [join(work, 'node_modules', '@changesets', 'cli', 'bin.js'), 'version'], work);
 
 const out = join(repoRoot, '.release-dry-run');
 await rm(out, { recursive: true, force: true });
