@@ -11,6 +11,9 @@ describe('ratchet (global behaviour)', () => {
     const r = ratchet(['--version']);
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toBe(pkg.version);
+    // The bin answers a lone --version itself; with other flags commander does: same answer.
+    expect(ratchet(['-V']).stdout.trim()).toBe(pkg.version);
+    expect(ratchet(['--quiet', '--version']).stdout.trim()).toBe(pkg.version);
   });
 
   test('--help lists the commands and exit codes', () => {
