@@ -8,6 +8,8 @@
 import { loadDefinition, type Diagnostic, type Machine } from '@ratchet/fsm-core';
 import { readJsonFile } from '@ratchet/store';
 import type { Context } from './context.js';
+import { CliError } from './errors.js';
+import { EXIT_PROBLEMS } from './exit-codes.js';
 import { displayPath, resolvePath } from './paths.js';
 
 export interface PlacedDiagnostic extends Diagnostic {
@@ -32,4 +34,16 @@ export async function loadFsmFile(ctx: Context, path: string): Promise<LoadedFsm
     return place ? { ...d, file, line: place.line, column: place.column } : { ...d, file };
   });
   return { file, machine: result.machine, diagnostics };
+}
+
+/** The compiled machine, or exit 1 pointing at the definition's first error (run/render need a sound machine). */
+export function requireMachine(loaded: LoadedFsm, path: string): Machine {
+  if (loaded.machine) return loaded.machine;
+  const first = loaded.diagnostics.find((d) => d.severity === 'error');
+  throw new CliError(`the definition has errors (first: ${first?.message ?? 'unknown'}); run \`ratchet fsm check ${path}\``, {
+    exitCode: EXIT_PROBLEMS,
+    code: 'invalid-fsm',
+    file: loaded.file,
+    ...(first?.line !== undefined ? { line: first.line, column: first.column ?? 1 } : {}),
+  });
 }

@@ -3,7 +3,7 @@ import { readTextFile } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
-import { loadFsmFile } from '../fsm-file.js';
+import { loadFsmFile, requireMachine } from '../fsm-file.js';
 import { resolvePath } from '../paths.js';
 
 /**
@@ -20,16 +20,8 @@ export default async function fsmAccept(ctx: Context, args: string[], options: R
   const symbols = fromFile === undefined ? inline : await readSymbols(ctx, fromFile);
 
   const loaded = await loadFsmFile(ctx, file);
-  if (!loaded.machine) {
-    const first = loaded.diagnostics.find((d) => d.severity === 'error');
-    throw new CliError(`the definition has errors (first: ${first?.message ?? 'unknown'}); run \`ratchet fsm check ${file}\``, {
-      exitCode: EXIT_PROBLEMS,
-      code: 'invalid-fsm',
-      file: loaded.file,
-      ...(first?.line !== undefined ? { line: first.line, column: first.column ?? 1 } : {}),
-    });
-  }
-  const result = accepts(loaded.machine, symbols);
+  const machine = requireMachine(loaded, file);
+  const result = accepts(machine, symbols);
   if (ctx.json) {
     ctx.emitJson({ ok: result.accepted, file: loaded.file, symbols: symbols.length, ...result });
     return result.accepted ? EXIT_OK : EXIT_PROBLEMS;
