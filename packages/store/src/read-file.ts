@@ -5,7 +5,7 @@
  * BOM stripped.
  */
 import { isUtf8 } from 'node:buffer';
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { BinaryFileError, FileTooLargeError, IoError, NotAFileError, NotFoundError, errnoCode } from './errors.js';
 import { lineColumn, locate, parseJson, type Located } from './json-parse.js';
@@ -50,6 +50,37 @@ export async function readTextFile(path: string, options: ReadOptions = {}): Pro
     return { path, text: decode(path, buffer), bytes: buffer.length };
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The synchronous twin of `readTextFile`, same guards and errors, for pure cores that pull files
+ * through a synchronous host (plan-lint reads sub-plans as it meets `call_plan`).
+ */
+export function readTextFileSync(path: string, options: ReadOptions = {}): TextFile {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    throw openError(path, err);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotAFileError(path, kindOf(stats));
+    if (stats.size > maxBytes) throw new FileTooLargeError(path, stats.size, maxBytes);
+    let buffer: Buffer;
+    try {
+      buffer = readFileSync(fd);
+    } catch (err) {
+      throw new IoError(path, `cannot read: ${(err as Error).message}`, err);
+    }
+    // The file may have grown since the stat.
+    if (buffer.length > maxBytes) throw new FileTooLargeError(path, buffer.length, maxBytes);
+    return { path, text: decode(path, buffer), bytes: buffer.length };
+  } finally {
+    closeSync(fd);
   }
 }
 

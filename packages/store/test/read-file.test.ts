@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BinaryFileError, FileTooLargeError, JsonParseError, NotAFileError, NotFoundError, readJsonFile, readTextFile } from '../src/index.js';
+import { BinaryFileError, FileTooLargeError, JsonParseError, NotAFileError, NotFoundError, readJsonFile, readTextFile, readTextFileSync } from '../src/index.js';
 import { tempDir } from './support/children.js';
 
 describe('readTextFile', () => {
@@ -98,5 +98,22 @@ describe('readJsonFile', () => {
     expect(err).toBeInstanceOf(JsonParseError);
     expect(err).toMatchObject({ path, line: 3, column: 1 });
     expect((err as Error).message).toBe(`${path}: trailing comma before '}' (JSON does not allow it) (line 3, column 1)`);
+  });
+});
+
+describe('readTextFileSync', () => {
+  it('applies the same guards as readTextFile: BOM stripped, missing, too large, binary, directory', () => {
+    const dir = tempDir();
+    const ok = join(dir, 'ok.txt');
+    writeFileSync(ok, '\uFEFFplan\r\n');
+    expect(readTextFileSync(ok)).toEqual({ path: ok, text: 'plan\r\n', bytes: 9 });
+    expect(() => readTextFileSync(join(dir, 'nope'))).toThrow(NotFoundError);
+    const big = join(dir, 'big.txt');
+    writeFileSync(big, 'x'.repeat(100));
+    expect(() => readTextFileSync(big, { maxBytes: 10 })).toThrow(FileTooLargeError);
+    const bin = join(dir, 'bin.txt');
+    writeFileSync(bin, Buffer.from([0x61, 0x0a, 0x00, 0x62]));
+    expect(() => readTextFileSync(bin)).toThrow(expect.objectContaining({ code: 'binary-file', line: 2, column: 1 }) as Error);
+    expect(() => readTextFileSync(dir)).toThrow(NotAFileError);
   });
 });
