@@ -1,0 +1,222 @@
+/**
+ * Dialects: the command -> FSM symbol mapping as data (protocols/*.dialect.json). Validated by hand
+ * here (the zod schema in schema.ts is the source of the shipped JSON Schema; the main entry must
+ * not load zod), then compiled into Maps and RegExps for the lint hot path.
+ */
+import type { Machine } from '@ratchet/fsm-core';
+
+export const EFFECTS = ['read', 'create', 'write', 'edit', 'delete', 'move'] as const;
+export type Effect = (typeof EFFECTS)[number];
+/** Effects that change the project: a plan with any of them is Read-Write. */
+export const WRITE_EFFECTS: ReadonlySet<Effect> = new Set(['create', 'write', 'edit', 'delete', 'move']);
+
+export const DIALECT_SCHEMA_URL = 'https://unpkg.com/@ratchet/plan-lint/schemas/dialect.schema.json';
+export const RESERVED_COMMANDS = ['for_each_file', 'call_plan'] as const;
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** What a command does: its FSM symbol and, optionally, its file effect and which args are paths. */
+export interface DialectAction {
+  symbol: string;
+  effect?: Effect;
+  /** Index of the argument naming the file the effect applies to. */
+  path?: number;
+  /** For `move`: index of the destination argument. */
+  to?: number;
+}
+
+export interface DialectWhen extends DialectAction {
+  /** A regular expression tested against the raw arguments (the rest of the line, trimmed). */
+  argsMatch: string;
+}
+
+export interface DialectCommand extends DialectAction {
+  description?: string;
+  /** Overrides, first match wins: e.g. `run_in_bash_session close` is the close command. */
+  when?: DialectWhen[];
+}
+
+export interface DialectDocument {
+  $schema?: string;
+  id: string;
+  description?: string;
+  /** The FSM definition file, relative to the dialect file. */
+  fsm: string;
+  commands: Record<string, DialectCommand>;
+  /** The symbol of the close command: the last command of every plan must map to it. */
+  close: string;
+}
+
+export interface CompiledCommand {
+  name: string;
+  base: DialectAction;
+  when: { re: RegExp; source: string; action: DialectAction }[];
+}
+
+export interface Dialect {
+  id: string;
+  fsm: string;
+  close: string;
+  commands: ReadonlyMap<string, CompiledCommand>;
+}
+
+export interface DialectProblem {
+  /** JSON pointer into the dialect document. */
+  pointer: string;
+  message: string;
+}
+
+export interface DialectLoadResult {
+  dialect?: Dialect;
+  problems: DialectProblem[];
+}
+
+const TOP_KEYS = new Set(['$schema', 'id', 'description', 'fsm', 'commands', 'close']);
+const ACTION_KEYS = new Set(['symbol', 'effect', 'path', 'to']);
+const COMMAND_KEYS = new Set([...ACTION_KEYS, 'description', 'when']);
+const WHEN_KEYS = new Set([...ACTION_KEYS, 'argsMatch']);
+const COMMAND_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/**
+ * Check a parsed dialect document and compile it. Every problem is returned; `dialect` only when
+ * there are none. With `machine`, symbols must be in its alphabet.
+ */
+export function loadDialect(raw: unknown, machine?: Machine): DialectLoadResult {
+  const problems: DialectProblem[] = [];
+  const bad = (pointer: string, message: string): void => void problems.push({ pointer, message });
+  if (!isObject(raw)) return { problems: [{ pointer: '', message: 'a dialect must be a JSON object' }] };
+  for (const key of Object.keys(raw)) if (!TOP_KEYS.has(key)) bad(`/${esc(key)}`, `unknown property ${JSON.stringify(key)}`);
+  const str = (key: string): string | undefined => {
+    const v = own(raw, key);
+    if (typeof v !== 'string' || v.length === 0) {
+      bad(`/${key}`, `"${key}" must be a non-empty string`);
+      return undefined;
+    }
+    return v;
+  };
+  const id = str('id');
+  const fsm = str('fsm');
+  const close = str('close');
+  for (const key of ['$schema', 'description']) if (own(raw, key) !== undefined && typeof own(raw, key) !== 'string') bad(`/${esc(key)}`, `"${key}" must be a string`);
+  const alphabet = machine ? new Set(machine.alphabet) : undefined;
+  const checkSymbol = (pointer: string, symbol: unknown): symbol is string => {
+    if (typeof symbol !== 'string' || symbol.length === 0) return void bad(pointer, '"symbol" must be a non-empty string'), false;
+    if (alphabet && !alphabet.has(symbol)) return void bad(pointer, `symbol ${JSON.stringify(symbol)} is not in the FSM's alphabet (${[...alphabet].join(', ')})`), false;
+    return true;
+  };
+  const action = (at: string, o: Record<string, unknown>): DialectAction | undefined => {
+    const ok0 = checkSymbol(`${at}/symbol`, own(o, 'symbol'));
+    const out: DialectAction = { symbol: own(o, 'symbol') as string };
+    let ok = ok0;
+    const effect = own(o, 'effect');
+    if (effect !== undefined) {
+      if (!(EFFECTS as readonly unknown[]).includes(effect)) {
+        bad(`${at}/effect`, `"effect" must be one of ${EFFECTS.join(', ')}`);
+        ok = false;
+      } else out.effect = effect as Effect;
+    }
+    for (const key of ['path', 'to'] as const) {
+      const v = own(o, key);
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+        bad(`${at}/${key}`, `"${key}" must be an argument index (an integer >= 0)`);
+        ok = false;
+      } else out[key] = v;
+    }
+    if (out.effect !== undefined && out.path === undefined) {
+      bad(at, `a command with an effect needs "path" (the index of its file argument)`);
+      ok = false;
+    }
+    if (out.effect === 'move' && out.to === undefined) {
+      bad(at, 'a "move" effect needs "to" (the index of its destination argument)');
+      ok = false;
+    }
+    return ok ? out : undefined;
+  };
+
+  const commands = new Map<string, CompiledCommand>();
+  const rawCommands = own(raw, 'commands');
+  if (!isObject(rawCommands)) bad('/commands', '"commands" must be an object of command name -> {symbol, ...}');
+  else {
+    for (const name of Object.keys(rawCommands).sort()) {
+      const at = `/commands/${esc(name)}`;
+      if (UNSAFE_KEYS.has(name)) {
+        bad(at, `the command name ${JSON.stringify(name)} is refused`);
+        continue;
+      }
+      if (!COMMAND_NAME.test(name)) bad(at, `command names must match ${COMMAND_NAME.source}`);
+      if ((RESERVED_COMMANDS as readonly string[]).includes(name)) bad(at, `${name} is a directive of the plan language, not a dialect command`);
+      const c = rawCommands[name];
+      if (!isObject(c)) {
+        bad(at, 'a command must be an object with "symbol"');
+        continue;
+      }
+      for (const key of Object.keys(c)) if (!COMMAND_KEYS.has(key)) bad(`${at}/${esc(key)}`, `unknown property ${JSON.stringify(key)}`);
+      if (own(c, 'description') !== undefined && typeof own(c, 'description') !== 'string') bad(`${at}/description`, '"description" must be a string');
+      const base = action(at, c);
+      const when: CompiledCommand['when'] = [];
+      const rawWhen = own(c, 'when');
+      if (rawWhen !== undefined) {
+        if (!Array.isArray(rawWhen)) bad(`${at}/when`, '"when" must be an array');
+        else
+          rawWhen.forEach((w, i) => {
+            const wat = `${at}/when/${i}`;
+            if (!isObject(w)) return bad(wat, 'a "when" entry must be an object with "argsMatch" and "symbol"');
+            for (const key of Object.keys(w)) if (!WHEN_KEYS.has(key)) bad(`${wat}/${esc(key)}`, `unknown property ${JSON.stringify(key)}`);
+            const src = own(w, 'argsMatch');
+            let re: RegExp | undefined;
+            if (typeof src !== 'string') bad(`${wat}/argsMatch`, '"argsMatch" must be a regular expression string');
+            else {
+              try {
+                re = new RegExp(src, 'u');
+              } catch (err) {
+                bad(`${wat}/argsMatch`, `invalid regular expression: ${(err as Error).message}`);
+              }
+            }
+            const a = action(wat, w);
+            if (re && a) when.push({ re, source: src as string, action: a });
+          });
+      }
+      if (base) commands.set(name, { name, base, when });
+    }
+  }
+  if (close !== undefined) {
+    checkSymbol('/close', close);
+    const used = [...commands.values()].some((c) => c.base.symbol === close || c.when.some((w) => w.action.symbol === close));
+    if (!used && isObject(rawCommands)) bad('/close', `no command maps to the close symbol ${JSON.stringify(close)}`);
+  }
+  if (problems.length > 0 || id === undefined || fsm === undefined || close === undefined) return { problems };
+  return { dialect: { id, fsm, close, commands }, problems };
+}
+
+/** The action a command line performs (first matching `when`, else the command's own). */
+export function actionFor(command: CompiledCommand, raw: string): DialectAction {
+  for (const w of command.when) if (w.re.test(raw)) return w.action;
+  return command.base;
+}
+
+/** How a user writes the command that produces `symbol`, for messages: `set_plan`, `run_in_bash_session close`. */
+export function commandsForSymbol(dialect: Dialect, symbol: string): string[] {
+  const out: string[] = [];
+  for (const c of dialect.commands.values()) {
+    if (c.base.symbol === symbol) out.push(c.name);
+    for (const w of c.when) if (w.action.symbol === symbol) out.push(`${c.name} ${describeMatch(w.source)}`);
+  }
+  return out;
+}
+
+function describeMatch(source: string): string {
+  const literal = /^\^([^\\^$.*+?()[\]{}|]*)\$$/.exec(source);
+  return literal ? literal[1]! : `<args matching /${source}/>`;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function own(o: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
+function esc(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}

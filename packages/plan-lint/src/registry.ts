@@ -1,0 +1,147 @@
+/**
+ * The plan registry, `knowledge_core/plan_registry.json`: logical name -> project-relative plan
+ * path, a versioned document written only through @ratchet/store (locked, atomic, validated).
+ * The seed's legacy flat map (`{"deep-research": "plans/deep_research.txt"}`, no schemaVersion)
+ * is read as version 1 and rewritten in the new shape by the next update.
+ * Import through `@ratchet/plan-lint/registry` (this module loads zod).
+ */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { NotFoundError, ValidationError, defineDocument, openDocument, readJsonFile, readTextFile, withLock, writeFileAtomic, type DocumentOptions } from '@ratchet/store';
+import { PLAN_NAME, PLAN_REGISTRY_SCHEMA_URL, PlanRegistryDataSchema, type PlanRegistryData } from './schema.js';
+
+export const PLAN_REGISTRY_PATH = 'knowledge_core/plan_registry.json';
+export const PLAN_REGISTRY_VERSION = 1;
+export { PLAN_NAME, PLAN_REGISTRY_SCHEMA_URL };
+
+export type PlanRegistryErrorCode = 'invalid-name' | 'duplicate-name' | 'unknown-name' | 'outside-root' | 'plan-not-found' | 'not-a-file';
+
+export class PlanRegistryError extends Error {
+  readonly code: PlanRegistryErrorCode;
+  readonly planName: string;
+  constructor(code: PlanRegistryErrorCode, planName: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PlanRegistryError';
+    this.code = code;
+    this.planName = planName;
+  }
+}
+
+export const planRegistryDocument = defineDocument<PlanRegistryData>({
+  schema: PlanRegistryDataSchema,
+  version: PLAN_REGISTRY_VERSION,
+  $schema: PLAN_REGISTRY_SCHEMA_URL,
+  initial: { plans: {} },
+});
+
+export interface RegisterOptions {
+  /** Replace an existing entry of the same name. */
+  force?: boolean;
+  store?: DocumentOptions;
+}
+
+export interface RegisteredPlan {
+  name: string;
+  path: string;
+}
+
+/** Register `planPath` (relative to `root`, or absolute inside it) under `name`. Returns the stored entry. */
+export async function registerPlan(registryPath: string, root: string, name: string, planPath: string, options: RegisterOptions = {}): Promise<RegisteredPlan> {
+  checkName(name);
+  const absRoot = resolve(root);
+  const abs = resolve(absRoot, planPath);
+  const rel = relative(absRoot, abs);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new PlanRegistryError('outside-root', name, `${planPath}: plans must be files inside the project root ${absRoot}`);
+  }
+  try {
+    await readTextFile(abs);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new PlanRegistryError('plan-not-found', name, `${planPath}: no such plan file`, { cause: err });
+    if (err instanceof Error && (err as { code?: string }).code === 'not-a-file') throw new PlanRegistryError('not-a-file', name, `${planPath}: not a file`, { cause: err });
+    throw err;
+  }
+  const path = rel.split(sep).join('/');
+  const file = resolve(absRoot, registryPath);
+  await upgradeLegacy(file);
+  await openDocument(file, planRegistryDocument, options.store).update((draft) => {
+    if (Object.hasOwn(draft.plans, name) && options.force !== true) {
+      throw new PlanRegistryError('duplicate-name', name, `a plan named ${JSON.stringify(name)} is already registered (${draft.plans[name]}); pass force to replace it`);
+    }
+    draft.plans[name] = path;
+    draft.plans = sortedRecord(draft.plans);
+  });
+  return { name, path };
+}
+
+/** Remove `name`; returns the path it pointed to. */
+export async function deregisterPlan(registryPath: string, root: string, name: string, options: { store?: DocumentOptions } = {}): Promise<RegisteredPlan> {
+  checkName(name);
+  const file = resolve(root, registryPath);
+  await upgradeLegacy(file);
+  let removed = '';
+  await openDocument(file, planRegistryDocument, options.store).update((draft) => {
+    if (!Object.hasOwn(draft.plans, name)) throw new PlanRegistryError('unknown-name', name, `no plan named ${JSON.stringify(name)} is registered`);
+    removed = draft.plans[name]!;
+    const { [name]: _gone, ...rest } = draft.plans;
+    draft.plans = rest;
+  });
+  return { name, path: removed };
+}
+
+/** Every registered plan, sorted by name. A missing registry is empty. */
+export async function listPlans(registryPath: string, root: string): Promise<RegisteredPlan[]> {
+  const plans = await readRegistry(registryPath, root);
+  return Object.keys(plans)
+    .sort()
+    .map((name) => ({ name, path: plans[name]! }));
+}
+
+/** The registry as the plain map lintPlan takes (`registry` option). */
+export async function readRegistry(registryPath: string, root: string): Promise<Record<string, string>> {
+  const file = resolve(root, registryPath);
+  const legacy = await readLegacy(file);
+  const data = legacy ?? (await openDocument(file, planRegistryDocument).read());
+  return { ...data.plans };
+}
+
+function checkName(name: string): void {
+  if (!PLAN_NAME.test(name)) throw new PlanRegistryError('invalid-name', name, `invalid plan name ${JSON.stringify(name)}: names match ${PLAN_NAME.source} (and are not constructor/prototype)`);
+}
+
+/** A legacy flat map converted and validated, or undefined when the file is absent or already versioned. */
+async function readLegacy(file: string): Promise<PlanRegistryData | undefined> {
+  let value: unknown;
+  try {
+    value = (await readJsonFile(file)).value;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.hasOwn(value, 'schemaVersion')) return undefined;
+  const result = PlanRegistryDataSchema.safeParse({ plans: value });
+  if (!result.success) {
+    throw new ValidationError(
+      file,
+      result.error.issues.map((i) => ({ pointer: `/${i.path.slice(1).map(String).join('/')}`, message: `${i.message} (legacy plan registry)`, code: i.code })),
+      'file',
+    );
+  }
+  return result.data;
+}
+
+/** Rewrite a legacy registry as version 1, under the store's lock, so the update can proceed. */
+async function upgradeLegacy(file: string): Promise<void> {
+  if ((await readLegacy(file)) === undefined) return;
+  await withLock(file, async () => {
+    const data = await readLegacy(file);
+    if (data === undefined) return;
+    const doc = { $schema: PLAN_REGISTRY_SCHEMA_URL, schemaVersion: PLAN_REGISTRY_VERSION, plans: sortedRecord(data.plans) };
+    await writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
+  });
+}
+
+function sortedRecord(record: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key]!;
+  return out;
+}

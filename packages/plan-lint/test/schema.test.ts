@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { generate } from '../scripts/generate.js';
+import { parsePlan } from '../src/index.js';
+import { DialectSchema, PlanSchema } from '../src/schema.js';
+import { PROTOCOLS } from './support.js';
+
+const src = fileURLToPath(new URL('../src/', import.meta.url));
+
+describe('schemas', () => {
+  test('schemas/*.schema.json are up to date with src/schema.ts', () => {
+    for (const { path, text } of generate()) expect(readFileSync(path, 'utf8'), `stale ${path}: run \`pnpm --filter @ratchet/plan-lint generate\``).toBe(text);
+  });
+
+  test('parsePlan output matches the plan schema', () => {
+    const { plan } = parsePlan('set_plan x\nfor_each_file *\n  for_each_file *\n    read_file {file}\ncall_plan p\n', 'p.plan');
+    expect(PlanSchema.safeParse(plan).success).toBe(true);
+  });
+
+  test('the shipped dialects match the dialect schema', () => {
+    for (const id of ['fdc', 'research']) expect(DialectSchema.safeParse(JSON.parse(readFileSync(`${PROTOCOLS}${id}.dialect.json`, 'utf8'))).success).toBe(true);
+  });
+
+  test('the main entry never loads zod, directly or through its imports', () => {
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
+        const spec = m[1] ?? m[2]!;
+        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+        else bare.add(spec);
+      }
+    };
+    visit(join(src, 'index.ts'));
+    expect([...bare].sort()).toEqual(['@ratchet/fsm-core']);
+    expect(seen.size).toBeLessThanOrEqual(14);
+  });
+});
