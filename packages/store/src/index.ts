@@ -26,7 +26,7 @@ export {
 } from './errors.js';
 export { lineColumn, locate, parseJson, type Located, type Location, type ParseOptions } from './json-parse.js';
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
-export { DEFAULT_MAX_BYTES, readJsonFile, readTextFile, readTextFileSync, type JsonFile, type ReadOptions, type TextFile } from './read-file.js';
+export { DEFAULT_MAX_BYTES, readJsonFile, readTextFile, readTextFileSync, readJsonFileSync, type JsonFile, type ReadOptions, type TextFile } from './read-file.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { acquireLock, inspectLock, lockPathFor, releaseLockByToken, withLock, type LockHandle, type LockInfo, type LockOptions } from './lock.js';
 export { defineDocument, openDocument, type Document, type DocumentDefinition, type DocumentDefinitionInput, type DocumentOptions, type Migration } from './document.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BinaryFileError, FileTooLargeError, JsonParseError, NotAFileError, NotFoundError, readJsonFile, readTextFile, readTextFileSync } from '../src/index.js';
+import { BinaryFileError, FileTooLargeError, JsonParseError, NotAFileError, NotFoundError, readJsonFile, readTextFile, readTextFileSync, readJsonFileSync } from '../src/index.js';
 import { tempDir } from './support/children.js';
 
 describe('readTextFile', () => {
@@ -115,5 +115,19 @@ describe('readTextFileSync', () => {
     writeFileSync(bin, Buffer.from([0x61, 0x0a, 0x00, 0x62]));
     expect(() => readTextFileSync(bin)).toThrow(expect.objectContaining({ code: 'binary-file', line: 2, column: 1 }) as Error);
     expect(() => readTextFileSync(dir)).toThrow(NotAFileError);
+  });
+});
+
+describe('readJsonFileSync', () => {
+  it('parses with places and locates pointers, like readJsonFile', async () => {
+    const dir = tempDir();
+    const ok = join(dir, 'ok.json');
+    writeFileSync(ok, '{\n  "a": [1, {"b": 2}]\n}\n');
+    const file = readJsonFileSync(ok);
+    expect(file.value).toEqual({ a: [1, { b: 2 }] });
+    expect(file.locate('/a/1/b')).toMatchObject({ line: 2, column: (await readJsonFile(ok)).locate('/a/1/b')?.column });
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"a": }');
+    expect(() => readJsonFileSync(bad)).toThrow(expect.objectContaining({ code: 'parse-error', line: 1, column: 7 }) as Error);
   });
 });
