@@ -1,6 +1,8 @@
 // CLI start-up, measured side by side with `node -e 0` in one run: the commands are interleaved
 // round by round so machine noise hits them alike, and we compare medians as ratios.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,10 +11,19 @@ const bin = join(root, 'apps/cli/bin/ratchet.js');
 const fdc = join(root, 'protocols/fdc.fsm.json');
 const runs = Number(process.env.RATCHET_BENCH_RUNS ?? 40);
 
+// A small project for `plan lint`: Ratchet's protocol files and a 20-line plan.
+const project = mkdtempSync(join(tmpdir(), 'ratchet-bench-'));
+spawnSync(process.execPath, [bin, 'init', '--quiet', '--cwd', project]);
+const plan = ['# bench plan', 'set_plan bench', 'read_file protocols/fdc.fsm.json', 'plan_step_complete'];
+for (let i = 0; i < 7; i++) plan.push(`create_file_with_block src/f${i}.js`, `read_file src/f${i}.js`);
+plan.push('run_in_bash_session npm test', 'run_in_bash_session close');
+writeFileSync(join(project, 'plan.txt'), `${plan.join('\n')}\n`);
+
 const commands = {
   node: [process.execPath, ['-e', '0']],
   version: [process.execPath, [bin, '--version']],
   accept: [process.execPath, [bin, 'fsm', 'accept', fdc, 'plan_op', 'step_op', 'read_op', 'write_op', 'tool_exec', 'close_op']],
+  planLint: [process.execPath, [bin, 'plan', 'lint', 'plan.txt', '--cwd', project]],
 };
 
 const time = ([cmd, args]) => {
@@ -40,8 +51,9 @@ const result = {
   medianMs: Object.fromEntries(Object.entries(med).map(([k, v]) => [k, Number(v.toFixed(1))])),
   versionRatio: Number((med.version / med.node).toFixed(3)),
   acceptRatio: Number((med.accept / med.node).toFixed(3)),
-  limits: { versionRatio: 1.3, acceptRatio: 1.6 },
+  planLintRatio: Number((med.planLint / med.node).toFixed(3)),
+  limits: { versionRatio: 1.3, acceptRatio: 1.6, planLintRatio: 1.6 },
 };
-result.pass = result.versionRatio <= 1.3 && result.acceptRatio <= 1.6;
+result.pass = result.versionRatio <= 1.3 && result.acceptRatio <= 1.6 && result.planLintRatio <= 1.6;
 console.log(JSON.stringify(result));
 process.exitCode = result.pass ? 0 : 1;

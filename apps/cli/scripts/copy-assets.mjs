@@ -11,6 +11,6 @@ const assets = join(cliRoot, 'assets');
 await rm(assets, { recursive: true, force: true });
 await mkdir(join(assets, 'protocols'), { recursive: true });
 for (const name of await readdir(join(repoRoot, 'protocols'))) {
-  if (name.endsWith('.fsm.json')) await cp(join(repoRoot, 'protocols', name), join(assets, 'protocols', name));
+  if (name.endsWith('.fsm.json') || name.endsWith('.dialect.json')) await cp(join(repoRoot, 'protocols', name), join(assets, 'protocols', name));
 }
 await cp(join(repoRoot, 'examples'), join(assets, 'examples'), { recursive: true });

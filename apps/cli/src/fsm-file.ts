@@ -6,7 +6,7 @@
  * bundler keep just what FSM commands use.
  */
 import { loadDefinition, type Diagnostic, type Machine } from '@ratchet/fsm-core';
-import { readJsonFile } from '@ratchet/store';
+import { readJsonFileSync } from '@ratchet/store';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
 import { EXIT_PROBLEMS } from './exit-codes.js';
@@ -24,10 +24,10 @@ export interface LoadedFsm {
   diagnostics: PlacedDiagnostic[];
 }
 
-export async function loadFsmFile(ctx: Context, path: string): Promise<LoadedFsm> {
+export function loadFsmFile(ctx: Context, path: string): LoadedFsm {
   const absolute = resolvePath(ctx, path);
   const file = displayPath(ctx, absolute);
-  const doc = await readJsonFile(absolute);
+  const doc = readJsonFileSync(absolute);
   const result = loadDefinition(doc.value);
   const diagnostics = result.diagnostics.map((d): PlacedDiagnostic => {
     const place = doc.locate(d.pointer);

@@ -8,7 +8,7 @@ import { makeContext, type Context, type GlobalOptions, type Io } from './contex
 import { readVersion } from './version.js';
 
 /** A command implementation: returns the exit code. */
-export type CommandAction = (ctx: Context, args: string[], options: Record<string, unknown>) => Promise<number>;
+export type CommandAction = (ctx: Context, args: string[], options: Record<string, unknown>) => number | Promise<number>;
 type Loader = () => Promise<{ default: CommandAction }>;
 
 export interface ProgramState {
@@ -43,7 +43,7 @@ Start here:
     );
 
   const action =
-    (load: Loader) =>
+    (load: Loader, ...leading: string[]) =>
     async (...params: unknown[]): Promise<void> => {
       const command = params[params.length - 1] as Command;
       const options = command.optsWithGlobals<Record<string, unknown> & { json?: boolean; quiet?: boolean; cwd?: string; color?: boolean }>();
@@ -55,7 +55,7 @@ Start here:
       };
       const ctx = makeContext(io, globals);
       const impl = await load();
-      state.exitCode = await impl.default(ctx, flattenArgs(params.slice(0, -2)), options);
+      state.exitCode = await impl.default(ctx, [...leading, ...flattenArgs(params.slice(0, -2))], options);
     };
 
   const fsm = program
@@ -89,6 +89,59 @@ Start here:
       '\nExamples:\n  ratchet fsm accept protocols/fdc.fsm.json plan_op step_op write_op close_op\n  ratchet fsm accept protocols/fdc.fsm.json --from-file symbols.txt',
     )
     .action(action(() => import('./commands/fsm-accept.js')));
+
+  const plan = program
+    .command('plan')
+    .description('lint, analyze and register plans: one command per line, checked before anything runs');
+  const planOptions = (cmd: Command): Command =>
+    cmd
+      .option('--root <dir>', 'project root: seeds the simulated file system, confines call_plan paths (default: --cwd)')
+      .option('--dialect <file>', 'command -> FSM symbol mapping (default: protocols/fdc.dialect.json, else the bundled one)')
+      .option('--registry <file>', 'plan registry, relative to the root', 'knowledge_core/plan_registry.json');
+
+  planOptions(
+    plan
+      .command('lint')
+      .description('report every problem in a plan and its sub-plans: FSM order, closure, files, call_plan (exit 1 on errors)')
+      .argument('<plan>', 'the plan file')
+      .option('--fsm <file>', "the plan FSM (default: the one the dialect names)")
+      .addOption(new Option('-f, --format <format>', 'output format').choices(['stylish', 'json', 'sarif']).default('stylish')),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ratchet plan lint plan.txt\n  ratchet plan lint plan.txt --format sarif > plan-lint.sarif   # GitHub code scanning',
+    )
+    .action(action(() => import('./commands/plan-lint.js')));
+
+  planOptions(
+    plan
+      .command('analyze')
+      .description('complexity class by loop nesting (Constant / Polynomial / Exponential) and modality (Read-Only / Read-Write)')
+      .argument('<plan>', 'the plan file'),
+  )
+    .addHelpText('after', '\nExample:\n  ratchet plan analyze plan.txt')
+    .action(action(() => import('./commands/plan-analyze.js')));
+
+  const registry = plan.command('registry').description('logical names for plans, resolved first by call_plan');
+  registry
+    .command('register')
+    .description('add a plan under a name (the plan must exist inside the project); --force replaces')
+    .argument('<name>', 'logical name, e.g. deep-research')
+    .argument('<path>', 'the plan file, inside the project')
+    .option('--force', 'replace an existing entry of the same name', false)
+    .option('--registry <file>', 'plan registry, relative to --cwd', 'knowledge_core/plan_registry.json')
+    .action(action(() => import('./commands/plan-registry.js'), 'register'));
+  registry
+    .command('deregister')
+    .description('remove a plan name')
+    .argument('<name>', 'logical name')
+    .option('--registry <file>', 'plan registry, relative to --cwd', 'knowledge_core/plan_registry.json')
+    .action(action(() => import('./commands/plan-registry.js'), 'deregister'));
+  registry
+    .command('list')
+    .description('list registered plans')
+    .option('--registry <file>', 'plan registry, relative to --cwd', 'knowledge_core/plan_registry.json')
+    .action(action(() => import('./commands/plan-registry.js'), 'list'));
 
   program
     .command('init')

@@ -3,6 +3,8 @@
  * (plan registry, dialect, protocol sources), so init and quickstart grow together.
  */
 import { readFile } from 'node:fs/promises';
+import { FSM_DEFINITION_SCHEMA_URL } from '@ratchet/fsm-core';
+import { DIALECT_SCHEMA_URL } from '@ratchet/plan-lint';
 import { assetPath } from './paths.js';
 
 export interface ScaffoldFile {
@@ -13,14 +15,14 @@ export interface ScaffoldFile {
   content: () => Promise<string>;
 }
 
-/** Published location of the FSM definition schema, for editors in repositories that use Ratchet. */
-export const FSM_SCHEMA_URL = 'https://unpkg.com/@ratchet/fsm-core/schemas/fsm-definition.schema.json';
 
-/** Protocol FSMs ship with a repo-relative $schema; in a user's repository point at the published one. */
-async function protocolFsm(name: string): Promise<string> {
+/** Protocol files ship with a repo-relative $schema; in a user's repository point at the published one. */
+async function protocolAsset(name: string, schemaUrl: string): Promise<string> {
   const text = await readFile(assetPath('protocols', name), 'utf8');
-  return text.replace(/"\$schema":\s*"[^"]*"/u, `"$schema": "${FSM_SCHEMA_URL}"`);
+  return text.replace(/"\$schema":\s*"[^"]*"/u, `"$schema": "${schemaUrl}"`);
 }
+
+const protocolFsm = (name: string): Promise<string> => protocolAsset(name, FSM_DEFINITION_SCHEMA_URL);
 
 export const SCAFFOLD: readonly ScaffoldFile[] = [
   {
@@ -37,6 +39,16 @@ export const SCAFFOLD: readonly ScaffoldFile[] = [
     path: 'protocols/research.fsm.json',
     purpose: 'the deep-research cycle (gathering, synthesizing, reporting)',
     content: () => protocolFsm('research.fsm.json'),
+  },
+  {
+    path: 'protocols/fdc.dialect.json',
+    purpose: 'plan commands -> FSM symbols and file effects (bring your own tools here)',
+    content: () => protocolAsset('fdc.dialect.json', DIALECT_SCHEMA_URL),
+  },
+  {
+    path: 'protocols/research.dialect.json',
+    purpose: 'the research plan dialect',
+    content: () => protocolAsset('research.dialect.json', DIALECT_SCHEMA_URL),
   },
   {
     path: '.ratchet/.gitignore',

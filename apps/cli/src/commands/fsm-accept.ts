@@ -1,5 +1,5 @@
 import { accepts } from '@ratchet/fsm-core';
-import { readTextFile } from '@ratchet/store';
+import { readTextFileSync } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
@@ -19,7 +19,7 @@ export default async function fsmAccept(ctx: Context, args: string[], options: R
   }
   const symbols = fromFile === undefined ? inline : await readSymbols(ctx, fromFile);
 
-  const loaded = await loadFsmFile(ctx, file);
+  const loaded = loadFsmFile(ctx, file);
   const machine = requireMachine(loaded, file);
   const result = accepts(machine, symbols);
   if (ctx.json) {
@@ -47,7 +47,7 @@ async function readSymbols(ctx: Context, source: string): Promise<string[]> {
   if (source === '-') {
     text = await ctx.io.readStdin();
   } else {
-    text = (await readTextFile(resolvePath(ctx, source))).text;
+    text = readTextFileSync(resolvePath(ctx, source)).text;
   }
   return text.split(/\s+/u).filter((s) => s.length > 0);
 }

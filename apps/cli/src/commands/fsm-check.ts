@@ -14,13 +14,13 @@ interface FileResult {
 }
 
 /** `ratchet fsm check <file...>`: every problem in every file; one unreadable file does not hide the others. */
-export default async function fsmCheck(ctx: Context, files: string[], options: Record<string, unknown>): Promise<number> {
+export default function fsmCheck(ctx: Context, files: string[], options: Record<string, unknown>): number {
   const strict = options.strict === true;
   const style = makeStyle(ctx.color);
   const results: FileResult[] = [];
   for (const path of files) {
     try {
-      const loaded = await loadFsmFile(ctx, path);
+      const loaded = loadFsmFile(ctx, path);
       const result: FileResult = { file: loaded.file, diagnostics: loaded.diagnostics };
       if (loaded.machine) {
         result.states = loaded.machine.states.length;

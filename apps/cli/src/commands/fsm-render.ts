@@ -5,9 +5,9 @@ import { EXIT_OK } from '../exit-codes.js';
 import { loadFsmFile, requireMachine } from '../fsm-file.js';
 
 /** `ratchet fsm render <file> --format mermaid|dot`: the diagram text on stdout. */
-export default async function fsmRender(ctx: Context, [file]: string[], options: Record<string, unknown>): Promise<number> {
+export default function fsmRender(ctx: Context, [file]: string[], options: Record<string, unknown>): number {
   if (file === undefined) throw new CliError('fsm render: missing <file>');
-  const loaded = await loadFsmFile(ctx, file);
+  const loaded = loadFsmFile(ctx, file);
   const machine = requireMachine(loaded, file);
   const format = options.format === 'dot' ? 'dot' : 'mermaid';
   const text = format === 'dot' ? toDot(machine) : toMermaid(machine);

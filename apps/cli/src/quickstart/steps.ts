@@ -58,4 +58,30 @@ export const TOUR: readonly TourStep[] = [
     args: ['fsm', 'render', 'protocols/orchestrator.fsm.json', '--format', 'mermaid'],
     expectExit: 0,
   },
+  {
+    title: 'Lint a broken plan',
+    explain: 'Every finding at once, each with its line: a missing file, a write before the first step, an unknown command, a sub-plan outside the project, no close (exit 1).',
+    args: ['plan', 'lint', 'examples/plans/broken.txt'],
+    expectExit: 1,
+    examples: ['plans/broken.txt'],
+  },
+  {
+    title: 'Lint a good plan with a nested call_plan',
+    explain: 'The sub-plan is checked from the FSM start state, the loop expands against the simulated file system, and the plan ends with the close command (exit 0).',
+    args: ['plan', 'lint', 'examples/plans/add-greeting.txt'],
+    expectExit: 0,
+    examples: ['plans/add-greeting.txt', 'plans/write-tests.txt'],
+  },
+  {
+    title: 'Register the sub-plan by name',
+    explain: 'call_plan resolves registry names first, then paths; the registry is a versioned state file written under a lock.',
+    args: ['plan', 'registry', 'register', 'write-tests', 'examples/plans/write-tests.txt'],
+    expectExit: 0,
+  },
+  {
+    title: 'Analyze the plan',
+    explain: 'Complexity by loop nesting and whether it writes anything, sub-plans included.',
+    args: ['plan', 'analyze', 'examples/plans/add-greeting.txt'],
+    expectExit: 0,
+  },
 ];

@@ -1,0 +1,121 @@
+/**
+ * Everything `ratchet plan ...` needs around one plan, gathered by the shell so @ratchet/plan-lint
+ * stays pure: the project root, the dialect (command -> FSM symbol, as data) and its FSM, the plan
+ * registry, the files that exist (seeding the simulated file system) and a host that reads plans
+ * through the store's guarded reader.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { loadDialect, type Dialect, type PlanHost } from '@ratchet/plan-lint';
+import type { Machine } from '@ratchet/fsm-core';
+import { NotFoundError, readJsonFileSync, readTextFileSync } from '@ratchet/store';
+import type { Context } from './context.js';
+import { CliError } from './errors.js';
+import { loadFsmFile, requireMachine } from './fsm-file.js';
+import { assetPath, displayPath } from './paths.js';
+
+/** Plans larger than this are refused before reading (the seed's plans are a few dozen lines). */
+export const PLAN_MAX_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_DIALECT = 'protocols/fdc.dialect.json';
+export const DEFAULT_REGISTRY = 'knowledge_core/plan_registry.json';
+/** Directories never seeded into the simulated file system: tooling, not project content. */
+const SKIP_DIRS = new Set(['.git', 'node_modules', '.turbo']);
+
+export interface PlanProject {
+  root: string;
+  entry: string;
+  machine: Machine;
+  dialect: Dialect;
+  registry: Record<string, string>;
+  files: string[];
+  host: PlanHost;
+}
+
+export interface PlanProjectOptions {
+  root?: string | undefined;
+  dialect?: string | undefined;
+  fsm?: string | undefined;
+  registry?: string | undefined;
+}
+
+export async function loadPlanProject(ctx: Context, planPath: string, options: PlanProjectOptions): Promise<PlanProject> {
+  const root = resolve(ctx.cwd, options.root ?? '.');
+  const planAbs = resolve(ctx.cwd, planPath);
+  const entry = relative(root, planAbs);
+  if (entry.startsWith('..') || isAbsolute(entry)) {
+    throw new CliError(`${planPath} is outside the project root ${root} (set --root)`, { file: planAbs, code: 'outside-root' });
+  }
+  // Read the entry now so an unreadable plan is an input error (exit 2), not a finding.
+  readTextFileSync(planAbs, { maxBytes: PLAN_MAX_BYTES });
+
+  const { dialect, machine } = loadDialectAndFsm(ctx, root, options);
+  return {
+    root,
+    entry: entry.split(sep).join('/'),
+    machine,
+    dialect,
+    registry: await loadRegistry(root, options.registry),
+    files: listFiles(root),
+    host: {
+      readPlan(relPath) {
+        try {
+          return readTextFileSync(join(root, relPath), { maxBytes: PLAN_MAX_BYTES }).text;
+        } catch (err) {
+          if (err instanceof NotFoundError) return undefined;
+          throw err;
+        }
+      },
+    },
+  };
+}
+
+function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptions): { dialect: Dialect; machine: Machine } {
+  const projectDialect = join(root, DEFAULT_DIALECT);
+  const dialectPath =
+    options.dialect !== undefined ? resolve(ctx.cwd, options.dialect) : existsSync(projectDialect) ? projectDialect : assetPath('protocols', 'fdc.dialect.json');
+  const doc = readJsonFileSync(dialectPath);
+  const declaredFsm = (doc.value as { fsm?: unknown } | null)?.fsm;
+  const fsmPath =
+    options.fsm !== undefined
+      ? resolve(ctx.cwd, options.fsm)
+      : typeof declaredFsm === 'string'
+        ? resolve(dirname(dialectPath), declaredFsm)
+        : undefined;
+  if (fsmPath === undefined) throw new CliError('the dialect names no "fsm" file; pass --fsm', { file: dialectPath, code: 'no-fsm' });
+  const loaded = loadFsmFile(ctx, fsmPath);
+  const machine = requireMachine(loaded, displayPath(ctx, fsmPath));
+  const result = loadDialect(doc.value, machine);
+  if (!result.dialect || result.problems.length > 0) {
+    const first = result.problems[0];
+    const place = first ? doc.locate(first.pointer) : undefined;
+    const more = result.problems.length > 1 ? ` (and ${result.problems.length - 1} more)` : '';
+    throw new CliError(`invalid dialect: ${first?.message ?? 'unknown problem'}${more}`, {
+      file: dialectPath,
+      code: 'invalid-dialect',
+      ...(place ? { line: place.line, column: place.column } : {}),
+    });
+  }
+  return { dialect: result.dialect, machine };
+}
+
+async function loadRegistry(root: string, registry: string | undefined): Promise<Record<string, string>> {
+  const path = registry ?? DEFAULT_REGISTRY;
+  // The registry module validates with zod; only pay for it when there is a registry to read.
+  if (!existsSync(resolve(root, path))) return {};
+  const { readRegistry } = await import('@ratchet/plan-lint/registry');
+  return readRegistry(path, root);
+}
+
+/** Project-relative paths (forward slashes) of every file under root, sorted, skipping tooling dirs. */
+export function listFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, prefix: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
+      } else out.push(`${prefix}${entry.name}`);
+    }
+  };
+  walk(root, '');
+  return out.sort();
+}
