@@ -9,6 +9,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const benches = [
   { name: 'cli-start', script: 'cli-start.mjs' },
   { name: 'fsm-throughput', script: 'fsm-throughput.mjs' },
+  { name: 'plan-lint', script: 'plan-lint.mjs' },
 ];
 
 const results = { node: process.version, date: new Date().toISOString(), benches: {} };
