@@ -1,0 +1,161 @@
+/**
+ * Plan-stack execution. A running plan is a stack of frames, each a plan flattened to command
+ * lines (for_each_file expanded against a given file list, `{file}` substituted). `call_plan`
+ * lines are resolved lazily, when execution reaches them: the parent frame advances past the call
+ * first, then the sub-plan is pushed (so popping it resumes the parent at the next line). The end
+ * of a sub-plan pops it; the end of the root plan moves the lifecycle on (plan_complete). Pure:
+ * plan text comes from an injected `readPlan`, the clock is injected, nothing is mutated.
+ */
+import { DEFAULT_MAX_DEPTH, RecursionDepthError, type Machine } from '@ratchet/fsm-core';
+import { PLACEHOLDER, matchGlob, parsePlan, resolveCall, type PlanNode, type PlanRegistry } from '@ratchet/plan-lint';
+import { moveTo } from './lifecycle.js';
+import type { Clock, PlanFrame, Session } from './types.js';
+
+export { DEFAULT_MAX_DEPTH };
+
+/** The lifecycle states the plan stack moves between (destinations; triggers are looked up). */
+export const EXECUTING = 'EXECUTING';
+export const AFTER_PLAN = 'AWAITING_ANALYSIS';
+export const FAILED = 'ERROR';
+
+const CALL = 'call_plan';
+
+export interface PlanStackOptions extends Clock {
+  /** The text of a plan file (project-relative path), or undefined when there is none. */
+  readPlan(relPath: string): string | undefined;
+  /** Plan registry (logical name -> path) for call_plan targets. */
+  registry?: PlanRegistry;
+  /** Project-relative paths for_each_file globs expand against. */
+  files: readonly string[];
+  /** Most frames on the stack, the root included (default 10, like fsm-core's pushdown runs). */
+  maxDepth?: number;
+  machine?: Machine;
+}
+
+export type PlanStackErrorCode = 'plan-not-found' | 'plan-syntax' | 'unresolved-call' | 'no-plan-running';
+
+/** A plan could not be loaded or there is no plan to step. The session passed in is unchanged. */
+export class PlanStackError extends Error {
+  readonly code: PlanStackErrorCode;
+  /** Plan paths from the root to the plan concerned. */
+  readonly chain: readonly string[];
+  constructor(code: PlanStackErrorCode, message: string, chain: readonly string[]) {
+    super(chain.length > 0 ? `${message} (call chain: ${chain.join(' -> ')})` : message);
+    this.name = 'PlanStackError';
+    this.code = code;
+    this.chain = chain;
+  }
+}
+
+export interface CurrentStep {
+  /** The command line to run. */
+  line: string;
+  planPath: string;
+  /** Index of the line in its plan's flattened steps. */
+  index: number;
+  /** Plan paths from the root to the plan the line is in. */
+  chain: string[];
+}
+
+/** The step to run next, or undefined when no plan is running. Never a call_plan line. */
+export function currentStep(session: Session): CurrentStep | undefined {
+  const top = session.stack[session.stack.length - 1];
+  if (top === undefined) return undefined;
+  const line = top.steps[top.current];
+  if (line === undefined) return undefined;
+  return { line, planPath: top.planPath, index: top.current, chain: session.stack.map((f) => f.planPath) };
+}
+
+/**
+ * Accept the plan at `planPath` (a registry name or a project-relative path): load it, move the
+ * lifecycle to EXECUTING (plan_accepted) and run up to its first command. An empty plan completes
+ * at once. Throws PlanStackError / RecursionDepthError / IllegalMoveError, leaving `session` as it was.
+ */
+export function startPlan(session: Session, planPath: string, options: PlanStackOptions): Session {
+  const root = loadFrame(planPath, [], options);
+  const accepted = moveTo(session, EXECUTING, options);
+  return settle({ ...accepted, stack: [root] }, options);
+}
+
+export interface StepResult {
+  failed?: boolean;
+  message?: string;
+}
+
+/**
+ * Report the current step done. Success: step_complete, then on to the next command (entering
+ * sub-plans, popping finished ones, plan_complete after the root's last line). Failure: step_failed
+ * (to ERROR) with the message in the history; the stack is kept so the failed step can be inspected.
+ */
+export function advance(session: Session, result: StepResult, options: PlanStackOptions): Session {
+  if (currentStep(session) === undefined) throw new PlanStackError('no-plan-running', `no plan step to advance in state ${JSON.stringify(session.state)}`, []);
+  const message = result.message !== undefined ? { message: result.message } : {};
+  if (result.failed === true) return moveTo(session, FAILED, { ...options, ...message });
+  const done = moveTo(session, EXECUTING, { ...options, ...message });
+  const stack = done.stack.map((f) => ({ ...f }));
+  stack[stack.length - 1]!.current++;
+  return settle({ ...done, stack }, options);
+}
+
+/** Walk from the top frame's cursor to the next command line: enter calls, pop finished plans. */
+function settle(session: Session, options: PlanStackOptions): Session {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (!Number.isSafeInteger(maxDepth) || maxDepth < 1) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
+  const stack = session.stack.map((f) => ({ ...f }));
+  for (;;) {
+    const top = stack[stack.length - 1];
+    if (top === undefined) return moveTo({ ...session, stack }, AFTER_PLAN, options);
+    const line = top.steps[top.current];
+    if (line === undefined) {
+      stack.pop();
+      continue;
+    }
+    const target = callTarget(line);
+    if (target === undefined) return { ...session, stack };
+    top.current++; // the parent moves past the call before the sub-plan runs
+    const chain = stack.map((f) => f.planPath);
+    const resolved = resolveCall(target, options.registry);
+    if (!resolved.ok) throw new PlanStackError('unresolved-call', resolved.message, chain);
+    if (stack.length + 1 > maxDepth) throw new RecursionDepthError([...chain, resolved.path], maxDepth);
+    stack.push(loadFrame(resolved.path, chain, options, true));
+  }
+}
+
+function callTarget(line: string): string | undefined {
+  return line.startsWith(`${CALL} `) ? line.slice(CALL.length + 1).trim() : undefined;
+}
+
+function loadFrame(target: string, chain: readonly string[], options: PlanStackOptions, resolved = false): PlanFrame {
+  let path = target;
+  if (!resolved) {
+    const r = resolveCall(target, options.registry);
+    if (!r.ok) throw new PlanStackError('unresolved-call', r.message, chain);
+    path = r.path;
+  }
+  const text = options.readPlan(path);
+  const here = [...chain, path];
+  if (text === undefined) throw new PlanStackError('plan-not-found', `no plan file ${JSON.stringify(path)}`, here);
+  const { plan, diagnostics } = parsePlan(text, path);
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    throw new PlanStackError('plan-syntax', `${path}:${first.line}:${first.column}: ${first.message} [${first.ruleId}]${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, here);
+  }
+  return { planPath: path, steps: expandSteps(plan.body, options.files), current: 0 };
+}
+
+/**
+ * Flatten plan nodes to command lines: each for_each_file body repeated for every matching file
+ * (sorted), `{file}` replaced by that file (also in nested globs); call_plan lines kept as
+ * `call_plan <target>` for run-time resolution.
+ */
+export function expandSteps(body: readonly PlanNode[], files: readonly string[], binding?: string): string[] {
+  const out: string[] = [];
+  const bind = (s: string): string => (binding === undefined ? s : s.split(PLACEHOLDER).join(binding));
+  for (const node of body) {
+    if (node.kind === 'command') out.push(node.raw === '' ? node.name : `${node.name} ${bind(node.raw)}`);
+    else if (node.kind === 'call_plan') out.push(`${CALL} ${bind(node.target)}`);
+    else for (const file of matchGlob(bind(node.glob), files)) for (const line of expandSteps(node.body, files, file)) out.push(line);
+  }
+  return out;
+}

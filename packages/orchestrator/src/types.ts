@@ -1,0 +1,38 @@
+/** The session: plain JSON, the value the session document stores (its zod schema is in session.ts). */
+
+/** One plan on the stack: its flattened command lines and the index of the current one. */
+export interface PlanFrame {
+  /** Project-relative path of the plan file. */
+  planPath: string;
+  /** Command lines, for_each_file expanded and `{file}` substituted; `call_plan <target>` lines stay as they are. */
+  steps: string[];
+  /** Index into `steps` of the step to run next. */
+  current: number;
+}
+
+/** One lifecycle transition. */
+export interface HistoryEntry {
+  /** ISO 8601 time from the injected clock. */
+  at: string;
+  from: string;
+  trigger: string;
+  to: string;
+  /** Free text given with the move (a failed step's message). */
+  message?: string | undefined;
+}
+
+export interface Session {
+  taskId: string;
+  /** Current lifecycle state (a state of the orchestrator FSM). */
+  state: string;
+  /** The plan stack, outermost (root plan) first. Empty outside EXECUTING. */
+  stack: PlanFrame[];
+  history: HistoryEntry[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The clock every function that stamps a time takes. */
+export interface Clock {
+  now: () => Date;
+}
