@@ -33,8 +33,7 @@ export interface JsonFile extends TextFile {
 }
 
 export async function readTextFile(path: string, options: ReadOptions = {}): Promise<TextFile> {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
+  const maxBytes = checkedMaxBytes(options);
   let handle: FileHandle;
   try {
     // O_NONBLOCK so that opening a FIFO cannot hang; it has no effect on regular files.
@@ -58,8 +57,7 @@ export async function readTextFile(path: string, options: ReadOptions = {}): Pro
  * through a synchronous host (plan-lint reads sub-plans as it meets `call_plan`).
  */
 export function readTextFileSync(path: string, options: ReadOptions = {}): TextFile {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
+  const maxBytes = checkedMaxBytes(options);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -87,8 +85,7 @@ export function readTextFileSync(path: string, options: ReadOptions = {}): TextF
 /** `readTextFile` + `parseJson`, with a `locate` bound to the file's text for schema diagnostics. */
 export async function readJsonFile(path: string, options: ReadOptions = {}): Promise<JsonFile> {
   const file = await readTextFile(path, options);
-  const value = parseJson(file.text, { path });
-  return { ...file, value, locate: (pointer: string) => locate(file.text, pointer) };
+  return withJson(file);
 }
 
 /**
@@ -97,7 +94,18 @@ export async function readJsonFile(path: string, options: ReadOptions = {}): Pro
  */
 export function readJsonFileSync(path: string, options: ReadOptions = {}): JsonFile {
   const file = readTextFileSync(path, options);
-  const value = parseJson(file.text, { path });
+  return withJson(file);
+}
+
+function checkedMaxBytes(options: ReadOptions): number {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
+  return maxBytes;
+}
+
+/** A text file parsed as JSON, with `locate` bound to its text for schema diagnostics. */
+function withJson(file: TextFile): JsonFile {
+  const value = parseJson(file.text, { path: file.path });
   return { ...file, value, locate: (pointer: string) => locate(file.text, pointer) };
 }
 
