@@ -3,7 +3,10 @@
  * implementation lazily so `ratchet --version` and friends never load code they do not use.
  * This module is also the single source of each command's usage text (protocol docs embed it).
  */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { CliError } from './errors.js';
 import { makeContext, type Context, type GlobalOptions, type Io } from './context.js';
 import { readVersion } from './version.js';
 
@@ -172,12 +175,11 @@ function flattenArgs(values: unknown[]): string[] {
 
 async function resolveCwd(io: Io, dir: string | undefined): Promise<string> {
   if (dir === undefined) return io.cwd;
-  const [path, fs, errors] = await Promise.all([import('node:path'), import('node:fs/promises'), import('./errors.js')]);
-  const target = path.resolve(io.cwd, dir);
-  const isDirectory = await fs.stat(target).then(
+  const target = resolve(io.cwd, dir);
+  const isDirectory = await stat(target).then(
     (s) => s.isDirectory(),
     () => false,
   );
-  if (!isDirectory) throw new errors.CliError(`--cwd ${dir}: not a directory`, { code: 'bad-cwd' });
+  if (!isDirectory) throw new CliError(`--cwd ${dir}: not a directory`, { code: 'bad-cwd' });
   return target;
 }
