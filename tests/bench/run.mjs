@@ -1,16 +1,19 @@
 // `pnpm bench`: every benchmark script, each a separate process, results as ratios against a peer
 // measured in the same run. Writes tests/bench/results/latest.json and prints a summary table.
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const benches = [
-  { name: 'cli-start', script: 'cli-start.mjs' },
-  { name: 'fsm-throughput', script: 'fsm-throughput.mjs' },
-  { name: 'plan-lint', script: 'plan-lint.mjs' },
-];
+// Every *.mjs here but this runner is a benchmark; the core three first, the rest alphabetically.
+const core = ['cli-start.mjs', 'fsm-throughput.mjs', 'plan-lint.mjs'];
+const others = readdirSync(here).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && !core.includes(f)).sort();
+const only = process.argv.slice(2);
+const benches = [...core, ...others]
+  .map((script) => ({ name: script.replace(/\.mjs$/, ''), script }))
+  .filter((b) => only.length === 0 || only.includes(b.name));
 
 const results = { node: process.version, date: new Date().toISOString(), benches: {} };
 let failed = false;

@@ -9,10 +9,16 @@ import { Command, Option } from 'commander';
 import { CliError } from './errors.js';
 import { makeContext, type Context, type GlobalOptions, type Io } from './context.js';
 import { readVersion } from './version.js';
+import { AREAS } from './areas.js';
 
 /** A command implementation: returns the exit code. */
 export type CommandAction = (ctx: Context, args: string[], options: Record<string, unknown>) => number | Promise<number>;
-type Loader = () => Promise<{ default: CommandAction }>;
+export type Loader = () => Promise<{ default: CommandAction }>;
+/**
+ * Wraps a lazily loaded command implementation as a commander action. `leading` positionals are
+ * passed before the user's (one module can serve several subcommands).
+ */
+export type ActionFactory = (load: Loader, ...leading: string[]) => (...params: unknown[]) => Promise<void>;
 
 export interface ProgramState {
   exitCode: number;
@@ -45,8 +51,8 @@ Start here:
   ratchet fsm check protocols/*.fsm.json`,
     );
 
-  const action =
-    (load: Loader, ...leading: string[]) =>
+  const action: ActionFactory =
+    (load, ...leading) =>
     async (...params: unknown[]): Promise<void> => {
       const command = params[params.length - 1] as Command;
       const options = command.optsWithGlobals<Record<string, unknown> & { json?: boolean; quiet?: boolean; cwd?: string; color?: boolean }>();
@@ -159,6 +165,8 @@ Start here:
     .option('--dir <dir>', 'directory to use (must be empty or absent; default: a new temporary directory)')
     .addHelpText('after', '\nExample:\n  ratchet quickstart --dir /tmp/ratchet-tour')
     .action(action(() => import('./commands/quickstart.js')));
+
+  for (const register of AREAS) register(program, action);
 
   return program;
 }
