@@ -121,9 +121,9 @@ describe('graph queries', () => {
     expect(shortestPath(fdc, 'IDLE', 'DONE')).toEqual(['plan_op', 'step_op', 'close_op', 'submit_op']);
     expect(shortestPath(fdc, 'EXECUTING', 'EXECUTING')).toEqual([]);
     expect(shortestPath(fdc, 'DONE', 'IDLE')).toBeNull();
-    expect(shortestPath(orchestrator, 'ERROR', 'DONE')).toEqual([
-      'reorient',
-      'orientation_complete',
+    // A failed task can be abandoned into its post-mortem (abandon_task): shorter than reorienting.
+    expect(shortestPath(orchestrator, 'ERROR', 'DONE')).toEqual(['abandon_task', 'post_mortem_complete', 'lessons_applied', 'submit']);
+    expect(shortestPath(orchestrator, 'PLANNING', 'DONE')).toEqual([
       'plan_accepted',
       'plan_complete',
       'analysis_complete',

@@ -41,5 +41,6 @@ export const ORCHESTRATOR_DEFINITION = {
     { source: 'SELF_CORRECTING', dest: 'AWAITING_SUBMISSION', trigger: 'lessons_applied' },
     { source: 'AWAITING_SUBMISSION', dest: 'DONE', trigger: 'submit' },
     { source: 'ERROR', dest: 'ORIENTING', trigger: 'reorient' },
+    { source: 'ERROR', dest: 'POST_MORTEM', trigger: 'abandon_task' },
   ],
 } as const;

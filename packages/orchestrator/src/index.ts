@@ -3,7 +3,7 @@
  * execution (call_plan push/pop, run-time depth limit) and the persisted session document.
  * Pure functions over a plain-JSON `Session`; files only through @ratchet/store (session.ts).
  */
-export type { Clock, HistoryEntry, PlanFrame, Session } from './types.js';
+export type { Clock, HistoryEntry, PlanFrame, PostMortemInfo, ResearchInfo, Session } from './types.js';
 export { ORCHESTRATOR_DEFINITION } from './definition.js';
 export { RecursionDepthError } from '@ratchet/fsm-core';
 export { IllegalMoveError, createSession, fire, isFinished, legalTriggers, moveTo, orchestratorMachine, type LifecycleOptions } from './lifecycle.js';
@@ -22,4 +22,27 @@ export {
   type PlanStackOptions,
   type StepResult,
 } from './plan-stack.js';
-export { HistoryEntrySchema, PlanFrameSchema, SESSION_SCHEMA_VERSION, SessionSchema, openSession, sessionDocument, type OpenSessionOptions, type SessionFile } from './session.js';
+export { SESSION_SCHEMA_VERSION, openSession, sessionDocument, type OpenSessionOptions, type SessionFile } from './session.js';
+export { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, SESSION_SCHEMA_URL } from './urls.js';
+export { ACTIVITY_LOG_PATH, activityEntry, openActivityLog, type ActivityEntry, type ActivityInput, type ActivityStatus } from './activity-log.js';
+export { activityEntryValidator, sessionValidator } from './validate.js';
+export {
+  AGENT_META_PATH,
+  DEFAULT_NETWORK_TARGET,
+  DEFAULT_NETWORK_TIMEOUT_MS,
+  KNOWLEDGE_CORE,
+  OrientationError,
+  PROBED_ENV,
+  agentMetaProblem,
+  orient,
+  probeNetwork,
+  readAgentMeta,
+  type AgentMeta,
+  type ArtifactSummary,
+  type NetworkProbe,
+  type OrientationErrorCode,
+  type OrientationOptions,
+  type OrientationReport,
+} from './orientation.js';
+export { normaliseTopic, researchPlan, researchSlug, type ResearchPlan } from './research.js';
+export { nextDirective, type Directive } from './directive.js';

@@ -25,8 +25,11 @@ export interface PlanStackOptions extends Clock {
   readPlan(relPath: string): string | undefined;
   /** Plan registry (logical name -> path) for call_plan targets. */
   registry?: PlanRegistry;
-  /** Project-relative paths for_each_file globs expand against. */
-  files: readonly string[];
+  /**
+   * Project-relative paths for_each_file globs expand against, or a function returning them (called
+   * only when a plan with for_each_file is loaded, so callers can skip walking the project otherwise).
+   */
+  files: readonly string[] | (() => readonly string[]);
   /** Most frames on the stack, the root included (default 10, like fsm-core's pushdown runs). */
   maxDepth?: number;
   machine?: Machine;
@@ -141,7 +144,9 @@ function loadFrame(target: string, chain: readonly string[], options: PlanStackO
     const first = errors[0]!;
     throw new PlanStackError('plan-syntax', `${path}:${first.line}:${first.column}: ${first.message} [${first.ruleId}]${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, here);
   }
-  return { planPath: path, steps: expandSteps(plan.body, options.files), current: 0 };
+  const needsFiles = plan.body.some((node) => node.kind === 'for_each_file');
+  const files = !needsFiles ? [] : typeof options.files === 'function' ? options.files() : options.files;
+  return { planPath: path, steps: expandSteps(plan.body, files), current: 0 };
 }
 
 /**

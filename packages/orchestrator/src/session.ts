@@ -4,41 +4,16 @@
  * a newer schemaVersion is refused by the store (SchemaVersionError) and never rewritten.
  */
 import { defineDocument, openDocument, type DocumentDefinition, type DocumentOptions } from '@ratchet/store';
-import { z } from 'zod';
 import { createSession } from './lifecycle.js';
 import type { Clock, Session } from './types.js';
+import { SESSION_SCHEMA_URL } from './urls.js';
+import { sessionValidator } from './validate.js';
 
 export const SESSION_SCHEMA_VERSION = 1;
 
-const isoTime = z.string().min(1);
-
-export const PlanFrameSchema = z.strictObject({
-  planPath: z.string().min(1),
-  steps: z.array(z.string()),
-  current: z.number().int().nonnegative(),
-});
-
-export const HistoryEntrySchema = z.strictObject({
-  at: isoTime,
-  from: z.string().min(1),
-  trigger: z.string().min(1),
-  to: z.string().min(1),
-  message: z.string().optional(),
-});
-
-/** The session without the store's envelope keys ($schema, schemaVersion). */
-export const SessionSchema = z.strictObject({
-  taskId: z.string().min(1),
-  state: z.string().min(1),
-  stack: z.array(PlanFrameSchema),
-  history: z.array(HistoryEntrySchema),
-  createdAt: isoTime,
-  updatedAt: isoTime,
-});
-
 /** The store definition for a session file; `initial` is what a missing file reads as. */
 export function sessionDocument(initial: Session): DocumentDefinition<Session> {
-  return defineDocument<Session>({ schema: SessionSchema, version: SESSION_SCHEMA_VERSION, initial });
+  return defineDocument<Session>({ schema: sessionValidator, version: SESSION_SCHEMA_VERSION, $schema: SESSION_SCHEMA_URL, initial });
 }
 
 export interface SessionFile {

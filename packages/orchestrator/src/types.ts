@@ -21,8 +21,27 @@ export interface HistoryEntry {
   message?: string | undefined;
 }
 
+/** A research cycle the task entered from PLANNING (`ratchet research plan`). */
+export interface ResearchInfo {
+  topic: string;
+  /** Project-relative path of the generated research plan. */
+  planPath: string;
+  startedAt: string;
+}
+
+/** The post-mortem `task close` wrote; its hash tells a filled-in report from the untouched template. */
+export interface PostMortemInfo {
+  /** Project-relative path of the report. */
+  path: string;
+  /** SHA-256 (hex) of the template as written. */
+  templateSha256: string;
+  outcome: 'SUCCESS' | 'FAILURE';
+}
+
 export interface Session {
   taskId: string;
+  /** One id per `task start`, shared by every activity-log entry of that run (the seed's session_id). */
+  sessionId?: string | undefined;
   /** Current lifecycle state (a state of the orchestrator FSM). */
   state: string;
   /** The plan stack, outermost (root plan) first. Empty outside EXECUTING. */
@@ -30,6 +49,10 @@ export interface Session {
   history: HistoryEntry[];
   createdAt: string;
   updatedAt: string;
+  /** Present while (and after) a research cycle ran. */
+  research?: ResearchInfo | undefined;
+  /** Present once the task was closed. */
+  postMortem?: PostMortemInfo | undefined;
 }
 
 /** The clock every function that stamps a time takes. */

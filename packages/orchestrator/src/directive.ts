@@ -1,0 +1,73 @@
+/**
+ * What the agent must do next, as a function of the session alone. Every `ratchet task|run|research`
+ * command ends by printing this, so an agent never has to guess the next command (and a harness can
+ * call `nextDirective` itself).
+ */
+import { currentStep, type CurrentStep } from './plan-stack.js';
+import type { Session } from './types.js';
+
+export interface Directive {
+  /** The lifecycle state the directive is for. */
+  state: string;
+  /** One sentence: what to do now. */
+  instruction: string;
+  /** The commands that move the task on, most likely first (`<...>` marks a value to fill in). */
+  commands: string[];
+  /** The plan step to execute (EXECUTING only). */
+  step?: CurrentStep & { total: number };
+}
+
+export function nextDirective(session: Session | undefined): Directive {
+  if (session === undefined || session.state === 'START') {
+    return { state: session?.state ?? 'START', instruction: 'Start the task: this runs the orientation cascade.', commands: ['ratchet task start --task-id <id>'] };
+  }
+  const id = session.taskId;
+  switch (session.state) {
+    case 'ORIENTING':
+      return { state: session.state, instruction: 'Orientation did not finish; run it again.', commands: [`ratchet task start --task-id ${id}`] };
+    case 'PLANNING':
+      return {
+        state: session.state,
+        instruction: 'Write a plan (one command per line, ending with the close command) and submit it; it is linted before it runs. Research first if you lack knowledge.',
+        commands: ['ratchet run plan <plan-file>', 'ratchet research plan "<topic>"'],
+      };
+    case 'RESEARCHING':
+    case 'AWAITING_RESULT':
+      return {
+        state: session.state,
+        instruction: `Carry out the research plan${session.research ? ` ${session.research.planPath}` : ''} step by step, write its report, then report back.`,
+        commands: ['ratchet research done', 'ratchet research done --failed --message "<why>"'],
+      };
+    case 'EXECUTING': {
+      const step = currentStep(session);
+      if (step === undefined) return { state: session.state, instruction: 'No step is pending; check the session.', commands: ['ratchet run status'] };
+      const total = session.stack[session.stack.length - 1]!.steps.length;
+      return {
+        state: session.state,
+        instruction: `Execute step ${step.index + 1} of ${total} of ${step.planPath}: ${step.line}`,
+        commands: ['ratchet run done', 'ratchet run done --failed --message "<what went wrong>"'],
+        step: { ...step, total },
+      };
+    }
+    case 'AWAITING_ANALYSIS':
+      return { state: session.state, instruction: 'The plan is complete. Close the task: this logs TASK_END and writes the post-mortem template.', commands: [`ratchet task close --task-id ${id}`] };
+    case 'POST_MORTEM':
+      return {
+        state: session.state,
+        instruction: `Fill in the post-mortem${session.postMortem ? ` ${session.postMortem.path}` : ''} (its "Corrective Actions & Lessons Learned" section feeds self-correction), then submit.`,
+        commands: [`ratchet task submit --task-id ${id}`],
+      };
+    case 'ERROR': {
+      const last = session.history[session.history.length - 1];
+      return {
+        state: session.state,
+        instruction: `The task failed${last?.message ? ` (${last.message})` : ''}. Reorient and plan again, or close the task with a FAILURE post-mortem.`,
+        commands: [`ratchet task start --task-id ${id}`, `ratchet task close --task-id ${id}`],
+      };
+    }
+    case 'DONE':
+      return { state: session.state, instruction: `Task ${id} is done. Start the next one.`, commands: ['ratchet task start --task-id <id>'] };
+    default:
+      return { state: session.state, instruction: `The session is in state ${session.state}.`, commands: ['ratchet run status'] };
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * The orientation cascade `ratchet task start` runs before any planning (the seed's AORP):
+ *   L1 self-awareness: knowledge_core/agent_meta.json must exist and be valid, else the task fails
+ *      orientation (OrientationError, naming the file and place);
+ *   L2 repository sync: every artifact under knowledge_core/ is loaded and summarised (a broken
+ *      artifact is reported, not fatal: the agent should know, and L1 is the only hard gate);
+ *   L3 environment probe: file-system write/read/delete with latency, network reachability with a
+ *      hard timeout (it can never hang the task), which standard environment variables are set
+ *      (names only: values may be secrets).
+ * I/O is confined here and injectable (clock, env, network target), so tests run it for real.
+ */
+import { randomUUID } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { join, relative, sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { NotFoundError, readJsonFile, readTextFile, writeFileAtomic } from '@ratchet/store';
+import type { Clock } from './types.js';
+
+export const KNOWLEDGE_CORE = 'knowledge_core';
+export const AGENT_META_PATH = 'knowledge_core/agent_meta.json';
+/** Standard variables the probe looks for; their values are never read into the report. */
+export const PROBED_ENV = ['PATH', 'HOME', 'SHELL', 'USER', 'LANG', 'TMPDIR', 'CI'] as const;
+export const DEFAULT_NETWORK_TARGET = { host: 'registry.npmjs.org', port: 443 };
+export const DEFAULT_NETWORK_TIMEOUT_MS = 1500;
+/** L2 stops summarising after this many artifacts (a knowledge_core is a handful of files). */
+const MAX_ARTIFACTS = 500;
+
+export interface AgentMeta {
+  name: string;
+  version?: string;
+  description?: string;
+  capabilities?: string[];
+  limitations?: string[];
+  [key: string]: unknown;
+}
+
+export interface ArtifactSummary {
+  /** Project-relative path. */
+  path: string;
+  kind: 'json' | 'jsonl' | 'markdown' | 'other';
+  bytes: number;
+  ok: boolean;
+  /** Records in a .jsonl file, top-level keys of a .json object, headings of a .md file. */
+  items?: number;
+  /** Why it could not be loaded (with line:col where known). */
+  error?: string;
+}
+
+export interface NetworkProbe {
+  skipped: boolean;
+  target?: string;
+  ok?: boolean;
+  ms?: number;
+  error?: string;
+}
+
+export interface OrientationReport {
+  generatedAt: string;
+  level1: { path: string; agent: AgentMeta };
+  level2: { artifacts: ArtifactSummary[]; truncated: boolean };
+  level3: {
+    filesystem: { ok: boolean; writeMs?: number; readMs?: number; deleteMs?: number; error?: string };
+    network: NetworkProbe;
+    environment: { present: string[]; missing: string[] };
+  };
+}
+
+export interface OrientationOptions extends Clock {
+  /** Project root. */
+  root: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where the file-system probe writes its scratch file (default: <root>/.ratchet). */
+  scratchDir?: string;
+  /** `false` skips the network probe (offline machines, tests). */
+  network?: { host: string; port: number; timeoutMs: number } | false;
+}
+
+export type OrientationErrorCode = 'agent-meta-missing' | 'agent-meta-invalid';
+
+/** L1 failed: the agent cannot establish who it is. The task must not proceed to planning. */
+export class OrientationError extends Error {
+  readonly code: OrientationErrorCode;
+  readonly path: string;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  constructor(code: OrientationErrorCode, path: string, message: string, place: { line?: number; column?: number } = {}) {
+    super(message);
+    this.name = 'OrientationError';
+    this.code = code;
+    this.path = path;
+    this.line = place.line;
+    this.column = place.column;
+  }
+}
+
+export async function orient(options: OrientationOptions): Promise<OrientationReport> {
+  const generatedAt = options.now().toISOString();
+  const agent = await readAgentMeta(options.root);
+  const level2 = await loadArtifacts(options.root);
+  const [filesystem, network] = await Promise.all([probeFilesystem(options.scratchDir ?? join(options.root, '.ratchet')), probeNetwork(options.network)]);
+  const present = PROBED_ENV.filter((name) => (options.env[name] ?? '') !== '');
+  const missing = PROBED_ENV.filter((name) => !present.includes(name));
+  return { generatedAt, level1: { path: AGENT_META_PATH, agent }, level2, level3: { filesystem, network, environment: { present, missing } } };
+}
+
+/** L1: read and check knowledge_core/agent_meta.json; throws OrientationError naming the place. */
+export async function readAgentMeta(root: string): Promise<AgentMeta> {
+  const path = join(root, AGENT_META_PATH);
+  let doc;
+  try {
+    doc = await readJsonFile(path);
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      throw new OrientationError('agent-meta-missing', path, `${AGENT_META_PATH} is missing: orientation level 1 needs it to know which agent runs (create it with \`ratchet init\`, or write {"name": "..."})`);
+    }
+    const e = err as { message?: string; line?: number; column?: number };
+    throw new OrientationError('agent-meta-invalid', path, e.message ?? String(err), { ...(e.line ? { line: e.line } : {}), ...(e.column ? { column: e.column } : {}) });
+  }
+  const value = doc.value;
+  const problem = agentMetaProblem(value);
+  if (problem) {
+    const place = doc.locate(problem.pointer);
+    throw new OrientationError('agent-meta-invalid', path, `${AGENT_META_PATH}: ${problem.message}`, place ? { line: place.line, column: place.column } : {});
+  }
+  return value as AgentMeta;
+}
+
+/** The first problem in an agent_meta value (same rules as AgentMetaSchema in schema.ts), or undefined. */
+export function agentMetaProblem(value: unknown): { pointer: string; message: string } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { pointer: '', message: 'expected a JSON object with a "name"' };
+  const meta = value as Record<string, unknown>;
+  if (typeof meta.name !== 'string' || meta.name === '') return { pointer: Object.hasOwn(meta, 'name') ? '/name' : '', message: '"name" must be a non-empty string' };
+  for (const key of ['$schema', 'version', 'description'] as const) {
+    if (Object.hasOwn(meta, key) && typeof meta[key] !== 'string') return { pointer: `/${key}`, message: `"${key}" must be a string` };
+  }
+  for (const key of ['capabilities', 'limitations'] as const) {
+    if (!Object.hasOwn(meta, key)) continue;
+    const list = meta[key];
+    if (!Array.isArray(list)) return { pointer: `/${key}`, message: `"${key}" must be an array of strings` };
+    const bad = list.findIndex((x) => typeof x !== 'string');
+    if (bad >= 0) return { pointer: `/${key}/${bad}`, message: `"${key}" must be an array of strings` };
+  }
+  return undefined;
+}
+
+async function loadArtifacts(root: string): Promise<OrientationReport['level2']> {
+  const base = join(root, KNOWLEDGE_CORE);
+  const files: string[] = [];
+  let truncated = false;
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (files.length >= MAX_ARTIFACTS) {
+        truncated = true;
+        return;
+      }
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile()) files.push(full);
+    }
+  };
+  await walk(base);
+  const artifacts: ArtifactSummary[] = [];
+  for (const file of files) artifacts.push(await summarise(root, file));
+  return { artifacts, truncated };
+}
+
+async function summarise(root: string, file: string): Promise<ArtifactSummary> {
+  const path = relative(root, file).split(sep).join('/');
+  const kind: ArtifactSummary['kind'] = file.endsWith('.jsonl') ? 'jsonl' : file.endsWith('.json') ? 'json' : file.endsWith('.md') ? 'markdown' : 'other';
+  const bytes = (await stat(file)).size;
+  try {
+    if (kind === 'json') {
+      const { value } = await readJsonFile(file);
+      const items = typeof value === 'object' && value !== null ? Object.keys(value).length : 1;
+      return { path, kind, bytes, ok: true, items };
+    }
+    if (kind === 'jsonl') {
+      const { text } = await readTextFile(file);
+      let items = 0;
+      const lines = text.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        if (lines[i]!.trim() === '') continue;
+        try {
+          JSON.parse(lines[i]!);
+        } catch (err) {
+          return { path, kind, bytes, ok: false, items, error: `line ${i + 1}: ${(err as Error).message}` };
+        }
+        items++;
+      }
+      return { path, kind, bytes, ok: true, items };
+    }
+    if (kind === 'markdown') {
+      const { text } = await readTextFile(file);
+      return { path, kind, bytes, ok: true, items: (text.match(/^#{1,6}\s/gm) ?? []).length };
+    }
+    return { path, kind, bytes, ok: true };
+  } catch (err) {
+    const e = err as { message?: string };
+    return { path, kind, bytes, ok: false, error: e.message ?? String(err) };
+  }
+}
+
+async function probeFilesystem(dir: string): Promise<OrientationReport['level3']['filesystem']> {
+  const file = join(dir, `.probe-${process.pid}-${randomUUID()}`);
+  const payload = `ratchet probe ${randomUUID()}\n`;
+  try {
+    let t = performance.now();
+    await writeFileAtomic(file, payload, { createParentDirs: true });
+    const writeMs = performance.now() - t;
+    t = performance.now();
+    const { text } = await readTextFile(file);
+    const readMs = performance.now() - t;
+    if (text !== payload) throw new Error('read back different bytes than were written');
+    t = performance.now();
+    await rm(file);
+    const deleteMs = performance.now() - t;
+    return { ok: true, writeMs: round(writeMs), readMs: round(readMs), deleteMs: round(deleteMs) };
+  } catch (err) {
+    await rm(file, { force: true }).catch(() => undefined);
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+/** A TCP connect with a hard deadline: resolves (never rejects, never hangs) within timeoutMs. */
+export function probeNetwork(
+  target: OrientationOptions['network'] = { ...DEFAULT_NETWORK_TARGET, timeoutMs: DEFAULT_NETWORK_TIMEOUT_MS },
+  /** The socket factory (tests pass one that never answers). */
+  open: (options: { host: string; port: number }) => Pick<Socket, 'once' | 'destroy'> = connect,
+): Promise<NetworkProbe> {
+  if (target === false) return Promise.resolve({ skipped: true });
+  const name = `${target.host}:${target.port}`;
+  const started = performance.now();
+  return new Promise((resolvePromise) => {
+    let settled = false;
+    const socket = open({ host: target.host, port: target.port });
+    const finish = (result: Omit<NetworkProbe, 'skipped' | 'target' | 'ms'>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolvePromise({ skipped: false, target: name, ms: round(performance.now() - started), ...result });
+    };
+    const timer = setTimeout(() => finish({ ok: false, error: `no connection within ${target.timeoutMs} ms` }), target.timeoutMs);
+    timer.unref();
+    socket.once('connect', () => finish({ ok: true }));
+    socket.once('error', (err) => finish({ ok: false, error: err.message }));
+  });
+}
+
+const round = (ms: number): number => Math.round(ms * 100) / 100;

@@ -1,0 +1,97 @@
+/**
+ * The zod schemas of the orchestrator's files, the single source of their JSON Schemas
+ * (schemas/*.schema.json, written by scripts/generate.ts). Exposed as `@ratchet/orchestrator/schema`:
+ * the main entry validates with the hand-written checks in validate.ts instead, because importing
+ * zod costs ~100 ms of CLI start-up and `ratchet run next` runs many times per turn. A property test
+ * holds the two to the same verdicts.
+ */
+import { z } from 'zod';
+import { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, SESSION_SCHEMA_URL } from './urls.js';
+
+export { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, SESSION_SCHEMA_URL };
+
+const text = z.string().min(1);
+
+export const PlanFrameSchema = z.strictObject({
+  planPath: text,
+  steps: z.array(z.string()),
+  current: z.number().int().nonnegative(),
+});
+
+export const HistoryEntrySchema = z.strictObject({
+  at: text,
+  from: text,
+  trigger: text,
+  to: text,
+  message: z.string().optional(),
+});
+
+export const ResearchInfoSchema = z.strictObject({ topic: text, planPath: text, startedAt: text });
+
+export const PostMortemInfoSchema = z.strictObject({
+  path: text,
+  templateSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  outcome: z.enum(['SUCCESS', 'FAILURE']),
+});
+
+/** The session without the store's envelope keys ($schema, schemaVersion). */
+export const SessionSchema = z.strictObject({
+  taskId: text,
+  sessionId: text.optional(),
+  state: text,
+  stack: z.array(PlanFrameSchema),
+  history: z.array(HistoryEntrySchema),
+  createdAt: text,
+  updatedAt: text,
+  research: ResearchInfoSchema.optional(),
+  postMortem: PostMortemInfoSchema.optional(),
+});
+
+/** One line of logs/activity.log.jsonl: the seed's LOGGING_SCHEMA fields. */
+export const ActivityEntrySchema = z.strictObject({
+  log_id: text.describe('Unique id of this entry (UUID v4).'),
+  session_id: text.describe('The `task start` run this entry belongs to.'),
+  timestamp: text.describe('ISO 8601 time.'),
+  phase: text.describe('The lifecycle state when the action happened (ORIENTING, PLANNING, EXECUTING, ...).'),
+  task: z.strictObject({
+    id: text,
+    plan_step: z.number().int().nonnegative().nullable().describe('Index of the step in its plan, or null outside a plan.'),
+  }),
+  action: z.strictObject({
+    type: text.describe('TASK_START, PLAN_ACCEPTED, PLAN_REJECTED, STEP_COMPLETE, STEP_FAILED, RESEARCH_START, RESEARCH_END, TASK_END, TASK_SUBMIT'),
+    details: z.record(z.string(), z.unknown()),
+  }),
+  outcome: z.strictObject({
+    status: z.enum(['SUCCESS', 'FAILURE', 'INFO']),
+    message: z.string(),
+  }),
+});
+
+/** knowledge_core/agent_meta.json: who the agent is (orientation level 1). */
+export const AgentMetaSchema = z
+  .object({
+    $schema: z.string().optional(),
+    name: text.describe('The agent this repository is set up for.'),
+    version: z.string().optional(),
+    description: z.string().optional(),
+    capabilities: z.array(z.string()).optional(),
+    limitations: z.array(z.string()).optional(),
+  })
+  .catchall(z.unknown());
+
+function toJson(schema: z.ZodType, id: string, title: string): Record<string, unknown> {
+  const { $schema, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  return { $schema, $id: id, title, ...rest };
+}
+
+export const sessionJsonSchema = (): Record<string, unknown> => {
+  const base = toJson(SessionSchema, SESSION_SCHEMA_URL, 'Ratchet orchestrator session (.ratchet/session.json)');
+  const properties = base.properties as Record<string, unknown>;
+  return {
+    ...base,
+    properties: { $schema: { type: 'string' }, schemaVersion: { type: 'integer', const: 1 }, ...properties },
+    required: ['schemaVersion', ...(base.required as string[])],
+  };
+};
+export const activityEntryJsonSchema = (): Record<string, unknown> => toJson(ActivityEntrySchema, ACTIVITY_LOG_SCHEMA_URL, 'Ratchet activity log entry (one line of logs/activity.log.jsonl)');
+export const agentMetaJsonSchema = (): Record<string, unknown> => toJson(AgentMetaSchema, AGENT_META_SCHEMA_URL, 'Ratchet agent meta (knowledge_core/agent_meta.json)');

@@ -1,0 +1,126 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { OrientationError, orient, probeNetwork, type OrientationOptions } from '../src/index.js';
+import { fakeClock } from './support.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'ratchet-orient-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const options = (extra: Partial<OrientationOptions> = {}): OrientationOptions => ({ root, now: fakeClock(), env: { PATH: '/bin', HOME: '/root', SECRET_TOKEN: 'hunter2' }, network: false, ...extra });
+const writeMeta = async (text: string): Promise<void> => {
+  await mkdir(join(root, 'knowledge_core'), { recursive: true });
+  await writeFile(join(root, 'knowledge_core', 'agent_meta.json'), text);
+};
+
+describe('L1: knowledge_core/agent_meta.json', () => {
+  test('missing: OrientationError agent-meta-missing naming the file', async () => {
+    const err = await orient(options()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OrientationError);
+    expect(err).toMatchObject({ code: 'agent-meta-missing', path: join(root, 'knowledge_core', 'agent_meta.json') });
+  });
+
+  test('does not parse: the line and column of the syntax error', async () => {
+    await writeMeta('{\n  "name": "jules",\n  "version": \n}\n');
+    await expect(orient(options())).rejects.toMatchObject({ code: 'agent-meta-invalid', line: 4, column: 1 });
+  });
+
+  test('wrong shape: the place of the bad value', async () => {
+    await writeMeta('{\n  "name": "jules",\n  "capabilities": ["read", 7]\n}\n');
+    const err = (await orient(options()).catch((e: unknown) => e)) as OrientationError;
+    expect(err).toMatchObject({ code: 'agent-meta-invalid', line: 3 });
+    expect(err.message).toContain('"capabilities" must be an array of strings');
+    await writeMeta('[]');
+    await expect(orient(options())).rejects.toMatchObject({ code: 'agent-meta-invalid' });
+    await writeMeta('{"__proto__": {"name": "x"}}');
+    await expect(orient(options())).rejects.toMatchObject({ code: 'agent-meta-invalid' });
+  });
+
+  test('BOM and CRLF are fine', async () => {
+    await writeMeta('\uFEFF{\r\n  "name": "jules"\r\n}\r\n');
+    expect((await orient(options())).level1.agent.name).toBe('jules');
+  });
+});
+
+describe('L2 and L3', () => {
+  test('summarises every knowledge_core artifact, reporting broken ones without failing', async () => {
+    await writeMeta('{"name": "jules", "limitations": ["no network"]}');
+    await writeFile(join(root, 'knowledge_core', 'plan_registry.json'), '{"schemaVersion": 1, "plans": {}}');
+    await writeFile(join(root, 'knowledge_core', 'lessons.jsonl'), '{"a":1}\n{"b":2}\n{oops\n');
+    await writeFile(join(root, 'knowledge_core', 'notes.md'), '# A\n## B\ntext\n');
+    const report = await orient(options());
+    expect(report.level2.artifacts.map((a) => [a.path, a.ok, a.items])).toEqual([
+      ['knowledge_core/agent_meta.json', true, 2],
+      ['knowledge_core/lessons.jsonl', false, 2],
+      ['knowledge_core/notes.md', true, 2],
+      ['knowledge_core/plan_registry.json', true, 2],
+    ]);
+    expect(report.level2.artifacts[1]!.error).toMatch(/^line 3:/);
+  });
+
+  test('file-system probe writes, reads back and deletes its scratch file', async () => {
+    await writeMeta('{"name": "jules"}');
+    const report = await orient(options());
+    const fs = report.level3.filesystem;
+    expect(fs.ok).toBe(true);
+    expect([typeof fs.writeMs, typeof fs.readMs, typeof fs.deleteMs]).toEqual(['number', 'number', 'number']);
+    expect(await readdir(join(root, '.ratchet'))).toEqual([]);
+  });
+
+  test('environment: names of the standard variables only, never values', async () => {
+    await writeMeta('{"name": "jules"}');
+    const report = await orient(options());
+    expect(report.level3.environment.present).toEqual(['PATH', 'HOME']);
+    expect(report.level3.environment.missing).toContain('SHELL');
+    expect(JSON.stringify(report)).not.toContain('hunter2');
+    expect(JSON.stringify(report)).not.toContain('/root');
+  });
+});
+
+describe('network probe', () => {
+  let server: Server;
+  afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+
+  test('reachable: ok with the target named', async () => {
+    server = createServer((s) => s.destroy());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    expect(await probeNetwork({ host: '127.0.0.1', port, timeoutMs: 2000 })).toMatchObject({ skipped: false, ok: true, target: `127.0.0.1:${port}` });
+  });
+
+  test('refused: ok false with the error', async () => {
+    server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    await new Promise<void>((r) => server.close(() => r()));
+    const r = await probeNetwork({ host: '127.0.0.1', port, timeoutMs: 2000 });
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/ECONNREFUSED/);
+  });
+
+  test('a black hole cannot hang it: it resolves with a timeout error', async () => {
+    // A socket that never connects and never errors: only the deadline can end the probe.
+    let destroyed = false;
+    const silent = {
+      once: () => silent,
+      destroy: () => {
+        destroyed = true;
+        return silent;
+      },
+    };
+    const r = await probeNetwork({ host: 'example.invalid', port: 443, timeoutMs: 200 }, () => silent as never);
+    expect(r).toMatchObject({ ok: false, error: 'no connection within 200 ms', target: 'example.invalid:443' });
+    expect(destroyed).toBe(true);
+  });
+
+  test('skipped when disabled', async () => {
+    expect(await probeNetwork(false)).toEqual({ skipped: true });
+  });
+});
