@@ -1,0 +1,33 @@
+/**
+ * The zod schema of a protocol source: the one source of truth for the default JSON Schema that
+ * `scripts/generate.ts` writes to schemas/protocol.schema.json (draft-07, so a project can extend it
+ * and ajv validates it). Import through `@ratchet/protocol-compiler/schema`: the main entry never
+ * loads zod; it validates with ajv against the JSON file.
+ */
+import { z } from 'zod';
+
+export const PROTOCOL_SCHEMA_URL = 'https://unpkg.com/@ratchet/protocol-compiler/schemas/protocol.schema.json';
+
+const id = z.string().regex(/^[a-z0-9-]+$/);
+const names = z.array(z.string().min(1));
+
+export const ProtocolRuleSchema = z.strictObject({
+  rule_id: id.describe('Stable id of the rule within the protocol (lowercase letters, digits, dashes).'),
+  description: z.string().min(1).describe('What the rule requires, for the agent to read.'),
+  enforcement: z.string().min(1).describe('What enforces the rule (a tool, a check, a review).'),
+});
+
+export const ProtocolSchema = z.strictObject({
+  $schema: z.string().optional().describe('Editor hint; ignored by the compiler.'),
+  protocol_id: id.describe('Unique id across the protocols directory.'),
+  description: z.string().min(1).describe('One-paragraph summary of the protocol.'),
+  rules: z.array(ProtocolRuleSchema).describe('The rules, rendered in this order.'),
+  associated_tools: names.optional().describe('Tools the rules rely on; `ratchet ...` commands get their usage embedded.'),
+  associated_artifacts: names.optional().describe('Files the protocol reads or writes.'),
+  deprecated_tools: names.optional().describe('Tools retired by a lesson: listed so agents know not to use them.'),
+});
+
+export function protocolJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(ProtocolSchema, { target: 'draft-7' }) as Record<string, unknown>;
+  return { ...schema, $id: PROTOCOL_SCHEMA_URL, title: 'Ratchet protocol source (*.protocol.json)' };
+}

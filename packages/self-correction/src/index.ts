@@ -1,0 +1,15 @@
+/**
+ * @ratchet/self-correction: the closed loop. A post-mortem's lessons become knowledge_core/lessons.jsonl
+ * entries; pending lessons edit protocol sources (through @ratchet/protocol-compiler) or become code
+ * suggestion plans; the targets are recompiled. This entry never imports zod (see `./schema`).
+ */
+export { LESSONS_HEADING, renderPostMortemTemplate, type PostMortemTemplateInput } from './postmortem-template.js';
+export { extractLessons, isLessonsHeading, lessonId, parseAction, type ExtractOptions, type ExtractResult } from './extract.js';
+export { LESSONS_PATH, addLessons, parseLessons, readLessons, updateLessons, type LessonLine, type LessonsFile } from './lessons-file.js';
+export { applyLessons, lessonToEdit, resolveLesson, type ApplyOptions, type ApplyResult, type LessonOutcome } from './apply.js';
+export { SUGGESTIONS_DIR, prepareCodeSuggestion, writeCodeSuggestion, type CodeSuggestion } from './code-suggestion.js';
+export { applyPatch, parsePatch, type Hunk, type ParsedPatch } from './patch.js';
+export { resolveInsideRoot } from './safe-path.js';
+export { checkLesson, isLesson } from './check-lesson.js';
+export { LessonsError, type LessonsErrorCode } from './errors.js';
+export type { ActionCommand, ActionType, HistoryEntry, Lesson, LessonAction, LessonStatus } from './types.js';

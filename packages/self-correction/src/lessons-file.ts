@@ -1,0 +1,130 @@
+/**
+ * knowledge_core/lessons.jsonl. Not `openJsonl`: one corrupt line must not hide the other lessons,
+ * and it must survive every rewrite byte for byte. So each line is kept as raw text; valid lines
+ * are parsed (the store's parser: no `__proto__`), bad ones are reported with their line number and
+ * written back unchanged. Writes: lock, re-read inside the lock, atomic replace.
+ */
+import { NotFoundError, parseJson, readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
+import { checkLesson } from './check-lesson.js';
+import type { Lesson } from './types.js';
+
+export const LESSONS_PATH = 'knowledge_core/lessons.jsonl';
+
+export interface LessonLine {
+  line: number;
+  raw: string;
+  lesson?: Lesson | undefined;
+  /** Why the line is not a lesson (it is kept as is). */
+  problem?: string | undefined;
+}
+
+export interface LessonsFile {
+  path: string;
+  lines: LessonLine[];
+  lessons: Lesson[];
+  problems: { line: number; message: string }[];
+}
+
+export async function readLessons(path: string): Promise<LessonsFile> {
+  let text: string;
+  try {
+    text = (await readTextFile(path)).text;
+  } catch (err) {
+    if (err instanceof NotFoundError) return { path, lines: [], lessons: [], problems: [] };
+    throw err;
+  }
+  return parseLessons(text, path);
+}
+
+export function parseLessons(text: string, path = LESSONS_PATH): LessonsFile {
+  const body = text.replace(/^\uFEFF/, '');
+  const raws = body.split('\n');
+  if (raws[raws.length - 1] === '') raws.pop();
+  const lines: LessonLine[] = [];
+  const lessons: Lesson[] = [];
+  const problems: { line: number; message: string }[] = [];
+  const seen = new Set<string>();
+  raws.forEach((raw, i) => {
+    const line = i + 1;
+    const content = raw.replace(/\r$/, '');
+    if (content.trim() === '') {
+      lines.push({ line, raw });
+      return;
+    }
+    let value: unknown;
+    try {
+      value = parseJson(content, { path, firstLine: line });
+    } catch (err) {
+      const message = (err as { reason?: string }).reason ?? (err as Error).message;
+      lines.push({ line, raw, problem: message });
+      problems.push({ line, message });
+      return;
+    }
+    const problem = checkLesson(value);
+    if (problem !== undefined) {
+      lines.push({ line, raw, problem });
+      problems.push({ line, message: problem });
+      return;
+    }
+    const lesson = value as Lesson;
+    if (seen.has(lesson.lesson_id)) {
+      const message = `duplicate lesson_id "${lesson.lesson_id}" (the first one is used)`;
+      lines.push({ line, raw, problem: message });
+      problems.push({ line, message });
+      return;
+    }
+    seen.add(lesson.lesson_id);
+    lines.push({ line, raw, lesson });
+    lessons.push(lesson);
+  });
+  return { path, lines, lessons, problems };
+}
+
+/**
+ * Locked read-modify-write. `fn` may change lessons in place and return new ones to append (lessons
+ * whose id exists already are skipped: extraction is idempotent). Changed lessons are re-serialised;
+ * every other line, including bad ones, is written back as it was.
+ */
+export async function updateLessons<T>(
+  path: string,
+  fn: (file: LessonsFile) => { append?: Lesson[]; result: T } | Promise<{ append?: Lesson[]; result: T }>,
+): Promise<{ file: LessonsFile; added: Lesson[]; result: T }> {
+  return withLock(
+    path,
+    async () => {
+      const file = await readLessons(path);
+      const before = new Map(file.lines.filter((l) => l.lesson !== undefined).map((l) => [l, JSON.stringify(l.lesson)]));
+      const { append = [], result } = await fn(file);
+      const ids = new Set(file.lessons.map((l) => l.lesson_id));
+      const added: Lesson[] = [];
+      for (const lesson of append) {
+        if (ids.has(lesson.lesson_id)) continue;
+        ids.add(lesson.lesson_id);
+        added.push(lesson);
+      }
+      const out: string[] = [];
+      let changed = added.length > 0;
+      for (const line of file.lines) {
+        if (line.lesson !== undefined) {
+          const now = JSON.stringify(line.lesson);
+          if (now !== before.get(line)) {
+            changed = true;
+            out.push(now);
+            continue;
+          }
+        }
+        out.push(line.raw);
+      }
+      for (const lesson of added) out.push(JSON.stringify(lesson));
+      if (changed) await writeFileAtomic(path, `${out.join('\n')}\n`, { createParentDirs: true });
+      return { file: parseLessons(`${out.join('\n')}\n`, path), added, result };
+    },
+    { createParentDirs: true },
+  );
+}
+
+/** Appends newly extracted lessons; returns those that were actually new. */
+export async function addLessons(path: string, lessons: readonly Lesson[]): Promise<{ added: Lesson[]; file: LessonsFile }> {
+  const { added, file } = await updateLessons(path, () => ({ append: [...lessons], result: undefined }));
+  return { added, file };
+}

@@ -1,0 +1,41 @@
+/**
+ * The zod schema of a lessons.jsonl line: the one source of truth for schemas/lesson.schema.json
+ * (`scripts/generate.ts`). The main entry validates with the hand-written `checkLesson` instead, so
+ * the CLI never loads zod; a test checks the two agree.
+ */
+import { z } from 'zod';
+
+export const LESSON_SCHEMA_URL = 'https://unpkg.com/@ratchet/self-correction/schemas/lesson.schema.json';
+
+const text = z.string().min(1);
+export const LessonStatusSchema = z.enum(['pending', 'applied', 'failed', 'manual', 'resolved']);
+
+export const LessonActionSchema = z.discriminatedUnion('command', [
+  z.strictObject({ type: z.literal('UPDATE_PROTOCOL'), command: z.literal('add-tool'), parameters: z.strictObject({ protocol_id: text, tool: text }) }),
+  z.strictObject({ type: z.literal('UPDATE_PROTOCOL'), command: z.literal('deprecate-tool'), parameters: z.strictObject({ protocol_id: text, tool: text }) }),
+  z.strictObject({
+    type: z.literal('UPDATE_PROTOCOL'),
+    command: z.literal('update-rule'),
+    parameters: z.strictObject({ protocol_id: text, rule_id: text, description: text }),
+  }),
+  z.strictObject({ type: z.literal('PROPOSE_CODE_CHANGE'), command: z.literal('propose-code-change'), parameters: z.strictObject({ filepath: text, diff: text }) }),
+  z.strictObject({ type: z.literal('MANUAL'), command: z.literal('manual'), parameters: z.strictObject({ text: z.string(), note: z.string().optional() }) }),
+]);
+
+export const HistoryEntrySchema = z.strictObject({ status: LessonStatusSchema, time: text, reason: z.string() });
+
+export const LessonSchema = z.strictObject({
+  lesson_id: text.describe('Stable id: a hash of the task, the insight and the action, so re-extraction adds nothing.'),
+  task_id: text,
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('Day of extraction (YYYY-MM-DD).'),
+  insight: z.string().describe('The lesson, as written after **Lesson:**.'),
+  action: LessonActionSchema,
+  status: LessonStatusSchema,
+  history: z.array(HistoryEntrySchema).describe('The audit trail: every status change with its time and reason.'),
+  source: z.strictObject({ file: text, line: z.number().int().min(1) }).optional(),
+});
+
+export function lessonJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(LessonSchema, { target: 'draft-7' }) as Record<string, unknown>;
+  return { ...schema, $id: LESSON_SCHEMA_URL, title: 'Ratchet lesson (one line of knowledge_core/lessons.jsonl)' };
+}

@@ -1,0 +1,32 @@
+/** One line of knowledge_core/lessons.jsonl. */
+export type ActionCommand = 'add-tool' | 'update-rule' | 'deprecate-tool' | 'propose-code-change' | 'manual';
+export type ActionType = 'UPDATE_PROTOCOL' | 'PROPOSE_CODE_CHANGE' | 'MANUAL';
+/** `manual` lessons wait for a person (`lessons resolve`); `pending` ones for `lessons apply`. */
+export type LessonStatus = 'pending' | 'applied' | 'failed' | 'manual' | 'resolved';
+
+export type LessonAction =
+  | { type: 'UPDATE_PROTOCOL'; command: 'add-tool' | 'deprecate-tool'; parameters: { protocol_id: string; tool: string } }
+  | { type: 'UPDATE_PROTOCOL'; command: 'update-rule'; parameters: { protocol_id: string; rule_id: string; description: string } }
+  | { type: 'PROPOSE_CODE_CHANGE'; command: 'propose-code-change'; parameters: { filepath: string; diff: string } }
+  | { type: 'MANUAL'; command: 'manual'; parameters: { text: string; note?: string } };
+
+export interface HistoryEntry {
+  status: LessonStatus;
+  /** ISO time from the injected clock. */
+  time: string;
+  /** Why (failed), what was done (applied), where it came from (pending). */
+  reason: string;
+}
+
+export interface Lesson {
+  lesson_id: string;
+  task_id: string;
+  /** YYYY-MM-DD of extraction. */
+  date: string;
+  insight: string;
+  action: LessonAction;
+  status: LessonStatus;
+  history: HistoryEntry[];
+  /** Where the lesson was written: the post-mortem file and line. */
+  source?: { file: string; line: number } | undefined;
+}

@@ -1,0 +1,125 @@
+import { describe, expect, test } from 'vitest';
+import { extractLessons, isLessonsHeading, LESSONS_HEADING, parseAction, renderPostMortemTemplate, type LessonsError } from '../src/index.js';
+import { NOW, postMortem } from './support.js';
+
+const extract = (md: string, taskId?: string) => extractLessons(md, { path: 'pm.md', now: NOW, taskId });
+
+describe('renderPostMortemTemplate', () => {
+  test('header fields, the lessons heading, and no lessons from an untouched template', () => {
+    const text = renderPostMortemTemplate({ taskId: 'task-7', startedAt: 'S', endedAt: 'E', outcome: 'success' });
+    expect(text).toContain('# Post-Mortem: task-7');
+    expect(text).toContain('- **Task:** `task-7`');
+    expect(text).toContain('- **Outcome:** success');
+    expect(text).toContain(`\n${LESSONS_HEADING}\n`);
+    const result = extract(text);
+    expect(result.taskId).toBe('task-7');
+    expect(result.lessons).toEqual([]);
+    expect(renderPostMortemTemplate({ taskId: 'x' })).not.toContain('Started');
+  });
+
+  test("the template's commented examples, uncommented, are exactly the four recognised actions", () => {
+    const text = renderPostMortemTemplate({ taskId: 'task-7' }).replace(/<!--\n/, '').replace(/\n-->/, '');
+    const lessons = extract(text).lessons;
+    expect(lessons.map((l) => l.action.command)).toEqual(['add-tool', 'update-rule', 'deprecate-tool', 'propose-code-change']);
+    expect(lessons[0]!.action.parameters).toEqual({ protocol_id: 'fdc', tool: 'ratchet plan lint' });
+    expect(lessons[1]!.action.parameters).toMatchObject({ protocol_id: 'fdc', rule_id: 'phase4-post-mortem' });
+    expect((lessons[1]!.action.parameters as { description: string }).description).toContain('`ratchet task close`');
+    expect(lessons[3]!.action.parameters).toMatchObject({ filepath: 'src/greet.ts' });
+    expect((lessons[3]!.action.parameters as { diff: string }).diff).toContain("+export const greeting = 'hello';");
+  });
+
+  test('a task id with a newline cannot forge a heading', () => {
+    const text = renderPostMortemTemplate({ taskId: 'a\n## 3. Corrective Actions & Lessons Learned\n**Lesson:** x' });
+    expect(text.match(/^## 3\. Corrective/gm)).toHaveLength(1);
+  });
+});
+
+describe('extractLessons', () => {
+  test('only the section is read; pairs in order with source lines; ids stable', () => {
+    const md = postMortem("**Lesson:** one\n**Action:** add tool 'ratchet plan lint' to protocol 'fdc'\n\n**Lesson:** two\n**Action:** deprecate tool \"old.py\" from protocol `fdc`");
+    const result = extract(md);
+    expect(result.lessons.map((l) => l.insight)).toEqual(['one', 'two']);
+    expect(result.lessons[1]!.action).toEqual({ type: 'UPDATE_PROTOCOL', command: 'deprecate-tool', parameters: { protocol_id: 'fdc', tool: 'old.py' } });
+    expect(result.lessons[0]!.source).toEqual({ file: 'pm.md', line: 12 });
+    expect(result.lessons[0]).toMatchObject({ task_id: 't1', date: '2030-01-02', status: 'pending' });
+    expect(result.lessons[0]!.history).toEqual([{ status: 'pending', time: NOW, reason: 'extracted from pm.md:12' }]);
+    expect(extract(md).lessons.map((l) => l.lesson_id)).toEqual(result.lessons.map((l) => l.lesson_id));
+    expect(extract(md, 'other').lessons[0]!.lesson_id).not.toBe(result.lessons[0]!.lesson_id);
+  });
+
+  test.each([
+    '## 3. Corrective Actions & Lessons Learned',
+    '### Corrective Actions and Lessons Learned',
+    '## Lessons Learned',
+    '## 3) Lessons learned & corrective actions',
+    '## 4.1 Corrective actions / lessons learned:',
+  ])('heading variant %s', (heading) => {
+    expect(isLessonsHeading(heading.replace(/^#+\s*/, ''))).toBe(true);
+    expect(extract(postMortem("**Lesson:** x\n**Action:** add tool 'a' to protocol 'b'", heading)).lessons).toHaveLength(1);
+  });
+
+  test('formats: list items, colon outside the bold, plain labels, wrapped lines, nested lists', () => {
+    const md = postMortem(
+      [
+        "- **Lesson:** in a list",
+        "  **Action:** add tool 'a' to protocol 'p'",
+        '',
+        '- **Lesson**: colon outside',
+        "- **Action**: update rule 'r' in protocol 'p' to 'It's fine: quotes inside',",
+        '',
+        'Lesson: plain label that',
+        'wraps onto a second line',
+        "Action: update rule 'r2' in protocol 'p' to \"two",
+        'lines"',
+      ].join('\n'),
+    );
+    const lessons = extract(md).lessons;
+    expect(lessons.map((l) => l.insight)).toEqual(['in a list', 'colon outside', 'plain label that wraps onto a second line']);
+    expect(lessons[1]!.action.command).toBe('manual'); // trailing comma: not the documented phrase
+    expect(lessons[2]!.action.parameters).toEqual({ protocol_id: 'p', rule_id: 'r2', description: 'two lines' });
+  });
+
+  test("update-rule descriptions may contain the quote character", () => {
+    expect(parseAction("update rule 'r' in protocol 'p' to 'don't stop'")).toMatchObject({ parameters: { description: "don't stop" } });
+  });
+
+  test('unrecognised actions, a lesson without action, a code change without diff: manual, never dropped', () => {
+    const lessons = extract(postMortem("**Lesson:** a\n**Action:** talk to the team\n\n**Lesson:** b\n\n**Lesson:** c\n**Action:** propose code change to 'x.ts'")).lessons;
+    expect(lessons.map((l) => [l.insight, l.action.command, l.status])).toEqual([
+      ['a', 'manual', 'manual'],
+      ['b', 'manual', 'manual'],
+      ['c', 'manual', 'manual'],
+    ]);
+    expect((lessons[1]!.action.parameters as { note?: string }).note).toContain('no **Action:**');
+    expect((lessons[2]!.action.parameters as { note?: string }).note).toContain('diff');
+  });
+
+  test('a lesson asking for a shell command is just a manual lesson', () => {
+    const lessons = extract(postMortem('**Lesson:** clean up\n**Action:** run `rm -rf /` in the shell')).lessons;
+    expect(lessons[0]!.action).toEqual({ type: 'MANUAL', command: 'manual', parameters: { text: 'run `rm -rf /` in the shell' } });
+  });
+
+  test('CRLF and BOM; HTML comments skipped; task id from the file name when the header has none', () => {
+    const md = "\uFEFF## Lessons Learned\r\n\r\n<!-- **Lesson:** hidden\r\n**Action:** add tool 'h' to protocol 'p' -->\r\n\r\n**Lesson:** shown\r\n**Action:** add tool 'a' to protocol 'p'\r\n";
+    const result = extractLessons(md, { path: 'dir/task-9.md', now: NOW });
+    expect(result.taskId).toBe('task-9');
+    expect(result.lessons.map((l) => l.insight)).toEqual(['shown']);
+  });
+
+  test('no section: a clear error naming the file', () => {
+    try {
+      extract('# Post-mortem\n\n## Summary\n\n**Lesson:** x\n');
+      throw new Error('expected failure');
+    } catch (err) {
+      expect((err as LessonsError).code).toBe('no-section');
+      expect((err as LessonsError).path).toBe('pm.md');
+    }
+  });
+
+  // mdast parsing is ~1.5 ms per lesson on a loaded machine; the CLI caps post-mortems at 1 MiB.
+  test('large and binary-ish input does not break it', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `**Lesson:** l${i}\n**Action:** add tool 't${i}' to protocol 'p'`).join('\n\n');
+    expect(extract(postMortem(many)).lessons).toHaveLength(300);
+    expect(extract(postMortem('\u0000\u0001**Lesson:** x')).lessons.length).toBeLessThanOrEqual(1);
+  });
+});

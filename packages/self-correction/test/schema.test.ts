@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { generate } from '../scripts/generate.js';
+import { checkLesson, extractLessons } from '../src/index.js';
+import { LessonSchema } from '../src/schema.js';
+import { NOW, postMortem } from './support.js';
+
+const src = fileURLToPath(new URL('../src/', import.meta.url));
+
+describe('schemas', () => {
+  test('schemas/lesson.schema.json is up to date with src/schema.ts', () => {
+    for (const { path, text } of generate()) expect(readFileSync(path, 'utf8'), `stale ${path}: run \`pnpm --filter @ratchet/self-correction generate\``).toBe(text);
+  });
+
+  test('the hand-written checkLesson agrees with the zod schema', () => {
+    const md = postMortem(
+      "**Lesson:** a\n**Action:** add tool 'x' to protocol 'p'\n\n**Lesson:** b\n**Action:** update rule 'r' in protocol 'p' to 'y'\n\n**Lesson:** c\n**Action:** other\n\n**Lesson:** d\n**Action:** propose code change to 'f'\n```diff\n@@ -1 +1 @@\n-a\n+b\n```",
+    );
+    const good = extractLessons(md, { path: 'pm.md', now: NOW }).lessons;
+    const bad: unknown[] = [
+      null,
+      [],
+      { ...good[0], status: 'done' },
+      { ...good[0], date: '2030-1-1' },
+      { ...good[0], extra: 1 },
+      { ...good[0], action: { ...good[0]!.action, type: 'MANUAL' } },
+      { ...good[0], action: { type: 'UPDATE_PROTOCOL', command: 'add-tool', parameters: { protocol_id: 'p' } } },
+      { ...good[0], action: { type: 'UPDATE_PROTOCOL', command: 'toString', parameters: {} } },
+      { ...good[0], history: [{ status: 'pending', time: '', reason: '' }] },
+      { ...good[0], source: { file: 'x', line: 0 } },
+    ];
+    for (const sample of [...good, ...bad]) {
+      expect(checkLesson(sample) === undefined, JSON.stringify(sample)).toBe(LessonSchema.safeParse(sample).success);
+    }
+  });
+
+  test('the main entry never loads zod', () => {
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
+        const spec = m[1] ?? m[2]!;
+        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+        else bare.add(spec);
+      }
+    };
+    visit(join(src, 'index.ts'));
+    expect([...bare].filter((s) => s.includes('zod'))).toEqual([]);
+  });
+});
