@@ -1,0 +1,33 @@
+/**
+ * Generate schemas/*.schema.json from the zod schemas in src/schema.ts (the one source of truth).
+ * test/schema.test.ts regenerates them in memory and fails when the committed files are stale.
+ * Run: `pnpm --filter @ratchet/campaign-dag generate`.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { archiveJsonSchema, campaignJsonSchema, planJsonSchema } from '../src/schema.js';
+
+const at = (name: string): string => fileURLToPath(new URL(`../schemas/${name}`, import.meta.url));
+
+export function generate(): { path: string; text: string }[] {
+  return [
+    { path: at('campaign.schema.json'), text: `${JSON.stringify(campaignJsonSchema(), null, 2)}\n` },
+    { path: at('campaign-archive.schema.json'), text: `${JSON.stringify(archiveJsonSchema(), null, 2)}\n` },
+    { path: at('plan.schema.json'), text: `${JSON.stringify(planJsonSchema(), null, 2)}\n` },
+  ];
+}
+
+async function main(): Promise<void> {
+  for (const { path, text } of generate()) {
+    const old = await readFile(path, 'utf8').catch(() => undefined);
+    if (old === text) console.log(`unchanged ${path}`);
+    else {
+      await writeFile(path, text);
+      console.log(`wrote ${path}`);
+    }
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}

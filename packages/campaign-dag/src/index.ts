@@ -1,0 +1,82 @@
+/**
+ * @ratchet/campaign-dag: campaigns as dependency graphs (FTL's campaign.json, made safe for
+ * parallel builders), and FTL's XML workspaces with lineage and sibling failures.
+ *
+ * This entry loads no zod (hand-written validators keep `ready --claim` fast) and loads
+ * fast-xml-parser only when a workspace is parsed. The zod schemas are at `@ratchet/campaign-dag/schema`.
+ */
+export { CAMPAIGN_STATUSES, TASK_STATUSES, TASK_TYPES, type Campaign, type CampaignStatus, type CascadeState, type CascadeStatus, type Clock, type Idioms, type Task, type TaskStatus, type TaskType, type UnreachableTask } from './types.js';
+export { CampaignError, GRAPH_RULES, PlanError, type CampaignErrorCode, type PlanProblem, type PlanRule } from './errors.js';
+export { MAX_SEQ, formatSeq, normalizeSeq } from './seq.js';
+export { buildIndex, cascadeStatus, checkGraph, findCycles, propagateBlocks, readyTasks, seqLookup, topoOrder, waves, type GraphIndex, type GraphProblem, type GraphTask, type SeqLookup, type TopoResult } from './graph.js';
+export { SLUG_PATTERN, checkPlan, type CheckPlanOptions, type CheckPlanResult, type Plan, type PlanTask } from './plan.js';
+export { TASK_LIFECYCLE, canTransition, legalTargets, taskLifecycle } from './lifecycle.js';
+export { addPlan, campaignId, claimNext, findTask, newCampaign, setTaskStatus, summarize, unmetDependencies, type CampaignSummary, type NewCampaignOptions, type UpdateOptions } from './campaign.js';
+export { campaignValidator } from './validate.js';
+export { resolveInside, unsafePathReason } from './paths.js';
+export { SIMILARITY_THRESHOLD, cosine, jaccard, similarity, type SimilarityInput, type SimilarityScore } from './similar.js';
+export { renderGraph, type GraphFormat } from './render.js';
+export {
+  ARCHIVE_SCHEMA_URL,
+  ARCHIVE_VERSION,
+  CAMPAIGN_MAX_BYTES,
+  CAMPAIGN_SCHEMA_URL,
+  CAMPAIGN_VERSION,
+  DEFAULT_STATE_DIR,
+  addTasks,
+  campaignDocument,
+  campaignPaths,
+  claimTask,
+  completeCampaign,
+  createCampaign,
+  findSimilar,
+  listReady,
+  propagate,
+  readArchive,
+  readCampaign,
+  readCascade,
+  updateCampaign,
+  updateTask,
+  type ArchiveEntry,
+  type CampaignOptions,
+  type CampaignPaths,
+  type CompleteResult,
+  type CreateOptions,
+  type SimilarCampaign,
+} from './store.js';
+export {
+  WORKSPACE_FILE_PATTERN,
+  WORKSPACE_SCHEMA_VERSION,
+  WORKSPACE_STATUSES,
+  checkXmlText,
+  escapeAttr,
+  escapeText,
+  parseWorkspace,
+  serializeWorkspace,
+  workspaceFileName,
+  type InjectedFailure,
+  type InjectedPattern,
+  type LineageEntry,
+  type PriorFailure,
+  type PriorKnowledge,
+  type PriorPattern,
+  type Utilized,
+  type WorkspaceRecord,
+  type WorkspaceStatus,
+} from './workspace-format.js';
+export {
+  MAX_WORKSPACE_BYTES,
+  SIBLING_FAILURE_COST,
+  blockWorkspace,
+  completeWorkspace,
+  createWorkspace,
+  listWorkspaceFiles,
+  readCampaignWorkspaces,
+  readWorkspace,
+  showWorkspace,
+  siblingFailures,
+  type CampaignWorkspaces,
+  type CreateWorkspaceOptions,
+  type FinishOptions,
+  type WorkspaceFile,
+} from './workspace.js';

@@ -1,0 +1,115 @@
+/**
+ * The zod schemas (one source of truth per format): the campaign state file, the archive entry and
+ * the plan.json input. `scripts/generate.ts` writes schemas/*.schema.json from them; a test fails
+ * when those are stale, and another checks the hand-written hot-path validators agree with them.
+ * Import through `@ratchet/campaign-dag/schema` only: the main entry never loads zod.
+ */
+import { z } from 'zod';
+import { CAMPAIGN_STATUSES, TASK_STATUSES, TASK_TYPES } from './types.js';
+
+export const CAMPAIGN_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign.schema.json';
+export const ARCHIVE_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign-archive.schema.json';
+export const PLAN_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/plan.schema.json';
+
+interface Meta {
+  id?: string;
+  title?: string;
+  description?: string;
+}
+/** A private registry (the global one would throw when source and dist are both loaded). */
+export const campaignSchemaRegistry = z.registry<Meta>();
+const d = <T extends z.ZodType>(schema: T, description: string): T => {
+  campaignSchemaRegistry.add(schema, { description });
+  return schema;
+};
+
+const Seq = z.number().int().min(0).max(999_999_999);
+
+export const TaskSchema = z
+  .strictObject({
+    seq: d(Seq, 'Sequence number, normalised to an integer ("001" in a plan is 1).'),
+    slug: d(z.string().min(1), 'Short name; part of the workspace file name.'),
+    type: z.enum(TASK_TYPES),
+    description: d(z.string(), 'What the task does (the workspace objective); the campaign objective when absent.').optional(),
+    delta: d(z.array(z.string()), 'Project-relative files the task changes.'),
+    verify: d(z.string(), 'The command that proves the task done.'),
+    budget: z.number().min(0).optional(),
+    preflight: z.array(z.string()).optional(),
+    depends: d(z.array(Seq), 'Seqs this task waits for (sorted, unique).'),
+    status: z.enum(TASK_STATUSES),
+    runner: d(z.string(), 'Who claimed the task (ready --claim RUNNER).').optional(),
+    reason: d(z.string(), 'Why the task is blocked, or the note of its last update.').optional(),
+    blockedBy: d(z.array(Seq), 'Direct parents that made the task unreachable (propagate-blocks).').optional(),
+    rootCause: d(Seq, 'The original failure this block cascades from.').optional(),
+    cascade: d(z.boolean(), 'true: blocked by propagation; false: an original failure.').optional(),
+    updatedAt: z.string().optional(),
+  })
+  .register(campaignSchemaRegistry, { id: 'Task' });
+
+export const CampaignSchema = z
+  .strictObject({
+    id: d(z.string().min(1), 'Creation time and objective slug; names the archive entry.'),
+    objective: z.string(),
+    framework: z.string().nullable(),
+    idioms: z.strictObject({ required: z.array(z.string()), forbidden: z.array(z.string()) }),
+    createdAt: z.string(),
+    status: z.enum(CAMPAIGN_STATUSES),
+    tasks: z.array(TaskSchema),
+  })
+  .register(campaignSchemaRegistry, { title: 'Ratchet campaign', description: '.ratchet/campaign.json: the active campaign, written only through @ratchet/store.' });
+
+const SeqInput = z.union([Seq, z.string().regex(/^\s*\d{1,9}\s*$/)]);
+
+export const PlanSchema = z
+  .looseObject({
+    objective: z.string().min(1),
+    campaign: z.string().optional(),
+    framework: z.string().nullable().optional(),
+    idioms: z.looseObject({ required: z.array(z.string()).optional(), forbidden: z.array(z.string()).optional() }).optional(),
+    tasks: z.array(
+      z.looseObject({
+        seq: d(SeqInput, 'A seq: an integer or a digit string ("001" and 1 are the same).'),
+        slug: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/).optional(),
+        type: z.string().regex(/^(spec|build|verify)$/i).optional(),
+        description: z.string().optional(),
+        delta: d(z.array(z.string()).min(1), 'Project-relative paths; absolute paths and .. out of the project are refused.'),
+        verify: z.string().min(1),
+        budget: z.number().min(0).optional(),
+        preflight: z.array(z.string()).optional(),
+        depends: d(z.union([z.literal('none'), z.null(), SeqInput, z.array(SeqInput)]), '"none", one seq, or a list of seqs.').optional(),
+      }),
+    ),
+  })
+  .register(campaignSchemaRegistry, { title: 'FTL plan.json', description: 'Input of `ratchet campaign add-tasks` (the planner contract).' });
+
+export const ArchiveSchema = z
+  .looseObject({
+    campaign: CampaignSchema,
+    summary: z.looseObject({
+      completedAt: z.string(),
+      total: z.number().int(),
+      counts: z.strictObject({ pending: z.number().int(), in_progress: z.number().int(), complete: z.number().int(), blocked: z.number().int() }),
+      rootFailures: z.array(Seq),
+      cascaded: z.array(Seq),
+      deltaFiles: z.array(z.string()),
+    }),
+  })
+  .register(campaignSchemaRegistry, { title: 'Ratchet campaign archive entry', description: '.ratchet/archive/<id>.json, written by `ratchet campaign complete`.' });
+
+const envelope = (url: string, version: number, schema: Record<string, unknown>): Record<string, unknown> => {
+  const props = (schema.properties ?? {}) as Record<string, unknown>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return { ...schema, $id: url, properties: { $schema: { type: 'string' }, schemaVersion: { const: version }, ...props }, required: ['schemaVersion', ...required] };
+};
+
+const toJson = (schema: z.ZodType): Record<string, unknown> => z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: campaignSchemaRegistry, unrepresentable: 'any' });
+
+export function campaignJsonSchema(): Record<string, unknown> {
+  return envelope(CAMPAIGN_SCHEMA_URL, 1, toJson(CampaignSchema));
+}
+export function archiveJsonSchema(): Record<string, unknown> {
+  return envelope(ARCHIVE_SCHEMA_URL, 1, toJson(ArchiveSchema));
+}
+export function planJsonSchema(): Record<string, unknown> {
+  return { ...toJson(PlanSchema), $id: PLAN_SCHEMA_URL };
+}

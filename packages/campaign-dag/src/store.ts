@@ -1,0 +1,279 @@
+/**
+ * The file layer: `.ratchet/campaign.json` (one active campaign per project) read and written only
+ * through @ratchet/store (inter-process lock, re-read inside the lock, validate, atomic rename), and
+ * `.ratchet/archive/<id>.json` plus `.ratchet/archive/<id>/workspace/` once a campaign completes.
+ */
+import { mkdir, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { NotFoundError, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
+import { addPlan, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
+import { CampaignError, PlanError } from './errors.js';
+import { cascadeStatus, propagateBlocks, readyTasks } from './graph.js';
+import { resolveInside } from './paths.js';
+import { checkPlan } from './plan.js';
+import { similarity, SIMILARITY_THRESHOLD, type SimilarityScore } from './similar.js';
+import type { Campaign, CascadeStatus, Clock, Idioms, Task, TaskStatus, UnreachableTask } from './types.js';
+import { campaignValidator } from './validate.js';
+
+export const CAMPAIGN_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign.schema.json';
+export const ARCHIVE_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign-archive.schema.json';
+export const CAMPAIGN_VERSION = 1;
+export const ARCHIVE_VERSION = 1;
+export const DEFAULT_STATE_DIR = '.ratchet';
+/** campaign.json may be larger than the store's 16 MiB default: 100,000 tasks take about 26 MB. */
+export const CAMPAIGN_MAX_BYTES = 128 * 1024 * 1024;
+
+const EMPTY: Campaign = { id: 'none', objective: '', framework: null, idioms: { required: [], forbidden: [] }, createdAt: '', status: 'complete', tasks: [] };
+
+export const campaignDocument = defineDocument<Campaign>({ schema: campaignValidator, version: CAMPAIGN_VERSION, $schema: CAMPAIGN_SCHEMA_URL, initial: EMPTY });
+
+export interface CampaignOptions {
+  /** State directory, relative to the project root (default `.ratchet`); refused if outside it. */
+  stateDir?: string;
+  /** Workspace directory, relative to the project root (default `<stateDir>/workspace`); refused if outside it. */
+  workspaceDir?: string;
+  clock?: Clock;
+  store?: DocumentOptions;
+}
+
+export interface CampaignPaths {
+  root: string;
+  stateDir: string;
+  campaign: string;
+  archive: string;
+  workspace: string;
+}
+
+export function campaignPaths(root: string, options: CampaignOptions = {}): CampaignPaths {
+  const stateDir = resolveInside(root, options.stateDir ?? DEFAULT_STATE_DIR, 'state directory');
+  const workspace = resolveInside(root, options.workspaceDir ?? join(stateDir, 'workspace'), 'workspace directory');
+  return { root, stateDir, campaign: join(stateDir, 'campaign.json'), archive: join(stateDir, 'archive'), workspace };
+}
+
+const now = (options: CampaignOptions): string => (options.clock ?? (() => new Date()))().toISOString();
+
+function documentFor(paths: CampaignPaths, options: CampaignOptions): Document<Campaign> {
+  return openDocument(paths.campaign, campaignDocument, { createParentDirs: true, maxBytes: CAMPAIGN_MAX_BYTES, ...options.store });
+}
+
+function requireCampaign(campaign: Campaign, path: string): Campaign {
+  if (campaign.id === EMPTY.id || campaign.status !== 'active') throw new CampaignError('no-campaign', 'no active campaign; start one with `ratchet campaign create "<objective>"`', { path });
+  return campaign;
+}
+
+/** The active campaign; throws `no-campaign` when there is none. */
+export async function readCampaign(root: string, options: CampaignOptions = {}): Promise<Campaign> {
+  const paths = campaignPaths(root, options);
+  return requireCampaign(await documentFor(paths, options).read(), paths.campaign);
+}
+
+/** Locked read-modify-write of the active campaign. */
+export async function updateCampaign<R>(root: string, options: CampaignOptions, fn: (campaign: Campaign) => R): Promise<{ campaign: Campaign; result: R }> {
+  const paths = campaignPaths(root, options);
+  let result: R | undefined;
+  const campaign = await documentFor(paths, options).update((draft) => {
+    result = fn(requireCampaign(draft, paths.campaign));
+  });
+  return { campaign, result: result as R };
+}
+
+export interface CreateOptions extends CampaignOptions {
+  framework?: string | null;
+  idioms?: Idioms;
+}
+
+/** Start a campaign; refused while another one is active (complete it first). */
+export async function createCampaign(root: string, objective: string, options: CreateOptions = {}): Promise<Campaign> {
+  const paths = campaignPaths(root, options);
+  return documentFor(paths, options).update((draft) => {
+    if (draft.id !== EMPTY.id && draft.status === 'active') {
+      throw new CampaignError('campaign-exists', `campaign ${draft.id} ("${draft.objective}") is still active; complete it first`, { path: paths.campaign });
+    }
+    return newCampaign(objective, { now: now(options), ...(options.framework === undefined ? {} : { framework: options.framework }), ...(options.idioms === undefined ? {} : { idioms: options.idioms }) });
+  });
+}
+
+/**
+ * Add a plan's tasks (a parsed plan.json value; pass its text and path for line:column places).
+ * Throws PlanError with every problem when the plan is malformed or its graph is not a DAG.
+ */
+export async function addTasks(root: string, plan: unknown, options: CampaignOptions & { text?: string; source?: string } = {}): Promise<{ campaign: Campaign; added: Task[] }> {
+  const { campaign, result } = await updateCampaign(root, options, (draft) => {
+    const checked = checkPlan(plan, { ...(options.text === undefined ? {} : { text: options.text }), existing: draft.tasks });
+    if (checked.plan === undefined) throw new PlanError(checked.problems, options.source);
+    return addPlan(draft, checked.plan);
+  });
+  return { campaign, added: result };
+}
+
+/** Ready tasks (pending, every dependency complete) of the active campaign, without a lock. */
+export async function listReady(root: string, options: CampaignOptions = {}): Promise<Task[]> {
+  return readyTasks((await readCampaign(root, options)).tasks);
+}
+
+/** Atomically claim the first ready task for `runner` (in_progress): parallel runners never get the same task. */
+export async function claimTask(root: string, runner: string, options: CampaignOptions = {}): Promise<Task | undefined> {
+  if (runner.trim() === '') throw new CampaignError('invalid-argument', 'a runner name is required to claim a task');
+  // Nothing ready in a lock-free read means nothing to claim: no lock, no write (builders poll).
+  if (readyTasks((await readCampaign(root, options)).tasks).length === 0) return undefined;
+  try {
+    return (
+      await updateCampaign(root, options, (draft) => {
+        const task = claimNext(draft, runner, now(options));
+        // Another builder took the last ready task between the read and the lock: write nothing.
+        if (task === undefined) throw NOTHING_TO_CLAIM;
+        return task;
+      })
+    ).result;
+  } catch (err) {
+    if (err === NOTHING_TO_CLAIM) return undefined;
+    throw err;
+  }
+}
+
+/** Thrown inside the update to abort it without writing; never escapes claimTask. */
+const NOTHING_TO_CLAIM = new Error('nothing to claim');
+
+export async function updateTask(root: string, seq: number, status: TaskStatus, options: CampaignOptions & Omit<UpdateOptions, 'now'> = {}): Promise<Task> {
+  return (
+    await updateCampaign(root, options, (draft) =>
+      setTaskStatus(draft, seq, status, { now: now(options), ...(options.reason === undefined ? {} : { reason: options.reason }), ...(options.runner === undefined ? {} : { runner: options.runner }) }),
+    )
+  ).result;
+}
+
+export async function readCascade(root: string, options: CampaignOptions = {}): Promise<CascadeStatus> {
+  return cascadeStatus((await readCampaign(root, options)).tasks);
+}
+
+/** Block every unreachable task (transitively), recording blockers, root cause and `cascade: true`. */
+export async function propagate(root: string, options: CampaignOptions = {}): Promise<UnreachableTask[]> {
+  return (await updateCampaign(root, options, (draft) => propagateBlocks(draft.tasks, { now: now(options) }))).result;
+}
+
+export interface ArchiveEntry {
+  campaign: Campaign;
+  summary: CampaignSummary & { completedAt: string };
+}
+
+export interface CompleteResult extends ArchiveEntry {
+  /** The archive file written. */
+  archivePath: string;
+  /** Where the workspaces were moved (undefined when there were none). */
+  workspacePath: string | undefined;
+}
+
+/**
+ * Archive the active campaign to `<stateDir>/archive/<id>.json` with a summary, move its workspaces
+ * to `<stateDir>/archive/<id>/workspace/`, and remove campaign.json, all under the campaign's lock.
+ * Refused while tasks are in progress unless `force`. Re-running after a crash midway is safe.
+ */
+export async function completeCampaign(root: string, options: CampaignOptions & { force?: boolean } = {}): Promise<CompleteResult> {
+  const paths = campaignPaths(root, options);
+  const doc = documentFor(paths, options);
+  return withLock(
+    paths.campaign,
+    async () => {
+      const campaign = requireCampaign(await doc.read(), paths.campaign);
+      const running = campaign.tasks.filter((t) => t.status === 'in_progress').map((t) => t.seq);
+      if (running.length > 0 && options.force !== true) {
+        throw new CampaignError('tasks-in-progress', `${running.length} task(s) still in progress (${running.join(', ')}); finish them or pass force`, { path: paths.campaign });
+      }
+      const completedAt = now(options);
+      const archived: Campaign = { ...campaign, status: 'complete' };
+      const entry: ArchiveEntry = { campaign: archived, summary: { ...summarize(archived), completedAt } };
+      const archivePath = join(paths.archive, `${campaign.id}.json`);
+      await writeFileAtomic(archivePath, `${JSON.stringify({ $schema: ARCHIVE_SCHEMA_URL, schemaVersion: ARCHIVE_VERSION, ...entry }, null, 2)}\n`, { createParentDirs: true });
+      const workspacePath = await moveWorkspaces(paths.workspace, join(paths.archive, campaign.id, 'workspace'));
+      await unlink(paths.campaign).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+      return { ...entry, archivePath, workspacePath };
+    },
+    { createParentDirs: true },
+  );
+}
+
+async function moveWorkspaces(from: string, to: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = (await readdir(from)).filter((n) => n.endsWith('.xml'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  if (names.length === 0) return undefined;
+  await mkdir(to, { recursive: true });
+  for (const name of names) await rename(join(from, name), join(to, name));
+  await rm(from, { recursive: false, force: true }).catch(() => undefined);
+  return to;
+}
+
+/** Every archived campaign, oldest first. Unreadable entries are skipped and reported in `skipped`. */
+export async function readArchive(root: string, options: CampaignOptions = {}): Promise<{ entries: ArchiveEntry[]; skipped: { path: string; reason: string }[] }> {
+  const paths = campaignPaths(root, options);
+  let names: string[];
+  try {
+    names = (await readdir(paths.archive)).filter((n) => n.endsWith('.json')).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], skipped: [] };
+    throw err;
+  }
+  const entries: ArchiveEntry[] = [];
+  const skipped: { path: string; reason: string }[] = [];
+  for (const name of names) {
+    const path = join(paths.archive, name);
+    try {
+      const { value } = await readJsonFile(path);
+      const v = value as Partial<ArchiveEntry> | null;
+      const check = campaignValidator.safeParse(v?.campaign);
+      if (!check.success || typeof v?.summary !== 'object' || v.summary === null) throw new Error('not a campaign archive entry');
+      entries.push({ campaign: check.data, summary: v.summary });
+    } catch (err) {
+      if (err instanceof NotFoundError) continue;
+      skipped.push({ path, reason: err instanceof Error ? ((err as { reason?: string }).reason ?? err.message) : String(err) });
+    }
+  }
+  return { entries, skipped };
+}
+
+export interface SimilarCampaign {
+  id: string;
+  objective: string;
+  framework: string | null;
+  tasks: number;
+  /** Total and its parts: objective cosine, delta Jaccard, task-count similarity. */
+  score: number;
+  parts: Omit<SimilarityScore, 'score'>;
+}
+
+/**
+ * Past campaigns like the given one (default: the active campaign): FTL's 0.6 objective cosine +
+ * 0.3 delta Jaccard + 0.1 task-count similarity, same framework only, at or above `threshold`.
+ */
+export async function findSimilar(root: string, options: CampaignOptions & { objective?: string; threshold?: number; limit?: number } = {}): Promise<{ similar: SimilarCampaign[]; skipped: { path: string; reason: string }[] }> {
+  let probe: { objective: string; framework: string | null; deltaFiles: string[]; taskCount: number };
+  if (options.objective !== undefined) probe = { objective: options.objective, framework: null, deltaFiles: [], taskCount: 0 };
+  else {
+    const c = await readCampaign(root, options);
+    const s = summarize(c);
+    probe = { objective: c.objective, framework: c.framework, deltaFiles: s.deltaFiles, taskCount: c.tasks.length };
+  }
+  const { entries, skipped } = await readArchive(root, options);
+  const threshold = options.threshold ?? SIMILARITY_THRESHOLD;
+  const similar: SimilarCampaign[] = [];
+  for (const { campaign, summary } of entries) {
+    const other = { objective: campaign.objective, framework: campaign.framework, deltaFiles: summary.deltaFiles ?? [], taskCount: campaign.tasks.length };
+    // An objective-only probe has no framework, files or tasks to compare: score the objective alone.
+    const score = options.objective !== undefined ? objectiveOnly(probe.objective, other.objective) : similarity(probe, other);
+    if (score === undefined || score.score < threshold) continue;
+    similar.push({ id: campaign.id, objective: campaign.objective, framework: campaign.framework, tasks: campaign.tasks.length, score: score.score, parts: { objective: score.objective, delta: score.delta, taskCount: score.taskCount } });
+  }
+  similar.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return { similar: similar.slice(0, options.limit ?? 10), skipped };
+}
+
+function objectiveOnly(a: string, b: string): SimilarityScore {
+  const s = similarity({ objective: a, framework: null, deltaFiles: [], taskCount: 0 }, { objective: b, framework: null, deltaFiles: [], taskCount: 0 })!;
+  return { ...s, score: s.objective };
+}

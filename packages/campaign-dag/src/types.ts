@@ -1,0 +1,84 @@
+/**
+ * The campaign data model as plain TypeScript types (no zod: the main entry must start fast).
+ * `src/schema.ts` holds the zod schema these types mirror; a test proves they agree.
+ */
+
+export const TASK_TYPES = ['SPEC', 'BUILD', 'VERIFY'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+export const TASK_STATUSES = ['pending', 'in_progress', 'complete', 'blocked'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const CAMPAIGN_STATUSES = ['active', 'complete'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** One task of a campaign. `seq` is the normalised integer ("001" and 1 are the same task). */
+export interface Task {
+  seq: number;
+  slug: string;
+  type: TaskType;
+  /** What the task is about (the workspace's objective); the campaign objective when absent. */
+  description?: string;
+  /** Project-relative files the task may change. */
+  delta: string[];
+  /** The command that proves the task done. */
+  verify: string;
+  budget?: number;
+  preflight?: string[];
+  /** Seqs this task waits for, sorted, no duplicates. */
+  depends: number[];
+  status: TaskStatus;
+  /** Who claimed it (`ready --claim RUNNER`). */
+  runner?: string;
+  /** Why it is blocked (or the note given with the last update). */
+  reason?: string;
+  /** Direct parents that made it unreachable (set by propagate-blocks). */
+  blockedBy?: number[];
+  /** The originally failed task this block cascades from (set by propagate-blocks). */
+  rootCause?: number;
+  /** True when the block was propagated from a parent, false/absent for an original failure. */
+  cascade?: boolean;
+  updatedAt?: string;
+}
+
+export interface Idioms {
+  required: string[];
+  forbidden: string[];
+}
+
+/** `.ratchet/campaign.json` without the store's `$schema`/`schemaVersion` envelope. */
+export interface Campaign {
+  /** Stable id: creation time and objective slug; names the archive entry. */
+  id: string;
+  objective: string;
+  framework: string | null;
+  idioms: Idioms;
+  createdAt: string;
+  status: CampaignStatus;
+  tasks: Task[];
+}
+
+/** The cascade states, as FTL names them. */
+export type CascadeState = 'none' | 'complete' | 'in_progress' | 'stuck' | 'all_blocked';
+
+export interface UnreachableTask {
+  seq: number;
+  /** Direct parents that are blocked or themselves unreachable. */
+  blockedBy: number[];
+  /** The original failure (smallest seq among the blocking roots reached through the parents). */
+  rootCause: number;
+}
+
+export interface CascadeStatus {
+  state: CascadeState;
+  ready: number[];
+  pending: number[];
+  inProgress: number[];
+  complete: number[];
+  blocked: number[];
+  /** Pending tasks with a blocked ancestor, at any distance (FTL only looked at direct parents). */
+  unreachable: UnreachableTask[];
+}
+
+/** A clock, injected so the core stays deterministic. */
+export type Clock = () => Date;

@@ -1,0 +1,76 @@
+/**
+ * Hand-written validators with zod's `safeParse` shape, for @ratchet/store on the hot path (`ready
+ * --claim` runs many times per turn; loading zod would cost ~100 ms). They accept exactly what the
+ * zod schemas in src/schema.ts accept; test/schema.test.ts checks both on valid and broken samples.
+ */
+import type { SafeParseResult, Schema, SchemaIssue } from '@ratchet/store';
+import { CAMPAIGN_STATUSES, TASK_STATUSES, TASK_TYPES, type Campaign } from './types.js';
+
+type Issues = SchemaIssue[];
+type Path = (string | number)[];
+
+const MAX_ISSUES = 100;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function checkKeys(o: Record<string, unknown>, allowed: ReadonlySet<string>, path: Path, issues: Issues): void {
+  const extra = Object.keys(o).filter((k) => !allowed.has(k));
+  if (extra.length > 0) issues.push({ path, message: `Unrecognized key${extra.length > 1 ? 's' : ''}: ${extra.map((k) => `"${k}"`).join(', ')}`, code: 'unrecognized_keys', keys: extra } as SchemaIssue);
+}
+
+function need(ok: boolean, path: Path, message: string, issues: Issues): boolean {
+  if (!ok) issues.push({ path, message, code: 'invalid_type' });
+  return ok;
+}
+
+const isSeq = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isSeqList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isSeq);
+
+const TASK_KEYS = new Set(['seq', 'slug', 'type', 'description', 'delta', 'verify', 'budget', 'preflight', 'depends', 'status', 'runner', 'reason', 'blockedBy', 'rootCause', 'cascade', 'updatedAt']);
+const CAMPAIGN_KEYS = new Set(['id', 'objective', 'framework', 'idioms', 'createdAt', 'status', 'tasks']);
+
+function checkTask(t: unknown, path: Path, issues: Issues): void {
+  if (!need(isObject(t), path, 'expected object', issues)) return;
+  const o = t as Record<string, unknown>;
+  checkKeys(o, TASK_KEYS, path, issues);
+  need(isSeq(o.seq), [...path, 'seq'], 'expected a non-negative integer', issues);
+  need(isString(o.slug) && o.slug.length > 0, [...path, 'slug'], 'expected a non-empty string', issues);
+  need((TASK_TYPES as readonly unknown[]).includes(o.type), [...path, 'type'], 'expected one of "SPEC"|"BUILD"|"VERIFY"', issues);
+  need(isStringList(o.delta), [...path, 'delta'], 'expected a list of strings', issues);
+  need(isString(o.verify), [...path, 'verify'], 'expected string', issues);
+  need(isSeqList(o.depends), [...path, 'depends'], 'expected a list of seqs', issues);
+  need((TASK_STATUSES as readonly unknown[]).includes(o.status), [...path, 'status'], 'expected one of "pending"|"in_progress"|"complete"|"blocked"', issues);
+  if (o.description !== undefined) need(isString(o.description), [...path, 'description'], 'expected string', issues);
+  if (o.budget !== undefined) need(typeof o.budget === 'number' && Number.isFinite(o.budget) && o.budget >= 0, [...path, 'budget'], 'expected a non-negative number', issues);
+  if (o.preflight !== undefined) need(isStringList(o.preflight), [...path, 'preflight'], 'expected a list of strings', issues);
+  for (const k of ['runner', 'reason', 'updatedAt'] as const) if (o[k] !== undefined) need(isString(o[k]), [...path, k], 'expected string', issues);
+  if (o.blockedBy !== undefined) need(isSeqList(o.blockedBy), [...path, 'blockedBy'], 'expected a list of seqs', issues);
+  if (o.rootCause !== undefined) need(isSeq(o.rootCause), [...path, 'rootCause'], 'expected a non-negative integer', issues);
+  if (o.cascade !== undefined) need(typeof o.cascade === 'boolean', [...path, 'cascade'], 'expected boolean', issues);
+}
+
+/** The campaign document (without the store's envelope). */
+export const campaignValidator: Schema<Campaign> = {
+  safeParse(input: unknown): SafeParseResult<Campaign> {
+    const issues: Issues = [];
+    if (!isObject(input)) return { success: false, error: { issues: [{ path: [], message: 'expected object', code: 'invalid_type' }] } };
+    checkKeys(input, CAMPAIGN_KEYS, [], issues);
+    need(isString(input.id) && input.id.length > 0, ['id'], 'expected a non-empty string', issues);
+    need(isString(input.objective), ['objective'], 'expected string', issues);
+    need(input.framework === null || isString(input.framework), ['framework'], 'expected string or null', issues);
+    if (need(isObject(input.idioms), ['idioms'], 'expected object', issues)) {
+      const idioms = input.idioms as Record<string, unknown>;
+      checkKeys(idioms, new Set(['required', 'forbidden']), ['idioms'], issues);
+      need(isStringList(idioms.required), ['idioms', 'required'], 'expected a list of strings', issues);
+      need(isStringList(idioms.forbidden), ['idioms', 'forbidden'], 'expected a list of strings', issues);
+    }
+    need(isString(input.createdAt), ['createdAt'], 'expected string', issues);
+    need((CAMPAIGN_STATUSES as readonly unknown[]).includes(input.status), ['status'], 'expected one of "active"|"complete"', issues);
+    if (need(Array.isArray(input.tasks), ['tasks'], 'expected array', issues)) {
+      const tasks = input.tasks as unknown[];
+      for (let i = 0; i < tasks.length && issues.length < MAX_ISSUES; i++) checkTask(tasks[i], ['tasks', i], issues);
+    }
+    return issues.length === 0 ? { success: true, data: input as unknown as Campaign } : { success: false, error: { issues } };
+  },
+};

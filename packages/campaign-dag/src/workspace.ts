@@ -1,0 +1,221 @@
+/**
+ * Workspace files: `<workspaceDir>/{seq}_{slug}_{active|complete|blocked}.xml`, created on demand once
+ * a task's parents are complete, with the parents' deliveries as `<lineage>`, the caller's prior
+ * knowledge (memory) and this campaign's sibling failures (every `*_blocked.xml`, cost 1000,
+ * `injected="false"`). Status changes rewrite the file in place atomically, then rename it
+ * atomically, under a per-seq lock: at every moment exactly one file exists for the seq.
+ */
+import { readdir, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
+import { findTask, unmetDependencies } from './campaign.js';
+import { CampaignError } from './errors.js';
+import { unsafePathReason } from './paths.js';
+import { formatSeq } from './seq.js';
+import { campaignPaths, readCampaign, type CampaignOptions } from './store.js';
+import {
+  WORKSPACE_FILE_PATTERN,
+  WORKSPACE_SCHEMA_VERSION,
+  checkXmlText,
+  parseWorkspace,
+  serializeWorkspace,
+  workspaceFileName,
+  type InjectedFailure,
+  type PriorKnowledge,
+  type Utilized,
+  type WorkspaceRecord,
+  type WorkspaceStatus,
+} from './workspace-format.js';
+
+/** Workspace files larger than this are refused when read (a delivery is prose, not a build log). */
+export const MAX_WORKSPACE_BYTES = 4 * 1024 * 1024;
+export const SIBLING_FAILURE_COST = 1000;
+
+export interface WorkspaceFile {
+  seq: number;
+  slug: string;
+  status: WorkspaceStatus;
+  /** Absolute path. */
+  path: string;
+  /** File name without `.xml`. */
+  stem: string;
+}
+
+/** The workspace files in `dir`, sorted by seq then name; other files are ignored. */
+export async function listWorkspaceFiles(dir: string): Promise<WorkspaceFile[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: WorkspaceFile[] = [];
+  for (const name of names.sort()) {
+    const m = WORKSPACE_FILE_PATTERN.exec(name);
+    if (m) out.push({ seq: Number(m[1]), slug: m[2]!, status: m[3] as WorkspaceStatus, path: join(dir, name), stem: name.slice(0, -4) });
+  }
+  return out.sort((a, b) => a.seq - b.seq || a.stem.localeCompare(b.stem));
+}
+
+export async function readWorkspace(path: string): Promise<WorkspaceRecord> {
+  const { text } = await readTextFile(path, { maxBytes: MAX_WORKSPACE_BYTES });
+  return parseWorkspace(text, path);
+}
+
+/** Sibling failures: one per `*_blocked.xml` whose delivery says `BLOCKED:`, named `sibling-{stem}`. */
+export async function siblingFailures(files: readonly WorkspaceFile[], exceptSeq?: number): Promise<InjectedFailure[]> {
+  const out: InjectedFailure[] = [];
+  for (const f of files) {
+    if (f.status !== 'blocked' || f.seq === exceptSeq) continue;
+    const record = await readWorkspace(f.path);
+    if (record.blockedReason === undefined) continue;
+    const firstLine = record.blockedReason.split('\n')[0]!.trim();
+    out.push({ name: `sibling-${f.stem}`, trigger: firstLine, fix: 'See blocked workspace', cost: SIBLING_FAILURE_COST, source: [f.stem], injected: false });
+  }
+  return out;
+}
+
+export interface CreateWorkspaceOptions extends CampaignOptions {
+  /** Memory's entries for this task (the CLI composes @ratchet/memory into it). */
+  priorKnowledge?: PriorKnowledge;
+}
+
+/**
+ * Create the active workspace of task `seq`. Refused when a dependency is not complete, when the
+ * task is complete or blocked, when a workspace for the seq exists, or when a delta path escapes the project.
+ */
+export async function createWorkspace(root: string, seq: number, options: CreateWorkspaceOptions = {}): Promise<{ path: string; record: WorkspaceRecord }> {
+  const paths = campaignPaths(root, options);
+  const campaign = await readCampaign(root, options);
+  const task = findTask(campaign, seq);
+  if (task.status === 'complete' || task.status === 'blocked') throw new CampaignError('illegal-transition', `task ${formatSeq(seq)} is ${task.status}; workspaces are for pending or in-progress tasks`);
+  const waiting = unmetDependencies(campaign, task);
+  if (waiting.length > 0) throw new CampaignError('not-ready', `task ${formatSeq(seq)} waits for ${waiting.map(formatSeq).join(', ')} to complete; its workspace is created once its parents are`);
+  for (const d of task.delta) {
+    const why = unsafePathReason(d);
+    if (why !== undefined) throw new CampaignError('outside-root', `task ${formatSeq(seq)}: delta path ${JSON.stringify(d)} ${why}`, { path: paths.campaign });
+  }
+  const now = (options.clock ?? (() => new Date()))().toISOString();
+  return withLock(
+    join(paths.workspace, formatSeq(seq)),
+    async () => {
+      const files = await listWorkspaceFiles(paths.workspace);
+      const existing = files.find((f) => f.seq === seq);
+      if (existing) throw new CampaignError('workspace-exists', `task ${formatSeq(seq)} already has a workspace: ${existing.stem}.xml`, { path: existing.path });
+      const lineage = [];
+      for (const parent of task.depends) {
+        const file = files.find((f) => f.seq === parent && f.status === 'complete');
+        lineage.push({ seq: parent, workspace: file?.stem ?? '', priorDelivery: file ? (await readWorkspace(file.path)).delivered : '' });
+      }
+      const memory = options.priorKnowledge ?? { failures: [], patterns: [] };
+      const record: WorkspaceRecord = {
+        id: `${formatSeq(seq)}_${task.slug}`,
+        seq,
+        slug: task.slug,
+        status: 'active',
+        campaign: campaign.id,
+        schemaVersion: WORKSPACE_SCHEMA_VERSION,
+        createdAt: now,
+        objective: task.description ?? campaign.objective,
+        delta: [...task.delta],
+        verify: task.verify,
+        preflight: [...(task.preflight ?? [])],
+        framework: campaign.framework,
+        idioms: campaign.idioms,
+        priorKnowledge: {
+          failures: [...memory.failures.map((f) => ({ ...f, injected: true })), ...(await siblingFailures(files, seq))],
+          patterns: memory.patterns.map((p) => ({ ...p, injected: true })),
+        },
+        lineage,
+        delivered: '',
+        utilization: [],
+      };
+      if (task.budget !== undefined) record.budget = task.budget;
+      const path = join(paths.workspace, workspaceFileName(seq, task.slug, 'active'));
+      await writeFileAtomic(path, serializeWorkspace(record), { createParentDirs: true });
+      return { path, record };
+    },
+    { createParentDirs: true },
+  );
+}
+
+export interface FinishOptions extends CampaignOptions {
+  /** Entries of `<prior_knowledge>` the builder used. */
+  utilized?: Utilized[];
+}
+
+/** active -> complete, with the delivery. */
+export async function completeWorkspace(root: string, seq: number, delivered: string, options: FinishOptions = {}): Promise<{ path: string; record: WorkspaceRecord }> {
+  return finish(root, seq, 'complete', delivered, options);
+}
+
+/** active -> blocked; the delivery becomes `BLOCKED: <reason>` (what sibling failures read). */
+export async function blockWorkspace(root: string, seq: number, reason: string, options: FinishOptions = {}): Promise<{ path: string; record: WorkspaceRecord }> {
+  if (reason.trim() === '') throw new CampaignError('invalid-argument', 'a blocked workspace needs a reason');
+  return finish(root, seq, 'blocked', `BLOCKED: ${reason.trim()}`, options);
+}
+
+async function finish(root: string, seq: number, status: 'complete' | 'blocked', delivered: string, options: FinishOptions): Promise<{ path: string; record: WorkspaceRecord }> {
+  checkXmlText(delivered, 'the delivery');
+  const paths = campaignPaths(root, options);
+  const now = (options.clock ?? (() => new Date()))().toISOString();
+  return withLock(join(paths.workspace, formatSeq(seq)), async () => {
+    const file = (await listWorkspaceFiles(paths.workspace)).find((f) => f.seq === seq);
+    if (!file) throw new CampaignError('no-workspace', `task ${formatSeq(seq)} has no workspace; create it with \`ratchet workspace create ${formatSeq(seq)}\``, { path: paths.workspace });
+    const record = await readWorkspace(file.path);
+    if (file.status !== 'active') throw new CampaignError('illegal-transition', `workspace ${file.stem} is already ${file.status}`, { path: file.path });
+    // A crash between the in-place rewrite and the rename leaves the new status inside the old name:
+    // finishing with the same status completes the rename; a different one is refused.
+    if (record.status !== 'active' && record.status !== status) throw new CampaignError('illegal-transition', `workspace ${file.stem} is already ${record.status} (its file was not renamed yet)`, { path: file.path });
+    const next: WorkspaceRecord = { ...record, status, delivered, updatedAt: now, utilization: options.utilized ?? record.utilization };
+    if (status === 'blocked') next.blockedReason = delivered.replace(/^BLOCKED:\s*/, '');
+    else delete next.blockedReason;
+    await writeFileAtomic(file.path, serializeWorkspace(next));
+    const path = join(paths.workspace, workspaceFileName(seq, record.slug, status));
+    await rename(file.path, path);
+    return { path, record: next };
+  });
+}
+
+/** The workspace of task `seq` in the active campaign's workspace directory. */
+export async function showWorkspace(root: string, seq: number, options: CampaignOptions = {}): Promise<{ path: string; record: WorkspaceRecord }> {
+  const paths = campaignPaths(root, options);
+  const file = (await listWorkspaceFiles(paths.workspace)).find((f) => f.seq === seq);
+  if (!file) throw new CampaignError('no-workspace', `task ${formatSeq(seq)} has no workspace`, { path: paths.workspace });
+  return { path: file.path, record: await readWorkspace(file.path) };
+}
+
+export interface CampaignWorkspaces {
+  /** The directory read. */
+  dir: string;
+  workspaces: (WorkspaceRecord & { file: string })[];
+  /** Files that could not be read or parsed, with why (they are skipped, not fatal). */
+  skipped: { path: string; reason: string }[];
+}
+
+/**
+ * Every workspace of a campaign, parsed, by seq: the active campaign's (default) or an archived
+ * one's (`campaign: <id>`). This is what `ratchet memory observe` learns from.
+ */
+export async function readCampaignWorkspaces(root: string, options: CampaignOptions & { campaign?: string } = {}): Promise<CampaignWorkspaces> {
+  const paths = campaignPaths(root, options);
+  let dir = paths.workspace;
+  if (options.campaign !== undefined) {
+    const active = await readCampaign(root, options).catch(() => undefined);
+    if (active?.id !== options.campaign) {
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(options.campaign)) throw new CampaignError('invalid-argument', `not a campaign id: ${JSON.stringify(options.campaign)}`);
+      dir = join(paths.archive, options.campaign, 'workspace');
+    }
+  }
+  const workspaces: (WorkspaceRecord & { file: string })[] = [];
+  const skipped: { path: string; reason: string }[] = [];
+  for (const f of await listWorkspaceFiles(dir)) {
+    try {
+      workspaces.push({ ...(await readWorkspace(f.path)), status: f.status, file: f.path });
+    } catch (err) {
+      skipped.push({ path: f.path, reason: err instanceof Error ? ((err as { reason?: string }).reason ?? err.message) : String(err) });
+    }
+  }
+  return { dir, workspaces, skipped };
+}

@@ -1,0 +1,166 @@
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  addTasks,
+  blockWorkspace,
+  claimTask,
+  completeCampaign,
+  completeWorkspace,
+  createCampaign,
+  createWorkspace,
+  parseWorkspace,
+  readCampaignWorkspaces,
+  serializeWorkspace,
+  showWorkspace,
+  updateCampaign,
+  updateTask,
+  type CampaignOptions,
+  type WorkspaceRecord,
+} from '../src/index.js';
+import { tempDir } from './support/children.js';
+
+const opts: CampaignOptions = { clock: () => new Date('2030-01-01T00:00:00.000Z') };
+const plan = {
+  objective: 'Add user auth',
+  framework: 'fastapi',
+  idioms: { required: ['Depends()'], forbidden: ['global state'] },
+  tasks: [
+    { seq: '001', slug: 'spec', type: 'SPEC', delta: ['tests/test_auth.py'], verify: 'pytest --collect-only', budget: 3 },
+    { seq: '002', slug: 'impl', delta: ['app/auth.py'], verify: 'pytest', depends: '001', description: 'Implement login' },
+    { seq: '003', slug: 'docs', delta: ['docs/auth.md'], verify: 'test -f docs/auth.md', depends: '001' },
+    { seq: '004', slug: 'verify', type: 'VERIFY', delta: ['app/auth.py'], verify: 'pytest', depends: ['002', '003'] },
+  ],
+};
+
+async function started(): Promise<string> {
+  const root = tempDir();
+  await createCampaign(root, 'Add user auth', opts);
+  await addTasks(root, plan, opts);
+  return root;
+}
+
+const wsDir = (root: string): string => join(root, '.ratchet', 'workspace');
+const hostile = 'if (a < b && c > d) { x = "]]>" } & done <![CDATA[ ]]> \r\n\ttabbed &amp; literal &#13;';
+
+describe('workspaces', () => {
+  test('created on demand once parents are complete, with lineage, memory and sibling failures', async () => {
+    const root = await started();
+    const memory = { failures: [{ name: 'import-cycle', trigger: 'ImportError: cannot import name', fix: 'move the import into the function', cost: 500, match: 'cannot import name \\w+' }], patterns: [{ name: 'fixture-first', insight: 'write the fixture before the test', saved: 800 }] };
+    await expect(createWorkspace(root, 2, opts)).rejects.toMatchObject({ code: 'not-ready' });
+    const first = await createWorkspace(root, 1, { ...opts, priorKnowledge: memory });
+    expect(first.path).toBe(join(wsDir(root), '001_spec_active.xml'));
+    expect(first.record.priorKnowledge.failures).toMatchObject([{ name: 'import-cycle', injected: true }]);
+    await expect(createWorkspace(root, 1, opts)).rejects.toMatchObject({ code: 'workspace-exists' });
+    await claimTask(root, 'r1', opts);
+    await completeWorkspace(root, 1, hostile, { ...opts, utilized: [{ name: 'import-cycle', type: 'failure' }] });
+    await updateTask(root, 1, 'complete', opts);
+
+    // 003 blocks first; 002's workspace then carries that sibling failure and 001's delivery.
+    await createWorkspace(root, 3, opts);
+    await blockWorkspace(root, 3, 'docs build needs sphinx\nsecond line', opts);
+    const second = await createWorkspace(root, 2, { ...opts, priorKnowledge: memory });
+    expect(second.record.objective).toBe('Implement login');
+    expect(second.record.lineage).toEqual([{ seq: 1, workspace: '001_spec_complete', priorDelivery: hostile }]);
+    expect(second.record.priorKnowledge.failures).toEqual([
+      { ...memory.failures[0], injected: true },
+      { name: 'sibling-003_docs_blocked', trigger: 'docs build needs sphinx', fix: 'See blocked workspace', cost: 1000, source: ['003_docs_blocked'], injected: false },
+    ]);
+    const onDisk = await showWorkspace(root, 2);
+    expect(onDisk.record).toEqual(second.record);
+    expect(readFileSync(onDisk.path, 'utf8')).toContain('<failure name="sibling-003_docs_blocked" cost="1000" injected="false">');
+    expect(readdirSync(wsDir(root)).sort()).toEqual(['001_spec_complete.xml', '002_impl_active.xml', '003_docs_blocked.xml']);
+  });
+
+  test('status changes rename atomically; a second finish is refused', async () => {
+    const root = await started();
+    await createWorkspace(root, 1, opts);
+    const done = await completeWorkspace(root, 1, 'shipped', opts);
+    expect(done.record).toMatchObject({ status: 'complete', delivered: 'shipped', updatedAt: '2030-01-01T00:00:00.000Z' });
+    expect(readdirSync(wsDir(root))).toEqual(['001_spec_complete.xml']);
+    await expect(blockWorkspace(root, 1, 'late', opts)).rejects.toMatchObject({ code: 'illegal-transition' });
+    await expect(completeWorkspace(root, 2, 'x', opts)).rejects.toMatchObject({ code: 'no-workspace' });
+    await expect(blockWorkspace(root, 1, '   ', opts)).rejects.toMatchObject({ code: 'invalid-argument' });
+  });
+
+  test('a crash between the rewrite and the rename is finished by the next call', async () => {
+    const root = await started();
+    const { path, record } = await createWorkspace(root, 1, opts);
+    writeFileSync(path, serializeWorkspace({ ...record, status: 'complete', delivered: 'half' }));
+    await completeWorkspace(root, 1, 'whole', opts);
+    expect(readdirSync(wsDir(root))).toEqual(['001_spec_complete.xml']);
+    await expect(blockWorkspace(root, 1, 'x', opts)).rejects.toMatchObject({ code: 'illegal-transition' });
+  });
+
+  test('delta paths outside the project are refused at creation even if campaign.json was edited by hand', async () => {
+    const root = await started();
+    await updateCampaign(root, opts, (c) => {
+      c.tasks[0]!.delta = ['../../etc/passwd'];
+    });
+    await expect(createWorkspace(root, 1, opts)).rejects.toMatchObject({ code: 'outside-root' });
+  });
+
+  test('hostile files: DOCTYPE/ENTITY refused, malformed XML located, binary and control characters refused', async () => {
+    await expect(parseWorkspace('<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<workspace status="active" id="001_x"/>', 'w.xml')).rejects.toMatchObject({ code: 'invalid-workspace', line: 2, column: 1 });
+    await expect(parseWorkspace('<workspace status="active" id="001_x">\n  <delivered>oops</delivred>\n</workspace>', 'w.xml')).rejects.toMatchObject({ code: 'invalid-workspace', line: 2 });
+    await expect(parseWorkspace('<other/>', 'w.xml')).rejects.toMatchObject({ reason: expect.stringContaining('<workspace>') as unknown });
+    await expect(parseWorkspace('<workspace status="weird" id="001_x"/>', 'w.xml')).rejects.toMatchObject({ reason: expect.stringContaining('status') as unknown });
+    const root = await started();
+    await createWorkspace(root, 1, opts);
+    await expect(completeWorkspace(root, 1, 'bin\u0000ary', opts)).rejects.toMatchObject({ code: 'invalid-argument' });
+    writeFileSync(join(wsDir(root), '001_spec_active.xml'), Buffer.from([0x3c, 0x77, 0x00, 0xff]));
+    await expect(showWorkspace(root, 1)).rejects.toMatchObject({ code: 'binary-file' });
+  });
+
+  test('property: any XML-safe text survives a round trip in every text field', async () => {
+    const text = fc.string({ unit: fc.constantFrom('a', '<', '>', '&', ']', '"', "'", '\r', '\n', '\t', ' ', 'é', '😀', ';', '#', 'x', '1') });
+    await fc.assert(
+      fc.asyncProperty(text, text, text, async (a, b, c) => {
+        const record: WorkspaceRecord = {
+          id: '007_thing',
+          seq: 7,
+          slug: 'thing',
+          status: 'complete',
+          campaign: 'c1',
+          schemaVersion: '1.0',
+          createdAt: 't',
+          objective: a,
+          delta: ['a.ts'],
+          verify: b,
+          preflight: [c],
+          framework: a,
+          idioms: { required: [b], forbidden: [] },
+          priorKnowledge: { failures: [{ name: c, trigger: a, fix: b, cost: 100, injected: true, match: c }], patterns: [{ name: 'p', insight: c, saved: 5, injected: false }] },
+          lineage: [{ seq: 1, workspace: 'w', priorDelivery: b }],
+          delivered: c,
+          utilization: [{ name: a, type: 'pattern' }],
+        };
+        expect(await parseWorkspace(serializeWorkspace(record), 'x.xml')).toEqual(record);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('readCampaignWorkspaces: parsed records for memory observe, from the active or an archived campaign', async () => {
+    const root = await started();
+    await createWorkspace(root, 1, opts);
+    await completeWorkspace(root, 1, 'done: <ok> & more', { ...opts, utilized: [{ name: 'm1', type: 'failure' }] });
+    await updateTask(root, 1, 'in_progress', opts);
+    await updateTask(root, 1, 'complete', opts);
+    await createWorkspace(root, 3, opts);
+    await blockWorkspace(root, 3, 'sphinx missing', opts);
+    writeFileSync(join(wsDir(root), '009_junk_active.xml'), 'not xml <');
+    const active = await readCampaignWorkspaces(root);
+    expect(active.workspaces.map((w) => [w.seq, w.slug, w.status, w.delivered, w.blockedReason])).toEqual([
+      [1, 'spec', 'complete', 'done: <ok> & more', undefined],
+      [3, 'docs', 'blocked', 'BLOCKED: sphinx missing', 'sphinx missing'],
+    ]);
+    expect(active.workspaces[0]).toMatchObject({ delta: ['tests/test_auth.py'], verify: 'pytest --collect-only', budget: 3, utilization: [{ name: 'm1', type: 'failure' }], framework: 'fastapi' });
+    expect(active.skipped).toHaveLength(1);
+    const { campaign } = await completeCampaign(root, opts);
+    const archived = await readCampaignWorkspaces(root, { campaign: campaign.id });
+    expect(archived.workspaces.map((w) => w.seq)).toEqual([1, 3]);
+    await expect(readCampaignWorkspaces(root, { campaign: '../../etc' })).rejects.toMatchObject({ code: 'invalid-argument' });
+  });
+});
