@@ -1,0 +1,216 @@
+/**
+ * Learning from finished workspaces (FTL's observer), as data in, candidates out.
+ *
+ * - A blocked workspace becomes a failure candidate: trigger = the first line of its block reason,
+ *   fix = the rest of the reason (or a pointer to the workspace), cost = budget x 1000. With a
+ *   verify runner, its verify command is re-run: still failing (non-zero exit) = CONFIRMED, now
+ *   passing = FALSE_POSITIVE (not learned: the block was not real), killed by the timeout = TIMEOUT
+ *   (learned, flagged). Without a runner the verdict is UNVERIFIED (learned, flagged).
+ * - A completed workspace becomes a pattern candidate only if it scores at least 3 points AND has an
+ *   insight to store (FTL's rule passed nearly every completion):
+ *     +2 recovery: a blocked workspace in the same batch shares a delta file or most of its objective
+ *        (this completion got past something that failed);
+ *     +1 stated insight: a delivered line starting "Pattern:", "Insight:", "Lesson:", "Learned:" or
+ *        "Approach:" (that line is the insight);
+ *     +1 memory helped: its <memory_utilization> reports an entry that helped;
+ *     +1 substantive delivery: at least 200 characters delivered;
+ *     +1 real verification: a verify command other than true, :, exit 0 or echo.
+ *   A routine completion (long delivery, real verify) scores 2 and is not learned. The insight is the
+ *   stated one, or for a recovery the first delivered line. saved = budget x 500.
+ * - <memory_utilization> entries become feedback (helped/failed) for the named entries; sibling-*
+ *   entries are ephemeral (injected="false") and skipped.
+ */
+import { findEntry } from './graph.js';
+import { addFailure, addPattern, feedback, type AddResult, type FailureInput, type Outcome, type PatternInput } from './mutate.js';
+import { tokenize } from './tokenize.js';
+import type { MemoryData } from './types.js';
+import type { VerifyRunner } from './verify.js';
+
+export interface UtilizationRecord {
+  name: string;
+  type: 'failure' | 'pattern';
+  outcome: Outcome;
+}
+
+/** One finished workspace, as campaign-dag's reader gives it (the CLI converts). */
+export interface WorkspaceRecord {
+  seq: number | string;
+  slug: string;
+  status: 'complete' | 'blocked';
+  objective: string;
+  delta: readonly string[];
+  verify: string;
+  /** Builder budget (FTL: 3 to 7); default 5. */
+  budget?: number | undefined;
+  /** The <delivered> text: the work done, or "BLOCKED: reason". */
+  delivered: string;
+  /** A separate failure text, if the reader has one (else the BLOCKED: line of delivered is used). */
+  failure?: string | undefined;
+  utilization?: readonly UtilizationRecord[] | undefined;
+}
+
+export type Verdict = 'CONFIRMED' | 'FALSE_POSITIVE' | 'TIMEOUT' | 'UNVERIFIED';
+
+export interface FailureCandidate {
+  workspace: string;
+  verdict: Verdict;
+  /** Whether applyObservation will try to add it (not for FALSE_POSITIVE). */
+  learn: boolean;
+  input: FailureInput;
+}
+
+export interface PatternCandidate {
+  workspace: string;
+  score: number;
+  reasons: string[];
+  learn: boolean;
+  /** Why not, when learn is false. */
+  rejected: string | undefined;
+  input: PatternInput | undefined;
+}
+
+export interface FeedbackCandidate {
+  workspace: string;
+  name: string;
+  outcome: Outcome;
+}
+
+export interface Observation {
+  failures: FailureCandidate[];
+  patterns: PatternCandidate[];
+  feedback: FeedbackCandidate[];
+}
+
+export interface ObserveOptions {
+  /** Campaign name, recorded in each entry's source. */
+  campaign: string;
+  /** Re-run blocked workspaces' verify commands with this (only when a human asked: --verify). */
+  verify?: VerifyRunner | undefined;
+  /** Per command (default 60 s). */
+  timeoutMs?: number | undefined;
+  /** Directory the verify commands run in. */
+  cwd?: string | undefined;
+}
+
+export const PATTERN_MIN_SCORE = 3;
+const DEFAULT_BUDGET = 5;
+const INSIGHT_MARKER = /^\s*(?:[-*]\s*)?(pattern|insight|lesson|learned|approach)\s*:\s*(.+)$/im;
+const TRIVIAL_VERIFY = /^\s*(?:true|:|exit\s+0|echo\b.*)?\s*$/i;
+
+export function workspaceId(record: WorkspaceRecord): string {
+  const seq = typeof record.seq === 'number' ? String(record.seq).padStart(3, '0') : record.seq;
+  return `${seq}_${record.slug}`;
+}
+
+/** The block reason: the failure text, else delivered without its "BLOCKED:" prefix. */
+export function blockReason(record: WorkspaceRecord): string {
+  const text = record.failure !== undefined && record.failure.trim() !== '' ? record.failure : record.delivered;
+  const at = text.indexOf('BLOCKED:');
+  return (at >= 0 ? text.slice(at + 'BLOCKED:'.length) : text).trim();
+}
+
+export async function observe(records: readonly WorkspaceRecord[], options: ObserveOptions): Promise<Observation> {
+  const failures: FailureCandidate[] = [];
+  const patterns: PatternCandidate[] = [];
+  const feedbackList: FeedbackCandidate[] = [];
+  const blocked = records.filter((r) => r.status === 'blocked');
+  for (const record of records) {
+    const id = workspaceId(record);
+    const source = [`${options.campaign}/${id}`];
+    const budget = record.budget ?? DEFAULT_BUDGET;
+    for (const u of record.utilization ?? []) {
+      if (u.name.startsWith('sibling-')) continue;
+      feedbackList.push({ workspace: id, name: u.name, outcome: u.outcome });
+    }
+    if (record.status === 'blocked') {
+      const reason = blockReason(record);
+      const [first = '', ...rest] = reason.split(/\r?\n/);
+      const restText = rest.join('\n').trim();
+      let verdict: Verdict = 'UNVERIFIED';
+      if (options.verify !== undefined && record.verify.trim() !== '') {
+        const outcome = await options.verify(record.verify, { cwd: options.cwd ?? '.', timeoutMs: options.timeoutMs ?? 60_000 });
+        verdict = outcome.timedOut ? 'TIMEOUT' : outcome.exitCode === 0 ? 'FALSE_POSITIVE' : 'CONFIRMED';
+      }
+      failures.push({
+        workspace: id,
+        verdict,
+        learn: verdict !== 'FALSE_POSITIVE',
+        input: {
+          trigger: first.trim(),
+          fix: restText !== '' ? restText : `Task ${id} (${record.objective.trim()}) was blocked by this; read its workspace before retrying, and check with: ${record.verify}`,
+          cost: budget * 1000,
+          source,
+          tags: ['observed', verdict.toLowerCase().replace('_', '-')],
+        },
+      });
+      continue;
+    }
+    const reasons: string[] = [];
+    let score = 0;
+    const objectiveTokens = new Set(tokenize(record.objective));
+    const recovered = blocked.find((b) => b.delta.some((f) => record.delta.includes(f)) || overlap(objectiveTokens, new Set(tokenize(b.objective))) >= 0.5);
+    if (recovered !== undefined) {
+      score += 2;
+      reasons.push(`+2 recovery: ${workspaceId(recovered)} was blocked on the same ${recovered.delta.some((f) => record.delta.includes(f)) ? 'files' : 'objective'}`);
+    }
+    const marker = INSIGHT_MARKER.exec(record.delivered);
+    if (marker !== null) {
+      score += 1;
+      reasons.push(`+1 stated insight (${marker[1]!.toLowerCase()}:)`);
+    }
+    if ((record.utilization ?? []).some((u) => u.outcome === 'helped')) {
+      score += 1;
+      reasons.push('+1 memory helped');
+    }
+    if (record.delivered.trim().length >= 200) {
+      score += 1;
+      reasons.push('+1 substantive delivery');
+    }
+    if (!TRIVIAL_VERIFY.test(record.verify)) {
+      score += 1;
+      reasons.push('+1 real verification');
+    }
+    const insight = marker !== null ? marker[2]!.trim() : recovered !== undefined ? (record.delivered.trim().split(/\r?\n/)[0] ?? '').trim() : '';
+    let rejected: string | undefined;
+    if (score < PATTERN_MIN_SCORE) rejected = `score ${score} < ${PATTERN_MIN_SCORE}`;
+    else if (insight === '') rejected = 'no insight to store (no "Pattern:"/"Insight:" line and not a recovery)';
+    patterns.push({
+      workspace: id,
+      score,
+      reasons,
+      learn: rejected === undefined,
+      rejected,
+      input: rejected === undefined ? { trigger: record.objective.trim(), insight, saved: budget * 500, source, tags: ['observed'] } : undefined,
+    });
+  }
+  return { failures, patterns, feedback: feedbackList };
+}
+
+function overlap(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let common = 0;
+  for (const x of a) if (b.has(x)) common++;
+  return common / Math.min(a.size, b.size);
+}
+
+export interface ObservationApplied {
+  failures: (AddResult & { workspace: string; verdict: Verdict })[];
+  patterns: (AddResult & { workspace: string })[];
+  feedback: (FeedbackCandidate & { applied: boolean; reason: string | undefined })[];
+}
+
+/** Apply an observation to memory (inside a locked update): adds through the gates, feedback to known entries. */
+export function applyObservation(data: MemoryData, observation: Observation, options: { now: number }): ObservationApplied {
+  const out: ObservationApplied = { failures: [], patterns: [], feedback: [] };
+  for (const f of observation.failures) if (f.learn) out.failures.push({ ...addFailure(data, f.input, options), workspace: f.workspace, verdict: f.verdict });
+  for (const p of observation.patterns) if (p.learn && p.input !== undefined) out.patterns.push({ ...addPattern(data, p.input, options), workspace: p.workspace });
+  for (const fb of observation.feedback) {
+    if (findEntry(data, fb.name) === undefined) {
+      out.feedback.push({ ...fb, applied: false, reason: 'no such entry in memory' });
+      continue;
+    }
+    feedback(data, fb.name, fb.outcome, options.now);
+    out.feedback.push({ ...fb, applied: true, reason: undefined });
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * `match` patterns are user data that a query runs. JavaScript regexes backtrack, so a pattern like
+ * `(a+)+$` can take exponential time on a 30-character topic and hang the agent's shell. Policy:
+ * REFUSED, not bounded by a timer (a timer cannot interrupt a running regex in-process).
+ *
+ * A pattern is accepted only if an upper bound on the ways it can split its subject stays at most
+ * MAX_SPLITS (257^2: two unbounded quantifiers). The bound, with S = MATCH_SUBJECT_LIMIT (256, the
+ * most characters a pattern ever sees):
+ *   a quantified atom `x{m,n}`: min(n, S) - m + 1 (so `*` counts S + 1);
+ *   a sequence: the product of its items; an alternation: the sum of its branches;
+ *   a group with inner bound g quantified `{m,n}`: (min(n, S) - m + 1) * g^min(n, S).
+ * So `.*foo.*bar` (66,049) and `(\d{1,3}\.){3}` (27) pass; `(a+)+`, `(a|ab)*`, `(.*a){3}`,
+ * `\w*\w*\w*x` and `((a|ab){10}){10}` are refused. It is conservative: a repeated alternation
+ * like `(foo|bar)+` is refused too (write `(?:foo|bar)` once, or a character class).
+ * Also refused: backreferences and lookarounds (not covered by the bound), patterns over 200
+ * characters, and patterns that do not compile. Patterns are checked when added and again when a
+ * query meets them (memory.json may be edited by hand); at query time an unsafe one is skipped and
+ * reported, never run. The subject is cut to S characters before matching.
+ */
+
+export const MATCH_MAX_LENGTH = 200;
+export const MATCH_SUBJECT_LIMIT = 256;
+export const MAX_SPLITS = (MATCH_SUBJECT_LIMIT + 1) ** 2;
+
+export type RegexVerdict = { safe: true; regex: RegExp } | { safe: false; reason: string };
+
+interface Frame {
+  /** Bounds of the alternatives closed so far. */
+  branches: number;
+  /** Bound of the sequence being read. */
+  current: number;
+}
+
+export function checkRegex(pattern: string): RegexVerdict {
+  if (typeof pattern !== 'string' || pattern.length === 0) return { safe: false, reason: 'the pattern is empty' };
+  if (pattern.length > MATCH_MAX_LENGTH) return { safe: false, reason: `the pattern is longer than ${MATCH_MAX_LENGTH} characters` };
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern, 'i');
+  } catch (err) {
+    return { safe: false, reason: `not a valid regular expression: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const problem = findProblem(pattern);
+  return problem === undefined ? { safe: true, regex } : { safe: false, reason: problem };
+}
+
+/** Upper bound on the ways `p` can split a subject of MATCH_SUBJECT_LIMIT characters (Infinity past 1e300). */
+export function splitBound(p: string): number {
+  const stack: Frame[] = [{ branches: 0, current: 1 }];
+  let i = 0;
+  while (i < p.length) {
+    const c = p[i]!;
+    const top = stack[stack.length - 1]!;
+    if (c === '(') {
+      stack.push({ branches: 0, current: 1 });
+      i += p.startsWith('(?:', i) ? 3 : p.startsWith('(?<', i) && !p.startsWith('(?<=', i) && !p.startsWith('(?<!', i) ? p.indexOf('>', i) + 1 : p.startsWith('(?', i) ? 3 : 1;
+      continue;
+    }
+    if (c === '|') {
+      top.branches += top.current;
+      top.current = 1;
+      i += 1;
+      continue;
+    }
+    let item = 1;
+    if (c === ')') {
+      const closed = stack.length > 1 ? stack.pop()! : top;
+      const inner = closed.branches + closed.current;
+      i += 1;
+      const q = readQuantifier(p, i);
+      if (q !== undefined) {
+        const max = Math.min(q.max, MATCH_SUBJECT_LIMIT);
+        item = (max - q.min + 1) * inner ** max;
+        i = q.end;
+      } else item = inner;
+    } else {
+      if (c === '\\') i = p[i + 1] === 'u' || p[i + 1] === 'x' || p[i + 1] === 'p' || p[i + 1] === 'P' ? skipEscape(p, i) : i + 2;
+      else if (c === '[') i = skipClass(p, i);
+      else i += 1;
+      const q = readQuantifier(p, i);
+      if (q !== undefined) {
+        item = Math.min(q.max, MATCH_SUBJECT_LIMIT) - q.min + 1;
+        i = q.end;
+      }
+    }
+    const frame = stack[stack.length - 1]!;
+    frame.current *= Math.max(1, item);
+  }
+  const root = stack[0]!;
+  return root.branches + root.current;
+}
+
+function findProblem(p: string): string | undefined {
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '\\') {
+      const next = p[i + 1] ?? '';
+      if (/[1-9]/.test(next) || next === 'k') return 'backreferences are not allowed';
+      i++;
+    } else if (p[i] === '[') i = skipClass(p, i) - 1;
+    else if (p.startsWith('(?=', i) || p.startsWith('(?!', i) || p.startsWith('(?<=', i) || p.startsWith('(?<!', i)) return 'lookaround assertions are not allowed';
+  }
+  const bound = splitBound(p);
+  if (bound > MAX_SPLITS) {
+    return `it could backtrack catastrophically (up to ${bound === Infinity ? 'more than 1e300' : bound.toExponential(1)} ways to split a ${MATCH_SUBJECT_LIMIT}-character topic; the limit is ${MAX_SPLITS}): avoid nested or repeated quantifiers and repeated alternations`;
+  }
+  return undefined;
+}
+
+function readQuantifier(p: string, i: number): { end: number; min: number; max: number } | undefined {
+  const c = p[i];
+  let end: number;
+  let min: number;
+  let max: number;
+  if (c === '*' || c === '+') {
+    end = i + 1;
+    min = c === '*' ? 0 : 1;
+    max = Infinity;
+  } else if (c === '?') {
+    end = i + 1;
+    min = 0;
+    max = 1;
+  } else if (c === '{') {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i, i + 24));
+    if (m === null) return undefined;
+    end = i + m[0].length;
+    min = Number(m[1]);
+    max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
+  } else return undefined;
+  if (p[end] === '?') end += 1; // lazy: same backtracking cost
+  return { end, min: Math.min(min, MATCH_SUBJECT_LIMIT), max };
+}
+
+function skipClass(p: string, i: number): number {
+  let j = i + 1;
+  if (p[j] === '^') j++;
+  if (p[j] === ']') j++;
+  while (j < p.length && p[j] !== ']') j += p[j] === '\\' ? 2 : 1;
+  return j + 1;
+}
+
+function skipEscape(p: string, i: number): number {
+  if (p[i + 2] === '{') {
+    const close = p.indexOf('}', i);
+    return close < 0 ? p.length : close + 1;
+  }
+  return i + (p[i + 1] === 'x' ? 4 : p[i + 1] === 'u' ? 6 : 2);
+}

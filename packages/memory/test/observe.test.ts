@@ -1,0 +1,131 @@
+import { describe, expect, test } from 'vitest';
+import { applyObservation, observe, runVerifyCommand, type VerifyRunner, type WorkspaceRecord } from '../src/index.js';
+import { emptyMemory, failure, NOW, pattern, tempDir } from './support.js';
+
+const base = { objective: '', delta: [], verify: 'npm test', delivered: '' };
+
+const blocked: WorkspaceRecord = {
+  ...base,
+  seq: 2,
+  slug: 'auth-api',
+  status: 'blocked',
+  objective: 'add token refresh to the auth API',
+  delta: ['src/auth.ts'],
+  budget: 4,
+  delivered: 'BLOCKED: jsonwebtoken verify throws TokenExpiredError before refresh runs\nCatch TokenExpiredError in the middleware and refresh there.',
+};
+
+const recovery: WorkspaceRecord = {
+  ...base,
+  seq: 3,
+  slug: 'auth-middleware',
+  status: 'complete',
+  objective: 'refresh expired tokens in the auth middleware',
+  delta: ['src/auth.ts', 'src/middleware.ts'],
+  delivered: 'Moved refresh into the middleware.\nPattern: catch TokenExpiredError in middleware and refresh before the handler runs',
+  utilization: [
+    { name: 'jwt-expiry', type: 'failure', outcome: 'helped' },
+    { name: 'sibling-002_auth-api', type: 'failure', outcome: 'helped' },
+    { name: 'ghost', type: 'pattern', outcome: 'failed' },
+  ],
+};
+
+const routine: WorkspaceRecord = {
+  ...base,
+  seq: 1,
+  slug: 'readme',
+  status: 'complete',
+  objective: 'document the configuration options in the README',
+  delta: ['README.md'],
+  delivered: 'Documented every option with its default. '.repeat(6),
+};
+
+describe('observe', () => {
+  test('blocked -> failure candidate: first line is the trigger, the rest the fix, cost = budget x 1000', async () => {
+    const o = await observe([blocked], { campaign: 'auth' });
+    expect(o.failures).toEqual([
+      {
+        workspace: '002_auth-api',
+        verdict: 'UNVERIFIED',
+        learn: true,
+        input: {
+          trigger: 'jsonwebtoken verify throws TokenExpiredError before refresh runs',
+          fix: 'Catch TokenExpiredError in the middleware and refresh there.',
+          cost: 4000,
+          source: ['auth/002_auth-api'],
+          tags: ['observed', 'unverified'],
+        },
+      },
+    ]);
+  });
+
+  test('with a verify runner: still failing = CONFIRMED, passing = FALSE_POSITIVE (not learned), timeout = TIMEOUT', async () => {
+    const calls: string[] = [];
+    const runner =
+      (result: { exitCode: number | null; timedOut: boolean }): VerifyRunner =>
+      (command) => {
+        calls.push(command);
+        return Promise.resolve({ ...result, output: '' });
+      };
+    expect((await observe([blocked], { campaign: 'c', verify: runner({ exitCode: 1, timedOut: false }) })).failures[0]).toMatchObject({ verdict: 'CONFIRMED', learn: true });
+    expect((await observe([blocked], { campaign: 'c', verify: runner({ exitCode: 0, timedOut: false }) })).failures[0]).toMatchObject({ verdict: 'FALSE_POSITIVE', learn: false });
+    expect((await observe([blocked], { campaign: 'c', verify: runner({ exitCode: null, timedOut: true }) })).failures[0]).toMatchObject({ verdict: 'TIMEOUT', learn: true });
+    expect(calls).toEqual(['npm test', 'npm test', 'npm test']);
+  });
+
+  test('pattern rule: a recovery with a stated insight passes; a routine completion does not', async () => {
+    const o = await observe([routine, blocked, recovery], { campaign: 'auth' });
+    const [r1, r3] = o.patterns;
+    expect(r1).toMatchObject({ workspace: '001_readme', score: 2, learn: false, rejected: 'score 2 < 3' });
+    expect(r3).toMatchObject({ workspace: '003_auth-middleware', score: 5, learn: true });
+    expect(r3!.reasons).toEqual(['+2 recovery: 002_auth-api was blocked on the same files', '+1 stated insight (pattern:)', '+1 memory helped', '+1 real verification']);
+    expect(r3!.input).toMatchObject({ trigger: 'refresh expired tokens in the auth middleware', insight: 'catch TokenExpiredError in middleware and refresh before the handler runs', saved: 2500 });
+  });
+
+  test('a high score without an insight to store is still rejected', async () => {
+    const o = await observe([{ ...recovery, delivered: 'x'.repeat(250), utilization: [{ name: 'a', type: 'failure', outcome: 'helped' }] }, { ...blocked, delta: ['other.ts'], objective: 'unrelated thing entirely' }], { campaign: 'c' });
+    expect(o.patterns[0]).toMatchObject({ score: 3, learn: false });
+    expect(o.patterns[0]!.rejected).toContain('no insight');
+  });
+
+  test('property-like sweep: of many ordinary completions, few become patterns', async () => {
+    const records: WorkspaceRecord[] = [];
+    for (let i = 0; i < 40; i++) records.push({ ...routine, seq: i + 1, slug: `t${i}`, objective: `implement feature ${i}`, delta: [`src/f${i}.ts`], delivered: i % 2 ? 'done' : 'Implemented it. '.repeat(20), verify: i % 3 ? 'npm test' : 'true' });
+    const o = await observe(records, { campaign: 'c' });
+    expect(o.patterns.filter((p) => p.learn)).toHaveLength(0);
+  });
+
+  test('utilization becomes feedback; sibling-* entries are skipped; unknown names reported', async () => {
+    const data = emptyMemory();
+    data.failures.push(failure('jwt-expiry', 'jsonwebtoken TokenExpiredError thrown'));
+    data.patterns.push(pattern('unused', 'some pattern trigger text'));
+    const o = await observe([blocked, recovery], { campaign: 'auth' });
+    expect(o.feedback.map((f) => f.name)).toEqual(['jwt-expiry', 'ghost']);
+    const applied = applyObservation(data, o, { now: NOW });
+    expect(applied.feedback).toEqual([
+      { workspace: '003_auth-middleware', name: 'jwt-expiry', outcome: 'helped', applied: true, reason: undefined },
+      { workspace: '003_auth-middleware', name: 'ghost', outcome: 'failed', applied: false, reason: 'no such entry in memory' },
+    ]);
+    expect(data.failures.find((f) => f.name === 'jwt-expiry')!.times_helped).toBe(1);
+    expect(applied.failures[0]).toMatchObject({ status: 'added', workspace: '002_auth-api', verdict: 'UNVERIFIED' });
+    expect(applied.patterns[0]).toMatchObject({ status: 'added', workspace: '003_auth-middleware' });
+    // Observing the same campaign twice merges instead of duplicating.
+    const again = applyObservation(data, o, { now: NOW });
+    expect(again.failures[0]!.status).toBe('merged');
+    expect(again.patterns[0]!.status).toBe('merged');
+  });
+});
+
+describe('runVerifyCommand (a real child process)', () => {
+  test('exit codes and output', async () => {
+    const cwd = tempDir();
+    expect(await runVerifyCommand('echo hi && exit 3', { cwd, timeoutMs: 10_000 })).toEqual({ exitCode: 3, timedOut: false, output: 'hi\n' });
+    expect((await runVerifyCommand('true', { cwd, timeoutMs: 10_000 })).exitCode).toBe(0);
+  });
+
+  test('a command that outlives the timeout is killed with its children', async () => {
+    const r = await runVerifyCommand('sleep 30 & sleep 30; echo never', { cwd: tempDir(), timeoutMs: 300 });
+    expect(r).toMatchObject({ exitCode: null, timedOut: true });
+    expect(r.output).not.toContain('never');
+  });
+});
