@@ -1,0 +1,102 @@
+/**
+ * YAML front matter: split it off, parse it with line numbers, and write it back canonically
+ * (known keys first, as JSON-quoted scalars, which are valid YAML; unknown keys through `yaml`).
+ */
+import { LineCounter, parseDocument, stringify, isMap, isScalar } from 'yaml';
+import type { Diagnostic } from './types.js';
+
+export interface SplitFile {
+  /** Front matter data (null-prototype object), or undefined when absent or broken. */
+  data: Record<string, unknown> | undefined;
+  /** Lines of the body (after the closing `---`), LF only. */
+  body: string[];
+  /** 1-based line number of body[0]. */
+  bodyLine: number;
+  diagnostics: Diagnostic[];
+}
+
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Normalise a file's text: BOM dropped, CRLF/CR to LF (line numbers are unchanged). */
+export function normalizeText(text: string): string {
+  let t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (t.includes('\r')) t = t.replace(/\r\n?/g, '\n');
+  return t;
+}
+
+export function splitFrontMatter(text: string, required: boolean): SplitFile {
+  const diagnostics: Diagnostic[] = [];
+  const lines = text.split('\n');
+  if (lines[0] !== '---') {
+    if (required) diagnostics.push({ rule: 'missing-front-matter', severity: 'error', message: 'missing YAML front matter: the file must start with a line "---"', line: 1, column: 1 });
+    return { data: required ? undefined : Object.create(null) as Record<string, unknown>, body: lines, bodyLine: 1, diagnostics };
+  }
+  let close = -1;
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i] === '---' || lines[i] === '...') {
+      close = i;
+      break;
+    }
+  }
+  if (close < 0) {
+    diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: 'front matter is not closed: no line "---" after the opening one', line: 1, column: 1 });
+    return { data: undefined, body: [], bodyLine: lines.length + 1, diagnostics };
+  }
+  const yamlText = lines.slice(1, close).join('\n');
+  const data = parseYaml(yamlText, 2, diagnostics);
+  return { data, body: lines.slice(close + 1), bodyLine: close + 2, diagnostics };
+}
+
+function parseYaml(yamlText: string, firstLine: number, diagnostics: Diagnostic[]): Record<string, unknown> | undefined {
+  const counter = new LineCounter();
+  const doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  const place = (offset: number | undefined): { line: number; column: number } => {
+    const pos = counter.linePos(offset ?? 0);
+    return { line: pos.line + firstLine - 1, column: pos.col };
+  };
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: `front matter: ${e.message.split('\n')[0]}`, ...place(e.pos[0]) });
+    return undefined;
+  }
+  const out = Object.create(null) as Record<string, unknown>;
+  if (doc.contents === null) return out;
+  if (!isMap(doc.contents)) {
+    diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: 'front matter must be a mapping of keys to values', ...place(doc.contents.range?.[0]) });
+    return undefined;
+  }
+  let ok = true;
+  for (const pair of doc.contents.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    const at = place(isScalar(pair.key) ? pair.key.range?.[0] : undefined);
+    if (key === undefined) {
+      diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: 'front matter keys must be plain strings', ...at });
+      ok = false;
+      continue;
+    }
+    if (UNSAFE_KEYS.has(key) || hasUnsafeKey(pair.value)) {
+      diagnostics.push({ rule: 'unsafe-key', severity: 'error', message: `front matter key "${key}" is refused (or holds __proto__/constructor/prototype)`, ...at });
+      ok = false;
+      continue;
+    }
+    out[key] = (pair.value as { toJSON?: () => unknown } | null)?.toJSON?.() ?? (isScalar(pair.value) ? pair.value.value : null);
+  }
+  return ok ? out : undefined;
+}
+
+function hasUnsafeKey(node: unknown): boolean {
+  if (isMap(node)) return node.items.some((p) => (isScalar(p.key) && UNSAFE_KEYS.has(String(p.key.value))) || hasUnsafeKey(p.value));
+  const items = (node as { items?: unknown[] } | null)?.items;
+  return Array.isArray(items) && items.some(hasUnsafeKey);
+}
+
+/** `key: value` for a known key: strings JSON-quoted, other JSON values in flow style. */
+export function yamlLine(key: string, value: unknown): string {
+  return `${key}: ${JSON.stringify(value)}\n`;
+}
+
+/** Unknown keys, written by the yaml library (their canonical form). */
+export function yamlExtra(extra: Record<string, unknown>): string {
+  let out = '';
+  for (const [key, value] of Object.entries(extra)) out += stringify({ [key]: value }, { lineWidth: 0 });
+  return out;
+}

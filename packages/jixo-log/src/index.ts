@@ -1,0 +1,48 @@
+/**
+ * @ratchet/jixo-log: JIXO job and log Markdown files with lossless round trips, a real inter-process
+ * log lock, the task state machine, Protocol 0 triage, atomic commits and the outer-loop runner.
+ * This entry loads no zod; the schemas are at `@ratchet/jixo-log/schema`.
+ */
+export * from './types.js';
+export { JixoError, JixoParseError, IllegalTransitionError, type JixoErrorCode } from './errors.js';
+export { parseLog, parseLogStrict, serializeLog, parseProgress, formatProgress, itemId, ROADMAP, WORK_LOG, PLACEHOLDER_TITLE, type ParseResult } from './log.js';
+export { parseJob, parseJobStrict, serializeJob, renderClarification, CLARIFICATION_HEADING, RESPONSE_PLACEHOLDER } from './job.js';
+export { TASK_MACHINE_DEFINITION, taskMachine, legalMoves, moveTask } from './machine.js';
+export {
+  listTasks,
+  findTask,
+  computeProgress,
+  addEntry,
+  lockTask,
+  finishTask,
+  releaseStaleLocks,
+  addTask,
+  setTaskStatus,
+  setTitle,
+  recordExit,
+  clearExit,
+  addClarification,
+  removeClarification,
+  type CommitContext,
+  type EntryInput,
+  type FinishInput,
+  type AddTaskInput,
+} from './ops.js';
+export { triage, type TriageDecision, type TriageInput, type TriageStep } from './triage.js';
+export {
+  readLogFile,
+  readJobFile,
+  updateLogFile,
+  updateJobFile,
+  lockLog,
+  unlockLog,
+  releaseRunnerLock,
+  detachedStaleness,
+  DEFAULT_LEASE_MS,
+  type LockSettings,
+  type UpdateOptions,
+  type LogLockOptions,
+  type LogLockResult,
+} from './files.js';
+export { runJob, runnerId, uuidv7, jobName, logPathFor, initialLog, ensureLog, shellSpawner, type RunOptions, type RunResult, type RunEvent, type SpawnAgent, type AgentRequest, type AgentOutcome } from './runner.js';
+export { SYSTEM_PROMPT } from './system-prompt.js';

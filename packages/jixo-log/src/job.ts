@@ -1,0 +1,181 @@
+/**
+ * `*.job.md`: front matter (name, dirs, agents, model, useLog), the goal, and Clarification Request
+ * blocks. Job files are small and written by people, so the structure comes from a real CommonMark
+ * parser (mdast-util-from-markdown): a `### JIXO: CLARIFICATION REQUEST` inside fenced code or a
+ * quote is not a block, and a setext heading is told from a thematic break as CommonMark says.
+ */
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import type { RootContent } from 'mdast';
+import { JixoParseError } from './errors.js';
+import { normalizeText, splitFrontMatter, yamlExtra, yamlLine } from './front-matter.js';
+import type { ParseResult } from './log.js';
+import type { Clarification, Diagnostic, JobFile, JobFrontMatter } from './types.js';
+
+export const CLARIFICATION_HEADING = 'JIXO: CLARIFICATION REQUEST';
+export const DEFAULT_TO_USER = 'To provide a more accurate result, I need clarification. I have proceeded with a default plan, but you can provide more detail below.';
+export const RESPONSE_PLACEHOLDER = '<!-- Please fill in your answer here. after finished answer, remove this comment block. -->';
+
+export function parseJob(text: string): ParseResult<JobFile> {
+  const src = normalizeText(text);
+  const { data, body, bodyLine, diagnostics } = splitFrontMatter(src, false);
+  const frontMatter = readJobFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics);
+  const bodyText = body.join('\n');
+  const tree = fromMarkdown(bodyText);
+  const nodes = tree.children;
+  const cuts: { from: number; to: number }[] = [];
+  const clarifications: Clarification[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    if (node.type !== 'heading' || node.depth !== 3 || plain(node) !== CLARIFICATION_HEADING) continue;
+    const prev = nodes[i - 1];
+    const from = prev?.type === 'thematicBreak' && cuts.every((c) => c.to <= off(prev, 'start')) ? off(prev, 'start') : off(node, 'start');
+    let to = bodyText.length;
+    let j = i + 1;
+    for (; j < nodes.length; j++) {
+      const n = nodes[j]!;
+      if (n.type === 'thematicBreak' || (n.type === 'heading' && n.depth === 2 && bodyText.slice(off(n, 'start'), off(n, 'end')).endsWith('-'))) {
+        to = off(n, 'end');
+        break;
+      }
+      if (n.type === 'heading' && n.depth <= 3) {
+        to = off(n, 'start');
+        j--;
+        break;
+      }
+    }
+    i = j;
+    const blockLine = bodyLine + (node.position?.start.line ?? 1) - 1;
+    const c = readBlock(bodyText.slice(off(node, 'end'), to), blockLine, diagnostics);
+    if (c) {
+      if (clarifications.some((x) => x.id === c.id)) diagnostics.push({ rule: 'duplicate-clarification-id', severity: 'error', message: `duplicate clarification ID "${c.id}"`, line: blockLine, column: 1 });
+      clarifications.push(c);
+    }
+    cuts.push({ from, to });
+  }
+  let goal = '';
+  let at = 0;
+  for (const c of cuts) {
+    goal += bodyText.slice(at, c.from);
+    at = c.to;
+  }
+  goal += bodyText.slice(at);
+  return { value: { frontMatter, goal: trimBlank(goal), clarifications }, diagnostics };
+}
+
+export function parseJobStrict(text: string, path?: string): JobFile {
+  const { value, diagnostics } = parseJob(text);
+  if (diagnostics.some((d) => d.severity === 'error')) throw new JixoParseError(path, diagnostics);
+  return value;
+}
+
+function off(node: RootContent, which: 'start' | 'end'): number {
+  return node.position?.[which].offset ?? 0;
+}
+
+function plain(node: RootContent): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if ('children' in node) return (node.children as RootContent[]).map(plain).join('').trim();
+  return '';
+}
+
+function trimBlank(text: string): string {
+  return text.replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
+}
+
+function readJobFrontMatter(data: Record<string, unknown>, diagnostics: Diagnostic[]): JobFrontMatter {
+  const fm: JobFrontMatter = { extra: {} };
+  const strings = (key: string, value: unknown): string[] | undefined => {
+    if (typeof value === 'string') return [value];
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+    diagnostics.push({ rule: 'bad-front-matter', severity: 'error', message: `front matter "${key}" must be a string or a list of strings`, line: 2, column: 1 });
+    return undefined;
+  };
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'name' || key === 'model' || key === 'useLog') {
+      if (typeof value === 'string') fm[key] = value;
+      else if (value !== null) diagnostics.push({ rule: 'bad-front-matter', severity: 'error', message: `front matter "${key}" must be a string`, line: 2, column: 1 });
+    } else if (key === 'dirs' || key === 'dir') {
+      const v = strings(key, value);
+      if (v) fm.dirs = [...(fm.dirs ?? []), ...v];
+    } else if (key === 'agents') {
+      const v = strings(key, value);
+      if (v) fm.agents = v;
+    } else fm.extra[key] = value;
+  }
+  if (fm.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fm.name)) {
+    diagnostics.push({ rule: 'bad-job-name', severity: 'error', message: `job name "${fm.name}" must be letters, digits, ".", "_" or "-" (it names the log file)`, line: 2, column: 1 });
+  }
+  if (fm.useLog !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fm.useLog)) {
+    diagnostics.push({ rule: 'bad-job-name', severity: 'error', message: `useLog "${fm.useLog}" must be letters, digits, ".", "_" or "-" (it names the log file)`, line: 2, column: 1 });
+  }
+  return fm;
+}
+
+const LABEL = /^\*\*(ID|To User|Question|Response)\*\*:[ \t]*(.*)$/;
+
+function readBlock(text: string, headingLine: number, diagnostics: Diagnostic[]): Clarification | undefined {
+  const lines = text.replace(/^\n/, '').split('\n');
+  const parts: Record<string, string[]> = {};
+  let current: string | undefined;
+  for (const line of lines) {
+    const m = LABEL.exec(line);
+    if (m) {
+      current = m[1]!;
+      parts[current] = m[2] === '' ? [] : [m[2]!];
+    } else if (current !== undefined) parts[current]!.push(line);
+  }
+  const id = (parts.ID ?? []).join(' ').trim();
+  if (id === '') {
+    diagnostics.push({ rule: 'missing-clarification-id', severity: 'error', message: 'clarification request without an "**ID**:" line', line: headingLine, column: 1 });
+    return undefined;
+  }
+  const response = unbullet(stripClosing(parts.Response ?? []).join('\n').replace(/<!--[\s\S]*?-->/g, ''));
+  return {
+    id,
+    toUser: trimBlank((parts['To User'] ?? []).join('\n')),
+    question: unbullet(stripClosing(parts.Question ?? []).join('\n')),
+    response,
+    answered: response !== '',
+  };
+}
+
+function stripClosing(lines: string[]): string[] {
+  const out = [...lines];
+  while (out.length > 0 && /^\s*(?:-{3,}\s*)?$/.test(out[out.length - 1]!)) out.pop();
+  return out;
+}
+
+/** Lines of a bullet list back to plain lines (when every line is a "- " bullet); empty bullets go. */
+function unbullet(text: string): string {
+  const t = trimBlank(text);
+  const lines = t.split('\n');
+  if (!lines.every((l) => l.trim() === '' || l.startsWith('- ') || l.trim() === '-')) return t;
+  return trimBlank(lines.map((l) => (l.startsWith('- ') ? l.slice(2) : l.trim() === '-' ? '' : l)).join('\n'));
+}
+
+function bullet(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? '' : `- ${l}`))
+    .join('\n');
+}
+
+export function serializeJob(job: JobFile): string {
+  const fm = job.frontMatter;
+  let head = '';
+  if (fm.name !== undefined) head += yamlLine('name', fm.name);
+  if (fm.dirs !== undefined) head += yamlLine('dirs', fm.dirs);
+  if (fm.agents !== undefined) head += yamlLine('agents', fm.agents);
+  if (fm.model !== undefined) head += yamlLine('model', fm.model);
+  if (fm.useLog !== undefined) head += yamlLine('useLog', fm.useLog);
+  head += yamlExtra(fm.extra);
+  let out = head === '' ? '' : `---\n${head}---\n`;
+  if (job.goal !== '') out += `${out === '' ? '' : '\n'}${job.goal}\n`;
+  for (const c of job.clarifications) out += renderClarification(c);
+  return out;
+}
+
+export function renderClarification(c: Clarification): string {
+  const response = c.response === '' ? `- ${RESPONSE_PLACEHOLDER}` : bullet(c.response);
+  return `\n---\n### ${CLARIFICATION_HEADING}\n**ID**: ${c.id}\n**To User**: ${c.toUser}\n\n**Question**:\n${bullet(c.question)}\n\n**Response**:\n${response}\n---\n`;
+}

@@ -1,0 +1,252 @@
+/**
+ * Commits as pure functions over a LogFile / JobFile: each returns a new value and never mutates
+ * its argument. The I/O layer (files.ts) runs them under the log lock, so a task's status change and
+ * its Work Log entry land in one write (the seed's rule 1.3).
+ */
+import { IllegalTransitionError, JixoError } from './errors.js';
+import { itemId } from './log.js';
+import { legalMoves, moveTask } from './machine.js';
+import type { Clarification, JobFile, LogFile, RoadmapItem, TaskStatus, TasksExit, WorkLogEntry } from './types.js';
+
+/** Every task (item with a status) in roadmap order, depth first. */
+export function listTasks(log: LogFile): RoadmapItem[] {
+  const out: RoadmapItem[] = [];
+  const visit = (items: RoadmapItem[]): void => {
+    for (const item of items) {
+      if (item.status !== undefined) out.push(item);
+      visit(item.children);
+    }
+  };
+  visit(log.roadmap);
+  return out;
+}
+
+export function findTask(log: LogFile, id: string): RoadmapItem {
+  const task = listTasks(log).find((t) => t.id === id);
+  if (!task) throw new JixoError('unknown-task', `no task "${id}" in the roadmap`);
+  return task;
+}
+
+/** Completed / effective (non-Cancelled) tasks; 0 with no effective task. */
+export function computeProgress(log: LogFile): number {
+  const effective = listTasks(log).filter((t) => t.status !== 'Cancelled');
+  if (effective.length === 0) return 0;
+  return effective.filter((t) => t.status === 'Completed').length / effective.length;
+}
+
+function singleLine(what: string, value: string): string {
+  if (/[\r\n]/.test(value)) throw new JixoError('bad-argument', `${what} must be one line`);
+  return value.trim();
+}
+
+/** Phases are checked when all their effective tasks are Completed; progress follows the tasks. */
+function settle(log: LogFile, now: string): LogFile {
+  const visit = (items: RoadmapItem[]): void => {
+    for (const item of items) {
+      visit(item.children);
+      if (item.status === undefined && item.children.length > 0) {
+        const inner: RoadmapItem[] = [];
+        const collect = (xs: RoadmapItem[]): void => xs.forEach((x) => (x.status !== undefined && inner.push(x), collect(x.children)));
+        collect(item.children);
+        const effective = inner.filter((t) => t.status !== 'Cancelled');
+        item.checked = effective.length > 0 && effective.every((t) => t.status === 'Completed');
+      }
+    }
+  };
+  visit(log.roadmap);
+  log.frontMatter.progress = computeProgress(log);
+  log.frontMatter.updateTime = now;
+  return log;
+}
+
+export interface CommitContext {
+  /** ISO time recorded in the Work Log and `updateTime`. */
+  now: string;
+}
+
+export interface EntryInput {
+  job: string;
+  role: string;
+  objective: string;
+  result: string;
+  summary: string;
+}
+
+/** A new Work Log entry on top (newest first), numbered after the highest so far. */
+export function addEntry(log: LogFile, input: EntryInput, ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  pushEntry(next, input, ctx);
+  return settle(next, ctx.now);
+}
+
+function pushEntry(log: LogFile, input: EntryInput, ctx: CommitContext): WorkLogEntry {
+  const number = log.workLog.reduce((max, e) => Math.max(max, e.number), 0) + 1;
+  if (!/^\S+$/.test(input.job)) throw new JixoError('bad-argument', 'job name must not be empty or contain spaces');
+  const entry: WorkLogEntry = {
+    number,
+    job: input.job,
+    time: ctx.now,
+    role: singleLine('role', input.role),
+    objective: singleLine('objective', input.objective),
+    result: singleLine('result', input.result),
+    summary: input.summary.replace(/\r\n?/g, '\n').trim(),
+    extra: '',
+  };
+  log.workLog.unshift(entry);
+  return entry;
+}
+
+/** Protocol 1: lock exactly one Pending task (whose dependencies are Completed) for `runner`. */
+export function lockTask(log: LogFile, id: string, runner: string, ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  checkRunner(runner);
+  const tasks = listTasks(next);
+  const mine = tasks.find((t) => t.status === 'Locked' && t.runner === runner);
+  if (mine && mine.id !== id) throw new JixoError('already-locked', `runner ${runner} already holds task ${mine.id}: a runner locks one task at a time`);
+  const task = findTask(next, id);
+  const waiting = (task.dependsOn ?? []).filter((d) => tasks.find((t) => t.id === d)?.status !== 'Completed');
+  if (waiting.length > 0 && task.status === 'Pending') throw new JixoError('bad-argument', `task ${id} depends on ${waiting.join(', ')}, not Completed yet`);
+  moveTask(task, 'Locked');
+  task.runner = runner;
+  return settle(next, ctx.now);
+}
+
+export interface FinishInput {
+  id: string;
+  runner: string;
+  job: string;
+  /** Completed or Failed moves the task; Pending hands it back (quota, blocker) with a Pending entry. */
+  outcome: 'Completed' | 'Failed' | 'Pending';
+  summary: string;
+  objective?: string;
+}
+
+const RESULT_OF = { Completed: 'Succeeded', Failed: 'Failed', Pending: 'Pending' } as const;
+
+/** Protocol 3: the task's new status and its Work Log entry, together. */
+export function finishTask(log: LogFile, input: FinishInput, ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  checkRunner(input.runner);
+  const task = findTask(next, input.id);
+  if (task.status === 'Locked' && task.runner !== input.runner) {
+    throw new JixoError('wrong-runner', `task ${input.id} is locked by ${task.runner ?? '(nobody)'}, not ${input.runner}`);
+  }
+  // Only a Locked task is finished (Failed -> Pending is a Planner's retry, not a runner's result).
+  if (task.status !== 'Locked') throw new IllegalTransitionError(task.id, task.status ?? 'Pending', input.outcome, legalMoves(task.status ?? 'Pending'));
+  moveTask(task, input.outcome);
+  if (input.outcome === 'Pending') delete task.runner;
+  pushEntry(next, { job: input.job, role: 'Runner', objective: input.objective ?? `Task ${task.text}`, result: RESULT_OF[input.outcome], summary: input.summary }, ctx);
+  return settle(next, ctx.now);
+}
+
+/** Protocol 0 step 1: Locked tasks whose runner is not active go back to Pending. */
+export function releaseStaleLocks(log: LogFile, active: readonly string[], ctx: CommitContext): { log: LogFile; released: string[] } {
+  const next = structuredClone(log);
+  const released: string[] = [];
+  for (const task of listTasks(next)) {
+    if (task.status === 'Locked' && (task.runner === undefined || !active.includes(task.runner))) {
+      moveTask(task, 'Pending');
+      delete task.runner;
+      released.push(task.id);
+    }
+  }
+  return { log: released.length > 0 ? settle(next, ctx.now) : log, released };
+}
+
+export interface AddTaskInput {
+  /** Numbered id (`2.3`); the text becomes `2.3. <title>`. Omit to use the title as id. */
+  id?: string;
+  title: string;
+  /** Id (or text) of the phase/task to nest under; top level when absent. */
+  parent?: string;
+  dependsOn?: string[];
+  /** A phase: no status, holds tasks. */
+  phase?: boolean;
+}
+
+/** Planner: add a task (Pending) or a phase. */
+export function addTask(log: LogFile, input: AddTaskInput, ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  const title = singleLine('title', input.title);
+  if (title === '') throw new JixoError('bad-argument', 'title must not be empty');
+  if (input.id !== undefined && !/^\d+(?:\.\d+)*$/.test(input.id)) throw new JixoError('bad-argument', `task id "${input.id}" must be numbers separated by dots, e.g. 2.3`);
+  const text = input.id === undefined ? title : `${input.id}. ${title}`;
+  const id = itemId(text);
+  const all: RoadmapItem[] = [];
+  const visit = (xs: RoadmapItem[]): void => xs.forEach((x) => (all.push(x), visit(x.children)));
+  visit(next.roadmap);
+  if (all.some((t) => t.id === id)) throw new JixoError('bad-argument', `the roadmap already has an item "${id}"`);
+  const item: RoadmapItem = { id, text, checked: false, notes: [], children: [] };
+  if (!input.phase) item.status = 'Pending';
+  if (input.dependsOn && input.dependsOn.length > 0) {
+    for (const d of input.dependsOn) if (!all.some((t) => t.id === d && t.status !== undefined)) throw new JixoError('unknown-task', `dependsOn: no task "${d}"`);
+    item.dependsOn = [...input.dependsOn];
+  }
+  if (input.parent === undefined) next.roadmap.push(item);
+  else {
+    const parent = all.find((t) => t.id === input.parent);
+    if (!parent) throw new JixoError('unknown-task', `no roadmap item "${input.parent}" to add under`);
+    parent.children.push(item);
+  }
+  return settle(next, ctx.now);
+}
+
+/** Planner: Pending|Failed -> Cancelled, or Failed -> Pending (retry). */
+export function setTaskStatus(log: LogFile, id: string, to: Extract<TaskStatus, 'Cancelled' | 'Pending'>, ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  const task = findTask(next, id);
+  if (to === 'Pending' && task.status === 'Locked') throw new JixoError('bad-argument', `task ${id} is Locked: release it through its runner or stale-lock triage`);
+  moveTask(task, to);
+  delete task.runner;
+  return settle(next, ctx.now);
+}
+
+export function setTitle(log: LogFile, title: string, ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  next.frontMatter.title = singleLine('title', title);
+  return settle(next, ctx.now);
+}
+
+/** jixo_tasks_exit: recorded in the front matter; the outer loop stops on code 0. Code 0 also sets progress. */
+export function recordExit(log: LogFile, exit: TasksExit, ctx: CommitContext): LogFile {
+  if (exit.code !== 0 && exit.code !== 1 && exit.code !== 2) throw new JixoError('bad-argument', `exit code must be 0, 1 or 2, got ${String(exit.code)}`);
+  const next = settle(structuredClone(log), ctx.now);
+  if (exit.code === 0 && listTasks(next).some((t) => t.status !== 'Completed' && t.status !== 'Cancelled')) {
+    throw new JixoError('bad-argument', 'exit code 0 means the job is done, but some effective tasks are not Completed');
+  }
+  next.frontMatter.exit = { code: exit.code, reason: singleLine('reason', exit.reason), runner: exit.runner, time: exit.time };
+  return next;
+}
+
+export function clearExit(log: LogFile): LogFile {
+  const next = structuredClone(log);
+  delete next.frontMatter.exit;
+  return next;
+}
+
+function checkRunner(runner: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/.test(runner)) throw new JixoError('bad-argument', `runner id "${runner}" must be letters, digits and . _ : @ -`);
+}
+
+export { checkRunner };
+
+/** Protocol 5: add a clarification request block to the job (ID must be new). */
+export function addClarification(job: JobFile, input: { id: string; question: string; toUser?: string }): JobFile {
+  const next = structuredClone(job);
+  const id = singleLine('ID', input.id);
+  if (id === '') throw new JixoError('bad-argument', 'clarification ID must not be empty');
+  if (next.clarifications.some((c) => c.id === id)) throw new JixoError('bad-argument', `clarification "${id}" already exists`);
+  const c: Clarification = { id, toUser: input.toUser ?? 'To provide a more accurate result, I need clarification. I have proceeded with a default plan, but you can provide more detail below.', question: input.question.trim(), response: '', answered: false };
+  if (c.question === '') throw new JixoError('bad-argument', 'question must not be empty');
+  next.clarifications.push(c);
+  return next;
+}
+
+/** Protocol 4: remove an (answered) request once processed. */
+export function removeClarification(job: JobFile, id: string): JobFile {
+  const next = structuredClone(job);
+  const at = next.clarifications.findIndex((c) => c.id === id);
+  if (at < 0) throw new JixoError('unknown-clarification', `no clarification "${id}" in the job file`);
+  next.clarifications.splice(at, 1);
+  return next;
+}

@@ -1,0 +1,75 @@
+/**
+ * Protocol 0 as a pure function of (log, job, runner, active runners): the seed's order of steps,
+ * deterministic, no I/O. The caller applies `staleLocks` (files.ts does it under the lock).
+ */
+import { PLACEHOLDER_TITLE } from './log.js';
+import { listTasks } from './ops.js';
+import type { JobFile, LogFile, RoadmapItem } from './types.js';
+
+export type TriageStep = 'stale-locks' | 'failed-task' | 'pending-blocker' | 'user-reply' | 'plan-alignment' | 'task-selection';
+
+export type TriageDecision =
+  | { kind: 'role'; role: 'Planner' | 'Runner'; step: TriageStep; objective: string; taskId?: string; clarificationId?: string; staleLocks: string[] }
+  | { kind: 'exit'; code: 0 | 1 | 2; step: TriageStep; reason: string; staleLocks: string[] };
+
+export interface TriageInput {
+  log: LogFile;
+  job: JobFile;
+  runner: string;
+  /** The other active runners (Other_Runner_List). The runner itself always counts as active. */
+  active: readonly string[];
+}
+
+// A Pending Work Log entry is a true blocker when its summary says so; otherwise it is a normal pause.
+const BLOCKER = /\b(?:block(?:ed|er|ing)?|clarif\w*|dependency|depends on|missing (?:info\w*|access|credentials)|ambigu\w*|cannot proceed|can't proceed|needs? (?:input|decision|answer))\b/i;
+
+export function triage({ log, job, runner, active }: TriageInput): TriageDecision {
+  const live = new Set([...active, runner]);
+  const tasks = listTasks(log).map((t) => ({ ...t }));
+  // 1. Stale lock reconciliation (applied in memory for the remaining steps).
+  const staleLocks: string[] = [];
+  for (const t of tasks) {
+    if (t.status === 'Locked' && (t.runner === undefined || !live.has(t.runner))) {
+      staleLocks.push(t.id);
+      t.status = 'Pending';
+      delete t.runner;
+    }
+  }
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  // 2. Failed task triage.
+  const failed = tasks.find((t) => t.status === 'Failed');
+  if (failed) return { kind: 'role', role: 'Planner', step: 'failed-task', taskId: failed.id, objective: `Resolve failed task ${failed.text}: read its Work Log entries, then retry it (set it back to Pending), replace it, or cancel it.`, staleLocks };
+  // 3. Pending tasks with a true blocker: a Pending Work Log result whose summary names one, or a dependency that can never complete.
+  for (const t of tasks) {
+    if (t.status !== 'Pending') continue;
+    const last = log.workLog.find((e) => mentions(e.objective, t));
+    if (last && last.result === 'Pending' && BLOCKER.test(last.summary)) {
+      return { kind: 'role', role: 'Planner', step: 'pending-blocker', taskId: t.id, objective: `Remove the blocker of task ${t.text}: ${last.summary}`, staleLocks };
+    }
+    const dead = (t.dependsOn ?? []).filter((d) => {
+      const dep = byId.get(d);
+      return dep === undefined || dep.status === 'Cancelled';
+    });
+    if (dead.length > 0) return { kind: 'role', role: 'Planner', step: 'pending-blocker', taskId: t.id, objective: `Task ${t.text} depends on ${dead.join(', ')}, which will never complete: re-plan it.`, staleLocks };
+  }
+  // 4. User reply triage.
+  const answered = job.clarifications.find((c) => c.answered);
+  if (answered) return { kind: 'role', role: 'Planner', step: 'user-reply', clarificationId: answered.id, objective: `Process the answer to clarification ${answered.id}: update the roadmap, then remove the request from the job file.`, staleLocks };
+  // 5. Plan and goal alignment: an empty or placeholder roadmap, or a placeholder title.
+  const effective = tasks.filter((t) => t.status !== 'Cancelled');
+  if (effective.length === 0) return { kind: 'role', role: 'Planner', step: 'plan-alignment', objective: 'Create the roadmap: break the job goal into small, ordered, independently executable tasks, and give the log a title.', staleLocks };
+  if (log.frontMatter.title.trim() === '' || log.frontMatter.title === PLACEHOLDER_TITLE) {
+    return { kind: 'role', role: 'Planner', step: 'plan-alignment', objective: 'Give the log a concise title derived from the job file, and check the roadmap still matches the goal.', staleLocks };
+  }
+  // 6. Task selection and completion.
+  const ready = tasks.find((t) => t.status === 'Pending' && (t.dependsOn ?? []).every((d) => byId.get(d)?.status === 'Completed'));
+  if (ready) return { kind: 'role', role: 'Runner', step: 'task-selection', taskId: ready.id, objective: `Task ${ready.text}`, staleLocks };
+  if (tasks.some((t) => t.status === 'Locked')) return { kind: 'exit', code: 2, step: 'task-selection', reason: 'No available tasks to execute, other agents are active.', staleLocks };
+  if (effective.every((t) => t.status === 'Completed')) return { kind: 'exit', code: 0, step: 'task-selection', reason: 'Job completed successfully.', staleLocks };
+  const waiting = tasks.filter((t) => t.status === 'Pending').map((t) => t.id);
+  return { kind: 'exit', code: 1, step: 'task-selection', reason: `Pending tasks ${waiting.join(', ')} wait on each other (a dependency cycle): nothing can run.`, staleLocks };
+}
+
+function mentions(objective: string, task: RoadmapItem): boolean {
+  return objective === `Task ${task.text}` || objective.startsWith(`Task ${task.id}.`) || objective.startsWith(`Task ${task.id} `) || objective === `Task ${task.id}`;
+}

@@ -1,0 +1,117 @@
+/**
+ * The parsed forms of JIXO's two Markdown files, as plain JSON-serialisable data. The zod schemas in
+ * schema.ts describe the same shapes (a test keeps them in step); this file imports no zod.
+ */
+
+export const TASK_STATUSES = ['Pending', 'Locked', 'Completed', 'Failed', 'Cancelled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const WORK_LOG_RESULTS = ['Succeeded', 'Failed', 'Pending', 'Cancelled'] as const;
+export type WorkLogResult = (typeof WORK_LOG_RESULTS)[number];
+
+export const ROLES = ['Planner', 'Runner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** One checklist item of the Roadmap: a phase (no status, has children) or a task (has a status). */
+export interface RoadmapItem {
+  /** `1.2` for `1.2. Move code`; the whole text when it has no number. Derived from `text`. */
+  id: string;
+  /** Everything after the checkbox, as written (`1.2. Move shared code to \`packages/core\``). */
+  text: string;
+  checked: boolean;
+  /** Absent for phases. */
+  status?: TaskStatus;
+  runner?: string;
+  dependsOn?: string[];
+  /** Sub-bullets and lines Ratchet does not understand, kept verbatim (de-indented to the item). */
+  notes: string[];
+  children: RoadmapItem[];
+}
+
+export interface WorkLogEntry {
+  number: number;
+  job: string;
+  time: string;
+  role: string;
+  objective: string;
+  result: string;
+  summary: string;
+  /** Anything else in the entry, verbatim. */
+  extra: string;
+}
+
+/** What `jixo_tasks_exit` recorded last: the outer loop stops on code 0. */
+export interface TasksExit {
+  code: 0 | 1 | 2;
+  reason: string;
+  runner: string;
+  time: string;
+}
+
+export interface LogFrontMatter {
+  title: string;
+  /** 0..1 (the file says "NN%"). */
+  progress: number;
+  createTime?: string;
+  updateTime?: string;
+  exit?: TasksExit;
+  /** Unknown keys, kept in order. */
+  extra: Record<string, unknown>;
+}
+
+/** A level-2 section Ratchet does not own, kept verbatim. */
+export interface ExtraSection {
+  title: string;
+  body: string;
+}
+
+export interface LogFile {
+  frontMatter: LogFrontMatter;
+  /** Text between the front matter and the first `##` heading. */
+  preamble: string;
+  /** Text in `## Roadmap` before the checklist. */
+  roadmapIntro: string;
+  roadmap: RoadmapItem[];
+  /** Text in `## Roadmap` after the checklist. */
+  roadmapOutro: string;
+  workLogIntro: string;
+  /** Newest first, as the seed writes them. */
+  workLog: WorkLogEntry[];
+  sections: ExtraSection[];
+}
+
+export interface JobFrontMatter {
+  name?: string;
+  dirs?: string[];
+  agents?: string[];
+  model?: string;
+  useLog?: string;
+  extra: Record<string, unknown>;
+}
+
+export interface Clarification {
+  id: string;
+  toUser: string;
+  question: string;
+  /** The response text, without the placeholder comment. Empty when unanswered. */
+  response: string;
+  answered: boolean;
+}
+
+export interface JobFile {
+  frontMatter: JobFrontMatter;
+  /** The body without clarification blocks: the job's goal. */
+  goal: string;
+  clarifications: Clarification[];
+}
+
+export type Severity = 'error' | 'warning';
+
+/** One problem in a file, with its place. */
+export interface Diagnostic {
+  rule: string;
+  severity: Severity;
+  message: string;
+  line: number;
+  column: number;
+}

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { generate } from '../scripts/generate.js';
+import { JobFileSchema, LogFileSchema } from '../src/schema.js';
+import {
+  IllegalTransitionError,
+  addTask,
+  finishTask,
+  legalMoves,
+  lockTask,
+  parseJob,
+  parseLogStrict,
+  recordExit,
+  serializeJob,
+  setTaskStatus,
+  triage,
+  uuidv7,
+  runnerId,
+  type JobFile,
+} from '../src/index.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+const ctx = { now: '2030-01-01T00:00:00.000Z' };
+const emptyJob: JobFile = { frontMatter: { extra: {} }, goal: 'g', clarifications: [] };
+
+describe('task state machine (fsm-core)', () => {
+  test('legal moves are exactly the seed diagram', () => {
+    expect(legalMoves('Pending').sort()).toEqual(['Cancelled', 'Locked']);
+    expect(legalMoves('Locked').sort()).toEqual(['Completed', 'Failed', 'Pending']);
+    expect(legalMoves('Failed').sort()).toEqual(['Cancelled', 'Pending']);
+    expect(legalMoves('Completed')).toEqual([]);
+    expect(legalMoves('Cancelled')).toEqual([]);
+  });
+
+  test('an illegal move is a typed error and the input is not mutated', () => {
+    const log = parseLogStrict(fixture('seed.log.md'));
+    const before = JSON.stringify(log);
+    expect(() => setTaskStatus(log, '1.1', 'Cancelled', ctx)).toThrow(IllegalTransitionError);
+    expect(() => finishTask(log, { id: '1.2', runner: 'r', job: 'j', outcome: 'Completed', summary: 's' }, ctx)).toThrow(/Pending -> Completed is not allowed/);
+    expect(JSON.stringify(log)).toBe(before);
+  });
+});
+
+describe('commits', () => {
+  test('lock then complete: status, runner, one entry on top, progress over effective tasks, phase checked', () => {
+    let log = parseLogStrict(fixture('seed.log.md'));
+    log = lockTask(log, '1.2', 'r9', ctx);
+    expect(() => lockTask(log, '1.2', 'r8', ctx)).toThrow(IllegalTransitionError);
+    log = finishTask(log, { id: '1.2', runner: 'r9', job: 'Job_Name', outcome: 'Completed', summary: 'moved' }, ctx);
+    expect(log.workLog[0]).toMatchObject({ number: 3, role: 'Runner', objective: 'Task 1.2. Move shared code to `packages/core`', result: 'Succeeded', time: ctx.now });
+    expect(log.workLog).toHaveLength(3);
+    expect(log.frontMatter.progress).toBe(1);
+    expect(log.roadmap[0]!.checked).toBe(true);
+    const exited = recordExit(log, { code: 0, reason: 'done', runner: 'r9', time: ctx.now }, ctx);
+    expect(parseLogStrict(serializeLogSafe(exited)).frontMatter.exit).toEqual({ code: 0, reason: 'done', runner: 'r9', time: ctx.now });
+  });
+
+  test('a runner locks one task at a time; cancelled tasks leave progress; exit 0 is refused while work remains', () => {
+    let log = parseLogStrict(fixture('seed.log.md'));
+    log = addTask(log, { id: '1.3', title: 'Third', parent: '**Phase 1: Core Module Extraction**' }, ctx);
+    log = lockTask(log, '1.2', 'r1', ctx);
+    expect(() => lockTask(log, '1.3', 'r1', ctx)).toThrow(/already holds task 1.2/);
+    log = setTaskStatus(log, '1.3', 'Cancelled', ctx);
+    expect(log.frontMatter.progress).toBe(0.5);
+    expect(() => recordExit(log, { code: 0, reason: 'x', runner: 'r', time: ctx.now }, ctx)).toThrow(/not Completed/);
+    expect(() => addTask(log, { id: '1.3', title: 'dup' }, ctx)).toThrow(/already has/);
+    expect(() => addTask(log, { id: '../x', title: 'bad' }, ctx)).toThrow(/must be numbers/);
+    expect(() => addTask(log, { id: '9', title: 'two\nlines' }, ctx)).toThrow(/one line/);
+  });
+});
+
+describe('triage (Protocol 0, in the seed order)', () => {
+  const make = (roadmap: string, title = 'T') => parseLogStrict(`---\ntitle: "${title}"\nprogress: "0%"\n---\n\n## Roadmap\n\n${roadmap}\n\n## Work Log\n`);
+  test('stale locks are released first, then failed tasks make a Planner', () => {
+    const log = make('- [ ] 1. a\n  - status: Locked\n  - runner: gone\n- [ ] 2. b\n  - status: Failed');
+    expect(triage({ log, job: emptyJob, runner: 'me', active: [] })).toMatchObject({ kind: 'role', role: 'Planner', step: 'failed-task', taskId: '2', staleLocks: ['1'] });
+    expect(triage({ log, job: emptyJob, runner: 'me', active: ['gone'] }).staleLocks).toEqual([]);
+  });
+  test('a Pending entry with a blocker makes a Planner; a normal pause does not', () => {
+    const base = make('- [ ] 1. a\n  - status: Pending');
+    const entry = (summary: string) => ({ ...base, workLog: [{ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 1. a', result: 'Pending', summary, extra: '' }] });
+    expect(triage({ log: entry('Blocked: needs clarification of the API'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Planner', step: 'pending-blocker' });
+    expect(triage({ log: entry('quota exceeded, work in progress'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Runner', taskId: '1' });
+  });
+  test('user reply, empty roadmap, placeholder title, selection, standby, done, dead end', () => {
+    const job = parseJob(fixture('seed.job.md').replace(/- <!--.*-->/, '- yes')).value;
+    expect(triage({ log: make('- [ ] 1. a\n  - status: Pending'), job, runner: 'me', active: [] })).toMatchObject({ step: 'user-reply', clarificationId: 'q1' });
+    expect(triage({ log: make(''), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Planner', step: 'plan-alignment' });
+    expect(triage({ log: make('- [ ] 1. a\n  - status: Pending', '_待定_'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Planner', step: 'plan-alignment' });
+    expect(triage({ log: make('- [ ] 1. a\n  - status: Pending\n  - dependsOn: 2\n- [ ] 2. b\n  - status: Pending'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Runner', taskId: '2' });
+    expect(triage({ log: make('- [ ] 1. a\n  - status: Locked\n  - runner: other'), job: emptyJob, runner: 'me', active: ['other'] })).toMatchObject({ kind: 'exit', code: 2 });
+    expect(triage({ log: make('- [x] 1. a\n  - status: Completed\n- [ ] 2. b\n  - status: Cancelled'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ kind: 'exit', code: 0 });
+    expect(triage({ log: make('- [ ] 1. a\n  - status: Pending\n  - dependsOn: 2\n- [ ] 2. b\n  - status: Pending\n  - dependsOn: 1'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ kind: 'exit', code: 1 });
+    expect(triage({ log: make('- [ ] 1. a\n  - status: Pending\n  - dependsOn: 2\n- [ ] 2. b\n  - status: Cancelled'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Planner', step: 'pending-blocker' });
+  });
+});
+
+describe('job files', () => {
+  test('the seed template block round-trips; a block inside a code fence is not a block', () => {
+    const text = fixture('seed.job.md');
+    const { value, diagnostics } = parseJob(text);
+    expect(diagnostics).toEqual([]);
+    expect(serializeJob(value)).toBe(text);
+    const fenced = parseJob('Goal.\n\n```\n### JIXO: CLARIFICATION REQUEST\n**ID**: no\n```\n');
+    expect(fenced.value.clarifications).toEqual([]);
+    expect(fenced.value.goal).toContain('**ID**: no');
+  });
+  test('missing ID and duplicate IDs are errors with lines; bad names are refused', () => {
+    expect(parseJob('G\n\n---\n### JIXO: CLARIFICATION REQUEST\n**Question**:\n- q\n---\n').diagnostics[0]).toMatchObject({ rule: 'missing-clarification-id', line: 4 });
+    const block = '\n---\n### JIXO: CLARIFICATION REQUEST\n**ID**: a\n**Question**:\n- q\n---\n';
+    expect(parseJob(`G\n${block}${block}`).diagnostics.map((d) => d.rule)).toEqual(['duplicate-clarification-id']);
+    expect(parseJob('---\nname: ../../etc\n---\nG\n').diagnostics[0]).toMatchObject({ rule: 'bad-job-name' });
+  });
+});
+
+describe('schemas and ids', () => {
+  test('schemas and the system prompt module are up to date', () => {
+    for (const { path, text } of generate()) expect(readFileSync(path, 'utf8'), `stale ${path}: run \`pnpm --filter @ratchet/jixo-log generate\``).toBe(text);
+  });
+  test('parsed forms match the schemas', () => {
+    expect(LogFileSchema.safeParse(parseLogStrict(fixture('rich.log.md'))).success).toBe(true);
+    expect(JobFileSchema.safeParse(parseJob(fixture('seed.job.md')).value).success).toBe(true);
+  });
+  test('runner ids are {job}-{uuidv7}-{loop:03}', () => {
+    expect(runnerId('docs', 7, () => 0x0123456789ab)).toMatch(/^docs-01234567-89ab-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-007$/);
+    expect(uuidv7(1) < uuidv7(2)).toBe(true);
+  });
+  test('the main entry never loads zod', () => {
+    const src = fileURLToPath(new URL('../src/', import.meta.url));
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
+        const spec = m[1] ?? m[2]!;
+        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+        else bare.add(spec);
+      }
+    };
+    visit(join(src, 'index.ts'));
+    expect([...bare].filter((s) => s.includes('zod'))).toEqual([]);
+  });
+});
+
+import { serializeLog } from '../src/index.js';
+function serializeLogSafe(log: Parameters<typeof serializeLog>[0]): string {
+  return serializeLog(log);
+}

@@ -1,0 +1,211 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { describe, expect, test } from 'vitest';
+import { parseLog, parseLogStrict, serializeLog, JixoParseError, type ExtraSection, type LogFile, type RoadmapItem, type WorkLogEntry } from '../src/index.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+
+describe('parseLog / serializeLog', () => {
+  test('the seed example parses into phases, tasks and entries, and survives byte for byte', () => {
+    const text = fixture('seed.log.md');
+    const { value, diagnostics } = parseLog(text);
+    expect(diagnostics).toEqual([]);
+    expect(value.frontMatter).toMatchObject({ title: 'JIXO Refactor Job', progress: 0.15 });
+    const phase = value.roadmap[0]!;
+    expect(phase.status).toBeUndefined();
+    expect(phase.children.map((t) => [t.id, t.status, t.runner ?? null, t.checked])).toEqual([
+      ['1.1', 'Completed', 'agent-name-abcd-1234-efgh-5678', true],
+      ['1.2', 'Pending', null, false],
+    ]);
+    expect(value.workLog.map((e) => [e.number, e.role, e.result])).toEqual([
+      [2, 'Runner', 'Succeeded'],
+      [1, 'Planner', 'Succeeded'],
+    ]);
+    expect(serializeLog(value)).toBe(text);
+  });
+
+  test('content Ratchet does not understand is kept: preamble, notes, nested bullets, extra sections, front matter keys, entry extras', () => {
+    const text = fixture('rich.log.md');
+    const { value, diagnostics } = parseLog(text);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(value.frontMatter.extra).toEqual({ owner: 'team-a', tags: ['x', 'y'] });
+    expect(value.preamble).toContain('Free text before the roadmap');
+    const t = value.roadmap[0]!.children[0]!;
+    expect(t.dependsOn).toEqual(['0.1', '0.2']);
+    expect(t.notes).toEqual(['- details: keep the API\n  - nested note']);
+    expect(value.sections.map((s) => s.title)).toEqual(['Notes']);
+    expect(value.sections[0]!.body).toContain('```\n## Roadmap (inside a fence: not a section)\n```');
+    expect(value.workLog[0]!.extra).toBe('- **Files**: a.ts, b.ts');
+    expect(value.workLog[0]!.summary).toBe('First line.\nSecond line of the summary.');
+    // canonical: the file survives byte for byte
+    expect(serializeLog(value)).toBe(text);
+  });
+
+  test('CRLF and a BOM are read; the canonical output is LF without BOM', () => {
+    const text = fixture('seed.log.md');
+    const crlf = `\ufeff${text.replace(/\n/g, '\r\n')}`;
+    const { value, diagnostics } = parseLog(crlf);
+    expect(diagnostics).toEqual([]);
+    expect(serializeLog(value)).toBe(text);
+  });
+
+  test('progress accepts a number or "NN%", clamped to 0..1', () => {
+    const make = (p: string): number => parseLog(`---\ntitle: t\nprogress: ${p}\n---\n\n## Roadmap\n\n## Work Log\n`).value.frontMatter.progress;
+    expect(make('"15%"')).toBe(0.15);
+    expect(make('0.5')).toBe(0.5);
+    expect(make('7')).toBe(1);
+    expect(make('"-20%"')).toBe(0);
+    expect(make('"250%"')).toBe(1);
+    expect(parseLog('---\ntitle: t\nprogress: lots\n---\n\n## Roadmap\n\n## Work Log\n').diagnostics[0]).toMatchObject({ rule: 'bad-front-matter', severity: 'error' });
+  });
+});
+
+describe('diagnostics with line numbers', () => {
+  const bad = (text: string) => parseLog(text).diagnostics.filter((d) => d.severity === 'error');
+
+  test('malformed front matter: the YAML line', () => {
+    const d = bad('---\ntitle: "x\nprogress: 1\n---\n\n## Roadmap\n\n## Work Log\n');
+    expect(d[0]).toMatchObject({ rule: 'malformed-front-matter' });
+    expect(d[0]!.line).toBeGreaterThanOrEqual(2);
+    expect(bad('no front matter\n## Roadmap\n## Work Log\n')[0]).toMatchObject({ rule: 'missing-front-matter', line: 1 });
+    expect(bad('---\ntitle: x\n')[0]).toMatchObject({ rule: 'malformed-front-matter', line: 1 });
+    expect(bad('---\n- a list\n---\n## Roadmap\n## Work Log\n')[0]).toMatchObject({ rule: 'malformed-front-matter' });
+  });
+
+  test('__proto__ and friends in front matter are refused and pollute nothing', () => {
+    const d = bad('---\ntitle: x\n__proto__: { polluted: true }\nextra: { constructor: 1 }\n---\n\n## Roadmap\n\n## Work Log\n');
+    expect(d.map((x) => x.rule)).toEqual(['unsafe-key', 'unsafe-key']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test('missing sections', () => {
+    expect(bad('---\ntitle: x\n---\n\n## Work Log\n').map((d) => d.message)).toEqual(['missing section "## Roadmap"']);
+    expect(bad('---\ntitle: x\n---\n\n## Roadmap\n').map((d) => d.message)).toEqual(['missing section "## Work Log"']);
+  });
+
+  test('unknown statuses and duplicate task ids, at their lines', () => {
+    const text = '---\ntitle: x\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: PendingReview\n- [ ] 2. b\n  - status: Pending\n- [ ] 2. c\n  - status: Pending\n\n## Work Log\n';
+    const d = bad(text);
+    expect(d.map((x) => [x.rule, x.line])).toEqual([
+      ['unknown-status', 8],
+      ['duplicate-task-id', 11],
+    ]);
+    expect(() => parseLogStrict(text, 'x.log.md')).toThrow(JixoParseError);
+    try {
+      parseLogStrict(text, 'x.log.md');
+    } catch (err) {
+      expect(err).toMatchObject({ code: 'parse-error', path: 'x.log.md', line: 8 });
+      expect((err as JixoParseError).diagnostics).toHaveLength(2);
+    }
+  });
+
+  test('a roadmap bullet that is not a checklist item is an error; binary and huge junk do not crash', () => {
+    expect(bad('---\ntitle: x\n---\n\n## Roadmap\n\n- plain bullet\n\n## Work Log\n')[0]).toMatchObject({ rule: 'not-a-checklist-item', line: 7 });
+    expect(() => parseLog('\u0000\u0001\u0002binary')).not.toThrow();
+    const huge = `---\ntitle: x\n---\n\n## Roadmap\n\n${'- [ ] '.repeat(50_000)}\n\n## Work Log\n`;
+    expect(() => parseLog(huge)).not.toThrow();
+  });
+});
+
+// ---- property tests ----
+const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 _`*.,:()/-]{0,20}[A-Za-z0-9`)]$/);
+const runnerArb = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
+const statusArb = fc.constantFrom('Pending', 'Locked', 'Completed', 'Failed', 'Cancelled' as const);
+
+function itemsArb(depth: number, prefix: string): fc.Arbitrary<RoadmapItem[]> {
+  return fc.integer({ min: 0, max: depth === 0 ? 3 : 2 }).chain((n) =>
+    fc.tuple(
+      ...Array.from({ length: n }, (_, i) => {
+        const id = prefix === '' ? String(i + 1) : `${prefix}.${i + 1}`;
+        const task = fc.record({ title: word, status: statusArb, runner: fc.option(runnerArb, { nil: undefined }), deps: fc.option(fc.array(fc.constantFrom('9.1', '9.2'), { maxLength: 2 }), { nil: undefined }), note: fc.option(word, { nil: undefined }) }).map(
+          ({ title, status, runner, deps, note }): RoadmapItem => ({
+            id,
+            text: `${id}. ${title}`,
+            checked: status === 'Completed',
+            status,
+            ...(runner !== undefined ? { runner } : {}),
+            ...(deps !== undefined && deps.length > 0 ? { dependsOn: deps } : {}),
+            notes: note !== undefined ? [`- note: ${note}`] : [],
+            children: [],
+          }),
+        );
+        if (depth >= 1) return task;
+        const phase = fc.tuple(word, itemsArb(depth + 1, id)).map(([title, children]): RoadmapItem => (children.length === 0 ? { id, text: `${id}. ${title}`, checked: false, status: 'Pending', notes: [], children } : { id, text: `${id}. ${title}`, checked: false, notes: [], children }));
+        return fc.oneof(task, phase);
+      }),
+    ),
+  );
+}
+
+const entryArb = fc.record({ role: fc.constantFrom('Planner', 'Runner'), objective: word, result: fc.constantFrom('Succeeded', 'Failed', 'Pending', 'Cancelled'), summary: fc.array(word, { minLength: 1, maxLength: 3 }).map((l) => l.join('\n')), extra: fc.constantFrom('', '- **Files**: a.ts') });
+
+const logArb: fc.Arbitrary<LogFile> = fc
+  .record({
+    title: fc.string({ maxLength: 30 }),
+    pct: fc.integer({ min: 0, max: 100 }),
+    roadmap: itemsArb(0, ''),
+    entries: fc.array(entryArb, { maxLength: 4 }),
+    preamble: fc.constantFrom('', 'Some preamble text.'),
+    extra: fc.constantFrom<Record<string, unknown>>({}, { owner: 'me' }),
+    sections: fc.constantFrom<ExtraSection[]>([], [{ title: 'Notes', body: 'kept' }]),
+  })
+  .map(({ title, pct, roadmap, entries, preamble, extra, sections }): LogFile => ({
+    frontMatter: { title, progress: pct / 100, extra },
+    preamble,
+    roadmapIntro: '',
+    roadmap,
+    roadmapOutro: '',
+    workLogIntro: '',
+    workLog: entries.map((e, i): WorkLogEntry => ({ number: entries.length - i, job: 'job', time: '2030-01-01T00:00:00.000Z', ...e })),
+    sections: structuredClone(sections),
+  }));
+
+describe('properties', () => {
+  test('parse(serialise(x)) equals x, and serialise(parse(text)) is the same bytes', () => {
+    fc.assert(
+      fc.property(logArb, (log) => {
+        const text = serializeLog(log);
+        const { value, diagnostics } = parseLog(text);
+        expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        expect(value).toEqual(log);
+        expect(serializeLog(value)).toBe(text);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('the scanner agrees with a real CommonMark parser (mdast) on sections and roadmap nesting', () => {
+    fc.assert(
+      fc.property(logArb, (log) => {
+        const text = serializeLog(log);
+        const body = text.slice(text.indexOf('\n---\n') + 5);
+        const tree = fromMarkdown(body);
+        const h2 = tree.children.filter((n) => n.type === 'heading' && n.depth === 2).length;
+        expect(h2).toBe(2 + log.sections.length);
+        // count checklist items (listItem with `checked` set) in the Roadmap list
+        let checklist = 0;
+        // (no GFM extension: a task item is a listItem whose paragraph starts with "[ ] " or "[x] ")
+        const visit = (n: { type: string; value?: string; children?: unknown[] }): void => {
+          const first = (n.children?.[0] as typeof n | undefined)?.children?.[0] as typeof n | undefined;
+          if (n.type === 'listItem' && /^\[[ x]\] /.test(first?.value ?? '')) checklist++;
+          for (const c of (n.children ?? []) as (typeof n)[]) visit(c);
+        };
+        visit(tree);
+        const count = (xs: RoadmapItem[]): number => xs.reduce((s, x) => s + 1 + count(x.children), 0);
+        expect(checklist).toBe(count(log.roadmap));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test('parse never throws on arbitrary text, and a file with errors is reported, not guessed', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (s) => {
+        const { diagnostics } = parseLog(`---\ntitle: x\n---\n${s}`);
+        for (const d of diagnostics) expect(d.line).toBeGreaterThanOrEqual(1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
