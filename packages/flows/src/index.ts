@@ -1,0 +1,67 @@
+/**
+ * @ratchet/flows: step and phase workflows with artifact gates and mandatory next-command
+ * directives (the seed's reasoning protocol and composite skills). The main entry loads no zod:
+ * flows and sessions are checked by hand-written validators; the zod mirror is `@ratchet/flows/schema`.
+ */
+export { FlowError, type FlowErrorCode, type FlowProblem } from './errors.js';
+export {
+  FLOW_KINDS,
+  SESSION_MODES,
+  SESSION_STATUSES,
+  STEP_TYPES,
+  type Branch,
+  type DirectiveText,
+  type Flow,
+  type FlowKind,
+  type Gate,
+  type HistoryEntry,
+  type HistoryEvent,
+  type InputDeclaration,
+  type SessionMode,
+  type SessionState,
+  type SessionStatus,
+  type SkipCondition,
+  type Step,
+  type StepType,
+} from './types.js';
+export { BASE_VARS, DEFAULT_LOOP_LIMIT, FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID, checkFlow, type FlowCheck } from './validate-flow.js';
+export { FLOW_MAX_BYTES, formatOf, loadFlowFile, parseFlow, type FlowFormat, type LoadedFlow, type ParseFlowOptions } from './parse.js';
+export { placeholders, renderTemplate, resolveInside, staticPathProblem } from './template.js';
+export {
+  MAX_QUESTIONS,
+  SESSION_ID,
+  applyAdvance,
+  branchGates,
+  checkSessionId,
+  createSession,
+  planAdvance,
+  stepGates,
+  transitionGate,
+  type AdvanceKind,
+  type AdvancePlan,
+  type NewSession,
+  type ResolvedGate,
+} from './engine.js';
+export { ARTIFACT_MAX_BYTES, evaluateGate, evaluateGates, type GateResult } from './gates.js';
+export { DEFAULT_DIRECTIVE, directiveText, renderDirective, type GateLine } from './render.js';
+export { SESSIONS_DIR, SESSION_SCHEMA_URL, SESSION_VERSION, openSession, sessionDocument, sessionPath, sessionSchema } from './session-file.js';
+export {
+  advanceFlow,
+  completeBranch,
+  flowStatus,
+  haltFlow,
+  listSessions,
+  nextCommand,
+  resumeFlow,
+  shellQuote,
+  startFlow,
+  type AdvanceInput,
+  type FlowView,
+  type Outcome,
+  type RunnerOptions,
+  type SessionSummary,
+  type StartInput,
+  type StepView,
+} from './runner.js';
+export { SESSION_FSM, nextStatus, sessionMachine, type SessionEvent } from './status.js';
+export { FLOW_EXTENSIONS, findFlowFile, listFlowFiles, type FlowFile } from './catalog.js';

@@ -1,0 +1,96 @@
+/**
+ * What an agent reads after every call: the step's content, what it must produce, and the mandatory
+ * directive naming the exact next command (invariant 1). Pure string building.
+ */
+import type { DirectiveText, Flow, SessionState, Step } from './types.js';
+
+/** Ratchet's own wording; flows (`directive`) and callers (`RunnerOptions.directive`) may replace it. */
+export const DEFAULT_DIRECTIVE: DirectiveText = {
+  heading: '**NEXT COMMAND (required): run it before doing anything else:**',
+  warnings: [
+    '- Do not skip it, reorder it or replace it with another command: the flow refuses steps out of order.',
+    '- Your progress is already saved; if you lose context, `status` shows this step again.',
+    '- If the command refuses, do what it says is missing, then run the same command again. There is no override.',
+  ],
+};
+
+export function directiveText(text: Partial<DirectiveText> | undefined, ...overrides: (Partial<DirectiveText> | undefined)[]): DirectiveText {
+  const out = { ...DEFAULT_DIRECTIVE };
+  for (const o of [text, ...overrides]) {
+    if (o?.heading !== undefined) out.heading = o.heading;
+    if (o?.warnings !== undefined) out.warnings = o.warnings;
+  }
+  return out;
+}
+
+export function renderDirective(command: string, text: DirectiveText): string {
+  return [text.heading, '', `\`${command}\``, '', ...text.warnings].join('\n');
+}
+
+export interface GateLine {
+  artifact: string;
+  minLength: number;
+  headings: string[];
+  why: string;
+}
+
+export interface RenderInput {
+  flow: Flow;
+  state: SessionState;
+  step: Step | undefined;
+  /** The step's Markdown. */
+  content: string | undefined;
+  /** A line saying what just happened ("Advanced from 2 to 3."). */
+  headline: string;
+  gates: GateLine[];
+  /** Why the command refused (exit 1), one line each. */
+  missing: string[];
+  directive: string | undefined;
+}
+
+export function renderView(r: RenderInput): string {
+  const { flow, state, step } = r;
+  const out: string[] = [];
+  out.push(`<!-- ratchet flow ${flow.id} · session ${state.sessionId} · ${state.status}${step ? ` · step ${step.id}` : ''} -->`);
+  out.push(r.headline, '');
+  if (r.missing.length > 0) {
+    out.push('### Not yet: what is missing', '', ...r.missing.map((m) => `- ${m}`), '');
+  }
+  if (state.status === 'HALTED') {
+    out.push(`### Halted`, '', `Reason: ${state.haltReason ?? 'none given'}`, '');
+    if (state.clarificationQuestions.length > 0) {
+      out.push('Ask the user these questions and wait for the answers:', '', ...state.clarificationQuestions.map((q, i) => `${i + 1}. ${q}`), '');
+    }
+  }
+  if (step && r.content !== undefined && state.status === 'EXECUTING' && r.missing.length === 0) {
+    out.push(`## Step ${step.id}: ${step.title} (${step.type})`, '', r.content.trimEnd(), '');
+    const agents = [...(step.agent ? [step.agent] : []), ...step.iterationAgents];
+    if (agents.length > 0) {
+      out.push('### Agent', '');
+      for (const agent of agents) {
+        out.push(`Invoke \`${agent}\` through the Task tool (subagent_type: \`${agent}\`)${step.atomicSkill ? ` for the atomic skill \`${step.atomicSkill}\`` : ''}. Never run an agent's entry point yourself.`);
+      }
+      out.push('');
+    }
+    if (step.type === 'PARALLEL') {
+      const done = new Set(state.branches[step.id] ?? []);
+      out.push('### Branches (all must complete)', '');
+      for (const b of step.branches) out.push(`- [${done.has(b.id) ? 'x' : ' '}] ${step.id}:${b.id} ${b.title}${b.agent ? ` (Task tool, subagent_type: \`${b.agent}\`)` : ''}`);
+      out.push('');
+    }
+    if (step.type === 'ITERATIVE') out.push(`Loop back with \`advance --loop\` (used ${state.iterations[step.id] ?? 0} of ${step.maxIterations}).`, '');
+    if (step.type === 'REMEDIATION') out.push(`If validation fails, send the work back to step ${step.remediationTarget ?? '?'} with \`advance --remediate\` (used ${state.remediations[step.id] ?? 0} of ${step.maxRemediation}).`, '');
+    if (step.haltOnQuestions) out.push('If you have clarifying questions (at most 5), record them with `advance --question "..."`: the flow halts until the user answers.', '');
+    if (step.requires.length > 0) out.push(`Before advancing, set: ${step.requires.map((v) => `\`--set ${v}=...\``).join(', ')}.`, '');
+    if (r.gates.length > 0) {
+      out.push('### Required before advancing', '');
+      for (const g of r.gates) {
+        const details = [g.minLength > 1 ? `at least ${g.minLength} characters` : undefined, g.headings.length > 0 ? `headings ${g.headings.map((h) => `"${h}"`).join(', ')}` : undefined].filter(Boolean);
+        out.push(`- \`${g.artifact}\`: ${g.why}${details.length > 0 ? `; ${details.join('; ')}` : ''}`);
+      }
+      out.push('');
+    }
+  }
+  if (r.directive !== undefined) out.push(r.directive);
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,345 @@
+/**
+ * The I/O shell around the engine: every command is one locked read-modify-write of the session
+ * document, and the view (content + directive) is built only after the write returned. So whatever
+ * prints the view prints it after the state is on disk (invariant 2). A gate that does not hold
+ * aborts the update: nothing is written, the view says what is missing (exit 1 in the CLI).
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { NotFoundError, readTextFile } from '@ratchet/store';
+import {
+  addNotes,
+  applyAdvance,
+  assertGatePaths,
+  createSession,
+  findBranch,
+  branchGates,
+  findStep,
+  halt,
+  landingStep,
+  markBranch,
+  planAdvance,
+  recordQuestions,
+  resume,
+  setVars,
+  stepGates,
+  varsAt,
+  type AdvanceKind,
+} from './engine.js';
+import { FlowError } from './errors.js';
+import { evaluateGates } from './gates.js';
+import { nextStatus } from './status.js';
+import type { LoadedFlow } from './parse.js';
+import { directiveText, renderDirective, renderView, type GateLine } from './render.js';
+import { openSession, SESSIONS_DIR, sessionPath } from './session-file.js';
+import { placeholders, renderTemplate } from './template.js';
+import type { DirectiveText, FlowKind, SessionMode, SessionState, Step, StepType } from './types.js';
+
+export interface RunnerOptions {
+  /** Absolute project root: sessions live in `<root>/.ratchet/flows/`, artifacts must be inside it. */
+  root: string;
+  /** Load the flow a session was started with, from the `ref` the session stored. */
+  loadFlow: (ref: string) => Promise<LoadedFlow>;
+  /** Milliseconds since the epoch (history timestamps). Default Date.now. */
+  clock?: () => number;
+  /** How directives spell the CLI. Default `ratchet`. */
+  command?: string;
+  /** Replaces the directive wording of every flow (after the flow's own `directive`). */
+  directive?: Partial<DirectiveText>;
+}
+
+export type Outcome = 'started' | 'advanced' | 'looped' | 'remediated' | 'completed' | 'halted' | 'resumed' | 'branch-completed' | 'refused' | 'status';
+
+export interface StepView {
+  id: string;
+  title: string;
+  type: StepType;
+  content: string;
+  agent?: string;
+  atomicSkill?: string;
+  branches: { id: string; title: string; agent?: string; done: boolean }[];
+}
+
+export interface FlowView {
+  outcome: Outcome;
+  /** False when the command refused (gates, limits): exit 1. */
+  ok: boolean;
+  session: SessionState;
+  /** The session file. */
+  file: string;
+  flow: { id: string; title: string; kind: FlowKind };
+  step: StepView | null;
+  /** What must be produced before the current step can be left. */
+  gates: GateLine[];
+  /** Why the command refused. */
+  missing: string[];
+  /** The mandatory next command, and its full text. */
+  directive: { command: string; text: string };
+  /** Everything an agent should read, Markdown. */
+  text: string;
+}
+
+/** Thrown inside a document update to abort it (nothing is written); never escapes the runner. */
+class Refusal extends Error {
+  constructor(
+    readonly missing: string[],
+    readonly command: string,
+  ) {
+    super('refused');
+  }
+}
+
+const now = (opts: RunnerOptions): string => new Date((opts.clock ?? Date.now)()).toISOString();
+const cli = (opts: RunnerOptions): string => opts.command ?? 'ratchet';
+
+export interface StartInput {
+  flow: LoadedFlow;
+  /** Stored in the session so later commands find the same flow. */
+  ref: string;
+  sessionId: string;
+  inputs?: Readonly<Record<string, string>>;
+  mode?: SessionMode;
+}
+
+export async function startFlow(opts: RunnerOptions, input: StartInput): Promise<FlowView> {
+  const doc = openSession(opts.root, input.sessionId);
+  const state = await doc.update((draft) => {
+    if (draft.revision > 0) {
+      throw new FlowError('session-exists', `session ${input.sessionId} already exists (flow ${draft.flow.id}, ${draft.status}${draft.current !== null ? ` at step ${draft.current}` : ''}); continue it with \`${cli(opts)} flow status --session ${input.sessionId}\` or pick another --session`, { path: doc.path });
+    }
+    const fresh = createSession(input.flow.flow, { sessionId: input.sessionId, ref: input.ref, mode: input.mode ?? 'normal', inputs: input.inputs ?? {}, now: now(opts) });
+    assertGatePaths(input.flow.flow, fresh, opts.root);
+    return fresh;
+  });
+  return view(opts, input.flow, state, 'started', `Started flow ${input.flow.flow.id} (${input.flow.flow.title}) as session ${state.sessionId}.`);
+}
+
+export interface AdvanceInput {
+  sessionId: string;
+  /** ITERATIVE: go back to the loop target. REMEDIATION: go back to the remediation target. */
+  kind?: AdvanceKind;
+  /** Session variables to set (e.g. the routing decision), saved with the advance. */
+  set?: Readonly<Record<string, string>>;
+  notes?: readonly string[];
+  /** Clarifying questions: on a step with haltOnQuestions, the session halts instead of advancing. */
+  questions?: readonly string[];
+}
+
+export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Promise<FlowView> {
+  const { doc, loaded } = await openExisting(opts, input.sessionId);
+  const kind = input.kind ?? 'next';
+  const again = `${cli(opts)} flow advance --session ${input.sessionId}${kind === 'loop' ? ' --loop' : kind === 'remediate' ? ' --remediate' : ''}`;
+  let from: string | null = null;
+  try {
+    const state = await doc.update(async (draft) => {
+      requireSession(draft, input.sessionId, doc.path);
+      from = draft.current;
+      const t = now(opts);
+      if (input.questions !== undefined && input.questions.length > 0) {
+        nextStatus(draft, 'halt');
+        setVars(draft, input.set ?? {}, t);
+        addNotes(draft, input.notes ?? []);
+        recordQuestions(loaded.flow, draft, input.questions, t);
+        return;
+      }
+      const plan = planAdvance(loaded.flow, draft, kind, opts.root, input.set ?? {});
+      const results = await evaluateGates(opts.root, plan.gates);
+      const missing = [...results.flatMap((r) => r.problems), ...plan.blockers];
+      if (missing.length > 0) throw new Refusal(missing, again);
+      setVars(draft, input.set ?? {}, t);
+      addNotes(draft, input.notes ?? []);
+      applyAdvance(loaded.flow, draft, plan, t);
+      assertGatePaths(loaded.flow, draft, opts.root);
+    });
+    if (state.status === 'HALTED') return view(opts, loaded, state, 'halted', `Halted at step ${state.current ?? '?'}.`);
+    if (state.status === 'COMPLETED') return view(opts, loaded, state, 'completed', `Flow ${loaded.flow.id} completed (left step ${String(from)}).`);
+    const outcome: Outcome = kind === 'loop' ? 'looped' : kind === 'remediate' ? 'remediated' : 'advanced';
+    const verb = kind === 'loop' ? 'Looped back' : kind === 'remediate' ? 'Sent back for remediation' : 'Advanced';
+    const skipped = state.history.filter((h) => h.event === 'skip' && h.step !== null).slice(-5);
+    const lastLeave = state.history.map((h) => h.event).lastIndexOf(kind === 'next' ? 'leave' : kind);
+    const skippedNow = skipped.filter((h) => state.history.indexOf(h) > lastLeave);
+    const skipNote = skippedNow.length > 0 ? ` Skipped ${skippedNow.map((h) => `${h.step ?? ''} (${h.detail ?? ''})`).join(', ')}.` : '';
+    return view(opts, loaded, state, outcome, `${verb} from step ${String(from)} to step ${state.current ?? '?'}.${skipNote}`);
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    const state = await doc.read();
+    return view(opts, loaded, state, 'refused', `Cannot leave step ${state.current ?? '?'} yet.`, err.missing, err.command);
+  }
+}
+
+export async function completeBranch(opts: RunnerOptions, input: { sessionId: string; branch: string }): Promise<FlowView> {
+  const { doc, loaded } = await openExisting(opts, input.sessionId);
+  let label = input.branch;
+  try {
+    const state = await doc.update(async (draft) => {
+      requireSession(draft, input.sessionId, doc.path);
+      const { step, branch } = findBranch(loaded.flow, draft, input.branch);
+      label = `${step.id}:${branch.id}`;
+      const results = await evaluateGates(opts.root, branchGates(loaded.flow, draft, step, branch, opts.root));
+      const missing = results.flatMap((r) => r.problems);
+      if (missing.length > 0) throw new Refusal(missing, `${cli(opts)} flow complete-branch ${label} --session ${input.sessionId}`);
+      markBranch(draft, step, branch, now(opts));
+    });
+    return view(opts, loaded, state, 'branch-completed', `Branch ${label} completed.`);
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    return view(opts, loaded, await doc.read(), 'refused', `Branch ${label} is not complete yet.`, err.missing, err.command);
+  }
+}
+
+export async function haltFlow(opts: RunnerOptions, input: { sessionId: string; reason: string }): Promise<FlowView> {
+  const { doc, loaded } = await openExisting(opts, input.sessionId);
+  const state = await doc.update((draft) => {
+    requireSession(draft, input.sessionId, doc.path);
+    halt(draft, input.reason, now(opts));
+  });
+  return view(opts, loaded, state, 'halted', `Halted session ${state.sessionId} at step ${state.current ?? '?'}.`);
+}
+
+export async function resumeFlow(opts: RunnerOptions, input: { sessionId: string; notes?: readonly string[] }): Promise<FlowView> {
+  const { doc, loaded } = await openExisting(opts, input.sessionId);
+  const state = await doc.update((draft) => {
+    requireSession(draft, input.sessionId, doc.path);
+    resume(draft, now(opts));
+    addNotes(draft, input.notes ?? []);
+  });
+  return view(opts, loaded, state, 'resumed', `Resumed session ${state.sessionId} at step ${state.current ?? '?'}.`);
+}
+
+/** The current step again (after a crash or a lost context): reads only. */
+export async function flowStatus(opts: RunnerOptions, sessionId: string): Promise<FlowView> {
+  const { doc, loaded } = await openExisting(opts, sessionId);
+  const state = await doc.read();
+  requireSession(state, sessionId, doc.path);
+  return view(opts, loaded, state, 'status', `Session ${state.sessionId}: flow ${loaded.flow.id}, ${state.status}${state.current !== null ? ` at step ${state.current}` : ''}.`);
+}
+
+export interface SessionSummary {
+  sessionId: string;
+  flow: string;
+  status: SessionState['status'];
+  current: string | null;
+  file: string;
+}
+
+/** Every session file under `.ratchet/flows/`, sorted by id. A file that does not parse throws (with its place). */
+export async function listSessions(root: string): Promise<SessionSummary[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(root, SESSIONS_DIR));
+  } catch {
+    return [];
+  }
+  const out: SessionSummary[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+    const id = name.slice(0, -5);
+    let state: SessionState;
+    try {
+      state = await openSession(root, id).read();
+    } catch (err) {
+      if (err instanceof FlowError && err.code === 'bad-session-id') continue;
+      throw err;
+    }
+    out.push({ sessionId: state.sessionId, flow: state.flow.id, status: state.status, current: state.current, file: sessionPath(root, id) });
+  }
+  return out;
+}
+
+async function openExisting(opts: RunnerOptions, sessionId: string): Promise<{ doc: ReturnType<typeof openSession>; loaded: LoadedFlow }> {
+  const doc = openSession(opts.root, sessionId);
+  const state = await doc.read();
+  requireSession(state, sessionId, doc.path);
+  return { doc, loaded: await opts.loadFlow(state.flow.ref) };
+}
+
+function requireSession(state: SessionState, sessionId: string, path: string): void {
+  if (state.revision === 0) throw new FlowError('unknown-session', `no session ${sessionId}: start one with \`ratchet flow start <flow> --session ${sessionId}\``, { path });
+  if (state.sessionId !== sessionId) throw new FlowError('unknown-session', `the file holds session ${state.sessionId}, not ${sessionId}`, { path });
+}
+
+/** The exact command the agent must run next, from the saved state. */
+export function nextCommand(opts: Pick<RunnerOptions, 'command'>, loaded: LoadedFlow, state: SessionState): string {
+  const c = opts.command ?? 'ratchet';
+  const s = state.sessionId;
+  if (state.status === 'HALTED') {
+    return state.clarificationQuestions.length > 0 ? `${c} flow resume --session ${s} --note "<the user's answers>"` : `${c} flow resume --session ${s}`;
+  }
+  if (state.status === 'COMPLETED') {
+    const vars = varsAt(loaded.flow, state, null);
+    // Only when every variable is known: a "<route>" left in a command would be read as shell redirections.
+    if (loaded.flow.onComplete !== undefined && placeholders(loaded.flow.onComplete).every((name) => Object.hasOwn(vars, name))) {
+      return renderTemplate(loaded.flow.onComplete, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, shellQuote(v)])));
+    }
+    return `${c} flow status --session ${s}`;
+  }
+  const step = findStep(loaded.flow, state.current);
+  if (step.type === 'PARALLEL') {
+    const done = new Set(state.branches[step.id] ?? []);
+    const open = step.branches.find((b) => !done.has(b.id));
+    if (open) return `${c} flow complete-branch ${step.id}:${open.id} --session ${s}`;
+  }
+  return `${c} flow advance --session ${s}`;
+}
+
+export function shellQuote(value: string): string {
+  return /^[A-Za-z0-9._/:=@%+,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+async function readContent(loaded: LoadedFlow, step: Step): Promise<string> {
+  const path = loaded.contents[step.id];
+  if (path === undefined) throw new FlowError('missing-content', `step ${step.id} has no content file`, { path: loaded.path });
+  try {
+    return (await readTextFile(path)).text;
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new FlowError('missing-content', `content file of step ${step.id} disappeared: ${path}`, { path: loaded.path });
+    throw err;
+  }
+}
+
+async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState, outcome: Outcome, headline: string, missing: string[] = [], command?: string): Promise<FlowView> {
+  const flow = loaded.flow;
+  const step = state.current !== null ? findStep(flow, state.current) : undefined;
+  // Content refers to "<session>" in example commands: show the real id so they can be run as printed.
+  const content = step ? (await readContent(loaded, step)).replaceAll('<session>', state.sessionId) : undefined;
+  const gates: GateLine[] = [];
+  if (step && state.status === 'EXECUTING') {
+    for (const g of stepGates(flow, state, step, opts.root)) gates.push({ artifact: g.artifact, minLength: g.minLength, headings: g.headings, why: g.why });
+    if (step.type === 'PARALLEL') {
+      const done = new Set(state.branches[step.id] ?? []);
+      for (const b of step.branches) {
+        if (done.has(b.id)) continue;
+        for (const g of branchGates(flow, state, step, b, opts.root)) gates.push({ artifact: g.artifact, minLength: g.minLength, headings: g.headings, why: g.why });
+      }
+    }
+    const to = landingStep(flow, state, step.next);
+    if (to !== null && flow.transitionGate) {
+      const t = renderTemplate(flow.transitionGate.artifact, varsAt(flow, state, step.id, { from: step.id, to }));
+      gates.push({ artifact: t, minLength: flow.transitionGate.minLength, headings: flow.transitionGate.headings, why: `memory-agent file for the transition ${step.id} -> ${to} (invoke the memory agent through the Task tool)` });
+    }
+  }
+  const directiveCommand = command ?? nextCommand(opts, loaded, state);
+  const text = renderDirective(directiveCommand, directiveText(flow.directive, opts.directive));
+  const stepView: StepView | null = step
+    ? {
+        id: step.id,
+        title: step.title,
+        type: step.type,
+        content: content ?? '',
+        ...(step.agent !== undefined ? { agent: step.agent } : {}),
+        ...(step.atomicSkill !== undefined ? { atomicSkill: step.atomicSkill } : {}),
+        branches: step.branches.map((b) => ({ id: b.id, title: b.title, ...(b.agent !== undefined ? { agent: b.agent } : {}), done: (state.branches[step.id] ?? []).includes(b.id) })),
+      }
+    : null;
+  return {
+    outcome,
+    ok: outcome !== 'refused',
+    session: state,
+    file: sessionPath(opts.root, state.sessionId),
+    flow: { id: flow.id, title: flow.title, kind: flow.kind },
+    step: stepView,
+    gates,
+    missing,
+    directive: { command: directiveCommand, text },
+    text: renderView({ flow, state, step, content, headline, gates, missing, directive: text }),
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The zod schemas (the one source of truth for the documented formats): flow files and session
+ * files. `scripts/generate.ts` turns them into schemas/*.schema.json; a test fails when those are
+ * stale, and another runs the same corpus through these schemas and the hand-written validators
+ * (validate-flow.ts, session-file.ts) the CLI uses, so the two cannot drift. Import through
+ * `@ratchet/flows/schema` only: the main entry never loads zod.
+ *
+ * What JSON Schema cannot say (ids that exist, a LINEAR first step, reachability, placeholders)
+ * is checked by `checkFlow` only.
+ */
+import { z } from 'zod';
+import { FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID } from './validate-flow.js';
+import { SESSION_SCHEMA_URL, SESSION_VERSION } from './session-file.js';
+import { FLOW_KINDS, SESSION_MODES, SESSION_STATUSES, STEP_TYPES } from './types.js';
+
+interface Meta {
+  id?: string;
+  title?: string;
+  description?: string;
+}
+/** A private registry (the global one would throw when source and dist are both loaded). */
+export const flowsSchemaRegistry = z.registry<Meta>();
+const d = <T extends z.ZodType>(schema: T, description: string): T => {
+  flowsSchemaRegistry.add(schema, { description });
+  return schema;
+};
+
+const nonEmpty = (): z.ZodString => z.string().regex(/\S/);
+const varName = (): z.ZodString => z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/);
+const stepId = (): z.ZodString => z.string().regex(STEP_ID);
+
+export const GateSchema = z
+  .strictObject({
+    artifact: d(nonEmpty(), 'Project-relative path template: {task}, {session}, {flow}, {step}, {iteration}, declared inputs; {agent} in agent gates, {from}/{to} in the transition gate, {branch} in branch gates. Never absolute, never "..".'),
+    minLength: d(z.number().int().min(0).max(10_000_000), 'Minimum length in characters (default 1).').optional(),
+    headings: d(z.array(z.string().regex(/^[^\r\n]*\S[^\r\n]*$/)), 'Lines the file must contain exactly.').optional(),
+  })
+  .register(flowsSchemaRegistry, { id: 'Gate' });
+
+export const SkipConditionSchema: z.ZodType<unknown> = z
+  .union([
+    z.strictObject({ mode: z.enum(SESSION_MODES) }),
+    z.strictObject({ input: varName(), equals: z.string().optional() }),
+    z.strictObject({
+      get not(): z.ZodType<unknown> {
+        return SkipConditionSchema;
+      },
+    }),
+  ])
+  .register(flowsSchemaRegistry, { id: 'SkipCondition', description: 'When an OPTIONAL step is skipped on entry.' });
+
+export const BranchSchema = z
+  .strictObject({
+    id: stepId(),
+    title: nonEmpty(),
+    agent: d(stepId(), 'The agent the branch invokes through the Task tool.').optional(),
+    gates: z.array(GateSchema).optional(),
+  })
+  .register(flowsSchemaRegistry, { id: 'Branch' });
+
+export const StepSchema = z
+  .strictObject({
+    id: d(stepId(), 'Step or phase id ("0", "3b", "1.5").'),
+    title: nonEmpty(),
+    type: d(z.enum(STEP_TYPES), 'Default LINEAR. The first step must be LINEAR.').optional(),
+    content: d(nonEmpty(), 'Markdown file, relative to the flow file.'),
+    next: d(z.union([z.string(), z.null()]), 'The next step; null ends the flow. Default: the following step, or the end.').optional(),
+    agent: d(stepId(), 'The agent this step invokes through the Task tool.').optional(),
+    atomicSkill: nonEmpty().optional(),
+    iterationAgents: d(z.array(stepId()), 'ITERATIVE: further agents each iteration invokes.').optional(),
+    loopTo: d(z.string(), 'ITERATIVE: where `advance --loop` goes (default: this step).').optional(),
+    maxIterations: d(z.number().int().min(1).max(MAX_LOOP_LIMIT), 'ITERATIVE: loop-backs allowed (default 3).').optional(),
+    remediationTarget: d(z.string(), 'REMEDIATION: where `advance --remediate` goes.').optional(),
+    maxRemediation: d(z.number().int().min(1).max(MAX_LOOP_LIMIT), 'REMEDIATION: remediations allowed (default 3).').optional(),
+    branches: d(z.array(BranchSchema), 'PARALLEL: branches completed with `complete-branch`.').optional(),
+    skip: SkipConditionSchema.optional(),
+    requires: d(z.array(varName()), 'Variables that must be set (--input/--set) before leaving the step.').optional(),
+    haltOnQuestions: d(z.boolean(), 'Recording clarifying questions here halts the session.').optional(),
+    gates: z.array(GateSchema).optional(),
+  })
+  .register(flowsSchemaRegistry, { id: 'Step' });
+
+export const FlowSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    schemaVersion: z.literal(1).optional(),
+    id: d(z.string().regex(FLOW_ID), 'Flow name: lowercase letters, digits, "-".'),
+    title: nonEmpty(),
+    description: nonEmpty().optional(),
+    kind: d(z.enum(FLOW_KINDS), 'protocol (default) or skill: a skill needs agentGate, transitionGate and an agent per phase.').optional(),
+    start: d(z.string(), 'First step (default: the first in the list).').optional(),
+    inputs: z
+      .record(varName(), z.strictObject({ description: nonEmpty().optional(), required: z.boolean().optional(), default: z.string().optional() }))
+      .optional(),
+    agentGate: d(GateSchema, 'Checked once per agent a step invokes ({agent}).').optional(),
+    transitionGate: d(GateSchema, "The memory agent's file, checked at every step-to-step transition ({from}, {to}).").optional(),
+    onComplete: d(z.string().regex(/^\P{Cc}*\S\P{Cc}*$/u), 'Command template printed as the directive when the flow completes.').optional(),
+    directive: z.strictObject({ heading: z.string().optional(), warnings: z.array(z.string()).optional() }).optional(),
+    steps: z.array(StepSchema).min(1),
+  })
+  .register(flowsSchemaRegistry, { title: 'Ratchet flow', description: 'Steps or phases with gates; see @ratchet/flows.' });
+
+const count = z.number().int().min(0);
+/** The session document without the store's envelope. */
+export const SessionDataSchema = z
+  .strictObject({
+    sessionId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/),
+    flow: z.strictObject({ id: z.string(), ref: d(z.string(), 'How the CLI finds the flow again: name:<name> or file:<path>.') }),
+    mode: z.enum(SESSION_MODES),
+    status: z.enum(SESSION_STATUSES),
+    current: z.union([z.string(), z.null()]),
+    vars: z.record(z.string(), z.string()),
+    visits: z.record(z.string(), count),
+    iterations: z.record(z.string(), count),
+    remediations: z.record(z.string(), count),
+    branches: z.record(z.string(), z.array(z.string())),
+    notes: z.record(z.string(), z.array(z.string())),
+    haltReason: z.union([z.string(), z.null()]),
+    clarificationQuestions: z.array(z.string()),
+    history: z.array(
+      z.strictObject({
+        event: z.enum(['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set']),
+        step: z.union([z.string(), z.null()]),
+        at: z.string(),
+        to: z.union([z.string(), z.null()]).optional(),
+        detail: z.string().optional(),
+      }),
+    ),
+    revision: count,
+  })
+  .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });
+
+function toJson(schema: z.ZodType, id: string): Record<string, unknown> {
+  const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: flowsSchemaRegistry }) as Record<string, unknown>;
+  const { $schema, ...rest } = generated;
+  return { $schema, $id: id, ...rest };
+}
+
+export function flowJsonSchema(): Record<string, unknown> {
+  return toJson(FlowSchema, FLOW_SCHEMA_URL);
+}
+
+export function sessionJsonSchema(): Record<string, unknown> {
+  const file = z
+    .strictObject({ $schema: z.string().optional(), schemaVersion: z.literal(SESSION_VERSION), ...SessionDataSchema.shape })
+    .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });
+  return toJson(file, SESSION_SCHEMA_URL);
+}

@@ -1,0 +1,107 @@
+/**
+ * The session state file `.ratchet/flows/<session>.json`, a versioned @ratchet/store document. Its
+ * validator is hand-written (no zod on the CLI path); schema.ts holds the zod mirror and a test
+ * keeps both in agreement.
+ */
+import { join } from 'node:path';
+import { defineDocument, openDocument, type Document, type SafeParseResult, type Schema, type SchemaIssue } from '@ratchet/store';
+import { checkSessionId } from './engine.js';
+import { SESSION_MODES, SESSION_STATUSES, type SessionState } from './types.js';
+
+export const SESSION_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-session.schema.json';
+export const SESSION_VERSION = 1;
+/** Where sessions live, relative to the project root. */
+export const SESSIONS_DIR = '.ratchet/flows';
+const HISTORY_EVENTS = ['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set'];
+
+type Issues = SchemaIssue[];
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision'];
+
+/** Structural check of a session document (without the store's envelope keys). */
+export const sessionSchema: Schema<SessionState> = {
+  safeParse(input: unknown): SafeParseResult<SessionState> {
+    const issues: Issues = [];
+    const bad = (path: PropertyKey[], message: string): void => void issues.push({ path, message });
+    if (!isObj(input)) return { success: false, error: { issues: [{ path: [], message: 'a session must be an object' }] } };
+    for (const key of Object.keys(input)) if (!KEYS.includes(key)) issues.push({ path: [], message: `unknown property "${key}"`, code: 'unrecognized_keys', keys: [key] } as SchemaIssue);
+    const str = (key: string, v: unknown = input[key], path: PropertyKey[] = [key]): void => {
+      if (typeof v !== 'string') bad(path, 'expected a string');
+    };
+    const strMap = (key: string, kind: 'string' | 'int' | 'list'): void => {
+      const v = input[key];
+      if (!isObj(v)) return bad([key], 'expected an object');
+      for (const [k, x] of Object.entries(v)) {
+        const ok = kind === 'string' ? typeof x === 'string' : kind === 'int' ? Number.isSafeInteger(x) && (x as number) >= 0 : Array.isArray(x) && x.every((y) => typeof y === 'string');
+        if (!ok) bad([key, k], kind === 'string' ? 'expected a string' : kind === 'int' ? 'expected a non-negative integer' : 'expected an array of strings');
+      }
+    };
+    str('sessionId');
+    if (typeof input.sessionId === 'string') {
+      try {
+        checkSessionId(input.sessionId);
+      } catch {
+        bad(['sessionId'], 'not a valid session id');
+      }
+    }
+    if (!isObj(input.flow) || typeof input.flow.id !== 'string' || typeof input.flow.ref !== 'string' || Object.keys(input.flow).length !== 2) bad(['flow'], 'expected { id, ref }');
+    if (!SESSION_MODES.includes(input.mode as never)) bad(['mode'], `expected one of ${SESSION_MODES.join(', ')}`);
+    if (!SESSION_STATUSES.includes(input.status as never)) bad(['status'], `expected one of ${SESSION_STATUSES.join(', ')}`);
+    if (input.current !== null) str('current');
+    strMap('vars', 'string');
+    strMap('visits', 'int');
+    strMap('iterations', 'int');
+    strMap('remediations', 'int');
+    strMap('branches', 'list');
+    strMap('notes', 'list');
+    if (input.haltReason !== null) str('haltReason');
+    if (!Array.isArray(input.clarificationQuestions) || !input.clarificationQuestions.every((q) => typeof q === 'string')) bad(['clarificationQuestions'], 'expected an array of strings');
+    if (!Array.isArray(input.history)) bad(['history'], 'expected an array');
+    else
+      input.history.forEach((h: unknown, i) => {
+        if (!isObj(h) || !HISTORY_EVENTS.includes(h.event as string) || !(h.step === null || typeof h.step === 'string') || typeof h.at !== 'string') bad(['history', i], 'expected { event, step, at, to?, detail? }');
+        else {
+          if (h.to !== undefined && h.to !== null && typeof h.to !== 'string') bad(['history', i, 'to'], 'expected a string or null');
+          if (h.detail !== undefined && typeof h.detail !== 'string') bad(['history', i, 'detail'], 'expected a string');
+          for (const k of Object.keys(h)) if (!['event', 'step', 'at', 'to', 'detail'].includes(k)) bad(['history', i, k], `unknown property "${k}"`);
+        }
+      });
+    if (!Number.isSafeInteger(input.revision) || (input.revision as number) < 0) bad(['revision'], 'expected a non-negative integer');
+    if (input.status === 'COMPLETED' && input.current !== null) bad(['current'], 'a completed session has no current step');
+    if (input.status !== 'COMPLETED' && input.current === null) bad(['current'], 'an unfinished session must have a current step');
+    if (issues.length > 0) return { success: false, error: { issues } };
+    return { success: true, data: input as unknown as SessionState };
+  },
+};
+
+const EMPTY: SessionState = {
+  sessionId: 'none',
+  flow: { id: '', ref: '' },
+  mode: 'normal',
+  status: 'COMPLETED',
+  current: null,
+  vars: {},
+  visits: {},
+  iterations: {},
+  remediations: {},
+  branches: {},
+  notes: {},
+  haltReason: null,
+  clarificationQuestions: [],
+  history: [],
+  revision: 0,
+};
+
+export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY });
+
+export function sessionPath(root: string, sessionId: string): string {
+  return join(root, SESSIONS_DIR, `${checkSessionId(sessionId)}.json`);
+}
+
+export function openSession(root: string, sessionId: string): Document<SessionState> {
+  return openDocument(sessionPath(root, sessionId), sessionDocument, { createParentDirs: true });
+}

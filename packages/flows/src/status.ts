@@ -1,0 +1,44 @@
+/**
+ * The session lifecycle as an @ratchet/fsm-core machine (the seed's skill FSM, reduced to what a
+ * session can be in): every status change goes through `transition`, so an event the lifecycle does
+ * not allow (advancing a halted session, resuming a running one) is refused by one table.
+ */
+import { loadDefinition, nextSymbols, transition, type Machine, type MapDefinitionDocument } from '@ratchet/fsm-core';
+import { FlowError } from './errors.js';
+import type { SessionState, SessionStatus } from './types.js';
+
+export type SessionEvent = 'advance' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete';
+
+export const SESSION_FSM: MapDefinitionDocument = {
+  id: 'flow-session',
+  states: ['EXECUTING', 'HALTED', 'COMPLETED'],
+  alphabet: ['advance', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete'],
+  transitions: {
+    EXECUTING: { advance: 'EXECUTING', loop: 'EXECUTING', remediate: 'EXECUTING', branch: 'EXECUTING', halt: 'HALTED', complete: 'COMPLETED' },
+    HALTED: { resume: 'EXECUTING' },
+  },
+  start_state: 'EXECUTING',
+  accept_states: ['COMPLETED'],
+};
+
+let compiled: Machine | undefined;
+
+export function sessionMachine(): Machine {
+  if (compiled) return compiled;
+  const { machine, diagnostics } = loadDefinition(SESSION_FSM);
+  if (!machine) throw new Error(`SESSION_FSM is invalid: ${diagnostics.map((d) => d.message).join('; ')}`);
+  compiled = machine;
+  return machine;
+}
+
+/** The status after `event`, or a `session-not-active` error naming what the session can do instead. */
+export function nextStatus(state: SessionState, event: SessionEvent): SessionStatus {
+  const machine = sessionMachine();
+  const to = transition(machine, state.status, event);
+  if (to === undefined) {
+    const allowed = nextSymbols(machine, state.status);
+    const hint = state.status === 'HALTED' ? ` (${state.haltReason ?? 'halted'}): resume it first` : state.status === 'COMPLETED' ? ': the flow is finished' : '';
+    throw new FlowError('session-not-active', `session ${state.sessionId} is ${state.status}${hint}; cannot ${event} (allowed: ${allowed.length > 0 ? allowed.join(', ') : 'nothing'})`);
+  }
+  return to as SessionStatus;
+}

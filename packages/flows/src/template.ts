@@ -1,0 +1,53 @@
+/**
+ * `{name}` templates for artifact paths and completion commands, and the rule that keeps every
+ * artifact inside the project: a template that escapes statically is refused when the flow loads,
+ * one that escapes through a variable's value is refused when it is resolved.
+ */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { FlowError } from './errors.js';
+
+export const VAR_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/** Names used in a template, in order of first use. A malformed `{...}` is returned as is (the validator reports it). */
+export function placeholders(template: string): string[] {
+  const out: string[] = [];
+  for (const m of template.matchAll(PLACEHOLDER)) if (!out.includes(m[1]!)) out.push(m[1]!);
+  return out;
+}
+
+/** Fill a template. Missing variables stay visible as `<name>` (a directive must still be readable). */
+export function renderTemplate(template: string, vars: Readonly<Record<string, string>>): string {
+  return template.replace(PLACEHOLDER, (_m, name: string) => (Object.hasOwn(vars, name) ? vars[name]! : `<${name}>`));
+}
+
+/** Why a path template could point outside the project regardless of its variables, if it could. */
+export function staticPathProblem(template: string): string | undefined {
+  if (template.includes('\0')) return 'contains a NUL character';
+  const path = template.replace(/\\/g, '/');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('~')) return 'must be relative to the project root';
+  const segments = path.replace(PLACEHOLDER, 'x').split('/');
+  if (segments.includes('..')) return 'must not contain ".." segments: artifacts stay inside the project';
+  if (path.trim() === '') return 'is empty';
+  return undefined;
+}
+
+/**
+ * Resolve a rendered, project-relative artifact path. Throws `artifact-outside-project` when it
+ * leaves the root (absolute, `..` through a variable's value) and `bad-input` for a NUL byte.
+ */
+export function resolveInside(root: string, relPath: string, what = 'artifact'): string {
+  if (relPath.includes('\0')) throw new FlowError('bad-input', `${what} path contains a NUL character`);
+  const normalized = relPath.replace(/\\/g, '/');
+  if (normalized.startsWith('/') || /^[A-Za-z]:/.test(normalized) || isAbsolute(relPath)) {
+    throw new FlowError('artifact-outside-project', `${what} path ${JSON.stringify(relPath)} is outside the project ${root}`);
+  }
+  const abs = resolve(root, normalized);
+  if (!isInside(root, abs)) throw new FlowError('artifact-outside-project', `${what} path ${JSON.stringify(relPath)} is outside the project ${root}`);
+  return abs;
+}
+
+export function isInside(root: string, abs: string): boolean {
+  const rel = relative(resolve(root), abs);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}

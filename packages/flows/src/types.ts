@@ -1,0 +1,138 @@
+/**
+ * The data model: flow definitions (what a file declares, after defaults) and session state (what
+ * `.ratchet/flows/<session>.json` holds). Plain JSON data; the zod mirror is in schema.ts.
+ */
+
+/** How a step behaves when the session leaves it (the seed's PhaseType). */
+export const STEP_TYPES = ['LINEAR', 'OPTIONAL', 'ITERATIVE', 'REMEDIATION', 'PARALLEL'] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+export const FLOW_KINDS = ['protocol', 'skill'] as const;
+/** `skill`: a composite skill, every phase invokes an agent and every transition has a memory-agent gate. */
+export type FlowKind = (typeof FLOW_KINDS)[number];
+
+export const SESSION_STATUSES = ['EXECUTING', 'HALTED', 'COMPLETED'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const SESSION_MODES = ['normal', 'agent'] as const;
+/** `agent`: the flow runs inside a sub-agent; OPTIONAL steps with `skip: { mode: agent }` (routing) are skipped. */
+export type SessionMode = (typeof SESSION_MODES)[number];
+
+/** An artifact the session must have produced before it may move on. */
+export interface Gate {
+  /** Project-relative path template, e.g. `.claude/memory/{task}-{agent}-memory.md`. */
+  artifact: string;
+  /** Minimum length in characters (after a BOM). Default 1: the file must not be empty. */
+  minLength: number;
+  /** Lines the file must contain, exactly (e.g. `## Section 0: Context Loaded`). */
+  headings: string[];
+}
+
+/** When an OPTIONAL step is skipped on entry. */
+export type SkipCondition = { mode: SessionMode } | { input: string; equals?: string } | { not: SkipCondition };
+
+export interface Branch {
+  id: string;
+  title: string;
+  /** The agent this branch invokes (its agentGate applies). */
+  agent?: string;
+  gates: Gate[];
+}
+
+export interface Step {
+  id: string;
+  title: string;
+  type: StepType;
+  /** Markdown file, relative to the flow file's directory. */
+  content: string;
+  /** Next step id; null ends the flow. */
+  next: string | null;
+  /** The agent the step invokes through the Task tool (never run by Ratchet). */
+  agent?: string;
+  /** The atomic skill that names the agent (e.g. orchestrate-analysis). */
+  atomicSkill?: string;
+  /** ITERATIVE: further agents each iteration invokes. */
+  iterationAgents: string[];
+  /** ITERATIVE: where `advance --loop` goes back to (default: this step). */
+  loopTo?: string;
+  /** ITERATIVE: how many times the step may loop back. */
+  maxIterations: number;
+  /** REMEDIATION: where `advance --remediate` goes back to. */
+  remediationTarget?: string;
+  /** REMEDIATION: how many times the step may send the session back. */
+  maxRemediation: number;
+  /** PARALLEL: branches that must all be completed (`complete-branch`) before advancing. */
+  branches: Branch[];
+  /** OPTIONAL: skipped on entry when this holds. */
+  skip?: SkipCondition;
+  /** Session variables (`--input`/`--set`) that must be set before leaving the step. */
+  requires: string[];
+  /** Recording clarifying questions on this step halts the session (the Johari step 0). */
+  haltOnQuestions: boolean;
+  gates: Gate[];
+}
+
+export interface InputDeclaration {
+  description?: string;
+  required: boolean;
+  default?: string;
+}
+
+export interface DirectiveText {
+  /** First line of every directive. */
+  heading: string;
+  /** Lines printed after the command. */
+  warnings: string[];
+}
+
+export interface Flow {
+  id: string;
+  title: string;
+  description?: string;
+  kind: FlowKind;
+  start: string;
+  steps: Step[];
+  inputs: Record<string, InputDeclaration>;
+  /** Applied once per agent a step or branch invokes. */
+  agentGate?: Gate;
+  /** Checked at every step-to-step transition: the memory-agent's file ({from}, {to}). */
+  transitionGate?: Gate;
+  /** The command template printed as the directive when the flow completes. */
+  onComplete?: string;
+  directive?: Partial<DirectiveText>;
+}
+
+export type HistoryEvent = 'start' | 'enter' | 'skip' | 'leave' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete' | 'set';
+
+export interface HistoryEntry {
+  event: HistoryEvent;
+  step: string | null;
+  at: string;
+  to?: string | null;
+  detail?: string;
+}
+
+export interface SessionState {
+  sessionId: string;
+  flow: { id: string; ref: string };
+  mode: SessionMode;
+  status: SessionStatus;
+  /** Current step; null once COMPLETED. */
+  current: string | null;
+  vars: Record<string, string>;
+  /** Times each step has been entered. */
+  visits: Record<string, number>;
+  /** Loop-backs taken from each ITERATIVE step. */
+  iterations: Record<string, number>;
+  /** Remediations taken from each REMEDIATION step. */
+  remediations: Record<string, number>;
+  /** Completed branches of each PARALLEL step (reset when the step is entered again). */
+  branches: Record<string, string[]>;
+  /** Notes recorded per step (`advance --note`, `resume --note`). */
+  notes: Record<string, string[]>;
+  haltReason: string | null;
+  clarificationQuestions: string[];
+  history: HistoryEntry[];
+  /** Incremented by every saved change. */
+  revision: number;
+}

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { generate } from '../scripts/generate.js';
+import { advanceFlow, checkFlow, loadFlowFile, sessionSchema, startFlow, type SessionState } from '../src/index.js';
+import { FlowSchema, SessionDataSchema } from '../src/schema.js';
+import { REASONING, runner, SKILL, tmpProject } from './support.js';
+
+const src = fileURLToPath(new URL('../src/', import.meta.url));
+const builtins = [REASONING, SKILL].map((p) => JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>);
+
+/** Replace the value at a random path of a JSON value (or delete it). */
+function mutate(value: unknown, path: (string | number)[], replacement: unknown, remove: boolean): unknown {
+  if (path.length === 0) return replacement;
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  let node: Record<string | number, unknown> = copy;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  const last = path[path.length - 1]!;
+  if (remove && !Array.isArray(node)) delete node[last];
+  else node[last] = replacement;
+  return copy;
+}
+
+function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
+  return [prefix, ...entries.flatMap(([k, v]) => paths(v, [...prefix, k]))];
+}
+
+describe('schemas', () => {
+  test('schemas/*.schema.json are up to date with src/schema.ts', () => {
+    for (const { path, text } of generate()) expect(readFileSync(path, 'utf8'), `stale ${path}: run \`pnpm --filter @ratchet/flows generate\``).toBe(text);
+  });
+
+  test('the built-in flows match the zod schema and the hand-written checker', () => {
+    for (const flow of builtins) {
+      expect(FlowSchema.safeParse(flow).success).toBe(true);
+      expect(checkFlow(flow).problems).toEqual([]);
+    }
+  });
+
+  test('property: whatever the zod schema refuses, the hand-written checker refuses too', () => {
+    const json = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 20 }), fc.constantFrom('', ' ', 'LINEAR', 'x', '{agent}', '../x', 'a.md', '4'), fc.constant([]), fc.constant({}), fc.constant(['x']));
+    for (const flow of builtins) {
+      const all = paths(flow).filter((p) => p.length > 0);
+      fc.assert(
+        fc.property(fc.constantFrom(...all), json, fc.boolean(), (path, replacement, remove) => {
+          const mutated = mutate(flow, path, replacement, remove);
+          if (!FlowSchema.safeParse(mutated).success) expect(checkFlow(mutated).problems.length, JSON.stringify({ path, replacement, remove })).toBeGreaterThan(0);
+        }),
+        { numRuns: 250 },
+      );
+    }
+  });
+
+  test('session files: runner output matches the zod schema; zod refusals are refused by the hand-written validator', async () => {
+    const root = tmpProject();
+    const flow = await loadFlowFile(REASONING);
+    await startFlow(runner(root), { flow, ref: REASONING, sessionId: 's', inputs: { query: 'q' } });
+    const state = (await advanceFlow(runner(root), { sessionId: 's', notes: ['n'] })).session;
+    expect(SessionDataSchema.safeParse(state).success).toBe(true);
+    expect(sessionSchema.safeParse(state).success).toBe(true);
+    const json = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -2, max: 3 }), fc.constantFrom('', 'x', 'HALTED', '../x'), fc.constant([]), fc.constant({}), fc.constant([1]));
+    fc.assert(
+      fc.property(fc.constantFrom(...paths(state).filter((p) => p.length > 0)), json, fc.boolean(), (path, replacement, remove) => {
+        const mutated = mutate(state, path, replacement, remove) as SessionState;
+        if (!SessionDataSchema.safeParse(mutated).success) expect(sessionSchema.safeParse(mutated).success, JSON.stringify({ path, replacement, remove })).toBe(false);
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  test('the main entry never loads zod (nor yaml, except lazily), directly or through its imports', () => {
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const lazy = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      // `import type` is erased at compile time: it loads nothing.
+      for (const m of text.matchAll(/^\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
+        const spec = m[1] ?? m[2]!;
+        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+        else if (m[2] !== undefined) lazy.add(spec);
+        else if (!spec.startsWith('node:')) bare.add(spec);
+      }
+    };
+    visit(join(src, 'index.ts'));
+    expect([...bare].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store']);
+    expect([...lazy]).toEqual(['yaml']);
+    expect(seen.has(join(src, 'schema.ts'))).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadFlowFile, type FlowView, type LoadedFlow, type RunnerOptions } from '../src/index.js';
+
+export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+export const BUILTIN = join(REPO, 'protocols', 'flows');
+export const REASONING = join(BUILTIN, 'reasoning.flow.json');
+export const SKILL = join(BUILTIN, 'develop-feature.flow.json');
+export const HEADINGS = ['## Section 0: Context Loaded', '## Section 1: Step Overview', '## Section 2: Johari Summary', '## Section 3: Downstream Directives'];
+
+export function tmpProject(): string {
+  return mkdtempSync(join(tmpdir(), 'flows-test-'));
+}
+
+/** Runner options whose flow refs are plain file paths. */
+export function runner(root: string, extra: Partial<RunnerOptions> = {}): RunnerOptions {
+  let tick = 0;
+  return { root, loadFlow: (ref) => loadFlowFile(ref), clock: () => Date.UTC(2030, 0, 1) + tick++ * 1000, ...extra };
+}
+
+export function write(root: string, rel: string, text: string): string {
+  const path = join(root, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A memory file that satisfies the agent gate. */
+export function memoryText(extra = ''): string {
+  return `${HEADINGS.map((h) => `${h}\n\nSome findings that matter for the next phase.\n`).join('\n')}${extra}`;
+}
+
+export function writeAgentMemory(root: string, task: string, agent: string): string {
+  return write(root, `.claude/memory/${task}-${agent}-memory.md`, memoryText());
+}
+
+export function writeTransition(root: string, task: string, from: string, to: string): string {
+  return write(root, `.claude/memory/${task}-memory-phase-${from}-to-${to}-memory.md`, `memory agent: phase ${from} -> ${to}\n`);
+}
+
+/** Write a flow (JSON) and its content files into dir; returns the loaded flow. */
+export async function flowIn(dir: string, flow: Record<string, unknown>, name = 'test.flow.json'): Promise<LoadedFlow> {
+  const steps = (flow.steps as { content?: string }[] | undefined) ?? [];
+  for (const s of steps) if (typeof s.content === 'string') write(dir, s.content, `# ${s.content}\n\nDo the thing.\n`);
+  const path = write(dir, name, JSON.stringify(flow, null, 2));
+  return loadFlowFile(path);
+}
+
+/** The directive must name a `ratchet flow ...` command in backticks. */
+export function directiveCommand(view: FlowView): string {
+  const m = /`(ratchet [^`]+)`\n\n-/.exec(view.text);
+  if (!m) throw new Error(`no directive in:\n${view.text}`);
+  return m[1]!;
+}
