@@ -1,0 +1,189 @@
+/**
+ * Persistence through @ratchet/store: one versioned JSON document (`.ratchet/goals.json` by
+ * default) holding the state and its audit trail, so a mutation and its audit entry are written
+ * together or not at all. Every mutation is a locked read-modify-write: re-read inside the lock,
+ * check `expected_version` (ConflictError), apply, validate, write atomically. A mutation that
+ * changes nothing writes nothing and creates no version.
+ */
+import { defineDocument, openDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue } from '@ratchet/store';
+import { ConflictError, InputError } from './errors.js';
+import { markMerged, type PolicyHandlers } from './ops.js';
+import { applyProposal, serializeRegistry } from './proposals.js';
+import { readRegistryFile, type Registry } from './registry.js';
+import { applyCommit, checkCommit, commitDigest, findReplay, type CommitResult, type TurnCommit } from './turn.js';
+import { Tx, emptyState } from './tx.js';
+import type { Actor, AuditEntry, GoalsState, RegistryProposal } from './types.js';
+import { GOALS_STATE_SCHEMA_URL } from './urls.js';
+import { stateIssues } from './validate.js';
+import { unifiedDiff } from './diff.js';
+import { parseJsonPointer } from '@ratchet/store';
+
+export const DEFAULT_GOALS_FILE = '.ratchet/goals.json';
+export const GOALS_STATE_VERSION = 1;
+
+const stateSchema = {
+  safeParse(input: unknown): { success: true; data: GoalsState } | { success: false; error: { issues: SchemaIssue[] } } {
+    const issues = stateIssues(input);
+    if (issues.length === 0) return { success: true, data: input as GoalsState };
+    return { success: false, error: { issues: issues.map((i) => ({ path: parseJsonPointer(i.pointer) ?? [], message: i.message, code: i.code })) } };
+  },
+};
+
+export const goalsDocument = defineDocument<GoalsState>({ schema: stateSchema, version: GOALS_STATE_VERSION, $schema: GOALS_STATE_SCHEMA_URL, initial: emptyState() });
+
+export interface GoalsStoreOptions {
+  /** ms since the epoch (default Date.now): timestamps and escalation. */
+  clock?: (() => number) | undefined;
+  lock?: LockOptions | undefined;
+  /** Create the state file's directory on the first write (default true). */
+  createParentDirs?: boolean | undefined;
+}
+
+export interface MutationMeta {
+  actor: Actor;
+  /** What the audit entry calls the mutation, e.g. "action.create". */
+  op: string;
+  /** Refuse (ConflictError) unless the state is at this version. */
+  expected_version?: number | undefined;
+  turn_id?: string | undefined;
+}
+
+export interface MutationResult<T> {
+  result: T;
+  /** The state version after the mutation (unchanged when nothing changed). */
+  version: number;
+  /** The audit entry written, if anything changed. */
+  entry?: AuditEntry | undefined;
+}
+
+export interface GoalsStore {
+  readonly path: string;
+  read(): Promise<GoalsState>;
+  /** One locked, audited mutation. `fn` works on a transaction; if it throws, nothing is written. */
+  mutate<T>(meta: MutationMeta, fn: (tx: Tx, state: GoalsState) => T): Promise<MutationResult<T>>;
+  /** The audit trail, oldest first (optionally only entries after `sinceVersion`). */
+  history(sinceVersion?: number): Promise<AuditEntry[]>;
+  /** A new version whose goals, actions, questions, stories, proposals and turns are as they were at `version`. */
+  revert(version: number, meta: Omit<MutationMeta, 'op' | 'turn_id'>): Promise<MutationResult<{ reverted_to: number }>>;
+  /** Apply a turn's deltas, idempotently by turn id. */
+  commitTurn(registry: Registry, commit: TurnCommit, meta: { actor: Actor; handlers?: PolicyHandlers | undefined }): Promise<CommitResult>;
+  /** Write an approved proposal into the registry file and mark it merged. Returns the patch applied. */
+  mergeProposal(id: string, registryPath: string, meta: { actor: Actor }): Promise<{ proposal: RegistryProposal; patch: string }>;
+  /** The proposal as a unified diff against the registry file (nothing is written). */
+  exportProposal(id: string, registryPath: string, displayPath?: string): Promise<string>;
+}
+
+/** Thrown out of a store update to leave the file alone when a mutation changed nothing. */
+class NothingChanged extends Error {
+  constructor(readonly version: number) {
+    super('nothing changed');
+  }
+}
+
+export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsStore {
+  const clock = options.clock ?? Date.now;
+  const doc = openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true });
+  const iso = (): string => new Date(clock()).toISOString();
+
+  async function mutate<T>(meta: MutationMeta, fn: (tx: Tx, state: GoalsState) => T): Promise<MutationResult<T>> {
+    let result: T | undefined;
+    let entry: AuditEntry | undefined;
+    try {
+      const state = await doc.update((draft) => {
+        if (meta.expected_version !== undefined && draft.version !== meta.expected_version) throw new ConflictError(meta.expected_version, draft.version, doc.path);
+        const tx = new Tx(draft, iso(), meta.actor);
+        result = fn(tx, draft);
+        entry = tx.finish({ op: meta.op, turn_id: meta.turn_id });
+        // Nothing changed: leave the file alone (no new version, no audit entry).
+        if (entry === undefined) throw new NothingChanged(draft.version);
+      });
+      return { result: result as T, version: state.version, entry };
+    } catch (err) {
+      if (err instanceof NothingChanged) return { result: result as T, version: err.version };
+      throw err;
+    }
+  }
+
+  const store: GoalsStore = {
+    path: doc.path,
+    read: () => doc.read(),
+    mutate,
+    async history(sinceVersion = 0) {
+      return (await doc.read()).audit.filter((e) => e.version > sinceVersion);
+    },
+    async revert(version, meta) {
+      let reverted = 0;
+      try {
+        const state = await doc.update((draft) => {
+          if (meta.expected_version !== undefined && draft.version !== meta.expected_version) throw new ConflictError(meta.expected_version, draft.version, doc.path);
+          if (!Number.isSafeInteger(version) || version < 0 || version > draft.version) throw new InputError(`cannot revert to version ${version}: the state has versions 0 to ${draft.version}`);
+          const tx = new Tx(draft, iso(), meta.actor);
+          // Undo every later mutation, newest first, from its before-images.
+          for (const e of [...draft.audit].reverse()) {
+            if (e.version <= version) break;
+            for (const c of [...e.changes].reverse()) tx.restore(c.kind, c.id, c.before);
+          }
+          reverted = version;
+          if (tx.finish({ op: 'revert', reverted_to: version }) === undefined) throw new NothingChanged(draft.version);
+        });
+        return { result: { reverted_to: reverted }, version: state.version, entry: state.audit[state.audit.length - 1] };
+      } catch (err) {
+        if (err instanceof NothingChanged) return { result: { reverted_to: version }, version: err.version };
+        throw err;
+      }
+    },
+    async commitTurn(registry, commit, meta) {
+      checkCommit(commit);
+      const digest = commitDigest(commit);
+      let replayed = false;
+      let applied: Omit<CommitResult, 'replayed' | 'version'> | undefined;
+      let version: number;
+      try {
+        const state = await doc.update((draft) => {
+          const tx = new Tx(draft, iso(), meta.actor);
+          // A replay is recognised before the version check: retrying a commit that went through must not fail.
+          if (findReplay(tx, commit, digest)) {
+            replayed = true;
+            throw new NothingChanged(draft.version);
+          }
+          if (commit.expected_version !== undefined && draft.version !== commit.expected_version) throw new ConflictError(commit.expected_version, draft.version, doc.path);
+          applied = applyCommit(tx, registry, commit, clock(), meta.handlers);
+          tx.finish({ op: 'turn.commit', turn_id: commit.turn_id });
+        });
+        version = state.version;
+      } catch (err) {
+        if (!(err instanceof NothingChanged)) throw err;
+        version = err.version;
+      }
+      if (replayed || applied === undefined) return { turn_id: commit.turn_id, replayed: true, version, created: [], completed: [], escalated: [], proposals: [] };
+      return { ...applied, replayed: false, version };
+    },
+    async mergeProposal(id, registryPath, meta) {
+      const proposal = (await doc.read()).proposals.find((p) => p.id === id);
+      if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
+      if (proposal.status !== 'approved') throw new InputError(`proposal ${id} is ${proposal.status}: only an approved proposal can be merged`, 'proposal-state');
+      let patch = '';
+      // The registry file is replaced atomically under its own lock; a running turn keeps the registry it loaded.
+      await withLock(registryPath, async () => {
+        const current = await readRegistryFile(registryPath);
+        const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
+        patch = unifiedDiff(current.text, next, registryPath);
+        if (next !== current.text) await writeFileAtomic(registryPath, next);
+      }, options.lock);
+      const { result } = await mutate({ actor: meta.actor, op: 'proposal.merge' }, (tx) => {
+        const p = tx.get('proposal', id);
+        if (p.status !== 'approved') throw new InputError(`proposal ${id} is ${p.status}: only an approved proposal can be merged`, 'proposal-state');
+        return structuredClone(markMerged(tx, id));
+      });
+      return { proposal: result, patch };
+    },
+    async exportProposal(id, registryPath, displayPath = registryPath) {
+      const proposal = (await doc.read()).proposals.find((p) => p.id === id);
+      if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
+      const current = await readRegistryFile(registryPath);
+      const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
+      return unifiedDiff(current.text, next, displayPath);
+    },
+  };
+  return store;
+}

@@ -1,0 +1,102 @@
+/**
+ * @ratchet/goals: Frontal Cortex. Long-horizon goals, pending actions with owner semantics, an
+ * action-type registry (statuses and transitions enforced through fsm-core) with proposals, and
+ * versioned persistence with an audit trail, revert and optimistic locking.
+ *
+ * This entry loads no zod and compiles no schema (validators are precompiled in src/generated/);
+ * the zod schemas, the one source of truth for the formats, are at `@ratchet/goals/schema`.
+ */
+export type {
+  ActionType,
+  ActionTypeRegistryDocument,
+  Actor,
+  AuditEntry,
+  Change,
+  DefaultPolicies,
+  EntityKind,
+  EscalationPolicy,
+  Goal,
+  GoalsState,
+  Owner,
+  PendingAction,
+  ProposalReview,
+  Question,
+  RegistryProposal,
+  Story,
+  TurnRecord,
+} from './types.js';
+export {
+  ConfirmationRequiredError,
+  ConflictError,
+  GoalsError,
+  InputError,
+  OwnerError,
+  RegistryError,
+  TransitionError,
+  type GoalsErrorCode,
+  type RegistryIssue,
+} from './errors.js';
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL } from './urls.js';
+export { DEFAULT_ACTION_TYPES, defaultRegistryDocument } from './default-registry.js';
+export {
+  REGISTRY_MAX_BYTES,
+  canTransition,
+  checkRegistry,
+  defaultRegistry,
+  deprecateActionType,
+  listActionTypes,
+  loadRegistry,
+  nextStatuses,
+  parseRegistryText,
+  readRegistryFile,
+  registerActionType,
+  registryFormat,
+  type CompiledActionType,
+  type Registry,
+  type RegistryFormat,
+} from './registry.js';
+export { Tx, emptyState } from './tx.js';
+export {
+  CANCEL_STATUSES,
+  SAFE_DEFAULT_TYPE,
+  completeAction,
+  completionStatus,
+  confirmAction,
+  createAction,
+  escalateDue,
+  escalationTime,
+  moveAction,
+  reviewProposal,
+  submitProposal,
+  updateAction,
+  updateProgress,
+  upsertGoal,
+  upsertQuestion,
+  upsertStory,
+  type ActionInput,
+  type ActionPatch,
+  type CreatedAction,
+  type GoalInput,
+  type MoveOptions,
+  type PolicyHandlers,
+  type ProgressDelta,
+  type ProposalInput,
+  type QuestionInput,
+  type StoryUpdate,
+} from './ops.js';
+export { assess, compareKeys, isPending, type AssessOptions, type AssessedAction, type Assessment } from './assess.js';
+export { applyCommit, checkCommit, commitDigest, type CommitResult, type CompletedAction, type TurnCommit } from './turn.js';
+export { applyProposal, serializeRegistry } from './proposals.js';
+export { unifiedDiff } from './diff.js';
+export { parseDuration } from './duration.js';
+export { backoffDelay, withRetry, type RetryOptions } from './retry.js';
+export {
+  DEFAULT_GOALS_FILE,
+  GOALS_STATE_VERSION,
+  goalsDocument,
+  openGoals,
+  type GoalsStore,
+  type GoalsStoreOptions,
+  type MutationMeta,
+  type MutationResult,
+} from './goals-file.js';

@@ -1,0 +1,524 @@
+/**
+ * The operations of the seed's FrontalCortex interface, over a transaction (Tx). Pure with respect
+ * to I/O: persistence wraps them (goals-file.ts). Every refusal is a typed error and, because the
+ * whole mutation runs inside one locked update, a refusal writes nothing.
+ */
+import { shortestPath } from '@ratchet/fsm-core';
+import { parseDuration } from './duration.js';
+import { ConfirmationRequiredError, InputError, OwnerError, TransitionError } from './errors.js';
+import { canTransition, nextStatuses, type CompiledActionType, type Registry } from './registry.js';
+import { checkId, type Tx } from './tx.js';
+import type { Goal, Owner, PendingAction, Question, RegistryProposal, Story } from './types.js';
+
+/** Terminal statuses that abandon rather than complete an action. */
+export const CANCEL_STATUSES: ReadonlySet<string> = new Set(['cancelled', 'dismissed']);
+/** The type unknown types are coerced to, with requires_confirmation set. */
+export const SAFE_DEFAULT_TYPE = 'user_task';
+
+/** Named policy handlers (the registry's `policy_handlers`): a completion guard returns a refusal, or undefined to allow. */
+export interface PolicyHandlers {
+  [name: string]: ((action: Readonly<PendingAction>, to: string) => string | undefined) | undefined;
+}
+
+export interface GoalInput {
+  id?: string | undefined;
+  title: string;
+  description?: string | undefined;
+  priority?: number | undefined;
+  horizon?: Goal['horizon'];
+  status?: Goal['status'] | undefined;
+  progress?: number | undefined;
+  metrics?: Record<string, number> | undefined;
+  constraints?: string[] | undefined;
+  parent_goal_id?: string | undefined;
+  lineage_ids?: string[] | undefined;
+}
+
+/** Create a goal, or update the given fields of an existing one (upsert by id). */
+export function upsertGoal(tx: Tx, input: GoalInput): Goal {
+  if (input.id !== undefined && tx.find('goal', input.id) !== undefined) {
+    const goal = tx.edit('goal', input.id);
+    for (const key of ['title', 'description', 'priority', 'horizon', 'status', 'progress', 'metrics', 'constraints', 'parent_goal_id', 'lineage_ids'] as const) {
+      if (input[key] !== undefined) (goal as unknown as Record<string, unknown>)[key] = structuredClone(input[key]);
+    }
+    if (input.parent_goal_id !== undefined) checkParent(tx, goal.id, input.parent_goal_id);
+    goal.updated_at = tx.now;
+    return goal;
+  }
+  requireText(input.title, 'goal title');
+  const id = input.id ?? tx.nextId('goal');
+  if (input.parent_goal_id !== undefined) checkParent(tx, id, input.parent_goal_id);
+  const goal: Goal = {
+    id,
+    title: input.title,
+    priority: input.priority ?? 0,
+    status: input.status ?? 'active',
+    progress: input.progress ?? 0,
+    metrics: structuredClone(input.metrics ?? {}),
+    constraints: [...(input.constraints ?? [])],
+    lineage_ids: [...(input.lineage_ids ?? [])],
+    evidence_refs: [],
+    created_at: tx.now,
+    updated_at: tx.now,
+    version: 0,
+  };
+  if (input.description !== undefined) goal.description = input.description;
+  if (input.horizon !== undefined) goal.horizon = structuredClone(input.horizon);
+  if (input.parent_goal_id !== undefined) goal.parent_goal_id = input.parent_goal_id;
+  return tx.create('goal', goal);
+}
+
+function checkParent(tx: Tx, id: string, parent: string): void {
+  tx.get('goal', parent);
+  // Walk up: a goal cannot be its own ancestor.
+  for (let p: string | undefined = parent, hops = 0; p !== undefined; p = tx.find('goal', p)?.parent_goal_id, hops++) {
+    if (p === id || hops > 10_000) throw new InputError(`goal "${id}" cannot have "${parent}" as parent: that makes a cycle`);
+  }
+}
+
+export interface ProgressDelta {
+  goal_id: string;
+  /** New absolute progress, 0 to 1. */
+  progress?: number | undefined;
+  /** Or a change to add (clamped to 0..1). */
+  delta?: number | undefined;
+  metrics?: Record<string, number> | undefined;
+  evidence_refs?: string[] | undefined;
+  status?: Goal['status'] | undefined;
+}
+
+/** Apply progress to a goal; evidence is appended (never removed). Reaching 1 marks an active goal achieved. */
+export function updateProgress(tx: Tx, d: ProgressDelta): Goal {
+  const goal = tx.edit('goal', d.goal_id);
+  if (d.progress !== undefined) goal.progress = clamp(d.progress, 'progress');
+  if (d.delta !== undefined) goal.progress = Math.min(1, Math.max(0, goal.progress + finite(d.delta, 'delta')));
+  if (d.metrics !== undefined) for (const [k, v] of Object.entries(d.metrics)) goal.metrics[k] = finite(v, `metric ${k}`);
+  addRefs(goal.evidence_refs, d.evidence_refs);
+  if (d.status !== undefined) goal.status = d.status;
+  else if (goal.progress >= 1 && goal.status === 'active') goal.status = 'achieved';
+  goal.updated_at = tx.now;
+  return goal;
+}
+
+export interface ActionInput {
+  id?: string | undefined;
+  type: string;
+  owner?: Owner | undefined;
+  title: string;
+  description?: string | undefined;
+  priority?: number | undefined;
+  effort?: number | undefined;
+  due_at?: string | undefined;
+  goal_id?: string | undefined;
+  blocking?: boolean | undefined;
+  requires_confirmation?: boolean | undefined;
+  evidence_refs?: string[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export interface CreatedAction {
+  action: PendingAction;
+  /** Filed when the type was unknown (the action was coerced to user_task requiring confirmation). */
+  proposal?: RegistryProposal | undefined;
+}
+
+/**
+ * Create a pending action. Policies come from the type's registry entry; an unknown type is never
+ * executed: the action becomes a user_task requiring confirmation (its requested type kept in
+ * metadata.requested_type) and a registry proposal to add the type is filed. Deprecated types are refused.
+ */
+export function createAction(tx: Tx, registry: Registry, input: ActionInput, turnId?: string): CreatedAction {
+  requireText(input.title, 'action title');
+  if (typeof input.type !== 'string' || input.type === '') throw new InputError('an action needs a type');
+  let compiled = registry.types.get(input.type);
+  let proposal: RegistryProposal | undefined;
+  const metadata = safeRecord(input.metadata ?? {}, 'metadata');
+  if (compiled === undefined) {
+    const fallback = registry.types.get(SAFE_DEFAULT_TYPE);
+    if (fallback === undefined) throw new InputError(`unknown action type "${input.type}", and the registry has no ${SAFE_DEFAULT_TYPE} to fall back to`);
+    metadata.requested_type = input.type;
+    proposal = fileUnknownTypeProposal(tx, input.type, input.title, turnId);
+    compiled = fallback;
+  } else if (compiled.type.deprecation_status === 'deprecated') {
+    throw new InputError(`action type "${input.type}" is deprecated: new actions of it are refused`, 'deprecated-type');
+  }
+  const type = compiled.type;
+  const owner = proposal !== undefined ? 'user' : (input.owner ?? type.allowed_owners[0]!);
+  if (!type.allowed_owners.includes(owner)) throw new OwnerError(`action type "${type.id}" cannot be owned by the ${owner} (allowed: ${type.allowed_owners.join(', ')})`);
+  if (input.goal_id !== undefined) tx.get('goal', input.goal_id);
+  const action: PendingAction = {
+    id: input.id ?? tx.nextId('action'),
+    type: type.id,
+    owner,
+    title: input.title,
+    priority: input.priority === undefined ? 0 : nonNegative(input.priority, 'priority'),
+    status: compiled.initial,
+    created_by: tx.who,
+    evidence_refs: [...new Set(input.evidence_refs ?? [])],
+    metadata,
+    created_at: tx.now,
+    updated_at: tx.now,
+    version: 0,
+  };
+  if (input.description !== undefined) action.description = input.description;
+  if (input.effort !== undefined) {
+    if (!(input.effort > 0) || !Number.isFinite(input.effort)) throw new InputError(`effort must be a positive number, got ${String(input.effort)}`);
+    action.effort = input.effort;
+  }
+  if (input.due_at !== undefined) action.due_at = timestamp(input.due_at, 'due_at');
+  if (input.goal_id !== undefined) action.goal_id = input.goal_id;
+  const blocking = input.blocking ?? type.default_policies.blocking;
+  if (blocking !== undefined) action.blocking = blocking;
+  // A coerced action always requires confirmation, whatever the caller asked for.
+  const confirm = proposal !== undefined ? true : (input.requires_confirmation ?? type.default_policies.requires_confirmation);
+  if (confirm !== undefined) action.requires_confirmation = confirm;
+  if (turnId !== undefined) action.created_from_turn_id = turnId;
+  tx.create('action', action);
+  return proposal === undefined ? { action } : { action, proposal };
+}
+
+function fileUnknownTypeProposal(tx: Tx, typeId: string, title: string, turnId: string | undefined): RegistryProposal {
+  const open = tx.state.proposals.find((p) => p.proposal_type === 'add' && p.type_id === typeId && (p.status === 'open' || p.status === 'approved'));
+  if (open !== undefined) return open;
+  return submitProposal(tx, {
+    proposal_type: 'add',
+    type_id: ID_SAFE.test(typeId) ? typeId : undefined,
+    display_name: typeId.slice(0, 200),
+    rationale: `an action "${title.slice(0, 200)}" referenced the unknown type "${typeId.slice(0, 200)}"; it was coerced to ${SAFE_DEFAULT_TYPE} requiring confirmation`,
+    examples: [title.slice(0, 1000)],
+    created_from_turn_id: turnId,
+  });
+}
+const ID_SAFE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+
+export interface MoveOptions {
+  handlers?: PolicyHandlers | undefined;
+  evidence_refs?: string[] | undefined;
+}
+
+/**
+ * Move an action to another status. The type's machine must have the edge; the agent may not move
+ * a user-owned action into a terminal status, nor complete a type whose policy forbids auto-completion;
+ * completing an action that requires confirmation needs the user's confirmation first (a user
+ * completing it confirms it).
+ */
+export function moveAction(tx: Tx, registry: Registry, id: string, to: string, options: MoveOptions = {}): PendingAction {
+  const current = tx.get('action', id);
+  const compiled = typeOf(registry, current);
+  if (!canTransition(compiled, current.status, to)) throw new TransitionError(current.type, id, current.status, to, nextStatuses(compiled, current.status));
+  const agent = tx.actor.role === 'agent';
+  if (compiled.terminal.has(to)) {
+    if (agent && current.owner === 'user') throw new OwnerError(`${id} is owned by the user: the agent cannot ${CANCEL_STATUSES.has(to) ? 'cancel' : 'complete'} it (status "${to}")`);
+    if (!CANCEL_STATUSES.has(to)) {
+      if (agent && compiled.type.default_policies.auto_complete === false) throw new OwnerError(`${id} (${current.type}) cannot be completed by the agent: its type does not allow auto-completion`);
+      if (current.requires_confirmation === true && current.confirmed_at === undefined && agent) throw new ConfirmationRequiredError(id);
+      const guard = compiled.type.policy_handlers?.completion_guard;
+      const refusal = guard === undefined ? undefined : options.handlers?.[guard]?.(current, to);
+      if (refusal !== undefined) throw new InputError(`${id}: completion guard "${guard ?? ''}" refused: ${refusal}`, 'completion-guard');
+    }
+  }
+  const action = tx.edit('action', id);
+  if (compiled.terminal.has(to) && !CANCEL_STATUSES.has(to) && action.requires_confirmation === true && action.confirmed_at === undefined) {
+    action.confirmed_at = tx.now;
+    action.confirmed_by = tx.who;
+  }
+  action.status = to;
+  addRefs(action.evidence_refs, options.evidence_refs);
+  action.updated_at = tx.now;
+  return action;
+}
+
+/** The completion status of an action: "done" if its type has it, else the first terminal status that is not a cancellation. */
+export function completionStatus(compiled: CompiledActionType): string | undefined {
+  const targets = compiled.type.allowed_statuses.filter((s) => compiled.terminal.has(s) && !CANCEL_STATUSES.has(s));
+  return targets.includes('done') ? 'done' : targets[0];
+}
+
+/** Complete an action, through intermediate statuses if the type needs them (each step checked). */
+export function completeAction(tx: Tx, registry: Registry, id: string, options: MoveOptions = {}): PendingAction {
+  const current = tx.get('action', id);
+  const compiled = typeOf(registry, current);
+  const target = completionStatus(compiled);
+  if (target === undefined) throw new InputError(`${id} (${current.type}): the type has no completion status`, 'invalid-input');
+  if (current.status === target) return current;
+  const path = compiled.terminal.has(current.status) ? null : shortestPath(compiled.machine, current.status, target);
+  if (path === null) throw new TransitionError(current.type, id, current.status, target, nextStatuses(compiled, current.status));
+  let action = current;
+  for (const step of path) action = moveAction(tx, registry, id, step, options);
+  return action;
+}
+
+/** The user confirms an action that requires confirmation (the agent cannot confirm). */
+export function confirmAction(tx: Tx, id: string): PendingAction {
+  if (tx.actor.role !== 'user') throw new OwnerError(`only the user can confirm ${id}`);
+  const action = tx.edit('action', id);
+  if (action.confirmed_at === undefined) {
+    action.confirmed_at = tx.now;
+    action.confirmed_by = tx.who;
+    action.updated_at = tx.now;
+  }
+  return action;
+}
+
+export interface ActionPatch {
+  title?: string | undefined;
+  description?: string | undefined;
+  priority?: number | undefined;
+  effort?: number | undefined;
+  due_at?: string | undefined;
+  goal_id?: string | undefined;
+  blocking?: boolean | undefined;
+  evidence_refs?: string[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** Change an action's descriptive fields (status changes go through moveAction; owner and type never change). */
+export function updateAction(tx: Tx, id: string, patch: ActionPatch): PendingAction {
+  const action = tx.edit('action', id);
+  if (patch.title !== undefined) action.title = requireText(patch.title, 'action title');
+  if (patch.description !== undefined) action.description = patch.description;
+  if (patch.priority !== undefined) action.priority = nonNegative(patch.priority, 'priority');
+  if (patch.effort !== undefined) action.effort = patch.effort > 0 ? patch.effort : nonPositive(patch.effort);
+  if (patch.due_at !== undefined) action.due_at = timestamp(patch.due_at, 'due_at');
+  if (patch.goal_id !== undefined) action.goal_id = tx.get('goal', patch.goal_id).id;
+  if (patch.blocking !== undefined) action.blocking = patch.blocking;
+  if (patch.metadata !== undefined) for (const [k, v] of Object.entries(safeRecord(patch.metadata, 'metadata'))) action.metadata[k] = v;
+  addRefs(action.evidence_refs, patch.evidence_refs);
+  action.updated_at = tx.now;
+  return action;
+}
+
+/** When an action with an escalation policy is due to escalate (due_at + after), in ms since the epoch. */
+export function escalationTime(action: PendingAction, compiled: CompiledActionType): number | undefined {
+  const policy = compiled.type.default_policies.escalation;
+  if (policy === undefined || action.due_at === undefined) return undefined;
+  const due = Date.parse(action.due_at);
+  if (Number.isNaN(due)) return undefined;
+  return due + (policy.after === undefined ? 0 : (parseDuration(policy.after) ?? 0));
+}
+
+/**
+ * Escalate every pending action whose escalation time has passed (reminders after their due time):
+ * `escalated_at` is set once, and the status moves to "escalated" where the type's machine allows it.
+ */
+export function escalateDue(tx: Tx, registry: Registry, nowMs: number): PendingAction[] {
+  const out: PendingAction[] = [];
+  for (const candidate of tx.state.actions) {
+    if (candidate.escalated_at !== undefined) continue;
+    const compiled = registry.types.get(candidate.type);
+    if (compiled === undefined || compiled.terminal.has(candidate.status)) continue;
+    const when = escalationTime(candidate, compiled);
+    if (when === undefined || when > nowMs) continue;
+    const action = tx.edit('action', candidate.id);
+    action.escalated_at = tx.now;
+    if (canTransition(compiled, action.status, 'escalated')) action.status = 'escalated';
+    action.updated_at = tx.now;
+    out.push(action);
+  }
+  return out;
+}
+
+export interface QuestionInput {
+  id?: string | undefined;
+  text: string;
+  goal_id?: string | undefined;
+  priority?: number | undefined;
+  status?: Question['status'] | undefined;
+  owner?: Owner | undefined;
+  tags?: string[] | undefined;
+}
+
+export function upsertQuestion(tx: Tx, input: QuestionInput): Question {
+  if (input.goal_id !== undefined) tx.get('goal', input.goal_id);
+  if (input.id !== undefined && tx.find('question', input.id) !== undefined) {
+    const q = tx.edit('question', input.id);
+    if (input.text !== undefined) q.text = requireText(input.text, 'question text');
+    if (input.goal_id !== undefined) q.goal_id = input.goal_id;
+    if (input.priority !== undefined) q.priority = nonNegative(input.priority, 'priority');
+    if (input.status !== undefined) q.status = input.status;
+    if (input.owner !== undefined) q.owner = input.owner;
+    if (input.tags !== undefined) q.tags = [...new Set([...q.tags, ...input.tags])];
+    q.updated_at = tx.now;
+    return q;
+  }
+  const q: Question = {
+    id: input.id ?? tx.nextId('question'),
+    text: requireText(input.text, 'question text'),
+    priority: input.priority === undefined ? 0 : nonNegative(input.priority, 'priority'),
+    status: input.status ?? 'open',
+    tags: [...new Set(input.tags ?? [])],
+    created_at: tx.now,
+    updated_at: tx.now,
+    version: 0,
+  };
+  if (input.goal_id !== undefined) q.goal_id = input.goal_id;
+  if (input.owner !== undefined) q.owner = input.owner;
+  return tx.create('question', q);
+}
+
+export interface StoryUpdate {
+  /** The story to update; absent with question_id: the question's story (created if it has none). */
+  id?: string | undefined;
+  question_id?: string | undefined;
+  narrative?: string | undefined;
+  /** Criteria to add: existing acceptance criteria are always kept. */
+  acceptance_criteria?: string[] | undefined;
+  /** Evidence links to add (never removed). */
+  evidence_refs?: string[] | undefined;
+  status?: Story['status'] | undefined;
+}
+
+/** Create or update a story. Acceptance criteria and evidence only grow; the narrative evolves. */
+export function upsertStory(tx: Tx, update: StoryUpdate): Story {
+  let id = update.id;
+  if (id === undefined) {
+    if (update.question_id === undefined) throw new InputError('a story update needs an id or a question_id');
+    id = tx.state.stories.find((s) => s.question_id === update.question_id)?.id;
+  }
+  if (id !== undefined && tx.find('story', id) !== undefined) {
+    const story = tx.edit('story', id);
+    if (update.question_id !== undefined && update.question_id !== story.question_id) throw new InputError(`story "${id}" belongs to question "${story.question_id}", not "${update.question_id}"`);
+    if (update.narrative !== undefined) story.narrative = update.narrative;
+    for (const c of update.acceptance_criteria ?? []) if (!story.acceptance_criteria.includes(c)) story.acceptance_criteria.push(c);
+    addRefs(story.evidence_refs, update.evidence_refs);
+    if (update.status !== undefined) story.status = update.status;
+    story.last_updated = tx.now;
+    return story;
+  }
+  if (update.question_id === undefined) throw new InputError(`no story "${id ?? ''}"; to create one give its question_id`, 'not-found');
+  tx.get('question', update.question_id);
+  const story: Story = {
+    id: id ?? tx.nextId('story'),
+    question_id: update.question_id,
+    narrative: update.narrative ?? '',
+    acceptance_criteria: [...new Set(update.acceptance_criteria ?? [])],
+    evidence_refs: [...new Set(update.evidence_refs ?? [])],
+    status: update.status ?? 'draft',
+    last_updated: tx.now,
+    version: 0,
+  };
+  return tx.create('story', story);
+}
+
+export interface ProposalInput {
+  id?: string | undefined;
+  proposal_type: RegistryProposal['proposal_type'];
+  type_id?: string | undefined;
+  display_name?: string | undefined;
+  description?: string | undefined;
+  diff?: string | undefined;
+  allowed_owners?: Owner[] | undefined;
+  suggested_policies?: RegistryProposal['suggested_policies'];
+  allowed_statuses?: string[] | undefined;
+  allowed_transitions?: Record<string, string[]> | undefined;
+  rationale: string;
+  examples?: string[] | undefined;
+  risks?: string[] | undefined;
+  created_from_turn_id?: string | undefined;
+}
+
+/** File a registry proposal. It is only data until merged: it never changes the running registry. */
+export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
+  requireText(input.rationale, 'proposal rationale');
+  if (!['add', 'modify', 'deprecate'].includes(input.proposal_type)) throw new InputError(`proposal_type must be add, modify or deprecate, got ${JSON.stringify(input.proposal_type)}`);
+  if (input.proposal_type !== 'add' && input.type_id === undefined) throw new InputError(`a ${input.proposal_type} proposal needs a type_id`);
+  if (input.type_id !== undefined) checkId(input.type_id, 'action type');
+  const p: RegistryProposal = {
+    id: input.id ?? tx.nextId('proposal'),
+    proposal_type: input.proposal_type,
+    rationale: input.rationale,
+    examples: [...(input.examples ?? [])],
+    risks: [...(input.risks ?? [])],
+    created_by: tx.who,
+    status: 'open',
+    reviewers: [],
+    created_at: tx.now,
+    updated_at: tx.now,
+    version: 0,
+  };
+  for (const key of ['type_id', 'display_name', 'description', 'diff', 'allowed_owners', 'suggested_policies', 'allowed_statuses', 'allowed_transitions', 'created_from_turn_id'] as const) {
+    if (input[key] !== undefined) (p as unknown as Record<string, unknown>)[key] = structuredClone(input[key]);
+  }
+  return tx.create('proposal', p);
+}
+
+/** Approve or reject a proposal (open or approved ones; a rejection is final, a merge is final). */
+export function reviewProposal(tx: Tx, id: string, decision: 'approve' | 'reject', comments: string): RegistryProposal {
+  if (decision !== 'approve' && decision !== 'reject') throw new InputError(`decision must be approve or reject, got ${JSON.stringify(decision)}`);
+  const current = tx.get('proposal', id);
+  if (current.status === 'rejected' || current.status === 'merged') throw new InputError(`proposal ${id} is already ${current.status}`, 'proposal-state');
+  const p = tx.edit('proposal', id);
+  p.reviewers.push({ reviewer: tx.who, decision, comments, at: tx.now });
+  p.status = decision === 'approve' ? 'approved' : 'rejected';
+  p.updated_at = tx.now;
+  return p;
+}
+
+export function markMerged(tx: Tx, id: string): RegistryProposal {
+  const p = tx.edit('proposal', id);
+  p.status = 'merged';
+  p.updated_at = tx.now;
+  return p;
+}
+
+export function typeOf(registry: Registry, action: PendingAction): CompiledActionType {
+  const compiled = registry.types.get(action.type);
+  if (compiled === undefined) throw new InputError(`${action.id} has type "${action.type}", which the registry does not define`, 'invalid-input');
+  return compiled;
+}
+
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A deep copy of caller data, refusing keys that could reach prototypes when assigned. */
+function safeRecord(value: Record<string, unknown>, what: string): Record<string, unknown> {
+  const walk = (v: unknown, path: string): void => {
+    if (v === null || typeof v !== 'object') return;
+    for (const k of Object.keys(v)) {
+      if (!Array.isArray(v) && RESERVED_KEYS.has(k)) throw new InputError(`refusing the key "${k}" in ${path}: it could alter object prototypes`, 'unsafe-input');
+      walk((v as Record<string, unknown>)[k], `${path}.${k}`);
+    }
+  };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${what} must be an object`);
+  walk(value, what);
+  return structuredClone(value);
+}
+
+function addRefs(target: string[], refs: readonly string[] | undefined): void {
+  for (const r of refs ?? []) {
+    if (typeof r !== 'string' || r === '') throw new InputError('evidence refs must be non-empty strings');
+    if (!target.includes(r)) target.push(r);
+  }
+}
+
+function requireText(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new InputError(`${what} must be a non-empty string`);
+  return value;
+}
+
+function finite(n: unknown, what: string): number {
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new InputError(`${what} must be a finite number, got ${String(n)}`);
+  return n;
+}
+
+function clamp(n: unknown, what: string): number {
+  const v = finite(n, what);
+  if (v < 0 || v > 1) throw new InputError(`${what} must be between 0 and 1, got ${v}`);
+  return v;
+}
+
+function nonNegative(n: unknown, what: string): number {
+  const v = finite(n, what);
+  if (v < 0) throw new InputError(`${what} must not be negative, got ${v}`);
+  return v;
+}
+
+function nonPositive(n: number): never {
+  throw new InputError(`effort must be a positive number, got ${n}`);
+}
+
+/** Timestamps are stored canonical (UTC, milliseconds: `2030-01-01T09:00:00.000Z`), so they compare as strings. */
+function timestamp(value: string, what: string): string {
+  const t = typeof value === 'string' ? Date.parse(value) : NaN;
+  if (Number.isNaN(t) || t < 0 || t > 253402300799999) throw new InputError(`${what} must be an ISO 8601 timestamp between years 1970 and 9999, got ${JSON.stringify(value)}`);
+  return new Date(t).toISOString();
+}

@@ -1,0 +1,63 @@
+/**
+ * Merging a registry proposal: the pure change to a registry document, its serialisation (JSON or
+ * YAML, as the file is), and the patch export. The file write itself is in goals-file.ts.
+ */
+import { RegistryError } from './errors.js';
+import { InputError } from './errors.js';
+import { deprecateActionType, registerActionType, type RegistryFormat } from './registry.js';
+import type { ActionType, ActionTypeRegistryDocument, RegistryProposal } from './types.js';
+import type * as Yaml from 'yaml';
+
+/** The registry document after merging `proposal` (validated: RegistryError if the result is invalid). */
+export function applyProposal(doc: ActionTypeRegistryDocument, proposal: RegistryProposal): ActionTypeRegistryDocument {
+  const id = proposal.type_id;
+  if (id === undefined) throw new InputError(`proposal ${proposal.id} names no type_id: set one before merging`, 'proposal-state');
+  const existing = doc.action_types.find((t) => t.id === id);
+  if (proposal.proposal_type === 'deprecate') return deprecateActionType(doc, id);
+  if (proposal.proposal_type === 'add') {
+    if (proposal.allowed_statuses === undefined || proposal.allowed_transitions === undefined) {
+      throw new InputError(`proposal ${proposal.id} adds "${id}" without allowed_statuses and allowed_transitions`, 'proposal-state');
+    }
+    const type: ActionType = {
+      id,
+      display_name: proposal.display_name ?? id,
+      allowed_owners: proposal.allowed_owners ?? ['user'],
+      default_policies: structuredClone(proposal.suggested_policies ?? {}),
+      allowed_statuses: [...proposal.allowed_statuses],
+      allowed_transitions: structuredClone(proposal.allowed_transitions),
+      deprecation_status: 'active',
+    };
+    if (proposal.description !== undefined) type.description = proposal.description;
+    if (existing !== undefined) {
+      // Merging twice (say, after a crash between the file write and the state update) is a no-op.
+      if (JSON.stringify(existing) === JSON.stringify(type)) return structuredClone(doc);
+      throw new RegistryError([{ pointer: '/action_types', message: `action type "${id}" already exists: propose a modification instead` }]);
+    }
+    return registerActionType(doc, type);
+  }
+  if (existing === undefined) throw new RegistryError([{ pointer: '/action_types', message: `no action type "${id}" to modify` }]);
+  const type: ActionType = structuredClone(existing);
+  if (proposal.display_name !== undefined) type.display_name = proposal.display_name;
+  if (proposal.description !== undefined) type.description = proposal.description;
+  if (proposal.allowed_owners !== undefined) type.allowed_owners = [...proposal.allowed_owners];
+  if (proposal.suggested_policies !== undefined) type.default_policies = { ...type.default_policies, ...structuredClone(proposal.suggested_policies) };
+  if (proposal.allowed_statuses !== undefined) type.allowed_statuses = [...proposal.allowed_statuses];
+  if (proposal.allowed_transitions !== undefined) type.allowed_transitions = structuredClone(proposal.allowed_transitions);
+  return registerActionType(doc, type);
+}
+
+/** The registry file's text: 2-space JSON, or YAML (comments in a YAML registry are not kept). */
+export async function serializeRegistry(doc: ActionTypeRegistryDocument, format: RegistryFormat): Promise<string> {
+  if (format === 'json') return `${JSON.stringify(doc, null, 2)}\n`;
+  const { stringify } = await loadYaml();
+  return stringify(doc, { lineWidth: 0 });
+}
+
+/**
+ * yaml loaded on first use (most files are JSON). Node gives a CommonJS module's exports as named
+ * exports of import(); esbuild's code-split bundles (the ratchet CLI) give them only as `default`.
+ */
+async function loadYaml(): Promise<typeof Yaml> {
+  const mod = await import('yaml');
+  return 'parseDocument' in mod ? mod : (mod as unknown as { default: typeof Yaml }).default;
+}

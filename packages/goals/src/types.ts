@@ -1,0 +1,189 @@
+/**
+ * The data model of the seed (Frontal Cortex), as plain JSON-serialisable values. Hand-written so
+ * the main entry needs no zod; test/schema.test.ts checks they are exactly the zod schemas' types.
+ */
+export type Owner = 'agent' | 'user';
+
+export interface EscalationPolicy {
+  /** ISO 8601 duration after `due_at` when the item escalates (absent: at `due_at`). */
+  after?: string | undefined;
+  policy?: string | undefined;
+}
+
+export interface DefaultPolicies {
+  requires_confirmation?: boolean | undefined;
+  auto_complete?: boolean | undefined;
+  blocking?: boolean | undefined;
+  escalation?: EscalationPolicy | undefined;
+}
+
+export interface ActionType {
+  id: string;
+  display_name: string;
+  description?: string | undefined;
+  allowed_owners: Owner[];
+  default_policies: DefaultPolicies;
+  /** The first status is where new actions of this type start. */
+  allowed_statuses: string[];
+  allowed_transitions: Record<string, string[]>;
+  policy_handlers?: { escalation?: string | undefined; completion_guard?: string | undefined } | undefined;
+  deprecation_status: 'active' | 'deprecated';
+}
+
+export interface ActionTypeRegistryDocument {
+  $schema?: string | undefined;
+  schemaVersion?: 1 | undefined;
+  action_types: ActionType[];
+}
+
+export interface Goal {
+  id: string;
+  title: string;
+  description?: string | undefined;
+  priority: number;
+  horizon?: { days?: number | undefined; steps?: number | undefined } | undefined;
+  status: 'proposed' | 'active' | 'paused' | 'achieved' | 'abandoned';
+  /** 0 to 1. */
+  progress: number;
+  metrics: Record<string, number>;
+  constraints: string[];
+  parent_goal_id?: string | undefined;
+  lineage_ids: string[];
+  evidence_refs: string[];
+  created_at: string;
+  updated_at: string;
+  /** The state version that last changed this goal. */
+  version: number;
+}
+
+export interface PendingAction {
+  id: string;
+  type: string;
+  owner: Owner;
+  title: string;
+  description?: string | undefined;
+  priority: number;
+  /** Estimated effort (> 0, default 1): utility density is priority / effort. */
+  effort?: number | undefined;
+  status: string;
+  due_at?: string | undefined;
+  goal_id?: string | undefined;
+  blocking?: boolean | undefined;
+  requires_confirmation?: boolean | undefined;
+  confirmed_at?: string | undefined;
+  confirmed_by?: string | undefined;
+  escalated_at?: string | undefined;
+  created_by: string;
+  created_from_turn_id?: string | undefined;
+  evidence_refs: string[];
+  metadata: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export interface Question {
+  id: string;
+  text: string;
+  goal_id?: string | undefined;
+  priority: number;
+  status: 'open' | 'answered' | 'archived';
+  owner?: Owner | undefined;
+  tags: string[];
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export interface Story {
+  id: string;
+  question_id: string;
+  narrative: string;
+  acceptance_criteria: string[];
+  evidence_refs: string[];
+  status: 'draft' | 'active' | 'accepted' | 'archived';
+  last_updated: string;
+  version: number;
+}
+
+export interface ProposalReview {
+  reviewer: string;
+  decision: 'approve' | 'reject';
+  comments: string;
+  at: string;
+}
+
+export interface RegistryProposal {
+  id: string;
+  proposal_type: 'add' | 'modify' | 'deprecate';
+  type_id?: string | undefined;
+  display_name?: string | undefined;
+  description?: string | undefined;
+  diff?: string | undefined;
+  allowed_owners?: Owner[] | undefined;
+  suggested_policies?: DefaultPolicies | undefined;
+  allowed_statuses?: string[] | undefined;
+  allowed_transitions?: Record<string, string[]> | undefined;
+  rationale: string;
+  examples: string[];
+  risks: string[];
+  created_by: string;
+  created_from_turn_id?: string | undefined;
+  status: 'open' | 'approved' | 'rejected' | 'merged';
+  reviewers: ProposalReview[];
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export interface TurnRecord {
+  id: string;
+  /** sha256 of the canonical commit payload: a replay must carry the same one. */
+  digest: string;
+  version: number;
+  at: string;
+  by: string;
+}
+
+export type EntityKind = 'goal' | 'action' | 'question' | 'story' | 'proposal' | 'turn';
+
+export interface Change {
+  kind: EntityKind;
+  id: string;
+  /** The entity before the mutation (null: it was created). */
+  before: Record<string, unknown> | null;
+  /** The entity after the mutation (null: it was removed, which only a revert does). */
+  after: Record<string, unknown> | null;
+}
+
+/** One mutation: immutable once written. */
+export interface AuditEntry {
+  version: number;
+  previous_version: number;
+  who: string;
+  at: string;
+  op: string;
+  turn_id?: string | undefined;
+  reverted_to?: number | undefined;
+  changes: Change[];
+}
+
+export interface GoalsState {
+  /** Bumped by every mutation; `expected_version` is compared with it. */
+  version: number;
+  /** Next number for generated ids, per kind (g1, a1, q1, s1, p1). */
+  counters: Record<string, number>;
+  goals: Goal[];
+  actions: PendingAction[];
+  questions: Question[];
+  stories: Story[];
+  proposals: RegistryProposal[];
+  turns: TurnRecord[];
+  audit: AuditEntry[];
+}
+
+/** Who performs a mutation: the role decides owner semantics, the name goes into the audit. */
+export interface Actor {
+  role: Owner;
+  name?: string | undefined;
+}

@@ -1,0 +1,3 @@
+/** Where the shipped JSON Schemas live (files Ratchet writes carry them as `$schema`). */
+export const ACTION_TYPES_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/action-types.schema.json';
+export const GOALS_STATE_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json';

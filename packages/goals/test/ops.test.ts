@@ -1,0 +1,189 @@
+import { describe, expect, test } from 'vitest';
+import {
+  ConfirmationRequiredError,
+  OwnerError,
+  TransitionError,
+  completeAction,
+  confirmAction,
+  createAction,
+  deprecateActionType,
+  defaultRegistryDocument,
+  escalateDue,
+  loadRegistry,
+  moveAction,
+  reviewProposal,
+  submitProposal,
+  updateAction,
+  updateProgress,
+  upsertGoal,
+  upsertQuestion,
+  upsertStory,
+  Tx,
+} from '../src/index.js';
+import { AGENT, T0, USER, inMemory, registry } from './support.js';
+
+const as = (tx: Tx, actor: typeof AGENT): Tx => new Tx(tx.state, tx.now, actor);
+
+describe('owner semantics', () => {
+  test('the agent cannot complete a user-owned item; the user can', () => {
+    const { tx } = inMemory(AGENT);
+    const { action } = createAction(tx, registry, { type: 'user_task', title: 'sign the contract' });
+    expect(action).toMatchObject({ owner: 'user', status: 'open', requires_confirmation: true });
+    moveAction(tx, registry, action.id, 'awaiting_confirmation');
+    expect(() => moveAction(tx, registry, action.id, 'done')).toThrow(OwnerError);
+    expect(() => completeAction(tx, registry, action.id)).toThrow(OwnerError);
+    expect(() => moveAction(tx, registry, action.id, 'cancelled')).toThrow(/cannot cancel/);
+    expect(tx.get('action', action.id).status).toBe('awaiting_confirmation');
+    const done = moveAction(as(tx, USER), registry, action.id, 'done');
+    expect(done).toMatchObject({ status: 'done', confirmed_by: 'alice' });
+  });
+
+  test('requires_confirmation holds until the user confirms; the agent cannot confirm', () => {
+    const { tx } = inMemory(AGENT);
+    const { action } = createAction(tx, registry, { type: 'decision', owner: 'agent', title: 'pick a database' });
+    expect(action.requires_confirmation).toBe(true);
+    expect(() => completeAction(tx, registry, action.id)).toThrow(ConfirmationRequiredError);
+    expect(() => confirmAction(tx, action.id)).toThrow(OwnerError);
+    confirmAction(as(tx, USER), action.id);
+    expect(completeAction(tx, registry, action.id)).toMatchObject({ status: 'decided', confirmed_by: 'alice' });
+  });
+
+  test('a type refuses owners it does not allow; auto_complete false keeps the agent from completing', () => {
+    const { tx } = inMemory(AGENT);
+    expect(() => createAction(tx, registry, { type: 'agent_task', owner: 'user', title: 'x' })).toThrow(/cannot be owned by the user/);
+    const doc = defaultRegistryDocument();
+    doc.action_types[0] = { ...doc.action_types[0]!, default_policies: { auto_complete: false } };
+    const strict = loadRegistry(doc);
+    const { action } = createAction(tx, strict, { type: 'agent_task', title: 'x' });
+    expect(() => completeAction(tx, strict, action.id)).toThrow(/auto-completion/);
+    expect(completeAction(as(tx, USER), strict, action.id).status).toBe('done');
+  });
+});
+
+describe('statuses through the type machine', () => {
+  test('an illegal transition names what is allowed; completion walks the shortest legal path', () => {
+    const { tx } = inMemory(AGENT);
+    const { action } = createAction(tx, registry, { type: 'background_job', title: 'reindex' });
+    expect(action.status).toBe('queued');
+    try {
+      moveAction(tx, registry, action.id, 'succeeded');
+      throw new Error('expected a TransitionError');
+    } catch (err) {
+      expect(err).toBeInstanceOf(TransitionError);
+      expect((err as TransitionError).allowed).toEqual(['running', 'cancelled']);
+    }
+    expect(completeAction(tx, registry, action.id).status).toBe('succeeded');
+    expect(() => moveAction(tx, registry, action.id, 'running')).toThrow(/terminal status/);
+  });
+
+  test('a completion guard handler can refuse', () => {
+    const { tx } = inMemory(USER);
+    const { action } = createAction(tx, registry, { type: 'decision', title: 'choose' });
+    const handlers = { choice_recorded: (a: { metadata: Record<string, unknown> }) => (a.metadata.choice === undefined ? 'no choice recorded in metadata.choice' : undefined) };
+    expect(() => completeAction(tx, registry, action.id, { handlers })).toThrow(/no choice recorded/);
+    tx.edit('action', action.id).metadata.choice = 'postgres';
+    expect(completeAction(tx, registry, action.id, { handlers }).status).toBe('decided');
+  });
+});
+
+describe('unknown and deprecated types', () => {
+  test('an unknown type is coerced to user_task requiring confirmation, and one proposal is filed', () => {
+    const { tx, state } = inMemory(AGENT);
+    const first = createAction(tx, registry, { type: 'deploy_window', owner: 'agent', title: 'deploy on Friday', requires_confirmation: false }, 'turn-1');
+    expect(first.action).toMatchObject({ type: 'user_task', owner: 'user', requires_confirmation: true, metadata: { requested_type: 'deploy_window' } });
+    expect(first.proposal).toMatchObject({ proposal_type: 'add', type_id: 'deploy_window', status: 'open', created_from_turn_id: 'turn-1' });
+    const second = createAction(tx, registry, { type: 'deploy_window', title: 'deploy again' });
+    expect(second.proposal!.id).toBe(first.proposal!.id);
+    expect(state.proposals).toHaveLength(1);
+    // It is a user_task now: the agent cannot complete it.
+    expect(() => completeAction(tx, registry, first.action.id)).toThrow();
+  });
+
+  test('a deprecated type refuses new actions but old ones keep working', () => {
+    const { tx } = inMemory(AGENT);
+    const { action } = createAction(tx, registry, { type: 'research', title: 'read the docs' });
+    const deprecated = loadRegistry(deprecateActionType(defaultRegistryDocument(), 'research'));
+    expect(() => createAction(tx, deprecated, { type: 'research', title: 'more' })).toThrow(/deprecated/);
+    expect(completeAction(tx, deprecated, action.id).status).toBe('done');
+  });
+});
+
+describe('escalation', () => {
+  test('a reminder escalates after its due time (injected clock), once', () => {
+    const { tx } = inMemory(AGENT);
+    const due = new Date(T0 + 60_000).toISOString();
+    const { action } = createAction(tx, registry, { type: 'reminder', title: 'standup', due_at: due });
+    const follow = createAction(tx, registry, { type: 'follow_up', title: 'check CI', due_at: due }).action;
+    expect(escalateDue(tx, registry, T0 + 59_999)).toEqual([]);
+    const escalated = escalateDue(tx, registry, T0 + 60_000);
+    expect(escalated.map((a) => a.id)).toEqual([action.id]);
+    expect(tx.get('action', action.id)).toMatchObject({ status: 'escalated', escalated_at: tx.now });
+    expect(escalateDue(tx, registry, T0 + 120_000)).toEqual([]);
+    // follow_up escalates 24 hours after its due time.
+    expect(escalateDue(tx, registry, T0 + 60_000 + 24 * 3_600_000).map((a) => a.id)).toEqual([follow.id]);
+  });
+});
+
+describe('goals, questions and stories', () => {
+  test('story updates keep acceptance criteria and add evidence', () => {
+    const { tx } = inMemory(AGENT);
+    const goal = upsertGoal(tx, { title: 'Launch', priority: 3 });
+    const q = upsertQuestion(tx, { text: 'Who are the first users?', goal_id: goal.id });
+    const s = upsertStory(tx, { question_id: q.id, narrative: 'Early adopters', acceptance_criteria: ['10 interviews'], evidence_refs: ['notes/1.md'] });
+    upsertStory(tx, { id: s.id, narrative: 'Early adopters in fintech', acceptance_criteria: ['a pilot signed'], evidence_refs: ['notes/2.md', 'notes/1.md'] });
+    upsertStory(tx, { question_id: q.id, evidence_refs: ['notes/3.md'] });
+    expect(tx.get('story', s.id)).toMatchObject({
+      narrative: 'Early adopters in fintech',
+      acceptance_criteria: ['10 interviews', 'a pilot signed'],
+      evidence_refs: ['notes/1.md', 'notes/2.md', 'notes/3.md'],
+    });
+    expect(() => upsertStory(tx, { id: s.id, question_id: 'q-other' })).toThrow(/belongs to question/);
+  });
+
+  test('progress: absolute and delta, clamped, evidence appended, achieved at 1; parent cycles refused', () => {
+    const { tx } = inMemory(AGENT);
+    const goal = upsertGoal(tx, { title: 'Ship', priority: 1 });
+    expect(updateProgress(tx, { goal_id: goal.id, delta: 0.5, evidence_refs: ['ci#1'] }).progress).toBe(0.5);
+    expect(() => updateProgress(tx, { goal_id: goal.id, progress: 1.5 })).toThrow(/between 0 and 1/);
+    expect(updateProgress(tx, { goal_id: goal.id, delta: 0.9 })).toMatchObject({ progress: 1, status: 'achieved', evidence_refs: ['ci#1'] });
+    const child = upsertGoal(tx, { title: 'Child', parent_goal_id: goal.id });
+    expect(() => upsertGoal(tx, { id: goal.id, title: 'Ship', parent_goal_id: child.id })).toThrow(/cycle/);
+  });
+
+  test('hostile ids are refused', () => {
+    const { tx } = inMemory(AGENT);
+    expect(() => upsertGoal(tx, { id: '__proto__', title: 'x' })).toThrow(/invalid goal id/);
+    expect(() => upsertGoal(tx, { id: '../../etc/passwd', title: 'x' })).toThrow(/invalid goal id/);
+    expect(() => createAction(tx, registry, { id: 'a\nb', type: 'agent_task', title: 'x' })).toThrow(/invalid action id/);
+    const hostile = JSON.parse('{"nested": {"__proto__": {"polluted": true}}}') as Record<string, unknown>;
+    expect(() => createAction(tx, registry, { type: 'agent_task', title: 'x', metadata: hostile })).toThrow(/refusing the key "__proto__" in metadata.nested/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('proposals', () => {
+  test('submit, review (approve or reject with comments); a rejected proposal is final', () => {
+    const { tx } = inMemory(AGENT);
+    const p = submitProposal(tx, { proposal_type: 'add', type_id: 'code_review', rationale: 'reviews are frequent', allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['done'] } });
+    const reviewer = as(tx, USER);
+    expect(reviewProposal(reviewer, p.id, 'reject', 'not yet')).toMatchObject({ status: 'rejected', reviewers: [{ reviewer: 'alice', decision: 'reject', comments: 'not yet' }] });
+    expect(() => reviewProposal(reviewer, p.id, 'approve', 'changed my mind')).toThrow(/already rejected/);
+    expect(() => submitProposal(tx, { proposal_type: 'modify', rationale: 'x' })).toThrow(/needs a type_id/);
+  });
+});
+
+test('updateAction changes descriptive fields only, validated', () => {
+  const { tx } = inMemory(AGENT);
+  const { action } = createAction(tx, registry, { type: 'agent_task', title: 'x', metadata: { a: 1 } });
+  const updated = updateAction(tx, action.id, { priority: 7, effort: 2, due_at: '2030-02-01T00:00:00+01:00', metadata: { b: 2 }, evidence_refs: ['log.txt'] });
+  expect(updated).toMatchObject({ priority: 7, effort: 2, due_at: '2030-01-31T23:00:00.000Z', metadata: { a: 1, b: 2 }, evidence_refs: ['log.txt'], status: 'open', owner: 'agent' });
+  expect(() => updateAction(tx, action.id, { effort: 0 })).toThrow(/positive/);
+  expect(() => updateAction(tx, action.id, { priority: -1 })).toThrow(/negative/);
+  expect(() => updateAction(tx, action.id, { goal_id: 'nope' })).toThrow(/no goal "nope"/);
+});
+
+test('timestamps come from the transaction clock only', () => {
+  const { tx } = inMemory(AGENT, undefined, T0 + 5);
+  const { action } = createAction(tx, registry, { type: 'agent_task', title: 'x' });
+  expect(action.created_at).toBe(new Date(T0 + 5).toISOString());
+});
