@@ -120,7 +120,7 @@ describe('ratchet plan registry', () => {
 
   test('a registry that does not parse: exit 2 with its place, and the file is left byte for byte', () => {
     const dir = project();
-    mkdirSync(join(dir, 'knowledge_core'));
+    mkdirSync(join(dir, 'knowledge_core'), { recursive: true });
     const file = join(dir, 'knowledge_core/plan_registry.json');
     const corrupt = '{"schemaVersion": 1, "plans": {"a": "x.txt",}}';
     writeFileSync(file, corrupt);

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { FSM_DEFINITION_SCHEMA_URL } from '@ratchet/fsm-core';
+import { AGENT_META_SCHEMA_URL } from '@ratchet/orchestrator';
 import { DIALECT_SCHEMA_URL } from '@ratchet/plan-lint';
 import { assetPath } from './paths.js';
 
@@ -51,8 +52,27 @@ export const SCAFFOLD: readonly ScaffoldFile[] = [
     content: () => protocolAsset('research.dialect.json', DIALECT_SCHEMA_URL),
   },
   {
+    path: 'knowledge_core/agent_meta.json',
+    purpose: 'who the agent is: `ratchet task start` reads it first (orientation level 1); edit it',
+    content: () =>
+      Promise.resolve(
+        `${JSON.stringify(
+          {
+            $schema: AGENT_META_SCHEMA_URL,
+            name: 'coding-agent',
+            version: '1.0.0',
+            description: 'The agent working in this repository. Orientation level 1: it reads this before planning.',
+            capabilities: ['read and write files', 'run shell commands'],
+            limitations: ['plans must pass `ratchet plan lint` before they run'],
+          },
+          null,
+          2,
+        )}\n`,
+      ),
+  },
+  {
     path: '.ratchet/.gitignore',
     purpose: "Ratchet's state directory; lock and temp files are never committed",
-    content: () => Promise.resolve('# Written by `ratchet init`. Locks and temp files are transient.\n*.lock\n*.lock.break\n*.tmp\n'),
+    content: () => Promise.resolve('# Written by `ratchet init`. Locks, temp files and the per-machine task session are transient.\n*.lock\n*.lock.break\n*.tmp\nsession.json\norientation.json\n'),
   },
 ];

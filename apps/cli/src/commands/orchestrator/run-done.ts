@@ -1,0 +1,51 @@
+import { advance, currentStep, moveTo, type Session } from '@ratchet/orchestrator';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { isPlanRunError, logActivity, planStackOptions, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
+
+/**
+ * `ratchet run done [--failed --message M]`: report the current step's result. Success moves to the
+ * next step (into sub-plans, out of finished ones, plan_complete after the last); failure moves the
+ * task to ERROR. A sub-plan that cannot be loaded at run time (missing, over the depth limit) is a
+ * step failure too: the task goes to ERROR with the reason (exit 1).
+ */
+export default async function runDone(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+  const failed = options.failed === true;
+  const message = options.message as string | undefined;
+  if (message !== undefined && !failed && message === '') throw new CliError('--message must not be empty');
+  const { file, session } = await requireSession(ctx, options);
+  requireTrigger(session, failed ? 'step_failed' : 'step_complete');
+  const step = currentStep(session);
+  if (step === undefined) throw new CliError(`no plan step is pending in state ${session.state}`, { code: 'no-step' });
+
+  const stackOptions = await planStackOptions(ctx);
+  let next: Session;
+  let runError: Error | undefined;
+  try {
+    next = await file.update((s) => advance(s, { failed, ...(message !== undefined ? { message } : {}) }, stackOptions));
+  } catch (err) {
+    if (!isPlanRunError(err)) throw err;
+    // The step itself is done; what follows cannot run. Record it as a failure of the task.
+    runError = err;
+    next = await file.update((s) => moveTo(s, 'ERROR', { now: stackOptions.now, message: err.message }));
+  }
+
+  const status = failed || runError ? 'FAILURE' : 'SUCCESS';
+  const type = failed || runError ? 'STEP_FAILED' : 'STEP_COMPLETE';
+  await logActivity(ctx, { ...session, state: 'EXECUTING' }, {
+    type,
+    status,
+    message: runError?.message ?? message ?? step.line,
+    details: { line: step.line, plan: step.planPath, chain: step.chain, ...(next.state === 'AWAITING_ANALYSIS' ? { planComplete: true } : {}) },
+  });
+
+  if (ctx.json) {
+    ctx.emitJson({ ok: !runError, ...sessionJson(next), done: step, ...(runError ? { error: { code: (runError as { code?: string }).code, message: runError.message } } : {}), next: printDirective({ ...ctx, out: () => undefined }, next) });
+  } else {
+    if (runError) ctx.io.stderr(`ratchet: ${runError.message}\n`);
+    ctx.out(`${failed ? '✘ failed' : '✔ done'}: ${step.line}${failed && message ? ` (${message})` : ''}`);
+    printDirective(ctx, next);
+  }
+  return runError ? EXIT_PROBLEMS : EXIT_OK;
+}

@@ -1,0 +1,17 @@
+import { nextDirective } from '@ratchet/orchestrator';
+import type { Context } from '../../context.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { openTaskSession, printDirective, sessionJson } from '../../task-session.js';
+
+/** `ratchet run next`: the step to execute now (or what to do in the current state). Read-only. */
+export default async function runNext(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+  const { session: file, exists } = openTaskSession(ctx, options);
+  const session = exists ? await file.read() : undefined;
+  if (ctx.json) {
+    ctx.emitJson({ ok: true, ...(session ? sessionJson(session) : { state: 'START' }), next: nextDirective(session) });
+    return EXIT_OK;
+  }
+  if (session) ctx.out(`Task ${session.taskId}: ${session.state}`);
+  printDirective(ctx, session);
+  return EXIT_OK;
+}

@@ -1,0 +1,53 @@
+import { fire, startPlan, type Session } from '@ratchet/orchestrator';
+import { formatJson, formatStylish, hasErrors, lintPlan } from '@ratchet/plan-lint';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { loadPlanProject } from '../../plan-project.js';
+import { asCliError, isPlanRunError, requireTrigger, logActivity, planStackOptions, printDirective, requireSession, sessionJson } from '../../task-session.js';
+
+/**
+ * `ratchet run plan <file>`: the orchestrator's PLANNING gate. The plan is linted (FSM, closure,
+ * files, call_plan); with errors the task stays in PLANNING (plan_rejected) and the findings are
+ * printed (exit 1); a clean plan goes on the stack and its first step is the directive.
+ */
+export default async function runPlan(ctx: Context, [plan]: string[], options: Record<string, unknown>): Promise<number> {
+  if (plan === undefined) throw new CliError('run plan: missing <plan>');
+  const { file, session } = await requireSession(ctx, options);
+  requireTrigger(session, 'plan_accepted');
+
+  const project = await loadPlanProject(ctx, plan, { root: ctx.cwd, dialect: options.dialect as string | undefined });
+  const { findings } = lintPlan(project);
+  const now = (): Date => new Date();
+
+  if (hasErrors(findings)) {
+    const errors = findings.filter((f) => f.severity === 'error').length;
+    const rejected = await file.update((s) => fire(s, 'plan_rejected', { now, message: `${project.entry}: ${errors} lint error(s)` }));
+    await logActivity(ctx, rejected, { type: 'PLAN_REJECTED', status: 'FAILURE', message: `${errors} lint error(s)`, details: { plan: project.entry, rules: [...new Set(findings.map((f) => f.ruleId))] } });
+    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(rejected), plan: project.entry, findings: JSON.parse(formatJson(findings)) as unknown });
+    else {
+      ctx.out(formatStylish(findings, { color: ctx.color }).trimEnd());
+      ctx.out(`\nPlan rejected: task ${rejected.taskId} stays in PLANNING. Fix the plan and run \`ratchet run plan ${plan}\` again.`);
+    }
+    return EXIT_PROBLEMS;
+  }
+
+  const stackOptions = await planStackOptions(ctx);
+  let started: Session;
+  try {
+    started = await file.update((s) => startPlan(s, project.entry, { ...stackOptions, files: project.files }));
+  } catch (err) {
+    if (isPlanRunError(err)) throw new CliError(err.message, { code: err.code, exitCode: EXIT_PROBLEMS });
+    asCliError(err, session);
+  }
+  await logActivity(ctx, started, { type: 'PLAN_ACCEPTED', status: 'SUCCESS', message: `${project.entry} accepted`, phase: 'PLANNING', details: { plan: project.entry } });
+  if (ctx.json) {
+    ctx.emitJson({ ok: true, ...sessionJson(started), plan: project.entry, warnings: findings.length, next: printDirective({ ...ctx, out: () => undefined }, started) });
+    return EXIT_OK;
+  }
+  const warnings = formatStylish(findings, { color: ctx.color }).trimEnd();
+  if (warnings) ctx.out(warnings);
+  ctx.out(`Plan ${project.entry} accepted: task ${started.taskId} is ${started.state}.`);
+  printDirective(ctx, started);
+  return EXIT_OK;
+}

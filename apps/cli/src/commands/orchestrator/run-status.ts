@@ -1,0 +1,38 @@
+import { currentStep, legalTriggers } from '@ratchet/orchestrator';
+import type { Context } from '../../context.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { displayPath } from '../../paths.js';
+import { openTaskSession, printDirective } from '../../task-session.js';
+
+/** `ratchet run status`: lifecycle state, the plan stack, the current step, recent history. Read-only. */
+export default async function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+  const { session: file, exists } = openTaskSession(ctx, options);
+  if (!exists) {
+    if (ctx.json) ctx.emitJson({ ok: true, session: null, state: 'START' });
+    else {
+      ctx.out(`No task session at ${displayPath(ctx, file.path)}.`);
+      printDirective(ctx, undefined);
+    }
+    return EXIT_OK;
+  }
+  const session = await file.read();
+  if (ctx.json) {
+    ctx.emitJson({ ok: true, session, legal: legalTriggers(session), step: currentStep(session) ?? null });
+    return EXIT_OK;
+  }
+  ctx.out(`Task     ${session.taskId}${session.sessionId ? ` (session ${session.sessionId})` : ''}`);
+  ctx.out(`State    ${session.state}   legal: ${legalTriggers(session).join(', ') || '(none)'}`);
+  if (session.stack.length > 0) {
+    ctx.out('Stack');
+    session.stack.forEach((frame, depth) => ctx.out(`  ${'  '.repeat(depth)}${frame.planPath}  step ${Math.min(frame.current + 1, frame.steps.length)}/${frame.steps.length}`));
+  }
+  if (session.research) ctx.out(`Research ${session.research.topic} (${session.research.planPath})`);
+  if (session.postMortem) ctx.out(`Post-mortem ${session.postMortem.path} (${session.postMortem.outcome})`);
+  const recent = session.history.slice(-5);
+  if (recent.length > 0) {
+    ctx.out('History (latest last)');
+    for (const h of recent) ctx.out(`  ${h.at}  ${h.from} -${h.trigger}-> ${h.to}${h.message ? `  ${h.message}` : ''}`);
+  }
+  printDirective(ctx, session);
+  return EXIT_OK;
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_NETWORK_TARGET,
+  DEFAULT_NETWORK_TIMEOUT_MS,
+  OrientationError,
+  createSession,
+  moveTo,
+  orient,
+  type OrientationReport,
+  type Session,
+} from '@ratchet/orchestrator';
+import { writeFileAtomic } from '@ratchet/store';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
+import { displayPath, resolvePath } from '../../paths.js';
+import { asCliError, checkTaskId, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
+
+export const ORIENTATION_REPORT = '.ratchet/orientation.json';
+
+/**
+ * `ratchet task start --task-id ID`: begin (or, after a failure, re-orient) a task and run the
+ * orientation cascade. Orientation failing at L1 leaves the task in ERROR with the reason, exit 2.
+ */
+export default async function taskStart(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+  const taskId = checkTaskId(options.taskId);
+  const network = networkOption(options);
+  const { session: file } = openTaskSession(ctx, options, taskId);
+  const now = (): Date => new Date();
+
+  let orienting: Session;
+  const current = await file.read();
+  try {
+    orienting = await file.update((s) => {
+      if (s.taskId === taskId && (s.state === 'ERROR' || s.state === 'ORIENTING')) {
+        return s.state === 'ERROR' ? moveTo(s, 'ORIENTING', { now, message: 'reorient' }) : s;
+      }
+      if (s.state !== 'START' && s.state !== 'DONE') {
+        const what = s.taskId === taskId ? `task ${taskId} is already started` : `task ${s.taskId} is in progress`;
+        throw new CliError(`${what} (state ${s.state}); finish it first, or use another --session file. See \`ratchet run status\`.`, { code: 'task-in-progress' });
+      }
+      const fresh = { ...createSession(taskId, { now }), sessionId: randomUUID() };
+      return moveTo(fresh, 'ORIENTING', { now });
+    });
+  } catch (err) {
+    asCliError(err, current);
+  }
+
+  let report: OrientationReport;
+  try {
+    report = await orient({ root: ctx.cwd, now, env: ctx.io.env, network });
+  } catch (err) {
+    if (!(err instanceof OrientationError)) throw err;
+    const failed = await file.update((s) => moveTo(s, 'ERROR', { now, message: err.message }));
+    await logActivity(ctx, failed, { type: 'TASK_START', status: 'FAILURE', message: err.message, phase: 'ORIENTING', details: { level: 1, code: err.code } });
+    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(failed), error: { code: err.code, message: err.message, file: displayPath(ctx, err.path), line: err.line, column: err.column } });
+    else {
+      const place = [displayPath(ctx, err.path), err.line, err.column].filter((x) => x !== undefined).join(':');
+      ctx.io.stderr(`${place}: ${err.message}\n`);
+      ctx.io.stderr(`Task ${taskId} is in ERROR (orientation failed at level 1). Fix the file, then run \`ratchet task start --task-id ${taskId}\` again.\n`);
+    }
+    return EXIT_USAGE;
+  }
+
+  await writeFileAtomic(resolvePath(ctx, ORIENTATION_REPORT), `${JSON.stringify({ taskId, sessionId: orienting.sessionId, ...report }, null, 2)}\n`, { createParentDirs: true });
+  const planning = await file.update((s) => moveTo(s, 'PLANNING', { now }));
+  const { level2, level3 } = report;
+  const broken = level2.artifacts.filter((a) => !a.ok);
+  await logActivity(ctx, planning, {
+    type: 'TASK_START',
+    status: 'SUCCESS',
+    message: `oriented as ${report.level1.agent.name}`,
+    phase: 'ORIENTING',
+    details: {
+      agent: report.level1.agent.name,
+      artifacts: level2.artifacts.length,
+      brokenArtifacts: broken.map((a) => a.path),
+      filesystem: level3.filesystem.ok,
+      network: level3.network.skipped ? 'skipped' : level3.network.ok,
+      report: ORIENTATION_REPORT,
+    },
+  });
+
+  if (ctx.json) {
+    ctx.emitJson({ ok: true, ...sessionJson(planning), report: ORIENTATION_REPORT, orientation: report, next: printDirective({ ...ctx, out: () => undefined }, planning) });
+    return EXIT_OK;
+  }
+  ctx.out(`Task ${taskId} started (session ${planning.sessionId ?? ''}).`);
+  ctx.out(`  L1 agent        ${report.level1.agent.name}${report.level1.agent.version ? ` ${report.level1.agent.version}` : ''} (${report.level1.path})`);
+  ctx.out(`  L2 artifacts    ${level2.artifacts.length} in knowledge_core/${broken.length > 0 ? `; unreadable: ${broken.map((a) => `${a.path} (${a.error ?? ''})`).join(', ')}` : ''}`);
+  const fs = level3.filesystem;
+  ctx.out(`  L3 file system  ${fs.ok ? `ok (write ${fs.writeMs} ms, read ${fs.readMs} ms, delete ${fs.deleteMs} ms)` : `FAILED: ${fs.error ?? ''}`}`);
+  const net = level3.network;
+  ctx.out(`  L3 network      ${net.skipped ? 'skipped (--no-network)' : net.ok ? `ok (${net.target}, ${net.ms} ms)` : `unreachable: ${net.target} ${net.error ?? ''}`}`);
+  ctx.out(`  L3 environment  set: ${level3.environment.present.join(' ') || '(none)'}${level3.environment.missing.length ? `; unset: ${level3.environment.missing.join(' ')}` : ''}`);
+  ctx.out(`Orientation report: ${ORIENTATION_REPORT}; logged TASK_START to logs/activity.log.jsonl.`);
+  printDirective(ctx, planning);
+  return EXIT_OK;
+}
+
+function networkOption(options: Record<string, unknown>): { host: string; port: number; timeoutMs: number } | false {
+  if (options.network === false) return false;
+  const timeoutMs = options.networkTimeout === undefined ? DEFAULT_NETWORK_TIMEOUT_MS : Number(options.networkTimeout);
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60_000) throw new CliError(`--network-timeout ${String(options.networkTimeout)}: expected milliseconds from 1 to 60000`);
+  const target = options.networkTarget as string | undefined;
+  if (target === undefined) return { ...DEFAULT_NETWORK_TARGET, timeoutMs };
+  const m = /^(.+):(\d{1,5})$/.exec(target);
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port < 1 || port > 65535) throw new CliError(`--network-target ${target}: expected host:port`);
+  return { host: m[1]!, port, timeoutMs };
+}

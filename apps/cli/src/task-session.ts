@@ -1,0 +1,127 @@
+/**
+ * What `ratchet task|run|research` share: the session file (`.ratchet/session.json` unless
+ * `--session`), the activity log, plan-stack options read from the project, and the directive every
+ * command ends with. The lifecycle logic itself is @ratchet/orchestrator's; this is the shell.
+ */
+import {
+  ACTIVITY_LOG_PATH,
+  IllegalMoveError,
+  PlanStackError,
+  RecursionDepthError,
+  activityEntry,
+  legalTriggers,
+  nextDirective,
+  openActivityLog,
+  openSession,
+  type ActivityInput,
+  type Directive,
+  type PlanStackOptions,
+  type Session,
+  type SessionFile,
+} from '@ratchet/orchestrator';
+import { existsSync } from 'node:fs';
+import type { Context } from './context.js';
+import { CliError } from './errors.js';
+import { EXIT_USAGE } from './exit-codes.js';
+import { displayPath, resolvePath } from './paths.js';
+import { DEFAULT_REGISTRY, PLAN_MAX_BYTES, listFiles } from './plan-project.js';
+import { NotFoundError, readTextFileSync } from '@ratchet/store';
+
+export const DEFAULT_SESSION = '.ratchet/session.json';
+/** Task ids name files (postmortems/<id>.md): no separators, no leading dot. */
+const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function checkTaskId(id: unknown): string {
+  if (typeof id !== 'string' || !TASK_ID.test(id)) {
+    throw new CliError(`--task-id ${JSON.stringify(id)}: use letters, digits, ".", "_" and "-" (at most 128, not starting with "." or "-")`, { code: 'bad-task-id' });
+  }
+  return id;
+}
+
+export interface TaskFiles {
+  session: SessionFile;
+  /** Whether the session file exists (a missing one reads as a fresh session at START). */
+  exists: boolean;
+}
+
+export function openTaskSession(ctx: Context, options: Record<string, unknown>, taskId = 'unnamed'): TaskFiles {
+  const path = resolvePath(ctx, (options.session as string | undefined) ?? DEFAULT_SESSION);
+  return { session: openSession(path, { taskId, now: () => new Date(), createParentDirs: true }), exists: existsSync(path) };
+}
+
+/** The session, or a usage error when there is none yet. */
+export async function requireSession(ctx: Context, options: Record<string, unknown>): Promise<{ file: SessionFile; session: Session }> {
+  const { session: file, exists } = openTaskSession(ctx, options);
+  if (!exists) throw new CliError(`no task session at ${displayPath(ctx, file.path)}: start one with \`ratchet task start --task-id <id>\``, { code: 'no-session' });
+  return { file, session: await file.read() };
+}
+
+export async function logActivity(ctx: Context, session: Session, input: ActivityInput): Promise<void> {
+  await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true }).append([activityEntry(session, input, { now: () => new Date() })]);
+}
+
+/** Where a plan step's sub-plans and globs come from: the project, read only when needed. */
+export async function planStackOptions(ctx: Context): Promise<PlanStackOptions> {
+  let files: string[] | undefined;
+  const registryPath = resolvePath(ctx, DEFAULT_REGISTRY);
+  let registry: Record<string, string> = {};
+  if (existsSync(registryPath)) {
+    const { readRegistry } = await import('@ratchet/plan-lint/registry');
+    registry = await readRegistry(DEFAULT_REGISTRY, ctx.cwd);
+  }
+  return {
+    now: () => new Date(),
+    registry,
+    files: () => (files ??= listFiles(ctx.cwd)),
+    readPlan(relPath) {
+      try {
+        return readTextFileSync(resolvePath(ctx, relPath), { maxBytes: PLAN_MAX_BYTES }).text;
+      } catch (err) {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }
+    },
+  };
+}
+
+/** Lifecycle refusals are usage errors (exit 2) that say what is legal instead. */
+export function asCliError(err: unknown, session: Session): never {
+  if (err instanceof IllegalMoveError) {
+    const directive = nextDirective(session);
+    throw new CliError(`${err.message}. Task ${session.taskId} is in ${session.state}: ${directive.instruction} Next: ${directive.commands.join('  or  ')}`, {
+      code: err.code,
+      exitCode: EXIT_USAGE,
+    });
+  }
+  throw err;
+}
+
+/** Refuse (exit 2, naming the legal moves and the next command) unless `trigger` is legal now. */
+export function requireTrigger(session: Session, trigger: string): void {
+  const legal = legalTriggers(session);
+  if (!legal.includes(trigger)) asCliError(new IllegalMoveError({ state: session.state, trigger, legal }), session);
+}
+
+export function isPlanRunError(err: unknown): err is PlanStackError | RecursionDepthError {
+  return err instanceof PlanStackError || err instanceof RecursionDepthError;
+}
+
+/** Print what to do next (human) or return it for the JSON document. */
+export function printDirective(ctx: Context, session: Session | undefined): Directive {
+  const directive = nextDirective(session);
+  if (directive.step) {
+    const { step } = directive;
+    ctx.out('');
+    ctx.out(`Step ${step.index + 1}/${step.total} of ${step.chain.join(' > ')}:`);
+    ctx.out(`  ${step.line}`);
+  } else {
+    ctx.out('');
+    ctx.out(directive.instruction);
+  }
+  ctx.out(`Next: ${directive.commands.join('\n      ')}`);
+  return directive;
+}
+
+export function sessionJson(session: Session): Record<string, unknown> {
+  return { taskId: session.taskId, sessionId: session.sessionId, state: session.state, legal: legalTriggers(session) };
+}

@@ -1,0 +1,245 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { Io } from '../src/context.js';
+import { run } from '../src/main.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ratchet-task-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number;
+  out: string;
+  err: string;
+}
+async function ratchet(...argv: string[]): Promise<Result> {
+  let out = '';
+  let err = '';
+  const io: Io = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env: { PATH: '/usr/bin', HOME: '/home/x' }, cwd: dir, readStdin: () => Promise.resolve('') };
+  const code = await run(argv, io);
+  return { code, out, err };
+}
+async function json<T = Record<string, unknown>>(...argv: string[]): Promise<T & { code: number }> {
+  const r = await ratchet('--json', ...argv);
+  return { ...(JSON.parse(r.out) as T), code: r.code };
+}
+const write = async (rel: string, text: string): Promise<void> => {
+  await mkdir(join(dir, rel, '..'), { recursive: true });
+  await writeFile(join(dir, rel), text);
+};
+const activity = async (): Promise<{ action: { type: string }; outcome: { status: string }; session_id: string; task: { plan_step: number | null } }[]> =>
+  (await readFile(join(dir, 'logs/activity.log.jsonl'), 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as never);
+const start = (): Promise<Result> => ratchet('task', 'start', '--task-id', 'T-1', '--no-network');
+
+const MAIN = 'set_plan greet\nplan_step_complete start\ncreate_file_with_block src/greet.ts\ncall_plan verify\nrun_in_bash_session close\n';
+// A sub-plan is a whole plan in the same language: validated from the start state, closed at its end.
+const VERIFY = 'set_plan verify\nplan_step_complete verify\nread_file src/greet.ts\nrun_in_bash_session close\n';
+
+describe('task start: the orientation cascade', () => {
+  test('L1 missing: exit 2 naming knowledge_core/agent_meta.json, task in ERROR, TASK_START FAILURE logged', async () => {
+    const r = await start();
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^knowledge_core\/agent_meta\.json: knowledge_core\/agent_meta\.json is missing/m);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'ERROR', taskId: 'T-1' });
+    expect((await activity()).map((e) => [e.action.type, e.outcome.status])).toEqual([['TASK_START', 'FAILURE']]);
+  });
+
+  test('L1 invalid: file:line:col; fixing the file and starting again re-orients into PLANNING', async () => {
+    await write('knowledge_core/agent_meta.json', '{\n  "name": 42\n}\n');
+    const r = await start();
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('knowledge_core/agent_meta.json:2:11:');
+    await write('knowledge_core/agent_meta.json', '{"name": "jules"}');
+    const again = await start();
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('L1 agent        jules');
+    const status = await json<{ session: { history: { trigger: string }[]; state: string } }>('run', 'status');
+    expect(status.session.state).toBe('PLANNING');
+    expect(status.session.history.map((h) => h.trigger)).toEqual(['begin_task', 'orientation_failed', 'reorient', 'orientation_complete']);
+  });
+
+  test('writes the orientation report and logs TASK_START with a session id', async () => {
+    await ratchet('init');
+    await write('knowledge_core/lessons.jsonl', '{"a":1}\n');
+    const r = await json<{ orientation: { level2: { artifacts: { path: string }[] }; level3: { network: { skipped: boolean }; filesystem: { ok: boolean } } }; state: string; sessionId: string }>(
+      'task',
+      'start',
+      '--task-id',
+      'T-1',
+      '--no-network',
+    );
+    expect(r.code).toBe(0);
+    expect(r.state).toBe('PLANNING');
+    expect(r.orientation.level2.artifacts.map((a) => a.path)).toEqual(['knowledge_core/agent_meta.json', 'knowledge_core/lessons.jsonl']);
+    expect(r.orientation.level3).toMatchObject({ network: { skipped: true }, filesystem: { ok: true } });
+    const report = JSON.parse(await readFile(join(dir, '.ratchet/orientation.json'), 'utf8')) as { taskId: string };
+    expect(report.taskId).toBe('T-1');
+    const log = await activity();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ action: { type: 'TASK_START' }, outcome: { status: 'SUCCESS' }, session_id: r.sessionId });
+  });
+
+  test('a second task cannot start over one in progress; bad task ids are refused', async () => {
+    await ratchet('init');
+    expect((await start()).code).toBe(0);
+    const other = await ratchet('task', 'start', '--task-id', 'T-2', '--no-network');
+    expect(other.code).toBe(2);
+    expect(other.err).toContain('task T-1 is in progress (state PLANNING)');
+    for (const bad of ['../x', '.hidden', 'a/b', '']) expect((await ratchet('task', 'start', '--task-id', bad, '--no-network')).code).toBe(2);
+  });
+});
+
+describe('run: plan gate, steps, nested call_plan, close, submit', () => {
+  beforeEach(async () => {
+    await ratchet('init');
+    await write('plans/main.txt', MAIN);
+    await write('plans/verify.txt', VERIFY);
+    await write('knowledge_core/plan_registry.json', '{"schemaVersion": 1, "plans": {"verify": "plans/verify.txt"}}\n');
+  });
+
+  test('a bad plan is rejected with its findings and the task stays in PLANNING', async () => {
+    expect((await start()).code).toBe(0);
+    await write('plans/bad.txt', 'set_plan x\ncreate_file_with_block src/greet.ts\nread_file missing.ts\n');
+    const r = await ratchet('run', 'plan', 'plans/bad.txt');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/fsm-adherence/);
+    expect(r.out).toMatch(/closure-mandate/);
+    expect(r.out).toContain('stays in PLANNING');
+    const status = await json<{ session: { state: string; history: { trigger: string }[] } }>('run', 'status');
+    expect(status.session.state).toBe('PLANNING');
+    expect(status.session.history.at(-1)?.trigger).toBe('plan_rejected');
+    expect((await activity()).at(-1)?.action.type).toBe('PLAN_REJECTED');
+  });
+
+  test('a good plan runs to the end through a nested call_plan, then close and submit', async () => {
+    expect((await start()).code).toBe(0);
+    const accepted = await ratchet('run', 'plan', 'plans/main.txt');
+    expect(accepted.code).toBe(0);
+    expect(accepted.out).toContain('Step 1/5 of plans/main.txt:\n  set_plan greet');
+
+    const seen: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const next = await json<{ next: { step?: { line: string; chain: string[] } } }>('run', 'next');
+      if (!next.next.step) break;
+      seen.push(`${next.next.step.chain.join('>')}: ${next.next.step.line}`);
+      expect((await ratchet('run', 'done')).code).toBe(0);
+    }
+    expect(seen).toEqual([
+      'plans/main.txt: set_plan greet',
+      'plans/main.txt: plan_step_complete start',
+      'plans/main.txt: create_file_with_block src/greet.ts',
+      'plans/main.txt>plans/verify.txt: set_plan verify',
+      'plans/main.txt>plans/verify.txt: plan_step_complete verify',
+      'plans/main.txt>plans/verify.txt: read_file src/greet.ts',
+      'plans/main.txt>plans/verify.txt: run_in_bash_session close',
+      'plans/main.txt: run_in_bash_session close',
+    ]);
+    expect((await json('run', 'next')).state).toBe('AWAITING_ANALYSIS');
+    expect((await ratchet('run', 'done')).code).toBe(2); // nothing left to do
+
+    const closed = await ratchet('task', 'close', '--task-id', 'T-1');
+    expect(closed.code).toBe(0);
+    const pm = await readFile(join(dir, 'postmortems/T-1.md'), 'utf8');
+    expect(pm).toContain('## 3. Corrective Actions & Lessons Learned');
+    expect(pm).toContain('**Outcome:** success');
+
+    const early = await ratchet('task', 'submit', '--task-id', 'T-1');
+    expect(early.code).toBe(1);
+    expect(early.err).toContain('postmortems/T-1.md: still the untouched template');
+    await writeFile(join(dir, 'postmortems/T-1.md'), pm.replace('<!-- What was the task?', 'Greeting added.\n<!--'));
+    expect((await ratchet('task', 'submit', '--task-id', 'T-1')).code).toBe(0);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'DONE' });
+
+    const log = await activity();
+    expect(log.map((e) => e.action.type)).toEqual(['TASK_START', 'PLAN_ACCEPTED', ...Array<string>(8).fill('STEP_COMPLETE'), 'TASK_END', 'TASK_SUBMIT']);
+    expect(new Set(log.map((e) => e.session_id)).size).toBe(1);
+    expect(log.filter((e) => e.action.type === 'STEP_COMPLETE').map((e) => e.task.plan_step)).toEqual([0, 1, 2, 0, 1, 2, 3, 4]);
+    // A new task may start once this one is DONE.
+    expect((await ratchet('task', 'start', '--task-id', 'T-2', '--no-network')).code).toBe(0);
+  });
+
+  test('a failed step moves the task to ERROR; it can be re-oriented or closed as a FAILURE', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    const failed = await ratchet('run', 'done', '--failed', '--message', 'disk full');
+    expect(failed.code).toBe(0);
+    expect(failed.out).toContain('✘ failed: set_plan greet (disk full)');
+    const status = await json<{ session: { state: string; history: { message?: string }[] } }>('run', 'status');
+    expect(status.session.state).toBe('ERROR');
+    expect(status.session.history.at(-1)?.message).toBe('disk full');
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(2); // not in PLANNING
+    const closed = await ratchet('task', 'close', '--task-id', 'T-1');
+    expect(closed.code).toBe(0);
+    expect(await readFile(join(dir, 'postmortems/T-1.md'), 'utf8')).toContain('**Outcome:** failure');
+  });
+
+  test('the depth limit holds at run time: a sub-plan edited into recursion after lint fails the step', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    for (let i = 0; i < 2; i++) await ratchet('run', 'done');
+    await write('plans/verify.txt', 'set_plan again\nplan_step_complete again\ncall_plan verify\nrun_in_bash_session close\n'); // now calls itself
+    // Each verify frame runs two steps, then calls itself again: the call from the tenth frame is refused.
+    let r = await ratchet('run', 'done');
+    let steps = 1;
+    while (r.code === 0 && steps < 40) {
+      r = await ratchet('run', 'done');
+      steps++;
+    }
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/call depth limit of 10 exceeded: plans\/main\.txt -> plans\/verify\.txt -> .*plans\/verify\.txt$/m);
+    expect(steps).toBe(1 + 2 * 9); // create_file in main, then two steps in each of frames 2..10
+    const status = await json<{ session: { state: string; stack: unknown[] } }>('run', 'status');
+    expect(status.session.state).toBe('ERROR');
+    expect(status.session.stack).toHaveLength(10);
+    expect((await activity()).at(-1)).toMatchObject({ action: { type: 'STEP_FAILED' }, outcome: { status: 'FAILURE' } });
+  });
+
+  test('research: PLANNING -> research cycle -> PLANNING, with a lint-clean plan', async () => {
+    expect((await start()).code).toBe(0);
+    const r = await json<{ plan: string; lifecycle: { state: string } }>('research', 'plan', 'how', 'do', 'locks', 'work?');
+    expect(r.code).toBe(0);
+    expect(r.plan).toBe('research/how-do-locks-work/plan.txt');
+    expect(r.lifecycle.state).toBe('AWAITING_RESULT');
+    expect((await ratchet('plan', 'lint', r.plan, '--dialect', 'protocols/research.dialect.json')).code).toBe(0);
+    expect((await json<{ plan: string }>('research', 'plan', 'how do locks work?')).plan).toBe('research/how-do-locks-work-2/plan.txt');
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(2); // must finish research first
+    expect((await ratchet('research', 'done', '-m', 'read the report')).code).toBe(0);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING', research: { topic: 'how do locks work?' } });
+    expect((await activity()).map((e) => e.action.type)).toEqual(['TASK_START', 'RESEARCH_START', 'RESEARCH_END']);
+  });
+});
+
+describe('bad session files', () => {
+  test('a session from a newer version: exit 2, the file untouched', async () => {
+    await ratchet('init');
+    const text = '{\n  "schemaVersion": 9,\n  "taskId": "T-1",\n  "state": "PLANNING"\n}\n';
+    await write('.ratchet/session.json', text);
+    for (const argv of [['run', 'status'], ['run', 'done'], ['task', 'start', '--task-id', 'T-1', '--no-network']]) {
+      const r = await ratchet(...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toMatch(/\.ratchet\/session\.json:2:\d+: .*newer version/);
+    }
+    expect(await readFile(join(dir, '.ratchet/session.json'), 'utf8')).toBe(text);
+    expect(existsSync(join(dir, 'logs'))).toBe(false);
+  });
+
+  test('a truncated session: exit 2 with the place, untouched', async () => {
+    const text = '{"schemaVersion": 1, "taskId": "T-1", "st';
+    await write('.ratchet/session.json', text);
+    const r = await ratchet('run', 'next');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/session\.json:1:\d+:/);
+    expect(createHash('sha256').update(await readFile(join(dir, '.ratchet/session.json'))).digest('hex')).toBe(createHash('sha256').update(text).digest('hex'));
+  });
+});

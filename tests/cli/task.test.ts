@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { bin, ratchet, tempDir } from '../helpers.js';
+
+/** A project after `ratchet init` with a 12-step plan whose middle calls a registered sub-plan. */
+function project(): string {
+  const dir = tempDir('ratchet-task-');
+  expect(ratchet(['init', '--quiet'], { cwd: dir }).status).toBe(0);
+  mkdirSync(join(dir, 'plans'));
+  const reads = Array.from({ length: 8 }, (_, i) => `list_files step-${i}`).join('\n');
+  writeFileSync(join(dir, 'plans/main.txt'), `set_plan main\nplan_step_complete go\n${reads}\ncall_plan sub\nrun_in_bash_session close\n`);
+  writeFileSync(join(dir, 'plans/sub.txt'), 'set_plan sub\nplan_step_complete go\nrun_in_bash_session close\n');
+  expect(ratchet(['plan', 'registry', 'register', 'sub', 'plans/sub.txt'], { cwd: dir }).status).toBe(0);
+  return dir;
+}
+
+function spawnRatchet(args: string[], cwd: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: 'ignore' });
+    child.on('exit', (code) => resolve(code));
+  });
+}
+
+const session = (dir: string): { state: string; stack: { current: number; planPath: string }[]; history: { trigger: string }[] } =>
+  JSON.parse(readFileSync(join(dir, '.ratchet/session.json'), 'utf8')) as never;
+
+describe('the task cycle through the built binary (separate processes)', () => {
+  test('every step is its own process: the session carries the task to DONE', () => {
+    const dir = project();
+    expect(ratchet(['task', 'start', '--task-id', 'T-1', '--no-network'], { cwd: dir }).status).toBe(0);
+    expect(ratchet(['run', 'plan', 'plans/main.txt'], { cwd: dir }).status).toBe(0);
+    let steps = 0;
+    for (; steps < 30; steps++) {
+      const next = JSON.parse(ratchet(['--json', 'run', 'next'], { cwd: dir }).stdout) as { state: string; next: { step?: { chain: string[] } } };
+      if (next.state !== 'EXECUTING') break;
+      expect(ratchet(['run', 'done'], { cwd: dir }).status).toBe(0);
+    }
+    expect(steps).toBe(2 + 8 + 3 + 1);
+    expect(ratchet(['task', 'close', '--task-id', 'T-1'], { cwd: dir }).status).toBe(0);
+    const pm = join(dir, 'postmortems/T-1.md');
+    writeFileSync(pm, `${readFileSync(pm, 'utf8')}\nDone.\n`);
+    const submit = ratchet(['task', 'submit', '--task-id', 'T-1'], { cwd: dir });
+    expect(submit.status).toBe(0);
+    expect(session(dir).state).toBe('DONE');
+  });
+
+  test('8 concurrent `run done` processes: 8 steps advanced, 8 history entries, 8 log lines', async () => {
+    const dir = project();
+    expect(ratchet(['task', 'start', '--task-id', 'T-1', '--no-network'], { cwd: dir }).status).toBe(0);
+    expect(ratchet(['run', 'plan', 'plans/main.txt'], { cwd: dir }).status).toBe(0);
+    const codes = await Promise.all(Array.from({ length: 8 }, () => spawnRatchet(['run', 'done'], dir)));
+    expect(codes).toEqual(Array<number>(8).fill(0));
+    const s = session(dir);
+    expect(s.stack.map((f) => [f.planPath, f.current])).toEqual([['plans/main.txt', 8]]);
+    expect(s.history.filter((h) => h.trigger === 'step_complete')).toHaveLength(8);
+    const log = readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8').trimEnd().split('\n');
+    expect(log.filter((l) => l.includes('"STEP_COMPLETE"'))).toHaveLength(8);
+  });
+
+  test('help names every step of the cycle', () => {
+    const help = ratchet(['task', '--help']).stdout;
+    for (const cmd of ['ratchet task start', 'ratchet run plan', 'ratchet run next', 'ratchet task close', 'ratchet task submit']) expect(help).toContain(cmd);
+  });
+});
