@@ -5,7 +5,7 @@ import type { Context, Io } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
 import { assetPath } from '../paths.js';
-import { TOUR } from '../quickstart/steps.js';
+import { TOUR } from '../quickstart/tour.js';
 import { makeStyle } from '../style.js';
 
 interface StepResult {
@@ -32,9 +32,15 @@ export default async function quickstart(ctx: Context, _args: string[], options:
       await cp(assetPath('examples', example), target);
     }
     let output = '';
+    let exitCode = 0;
     const capture: Io = { ...ctx.io, cwd: dir, isTTY: false, stdout: (t) => void (output += t), stderr: (t) => void (output += t) };
-    const exitCode = await run([...step.args, '--cwd', dir], capture);
-    const command = `ratchet ${step.args.join(' ')}`;
+    const times = step.repeat ?? 1;
+    for (let n = 0; n < times; n++) {
+      output = '';
+      exitCode = await run([...step.args, '--cwd', dir], capture);
+      if (exitCode !== step.expectExit) break;
+    }
+    const command = `ratchet ${step.args.join(' ')}${times > 1 ? `   (${times} times; the last output shown)` : ''}`;
     results.push({ title: step.title, command, exitCode, expectedExitCode: step.expectExit, output });
 
     ctx.out(style.bold(`${index + 1}. ${step.title}`));

@@ -1,6 +1,6 @@
 /**
  * The quickstart tour: real `ratchet` commands run in a fresh directory, each with the exit code it
- * must produce. Later capabilities append their steps here. The tour fails loudly if any step does
+ * must produce. Each capability keeps its steps in its own <area>-steps.ts; tour.ts puts them in order. The tour fails loudly if any step does
  * not behave as described, so it doubles as an end-to-end smoke test.
  */
 export interface TourStep {
@@ -12,9 +12,12 @@ export interface TourStep {
   expectExit: number;
   /** Files copied from the bundled examples into the tour directory before the step runs. */
   examples?: string[];
+  /** Run the command this many times (default 1), each expecting `expectExit`; only the last output is shown. */
+  repeat?: number;
 }
 
-export const TOUR: readonly TourStep[] = [
+/** The core tour: FSMs, plans, and one task through master control. tour.ts appends each capability's steps. */
+export const CORE_STEPS: readonly TourStep[] = [
   {
     title: 'Scaffold Ratchet into a repository',
     explain: 'init adds the protocol state machines and the state directory; it never overwrites a file.',
@@ -83,5 +86,54 @@ export const TOUR: readonly TourStep[] = [
     explain: 'Complexity by loop nesting and whether it writes anything, sub-plans included.',
     args: ['plan', 'analyze', 'examples/plans/add-greeting.txt'],
     expectExit: 0,
+  },
+  {
+    title: 'Start a task: the orientation cascade',
+    explain: 'L1 reads knowledge_core/agent_meta.json (init wrote one), L2 loads knowledge_core/, L3 probes the file system and environment; TASK_START goes to logs/activity.log.jsonl.',
+    args: ['task', 'start', '--task-id', 'add-greeting', '--no-network'],
+    expectExit: 0,
+  },
+  {
+    title: 'Submit the broken plan to the orchestrator',
+    explain: 'Master control lints every plan before it runs: this one is rejected with its findings and the task stays in PLANNING (exit 1).',
+    args: ['run', 'plan', 'examples/plans/broken.txt'],
+    expectExit: 1,
+  },
+  {
+    title: 'Submit the good plan',
+    explain: 'Accepted: the plan goes on the stack and the first step is the directive.',
+    args: ['run', 'plan', 'examples/plans/add-greeting.txt'],
+    expectExit: 0,
+  },
+  {
+    title: 'Execute it one step at a time',
+    explain: 'The agent does each step and reports it with `run done`; the call_plan pushes the sub-plan and its end pops back to the parent (13 steps here).',
+    args: ['run', 'done'],
+    expectExit: 0,
+    repeat: 13,
+  },
+  {
+    title: 'Ask for the next step',
+    explain: 'Back in the root plan after the sub-plan and the loop: the last step is the close command.',
+    args: ['run', 'next'],
+    expectExit: 0,
+  },
+  {
+    title: 'Report the last step',
+    explain: 'The end of the root plan completes it: the lifecycle moves to AWAITING_ANALYSIS.',
+    args: ['run', 'done'],
+    expectExit: 0,
+  },
+  {
+    title: 'Close the task',
+    explain: 'TASK_END is logged and postmortems/add-greeting.md is written: its "Corrective Actions & Lessons Learned" section feeds self-correction.',
+    args: ['task', 'close', '--task-id', 'add-greeting'],
+    expectExit: 0,
+  },
+  {
+    title: 'Submitting an unfilled post-mortem is refused',
+    explain: 'The post-mortem is the input of the self-correction loop, so the untouched template cannot be submitted (exit 1).',
+    args: ['task', 'submit', '--task-id', 'add-greeting'],
+    expectExit: 1,
   },
 ];

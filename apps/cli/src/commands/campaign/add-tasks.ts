@@ -1,0 +1,39 @@
+import { PlanError, addTasks, formatSeq, waves } from '@ratchet/campaign-dag';
+import { parseJson, readJsonFile } from '@ratchet/store';
+import type { Context } from '../../context.js';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
+import { displayPath, resolvePath } from '../../paths.js';
+import { campaignOptions, formatProblem, guard } from './shared.js';
+
+/** `ratchet campaign add-tasks [plan]`: the plan from a file or stdin, every problem at once. */
+export default async function addTasksCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
+  const [file] = args;
+  let value: unknown;
+  let text: string;
+  let shown: string;
+  if (file === undefined || file === '-') {
+    shown = '<stdin>';
+    text = await ctx.io.readStdin();
+    value = parseJson(text, { path: shown });
+  } else {
+    const abs = resolvePath(ctx, file);
+    shown = displayPath(ctx, abs);
+    // Guarded read: size limit, no binary, parse errors with line:column, __proto__ keys refused.
+    ({ value, text } = await readJsonFile(abs));
+  }
+  try {
+    const { campaign, added } = await guard(ctx, () => addTasks(ctx.cwd, value, { ...campaignOptions(ctx, options), text, source: shown }));
+    const layers = waves(campaign.tasks);
+    if (ctx.json) ctx.emitJson({ ok: true, added: added.map((t) => t.seq), total: campaign.tasks.length, waves: layers.length });
+    else ctx.out(`added ${added.length} task${added.length === 1 ? '' : 's'} (${added.map((t) => formatSeq(t.seq)).join(', ')}); ${campaign.tasks.length} in the campaign, ${layers.length} wave${layers.length === 1 ? '' : 's'}`);
+    return EXIT_OK;
+  } catch (err) {
+    if (!(err instanceof PlanError)) throw err;
+    if (ctx.json) ctx.emitJson({ ok: false, file: shown, problems: err.problems });
+    // Problems are the one thing --quiet does not silence.
+    for (const p of err.problems.slice(0, 200)) ctx.io.stderr(`${formatProblem(shown, p)}\n`);
+    if (err.problems.length > 200) ctx.io.stderr(`... and ${err.problems.length - 200} more\n`);
+    ctx.io.stderr(`${err.problems.length} problem${err.problems.length === 1 ? '' : 's'}; nothing was added\n`);
+    return err.graphOnly ? EXIT_PROBLEMS : EXIT_USAGE;
+  }
+}

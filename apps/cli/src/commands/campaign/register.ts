@@ -1,0 +1,93 @@
+/**
+ * `ratchet campaign ...`: a campaign is an objective and a DAG of tasks (FTL's plan.json), kept in
+ * .ratchet/campaign.json. Builders ask for ready work (`ready --claim` is atomic across processes),
+ * report status changes (only legal ones), and blocked work cascades to everything below it.
+ */
+import { Argument, Option, type Command } from 'commander';
+import type { RegisterArea } from '../../areas.js';
+
+export const registerCampaign: RegisterArea = (program: Command, action) => {
+  const campaign = program
+    .command('campaign')
+    .description('run a multi-task objective as a dependency graph: ready work for parallel builders, atomic claims, cascading blocks, waves, archive');
+
+  campaign
+    .command('create')
+    .description('start a campaign (one active campaign per project, in .ratchet/campaign.json)')
+    .argument('<objective>', 'what the campaign achieves, in a sentence')
+    .option('--framework <name>', 'the framework the tasks use (find-similar only compares campaigns of the same framework)')
+    .addHelpText('after', '\nExample:\n  ratchet campaign create "Add user authentication"')
+    .action(action(() => import('./create.js')));
+
+  campaign
+    .command('add-tasks')
+    .description(
+      'add the tasks of a plan.json (FTL contract: objective, tasks[].seq/delta/verify, type SPEC|BUILD|VERIFY, depends "none"|seq|[seqs]); ' +
+        'every problem is reported at once: exit 1 for a cycle (with its path) or unknown/self/duplicate dependencies, 2 for malformed input',
+    )
+    .argument('[plan]', 'the plan file; "-" or nothing reads standard input')
+    .addHelpText('after', '\nExamples:\n  ratchet campaign add-tasks plan.json\n  cat plan.json | ratchet campaign add-tasks')
+    .action(action(() => import('./add-tasks.js')));
+
+  campaign
+    .command('ready')
+    .description('list pending tasks whose dependencies are all complete; --claim atomically marks the first one in_progress for RUNNER (parallel builders never get the same task)')
+    .option('--claim <runner>', 'claim one ready task for this runner')
+    .addHelpText('after', '\nExamples:\n  ratchet campaign ready\n  ratchet campaign ready --claim builder-1 --json')
+    .action(action(() => import('./ready.js')));
+
+  campaign
+    .command('update-task')
+    .description('change a task\'s status; only legal transitions (pending -> in_progress -> complete|blocked, blocked -> pending to retry)')
+    .argument('<seq>', 'the task ("001" and 1 are the same)')
+    .addArgument(new Argument('<status>', 'new status').choices(['pending', 'in_progress', 'complete', 'blocked']))
+    .option('--reason <text>', 'why (recorded; use it when blocking)')
+    .addHelpText('after', '\nExamples:\n  ratchet campaign update-task 001 in_progress\n  ratchet campaign update-task 002 blocked --reason "fixture missing"')
+    .action(action(() => import('./update-task.js')));
+
+  campaign
+    .command('cascade-status')
+    .description('the campaign state (none|complete|in_progress|stuck|all_blocked) with ready, pending, complete, blocked and transitively unreachable tasks')
+    .addHelpText('after', '\nExample:\n  ratchet campaign cascade-status --json')
+    .action(action(() => import('./cascade-status.js')));
+
+  campaign
+    .command('propagate-blocks')
+    .description('block every task below a blocked one (to a fixpoint), recording its direct blockers, the root cause and that it is a cascade')
+    .addHelpText('after', '\nExample:\n  ratchet campaign propagate-blocks')
+    .action(action(() => import('./propagate-blocks.js')));
+
+  campaign
+    .command('waves')
+    .description('the parallel layers: every task of a wave can run at once once the earlier waves are done')
+    .addHelpText('after', '\nExample:\n  ratchet campaign waves')
+    .action(action(() => import('./waves.js')));
+
+  campaign
+    .command('graph')
+    .description('draw the task graph with statuses as Mermaid or Graphviz DOT')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['mermaid', 'dot']).default('mermaid'))
+    .addHelpText('after', '\nExamples:\n  ratchet campaign graph\n  ratchet campaign graph --format dot | dot -Tsvg > campaign.svg')
+    .action(action(() => import('./graph.js')));
+
+  campaign
+    .command('status')
+    .description('the objective, counts by status, and every task with its status, runner and reason')
+    .addHelpText('after', '\nExample:\n  ratchet campaign status')
+    .action(action(() => import('./status.js')));
+
+  campaign
+    .command('complete')
+    .description('archive the campaign to .ratchet/archive/<id>.json with a summary (its workspaces move beside it) and free the slot for the next one')
+    .option('--force', 'archive even with tasks in progress')
+    .addHelpText('after', '\nExample:\n  ratchet campaign complete')
+    .action(action(() => import('./complete.js')));
+
+  campaign
+    .command('find-similar')
+    .description('past campaigns like the active one: 0.6 objective similarity + 0.3 Jaccard of delta files + 0.1 task-count similarity, same framework, score >= 0.6')
+    .option('--objective <text>', 'compare this objective instead of the active campaign (objective similarity only)')
+    .option('--threshold <score>', 'minimum score, 0 to 1 (default 0.6)')
+    .addHelpText('after', '\nExamples:\n  ratchet campaign find-similar\n  ratchet campaign find-similar --objective "add login" --threshold 0.3')
+    .action(action(() => import('./find-similar.js')));
+};

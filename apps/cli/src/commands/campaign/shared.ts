@@ -1,0 +1,46 @@
+/** Helpers shared by the campaign and workspace commands: seq arguments, options, error mapping. */
+import { CampaignError, formatSeq, normalizeSeq, type CampaignOptions, type PlanProblem, type Task } from '@ratchet/campaign-dag';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { displayPath } from '../../paths.js';
+
+export function seqArg(value: string | undefined): number {
+  const seq = normalizeSeq(value);
+  if (seq === undefined) throw new CliError(`not a task seq: ${JSON.stringify(value ?? '')} (expected a number like 001 or 1)`, { code: 'bad-seq' });
+  return seq;
+}
+
+export function campaignOptions(ctx: Context, options: Record<string, unknown>): CampaignOptions {
+  const out: CampaignOptions = {};
+  if (typeof options.workspaceDir === 'string') out.workspaceDir = options.workspaceDir;
+  return out;
+}
+
+/** Library refusals are input errors (exit 2) with the file and place when there is one. */
+export async function guard<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof CampaignError && !('problems' in err)) {
+      throw new CliError(err.reason, {
+        code: err.code,
+        ...(err.path === undefined ? {} : { file: displayPath(ctx, err.path) }),
+        ...(err.line === undefined ? {} : { line: err.line }),
+        ...(err.column === undefined ? {} : { column: err.column }),
+      });
+    }
+    throw err;
+  }
+}
+
+export function formatProblem(file: string, p: PlanProblem): string {
+  const place = p.line === undefined ? `${file}` : `${file}:${p.line}:${p.column ?? 1}`;
+  return `${place}: ${p.message} [${p.rule}${p.line === undefined && p.pointer !== '' ? ` at ${p.pointer}` : ''}]`;
+}
+
+export function taskLine(t: Task): string {
+  const deps = t.depends.length === 0 ? 'none' : t.depends.map(formatSeq).join(',');
+  const cascade = t.cascade === true && t.blockedBy !== undefined ? `cascade: blocked by ${t.blockedBy.map(formatSeq).join(', ')}${t.rootCause === undefined ? '' : ` (root cause ${formatSeq(t.rootCause)})`}` : '';
+  const extra = [t.runner === undefined ? '' : `runner ${t.runner}`, cascade, t.reason === undefined ? '' : t.reason].filter((x) => x !== '').join('; ');
+  return `${formatSeq(t.seq)}  ${t.slug.padEnd(20)} ${t.type.padEnd(6)} ${t.status.padEnd(11)} deps ${deps}${extra === '' ? '' : `  (${extra})`}`;
+}

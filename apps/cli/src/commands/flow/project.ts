@@ -1,0 +1,107 @@
+/**
+ * What every `ratchet flow` command shares: where flows are found (the project's protocols/flows/,
+ * then the bundled copy), how a session's flow is found again, the runner options, and printing a view.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FlowError, findFlowFile, loadFlowFile, type FlowView, type LoadedFlow, type RunnerOptions } from '@ratchet/flows';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { assetPath, displayPath } from '../../paths.js';
+
+export const PROJECT_FLOWS = 'protocols/flows';
+
+/** The built-in flows: assets/protocols/flows in the bundle; the repository's protocols/flows when run from source before a build. */
+export function bundledFlowsDir(): string {
+  const bundled = assetPath('protocols', 'flows');
+  if (existsSync(bundled)) return bundled;
+  return fileURLToPath(new URL('../../../../../protocols/flows/', import.meta.url));
+}
+
+export function flowDirs(ctx: Context): string[] {
+  return [resolve(ctx.cwd, PROJECT_FLOWS), bundledFlowsDir()];
+}
+
+/** A file path (has a separator or a flow extension) or a flow name. */
+export function isFlowPath(spec: string): boolean {
+  return spec.includes('/') || spec.includes('\\') || /\.(json|ya?ml)$/i.test(spec);
+}
+
+/** Resolve what the user typed to a loaded flow and the ref the session keeps to find it again. */
+export async function resolveFlow(ctx: Context, spec: string): Promise<{ loaded: LoadedFlow; ref: string }> {
+  if (isFlowPath(spec)) {
+    const abs = resolve(ctx.cwd, spec);
+    const rel = relative(ctx.cwd, abs);
+    const ref = rel.startsWith('..') || isAbsolute(rel) ? `file:${abs}` : `file:${rel.split('\\').join('/')}`;
+    return { loaded: await loadFlowFile(abs), ref };
+  }
+  const found = findFlowFile(flowDirs(ctx), spec);
+  return { loaded: await loadFlowFile(found.path), ref: `name:${spec}` };
+}
+
+export function loadRef(ctx: Context, ref: string): Promise<LoadedFlow> {
+  if (ref.startsWith('name:')) return loadFlowFile(findFlowFile(flowDirs(ctx), ref.slice(5)).path);
+  if (ref.startsWith('file:')) return loadFlowFile(resolve(ctx.cwd, ref.slice(5)));
+  throw new CliError(`the session names its flow as ${JSON.stringify(ref)}, which is neither name:<flow> nor file:<path>`, { code: 'bad-session' });
+}
+
+export function runnerOptions(ctx: Context): RunnerOptions {
+  return { root: ctx.cwd, loadFlow: (ref) => loadRef(ctx, ref) };
+}
+
+/** Library errors without a file become usage errors (exit 2); every problem of an invalid flow is listed. */
+export async function guard<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof FlowError)) throw err;
+    if (err.problems.length > 1 && err.path !== undefined) {
+      for (const p of err.problems.slice(1)) ctx.note(`${displayPath(ctx, err.path)}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ''}: ${p.message}${p.pointer ? ` (at ${p.pointer})` : ''}`);
+    }
+    if (err.path === undefined) throw new CliError(err.reason, { code: err.code });
+    throw err;
+  }
+}
+
+/** Print a view: its Markdown (human) or one JSON document; exit 1 when it refused. */
+export function printView(ctx: Context, view: FlowView): number {
+  if (ctx.json) {
+    ctx.emitJson({
+      ok: view.ok,
+      outcome: view.outcome,
+      flow: view.flow,
+      session: { id: view.session.sessionId, status: view.session.status, current: view.session.current, mode: view.session.mode, file: displayPath(ctx, view.file), state: view.session },
+      step: view.step,
+      gates: view.gates,
+      missing: view.missing,
+      directive: view.directive,
+      text: view.text,
+    });
+  } else ctx.out(view.text.trimEnd());
+  return view.ok ? EXIT_OK : EXIT_PROBLEMS;
+}
+
+/** `--input a=b` / `--set a=b` lists -> an object (null prototype; names are checked by the library). */
+export function parsePairs(values: unknown, flag: string): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const item of (values as string[] | undefined) ?? []) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new CliError(`${flag} ${JSON.stringify(item)}: expected key=value`);
+    const key = item.slice(0, eq);
+    if (Object.hasOwn(out, key)) throw new CliError(`${flag} ${key} given twice`);
+    out[key] = item.slice(eq + 1);
+  }
+  return out;
+}
+
+export function sessionOf(options: Record<string, unknown>): string {
+  const session = options.session;
+  if (typeof session !== 'string') throw new CliError('missing --session <id>');
+  return session;
+}
+
+export function strings(value: unknown): string[] {
+  return (value as string[] | undefined) ?? [];
+}

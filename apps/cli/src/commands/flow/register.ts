@@ -1,0 +1,91 @@
+/**
+ * `ratchet flow ...`: step and phase workflows (the reasoning protocol, composite skills) whose every
+ * call saves the session, prints the step and ends with the one command to run next. Definitions
+ * only; implementations load lazily.
+ */
+import type { Command } from 'commander';
+import type { RegisterArea } from '../../areas.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export const registerFlow: RegisterArea = (program: Command, action) => {
+  const flow = program
+    .command('flow')
+    .description(
+      'run step-by-step workflows an agent cannot skip: each call saves the session, prints the step and names ' +
+        "the exact next command; advancing waits until the step's files (agent memory, memory-agent notes) exist",
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok, 1 refused (a gate does not hold yet: the output says what is missing), 2 bad input.\n' +
+        'Flows are found in protocols/flows/<name>.flow.{json,yaml} of the project first, then among the built-in ones.',
+    );
+
+  flow
+    .command('list')
+    .description('list the flows you can start (project ones first, then built-in) and the sessions in .ratchet/flows/')
+    .addHelpText('after', '\nExample:\n  ratchet flow list')
+    .action(action(() => import('./list.js')));
+
+  flow
+    .command('start')
+    .description('start a session of a flow: saves it in .ratchet/flows/<session>.json, prints the first step and the next command')
+    .argument('<flow>', 'a flow name (reasoning, develop-feature, or one in protocols/flows/) or a flow file path')
+    .requiredOption('--session <id>', 'session id: letters, digits, ".", "_", "-"')
+    .option('--input <key=value>', 'a flow input (repeatable); "task" names the memory files (default: the session id)', collect)
+    .option('--agent', 'agent mode: this flow runs inside a sub-agent (the reasoning protocol then skips task routing)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ratchet flow start reasoning --session s1 --input query="add a login page"\n' +
+        '  ratchet flow start develop-feature --session s1-dev --input task=login --input depth=quick\n' +
+        '  ratchet flow start examples/flows/review.flow.yaml --session r1',
+    )
+    .action(action(() => import('./start.js')));
+
+  flow
+    .command('advance')
+    .description('leave the current step once its gates hold (else exit 1, saying what is missing); there is no override')
+    .requiredOption('--session <id>', 'the session')
+    .option('--loop', 'ITERATIVE step: go back to its loop target (limited, 3 by default)')
+    .option('--remediate', 'REMEDIATION step: send the work back to its remediation target (limited)')
+    .option('--set <key=value>', 'set a session variable the step requires, e.g. route=develop-feature (repeatable)', collect)
+    .option('--note <text>', 'record a note on the step (repeatable)', collect)
+    .option('--question <text>', 'record a clarifying question (repeatable, at most 5): the session halts until the user answers', collect)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ratchet flow advance --session s1\n  ratchet flow advance --session s1 --set route=develop-feature\n' +
+        '  ratchet flow advance --session s1 --question "Which database?"\n  ratchet flow advance --session s1-dev --loop',
+    )
+    .action(action(() => import('./advance.js')));
+
+  flow
+    .command('status')
+    .description('show a session\'s current step again with its next command (after a crash or a lost context); without --session, list sessions')
+    .option('--session <id>', 'the session')
+    .addHelpText('after', '\nExamples:\n  ratchet flow status --session s1\n  ratchet flow status')
+    .action(action(() => import('./status.js')));
+
+  flow
+    .command('complete-branch')
+    .description('mark a branch of the current PARALLEL step complete once its files exist (exit 1 if they do not)')
+    .argument('<branch>', 'STEP:BRANCH (or BRANCH for the current step), e.g. 3:design')
+    .requiredOption('--session <id>', 'the session')
+    .addHelpText('after', '\nExample:\n  ratchet flow complete-branch 3:design --session s1-dev')
+    .action(action(() => import('./complete-branch.js')));
+
+  flow
+    .command('halt')
+    .description('stop the session with a reason (e.g. routing confidence too low); resume continues at the same step')
+    .requiredOption('--session <id>', 'the session')
+    .requiredOption('--reason <text>', 'why the session stops')
+    .addHelpText('after', '\nExample:\n  ratchet flow halt --session s1 --reason "no skill matches with HIGH confidence"')
+    .action(action(() => import('./halt.js')));
+
+  flow
+    .command('resume')
+    .description('continue a halted session at the step where it stopped, optionally recording the user\'s answers')
+    .requiredOption('--session <id>', 'the session')
+    .option('--note <text>', 'record a note, e.g. the answers to the clarifying questions (repeatable)', collect)
+    .addHelpText('after', '\nExample:\n  ratchet flow resume --session s1 --note "PostgreSQL; admins only"')
+    .action(action(() => import('./resume.js')));
+};

@@ -1,0 +1,19 @@
+import { startFlow } from '@ratchet/flows';
+import type { Context } from '../../context.js';
+import { guard, parsePairs, printView, resolveFlow, runnerOptions, sessionOf } from './project.js';
+
+/** `ratchet flow start <flow> --session S [--input k=v] [--agent]`. */
+export default async function start(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
+  const spec = args[0]!;
+  const view = await guard(ctx, async () => {
+    const { loaded, ref } = await resolveFlow(ctx, spec);
+    return startFlow(runnerOptions(ctx), {
+      flow: loaded,
+      ref,
+      sessionId: sessionOf(options),
+      inputs: parsePairs(options.input, '--input'),
+      mode: options.agent === true ? 'agent' : 'normal',
+    });
+  });
+  return printView(ctx, view);
+}

@@ -1,0 +1,81 @@
+import { assess, completeAction, confirmAction, createAction, isPending, moveAction, type PendingAction } from '@ratchet/goals';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { displayPath } from '../../paths.js';
+import { actorOf, expectedVersion, loadRegistryFor, mapErrors, numberOption, openState, registryPath, type Options } from './shared.js';
+
+/** `ratchet actions add|list|move|complete|confirm|types`. */
+export default async function actions(ctx: Context, args: string[], options: Options): Promise<number> {
+  const [command, first, second] = args;
+  return mapErrors(ctx, async () => {
+    const registry = await loadRegistryFor(ctx, options);
+    if (command === 'types') {
+      const path = registryPath(ctx, options);
+      const types = registry.document.action_types;
+      if (ctx.json) ctx.emitJson({ ok: true, registry: path ?? 'built-in', action_types: types });
+      else {
+        ctx.out(`${path === undefined ? 'built-in registry' : displayPath(ctx, path)}: ${types.length} action types, valid`);
+        for (const t of types) {
+          const flags = Object.entries(t.default_policies).filter(([, v]) => v === true).map(([k]) => k);
+          ctx.out(`  ${t.id}${t.deprecation_status === 'deprecated' ? ' (deprecated)' : ''}  owners: ${t.allowed_owners.join('|')}  statuses: ${t.allowed_statuses.join(' ')}${flags.length > 0 ? `  ${flags.join(', ')}` : ''}`);
+        }
+      }
+      return EXIT_OK;
+    }
+    const store = openState(ctx, options);
+    const meta = { actor: actorOf(options), expected_version: expectedVersion(options) };
+    if (command === 'list') {
+      const state = await store.read();
+      const now = Date.now();
+      const pending = assess(state, registry, { now, actions: Number.MAX_SAFE_INTEGER, owner: options.owner as 'agent' | 'user' | undefined }).actions.map((a) => a.action);
+      const done = options.all === true ? state.actions.filter((a) => !isPending(registry, a) && (options.owner === undefined || a.owner === options.owner)) : [];
+      const list = [...pending, ...done];
+      if (ctx.json) ctx.emitJson({ ok: true, version: state.version, actions: list });
+      else if (list.length === 0) ctx.out('no pending actions');
+      else for (const a of list) ctx.out(line(a));
+      return EXIT_OK;
+    }
+    if (command === 'add') {
+      if (first === undefined || second === undefined) throw new CliError('actions add: needs <type> and <title>');
+      const r = await store.mutate({ ...meta, op: 'action.create' }, (tx) =>
+        structuredClone(
+          createAction(tx, registry, {
+            id: options.id as string | undefined,
+            type: first,
+            title: second,
+            owner: options.owner as 'agent' | 'user' | undefined,
+            priority: numberOption(options.priority, '--priority'),
+            effort: numberOption(options.effort, '--effort'),
+            due_at: options.due as string | undefined,
+            goal_id: options.goal as string | undefined,
+            blocking: options.blocking === true ? true : undefined,
+          }),
+        ),
+      );
+      const { action, proposal } = r.result;
+      if (ctx.json) ctx.emitJson({ ok: true, version: r.version, action, proposal });
+      else {
+        ctx.out(`added ${line(action)}  (state v${r.version})`);
+        if (proposal !== undefined) ctx.note(`unknown action type "${first}": recorded as a user_task requiring confirmation; proposal ${proposal.id} filed (ratchet proposals list)`);
+      }
+      return EXIT_OK;
+    }
+    if (first === undefined) throw new CliError(`actions ${command ?? ''}: missing <id>`);
+    const evidence = options.evidence as string[] | undefined;
+    const r = await store.mutate({ ...meta, op: `action.${command ?? ''}` }, (tx) => {
+      if (command === 'confirm') return structuredClone(confirmAction(tx, first));
+      if (command === 'complete') return structuredClone(completeAction(tx, registry, first, { evidence_refs: evidence }));
+      if (second === undefined) throw new CliError('actions move: missing <status>');
+      return structuredClone(moveAction(tx, registry, first, second, { evidence_refs: evidence }));
+    });
+    if (ctx.json) ctx.emitJson({ ok: true, version: r.version, action: r.result });
+    else ctx.out(`${r.entry === undefined ? 'unchanged' : command === 'confirm' ? 'confirmed' : 'moved'} ${line(r.result)}  (state v${r.version})`);
+    return EXIT_OK;
+  });
+}
+
+export function line(a: PendingAction): string {
+  const flags = [a.blocking === true ? 'blocking' : '', a.requires_confirmation === true ? (a.confirmed_at === undefined ? 'needs confirmation' : 'confirmed') : '', a.due_at !== undefined ? `due ${a.due_at}` : '', a.escalated_at !== undefined ? 'escalated' : ''].filter(Boolean);
+  return `${a.id}  ${a.type}  [${a.status}]  ${a.owner}  p${a.priority}${a.effort !== undefined ? `/e${a.effort}` : ''}  ${a.title}${flags.length > 0 ? `  (${flags.join(', ')})` : ''}`;
+}

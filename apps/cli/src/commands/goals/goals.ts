@@ -1,0 +1,67 @@
+import { updateProgress, upsertGoal, type Goal } from '@ratchet/goals';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { actorOf, expectedVersion, intOption, mapErrors, numberOption, openState, type Options } from './shared.js';
+
+/** `ratchet goals add|list|progress|history|revert`. */
+export default async function goals(ctx: Context, args: string[], options: Options): Promise<number> {
+  const [command, arg] = args;
+  const store = openState(ctx, options);
+  const meta = { actor: actorOf(options), expected_version: expectedVersion(options) };
+  return mapErrors(ctx, async () => {
+    if (command === 'list') {
+      const state = await store.read();
+      const list = state.goals.filter((g) => options.all === true || g.status === 'active' || g.status === 'proposed').sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : 1));
+      if (ctx.json) ctx.emitJson({ ok: true, version: state.version, goals: list });
+      else if (list.length === 0) ctx.out('no goals (ratchet goals add "..." to add one)');
+      else for (const g of list) ctx.out(line(g));
+      return EXIT_OK;
+    }
+    if (command === 'history') {
+      const since = intOption(options.since, '--since') ?? 0;
+      const entries = await store.history(since);
+      if (ctx.json) ctx.emitJson({ ok: true, history: entries });
+      else for (const e of entries) ctx.out(`v${e.version}  ${e.at}  ${e.who}  ${e.op}${e.turn_id ? ` (turn ${e.turn_id})` : ''}${e.reverted_to !== undefined ? ` (to v${e.reverted_to})` : ''}  ${e.changes.map((c) => `${c.kind}:${c.id}`).join(' ')}`);
+      return EXIT_OK;
+    }
+    if (command === 'revert') {
+      const to = intOption(arg, 'version');
+      if (to === undefined) throw new CliError('goals revert: missing <version>');
+      const r = await store.revert(to, meta);
+      if (ctx.json) ctx.emitJson({ ok: true, reverted_to: to, version: r.version, changed: r.entry?.changes.length ?? 0 });
+      else ctx.out(r.entry === undefined ? `already as at v${to}: nothing to revert` : `reverted to v${to} as v${r.version} (${r.entry.changes.length} change${r.entry.changes.length === 1 ? '' : 's'})`);
+      return EXIT_OK;
+    }
+    if (command === 'add') {
+      if (arg === undefined) throw new CliError('goals add: missing <title>');
+      const r = await store.mutate({ ...meta, op: 'goal.upsert' }, (tx) =>
+        structuredClone(
+          upsertGoal(tx, {
+            id: options.id as string | undefined,
+            title: arg,
+            priority: numberOption(options.priority, '--priority'),
+            description: options.description as string | undefined,
+            parent_goal_id: options.parent as string | undefined,
+          }),
+        ),
+      );
+      if (ctx.json) ctx.emitJson({ ok: true, version: r.version, goal: r.result });
+      else ctx.out(`${r.entry === undefined ? 'unchanged' : 'saved'} ${line(r.result)}  (state v${r.version})`);
+      return EXIT_OK;
+    }
+    // progress
+    if (arg === undefined) throw new CliError('goals progress: missing <id>');
+    const set = numberOption(options.set, '--set');
+    const delta = numberOption(options.delta, '--delta');
+    if (set === undefined && delta === undefined && options.evidence === undefined) throw new CliError('goals progress: give --set, --delta or --evidence');
+    const r = await store.mutate({ ...meta, op: 'goal.progress' }, (tx) => structuredClone(updateProgress(tx, { goal_id: arg, progress: set, delta, evidence_refs: options.evidence as string[] | undefined })));
+    if (ctx.json) ctx.emitJson({ ok: true, version: r.version, goal: r.result });
+    else ctx.out(`${line(r.result)}  (state v${r.version})`);
+    return EXIT_OK;
+  });
+}
+
+function line(g: Goal): string {
+  return `${g.id}  [${g.status}]  p${g.priority}  ${Math.round(g.progress * 100)}%  ${g.title}`;
+}

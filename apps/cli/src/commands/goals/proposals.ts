@@ -1,0 +1,63 @@
+import { reviewProposal, submitProposal, type ProposalInput, type RegistryProposal } from '@ratchet/goals';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { displayPath } from '../../paths.js';
+import { PROJECT_REGISTRY, actorOf, expectedVersion, mapErrors, openState, readJsonArg, registryPath, type Options } from './shared.js';
+import { resolve } from 'node:path';
+
+/** `ratchet proposals submit|list|review|merge|export`. */
+export default async function proposals(ctx: Context, args: string[], options: Options): Promise<number> {
+  const [command, first, second] = args;
+  const store = openState(ctx, options);
+  const meta = { actor: actorOf(options), expected_version: expectedVersion(options) };
+  return mapErrors(ctx, async () => {
+    if (command === 'list') {
+      const state = await store.read();
+      const list = state.proposals.filter((p) => options.status === undefined || p.status === options.status);
+      if (ctx.json) ctx.emitJson({ ok: true, proposals: list });
+      else if (list.length === 0) ctx.out('no proposals');
+      else for (const p of list) ctx.out(line(p));
+      return EXIT_OK;
+    }
+    if (command === 'submit') {
+      const input = first === undefined ? {} : await readJsonArg(ctx, first);
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new CliError(`${first ?? ''}: a proposal must be a JSON object`, { file: first });
+      const merged = { ...(input as Record<string, unknown>) } as unknown as ProposalInput;
+      if (options.kind !== undefined) merged.proposal_type = options.kind as ProposalInput['proposal_type'];
+      if (options.typeId !== undefined) merged.type_id = options.typeId as string;
+      if (options.rationale !== undefined) merged.rationale = options.rationale as string;
+      if (merged.proposal_type === undefined) throw new CliError('proposals submit: give --kind (add, modify, deprecate) or a file with proposal_type');
+      const r = await store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => structuredClone(submitProposal(tx, merged)));
+      if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
+      else ctx.out(`submitted ${line(r.result)}  (review: ratchet proposals review ${r.result.id} approve --as user)`);
+      return EXIT_OK;
+    }
+    if (first === undefined) throw new CliError(`proposals ${command ?? ''}: missing <id>`);
+    if (command === 'review') {
+      if (second !== 'approve' && second !== 'reject') throw new CliError('proposals review: <decision> must be approve or reject');
+      const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => structuredClone(reviewProposal(tx, first, second, (options.comments as string | undefined) ?? '')));
+      if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
+      else ctx.out(`${second === 'approve' ? 'approved' : 'rejected'} ${line(r.result)}`);
+      return EXIT_OK;
+    }
+    // merge and export work on the project's registry file (never the bundled copy).
+    const path = options.registry !== undefined ? registryPath(ctx, options)! : resolve(ctx.cwd, PROJECT_REGISTRY);
+    const shown = displayPath(ctx, path);
+    if (command === 'export') {
+      const patch = await store.exportProposal(first, path, shown);
+      if (ctx.json) ctx.emitJson({ ok: true, registry: shown, patch });
+      else if (patch === '') ctx.note(`proposal ${first} changes nothing in ${shown}`);
+      else ctx.io.stdout(patch);
+      return EXIT_OK;
+    }
+    const r = await store.mergeProposal(first, path, meta);
+    if (ctx.json) ctx.emitJson({ ok: true, registry: shown, proposal: r.proposal, patch: r.patch });
+    else ctx.out(`merged ${line(r.proposal)} into ${shown}; turns already running keep the registry they loaded`);
+    return EXIT_OK;
+  });
+}
+
+function line(p: RegistryProposal): string {
+  return `${p.id}  [${p.status}]  ${p.proposal_type} ${p.type_id ?? '(no type id)'}  by ${p.created_by}  ${p.rationale.split('\n')[0] ?? ''}`;
+}

@@ -1,0 +1,97 @@
+/**
+ * What the goals commands share: the state store and registry for this project, the actor, and
+ * the mapping of @ratchet/goals errors to exit codes (refusals exit 1, bad input exits 2).
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { GoalsError, RegistryError, defaultRegistry, openGoals, readRegistryFile, type Actor, type GoalsStore, type Registry } from '@ratchet/goals';
+import { parseJson, readJsonFile } from '@ratchet/store';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
+import { assetPath, displayPath } from '../../paths.js';
+
+export const PROJECT_REGISTRY = 'protocols/action_types.json';
+
+export interface Options extends Record<string, unknown> {
+  state?: string;
+  registry?: string;
+  as?: 'agent' | 'user';
+  who?: string;
+  expectedVersion?: string;
+  now?: string;
+}
+
+export function clockOf(options: Options): () => number {
+  if (options.now === undefined) return Date.now;
+  const t = Date.parse(options.now);
+  if (Number.isNaN(t)) throw new CliError(`--now ${options.now}: not an ISO 8601 time`);
+  return () => t;
+}
+
+export function openState(ctx: Context, options: Options): GoalsStore {
+  return openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options) });
+}
+
+/** The registry file in use: --registry, else the project's protocols/action_types.json, else the bundled one. */
+export function registryPath(ctx: Context, options: Options): string | undefined {
+  if (options.registry !== undefined) return resolve(ctx.cwd, options.registry);
+  const project = resolve(ctx.cwd, PROJECT_REGISTRY);
+  if (existsSync(project)) return project;
+  const bundled = assetPath('protocols', 'action_types.json');
+  return existsSync(bundled) ? bundled : undefined;
+}
+
+export async function loadRegistryFor(ctx: Context, options: Options): Promise<Registry> {
+  const path = registryPath(ctx, options);
+  // Running from sources (tests) there is no bundled copy: the built-in nine types are the same file.
+  return path === undefined ? defaultRegistry() : readRegistryFile(path);
+}
+
+export function actorOf(options: Options): Actor {
+  return options.who === undefined ? { role: options.as ?? 'agent' } : { role: options.as ?? 'agent', name: options.who };
+}
+
+export function intOption(value: unknown, name: string, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min) throw new CliError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function numberOption(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new CliError(`${name} must be a number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export const expectedVersion = (options: Options): number | undefined => intOption(options.expectedVersion, '--expected-version');
+
+/** Library refusals are exit 1 (the rule held); malformed input is exit 2, with the file and place. */
+const REFUSALS = new Set(['conflict', 'owner-violation', 'invalid-transition', 'confirmation-required', 'completion-guard', 'deprecated-type', 'proposal-state', 'turn-mismatch']);
+
+export async function mapErrors<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof RegistryError) {
+      const file = err.path === undefined ? undefined : displayPath(ctx, err.path);
+      const place = (i: { line?: number | undefined; column?: number | undefined; pointer: string }): string =>
+        `${file ?? '<registry>'}${i.line !== undefined ? `:${i.line}:${i.column ?? 1}` : ''}: `;
+      const [first, ...rest] = err.issues;
+      const message = [`${first?.message ?? err.reason}${first?.pointer ? ` (at ${first.pointer})` : ''}`, ...rest.map((i) => `${place(i)}${i.message}${i.pointer ? ` (at ${i.pointer})` : ''}`)].join('\n');
+      throw new CliError(message, { exitCode: EXIT_USAGE, code: err.code, file, line: first?.line, column: first?.column });
+    }
+    if (err instanceof GoalsError) {
+      throw new CliError(err.reason, { exitCode: REFUSALS.has(err.code) ? EXIT_PROBLEMS : EXIT_USAGE, code: err.code, file: err.path === undefined ? undefined : displayPath(ctx, err.path) });
+    }
+    throw err;
+  }
+}
+
+/** Read a JSON argument file ("-" for stdin) through the store's guarded parser (file:line:col on errors). */
+export async function readJsonArg(ctx: Context, file: string): Promise<unknown> {
+  if (file === '-') return parseJson(await ctx.io.readStdin(), { path: '<stdin>' });
+  return (await readJsonFile(resolve(ctx.cwd, file), { maxBytes: 16 * 1024 * 1024 })).value;
+}

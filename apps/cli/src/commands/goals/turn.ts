@@ -1,0 +1,52 @@
+import { assess, type Assessment } from '@ratchet/goals';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { line } from './actions.js';
+import { actorOf, clockOf, intOption, loadRegistryFor, mapErrors, openState, readJsonArg, type Options } from './shared.js';
+
+/** `ratchet turn assess|commit`: what to look at when a turn starts, and the turn's deltas when it ends. */
+export default async function turn(ctx: Context, args: string[], options: Options): Promise<number> {
+  const [command, file] = args;
+  return mapErrors(ctx, async () => {
+    const registry = await loadRegistryFor(ctx, options);
+    const store = openState(ctx, options);
+    if (command === 'assess') {
+      const state = await store.read();
+      const result = assess(state, registry, {
+        now: clockOf(options)(),
+        actions: intOption(options.limit, '--limit', 1),
+        goals: intOption(options.goals, '--goals', 0),
+        query: options.query as string | undefined,
+        owner: options.owner as 'agent' | 'user' | undefined,
+      });
+      if (ctx.json) ctx.emitJson({ ok: true, ...result });
+      else print(ctx, result);
+      return EXIT_OK;
+    }
+    if (file === undefined) throw new CliError('turn commit: missing <file>');
+    const commit = await readJsonArg(ctx, file);
+    const r = await store.commitTurn(registry, commit as never, { actor: actorOf(options) });
+    if (ctx.json) ctx.emitJson({ ok: true, ...r });
+    else if (r.replayed) ctx.out(`turn ${r.turn_id} was already committed: nothing changed (state v${r.version})`);
+    else {
+      ctx.out(`committed turn ${r.turn_id} as state v${r.version}: ${r.created.length} new, ${r.completed.length} completed, ${r.escalated.length} escalated`);
+      for (const p of r.proposals) ctx.note(`unknown action type "${p.type_id ?? ''}": coerced to user_task requiring confirmation; proposal ${p.id} filed`);
+    }
+    return EXIT_OK;
+  });
+}
+
+function print(ctx: Context, r: Assessment): void {
+  ctx.out(`state v${r.version}: ${r.counts.pending} pending (${r.counts.agent} agent, ${r.counts.user} user), ${r.counts.overdue} overdue, ${r.counts.escalation_due} to escalate`);
+  ctx.out('Goals:');
+  for (const g of r.goals) ctx.out(`  ${g.id}  p${g.priority}  ${Math.round(g.progress * 100)}%  ${g.title}`);
+  for (const owner of ['agent', 'user'] as const) {
+    ctx.out(`Next for the ${owner}:`);
+    for (const a of r.by_owner[owner]) ctx.out(`  ${line(a.action)}${a.overdue ? '  OVERDUE' : ''}${a.escalation_due ? '  ESCALATE' : ''}`);
+  }
+  if (r.questions.length > 0) {
+    ctx.out('Questions:');
+    for (const { question, story } of r.questions) ctx.out(`  ${question.id}  ${question.text}${story !== undefined ? `  — ${story.narrative} (${story.acceptance_criteria.length} criteria, ${story.evidence_refs.length} evidence)` : ''}`);
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * `ratchet jixo ...`: JIXO job/log files with a real inter-process lock, Protocol 0 triage, atomic
+ * task commits and the outer loop. Definitions only; implementations load lazily.
+ */
+import { Option, type Command } from 'commander';
+import type { RegisterArea } from '../../areas.js';
+
+export const registerJixo: RegisterArea = (program: Command, action) => {
+  const jixo = program
+    .command('jixo')
+    .description('JIXO jobs: shared *.log.md files that concurrent agent runners lock, triage and commit to without losing a line');
+  const runnerOpt = (cmd: Command): Command => cmd.requiredOption('--runner <id>', 'your runner id (RATCHET_JIXO_RUNNER)');
+
+  jixo
+    .command('check')
+    .description('parse a *.log.md or *.job.md file and report every problem with its line (exit 1 on errors)')
+    .argument('<file>', 'a *.log.md or *.job.md file')
+    .addHelpText('after', '\nExamples:\n  ratchet jixo check .jixo/docs.log.md\n  ratchet --json jixo check .jixo/docs.job.md')
+    .action(action(() => import('./check.js')));
+
+  runnerOpt(
+    jixo
+      .command('lock')
+      .description('take the log lock for your runner (held across commands until unlock) and print the fresh content')
+      .argument('<log>', 'the *.log.md file')
+      .option('--timeout <ms>', 'wait this long for another holder', '10000')
+      .option('--lease <ms>', 'the lock expires after this long if never unlocked', '600000')
+      .option('--stale-after <ms>', 'presume a holder on another host dead after this long'),
+  )
+    .addHelpText('after', '\nExamples:\n  ratchet jixo lock .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER"\n  ratchet jixo unlock .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER"')
+    .action(action(() => import('./lock.js'), 'lock'));
+  runnerOpt(jixo.command('unlock').description('release the log lock; refused unless your runner holds it').argument('<log>', 'the *.log.md file'))
+    .addHelpText('after', '\nExample:\n  ratchet jixo unlock .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER"')
+    .action(action(() => import('./lock.js'), 'unlock'));
+
+  runnerOpt(
+    jixo
+      .command('triage')
+      .description('Protocol 0: release stale locks, then say your role (Planner/Runner) and objective, or the exit to record')
+      .argument('<job>', 'the *.job.md file (the log is {dir}/{useLog or name}.log.md)')
+      .option('--active <list>', 'the other active runners, comma separated (RATCHET_JIXO_ACTIVE)', '')
+      .option('--log <file>', 'the log file, if not the default next to the job')
+      .option('--dry-run', 'decide without releasing stale locks', false),
+  )
+    .addHelpText('after', '\nExample:\n  ratchet jixo triage .jixo/docs.job.md --runner "$RATCHET_JIXO_RUNNER" --active "$RATCHET_JIXO_ACTIVE"')
+    .action(action(() => import('./triage.js')));
+
+  const task = jixo.command('task').description('roadmap tasks: lock one, complete/fail/pause it with its Work Log entry, add, retry, cancel, list');
+  const finish = (name: string, what: string): void => {
+    runnerOpt(task.command(name).description(what).argument('<log>', 'the *.log.md file').argument('<id>', 'task id, e.g. 1.2'))
+      .requiredOption('--summary <text>', 'what happened, for the next runner')
+      .option('--objective <text>', 'Work Log objective (default: "Task <text>")')
+      .addHelpText('after', `\nExample:\n  ratchet jixo task ${name} .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER" --summary "..."`)
+      .action(action(() => import('./task.js'), name));
+  };
+  runnerOpt(task.command('lock').description('Protocol 1: lock one Pending task (dependencies Completed) for your runner').argument('<log>', 'the *.log.md file').argument('<id>', 'task id'))
+    .addHelpText('after', '\nExample:\n  ratchet jixo task lock .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER"')
+    .action(action(() => import('./task.js'), 'lock'));
+  finish('complete', 'Protocol 3: mark your Locked task Completed and add its Work Log entry, in one write');
+  finish('fail', 'Protocol 3: mark your Locked task Failed and add its Work Log entry, in one write');
+  finish('pause', 'hand your Locked task back (Pending) with a Pending Work Log entry: out of turns, or blocked');
+  task
+    .command('add')
+    .description('Planner: add a Pending task (or a phase) to the roadmap')
+    .argument('<log>', 'the *.log.md file')
+    .requiredOption('--title <text>', 'what the task does')
+    .option('--id <id>', 'numbered id, e.g. 1.2 (written as "1.2. <title>")')
+    .option('--parent <id>', 'nest under this phase or task')
+    .option('--depends-on <ids>', 'comma-separated task ids that must be Completed first')
+    .option('--phase', 'a phase (holds tasks, no status)', false)
+    .addHelpText('after', '\nExamples:\n  ratchet jixo task add .jixo/docs.log.md --id 1 --title "Phase 1: Docs" --phase\n  ratchet jixo task add .jixo/docs.log.md --id 1.1 --title "Write the README" --parent 1')
+    .action(action(() => import('./task.js'), 'add'));
+  for (const [name, what] of [
+    ['retry', 'Planner: a Failed task back to Pending'],
+    ['cancel', 'Planner: a Pending or Failed task to Cancelled (it no longer counts for progress)'],
+  ] as const) {
+    task.command(name).description(what).argument('<log>', 'the *.log.md file').argument('<id>', 'task id').addHelpText('after', `\nExample:\n  ratchet jixo task ${name} .jixo/docs.log.md 1.2`).action(action(() => import('./task.js'), name));
+  }
+  task.command('list').description('list the tasks with status and runner').argument('<log>', 'the *.log.md file').addHelpText('after', '\nExample:\n  ratchet --json jixo task list .jixo/docs.log.md').action(action(() => import('./task.js'), 'list'));
+
+  const log = jixo.command('log').description('the Work Log');
+  runnerOpt(log.command('add').description('add a Work Log entry (Planner work; runners use task complete|fail|pause)').argument('<log>', 'the *.log.md file'))
+    .addOption(new Option('--role <role>', 'Planner or Runner').choices(['Planner', 'Runner']).default('Planner'))
+    .requiredOption('--objective <text>', 'what this lifecycle set out to do')
+    .addOption(new Option('--result <result>', 'the outcome').choices(['Succeeded', 'Failed', 'Pending', 'Cancelled']).default('Succeeded'))
+    .requiredOption('--summary <text>', 'what happened')
+    .option('--job <name>', 'job name in the heading (default: RATCHET_JIXO_JOB or the log file name)')
+    .addHelpText('after', '\nExample:\n  ratchet jixo log add .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER" --objective "Create the plan" --summary "3 tasks"')
+    .action(action(() => import('./log.js'), 'add'));
+  jixo
+    .command('title')
+    .description('Planner: set the log title (replacing the placeholder)')
+    .argument('<log>', 'the *.log.md file')
+    .argument('<title>', 'the new title')
+    .addHelpText('after', '\nExample:\n  ratchet jixo title .jixo/docs.log.md "Document the CLI"')
+    .action(action(() => import('./log.js'), 'title'));
+  jixo
+    .command('progress')
+    .description('recompute progress over effective (non-Cancelled) tasks, write it, and print it')
+    .argument('<log>', 'the *.log.md file')
+    .addHelpText('after', '\nExample:\n  ratchet jixo progress .jixo/docs.log.md')
+    .action(action(() => import('./log.js'), 'progress'));
+  runnerOpt(
+    jixo
+      .command('exit')
+      .description('jixo_tasks_exit: record 0 (job done, stops the outer loop), 1 (error) or 2 (standby) with a reason')
+      .argument('<log>', 'the *.log.md file')
+      .addOption(new Option('--code <code>', 'exit code').choices(['0', '1', '2']).makeOptionMandatory())
+      .requiredOption('--reason <text>', 'why'),
+  )
+    .addHelpText('after', '\nExample:\n  ratchet jixo exit .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER" --code 0 --reason "Job completed successfully."')
+    .action(action(() => import('./log.js'), 'exit'));
+
+  const clarify = jixo.command('clarify').description('clarification requests in the job file (Protocols 4 and 5)');
+  clarify
+    .command('add')
+    .description('append a Clarification Request block to the job file')
+    .argument('<job>', 'the *.job.md file')
+    .requiredOption('--id <id>', 'a unique id')
+    .requiredOption('--question <text>', 'the question, in the job file language')
+    .addHelpText('after', '\nExample:\n  ratchet jixo clarify add .jixo/docs.job.md --id q1 --question "Which audience?"')
+    .action(action(() => import('./clarify.js'), 'add'));
+  clarify.command('list').description('list requests and whether each is answered').argument('<job>', 'the *.job.md file').addHelpText('after', '\nExample:\n  ratchet jixo clarify list .jixo/docs.job.md').action(action(() => import('./clarify.js'), 'list'));
+  clarify.command('remove').description('remove a processed request').argument('<job>', 'the *.job.md file').argument('<id>', 'the request id').addHelpText('after', '\nExample:\n  ratchet jixo clarify remove .jixo/docs.job.md q1').action(action(() => import('./clarify.js'), 'remove'));
+
+  jixo
+    .command('run')
+    .description('the outer loop: spawn N agents per loop (runner id, job, other runners, quota, paths, system prompt via env and stdin) until a tasks-exit 0')
+    .argument('<job>', 'the *.job.md file')
+    .requiredOption('--agent <command>', 'shell command that starts one agent (it reads the system prompt on stdin)')
+    .option('--runners <n>', 'agents per loop, run concurrently', '1')
+    .option('--max-loops <m>', 'stop after this many loops', '20')
+    .option('--max-turns <n>', 'turn quota given to each agent', '40')
+    .option('--once', 'run a single loop', false)
+    .option('--force', 'run a job that is already finished', false)
+    .addHelpText('after', '\nExamples:\n  ratchet jixo run .jixo/docs.job.md --agent "claude -p" --runners 2\n  ratchet jixo run .jixo/docs.job.md --agent "node my-agent.mjs" --once')
+    .action(action(() => import('./run.js')));
+};

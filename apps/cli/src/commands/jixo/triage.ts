@@ -1,0 +1,36 @@
+import { readJobFile, releaseStaleLocks, triage, updateLogFile, logPathFor, readLogFile, type TriageDecision } from '@ratchet/jixo-log';
+import type { Context } from '../../context.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { at, guard, now } from './shared.js';
+
+/** `ratchet jixo triage <job> --runner ID --active A,B`: Protocol 0, stale locks released under the lock. */
+export default async function triageCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
+  const jobPath = at(ctx, args[0]!);
+  const { job } = await guard(jobPath, () => readJobFile(jobPath));
+  const logPath = typeof options.log === 'string' ? at(ctx, options.log) : logPathFor(jobPath, job);
+  const runner = String(options.runner);
+  const active = (typeof options.active === 'string' ? options.active : '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  let decision: TriageDecision;
+  if (options.dryRun === true) {
+    const { log } = await guard(logPath, () => readLogFile(logPath));
+    decision = triage({ log, job, runner, active });
+  } else {
+    const { result } = await guard(logPath, () =>
+      updateLogFile(logPath, (log) => {
+        const d = triage({ log, job, runner, active });
+        return { log: d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: now() }).log : log, result: d };
+      }),
+    );
+    decision = result!;
+  }
+  if (ctx.json) ctx.emitJson({ ok: true, log: logPath, ...decision });
+  else {
+    if (decision.staleLocks.length > 0) ctx.out(`released stale locks: ${decision.staleLocks.join(', ')}`);
+    if (decision.kind === 'role') ctx.out(`role: ${decision.role}${decision.taskId ? ` (task ${decision.taskId})` : ''}\nobjective: ${decision.objective}`);
+    else ctx.out(`exit ${decision.code}: ${decision.reason}\nrecord it: ratchet jixo exit ${logPath} --runner ${runner} --code ${decision.code} --reason "${decision.reason}"`);
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,28 @@
+import { importFtlMemory, openMemory, type FtlImportResult } from '@ratchet/memory';
+import { readJsonFile } from '@ratchet/store';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { displayPath, resolvePath } from '../../paths.js';
+import { memoryFile, now, withMemoryErrors } from './shared.js';
+
+/** `ratchet memory import <ftl-memory.json>`: every entry through the gates and the merge; exit 1 if some were refused or skipped. */
+export default async function importCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
+  const [source] = args;
+  if (source === undefined) throw new CliError('memory import: missing <file>');
+  const from = await readJsonFile(resolvePath(ctx, source));
+  const file = memoryFile(ctx, options);
+  const at = now();
+  let result: FtlImportResult | undefined;
+  await withMemoryErrors(displayPath(ctx, from.path), () => openMemory(file.path, { createParentDirs: true }).update((draft) => void (result = importFtlMemory(draft, from.value, { now: at }))));
+  const r = result!;
+  const problems = r.refused.length + r.skipped.length;
+  if (ctx.json) ctx.emitJson({ ok: problems === 0, file: file.shown, from: displayPath(ctx, from.path), ...r });
+  else {
+    ctx.out(`imported into ${file.shown}: ${r.added.length} added, ${r.merged.length} merged into near-duplicates, ${r.links} relations`);
+    for (const m of r.merged) ctx.out(`  merged ${m.name} into ${m.into}`);
+    for (const x of r.refused) ctx.out(`  refused ${x.kind} ${x.name ?? '(unnamed)'}: ${x.refusals.map((g) => g.reason).join('; ')}`);
+    for (const s of r.skipped) ctx.out(`  skipped ${s.pointer}: ${s.reason}`);
+  }
+  return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}

@@ -1,0 +1,50 @@
+import { readCampaignWorkspaces } from '@ratchet/campaign-dag';
+import { applyObservation, observe, openMemory, runVerifyCommand, type ObservationApplied, type Verdict } from '@ratchet/memory';
+import type { Context } from '../../context.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { toObserved } from '../../memory-campaign.js';
+import { guard } from '../campaign/shared.js';
+import { memoryFile, now, numberOption, truncate, withMemoryErrors } from './shared.js';
+
+/**
+ * `ratchet memory observe [campaign] [--verify]`: learn from a campaign's finished workspaces (the
+ * active campaign's, or an archived one's by id). Blocked workspaces become failures (with --verify
+ * their verify command is re-run first: one that now passes is a false positive and is not
+ * learned); completed ones become patterns only when they score enough; <memory_utilization>
+ * becomes helped/failed feedback. Verification runs outside the memory lock.
+ */
+export default async function memoryObserve(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
+  const { path, shown } = memoryFile(ctx, options);
+  const campaign = args[0];
+  const timeoutMs = numberOption(options, 'timeoutMs', '--timeout-ms', { min: 100, max: 3_600_000, integer: true });
+  const found = await guard(ctx, () => readCampaignWorkspaces(ctx.cwd, campaign === undefined ? {} : { campaign }));
+  const records = found.workspaces.map(toObserved).filter((r) => r !== undefined);
+  const campaignId = campaign ?? found.workspaces[0]?.campaign ?? 'campaign';
+  const observation = await observe(records, {
+    campaign: campaignId,
+    cwd: ctx.cwd,
+    ...(options.verify === true ? { verify: runVerifyCommand } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  });
+  let applied: ObservationApplied = { failures: [], patterns: [], feedback: [] };
+  await withMemoryErrors(shown, () =>
+    openMemory(path, { createParentDirs: true }).update((data) => {
+      applied = applyObservation(data, observation, { now: now() });
+      return data;
+    }),
+  );
+
+  if (ctx.json) {
+    ctx.emitJson({ ok: true, file: shown, campaign: campaignId, observed: records.length, skipped: found.skipped, observation, applied });
+    return EXIT_OK;
+  }
+  ctx.out(`observed ${records.length} finished workspace(s) of ${campaignId} into ${shown}`);
+  for (const s of found.skipped) ctx.out(`  skipped ${s.path}: ${s.reason}`);
+  const verdicts = new Map<string, Verdict>(observation.failures.map((f) => [f.workspace, f.verdict]));
+  for (const f of observation.failures) if (!f.learn) ctx.out(`  failure   ${f.workspace}: not learned (${f.verdict}: the verify command passes now)`);
+  for (const r of applied.failures) ctx.out(`  failure   ${r.workspace}: ${r.status}${r.name ? ` ${r.name}` : ''} (${verdicts.get(r.workspace) ?? ''})${r.status === 'refused' ? `: ${r.refusals.map((x) => x.reason).join('; ')}` : ''}`);
+  for (const p of observation.patterns) if (!p.learn) ctx.out(`  pattern   ${p.workspace}: not learned (score ${p.score}; ${truncate(p.rejected ?? '', 80)})`);
+  for (const r of applied.patterns) ctx.out(`  pattern   ${r.workspace}: ${r.status}${r.name ? ` ${r.name}` : ''}`);
+  for (const fb of applied.feedback) ctx.out(`  feedback  ${fb.name} ${fb.outcome}${fb.applied ? '' : ` (not applied: ${fb.reason ?? ''})`}`);
+  return EXIT_OK;
+}

@@ -1,0 +1,75 @@
+import { MemoryIndex, openMemory, recordAccess, type Explanation, type QueryHit } from '@ratchet/memory';
+import type { Context } from '../../context.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { memoryFile, now, numberOption, stringList, truncate } from './shared.js';
+
+/** `ratchet memory query|explain <topic...>`: read-only unless --record. */
+export default async function query(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
+  const [mode, ...words] = args;
+  const topic = words.join(' ');
+  const file = memoryFile(ctx, options);
+  const at = now();
+  const queryOptions = {
+    now: at,
+    maxFailures: numberOption(options, 'failures', '--failures', { min: 0, max: 1000, integer: true }) ?? 5,
+    maxPatterns: numberOption(options, 'patterns', '--patterns', { min: 0, max: 1000, integer: true }) ?? 3,
+    threshold: numberOption(options, 'threshold', '--threshold', { min: 0, max: 1 }) ?? 0.25,
+    tags: stringList(options.tag) ?? [],
+  };
+  const memory = openMemory(file.path);
+  const index = new MemoryIndex(await memory.read());
+
+  if (mode === 'explain') {
+    const name = typeof options.name === 'string' ? options.name : undefined;
+    const explanations = index.explain(topic, name === undefined ? queryOptions : { ...queryOptions, name });
+    if (ctx.json) ctx.emitJson({ ok: true, file: file.shown, topic, explanations });
+    else if (explanations.length === 0) ctx.out(name === undefined ? `nothing in ${file.shown} reaches relevance ${queryOptions.threshold} for this topic` : `no entry named ${name} in ${file.shown}`);
+    else for (const e of explanations) printExplanation(ctx, e);
+    return EXIT_OK;
+  }
+
+  const result = index.query(topic, queryOptions);
+  if (options.record === true && result.failures.length + result.patterns.length > 0) {
+    const names = [...result.failures, ...result.patterns].map((h) => h.name);
+    await memory.update((draft) => recordAccess(draft, names, at));
+  }
+  for (const s of result.skipped) ctx.note(`${file.shown}: ${s.name}: ${s.reason}`);
+  if (ctx.json) {
+    ctx.emitJson({ ok: true, file: file.shown, topic, failures: result.failures.map(hitJson), patterns: result.patterns.map(hitJson), skipped: result.skipped, scanned: result.scanned });
+    return EXIT_OK;
+  }
+  if (result.failures.length + result.patterns.length === 0) {
+    ctx.out(`no memory reaches relevance ${queryOptions.threshold} for this topic (${result.scanned} entries in ${file.shown})`);
+    return EXIT_OK;
+  }
+  if (result.failures.length > 0) ctx.out(`failures (${result.failures.length}):`);
+  for (const h of result.failures) printHit(ctx, h);
+  if (result.patterns.length > 0) ctx.out(`patterns (${result.patterns.length}):`);
+  for (const h of result.patterns) printHit(ctx, h);
+  return EXIT_OK;
+}
+
+function hitJson(h: QueryHit): Record<string, unknown> {
+  const e = h.entry;
+  const body = 'fix' in e ? { fix: e.fix, match: e.match, cost: e.cost } : { insight: e.insight, saved: e.saved };
+  return { kind: h.kind, name: h.name, tier: h.tier, relevance: round(h.relevance), score: round(h.score), trigger: e.trigger, ...body, source: e.source, signals: { ...h.signals, relevance: round(h.signals.relevance), decay: round(h.signals.decay), helpRatio: round(h.signals.helpRatio), value: round(h.signals.value), ageDays: round(h.signals.ageDays) } };
+}
+
+function printHit(ctx: Context, h: QueryHit): void {
+  ctx.out(`  ${h.tier.padEnd(11)} ${h.score.toFixed(2).padStart(6)}  ${h.name}: ${truncate(h.entry.trigger)}`);
+  ctx.out(`  ${''.padEnd(19)}${'fix' in h.entry ? 'fix' : 'insight'}: ${truncate('fix' in h.entry ? h.entry.fix : h.entry.insight)}`);
+}
+
+function printExplanation(ctx: Context, e: Explanation): void {
+  ctx.out(`${e.kind} ${e.name}: ${e.returned ? `rank ${e.rank}, ${e.tier}` : `not returned: ${e.excludedBecause}`}`);
+  const s = e.signals;
+  ctx.out(`  relevance   ${fmt(e.factors[0]!.value)}${s.match ? `  (match regex hit counts as 1; lexical ${fmt(s.relevance)})` : ''}`);
+  for (const t of e.terms ?? []) ctx.out(`    term ${JSON.stringify(t.term)}: tf ${t.tf}, idf ${fmt(t.idf)}, contributes ${fmt(t.contribution)}`);
+  ctx.out(`  x value     ${fmt(s.value)}  (log2(${e.kind === 'failure' ? 'cost' : 'saved'} + 1))`);
+  ctx.out(`  x help      ${fmt(s.helpRatio)}  ((helped + 1) / (helped + failed + 2))`);
+  ctx.out(`  x decay     ${fmt(s.decay)}  (0.5 ^ (${fmt(s.ageDays)} days / 30))`);
+  ctx.out(`  = score     ${fmt(e.score)}`);
+}
+
+const round = (x: number): number => Math.round(x * 10_000) / 10_000;
+const fmt = (x: number): string => x.toFixed(4);

@@ -1,0 +1,49 @@
+/** Helpers the memory commands share: the file, the clock, number options, library errors -> CLI errors. */
+import { MemoryError } from '@ratchet/memory';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { displayPath, resolvePath } from '../../paths.js';
+
+export const DEFAULT_FILE = '.ratchet/memory.json';
+
+export function memoryFile(ctx: Context, options: Record<string, unknown>): { path: string; shown: string } {
+  const path = resolvePath(ctx, typeof options.file === 'string' ? options.file : DEFAULT_FILE);
+  return { path, shown: displayPath(ctx, path) };
+}
+
+/** The clock: wall time. (The library takes `now` as a parameter; only the CLI reads it.) */
+export function now(): number {
+  return Date.now();
+}
+
+export function numberOption(options: Record<string, unknown>, key: string, flag: string, { min = -Infinity, max = Infinity, integer = false } = {}): number | undefined {
+  const raw = options[key];
+  if (raw === undefined) return undefined;
+  const text = (typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '').trim();
+  const value = Number(text);
+  if (text === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
+    const range = max === Infinity ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new CliError(`${flag} must be ${integer ? 'an integer' : 'a number'} ${range}, got ${JSON.stringify(text)}`, { code: 'bad-option' });
+  }
+  return value;
+}
+
+export function stringList(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  return (Array.isArray(value) ? value : [value]).map(String);
+}
+
+/** Library refusals become CLI errors naming the memory file (exit 2). */
+export async function withMemoryErrors<T>(shown: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof MemoryError) throw new CliError(err.reason, { code: err.code, file: shown });
+    throw err;
+  }
+}
+
+export function truncate(text: string, n = 100): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+}

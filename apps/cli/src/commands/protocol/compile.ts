@@ -1,0 +1,32 @@
+import type { CommandAction } from '../../program.js';
+import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { compileTargets, displayPath } from './shared.js';
+
+/** `ratchet protocol compile [--check] [--out FILE]...` */
+const compile: CommandAction = async (ctx, _args, options) => {
+  const check = options.check === true;
+  const result = await compileTargets(ctx, {
+    protocols: options.protocols as string | undefined,
+    out: options.out as string[] | undefined,
+    check,
+    timestamp: options.timestamp === true,
+  });
+  if (ctx.json) {
+    ctx.emitJson({
+      ok: !result.stale,
+      version: result.version ?? null,
+      protocols: result.protocols,
+      targets: result.targets.map((t) => ({ path: displayPath(ctx, t.path), status: t.status, ...(check && t.status !== 'unchanged' ? { diff: t.diff } : {}) })),
+    });
+  } else {
+    for (const t of result.targets) {
+      const path = displayPath(ctx, t.path);
+      if (t.status === 'stale' || t.status === 'missing') {
+        ctx.out(`${path}: ${t.status === 'missing' ? 'missing' : 'stale'}; run \`ratchet protocol compile\` to update it`);
+        ctx.out(t.diff.trimEnd());
+      } else ctx.out(`${path}: ${t.status} (${result.protocols.length} protocols${result.version !== undefined ? `, version ${result.version}` : ''})`);
+    }
+  }
+  return result.stale ? EXIT_PROBLEMS : EXIT_OK;
+};
+export default compile;

@@ -1,0 +1,70 @@
+/**
+ * `ratchet protocol ...`: compile protocol sources into AGENTS.md (and other targets), check they are
+ * up to date, and edit sources programmatically. Definitions only; implementations load lazily.
+ */
+import type { Command } from 'commander';
+import type { RegisterArea } from '../../areas.js';
+
+// No defaults on flags: commander would print "(default: false)" into the compiled docs.
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export const registerProtocol: RegisterArea = (program: Command, action) => {
+  const protocol = program
+    .command('protocol')
+    .description('compile protocols/*.protocol.json (+ prose) into the managed block of AGENTS.md, and edit protocol sources');
+
+  protocol
+    .command('compile')
+    .description(
+      'render every protocol (rules as a list, its JSON in a fenced block, usage of the ratchet commands it names) ' +
+        'into the block between the ratchet:protocols markers of each target; text outside the block is kept',
+    )
+    .option('--protocols <dir>', 'directory of *.protocol.json, *.protocol.md, VERSION and protocol.schema.json', 'protocols')
+    .option('--out <file>', 'target file; repeat for several (default: AGENTS.md)', collect)
+    .option('--check', 'write nothing; exit 1 and show the difference when a target is stale')
+    .option('--timestamp', 'add a "Compiled at" line (off by default: same sources, same bytes)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ratchet protocol compile\n  ratchet protocol compile --out AGENTS.md --out CLAUDE.md\n  ratchet protocol compile --check        # in CI: exit 1 when AGENTS.md is stale',
+    )
+    .action(action(() => import('./compile.js')));
+
+  const update = protocol
+    .command('update')
+    .description('edit a protocol source in place: validated against the schema, written atomically, key order and formatting kept');
+  const updateOptions = (cmd: Command): Command =>
+    cmd
+      .option('--protocols <dir>', 'the protocols directory', 'protocols')
+      .option('--dry-run', 'show the diff, write nothing');
+
+  updateOptions(
+    update
+      .command('add-tool')
+      .description("add a tool to a protocol's associated_tools (un-deprecates it if it was deprecated)")
+      .argument('<protocol_id>', 'the protocol to edit')
+      .argument('<tool>', "the tool, e.g. 'ratchet plan lint'"),
+  )
+    .addHelpText('after', "\nExample:\n  ratchet protocol update add-tool fdc 'ratchet plan analyze'")
+    .action(action(() => import('./update.js'), 'add-tool'));
+
+  updateOptions(
+    update
+      .command('update-rule')
+      .description("replace a rule's description")
+      .argument('<protocol_id>', 'the protocol to edit')
+      .argument('<rule_id>', 'the rule to change')
+      .argument('<description>', 'the new description'),
+  )
+    .addHelpText('after', "\nExample:\n  ratchet protocol update update-rule fdc phase2-planning 'Lint every plan before running it.'")
+    .action(action(() => import('./update.js'), 'update-rule'));
+
+  updateOptions(
+    update
+      .command('deprecate-tool')
+      .description('move a tool from associated_tools to deprecated_tools (shown as "do not use")')
+      .argument('<protocol_id>', 'the protocol to edit')
+      .argument('<tool>', 'the tool to retire'),
+  )
+    .addHelpText('after', "\nExample:\n  ratchet protocol update deprecate-tool fdc 'tooling/fdc_cli.py'")
+    .action(action(() => import('./update.js'), 'deprecate-tool'));
+};

@@ -1,0 +1,31 @@
+import { readFile } from 'node:fs/promises';
+import { formatSeq, showWorkspace } from '@ratchet/campaign-dag';
+import type { Context } from '../../context.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { displayPath } from '../../paths.js';
+import { campaignOptions, guard, seqArg } from '../campaign/shared.js';
+
+/** `ratchet workspace show SEQ [--xml]` */
+export default async function show(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
+  const seq = seqArg(args[0]);
+  const { path, record } = await guard(ctx, () => showWorkspace(ctx.cwd, seq, campaignOptions(ctx, options)));
+  const shown = displayPath(ctx, path);
+  if (ctx.json) {
+    ctx.emitJson({ ok: true, path: shown, workspace: record });
+    return EXIT_OK;
+  }
+  if (options.xml === true) {
+    ctx.out((await readFile(path, 'utf8')).trimEnd());
+    return EXIT_OK;
+  }
+  ctx.out(`${shown} (${record.status})`);
+  ctx.out(`objective: ${record.objective}`);
+  ctx.out(`delta:     ${record.delta.join(', ')}`);
+  ctx.out(`verify:    ${record.verify}${record.budget === undefined ? '' : `  (budget ${record.budget})`}`);
+  for (const l of record.lineage) ctx.out(`parent ${formatSeq(l.seq)} (${l.workspace || 'no workspace'}): ${l.priorDelivery.split('\n')[0] ?? ''}`);
+  for (const f of record.priorKnowledge.failures) ctx.out(`${f.injected ? 'failure' : 'sibling failure'} ${f.name} (cost ${f.cost}): ${f.trigger}`);
+  for (const p of record.priorKnowledge.patterns) ctx.out(`pattern ${p.name} (saved ${p.saved}): ${p.insight}`);
+  if (record.delivered !== '') ctx.out(`delivered: ${record.delivered}`);
+  for (const u of record.utilization) ctx.out(`utilized ${u.type} ${u.name}`);
+  return EXIT_OK;
+}

@@ -1,0 +1,150 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import type { Io } from '../src/context.js';
+import { run } from '../src/main.js';
+import { CAMPAIGN_STEPS } from '../src/quickstart/campaign-steps.js';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+function temp(): string {
+  return mkdtempSync(join(tmpdir(), 'ratchet-campaign-cli-'));
+}
+
+async function ratchet(cwd: string, args: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Io = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env: {}, cwd, readStdin: () => Promise.resolve(stdin) };
+  const code = await run(args, io);
+  return { code, out, err };
+}
+
+const plan = (tasks: unknown[]): string => JSON.stringify({ objective: 'x', tasks }, null, 2);
+
+describe('ratchet campaign', () => {
+  test('the quickstart steps behave as described (exit codes and the key lines)', async () => {
+    const dir = temp();
+    const outputs: string[] = [];
+    for (const step of CAMPAIGN_STEPS) {
+      for (const example of step.examples ?? []) {
+        mkdirSync(dirname(join(dir, 'examples', example)), { recursive: true });
+        cpSync(join(repoRoot, 'examples', example), join(dir, 'examples', example));
+      }
+      const r = await ratchet(dir, [...step.args, '--cwd', dir]);
+      expect({ step: step.title, code: r.code, err: r.code === step.expectExit ? '' : r.err }).toEqual({ step: step.title, code: step.expectExit, err: '' });
+      outputs.push(r.out + r.err);
+    }
+    const all = outputs.join('\n');
+    expect(all).toContain('dependency cycle: 001 -> 003 -> 002 -> 001');
+    expect(all).toContain('examples/campaign/cyclic-plan.json:');
+    expect(all).toContain('wave 2: 002 user-store (pending), 003 login-route (pending)');
+    expect(all).toContain('claimed 002 user-store for builder-1');
+    expect(all).toContain('claimed 003 login-route for builder-2');
+    expect(all).toContain('sibling sibling-002_user-store_blocked: bcrypt native build fails: gyp ERR! on node 20');
+    expect(all).toContain('005 blocked by 004 (root cause 002)');
+    const archive = readdirSync(join(dir, '.ratchet', 'archive')).filter((f) => f.endsWith('.json'));
+    expect(archive).toHaveLength(1);
+    const entry = JSON.parse(readFileSync(join(dir, '.ratchet', 'archive', archive[0]!), 'utf8')) as { summary: { rootFailures: number[]; cascaded: number[] } };
+    expect(entry.summary).toMatchObject({ rootFailures: [2], cascaded: [4, 5] });
+  });
+
+  test('add-tasks: malformed JSON exits 2 naming file:line:col; a bad shape exits 2 with every problem; a cycle exits 1', async () => {
+    const dir = temp();
+    expect((await ratchet(dir, ['campaign', 'create', 'x'])).code).toBe(0);
+    writeFileSync(join(dir, 'broken.json'), '{\n  "objective": "x",\n  "tasks": [\n    { "seq": 1, }\n  ]\n}\n');
+    const broken = await ratchet(dir, ['campaign', 'add-tasks', 'broken.json']);
+    expect(broken.code).toBe(2);
+    expect(broken.err).toMatch(/broken\.json:4:17: /);
+    writeFileSync(join(dir, 'shape.json'), plan([{ seq: 'one', delta: ['/etc/passwd'], verify: 'v' }, { seq: 2, delta: ['a'] }]));
+    const shape = await ratchet(dir, ['campaign', 'add-tasks', 'shape.json']);
+    expect(shape.code).toBe(2);
+    expect(shape.err).toContain('shape.json:5:14: "seq" must be a non-negative integer');
+    expect(shape.err).toContain('[unsafe-path]');
+    expect(shape.err).toContain('missing required "verify"');
+    expect(shape.err).toContain('3 problems; nothing was added');
+    const cyclic = plan([{ seq: 1, delta: ['a'], verify: 'v', depends: [2] }, { seq: 2, delta: ['a'], verify: 'v', depends: '001' }]);
+    const cycle = await ratchet(dir, ['--json', 'campaign', 'add-tasks'], cyclic);
+    expect(cycle.code).toBe(1);
+    expect(JSON.parse(cycle.out)).toMatchObject({ ok: false, file: '<stdin>', problems: [{ rule: 'cycle', cycle: [1, 2, 1], line: 10 }] });
+    const proto = await ratchet(dir, ['campaign', 'add-tasks', '-'], '{"objective":"x","tasks":[],"__proto__":{}}');
+    expect(proto.code).toBe(2);
+    expect(proto.err).toContain('__proto__');
+    writeFileSync(join(dir, 'binary.json'), Buffer.from([0x7b, 0x00, 0xff, 0x7d]));
+    const bin = await ratchet(dir, ['campaign', 'add-tasks', 'binary.json']);
+    expect(bin.code).toBe(2);
+    expect(bin.err).toMatch(/binary\.json:1:\d+: /);
+    expect((await ratchet(dir, ['campaign', 'add-tasks', 'missing.json'])).code).toBe(2);
+    // Nothing above reached the campaign.
+    expect(JSON.parse((await ratchet(dir, ['--json', 'campaign', 'status'])).out)).toMatchObject({ summary: { total: 0 } });
+  });
+
+  test('ready/claim/update-task with --json; refusals exit 2 with a clear message', async () => {
+    const dir = temp();
+    expect((await ratchet(dir, ['campaign', 'ready'])).err).toContain('no active campaign');
+    await ratchet(dir, ['campaign', 'create', 'x']);
+    await ratchet(dir, ['campaign', 'add-tasks'], plan([{ seq: '001', delta: ['a'], verify: 'v' }, { seq: 2, delta: ['b'], verify: 'v', depends: 1 }]));
+    const ready = await ratchet(dir, ['--json', 'campaign', 'ready']);
+    expect(JSON.parse(ready.out)).toMatchObject({ ok: true, ready: [{ seq: 1, slug: 'task-001' }] });
+    const illegal = await ratchet(dir, ['campaign', 'update-task', '1', 'complete']);
+    expect(illegal.code).toBe(2);
+    expect(illegal.err).toContain('task 001 is pending; it cannot become complete (legal: in_progress, blocked)');
+    expect((await ratchet(dir, ['campaign', 'update-task', '2', 'in_progress'])).err).toContain('waits for 001');
+    expect((await ratchet(dir, ['campaign', 'update-task', 'abc', 'blocked'])).code).toBe(2);
+    expect((await ratchet(dir, ['campaign', 'update-task', '1', 'finished'])).code).toBe(2);
+    const claim = await ratchet(dir, ['--json', 'campaign', 'ready', '--claim', 'r1']);
+    expect(JSON.parse(claim.out)).toMatchObject({ claimed: { seq: 1, status: 'in_progress', runner: 'r1' } });
+    expect(JSON.parse((await ratchet(dir, ['--json', 'campaign', 'ready', '--claim', 'r2'])).out)).toEqual({ ok: true, claimed: null });
+    const status = await ratchet(dir, ['--json', 'campaign', 'cascade-status']);
+    expect(JSON.parse(status.out)).toMatchObject({ state: 'in_progress', inProgress: [1], pending: [2] });
+    const dot = await ratchet(dir, ['campaign', 'graph', '--format', 'dot']);
+    expect(dot.out).toContain('t001 -> t002;');
+    expect((await ratchet(dir, ['campaign', 'status'])).out).toContain('runner r1');
+    expect((await ratchet(dir, ['campaign', 'complete'])).code).toBe(2);
+    expect((await ratchet(dir, ['campaign', 'complete', '--force'])).code).toBe(0);
+    expect(existsSync(join(dir, '.ratchet', 'campaign.json'))).toBe(false);
+  });
+
+  test('a corrupt campaign.json exits 2 with file:line:col and is left as it was', async () => {
+    const dir = temp();
+    await ratchet(dir, ['campaign', 'create', 'x']);
+    const file = join(dir, '.ratchet', 'campaign.json');
+    writeFileSync(file, '{\n  "schemaVersion": 1,\n  "id": \n}\n');
+    const r = await ratchet(dir, ['campaign', 'ready', '--claim', 'r1']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/campaign\.json:4:1: /);
+    expect(readFileSync(file, 'utf8')).toBe('{\n  "schemaVersion": 1,\n  "id": \n}\n');
+  });
+});
+
+describe('ratchet workspace', () => {
+  test('a delivery with <, &, ]]> and CRLF survives the CLI round trip; show --xml prints escaped XML', async () => {
+    const dir = temp();
+    await ratchet(dir, ['campaign', 'create', 'x']);
+    await ratchet(dir, ['campaign', 'add-tasks'], plan([{ seq: 1, slug: 'a', delta: ['a'], verify: 'v' }]));
+    expect((await ratchet(dir, ['workspace', 'create', '1'])).code).toBe(0);
+    const delivered = 'if (a < b && c) { s = "]]>" }\r\nline two';
+    expect((await ratchet(dir, ['workspace', 'complete', '001', '--from-file', '-'], delivered)).code).toBe(0);
+    const shown = JSON.parse((await ratchet(dir, ['--json', 'workspace', 'show', '1'])).out) as { workspace: { delivered: string; status: string }; path: string };
+    expect(shown.workspace).toMatchObject({ delivered, status: 'complete' });
+    expect(shown.path).toBe('.ratchet/workspace/001_a_complete.xml');
+    expect((await ratchet(dir, ['workspace', 'show', '1', '--xml'])).out).toContain('<delivered>if (a &lt; b &amp;&amp; c) { s = "]]&gt;" }&#13;\nline two</delivered>');
+    expect((await ratchet(dir, ['workspace', 'list'])).out).toContain('001_a');
+    expect((await ratchet(dir, ['workspace', 'block', '1', '--reason', 'x'])).err).toContain('already complete');
+  });
+
+  test('workspace directories outside the project are refused (exit 2); bad prior knowledge names the file', async () => {
+    const dir = temp();
+    await ratchet(dir, ['campaign', 'create', 'x']);
+    await ratchet(dir, ['campaign', 'add-tasks'], plan([{ seq: 1, delta: ['a'], verify: 'v' }]));
+    const out = await ratchet(dir, ['workspace', 'create', '1', '--workspace-dir', '../outside']);
+    expect(out.code).toBe(2);
+    expect(out.err).toContain('outside the project root');
+    writeFileSync(join(dir, 'pk.json'), '{"failures":[{"name":"x"}]}');
+    const pk = await ratchet(dir, ['workspace', 'create', '1', '--prior-knowledge', 'pk.json']);
+    expect(pk.code).toBe(2);
+    expect(pk.err).toContain('pk.json: failures[0]: "trigger" must be a string');
+    expect((await ratchet(dir, ['workspace', 'create', '2'])).err).toContain('no task 002');
+  });
+});

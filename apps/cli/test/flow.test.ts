@@ -1,0 +1,174 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { Io } from '../src/context.js';
+import { run } from '../src/main.js';
+
+const HEADINGS = ['## Section 0: Context Loaded', '## Section 1: Step Overview', '## Section 2: Johari Summary', '## Section 3: Downstream Directives'];
+
+function project(): string {
+  return mkdtempSync(join(tmpdir(), 'ratchet-flow-cli-'));
+}
+
+function put(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+function capture(cwd: string, onStdout?: () => void): { io: Io; out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    io: {
+      stdout: (t) => {
+        onStdout?.();
+        out += t;
+      },
+      stderr: (t) => void (err += t),
+      isTTY: false,
+      env: {},
+      cwd,
+      readStdin: () => Promise.resolve(''),
+    },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+async function ratchet(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const c = capture(cwd);
+  const code = await run(argv, c.io);
+  return { code, out: c.out(), err: c.err() };
+}
+
+const session = (root: string, id: string): { current: string | null; status: string } => JSON.parse(readFileSync(join(root, '.ratchet/flows', `${id}.json`), 'utf8')) as { current: string | null; status: string };
+
+describe('ratchet flow', () => {
+  test('list: the built-in flows; a project flow of the same name hides the built-in one; an invalid one is exit 1 with its place', async () => {
+    const root = project();
+    const listed = await ratchet(root, 'flow', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(/^develop-feature {2}skill {2}Composite skill: develop a feature {2}\(built-in; steps 0 1 2 3 4 5\)$/m);
+    expect(listed.out).toMatch(/^reasoning {2}protocol {2}Reasoning protocol \(steps 0-8\) {2}\(built-in; steps 0 1 2 3 3b 4 5 6 7 8\)$/m);
+    put(root, 'protocols/flows/reasoning.flow.json', '{\n  "id": "reasoning",\n  "title": "Mine",\n  "steps": [ { "id": "0", "title": "Only", "content": "r/0.md" } ]\n}\n');
+    put(root, 'protocols/flows/r/0.md', '# Only step\n');
+    put(root, 'protocols/flows/broken.flow.yaml', 'id: broken\ntitle: Broken\nsteps:\n  - id: "0"\n    title: Zero\n    type: PARALLEL\n    content: x.md\n');
+    const mine = await ratchet(root, '--json', 'flow', 'list');
+    expect(mine.code).toBe(1);
+    const doc = JSON.parse(mine.out) as { flows: { name: string; source: string; title?: string; error?: string }[] };
+    expect(doc.flows.find((f) => f.name === 'reasoning')).toMatchObject({ source: 'project', title: 'Mine' });
+    expect(doc.flows.find((f) => f.name === 'broken')?.error).toBe('protocols/flows/broken.flow.yaml:4:5: invalid flow: a PARALLEL step needs "branches" (and 1 more problem)');
+  });
+
+  test('start -> advance -> status: exit codes, the saved session, the directive', async () => {
+    const root = project();
+    const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's1', '--input', 'query=add a login page');
+    expect(started.code).toBe(0);
+    expect(started.out).toContain('## Step 0: Johari Window discovery (LINEAR)');
+    expect(started.out.trimEnd().split('\n').slice(-5)[0]).toBe('`ratchet flow advance --session s1`');
+    expect(session(root, 's1').current).toBe('0');
+    expect((await ratchet(root, 'flow', 'advance', '--session', 's1')).code).toBe(0);
+    expect(session(root, 's1').current).toBe('1');
+    const status = await ratchet(root, 'flow', 'status', '--session', 's1');
+    expect(status.code).toBe(0);
+    expect(status.out).toContain('## Step 1: Semantic understanding');
+    expect((await ratchet(root, 'flow', 'status')).out).toBe('s1  reasoning  EXECUTING  step 1\n');
+    const again = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's1');
+    expect(again.code).toBe(2);
+    expect(again.err).toMatch(/s1\.json: session s1 already exists \(flow reasoning, EXECUTING at step 1\)/);
+  });
+
+  test('invariant 2 through the CLI: the session file is already written when the first byte reaches stdout', async () => {
+    const root = project();
+    await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's');
+    const seen: (string | null)[] = [];
+    const c = capture(root, () => void seen.push(session(root, 's').current));
+    expect(await run(['flow', 'advance', '--session', 's'], c.io)).toBe(0);
+    expect(seen[0]).toBe('1');
+    expect(c.out()).toContain('## Step 1:');
+  });
+
+  test('invariant 4 through the CLI: advance refuses (exit 1) until the memory files exist, and --force is not an option', async () => {
+    const root = project();
+    expect((await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'd', '--input', 'task=T')).code).toBe(0);
+    const refused = await ratchet(root, 'flow', 'advance', '--session', 'd');
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('- .claude/memory/T-clarification-agent-memory.md does not exist (memory file of agent clarification-agent)');
+    expect(refused.out).toContain('`ratchet flow advance --session d`');
+    const before = readFileSync(join(root, '.ratchet/flows/d.json'), 'utf8');
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'd', '--force')).code).toBe(2);
+    expect(readFileSync(join(root, '.ratchet/flows/d.json'), 'utf8')).toBe(before);
+    put(root, '.claude/memory/T-clarification-agent-memory.md', HEADINGS.map((h) => `${h}\n\nFindings worth passing on to the next phase.\n`).join('\n'));
+    put(root, '.claude/memory/T-memory-phase-0-to-1-memory.md', 'phase 0 -> 1\n');
+    const json = await ratchet(root, '--json', 'flow', 'advance', '--session', 'd');
+    expect(json.code).toBe(0);
+    const doc = JSON.parse(json.out) as { ok: boolean; outcome: string; session: { current: string }; directive: { command: string } };
+    expect(doc).toMatchObject({ ok: true, outcome: 'advanced', session: { current: '1' }, directive: { command: 'ratchet flow advance --session d' } });
+  });
+
+  test('a flow file by path (YAML), a parallel step, halt and resume', async () => {
+    const root = project();
+    put(
+      root,
+      'flows/review.flow.yaml',
+      'id: review\ntitle: Review\nsteps:\n  - id: "0"\n    title: Scope\n    content: scope.md\n  - id: "1"\n    title: Review\n    type: PARALLEL\n    content: review.md\n    branches:\n      - { id: a, title: Code, gates: [{ artifact: "out/{branch}.md" }] }\n',
+    );
+    put(root, 'flows/scope.md', '# Scope\n');
+    put(root, 'flows/review.md', '# Review\n');
+    expect((await ratchet(root, 'flow', 'start', 'flows/review.flow.yaml', '--session', 'r')).code).toBe(0);
+    const adv = await ratchet(root, 'flow', 'advance', '--session', 'r');
+    expect(adv.out).toContain('`ratchet flow complete-branch 1:a --session r`');
+    expect((await ratchet(root, 'flow', 'complete-branch', '1:a', '--session', 'r')).code).toBe(1);
+    put(root, 'out/a.md', 'done');
+    expect((await ratchet(root, 'flow', 'complete-branch', '1:a', '--session', 'r')).code).toBe(0);
+    const halted = await ratchet(root, 'flow', 'halt', '--session', 'r', '--reason', 'waiting for the user');
+    expect(halted.code).toBe(0);
+    expect(halted.out).toContain('`ratchet flow resume --session r`');
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'r')).code).toBe(2);
+    expect((await ratchet(root, 'flow', 'resume', '--session', 'r', '--note', 'ok')).code).toBe(0);
+    const done = await ratchet(root, 'flow', 'advance', '--session', 'r');
+    expect(done.code).toBe(0);
+    expect(session(root, 'r').status).toBe('COMPLETED');
+  });
+
+  test('bad input is exit 2 with the file and place', async () => {
+    const root = project();
+    put(root, 'bad.flow.json', '{\n  "id": "bad",\n  "title": "Bad",\n  "steps": [\n    { "id": "0", "title": "Z", "content": "z.md", "type": "OPTIONAL", "skip": { "mode": "agent" } }\n  ]\n}\n');
+    const bad = await ratchet(root, 'flow', 'start', 'bad.flow.json', '--session', 'b');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/bad\.flow\.json:5:59: invalid flow: the first step \("0"\) must be LINEAR \(mandatory clarification\), not OPTIONAL/);
+    put(root, 'trunc.flow.json', '{ "id": "t", "steps": [');
+    expect((await ratchet(root, 'flow', 'start', 'trunc.flow.json', '--session', 't')).err).toMatch(/trunc\.flow\.json:1:\d+: /);
+    put(root, 'gate.flow.json', JSON.stringify({ id: 'g', title: 'G', steps: [{ id: '0', title: 'Z', content: 'z.md', gates: [{ artifact: '../../outside.md' }] }] }));
+    const gate = await ratchet(root, 'flow', 'start', 'gate.flow.json', '--session', 'g');
+    expect(gate.code).toBe(2);
+    expect(gate.err).toContain('artifact path must not contain ".." segments');
+    const traversal = await ratchet(root, 'flow', 'start', 'reasoning', '--session', '../../etc');
+    expect(traversal.code).toBe(2);
+    expect(traversal.err).toMatch(/^ratchet: session id "..\/..\/etc" must be/);
+    expect((await ratchet(root, 'flow', 'start', 'reasoning', '--session', 'x', '--input', 'novalue')).code).toBe(2);
+    expect((await ratchet(root, 'flow', 'start', 'no-such-flow', '--session', 'x')).err).toMatch(/no flow named "no-such-flow"/);
+    const unknown = await ratchet(root, 'flow', 'advance', '--session', 'nobody');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/\.ratchet\/flows\/nobody\.json: no session nobody/);
+    const outside = await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'o', '--input', 'task=../../../x');
+    expect(outside.code).toBe(2);
+    expect(outside.err).toMatch(/is outside the project/);
+  });
+});
+
+describe('quickstart steps', () => {
+  test('FLOW_STEPS run in a fresh directory with the expected exit codes (examples copied from the repository)', async () => {
+    const { FLOW_STEPS } = await import('../src/quickstart/flow-steps.js');
+    const root = project();
+    const repo = new URL('../../../', import.meta.url).pathname;
+    for (const step of FLOW_STEPS) {
+      for (const example of step.examples ?? []) put(root, `examples/${example}`, readFileSync(join(repo, 'examples', example), 'utf8'));
+      const result = await ratchet(root, ...step.args);
+      expect(result.code, `${step.title}\n${result.out}${result.err}`).toBe(step.expectExit);
+    }
+    expect(session(root, 'review').current).toBe('check');
+    expect(session(root, 'think').status).toBe('HALTED');
+  });
+});

@@ -1,0 +1,142 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import type { Io } from '../src/context.js';
+import { run } from '../src/main.js';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+function project(): string {
+  return mkdtempSync(join(tmpdir(), 'cli-goals-'));
+}
+
+async function ratchet(cwd: string, args: string[], stdin = ''): Promise<{ code: number; out: string; err: string; json: () => Record<string, unknown> }> {
+  let out = '';
+  let err = '';
+  const io: Io = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env: {}, cwd, readStdin: () => Promise.resolve(stdin) };
+  const code = await run(args, io);
+  return { code, out, err, json: () => JSON.parse(out) as Record<string, unknown> };
+}
+
+describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
+  test('a turn: goals, actions with owner semantics, assess, commit and replay, history and revert', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['goals', 'add', 'Ship the beta', '--priority', '5'])).code).toBe(0);
+    expect((await ratchet(dir, ['actions', 'add', 'agent_task', 'Write the migration', '--priority', '3', '--goal', 'g1'])).code).toBe(0);
+    const userTask = await ratchet(dir, ['--json', 'actions', 'add', 'user_task', 'Approve the copy']);
+    expect(userTask.json()).toMatchObject({ ok: true, action: { id: 'a2', owner: 'user', requires_confirmation: true } });
+    // The agent cannot complete a user-owned action: exit 1 with the reason.
+    const refused = await ratchet(dir, ['actions', 'complete', 'a2']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('owned by the user');
+    expect((await ratchet(dir, ['actions', 'complete', 'a2', '--as', 'user', '--who', 'alice'])).code).toBe(0);
+    // An illegal transition: exit 1, naming what is allowed.
+    const illegal = await ratchet(dir, ['actions', 'move', 'a1', 'awaiting_confirmation']);
+    expect(illegal.code).toBe(1);
+    expect(illegal.err).toContain('allowed: in_progress, done, cancelled');
+
+    const assess = await ratchet(dir, ['--json', 'turn', 'assess', '--limit', '5']);
+    expect(assess.code).toBe(0);
+    const a = assess.json() as { version: number; goals: { id: string }[]; actions: { action: { id: string } }[] };
+    expect(a.goals.map((g) => g.id)).toEqual(['g1']);
+    expect(a.actions.map((x) => x.action.id)).toEqual(['a1']);
+
+    writeFileSync(join(dir, 'turn.json'), JSON.stringify({ turn_id: 'turn-1', expected_version: a.version, progress: [{ goal_id: 'g1', delta: 0.5 }], completed_actions: ['a1'], new_actions: [{ type: 'teleport', title: 'beam me up' }] }));
+    const commit = await ratchet(dir, ['turn', 'commit', 'turn.json']);
+    expect(commit.code).toBe(0);
+    expect(commit.out).toContain('committed turn turn-1');
+    expect(commit.err).toContain('unknown action type "teleport"');
+    const replay = await ratchet(dir, ['turn', 'commit', 'turn.json']);
+    expect(replay.out).toContain('already committed');
+    const stale = await ratchet(dir, ['--json', 'turn', 'commit', '-'], JSON.stringify({ turn_id: 'turn-2', expected_version: a.version }));
+    expect(stale.code).toBe(1);
+    expect(stale.json()).toMatchObject({ ok: false, error: { code: 'conflict' } });
+
+    const proposals = await ratchet(dir, ['--json', 'proposals', 'list']);
+    expect(proposals.json()).toMatchObject({ proposals: [{ id: 'p1', type_id: 'teleport', status: 'open' }] });
+
+    const history = await ratchet(dir, ['--json', 'goals', 'history']);
+    const versions = (history.json().history as { version: number; who: string }[]).map((e) => [e.version, e.who]);
+    expect(versions).toEqual([[1, 'agent'], [2, 'agent'], [3, 'agent'], [4, 'alice'], [5, 'agent']]);
+    expect((await ratchet(dir, ['goals', 'revert', '3'])).out).toContain('reverted to v3 as v6');
+    const list = await ratchet(dir, ['--json', 'actions', 'list', '--all']);
+    expect((list.json().actions as { id: string; status: string }[]).map((x) => [x.id, x.status])).toEqual([['a1', 'open'], ['a2', 'open']]);
+  });
+
+  test('actions types: the bundled nine types; a broken project registry is exit 2 with every problem placed', async () => {
+    const dir = project();
+    const ok = await ratchet(dir, ['actions', 'types']);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('9 action types, valid');
+    mkdirSync(join(dir, 'protocols'));
+    const doc = JSON.parse(readFileSync(join(repoRoot, 'protocols', 'action_types.json'), 'utf8')) as { action_types: Record<string, unknown>[] };
+    doc.action_types[0]!.allowed_transitions = { open: ['nowhere'], ghost: ['done'] };
+    writeFileSync(join(dir, 'protocols', 'action_types.json'), JSON.stringify(doc, null, 2));
+    const bad = await ratchet(dir, ['actions', 'types']);
+    expect(bad.code).toBe(2);
+    const lines = bad.err.trim().split('\n');
+    expect(lines[0]).toMatch(/^protocols\/action_types\.json:\d+:\d+: transition to "nowhere"/);
+    expect(lines[1]).toMatch(/^protocols\/action_types\.json:\d+:\d+: transition from "ghost"/);
+    writeFileSync(join(dir, 'protocols', 'action_types.json'), '{ "action_types": [ }');
+    const malformed = await ratchet(dir, ['actions', 'add', 'agent_task', 'x']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toMatch(/action_types\.json:1:\d+: /);
+    writeFileSync(join(dir, 'types.yaml'), 'action_types:\n  - id: t\n    bogus: 1\n');
+    const yaml = await ratchet(dir, ['actions', 'types', '--registry', 'types.yaml']);
+    expect(yaml.code).toBe(2);
+    expect(yaml.err).toMatch(/^types\.yaml:\d+:\d+: /);
+  });
+
+  test('a corrupt state file is exit 2 with file:line:col and is left untouched', async () => {
+    const dir = project();
+    mkdirSync(join(dir, '.ratchet'));
+    writeFileSync(join(dir, '.ratchet', 'goals.json'), '{\n  "schemaVersion": 1,\n  "version": 1,,\n}');
+    const r = await ratchet(dir, ['goals', 'add', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/goals\.json:3:\d+: /);
+    expect(readFileSync(join(dir, '.ratchet', 'goals.json'), 'utf8')).toContain(',,');
+  });
+
+  test('proposals: submit from a file, review, export a patch, merge into the project registry', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'protocols'));
+    writeFileSync(join(dir, 'protocols', 'action_types.json'), readFileSync(join(repoRoot, 'protocols', 'action_types.json')));
+    writeFileSync(join(dir, 'p.json'), readFileSync(join(repoRoot, 'examples', 'goals', 'code-review.proposal.json')));
+    expect((await ratchet(dir, ['proposals', 'submit', 'p.json'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'merge', 'p1'])).code).toBe(1);
+    const patch = await ratchet(dir, ['proposals', 'export', 'p1']);
+    expect(patch.out).toMatch(/^--- a\/protocols\/action_types\.json\n\+\+\+ b\/protocols\/action_types\.json\n/);
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user', '--comments', 'ok'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user'])).code).toBe(0);
+    expect((await ratchet(dir, ['actions', 'add', 'code_review', 'Review PR 12'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'maybe'])).code).toBe(2);
+  });
+
+  test('usage errors are exit 2', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['turn', 'assess', '--limit', 'x'])).code).toBe(2);
+    expect((await ratchet(dir, ['actions', 'add', 'agent_task', 'x', '--as', 'robot'])).code).toBe(2);
+    expect((await ratchet(dir, ['goals', 'progress', 'nope', '--delta', '0.1'])).code).toBe(2);
+    expect((await ratchet(dir, ['turn', 'commit', '-'], '{"turn_id": "t", "__proto__": {}}')).code).toBe(2);
+    expect((await ratchet(dir, ['turn', 'assess', '--now', 'yesterday'])).code).toBe(2);
+  });
+});
+
+describe('quickstart steps', { timeout: 30_000 }, () => {
+  test('GOALS_STEPS run in order with the exit codes they promise', async () => {
+    const { GOALS_STEPS } = await import('../src/quickstart/goals-steps.js');
+    const dir = project();
+    for (const step of GOALS_STEPS) {
+      for (const example of step.examples ?? []) {
+        mkdirSync(join(dir, 'examples', example, '..'), { recursive: true });
+        writeFileSync(join(dir, 'examples', example), readFileSync(join(repoRoot, 'examples', example)));
+      }
+      const r = await ratchet(dir, step.args);
+      expect(r.code, `${step.title}: ${r.err}`).toBe(step.expectExit);
+    }
+    const history = await ratchet(dir, ['--json', 'goals', 'history']);
+    expect((history.json().history as unknown[]).length).toBe(4);
+  });
+});

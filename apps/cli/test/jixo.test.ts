@@ -1,0 +1,195 @@
+import { createRequire } from 'node:module';
+import { copyFile, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import type { Io } from '../src/context.js';
+import { run } from '../src/main.js';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const tsx = createRequire(join(repoRoot, 'package.json')).resolve('tsx');
+
+function capture(cwd: string, env: Record<string, string> = {}): { io: Io; out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    io: { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env, cwd, readStdin: () => Promise.resolve('') },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+/** The fields of the --json documents these tests look at. */
+interface Out {
+  ok: boolean;
+  error: { code: string; message: string };
+  task: unknown;
+  tasks: { status: string }[];
+  content: string;
+  holder: unknown;
+  clarifications: unknown[];
+}
+
+async function jixo(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; json: Out; err: string }> {
+  const c = capture(cwd, env);
+  const code = await run(['--json', 'jixo', ...args], c.io);
+  return { code, json: (c.out() ? JSON.parse(c.out()) : {}) as Out, err: c.err() };
+}
+
+async function project(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'jixo-cli-'));
+  await writeFile(join(dir, 'docs.job.md'), '---\nname: docs\n---\n\nWrite docs.\n');
+  await writeFile(
+    join(dir, 'docs.log.md'),
+    '---\ntitle: "Docs"\nprogress: "0%"\n---\n\n## Roadmap\n\n- [ ] 1. Intro\n  - status: Pending\n- [ ] 2. Tutorial\n  - status: Pending\n  - dependsOn: 1\n\n## Work Log\n',
+  );
+  return dir;
+}
+
+describe('ratchet jixo', () => {
+  test('triage -> task lock -> complete -> triage -> ... -> exit 0, with --json documents', async () => {
+    const dir = await project();
+    let t = await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r1']);
+    expect(t.json).toMatchObject({ ok: true, kind: 'role', role: 'Runner', taskId: '1' });
+    expect((await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1'])).json.task).toMatchObject({ status: 'Locked', runner: 'r1' });
+    // the dependency is not Completed: refused (exit 1), file untouched
+    const before = await readFile(join(dir, 'docs.log.md'), 'utf8');
+    expect((await jixo(dir, ['task', 'lock', 'docs.log.md', '2', '--runner', 'r2'])).code).toBe(2);
+    expect(await readFile(join(dir, 'docs.log.md'), 'utf8')).toBe(before);
+    // another runner cannot complete r1's task
+    const wrong = await jixo(dir, ['task', 'complete', 'docs.log.md', '1', '--runner', 'r2', '--summary', 'x']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.json.error.code).toBe('wrong-runner');
+    const done = await jixo(dir, ['task', 'complete', 'docs.log.md', '1', '--runner', 'r1', '--summary', 'wrote intro']);
+    expect(done.json).toMatchObject({ ok: true, progress: 0.5, entry: { number: 1, role: 'Runner', result: 'Succeeded', summary: 'wrote intro' } });
+    // r2 sees r1 active? r1 is finished; r2 takes task 2
+    t = await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r2']);
+    expect(t.json).toMatchObject({ role: 'Runner', taskId: '2' });
+    await jixo(dir, ['task', 'lock', 'docs.log.md', '2', '--runner', 'r2']);
+    // r3, with r2 active: standby (exit 2)
+    expect((await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r3', '--active', 'r2'])).json).toMatchObject({ kind: 'exit', code: 2 });
+    // r3, with r2 NOT active: the lock is stale, released, and r3 is told to run task 2
+    t = await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r3', '--active', '']);
+    expect(t.json).toMatchObject({ role: 'Runner', taskId: '2', staleLocks: ['2'] });
+    await jixo(dir, ['task', 'lock', 'docs.log.md', '2', '--runner', 'r3']);
+    await jixo(dir, ['task', 'complete', 'docs.log.md', '2', '--runner', 'r3', '--summary', 'tutorial']);
+    t = await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r4']);
+    expect(t.json).toMatchObject({ kind: 'exit', code: 0 });
+    expect((await jixo(dir, ['exit', 'docs.log.md', '--runner', 'r4', '--code', '0', '--reason', 'done'])).json).toMatchObject({ progress: 1, exit: { code: 0 } });
+    const list = await jixo(dir, ['task', 'list', 'docs.log.md']);
+    expect(list.json.tasks.map((x) => x.status)).toEqual(['Completed', 'Completed']);
+  });
+
+  test('illegal moves are typed refusals (exit 1), not writes', async () => {
+    const dir = await project();
+    const r = await jixo(dir, ['task', 'complete', 'docs.log.md', '1', '--runner', 'r1', '--summary', 's']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({ code: 'illegal-transition' });
+    expect(r.json.error.message).toContain('Pending -> Completed is not allowed');
+  });
+
+  test('lock holds across invocations; unlock by another runner is refused; a second lock waits and times out', async () => {
+    const dir = await project();
+    const l = await jixo(dir, ['lock', 'docs.log.md', '--runner', 'r1']);
+    expect(l.code).toBe(0);
+    expect(l.json.content).toContain('## Roadmap');
+    expect(l.json.holder).toMatchObject({ runner: 'r1', detached: true });
+    const other = await jixo(dir, ['lock', 'docs.log.md', '--runner', 'r2', '--timeout', '200']);
+    expect(other.code).toBe(1);
+    expect(other.json.error.code).toBe('lock-timeout');
+    expect((await jixo(dir, ['unlock', 'docs.log.md', '--runner', 'r1'])).code).toBe(0);
+  }, 20_000);
+
+  test('unlock: refused for a non-holder, accepted for the holder; the holder can write while holding it', async () => {
+    const dir = await project();
+    await jixo(dir, ['lock', 'docs.log.md', '--runner', 'r1', '--lease', '5000']);
+    const refused = await jixo(dir, ['unlock', 'docs.log.md', '--runner', 'r2']);
+    expect(refused.code).toBe(1);
+    expect(refused.json.error).toMatchObject({ code: 'lock-not-held' });
+    expect((await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1'])).code).toBe(0);
+    expect((await jixo(dir, ['unlock', 'docs.log.md', '--runner', 'r1'])).code).toBe(0);
+    expect((await jixo(dir, ['unlock', 'docs.log.md', '--runner', 'r1'])).code).toBe(1);
+  });
+
+  test('a log that does not parse: exit 2 with file:line:col, and it is never rewritten', async () => {
+    const dir = await project();
+    const broken = '---\ntitle: x\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Doing\n\n## Work Log\n';
+    await writeFile(join(dir, 'docs.log.md'), broken);
+    const c = capture(dir);
+    expect(await run(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'r1'], c.io)).toBe(2);
+    expect(c.err()).toMatch(/docs\.log\.md:8:\d+: task 1: unknown status "Doing"/);
+    expect(await readFile(join(dir, 'docs.log.md'), 'utf8')).toBe(broken);
+    expect((await jixo(dir, ['check', 'docs.log.md'])).code).toBe(1);
+    expect((await jixo(dir, ['lock', 'docs.log.md', '--runner', 'r1'])).code).toBe(2);
+    expect((await jixo(dir, ['unlock', 'docs.log.md', '--runner', 'r1'])).code).toBe(1); // lock given back
+  });
+
+  test('hostile input: binary, __proto__ front matter, traversal in a job name, a bad runner id; CRLF+BOM is fine', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'bin.log.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0xff, 0xfe]));
+    const bin = await jixo(dir, ['task', 'list', 'bin.log.md']);
+    expect(bin.code).toBe(2);
+    expect(bin.json.error.code).toBe('binary-file');
+    await writeFile(join(dir, 'proto.log.md'), '---\ntitle: x\n__proto__: {a: 1}\n---\n\n## Roadmap\n\n## Work Log\n');
+    const proto = await jixo(dir, ['title', 'proto.log.md', 'y']);
+    expect(proto.code).toBe(2);
+    expect(proto.json.error).toMatchObject({ code: 'parse-error', line: 3 });
+    await writeFile(join(dir, 'evil.job.md'), '---\nname: ../../outside\n---\n\nGoal\n');
+    expect((await jixo(dir, ['triage', 'evil.job.md', '--runner', 'r'])).code).toBe(2);
+    expect((await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', '../r'])).code).toBe(2);
+    const crlf = `\ufeff${(await readFile(join(dir, 'docs.log.md'), 'utf8')).replace(/\n/g, '\r\n')}`;
+    await writeFile(join(dir, 'docs.log.md'), crlf);
+    expect((await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1'])).code).toBe(0);
+    expect(await readFile(join(dir, 'docs.log.md'), 'utf8')).not.toContain('\r');
+  });
+
+  test('clarify add / list (answered) / remove', async () => {
+    const dir = await project();
+    expect((await jixo(dir, ['clarify', 'add', 'docs.job.md', '--id', 'q1', '--question', 'Audience?'])).code).toBe(0);
+    const job = await readFile(join(dir, 'docs.job.md'), 'utf8');
+    expect(job).toContain('### JIXO: CLARIFICATION REQUEST\n**ID**: q1');
+    expect((await jixo(dir, ['clarify', 'list', 'docs.job.md'])).json.clarifications[0]).toMatchObject({ id: 'q1', answered: false });
+    await writeFile(join(dir, 'docs.job.md'), job.replace(/- <!--.*-->/, '- Beginners'));
+    expect((await jixo(dir, ['clarify', 'list', 'docs.job.md'])).json.clarifications[0]).toMatchObject({ answered: true, response: 'Beginners' });
+    expect((await jixo(dir, ['triage', 'docs.job.md', '--runner', 'p'])).json).toMatchObject({ role: 'Planner', step: 'user-reply', clarificationId: 'q1' });
+    await jixo(dir, ['clarify', 'remove', 'docs.job.md', 'q1']);
+    expect(await readFile(join(dir, 'docs.job.md'), 'utf8')).toBe('---\nname: "docs"\n---\n\nWrite docs.\n');
+  });
+
+  test('jixo run: two fake agents using `ratchet jixo` commands plan, run and finish the job; a crash is retried; a finished job is skipped', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jixo-run-'));
+    await copyFile(join(repoRoot, 'examples/jixo/docs.job.md'), join(dir, 'docs.job.md'));
+    const agent = `RATCHET_CLI_MAIN=${join(repoRoot, 'apps/cli/src/main.ts')} FAKE_AGENT_CRASH_ONCE=${join(dir, 'crashed')} node --conditions=@ratchet/source --import ${tsx} ${join(repoRoot, 'examples/jixo/fake-agent.mjs')}`;
+    const c = capture(dir);
+    const code = await run(['--json', 'jixo', 'run', 'docs.job.md', '--agent', agent, '--runners', '2', '--max-loops', '6'], c.io);
+    const result = JSON.parse(c.out()) as unknown;
+    expect(result, c.err()).toMatchObject({ ok: true, status: 'completed', progress: 1, exit: { code: 0 } });
+    expect(code).toBe(0);
+    expect(c.err()).toContain('crashed');
+    expect(c.err()).toContain('retry 1');
+    expect((await readdir(join(dir, 'out'))).sort(), (await readdir(join(dir, 'out'))).join()).toEqual(['1.1.txt', '1.2.txt', '1.3.txt']);
+    const log = await readFile(join(dir, 'docs.log.md'), 'utf8');
+    expect(log).toContain('title: "Write the three parts of the guide."');
+    expect(log.match(/- \*\*Result\*\*: Succeeded/g)).toHaveLength(4); // 1 plan + 3 tasks
+    const again = capture(dir);
+    expect(await run(['--json', 'jixo', 'run', 'docs.job.md', '--agent', 'false'], again.io)).toBe(0);
+    expect(JSON.parse(again.out())).toMatchObject({ status: 'skipped' });
+  }, 120_000);
+});
+
+describe('quickstart steps (in-process; the run step with the in-process fake agent)', () => {
+  test('each JIXO step exits as the tour says', async () => {
+    const { JIXO_STEPS } = await import('../src/quickstart/jixo-steps.js');
+    const dir = await mkdtemp(join(tmpdir(), 'jixo-tour-'));
+    const { cp } = await import('node:fs/promises');
+    for (const step of JIXO_STEPS) {
+      for (const example of step.examples ?? []) await cp(join(repoRoot, 'examples', example), join(dir, 'examples', example));
+      const args = step.args.map((a) =>
+        a === 'node fake-agent.mjs' ? `RATCHET_CLI_MAIN=${join(repoRoot, 'apps/cli/src/main.ts')} node --conditions=@ratchet/source --import ${tsx} fake-agent.mjs` : a,
+      );
+      const c = capture(dir);
+      expect(await run([...args, '--cwd', dir], c.io), `${step.title}: ${c.err()}`).toBe(step.expectExit);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// Benchmark for @ratchet/jixo-log (run after `pnpm --filter @ratchet/jixo-log... build`):
+// lock-modify-unlock cycles per second on one log with 1 and with 8 processes (each cycle: store lock,
+// re-read, strict parse, add a Work Log entry, serialise, atomic write, unlock), and parse + serialise
+// of a 5,000-task log. Prints one JSON line; exits 1 when parse+serialise > 100 ms.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { addEntry, initialLog, parseLog, serializeLog, updateLogFile } from '../../packages/jixo-log/dist/index.js';
+
+const CYCLES = 60;
+if (process.argv[2] === 'worker') {
+  const [, , , log, n] = process.argv;
+  for (let i = 0; i < Number(n); i++) {
+    await updateLogFile(log, (l) => addEntry(l, { job: 'bench', role: 'Runner', objective: `cycle ${i}`, result: 'Succeeded', summary: 'x' }, { now: new Date().toISOString() }), { timeoutMs: 60_000 });
+  }
+  process.exit(0);
+}
+
+function bigLog(tasks) {
+  const log = initialLog('2030-01-01T00:00:00.000Z');
+  log.frontMatter.title = 'Bench';
+  for (let p = 0; p < tasks / 100; p++) {
+    log.roadmap.push({ id: `**Phase ${p + 1}**`, text: `**Phase ${p + 1}**`, checked: false, notes: [], children: Array.from({ length: 100 }, (_, t) => ({ id: `${p + 1}.${t + 1}`, text: `${p + 1}.${t + 1}. Do the thing number ${t}`, checked: false, status: 'Pending', notes: [], children: [] })) });
+  }
+  for (let i = 0; i < 500; i++) log.workLog.push({ number: 500 - i, job: 'bench', time: '2030-01-01T00:00:00.000Z', role: 'Runner', objective: `Task ${i}`, result: 'Succeeded', summary: 'done', extra: '' });
+  return serializeLog(log);
+}
+
+const text5k = bigLog(5000);
+// The first run (cold: interpreter, as in one CLI call) is reported; the limit applies to the
+// median of 7 runs after 3 warm-ups (the steady state of a runner or an editor integration).
+const times = [];
+for (let i = 0; i < 11; i++) {
+  const t0 = performance.now();
+  const out = serializeLog(parseLog(text5k).value);
+  times.push(performance.now() - t0);
+  if (out !== text5k) throw new Error('5k log did not round-trip');
+}
+const coldParseSerialize5kMs = times[0];
+const parseSerialize5kMs = times.slice(4).sort((a, b) => a - b)[3];
+
+async function cycles(procs) {
+  const dir = mkdtempSync(join(tmpdir(), 'jixo-bench-'));
+  const log = join(dir, 'bench.log.md');
+  writeFileSync(log, serializeLog({ ...initialLog('2030-01-01T00:00:00.000Z'), frontMatter: { title: 'b', progress: 0, extra: {} } }));
+  const per = Math.ceil(CYCLES / procs) * (procs === 1 ? 2 : 1);
+  const me = fileURLToPath(import.meta.url);
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: procs }, () => new Promise((resolve, reject) => spawn(process.execPath, [me, 'worker', log, String(per)], { stdio: 'inherit' }).on('close', (c) => (c === 0 ? resolve() : reject(new Error(`worker ${c}`)))))));
+  const s = (performance.now() - t0) / 1000;
+  return (per * procs) / s;
+}
+
+const cyclesPerSec1 = await cycles(1);
+const cyclesPerSec8 = await cycles(8);
+const round = (x) => Math.round(x * 10) / 10;
+const pass = parseSerialize5kMs <= 100;
+console.log(JSON.stringify({ bench: 'jixo-log', parseSerialize5kMs: round(parseSerialize5kMs), coldParseSerialize5kMs: round(coldParseSerialize5kMs), cyclesPerSec1: round(cyclesPerSec1), cyclesPerSec8: round(cyclesPerSec8), logBytes5k: text5k.length, pass }));
+process.exit(pass ? 0 : 1);
