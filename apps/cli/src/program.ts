@@ -9,7 +9,7 @@ import { Command, Option } from 'commander';
 import { CliError } from './errors.js';
 import { makeContext, type Context, type GlobalOptions, type Io } from './context.js';
 import { readVersion } from './version.js';
-import { AREAS } from './areas.js';
+import { areasFor } from './areas.js';
 
 /** A command implementation: returns the exit code. */
 export type CommandAction = (ctx: Context, args: string[], options: Record<string, unknown>) => number | Promise<number>;
@@ -24,7 +24,11 @@ export interface ProgramState {
   exitCode: number;
 }
 
-export function buildProgram(io: Io, state: ProgramState): Command {
+/**
+ * The command tree. With `argv`, only the command area that call needs is registered (faster
+ * start-up); without it, every command is (help, protocol docs).
+ */
+export function buildProgram(io: Io, state: ProgramState, argv?: readonly string[]): Command {
   const program = new Command('ratchet');
   // Set before any subcommand is added: commander copies these settings into each subcommand then.
   program.exitOverride();
@@ -166,7 +170,8 @@ Start here:
     .addHelpText('after', '\nExample:\n  ratchet quickstart --dir /tmp/ratchet-tour')
     .action(action(() => import('./commands/quickstart.js')));
 
-  for (const register of AREAS) register(program, action);
+  const core = new Set(program.commands.map((c) => c.name()));
+  for (const area of areasFor(argv, core)) area.register(program, action);
 
   return program;
 }
