@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { importGraph, packageImports } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
 import { campaignValidator, checkPlan, type Campaign } from '../src/index.js';
 import { ArchiveSchema, CampaignSchema, PlanSchema } from '../src/schema.js';
@@ -64,23 +65,9 @@ describe('schemas', () => {
   });
 
   test('the main entry never loads zod, directly or through its imports; fast-xml-parser only lazily', () => {
-    const seen = new Set<string>();
-    const bare = new Set<string>();
-    const lazy = new Set<string>();
-    const visit = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
-        const spec = m[1] ?? m[2]!;
-        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-        else if (m[2] !== undefined) lazy.add(spec);
-        else if (!spec.startsWith('node:')) bare.add(spec);
-      }
-    };
-    visit(join(src, 'index.ts'));
-    expect([...bare].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store']);
-    expect([...lazy]).toEqual(['fast-xml-parser']);
-    expect(seen.has(join(src, 'schema.ts'))).toBe(false);
+    const graph = importGraph(join(src, 'index.ts'));
+    expect(packageImports(graph)).toEqual(['@ratchet/fsm-core', '@ratchet/store']);
+    expect([...graph.lazyImports]).toEqual(['fast-xml-parser']);
+    expect(graph.files.has(join(src, 'schema.ts'))).toBe(false);
   });
 });

@@ -3,9 +3,10 @@
  * test/schema.test.ts regenerates them in memory and fails when the committed files are stale.
  * Run: `pnpm --filter @ratchet/flows generate`.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
 import { flowJsonSchema, sessionJsonSchema } from '../src/schema.js';
 
 const at = (name: string): string => fileURLToPath(new URL(`../schemas/${name}`, import.meta.url));
@@ -17,18 +18,8 @@ export function generate(): { path: string; text: string }[] {
   ];
 }
 
-async function main(): Promise<void> {
-  for (const { path, text } of generate()) {
-    const old = await readFile(path, 'utf8').catch(() => undefined);
-    if (old === text) console.log(`unchanged ${path}`);
-    else {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, text);
-      console.log(`wrote ${path}`);
-    }
-  }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main();
+if (isMain(import.meta.url)) {
+  const files = generate();
+  for (const { path } of files) await mkdir(dirname(path), { recursive: true });
+  await writeGenerated(files);
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { importGraph, packageImports } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
 import { advanceFlow, checkFlow, loadFlowFile, sessionSchema, startFlow, type SessionState } from '../src/index.js';
 import { FlowSchema, SessionDataSchema } from '../src/schema.js';
@@ -73,24 +74,9 @@ describe('schemas', () => {
   });
 
   test('the main entry never loads zod (nor yaml, except lazily), directly or through its imports', () => {
-    const seen = new Set<string>();
-    const bare = new Set<string>();
-    const lazy = new Set<string>();
-    const visit = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const text = readFileSync(file, 'utf8');
-      // `import type` is erased at compile time: it loads nothing.
-      for (const m of text.matchAll(/^\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
-        const spec = m[1] ?? m[2]!;
-        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-        else if (m[2] !== undefined) lazy.add(spec);
-        else if (!spec.startsWith('node:')) bare.add(spec);
-      }
-    };
-    visit(join(src, 'index.ts'));
-    expect([...bare].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store']);
-    expect([...lazy]).toEqual(['yaml']);
-    expect(seen.has(join(src, 'schema.ts'))).toBe(false);
+    const graph = importGraph(join(src, 'index.ts'));
+    expect(packageImports(graph)).toEqual(['@ratchet/fsm-core', '@ratchet/store']);
+    expect([...graph.lazyImports]).toEqual(['yaml']);
+    expect(graph.files.has(join(src, 'schema.ts'))).toBe(false);
   });
 });

@@ -5,11 +5,11 @@
  * Both are committed; test/generated.test.ts regenerates them in memory and fails when stale.
  * Run: `pnpm --filter @ratchet/fsm-core generate`.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 // A CommonJS module: its default export is module.exports, which also carries `.default`.
 import standalone from 'ajv/dist/standalone/index.js';
+import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
 import { FSM_DEFINITION_SCHEMA_URL } from '../src/definition.js';
 import { fsmDefinitionJsonSchema } from '../src/schema.js';
 
@@ -62,22 +62,10 @@ export function generate(): Artefacts {
   };
 }
 
-async function main(): Promise<void> {
+if (isMain(import.meta.url)) {
   const { schemaJson, validatorSource } = generate();
-  for (const [path, text] of [
-    [SCHEMA_PATH, schemaJson],
-    [VALIDATOR_PATH, validatorSource],
-  ] as const) {
-    const old = await readFile(path, 'utf8').catch(() => undefined);
-    if (old === text) {
-      console.log(`unchanged ${path}`);
-    } else {
-      await writeFile(path, text);
-      console.log(`wrote ${path}`);
-    }
-  }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main();
+  await writeGenerated([
+    { path: SCHEMA_PATH, text: schemaJson },
+    { path: VALIDATOR_PATH, text: validatorSource },
+  ]);
 }

@@ -6,11 +6,11 @@
  * All are committed; test/schema.test.ts regenerates them in memory and fails when stale.
  * Run: `pnpm --filter @ratchet/goals generate`.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 // A CommonJS module: its default export is module.exports, which also carries `.default`.
 import standalone from 'ajv/dist/standalone/index.js';
+import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
 import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, actionTypesJsonSchema, goalsStateJsonSchema } from '../src/schema.js';
 
 const at = (rel: string): string => fileURLToPath(new URL(`../${rel}`, import.meta.url));
@@ -55,17 +55,4 @@ export function generate(): { path: string; text: string }[] {
   ];
 }
 
-async function main(): Promise<void> {
-  for (const { path, text } of generate()) {
-    const old = await readFile(path, 'utf8').catch(() => undefined);
-    if (old === text) console.log(`unchanged ${path}`);
-    else {
-      await writeFile(path, text);
-      console.log(`wrote ${path}`);
-    }
-  }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main();
-}
+if (isMain(import.meta.url)) await writeGenerated(generate());

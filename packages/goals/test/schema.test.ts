@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, test } from 'vitest';
+import { importGraph } from '../../../scripts/dev/import-graph.js';
 import { generate, VALIDATORS_PATH } from '../scripts/generate.js';
 import { checkRegistry, defaultRegistryDocument, emptyState, goalsDocument, type ActionType, type Goal, type GoalsState, type PendingAction, type Question, type RegistryProposal, type Story } from '../src/index.js';
 import { ActionTypeRegistrySchema, GoalsStateSchema } from '../src/schema.js';
@@ -23,21 +24,10 @@ describe('generated artefacts', () => {
   });
 
   test('the main entry never loads zod, ajv or yaml eagerly (yaml only through a dynamic import for YAML registries)', () => {
-    const seen = new Set<string>();
-    const bare = new Set<string>();
-    const visit = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/^\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+'([^']+)'/gm)) {
-        const spec = m[1]!;
-        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-        else bare.add(spec);
-      }
-    };
-    visit(join(src, 'index.ts'));
-    expect([...seen].map((f) => f.slice(src.length))).not.toContain('schema.ts');
-    expect([...bare].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store', 'node:crypto']);
+    const graph = importGraph(join(src, 'index.ts'));
+    expect(graph.files.has(join(src, 'schema.ts'))).toBe(false);
+    expect([...graph.staticImports].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store', 'node:crypto']);
+    expect([...graph.lazyImports]).toEqual(['yaml']);
   });
 
   test('the shipped protocols/action_types.json is the default registry, and valid', () => {

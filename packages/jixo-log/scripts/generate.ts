@@ -4,8 +4,8 @@
  * Run: `pnpm --filter @ratchet/jixo-log generate`.
  */
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
 import { jobJsonSchema, logJsonSchema } from '../src/schema.js';
 
 const at = (rel: string): string => fileURLToPath(new URL(`../${rel}`, import.meta.url));
@@ -22,17 +22,4 @@ export function generate(): { path: string; text: string }[] {
   ];
 }
 
-async function main(): Promise<void> {
-  for (const { path, text } of generate()) {
-    const old = await readFile(path, 'utf8').catch(() => undefined);
-    if (old === text) console.log(`unchanged ${path}`);
-    else {
-      await writeFile(path, text);
-      console.log(`wrote ${path}`);
-    }
-  }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main();
-}
+if (isMain(import.meta.url)) await writeGenerated(generate());

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { importGraph } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
 import { addFailure, addPattern, checkMemoryData, link } from '../src/index.js';
 import { MemoryDataSchema } from '../src/schema.js';
@@ -61,19 +62,8 @@ describe('schemas', () => {
   });
 
   test('the main entry never loads zod, directly or through its imports', () => {
-    const seen = new Set<string>();
-    const bare = new Set<string>();
-    const visit = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
-        const spec = m[1] ?? m[2]!;
-        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-        else bare.add(spec);
-      }
-    };
-    visit(join(src, 'index.ts'));
-    expect([...bare].sort()).toEqual(['@ratchet/store', 'node:child_process']);
+    const graph = importGraph(join(src, 'index.ts'));
+    expect([...graph.staticImports].sort()).toEqual(['@ratchet/store', 'node:child_process']);
+    expect([...graph.lazyImports]).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { importGraph, packageImports } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
 import { activityEntryValidator, agentMetaProblem, sessionValidator } from '../src/index.js';
 import { ActivityEntrySchema, AgentMetaSchema, SessionSchema } from '../src/schema.js';
@@ -15,20 +16,9 @@ describe('schemas', () => {
   });
 
   test('the main entry never loads zod, directly or through its imports', () => {
-    const seen = new Set<string>();
-    const bare = new Set<string>();
-    const visit = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
-        const spec = m[1] ?? m[2]!;
-        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-        else bare.add(spec);
-      }
-    };
-    visit(join(src, 'index.ts'));
-    expect([...bare].filter((s) => !s.startsWith('node:')).sort()).toEqual(['@ratchet/fsm-core', '@ratchet/plan-lint', '@ratchet/store']);
+    const graph = importGraph(join(src, 'index.ts'));
+    expect(packageImports(graph)).toEqual(['@ratchet/fsm-core', '@ratchet/plan-lint', '@ratchet/store']);
+    expect([...graph.lazyImports].filter((s) => !s.startsWith('node:'))).toEqual([]);
   });
 });
 

@@ -3,8 +3,8 @@
  * test/schema.test.ts regenerates it in memory and fails when the committed file is stale.
  * Run: `pnpm --filter @ratchet/self-correction generate`.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
 import { lessonJsonSchema } from '../src/schema.js';
 
 const at = (name: string): string => fileURLToPath(new URL(`../schemas/${name}`, import.meta.url));
@@ -13,17 +13,4 @@ export function generate(): { path: string; text: string }[] {
   return [{ path: at('lesson.schema.json'), text: `${JSON.stringify(lessonJsonSchema(), null, 2)}\n` }];
 }
 
-async function main(): Promise<void> {
-  for (const { path, text } of generate()) {
-    const old = await readFile(path, 'utf8').catch(() => undefined);
-    if (old === text) console.log(`unchanged ${path}`);
-    else {
-      await writeFile(path, text);
-      console.log(`wrote ${path}`);
-    }
-  }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main();
-}
+if (isMain(import.meta.url)) await writeGenerated(generate());

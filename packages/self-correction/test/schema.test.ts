@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { importGraph } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
 import { checkLesson, extractLessons } from '../src/index.js';
 import { LessonSchema } from '../src/schema.js';
@@ -37,18 +38,7 @@ describe('schemas', () => {
   });
 
   test('the main entry never loads zod', () => {
-    const seen = new Set<string>();
-    const bare = new Set<string>();
-    const visit = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
-        const spec = m[1] ?? m[2]!;
-        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-        else bare.add(spec);
-      }
-    };
-    visit(join(src, 'index.ts'));
-    expect([...bare].filter((s) => s.includes('zod'))).toEqual([]);
+    const graph = importGraph(join(src, 'index.ts'));
+    expect([...graph.staticImports, ...graph.lazyImports].filter((s) => s.includes('zod'))).toEqual([]);
   });
 });
