@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { PriorKnowledge, Task, WorkspaceRecord as CampaignWorkspace } from '@ratchet/campaign-dag';
+import { MATCH_BUDGET } from './commands/memory/shared.js';
 import { openMemory, queryMemory, type Failure, type Pattern, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
 
 /** What a memory query for a task's workspace looks for: the task's name, type, files and verify command, plus the campaign objective. */
@@ -16,7 +17,7 @@ export function taskTopic(task: Pick<Task, 'slug' | 'type' | 'delta' | 'verify'>
 export async function priorKnowledgeFromMemory(path: string, topic: string, now: number): Promise<PriorKnowledge | undefined> {
   if (!existsSync(path)) return undefined;
   const data = await openMemory(path).read();
-  const result = queryMemory(data, topic, { now });
+  const result = queryMemory(data, topic, { now, matchBudget: MATCH_BUDGET });
   return {
     failures: result.failures.map((hit) => {
       const f = hit.entry as Failure;

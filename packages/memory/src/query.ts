@@ -26,6 +26,14 @@ export interface QueryOptions {
   maxPatterns?: number;
   /** Only entries carrying all these tags. */
   tags?: readonly string[];
+  /**
+   * A time limit for the `match` regexes of one query, measured with the clock you pass (monotonic
+   * milliseconds, e.g. `() => performance.now()`). The guard bounds each accepted pattern (the worst
+   * ones it lets through take a few hundred milliseconds on a 256-character topic); this bounds their
+   * sum when a memory holds hundreds of them. Entries met once it is spent are scored without their
+   * regex and listed in `skipped`. Absent: no limit, and results depend on nothing but the input.
+   */
+  matchBudget?: { ms: number; clock: () => number };
 }
 
 export interface Signals {
@@ -96,6 +104,13 @@ interface Row {
 
 const DAY_MS = 86_400_000;
 
+/** The regex time budget of one query in progress. */
+interface Meter {
+  ms: number;
+  clock: () => number;
+  start: number;
+}
+
 function makeRow(kind: EntryKind, entry: Entry, doc: number): Row {
   const pattern = kind === 'failure' ? (entry as { match: string | null }).match : null;
   return { kind, entry, doc, value: valueFactor(entry), helpRatio: helpRatio(entry), since: Date.parse(entry.last_accessed ?? entry.created_at), match: pattern === '' ? null : pattern };
@@ -161,11 +176,12 @@ export class MemoryIndex {
     return out;
   }
 
-  private signals(row: Row, relevance: number, topic: string, now: number, skipped: SkippedEntry[] | undefined): Signals {
+  private signals(row: Row, relevance: number, topic: string, now: number, skipped: SkippedEntry[] | undefined, meter: Meter | undefined): Signals {
     let match = false;
     if (row.match !== null) {
       const regex = this.compiled(row.match);
       if (typeof regex === 'string') skipped?.push({ name: row.entry.name, reason: `match ${JSON.stringify(row.match)} not run: ${regex}` });
+      else if (meter !== undefined && meter.clock() - meter.start > meter.ms) skipped?.push({ name: row.entry.name, reason: `match ${JSON.stringify(row.match)} not run: this query's regex time budget of ${meter.ms} ms is spent` });
       else match = regex.test(topic.slice(0, MATCH_SUBJECT_LIMIT));
     }
     const days = Number.isFinite(row.since) ? Math.max(0, (now - row.since) / DAY_MS) : 0;
@@ -185,11 +201,13 @@ export class MemoryIndex {
   /** Scores rows; with `minRelevance`, rows that cannot reach it (below it and no regex) are skipped unscored. */
   private scored(topic: string, relevance: Float64Array, options: QueryOptions, skipped?: SkippedEntry[], minRelevance = -1): { row: Row; signals: Signals; relevance: number; score: number }[] {
     const tags = options.tags ?? [];
+    const budget = options.matchBudget;
+    const meter: Meter | undefined = budget === undefined ? undefined : { ms: budget.ms, clock: budget.clock, start: budget.clock() };
     const out: { row: Row; signals: Signals; relevance: number; score: number }[] = [];
     for (const row of this.rows) {
       if (row.match === null && relevance[row.doc]! < minRelevance) continue;
       if (tags.length > 0 && !tags.every((t) => row.entry.tags?.includes(t) === true)) continue;
-      const signals = this.signals(row, relevance[row.doc]!, topic, options.now, skipped);
+      const signals = this.signals(row, relevance[row.doc]!, topic, options.now, skipped, meter);
       const rel = signals.match ? 1 : signals.relevance;
       out.push({ row, signals, relevance: rel, score: rel * signals.value * signals.helpRatio * signals.decay });
     }

@@ -8,14 +8,21 @@
  * most characters a pattern ever sees):
  *   a quantified atom `x{m,n}`: min(n, S) - m + 1 (so `*` counts S + 1);
  *   a sequence: the product of its items; an alternation: the sum of its branches;
- *   a group with inner bound g quantified `{m,n}`: (min(n, S) - m + 1) * g^min(n, S).
+ *   a group with inner bound g quantified `{m,n}`: (min(n, S) - m + 1) * g^min(n, S), and when g > 1
+ *   the branching g^min(n, S) may not exceed S + 1 (a bounded repetition may branch no more than one
+ *   unbounded quantifier: `(?:a|a){16}` splits nothing more than `a*a*` on paper, but unlike it is not
+ *   limited by the subject's length, and took most of a second on a 256-character topic).
  * So `.*foo.*bar` (66,049) and `(\d{1,3}\.){3}` (27) pass; `(a+)+`, `(a|ab)*`, `(.*a){3}`,
- * `\w*\w*\w*x` and `((a|ab){10}){10}` are refused. It is conservative: a repeated alternation
- * like `(foo|bar)+` is refused too (write `(?:foo|bar)` once, or a character class).
+ * `\w*\w*\w*x`, `(?:a|b){16}` and `((a|ab){10}){10}` are refused. It is conservative: a repeated
+ * alternation like `(foo|bar)+` is refused too (write `(?:foo|bar)` once, or a character class).
  * Also refused: backreferences and lookarounds (not covered by the bound), patterns over 200
  * characters, and patterns that do not compile. Patterns are checked when added and again when a
  * query meets them (memory.json may be edited by hand); at query time an unsafe one is skipped and
  * reported, never run. The subject is cut to S characters before matching.
+ *
+ * The scanner follows what V8 compiles without the `u` flag (Annex B): `[]` is an empty class and
+ * `[^]` any character (their `]` closes them); `\u{...}`, `\p{...}` and a `\x` or `\u` without its
+ * hex digits are the letter itself followed by a quantifier, so `(\u{1,})*` is `(u+)*` and refused.
  */
 
 export const MATCH_MAX_LENGTH = 200;
@@ -70,11 +77,12 @@ export function splitBound(p: string): number {
       const q = readQuantifier(p, i);
       if (q !== undefined) {
         const max = Math.min(q.max, MATCH_SUBJECT_LIMIT);
-        item = (max - q.min + 1) * inner ** max;
+        const branching = inner ** max;
+        item = inner > 1 && branching > MATCH_SUBJECT_LIMIT + 1 ? Infinity : (max - q.min + 1) * branching;
         i = q.end;
       } else item = inner;
     } else {
-      if (c === '\\') i = p[i + 1] === 'u' || p[i + 1] === 'x' || p[i + 1] === 'p' || p[i + 1] === 'P' ? skipEscape(p, i) : i + 2;
+      if (c === '\\') i = skipEscape(p, i);
       else if (c === '[') i = skipClass(p, i);
       else i += 1;
       const q = readQuantifier(p, i);
@@ -101,7 +109,8 @@ function findProblem(p: string): string | undefined {
   }
   const bound = splitBound(p);
   if (bound > MAX_SPLITS) {
-    return `it could backtrack catastrophically (up to ${bound === Infinity ? 'more than 1e300' : bound.toExponential(1)} ways to split a ${MATCH_SUBJECT_LIMIT}-character topic; the limit is ${MAX_SPLITS}): avoid nested or repeated quantifiers and repeated alternations`;
+    const why = bound === Infinity ? `a repeated group branches more than ${MATCH_SUBJECT_LIMIT + 1} ways, or the ways to split a ${MATCH_SUBJECT_LIMIT}-character topic exceed 1e300` : `up to ${bound.toExponential(1)} ways to split a ${MATCH_SUBJECT_LIMIT}-character topic; the limit is ${MAX_SPLITS}`;
+    return `it could backtrack catastrophically (${why}): avoid nested or repeated quantifiers and repeated alternations`;
   }
   return undefined;
 }
@@ -130,18 +139,25 @@ function readQuantifier(p: string, i: number): { end: number; min: number; max: 
   return { end, min: Math.min(min, MATCH_SUBJECT_LIMIT), max };
 }
 
+/** The index after the class opening at `i`. Without the `u` flag V8 closes a class at its first unescaped `]`: `[]` is empty, `[^]` is any character. */
 function skipClass(p: string, i: number): number {
   let j = i + 1;
   if (p[j] === '^') j++;
-  if (p[j] === ']') j++;
   while (j < p.length && p[j] !== ']') j += p[j] === '\\' ? 2 : 1;
   return j + 1;
 }
 
+const HEX = /^[0-9A-Fa-f]+$/;
+
+/**
+ * The index after the escape at `i`, as V8 reads it without the `u` flag: `\uXXXX`, `\xXX` and `\cX`
+ * are one character; anything else (`\u{..}`, `\p{..}`, a `\x` without two hex digits) is the escaped
+ * letter alone, and what follows is read on its own (a `{1,}` after it is a quantifier).
+ */
 function skipEscape(p: string, i: number): number {
-  if (p[i + 2] === '{') {
-    const close = p.indexOf('}', i);
-    return close < 0 ? p.length : close + 1;
-  }
-  return i + (p[i + 1] === 'x' ? 4 : p[i + 1] === 'u' ? 6 : 2);
+  const kind = p[i + 1];
+  if (kind === 'u' && HEX.test(p.slice(i + 2, i + 6)) && p.slice(i + 2, i + 6).length === 4) return i + 6;
+  if (kind === 'x' && HEX.test(p.slice(i + 2, i + 4)) && p.slice(i + 2, i + 4).length === 2) return i + 4;
+  if (kind === 'c' && /^[A-Za-z]$/.test(p[i + 2] ?? '')) return i + 3;
+  return i + 2;
 }

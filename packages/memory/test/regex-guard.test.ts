@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { addFailure, checkRegex, MATCH_SUBJECT_LIMIT, queryMemory } from '../src/index.js';
 import { emptyMemory, failure, NOW, tempDir } from './support.js';
@@ -36,12 +37,22 @@ describe('regex guard', () => {
     'a'.repeat(201),
     '(unclosed',
     '',
+    // V8 without the u flag: `[^]` is a whole class, `\u{1,}` is `u+`, `\p{1,}` is `p+`, `\x{1,}` is `x+`.
+    '[^](a+)+]',
+    '[](a+)+]',
+    '(\\u{1,})*$',
+    '(\\p{1,})*$',
+    '(\\x{1,})*$',
+    '\\u{1,}\\u{1,}\\u{1,}x',
+    // A bounded repetition of an alternation, not limited by the subject's length.
+    '(?:a|a){16}x',
+    '(a{1,2}){9}',
   ])('refuses %s', (pattern) => {
     const verdict = checkRegex(pattern);
     expect(verdict.safe).toBe(false);
   });
 
-  test.each(['ImportError.*module', 'EADDRINUSE.*:\\d+', '(\\d{1,3}\\.){3}\\d{1,3}', 'No module named [\'"]?\\w+', '^TypeError: .* of undefined', '[a-z]+@[a-z]+\\.com', 'timeout|deadlock'])('accepts %s', (pattern) => {
+  test.each(['ImportError.*module', 'EADDRINUSE.*:\\d+', '(\\d{1,3}\\.){3}\\d{1,3}', 'No module named [\'"]?\\w+', '^TypeError: .* of undefined', '[a-z]+@[a-z]+\\.com', 'timeout|deadlock', '[^]*ERR', '\\u0041+B', '\\x41*B', '(?:foo|bar){2}', '(a{1,2}){8}'])('accepts %s', (pattern) => {
     expect(checkRegex(pattern).safe).toBe(true);
   });
 
@@ -60,6 +71,19 @@ describe('regex guard', () => {
     expect(queryMemory(data, 'the parser hangs', { now: NOW }).failures.map((h) => h.name)).toContain('good');
   });
 
+  test('a time budget bounds the regexes of one query: entries met after it is spent are scored without theirs and reported', () => {
+    const data = emptyMemory();
+    for (let i = 0; i < 6; i++) data.failures.push(failure(`f${i}`, `unrelated words number ${i}`, { match: 'ZZMARK' }));
+    expect(queryMemory(data, 'ZZMARK seen', { now: NOW }).failures.filter((h) => h.signals.match)).toHaveLength(5);
+    let t = 0;
+    // Each reading of this clock is 40 ms later: the first two regexes run, then the 100 ms are spent.
+    const clock = (): number => (t += 40);
+    const r = queryMemory(data, 'ZZMARK seen', { now: NOW, maxFailures: 10, matchBudget: { ms: 100, clock } });
+    expect(r.failures.map((h) => h.name)).toEqual(['f0', 'f1']);
+    expect(r.skipped.map((s) => s.name)).toEqual(['f2', 'f3', 'f4', 'f5']);
+    expect(r.skipped[0]!.reason).toContain('time budget of 100 ms');
+  });
+
   test('accepted patterns only ever see the first 256 characters of the topic', () => {
     const data = emptyMemory();
     data.failures.push(failure('tail', 'marker at the end of a long topic', { match: 'ZZTAIL' }));
@@ -71,6 +95,34 @@ describe('regex guard', () => {
     const raw = runWorker(['regex', EVIL, `${'a'.repeat(50)}!`], 3_000);
     expect(raw.signal).toBe('SIGKILL');
   });
+
+  // The guard's scanner must read patterns exactly as V8 compiles them: any mismatch (a class, an
+  // escape) can hide a nested quantifier. Generated patterns that the guard accepts are run on
+  // adversarial subjects in a real process; an accepted catastrophic pattern would hang it until the
+  // harness kills it, and stderr names the pattern. (This found `[^](a+)+]` and `(\u{1,})*`.)
+  test('property: every generated pattern the guard accepts finishes on adversarial subjects in a real process', () => {
+    // Patterns from a small grammar: atoms (the tricky ones included), groups, quantifiers, sequences, alternations.
+    const { alt } = fc.letrec<{ atom: string; group: string; quantified: string; seq: string; alt: string }>((tie) => ({
+      atom: fc.oneof({ depthSize: 'small' }, fc.constantFrom('a', 'b', ' ', '.', '\\w', '[ab]', '[^]', '[]', '[^a]', ']', '\\u0061', '\\x61', '\\u{1,}', '\\p{2,}', '\\x{1,}', '\\c', '$'), tie('group')),
+      group: fc.tuple(fc.constantFrom('(', '(?:'), tie('alt')).map(([open, inner]) => `${open}${inner})`),
+      quantified: fc.tuple(tie('atom'), fc.constantFrom('', '', '*', '+', '?', '{2}', '{1,}', '{0,3}', '{16}')).map(([atom, q]) => atom + q),
+      seq: fc.array(tie('quantified'), { minLength: 1, maxLength: 4 }).map((xs) => xs.join('')),
+      alt: fc.array(tie('seq'), { minLength: 1, maxLength: 2 }).map((xs) => xs.join('|')),
+    }));
+    const accepted = new Set<string>();
+    fc.assert(
+      fc.property(alt, (pattern) => {
+        if (checkRegex(pattern).safe) accepted.add(pattern);
+      }),
+      { numRuns: 5000, seed: 20260601 },
+    );
+    expect(accepted.size).toBeGreaterThan(300);
+    const file = join(tempDir(), 'patterns.json');
+    writeFileSync(file, JSON.stringify([...accepted]));
+    const r = runWorker(['regexes', file], 120_000);
+    expect({ signal: r.signal, lastPattern: r.stderr.trim().split('\n').at(-1) }).toEqual({ signal: null, lastPattern: expect.any(String) as string });
+    expect(r.stdout).toBe('done');
+  }, 150_000);
 
   test('a query over memory.json holding the catastrophic pattern finishes in a real process', () => {
     const dir = tempDir();

@@ -1,7 +1,7 @@
 import { MemoryIndex, openMemory, recordAccess, type Explanation, type QueryHit } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { memoryFile, now, numberOption, stringList, truncate } from './shared.js';
+import { MATCH_BUDGET, memoryFile, now, numberOption, stringList, truncate } from './shared.js';
 
 /** `ratchet memory query|explain <topic...>`: read-only unless --record. */
 export default async function query(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -15,6 +15,7 @@ export default async function query(ctx: Context, args: string[], options: Recor
     maxPatterns: numberOption(options, 'patterns', '--patterns', { min: 0, max: 1000, integer: true }) ?? 3,
     threshold: numberOption(options, 'threshold', '--threshold', { min: 0, max: 1 }) ?? 0.25,
     tags: stringList(options.tag) ?? [],
+    matchBudget: MATCH_BUDGET,
   };
   const memory = openMemory(file.path);
   const index = new MemoryIndex(await memory.read());
@@ -33,7 +34,8 @@ export default async function query(ctx: Context, args: string[], options: Recor
     const names = [...result.failures, ...result.patterns].map((h) => h.name);
     await memory.update((draft) => recordAccess(draft, names, at));
   }
-  for (const s of result.skipped) ctx.note(`${file.shown}: ${s.name}: ${s.reason}`);
+  for (const s of result.skipped.slice(0, 5)) ctx.note(`${file.shown}: ${s.name}: ${s.reason}`);
+  if (result.skipped.length > 5) ctx.note(`${file.shown}: and ${result.skipped.length - 5} more entries whose match regex was not run (--json lists them)`);
   if (ctx.json) {
     ctx.emitJson({ ok: true, file: file.shown, topic, failures: result.failures.map(hitJson), patterns: result.patterns.map(hitJson), skipped: result.skipped, scanned: result.scanned });
     return EXIT_OK;

@@ -16,6 +16,12 @@ export function now(): number {
   return Date.now();
 }
 
+/**
+ * How long one query may spend on `match` regexes before it scores the remaining entries without
+ * theirs (each accepted regex is bounded by the guard; this bounds a memory holding hundreds).
+ */
+export const MATCH_BUDGET = { ms: 200, clock: (): number => performance.now() };
+
 export function numberOption(options: Record<string, unknown>, key: string, flag: string, { min = -Infinity, max = Infinity, integer = false } = {}): number | undefined {
   const raw = options[key];
   if (raw === undefined) return undefined;
