@@ -5,11 +5,11 @@
  * This entry loads no zod (hand-written validators keep `ready --claim` fast) and loads
  * fast-xml-parser only when a workspace is parsed. The zod schemas are at `@ratchet/campaign-dag/schema`.
  */
-export { CAMPAIGN_STATUSES, TASK_STATUSES, TASK_TYPES, type Campaign, type CampaignStatus, type CascadeState, type CascadeStatus, type Clock, type Idioms, type Task, type TaskStatus, type TaskType, type UnreachableTask } from './types.js';
+export { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign, type CampaignStatus, type CascadeState, type CascadeStatus, type Clock, type Idioms, type Task, type TaskStatus, type TaskType, type UnreachableTask } from './types.js';
 export { CampaignError, GRAPH_RULES, PlanError, type CampaignErrorCode, type PlanProblem, type PlanRule } from './errors.js';
 export { MAX_SEQ, formatSeq, normalizeSeq } from './seq.js';
 export { buildIndex, cascadeStatus, checkGraph, findCycles, propagateBlocks, readyTasks, seqLookup, topoOrder, waves, type GraphIndex, type GraphProblem, type GraphTask, type SeqLookup, type TopoResult } from './graph.js';
-export { SLUG_PATTERN, checkPlan, type CheckPlanOptions, type CheckPlanResult, type Plan, type PlanTask } from './plan.js';
+export { checkPlan, type CheckPlanOptions, type CheckPlanResult, type Plan, type PlanTask } from './plan.js';
 export { TASK_LIFECYCLE, canTransition, legalTargets, taskLifecycle } from './lifecycle.js';
 export { addPlan, campaignId, claimNext, findTask, newCampaign, setTaskStatus, summarize, unmetDependencies, type CampaignSummary, type NewCampaignOptions, type UpdateOptions } from './campaign.js';
 export { campaignValidator } from './validate.js';

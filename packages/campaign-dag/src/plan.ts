@@ -9,10 +9,8 @@ import { checkGraph } from './graph.js';
 import type { PlanProblem, PlanRule } from './errors.js';
 import { unsafePathReason } from './paths.js';
 import { formatSeq, normalizeSeq } from './seq.js';
-import { TASK_TYPES, type Idioms, type Task, type TaskType } from './types.js';
+import { SLUG_PATTERN, TASK_TYPES, type Idioms, type Task, type TaskType } from './types.js';
 
-/** Slugs become part of workspace file names: letters, digits, `.`, `_`, `-`; no leading dot. */
-export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export interface PlanTask {
   seq: number;

@@ -27,11 +27,17 @@ function toDot(tasks: readonly Task[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Mermaid labels: quotes and markup characters as entity codes. */
+/**
+ * Mermaid labels: quotes and markup characters as entity codes, line breaks and other control
+ * characters as spaces (a raw newline would end the node and let the rest of the text be read as graph).
+ */
 function mermaidText(s: string): string {
-  return s.replace(/["<>&#]/g, (c) => `#${c.charCodeAt(0)};`);
+  // eslint-disable-next-line no-control-regex -- replacing control characters is the point
+  return s.replace(/["<>&#`]/g, (c) => `#${c.charCodeAt(0)};`).replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ');
 }
 
+/** A DOT quoted string: backslashes and quotes escaped, line breaks as DOT's \n, other control characters as spaces. */
 function dotString(s: string): string {
-  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  // eslint-disable-next-line no-control-regex -- replacing control characters is the point
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n').replace(/[\u0000-\u001f\u007f]/g, ' ')}"`;
 }

@@ -5,7 +5,7 @@
  * Import through `@ratchet/campaign-dag/schema` only: the main entry never loads zod.
  */
 import { z } from 'zod';
-import { CAMPAIGN_STATUSES, TASK_STATUSES, TASK_TYPES } from './types.js';
+import { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES } from './types.js';
 
 export const CAMPAIGN_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign.schema.json';
 export const ARCHIVE_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign-archive.schema.json';
@@ -28,7 +28,7 @@ const Seq = z.number().int().min(0).max(999_999_999);
 export const TaskSchema = z
   .strictObject({
     seq: d(Seq, 'Sequence number, normalised to an integer ("001" in a plan is 1).'),
-    slug: d(z.string().min(1), 'Short name; part of the workspace file name.'),
+    slug: d(z.string().regex(SLUG_PATTERN), 'Short name; part of the workspace file name: 1-64 letters, digits, ".", "_" or "-", not starting with "." (so it can never point outside the workspace directory).'),
     type: z.enum(TASK_TYPES),
     description: d(z.string(), 'What the task does (the workspace objective); the campaign objective when absent.').optional(),
     delta: d(z.array(z.string()), 'Project-relative files the task changes.'),
@@ -69,7 +69,7 @@ export const PlanSchema = z
     tasks: z.array(
       z.looseObject({
         seq: d(SeqInput, 'A seq: an integer or a digit string ("001" and 1 are the same).'),
-        slug: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/).optional(),
+        slug: z.string().regex(SLUG_PATTERN).optional(),
         type: z.string().regex(/^(spec|build|verify)$/i).optional(),
         description: z.string().optional(),
         delta: d(z.array(z.string()).min(1), 'Project-relative paths; absolute paths and .. out of the project are refused.'),

@@ -3,6 +3,9 @@
  * `src/schema.ts` holds the zod schema these types mirror; a test proves they agree.
  */
 
+/** Slugs become part of workspace file names: letters, digits, `.`, `_`, `-`; no leading dot. */
+export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 export const TASK_TYPES = ['SPEC', 'BUILD', 'VERIFY'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

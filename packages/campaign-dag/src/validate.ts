@@ -4,7 +4,8 @@
  * zod schemas in src/schema.ts accept; test/schema.test.ts checks both on valid and broken samples.
  */
 import type { SafeParseResult, Schema, SchemaIssue } from '@ratchet/store';
-import { CAMPAIGN_STATUSES, TASK_STATUSES, TASK_TYPES, type Campaign } from './types.js';
+import { MAX_SEQ } from './seq.js';
+import { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign } from './types.js';
 
 type Issues = SchemaIssue[];
 type Path = (string | number)[];
@@ -22,7 +23,7 @@ function need(ok: boolean, path: Path, message: string, issues: Issues): boolean
   return ok;
 }
 
-const isSeq = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isSeq = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= MAX_SEQ;
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isSeqList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isSeq);
@@ -34,8 +35,9 @@ function checkTask(t: unknown, path: Path, issues: Issues): void {
   if (!need(isObject(t), path, 'expected object', issues)) return;
   const o = t as Record<string, unknown>;
   checkKeys(o, TASK_KEYS, path, issues);
-  need(isSeq(o.seq), [...path, 'seq'], 'expected a non-negative integer', issues);
-  need(isString(o.slug) && o.slug.length > 0, [...path, 'slug'], 'expected a non-empty string', issues);
+  need(isSeq(o.seq), [...path, 'seq'], `expected an integer from 0 to ${MAX_SEQ}`, issues);
+  // The slug names the workspace file: a hand-edited "../../x" must not reach a path.
+  need(isString(o.slug) && SLUG_PATTERN.test(o.slug), [...path, 'slug'], 'expected a slug: 1-64 letters, digits, ".", "_" or "-", not starting with "."', issues);
   need((TASK_TYPES as readonly unknown[]).includes(o.type), [...path, 'type'], 'expected one of "SPEC"|"BUILD"|"VERIFY"', issues);
   need(isStringList(o.delta), [...path, 'delta'], 'expected a list of strings', issues);
   need(isString(o.verify), [...path, 'verify'], 'expected string', issues);

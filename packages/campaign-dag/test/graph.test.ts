@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { buildIndex, cascadeStatus, checkGraph, propagateBlocks, readyTasks, waves, type Task } from '../src/index.js';
+import { buildIndex, cascadeStatus, checkGraph, propagateBlocks, readyTasks, renderGraph, waves, type Task } from '../src/index.js';
 import { randomDag, task } from './support/fixtures.js';
 
 describe('ready', () => {
@@ -168,5 +168,29 @@ describe('cascade-status and propagate-blocks', () => {
     const tasks = randomDag(500, 1500, 7);
     tasks.forEach((t, i) => (t.status = i % 3 === 0 ? 'complete' : 'pending'));
     expect(cascadeStatus(tasks, buildIndex(tasks)).ready).toEqual(readyTasks(tasks).map((t) => t.seq));
+  });
+});
+
+describe('graph rendering', () => {
+  // renderGraph takes any tasks (campaign.json refuses such slugs, library callers may not).
+  const hostile = [task(1, [], 'complete', { slug: 'x"]\n  evil --> t001\n  click t001 "javascript:alert(1)"' }), task(2, [1], 'blocked', { slug: 'a\\"b\r\n<i>&`' })];
+
+  test('mermaid: hostile task text stays inside its label, one line per node and edge', () => {
+    const lines = renderGraph(hostile, 'mermaid').trimEnd().split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      'flowchart TD',
+      '  t001["001 x#34;]   evil --#62; t001   click t001 #34;javascript:alert(1)#34;<br/>complete"]:::done',
+      '  t002["002 a\\#34;b  #60;i#62;#38;#96;<br/>blocked"]:::blocked',
+      '  t001 --> t002',
+    ]);
+    expect(lines.filter((l) => l.includes('-->'))).toHaveLength(1);
+  });
+
+  test('dot: quotes, backslashes and line breaks escaped inside the quoted label', () => {
+    expect(renderGraph(hostile, 'dot').split('\n').slice(3, 6)).toEqual([
+      '  t001 [label="001 x\\"]\\n  evil --> t001\\n  click t001 \\"javascript:alert(1)\\"\\ncomplete", fillcolor=palegreen];',
+      '  t002 [label="002 a\\\\\\"b\\n<i>&`\\nblocked", fillcolor=lightpink];',
+      '  t001 -> t002;',
+    ]);
   });
 });

@@ -45,6 +45,9 @@ describe('schemas', () => {
       (_, t) => (t.surprise = true),
       (_, t) => delete t.verify,
       (_, t) => (t.slug = ''),
+      (_, t) => (t.slug = '../../evil'),
+      (_, t) => (t.slug = 'a\nb'),
+      (_, t) => (t.seq = 1_000_000_000),
     ];
     fc.assert(
       fc.property(fc.nat(mutations.length - 1), fc.nat(4), (m, i) => {

@@ -101,6 +101,17 @@ describe('workspaces', () => {
     await expect(createWorkspace(root, 1, opts)).rejects.toMatchObject({ code: 'outside-root' });
   });
 
+  test('a hand-edited slug that would leave the workspace directory is refused when campaign.json is read', async () => {
+    const root = await started();
+    const file = join(root, '.ratchet', 'campaign.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { tasks: { slug: string }[] };
+    doc.tasks[0]!.slug = '../../../evil';
+    writeFileSync(file, JSON.stringify(doc));
+    await expect(createWorkspace(root, 1, opts)).rejects.toMatchObject({ code: 'validation-error', path: file });
+    expect(readdirSync(join(root, '.ratchet'))).not.toContain('evil_active.xml');
+    expect(readdirSync(root).filter((n) => n.includes('evil'))).toEqual([]);
+  });
+
   test('hostile files: DOCTYPE/ENTITY refused, malformed XML located, binary and control characters refused', async () => {
     await expect(parseWorkspace('<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<workspace status="active" id="001_x"/>', 'w.xml')).rejects.toMatchObject({ code: 'invalid-workspace', line: 2, column: 1 });
     await expect(parseWorkspace('<workspace status="active" id="001_x">\n  <delivered>oops</delivred>\n</workspace>', 'w.xml')).rejects.toMatchObject({ code: 'invalid-workspace', line: 2 });
