@@ -124,6 +124,8 @@ export function claimNext(campaign: Campaign, runner: string, now?: string): Tas
   if (runner.trim() === '') throw new CampaignError('invalid-argument', 'a runner name is required to claim a task');
   const [next] = readyTasks(campaign.tasks);
   if (next === undefined) return undefined;
+  // Ready tasks are pending, so the lifecycle allows this; asking it keeps it the only authority.
+  if (!canTransition(next.status, 'in_progress')) throw new CampaignError('illegal-transition', `task ${formatSeq(next.seq)} is ${next.status}; it cannot be claimed`);
   next.status = 'in_progress';
   next.runner = runner;
   delete next.reason;

@@ -3,6 +3,7 @@
  * not overflow the stack) and linear in tasks plus dependencies: seqs map to dense indexes once,
  * edges live in typed arrays (CSR), and the topological order comes from Kahn's algorithm.
  */
+import { canTransition } from './lifecycle.js';
 import type { CascadeStatus, Task, UnreachableTask } from './types.js';
 
 /** What the graph functions need from a task. */
@@ -309,6 +310,8 @@ function computeUnreachable(tasks: readonly Task[], g: GraphIndex): UnreachableT
 export function propagateBlocks(tasks: Task[], options: { now?: string; index?: GraphIndex } = {}): UnreachableTask[] {
   const g = options.index ?? buildIndex(tasks);
   const changed = computeUnreachable(tasks, g);
+  // Unreachable tasks are pending; the lifecycle is still the one that says pending -> blocked is legal.
+  if (changed.length > 0 && !canTransition('pending', 'blocked')) throw new Error('the task lifecycle no longer allows pending -> blocked');
   for (const u of changed) {
     const t = tasks[g.lookup.get(u.seq)]!;
     t.status = 'blocked';
