@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -97,6 +97,62 @@ describe('memory x campaign (composed by the CLI)', () => {
     expect((await ratchet(dir, 'memory', 'observe')).code).toBe(0);
     const failure = (JSON.parse(readFileSync(join(dir, '.ratchet/memory.json'), 'utf8')) as { failures: Failure[] }).failures[0]!;
     expect(failure.times_helped).toBe(1);
+    // Observing again (after the next wave, say) does not count the same report twice.
+    const again = await ratchet(dir, 'memory', 'observe');
+    expect(again.out).toContain(`feedback  ${name} helped (not applied: already counted when this workspace was observed before)`);
+    expect((JSON.parse(readFileSync(join(dir, '.ratchet/memory.json'), 'utf8')) as { failures: Failure[] }).failures[0]!.times_helped).toBe(1);
+  });
+
+  test('observe runs verify commands only with --verify: in a child process, CONFIRMED when still failing, FALSE_POSITIVE (not learned) when passing now', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
+    // Two blocked builds: one whose verify still fails, one whose verify passes now. Each leaves a mark when run.
+    writeFileSync(
+      join(dir, 'plan.json'),
+      JSON.stringify({
+        objective: 'Add password hashing',
+        tasks: [
+          { seq: 1, slug: 'bcrypt-hashing', delta: ['src/hash.ts'], verify: 'echo ran >> verify-1.log; exit 1' },
+          { seq: 2, slug: 'argon-hashing', delta: ['src/argon.ts'], verify: 'echo ran >> verify-2.log; exit 0' },
+        ],
+      }),
+    );
+    for (const argv of [
+      ['campaign', 'create', 'Add password hashing'],
+      ['campaign', 'add-tasks', 'plan.json'],
+      ['workspace', 'create', '1'],
+      ['workspace', 'block', '1', '--reason', 'bcrypt native build fails: gyp ERR! node-gyp rebuild on node 20'],
+      ['workspace', 'create', '2'],
+      ['workspace', 'block', '2', '--reason', 'argon2 prebuilt binary missing for linux-arm64 musl'],
+    ]) {
+      const r = await ratchet(dir, ...argv);
+      expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(0);
+    }
+    const plain = JSON.parse((await ratchet(dir, '--json', 'memory', 'observe', '--file', 'plain.json')).out) as { observation: { failures: { verdict: string }[] } };
+    expect(plain.observation.failures.map((f) => f.verdict)).toEqual(['UNVERIFIED', 'UNVERIFIED']);
+    expect(existsSync(join(dir, 'verify-1.log')) || existsSync(join(dir, 'verify-2.log'))).toBe(false);
+
+    const r = await ratchet(dir, '--json', 'memory', 'observe', '--verify', '--file', 'verified.json');
+    expect(r.code, r.err).toBe(0);
+    const doc = JSON.parse(r.out) as { observation: { failures: { workspace: string; verdict: string; learn: boolean }[] } };
+    expect(doc.observation.failures.map((f) => [f.workspace, f.verdict, f.learn])).toEqual([
+      ['001_bcrypt-hashing', 'CONFIRMED', true],
+      ['002_argon-hashing', 'FALSE_POSITIVE', false],
+    ]);
+    expect(readFileSync(join(dir, 'verify-1.log'), 'utf8')).toBe('ran\n');
+    expect(readFileSync(join(dir, 'verify-2.log'), 'utf8')).toBe('ran\n');
+    const learned = JSON.parse(readFileSync(join(dir, 'verified.json'), 'utf8')) as { failures: Failure[] };
+    expect(learned.failures.map((f) => f.trigger)).toEqual(['bcrypt native build fails: gyp ERR! node-gyp rebuild on node 20']);
+  });
+
+  test('observe --verify with --timeout-ms: a verify command that hangs is killed and reported as TIMEOUT', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify({ objective: 'x', tasks: [{ seq: 1, slug: 'slow', delta: ['a.ts'], verify: 'sleep 30' }] }));
+    for (const argv of [['campaign', 'create', 'x'], ['campaign', 'add-tasks', 'plan.json'], ['workspace', 'create', '1'], ['workspace', 'block', '1', '--reason', 'integration suite never finishes on CI runners']]) {
+      expect((await ratchet(dir, ...argv)).code).toBe(0);
+    }
+    const r = await ratchet(dir, '--json', 'memory', 'observe', '--verify', '--timeout-ms', '300');
+    expect(r.code, r.err).toBe(0);
+    expect((JSON.parse(r.out) as { observation: { failures: { verdict: string }[] } }).observation.failures[0]!.verdict).toBe('TIMEOUT');
   });
 
   test('observe on an unknown or hostile campaign id is an input error', async () => {

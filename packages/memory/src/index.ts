@@ -48,6 +48,7 @@ export {
 export {
   applyObservation,
   blockReason,
+  MAX_OBSERVED,
   observe,
   PATTERN_MIN_SCORE,
   workspaceId,

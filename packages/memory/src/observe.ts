@@ -8,18 +8,21 @@
  *   (learned, flagged). Without a runner the verdict is UNVERIFIED (learned, flagged).
  * - A completed workspace becomes a pattern candidate only if it scores at least 3 points AND has an
  *   insight to store (FTL's rule passed nearly every completion):
- *     +2 recovery: a blocked workspace in the same batch shares a delta file or most of its objective
- *        (this completion got past something that failed);
+ *     +2 recovery: a blocked workspace in the same batch shares a delta file, or at least half the words
+ *        of the two objectives (Jaccard >= 0.5): this completion got past something that failed;
  *     +1 stated insight: a delivered line starting "Pattern:", "Insight:", "Lesson:", "Learned:" or
  *        "Approach:" (that line is the insight);
  *     +1 memory helped: its <memory_utilization> reports an entry that helped;
  *     +1 substantive delivery: at least 200 characters delivered;
  *     +1 real verification: a verify command other than true, :, exit 0 or echo.
  *   A routine completion (long delivery, real verify) scores 2 and is not learned. The insight is the
- *   stated one, or for a recovery the first delivered line. saved = budget x 500.
- * - <memory_utilization> entries become feedback (helped/failed) for the named entries; sibling-*
- *   entries are ephemeral (injected="false") and skipped.
+ *   stated one, or for a recovery its first delivered line if that says something (at least 20
+ *   characters and 3 specific words: "done" teaches nothing). saved = budget x 500.
+ * - <memory_utilization> entries become feedback (helped/failed) for the named entries, once per
+ *   workspace (applyObservation records it in `observed`); sibling-* entries are ephemeral
+ *   (injected="false") and skipped.
  */
+import { jaccard } from './dedup.js';
 import { findEntry } from './graph.js';
 import { addFailure, addPattern, feedback, type AddResult, type FailureInput, type Outcome, type PatternInput } from './mutate.js';
 import { tokenize } from './tokenize.js';
@@ -71,6 +74,8 @@ export interface PatternCandidate {
 
 export interface FeedbackCandidate {
   workspace: string;
+  /** `campaign/workspace`: applied once per workspace (see `MemoryData.observed`). */
+  source: string;
   name: string;
   outcome: Outcome;
 }
@@ -120,7 +125,7 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
     const budget = record.budget ?? DEFAULT_BUDGET;
     for (const u of record.utilization ?? []) {
       if (u.name.startsWith('sibling-')) continue;
-      feedbackList.push({ workspace: id, name: u.name, outcome: u.outcome });
+      feedbackList.push({ workspace: id, source: source[0]!, name: u.name, outcome: u.outcome });
     }
     if (record.status === 'blocked') {
       const reason = blockReason(record);
@@ -148,7 +153,7 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
     const reasons: string[] = [];
     let score = 0;
     const objectiveTokens = new Set(tokenize(record.objective));
-    const recovered = blocked.find((b) => b.delta.some((f) => record.delta.includes(f)) || overlap(objectiveTokens, new Set(tokenize(b.objective))) >= 0.5);
+    const recovered = blocked.find((b) => b.delta.some((f) => record.delta.includes(f)) || sameObjective(objectiveTokens, b.objective));
     if (recovered !== undefined) {
       score += 2;
       reasons.push(`+2 recovery: ${workspaceId(recovered)} was blocked on the same ${recovered.delta.some((f) => record.delta.includes(f)) ? 'files' : 'objective'}`);
@@ -170,10 +175,11 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
       score += 1;
       reasons.push('+1 real verification');
     }
-    const insight = marker !== null ? marker[2]!.trim() : recovered !== undefined ? (record.delivered.trim().split(/\r?\n/)[0] ?? '').trim() : '';
+    const firstLine = (record.delivered.trim().split(/\r?\n/)[0] ?? '').trim();
+    const insight = marker !== null ? marker[2]!.trim() : recovered !== undefined && saysSomething(firstLine) ? firstLine : '';
     let rejected: string | undefined;
     if (score < PATTERN_MIN_SCORE) rejected = `score ${score} < ${PATTERN_MIN_SCORE}`;
-    else if (insight === '') rejected = 'no insight to store (no "Pattern:"/"Insight:" line and not a recovery)';
+    else if (insight === '') rejected = recovered === undefined ? 'no insight to store (no "Pattern:"/"Insight:" line and not a recovery)' : `no insight to store (no "Pattern:"/"Insight:" line, and the first delivered line ${JSON.stringify(firstLine.slice(0, 60))} is too thin to teach anything)`;
     patterns.push({
       workspace: id,
       score,
@@ -186,11 +192,15 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
   return { failures, patterns, feedback: feedbackList };
 }
 
-function overlap(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let common = 0;
-  for (const x of a) if (b.has(x)) common++;
-  return common / Math.min(a.size, b.size);
+/** At least half the words of the two objectives in common (Jaccard >= 0.5); never for empty objectives. */
+function sameObjective(tokens: Set<string>, other: string): boolean {
+  const theirs = new Set(tokenize(other));
+  return tokens.size > 0 && theirs.size > 0 && jaccard(tokens, theirs) >= 0.5;
+}
+
+/** A delivered line worth storing as an insight: at least 20 characters and 3 distinct specific words. */
+function saysSomething(line: string): boolean {
+  return line.length >= 20 && new Set(tokenize(line)).size >= 3;
 }
 
 export interface ObservationApplied {
@@ -199,12 +209,26 @@ export interface ObservationApplied {
   feedback: (FeedbackCandidate & { applied: boolean; reason: string | undefined })[];
 }
 
-/** Apply an observation to memory (inside a locked update): adds through the gates, feedback to known entries. */
+/** How many observed workspaces memory.json remembers (the oldest are forgotten first). */
+export const MAX_OBSERVED = 5000;
+
+/**
+ * Apply an observation to memory (inside a locked update): adds through the gates (observing again
+ * merges), feedback to known entries once per workspace: a workspace whose report was counted
+ * before (`data.observed`, written in the same update) is not counted again.
+ */
 export function applyObservation(data: MemoryData, observation: Observation, options: { now: number }): ObservationApplied {
   const out: ObservationApplied = { failures: [], patterns: [], feedback: [] };
   for (const f of observation.failures) if (f.learn) out.failures.push({ ...addFailure(data, f.input, options), workspace: f.workspace, verdict: f.verdict });
   for (const p of observation.patterns) if (p.learn && p.input !== undefined) out.patterns.push({ ...addPattern(data, p.input, options), workspace: p.workspace });
+  const before = new Set(data.observed ?? []);
+  const counted: string[] = [];
   for (const fb of observation.feedback) {
+    if (before.has(fb.source)) {
+      out.feedback.push({ ...fb, applied: false, reason: 'already counted when this workspace was observed before' });
+      continue;
+    }
+    if (!counted.includes(fb.source)) counted.push(fb.source);
     if (findEntry(data, fb.name) === undefined) {
       out.feedback.push({ ...fb, applied: false, reason: 'no such entry in memory' });
       continue;
@@ -212,5 +236,6 @@ export function applyObservation(data: MemoryData, observation: Observation, opt
     feedback(data, fb.name, fb.outcome, options.now);
     out.feedback.push({ ...fb, applied: true, reason: undefined });
   }
+  if (counted.length > 0) data.observed = [...(data.observed ?? []), ...counted].slice(-MAX_OBSERVED);
   return out;
 }

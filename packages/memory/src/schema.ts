@@ -58,9 +58,12 @@ export const PatternSchema = z
   })
   .register(memorySchemaRegistry, { id: 'Pattern' });
 
+const Observed = d(z.array(z.string()), 'Workspaces (campaign/001_slug) whose memory_utilization already became feedback, oldest first (observing again does not count it twice).').optional();
+
 export const MemoryDataSchema = z.strictObject({
   failures: z.array(FailureSchema),
   patterns: z.array(PatternSchema),
+  observed: Observed,
 });
 
 /** The file: the store's envelope plus the data. */
@@ -70,6 +73,7 @@ export const MemoryFileSchema = z
     schemaVersion: z.literal(1),
     failures: z.array(FailureSchema),
     patterns: z.array(PatternSchema),
+    observed: Observed,
   })
   .register(memorySchemaRegistry, { id: 'MemoryFile', title: 'Ratchet memory.json', description: 'Failures and patterns learned by @ratchet/memory.' });
 

@@ -62,6 +62,11 @@ export type Entry = Failure | Pattern;
 export interface MemoryData {
   failures: Failure[];
   patterns: Pattern[];
+  /**
+   * Workspaces (`campaign/001_slug`) whose `<memory_utilization>` has already become feedback, oldest
+   * first: observing a campaign again must not count the same report twice. Not in FTL's files.
+   */
+  observed?: string[];
 }
 
 /** A clock: milliseconds since the epoch. The core never reads Date.now itself. */

@@ -95,7 +95,8 @@ function describe(v: unknown): string {
 export function checkMemoryData(input: unknown): SchemaIssue[] {
   const c = new Checker();
   if (!c.isObject(input, [])) return c.issues;
-  c.unknownKeys(input, new Set(['failures', 'patterns']), []);
+  c.unknownKeys(input, new Set(['failures', 'patterns', 'observed']), []);
+  if (input.observed !== undefined) c.strings(input.observed, ['observed']);
   const seen = new Map<string, string>();
   for (const kind of ['failures', 'patterns'] as const) {
     const list = input[kind];

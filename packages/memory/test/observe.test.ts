@@ -88,6 +88,21 @@ describe('observe', () => {
     expect(o.patterns[0]!.rejected).toContain('no insight');
   });
 
+  test('weak completions are rejected even next to a failure: a thin first line is no insight, a loosely related objective no recovery', async () => {
+    // Shares the blocked workspace's file and has a real verify command (3 points), but says only "done".
+    const thin: WorkspaceRecord = { ...base, seq: 5, slug: 'auth-touch', status: 'complete', objective: 'bump the auth dependency', delta: ['src/auth.ts'], delivered: 'done' };
+    // Two of its words appear in the blocked objective ("auth", "api"): related, not the same work.
+    const loose: WorkspaceRecord = { ...base, seq: 6, slug: 'auth-docs', status: 'complete', objective: 'document the auth API', delta: ['docs/auth.md'], delivered: 'Wrote the auth API reference with every endpoint and example.' };
+    const o = await observe([blocked, thin, loose], { campaign: 'c' });
+    const [p5, p6] = o.patterns;
+    expect(p5).toMatchObject({ workspace: '005_auth-touch', score: 3, learn: false });
+    expect(p5!.rejected).toContain('"done" is too thin');
+    expect(p6).toMatchObject({ workspace: '006_auth-docs', score: 1, learn: false, rejected: 'score 1 < 3' });
+    // The same recovery with a first line that says something is learned.
+    const real = await observe([blocked, { ...thin, delivered: 'Pinned jsonwebtoken to 9.0.2, whose verify no longer throws before refresh.' }], { campaign: 'c' });
+    expect(real.patterns[0]).toMatchObject({ learn: true, input: { insight: 'Pinned jsonwebtoken to 9.0.2, whose verify no longer throws before refresh.' } });
+  });
+
   test('property-like sweep: of many ordinary completions, few become patterns', async () => {
     const records: WorkspaceRecord[] = [];
     for (let i = 0; i < 40; i++) records.push({ ...routine, seq: i + 1, slug: `t${i}`, objective: `implement feature ${i}`, delta: [`src/f${i}.ts`], delivered: i % 2 ? 'done' : 'Implemented it. '.repeat(20), verify: i % 3 ? 'npm test' : 'true' });
@@ -103,16 +118,27 @@ describe('observe', () => {
     expect(o.feedback.map((f) => f.name)).toEqual(['jwt-expiry', 'ghost']);
     const applied = applyObservation(data, o, { now: NOW });
     expect(applied.feedback).toEqual([
-      { workspace: '003_auth-middleware', name: 'jwt-expiry', outcome: 'helped', applied: true, reason: undefined },
-      { workspace: '003_auth-middleware', name: 'ghost', outcome: 'failed', applied: false, reason: 'no such entry in memory' },
+      { workspace: '003_auth-middleware', source: 'auth/003_auth-middleware', name: 'jwt-expiry', outcome: 'helped', applied: true, reason: undefined },
+      { workspace: '003_auth-middleware', source: 'auth/003_auth-middleware', name: 'ghost', outcome: 'failed', applied: false, reason: 'no such entry in memory' },
     ]);
+    expect(data.observed).toEqual(['auth/003_auth-middleware']);
     expect(data.failures.find((f) => f.name === 'jwt-expiry')!.times_helped).toBe(1);
     expect(applied.failures[0]).toMatchObject({ status: 'added', workspace: '002_auth-api', verdict: 'UNVERIFIED' });
     expect(applied.patterns[0]).toMatchObject({ status: 'added', workspace: '003_auth-middleware' });
-    // Observing the same campaign twice merges instead of duplicating.
+    // Observing the same campaign twice merges instead of duplicating, and counts no feedback twice.
     const again = applyObservation(data, o, { now: NOW });
     expect(again.failures[0]!.status).toBe('merged');
     expect(again.patterns[0]!.status).toBe('merged');
+    expect(again.feedback.map((f) => [f.name, f.applied, f.reason])).toEqual([
+      ['jwt-expiry', false, 'already counted when this workspace was observed before'],
+      ['ghost', false, 'already counted when this workspace was observed before'],
+    ]);
+    expect(data.failures.find((f) => f.name === 'jwt-expiry')!.times_helped).toBe(1);
+    expect(data.observed).toEqual(['auth/003_auth-middleware']);
+    // The same workspace name in another campaign is another report.
+    applyObservation(data, await observe([recovery], { campaign: 'other' }), { now: NOW });
+    expect(data.failures.find((f) => f.name === 'jwt-expiry')!.times_helped).toBe(2);
+    expect(data.observed).toEqual(['auth/003_auth-middleware', 'other/003_auth-middleware']);
   });
 });
 

@@ -55,6 +55,10 @@ describe('schemas', () => {
             (isFailure ? data.failures : data.patterns).push(entryMutations[m]!(e as unknown as Record<string, unknown>));
           });
           expect(checkMemoryData(data).length === 0).toBe(MemoryDataSchema.safeParse(data).success);
+          for (const observed of [['c/001_a'], [1], 'c/001_a']) {
+            const withObserved = { ...data, observed };
+            expect(checkMemoryData(withObserved).length === 0).toBe(MemoryDataSchema.safeParse(withObserved).success);
+          }
         },
       ),
       { numRuns: 300 },
