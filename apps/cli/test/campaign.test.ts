@@ -106,6 +106,21 @@ describe('ratchet campaign', () => {
     expect(existsSync(join(dir, '.ratchet', 'campaign.json'))).toBe(false);
   });
 
+  test('a long plan is summarised, not echoed; find-similar --framework filters an objective-only search', async () => {
+    const dir = temp();
+    await ratchet(dir, ['campaign', 'create', 'x', '--framework', 'express']);
+    const added = await ratchet(dir, ['campaign', 'add-tasks'], plan(Array.from({ length: 20 }, (_, i) => ({ seq: i + 1, delta: [`f${i}.ts`], verify: 'v' }))));
+    expect(added.out).toBe('added 20 tasks (001, 002, 003, 004, 005, ... 10 more ..., 016, 017, 018, 019, 020); 20 in the campaign, 1 wave\n');
+    expect((await ratchet(dir, ['campaign', 'complete'])).code).toBe(0);
+    const express = await ratchet(dir, ['--json', 'campaign', 'find-similar', '--objective', 'x', '--framework', 'express']);
+    expect((JSON.parse(express.out) as { similar: unknown[] }).similar).toHaveLength(1);
+    const django = await ratchet(dir, ['--json', 'campaign', 'find-similar', '--objective', 'x', '--framework', 'django']);
+    expect((JSON.parse(django.out) as { similar: unknown[] }).similar).toHaveLength(0);
+    const alone = await ratchet(dir, ['campaign', 'find-similar', '--framework', 'django']);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain('--framework goes with --objective');
+  });
+
   test('a corrupt campaign.json exits 2 with file:line:col and is left as it was', async () => {
     const dir = temp();
     await ratchet(dir, ['campaign', 'create', 'x']);

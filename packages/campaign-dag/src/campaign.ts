@@ -55,7 +55,8 @@ export function addPlan(campaign: Campaign, plan: Plan): Task[] {
     if (t.preflight !== undefined) task.preflight = t.preflight;
     return task;
   });
-  campaign.tasks.push(...added);
+  // A loop, not push(...added): spreading 300,000 arguments overflows the stack.
+  for (const task of added) campaign.tasks.push(task);
   if (campaign.framework === null && plan.framework !== null) campaign.framework = plan.framework;
   if (campaign.idioms.required.length === 0 && campaign.idioms.forbidden.length === 0) campaign.idioms = plan.idioms;
   return added;

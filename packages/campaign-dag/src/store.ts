@@ -250,8 +250,10 @@ export interface SimilarCampaign {
 /**
  * Past campaigns like the given one (default: the active campaign): FTL's 0.6 objective cosine +
  * 0.3 delta Jaccard + 0.1 task-count similarity, same framework only, at or above `threshold`.
+ * With `objective` (no campaign to compare files and size with) the objective similarity alone is
+ * scored, among campaigns of `framework` when it is given (any framework otherwise).
  */
-export async function findSimilar(root: string, options: CampaignOptions & { objective?: string; threshold?: number; limit?: number } = {}): Promise<{ similar: SimilarCampaign[]; skipped: { path: string; reason: string }[] }> {
+export async function findSimilar(root: string, options: CampaignOptions & { objective?: string; framework?: string | null; threshold?: number; limit?: number } = {}): Promise<{ similar: SimilarCampaign[]; skipped: { path: string; reason: string }[] }> {
   let probe: { objective: string; framework: string | null; deltaFiles: string[]; taskCount: number };
   if (options.objective !== undefined) probe = { objective: options.objective, framework: null, deltaFiles: [], taskCount: 0 };
   else {
@@ -264,7 +266,8 @@ export async function findSimilar(root: string, options: CampaignOptions & { obj
   const similar: SimilarCampaign[] = [];
   for (const { campaign, summary } of entries) {
     const other = { objective: campaign.objective, framework: campaign.framework, deltaFiles: summary.deltaFiles ?? [], taskCount: campaign.tasks.length };
-    // An objective-only probe has no framework, files or tasks to compare: score the objective alone.
+    // An objective-only probe has no files or tasks to compare: score the objective alone.
+    if (options.objective !== undefined && options.framework !== undefined && (options.framework ?? null) !== other.framework) continue;
     const score = options.objective !== undefined ? objectiveOnly(probe.objective, other.objective) : similarity(probe, other);
     if (score === undefined || score.score < threshold) continue;
     similar.push({ id: campaign.id, objective: campaign.objective, framework: campaign.framework, tasks: campaign.tasks.length, score: score.score, parts: { objective: score.objective, delta: score.delta, taskCount: score.taskCount } });

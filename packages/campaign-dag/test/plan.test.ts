@@ -1,6 +1,6 @@
 import { parseJson } from '@ratchet/store';
 import { describe, expect, test } from 'vitest';
-import { checkPlan, unsafePathReason } from '../src/index.js';
+import { addPlan, checkPlan, newCampaign, unsafePathReason } from '../src/index.js';
 
 const ftlPlan = {
   _schema_version: '1.0',
@@ -106,8 +106,13 @@ describe('checkPlan: the FTL contract', () => {
     expect(problems).toMatchObject([{ pointer: '/tasks/0', line: 4, message: expect.stringContaining('verify') as unknown }]);
   });
 
-  test('a big plan (20,000 tasks) is checked without trouble', () => {
-    const tasks = Array.from({ length: 20_000 }, (_, i) => ({ seq: i + 1, delta: [`f${i}`], verify: 'v', depends: i === 0 ? 'none' : [i] }));
-    expect(checkPlan({ objective: 'x', tasks }).plan?.tasks).toHaveLength(20_000);
+  test('a big plan (300,000 tasks in a chain) is checked and added without a stack overflow', () => {
+    const tasks = Array.from({ length: 300_000 }, (_, i) => ({ seq: i + 1, delta: [`f${i}`], verify: 'v', depends: i === 0 ? 'none' : [i] }));
+    const { plan } = checkPlan({ objective: 'x', tasks });
+    expect(plan?.tasks).toHaveLength(300_000);
+    const campaign = newCampaign('x', { now: '2030-01-01T00:00:00.000Z' });
+    addPlan(campaign, plan!);
+    expect(campaign.tasks).toHaveLength(300_000);
+    expect(campaign.tasks.at(-1)).toMatchObject({ seq: 300_000, depends: [299_999], status: 'pending' });
   });
 });

@@ -16,6 +16,7 @@ import {
   readArchive,
   readCampaign,
   readCascade,
+  updateCampaign,
   updateTask,
   type CampaignOptions,
 } from '../src/index.js';
@@ -124,9 +125,15 @@ describe('campaign lifecycle on disk', () => {
     expect(similar).toHaveLength(1);
     expect(similar[0]!.score).toBeGreaterThanOrEqual(0.6);
     expect(similar[0]!.parts.delta).toBe(1);
-    // A different framework is never similar.
+    // An objective alone scores the objective; a framework given with it filters, a different one never matches.
     const other = await findSimilar(root, { objective: 'Add user auth' });
     expect(other.similar[0]!.parts.objective).toBe(1);
+    expect((await findSimilar(root, { objective: 'Add user auth', framework: 'fastapi' })).similar).toHaveLength(1);
+    expect((await findSimilar(root, { objective: 'Add user auth', framework: 'django' })).similar).toEqual([]);
+    await updateCampaign(root, opts, (c) => {
+      c.framework = 'django';
+    });
+    expect((await findSimilar(root)).similar).toEqual([]);
   });
 
   test('a corrupt campaign.json is reported with its place and never overwritten', async () => {

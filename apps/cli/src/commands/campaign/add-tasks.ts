@@ -1,6 +1,7 @@
-import { PlanError, addTasks, formatSeq, waves } from '@ratchet/campaign-dag';
+import { CAMPAIGN_MAX_BYTES, PlanError, addTasks, formatSeq, waves } from '@ratchet/campaign-dag';
 import { parseJson, readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { campaignOptions, formatProblem, guard } from './shared.js';
@@ -14,18 +15,20 @@ export default async function addTasksCommand(ctx: Context, args: string[], opti
   if (file === undefined || file === '-') {
     shown = '<stdin>';
     text = await ctx.io.readStdin();
+    if (text.length > CAMPAIGN_MAX_BYTES) throw new CliError(`the plan is over ${CAMPAIGN_MAX_BYTES / 1024 / 1024} MiB, the most a campaign holds`, { file: shown, code: 'too-large' });
     value = parseJson(text, { path: shown });
   } else {
     const abs = resolvePath(ctx, file);
     shown = displayPath(ctx, abs);
-    // Guarded read: size limit, no binary, parse errors with line:column, __proto__ keys refused.
-    ({ value, text } = await readJsonFile(abs));
+    // Guarded read: size limit (a plan may be as large as the campaign it fills), no binary, parse
+    // errors with line:column, __proto__ keys refused.
+    ({ value, text } = await readJsonFile(abs, { maxBytes: CAMPAIGN_MAX_BYTES }));
   }
   try {
     const { campaign, added } = await guard(ctx, () => addTasks(ctx.cwd, value, { ...campaignOptions(ctx, options), text, source: shown }));
     const layers = waves(campaign.tasks);
     if (ctx.json) ctx.emitJson({ ok: true, added: added.map((t) => t.seq), total: campaign.tasks.length, waves: layers.length });
-    else ctx.out(`added ${added.length} task${added.length === 1 ? '' : 's'} (${added.map((t) => formatSeq(t.seq)).join(', ')}); ${campaign.tasks.length} in the campaign, ${layers.length} wave${layers.length === 1 ? '' : 's'}`);
+    else ctx.out(`added ${added.length} task${added.length === 1 ? '' : 's'} (${seqList(added.map((t) => t.seq))}); ${campaign.tasks.length} in the campaign, ${layers.length} wave${layers.length === 1 ? '' : 's'}`);
     return EXIT_OK;
   } catch (err) {
     if (!(err instanceof PlanError)) throw err;
@@ -36,4 +39,10 @@ export default async function addTasksCommand(ctx: Context, args: string[], opti
     ctx.io.stderr(`${err.problems.length} problem${err.problems.length === 1 ? '' : 's'}; nothing was added\n`);
     return err.graphOnly ? EXIT_PROBLEMS : EXIT_USAGE;
   }
+}
+
+/** The seqs, or the first and last few of a long list (a 100,000-task plan is not echoed back). */
+function seqList(seqs: number[]): string {
+  if (seqs.length <= 12) return seqs.map(formatSeq).join(', ');
+  return `${seqs.slice(0, 5).map(formatSeq).join(', ')}, ... ${seqs.length - 10} more ..., ${seqs.slice(-5).map(formatSeq).join(', ')}`;
 }

@@ -12,8 +12,10 @@ export default async function findSimilarCommand(ctx: Context, _args: string[], 
     if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new CliError(`--threshold must be a number from 0 to 1, got ${options.threshold}`);
   }
   const objective = typeof options.objective === 'string' ? options.objective : undefined;
+  const framework = typeof options.framework === 'string' ? options.framework : undefined;
+  if (framework !== undefined && objective === undefined) throw new CliError('--framework goes with --objective (without it the active campaign\'s framework is used)');
   const { similar, skipped } = await guard(ctx, () =>
-    findSimilar(ctx.cwd, { ...campaignOptions(ctx, options), ...(objective === undefined ? {} : { objective }), ...(threshold === undefined ? {} : { threshold }) }),
+    findSimilar(ctx.cwd, { ...campaignOptions(ctx, options), ...(objective === undefined ? {} : { objective }), ...(framework === undefined ? {} : { framework }), ...(threshold === undefined ? {} : { threshold }) }),
   );
   for (const s of skipped) ctx.note(`skipped ${s.path}: ${s.reason}`);
   if (ctx.json) ctx.emitJson({ ok: true, similar });

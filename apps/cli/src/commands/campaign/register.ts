@@ -87,7 +87,8 @@ export const registerCampaign: RegisterArea = (program: Command, action) => {
     .command('find-similar')
     .description('past campaigns like the active one: 0.6 objective similarity + 0.3 Jaccard of delta files + 0.1 task-count similarity, same framework, score >= 0.6')
     .option('--objective <text>', 'compare this objective instead of the active campaign (objective similarity only)')
+    .option('--framework <name>', 'with --objective: only past campaigns of this framework')
     .option('--threshold <score>', 'minimum score, 0 to 1 (default 0.6)')
-    .addHelpText('after', '\nExamples:\n  ratchet campaign find-similar\n  ratchet campaign find-similar --objective "add login" --threshold 0.3')
+    .addHelpText('after', '\nExamples:\n  ratchet campaign find-similar\n  ratchet campaign find-similar --objective "add login" --framework express --threshold 0.3')
     .action(action(() => import('./find-similar.js')));
 };
