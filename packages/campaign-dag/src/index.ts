@@ -54,6 +54,7 @@ export {
   parseWorkspace,
   serializeWorkspace,
   workspaceFileName,
+  type CodeContext,
   type InjectedFailure,
   type InjectedPattern,
   type LineageEntry,

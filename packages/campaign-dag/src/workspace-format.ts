@@ -53,6 +53,15 @@ export interface LineageEntry {
   priorDelivery: string;
 }
 
+/** A slice of existing code the builder should read first (FTL's `<code_context path lines>`). */
+export interface CodeContext {
+  /** Project-relative path. */
+  path: string;
+  /** Which lines, as written (e.g. `10-42`); absent for the whole excerpt. */
+  lines?: string;
+  content: string;
+}
+
 export interface Utilized {
   name: string;
   type: 'failure' | 'pattern';
@@ -74,6 +83,8 @@ export interface WorkspaceRecord {
   verify: string;
   budget?: number;
   preflight: string[];
+  /** Code to read first; absent when there is none. */
+  codeContext?: CodeContext[];
   framework: string | null;
   idioms: Idioms;
   priorKnowledge: { failures: InjectedFailure[]; patterns: InjectedPattern[] };
@@ -125,6 +136,7 @@ export function serializeWorkspace(r: WorkspaceRecord): string {
     ['verify', r.verify],
     ['delivered', r.delivered],
     ...r.delta.map((d): [string, string] => ['delta', d]),
+    ...(r.codeContext ?? []).flatMap((c): [string, string][] => [['code_context path', c.path], ['code_context', c.content]]),
     ...r.priorKnowledge.failures.flatMap((f): [string, string][] => [['failure trigger', f.trigger], ['failure fix', f.fix], ['failure name', f.name]]),
     ...r.priorKnowledge.patterns.flatMap((p): [string, string][] => [['pattern insight', p.insight], ['pattern name', p.name]]),
     ...r.lineage.map((l): [string, string] => ['prior delivery', l.priorDelivery]),
@@ -139,6 +151,7 @@ export function serializeWorkspace(r: WorkspaceRecord): string {
   if (r.budget !== undefined) out.push(el('    ', 'budget', String(r.budget)));
   for (const p of r.preflight) out.push(el('    ', 'preflight', p));
   out.push('  </implementation>');
+  for (const c of r.codeContext ?? []) out.push(el('  ', 'code_context', c.content, attrs([['path', c.path], ['lines', c.lines]])));
   out.push(`  <idioms${attrs([['framework', r.framework ?? undefined]])}>`);
   for (const x of r.idioms.required) out.push(el('    ', 'required', x));
   for (const x of r.idioms.forbidden) out.push(el('    ', 'forbidden', x));
@@ -176,7 +189,7 @@ export function serializeWorkspace(r: WorkspaceRecord): string {
 }
 
 type Node = Record<string, unknown>;
-const REPEATED = new Set(['delta', 'preflight', 'required', 'forbidden', 'failure', 'pattern', 'parent', 'utilized', 'source']);
+const REPEATED = new Set(['delta', 'preflight', 'code_context', 'required', 'forbidden', 'failure', 'pattern', 'parent', 'utilized', 'source']);
 
 /** Parse workspace XML. Throws `invalid-workspace` with line and column for anything malformed. */
 export async function parseWorkspace(text: string, path: string): Promise<WorkspaceRecord> {
@@ -286,6 +299,13 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
   };
   const updatedAt = attr(ws, 'updated_at');
   if (updatedAt !== undefined) record.updatedAt = updatedAt;
+  const codeContext = children(ws, 'code_context').map((c): CodeContext => {
+    const out: CodeContext = { path: attr(c, 'path') ?? '', content: textOf(c) };
+    const lines = attr(c, 'lines');
+    if (lines !== undefined) out.lines = lines;
+    return out;
+  });
+  if (codeContext.length > 0) record.codeContext = codeContext;
   if (budgetText !== undefined) record.budget = number(textOf(budgetText), '<budget>');
   const blocked = /^\s*BLOCKED:\s*([\s\S]*)$/.exec(delivered);
   if (blocked) record.blockedReason = blocked[1]!.trim();

@@ -18,6 +18,7 @@ import {
   WORKSPACE_SCHEMA_VERSION,
   checkXmlText,
   parseWorkspace,
+  type CodeContext,
   serializeWorkspace,
   workspaceFileName,
   type InjectedFailure,
@@ -79,6 +80,8 @@ export async function siblingFailures(files: readonly WorkspaceFile[], exceptSeq
 export interface CreateWorkspaceOptions extends CampaignOptions {
   /** Memory's entries for this task (the CLI composes @ratchet/memory into it). */
   priorKnowledge?: PriorKnowledge;
+  /** Code the builder should read first (`<code_context>`); paths must stay inside the project. */
+  codeContext?: CodeContext[];
 }
 
 /**
@@ -95,6 +98,10 @@ export async function createWorkspace(root: string, seq: number, options: Create
   for (const d of task.delta) {
     const why = unsafePathReason(d);
     if (why !== undefined) throw new CampaignError('outside-root', `task ${formatSeq(seq)}: delta path ${JSON.stringify(d)} ${why}`, { path: paths.campaign });
+  }
+  for (const c of options.codeContext ?? []) {
+    const why = unsafePathReason(c.path);
+    if (why !== undefined) throw new CampaignError('outside-root', `code context path ${JSON.stringify(c.path)} ${why}`);
   }
   const now = (options.clock ?? (() => new Date()))().toISOString();
   return withLock(
@@ -132,6 +139,7 @@ export async function createWorkspace(root: string, seq: number, options: Create
         utilization: [],
       };
       if (task.budget !== undefined) record.budget = task.budget;
+      if (options.codeContext !== undefined && options.codeContext.length > 0) record.codeContext = options.codeContext.map((c) => ({ ...c }));
       const path = join(paths.workspace, workspaceFileName(seq, task.slug, 'active'));
       await writeFileAtomic(path, serializeWorkspace(record), { createParentDirs: true });
       return { path, record };

@@ -73,6 +73,17 @@ describe('workspaces', () => {
     expect(readdirSync(wsDir(root)).sort()).toEqual(['001_spec_complete.xml', '002_impl_active.xml', '003_docs_blocked.xml']);
   });
 
+  test('code context: given at creation (paths inside the project only), kept through completion', async () => {
+    const root = await started();
+    await expect(createWorkspace(root, 1, { ...opts, codeContext: [{ path: '../secrets.env', content: 'x' }] })).rejects.toMatchObject({ code: 'outside-root' });
+    const code = 'def login(user):\n    return user.token  # <fixme> & "later"';
+    await createWorkspace(root, 1, { ...opts, codeContext: [{ path: 'app/auth.py', lines: '10-11', content: code }] });
+    expect(readFileSync(join(wsDir(root), '001_spec_active.xml'), 'utf8')).toContain('<code_context path="app/auth.py" lines="10-11">def login(user):\n    return user.token  # &lt;fixme&gt; &amp; "later"</code_context>');
+    const done = await completeWorkspace(root, 1, 'shipped', opts);
+    expect(done.record.codeContext).toEqual([{ path: 'app/auth.py', lines: '10-11', content: code }]);
+    expect((await showWorkspace(root, 1)).record.codeContext).toEqual([{ path: 'app/auth.py', lines: '10-11', content: code }]);
+  });
+
   test('status changes rename atomically; a second finish is refused', async () => {
     const root = await started();
     await createWorkspace(root, 1, opts);
@@ -140,6 +151,7 @@ describe('workspaces', () => {
           delta: ['a.ts'],
           verify: b,
           preflight: [c],
+          codeContext: [{ path: 'src/a.ts', lines: '1-3', content: a }, { path: 'src/b.ts', content: c }],
           framework: a,
           idioms: { required: [b], forbidden: [] },
           priorKnowledge: { failures: [{ name: c, trigger: a, fix: b, cost: 100, injected: true, match: c }], patterns: [{ name: 'p', insight: c, saved: 5, injected: false }] },
