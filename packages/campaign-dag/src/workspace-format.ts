@@ -217,7 +217,13 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
     ignoreDeclaration: true,
     isArray: (name) => REPEATED.has(name),
   });
-  const doc = parser.parse(body) as Node;
+  let doc: Node;
+  try {
+    doc = parser.parse(body) as Node;
+  } catch (err) {
+    // The parser's own limits (nesting depth, entity expansion) throw plain errors: report them as the file's problem.
+    return fail(`cannot read the workspace: ${err instanceof Error ? err.message : String(err)}`);
+  }
   const ws = doc.workspace as Node | undefined;
   if (typeof ws !== 'object' || ws === null || Array.isArray(ws)) return fail('the root element must be <workspace>');
   const attr = (n: Node | undefined, name: string): string | undefined => {

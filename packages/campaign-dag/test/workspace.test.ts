@@ -127,12 +127,18 @@ describe('workspaces', () => {
     await expect(parseWorkspace('<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<workspace status="active" id="001_x"/>', 'w.xml')).rejects.toMatchObject({ code: 'invalid-workspace', line: 2, column: 1 });
     await expect(parseWorkspace('<workspace status="active" id="001_x">\n  <delivered>oops</delivred>\n</workspace>', 'w.xml')).rejects.toMatchObject({ code: 'invalid-workspace', line: 2 });
     await expect(parseWorkspace('<other/>', 'w.xml')).rejects.toMatchObject({ reason: expect.stringContaining('<workspace>') as unknown });
+    const deep = `<workspace status="active" id="001_x">${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}</workspace>`;
+    await expect(parseWorkspace(deep, 'w.xml')).rejects.toMatchObject({ code: 'invalid-workspace', path: 'w.xml', reason: expect.stringContaining('nested') as unknown });
     await expect(parseWorkspace('<workspace status="weird" id="001_x"/>', 'w.xml')).rejects.toMatchObject({ reason: expect.stringContaining('status') as unknown });
     const root = await started();
     await createWorkspace(root, 1, opts);
     await expect(completeWorkspace(root, 1, 'bin\u0000ary', opts)).rejects.toMatchObject({ code: 'invalid-argument' });
     writeFileSync(join(wsDir(root), '001_spec_active.xml'), Buffer.from([0x3c, 0x77, 0x00, 0xff]));
     await expect(showWorkspace(root, 1)).rejects.toMatchObject({ code: 'binary-file' });
+    // A workspace that does not parse is never rewritten by complete/block.
+    writeFileSync(join(wsDir(root), '001_spec_active.xml'), '<workspace status="active" id="001_spec"><delivered>oops</workspace>');
+    await expect(completeWorkspace(root, 1, 'x', opts)).rejects.toMatchObject({ code: 'invalid-workspace' });
+    expect(readFileSync(join(wsDir(root), '001_spec_active.xml'), 'utf8')).toBe('<workspace status="active" id="001_spec"><delivered>oops</workspace>');
   });
 
   test('property: any XML-safe text survives a round trip in every text field', async () => {
