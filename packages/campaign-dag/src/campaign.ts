@@ -4,7 +4,7 @@
  * locked read-modify-writes.
  */
 import { CampaignError } from './errors.js';
-import { cascadeStatus, readyTasks, seqLookup, waves } from './graph.js';
+import { cascadeStatus, readyTasks, releaseCascades, seqLookup, waves } from './graph.js';
 import { canTransition, legalTargets } from './lifecycle.js';
 import type { Plan } from './plan.js';
 import { formatSeq } from './seq.js';
@@ -76,7 +76,8 @@ export interface UpdateOptions {
 
 /**
  * Move a task to `to` if the lifecycle allows it. Starting work needs every dependency complete;
- * a retried task forgets its block; a direct block is an original failure (not a cascade).
+ * a retried task forgets its block, and the tasks blocked only by its cascade go back to pending
+ * (releaseCascades); a direct block is an original failure (not a cascade).
  */
 export function setTaskStatus(campaign: Campaign, seq: number, to: TaskStatus, options: UpdateOptions = {}): Task {
   requireActive(campaign);
@@ -106,6 +107,7 @@ export function setTaskStatus(campaign: Campaign, seq: number, to: TaskStatus, o
   if (options.reason !== undefined) task.reason = options.reason;
   else if (to === 'pending' || to === 'in_progress') delete task.reason;
   if (options.now !== undefined) task.updatedAt = options.now;
+  if (from === 'blocked' && to === 'pending') releaseCascades(campaign.tasks, options.now === undefined ? {} : { now: options.now });
   return task;
 }
 

@@ -325,6 +325,51 @@ export function propagateBlocks(tasks: Task[], options: { now?: string; index?: 
   return changed;
 }
 
+/**
+ * After an original failure is retried (blocked -> pending), tasks blocked only by its cascade are no
+ * longer blocked: every cascaded block is recomputed in dependency order. Those with no blocked
+ * dependency left go back to pending (forgetting blockers, root cause and cascade); the rest keep
+ * their block with blockers and root cause re-pointed at what still blocks them. Original failures
+ * are untouched. Returns the released seqs. Mutates `tasks`.
+ */
+export function releaseCascades(tasks: Task[], options: { now?: string; index?: GraphIndex } = {}): number[] {
+  const g = options.index ?? buildIndex(tasks);
+  const { order, count } = topoOrder(g);
+  const root = new Float64Array(tasks.length).fill(-1);
+  const released: number[] = [];
+  for (let h = 0; h < count; h++) {
+    const i = order[h]!;
+    const t = tasks[i]!;
+    if (t.status !== 'blocked') continue;
+    if (t.cascade !== true) {
+      root[i] = t.seq;
+      continue;
+    }
+    let blockers: number[] | undefined;
+    let best = -1;
+    for (let e = g.depStart[i]!; e < g.depStart[i + 1]!; e++) {
+      const r = root[g.dep[e]!]!;
+      if (r < 0) continue;
+      (blockers ??= []).push(tasks[g.dep[e]!]!.seq);
+      if (best < 0 || r < best) best = r;
+    }
+    if (blockers !== undefined) {
+      root[i] = best;
+      t.blockedBy = blockers.sort((a, b) => a - b);
+      t.rootCause = best;
+      continue;
+    }
+    if (!canTransition('blocked', 'pending')) throw new Error('the task lifecycle no longer allows blocked -> pending');
+    t.status = 'pending';
+    delete t.blockedBy;
+    delete t.rootCause;
+    delete t.cascade;
+    if (options.now !== undefined) t.updatedAt = options.now;
+    released.push(t.seq);
+  }
+  return released;
+}
+
 /** Parallel layers: wave k holds the tasks whose longest dependency chain has k links. */
 export function waves(tasks: readonly GraphTask[], index?: GraphIndex): number[][] {
   const g = index ?? buildIndex(tasks);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { buildIndex, cascadeStatus, checkGraph, propagateBlocks, readyTasks, renderGraph, waves, type Task } from '../src/index.js';
+import { buildIndex, cascadeStatus, checkGraph, propagateBlocks, readyTasks, releaseCascades, renderGraph, waves, type Task } from '../src/index.js';
 import { randomDag, task } from './support/fixtures.js';
 
 describe('ready', () => {
@@ -146,6 +146,19 @@ describe('cascade-status and propagate-blocks', () => {
     // A cascaded block keeps pointing at the original failure further down.
     tasks.push(task(7, [4]));
     expect(cascadeStatus(tasks).unreachable).toEqual([{ seq: 7, blockedBy: [4], rootCause: 1 }]);
+  });
+
+  test('releaseCascades: retrying the root sends its cascade back to pending; a task still blocked by another failure is re-pointed', () => {
+    const tasks = [task(1, [], 'blocked', { cascade: false }), task(2, [1]), task(3, [2]), task(4, [], 'blocked', { cascade: false }), task(5, [3, 4]), task(6, [5])];
+    propagateBlocks(tasks);
+    expect(tasks.map((t) => [t.seq, t.status, t.rootCause])).toEqual([[1, 'blocked', undefined], [2, 'blocked', 1], [3, 'blocked', 1], [4, 'blocked', undefined], [5, 'blocked', 1], [6, 'blocked', 1]]);
+    tasks[0]!.status = 'pending';
+    delete tasks[0]!.cascade;
+    expect(releaseCascades(tasks, { now: 'later' })).toEqual([2, 3]);
+    expect(tasks[1]).toEqual(task(2, [1], 'pending', { updatedAt: 'later' }));
+    expect(tasks[4]).toMatchObject({ status: 'blocked', cascade: true, blockedBy: [4], rootCause: 4 });
+    expect(tasks[5]).toMatchObject({ status: 'blocked', cascade: true, blockedBy: [5], rootCause: 4 });
+    expect(releaseCascades(tasks)).toEqual([]);
   });
 
   test('property: unreachable equals the naive transitive fixpoint; after propagation nothing is unreachable', () => {

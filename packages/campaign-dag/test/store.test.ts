@@ -100,9 +100,13 @@ describe('campaign lifecycle on disk', () => {
     expect(c.tasks[0]).toMatchObject({ status: 'blocked', cascade: false, reason: 'fixture missing' });
     expect(c.tasks[3]).toMatchObject({ status: 'blocked', cascade: true, rootCause: 1, blockedBy: [2, 3] });
     expect(cascadeStatus(c.tasks).state).toBe('all_blocked');
-    // Retrying the original failure is legal; its cascaded children stay blocked until retried too.
+    // Retrying the original failure is legal, and what it alone blocked goes back to pending.
     await updateTask(root, 1, 'pending', opts);
-    expect((await readCampaign(root)).tasks[0]).not.toHaveProperty('cascade');
+    const retried = await readCampaign(root);
+    expect(retried.tasks[0]).not.toHaveProperty('cascade');
+    expect(retried.tasks.map((t) => t.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
+    expect(retried.tasks[3]).not.toHaveProperty('rootCause');
+    expect(cascadeStatus(retried.tasks)).toMatchObject({ state: 'in_progress', ready: [1] });
   });
 
   test('complete archives with a summary, moves workspaces, frees the slot; find-similar finds it', async () => {

@@ -38,7 +38,7 @@ export const registerCampaign: RegisterArea = (program: Command, action) => {
 
   campaign
     .command('update-task')
-    .description('change a task\'s status; only legal transitions (pending -> in_progress -> complete|blocked, blocked -> pending to retry)')
+    .description('change a task\'s status; only legal transitions (pending -> in_progress -> complete|blocked, blocked -> pending to retry: the tasks its cascade blocked go back to pending too)')
     .argument('<seq>', 'the task ("001" and 1 are the same)')
     .addArgument(new Argument('<status>', 'new status').choices(['pending', 'in_progress', 'complete', 'blocked']))
     .option('--reason <text>', 'why (recorded; use it when blocking)')
