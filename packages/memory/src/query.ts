@@ -29,7 +29,7 @@ export interface QueryOptions {
   /**
    * A time limit for the `match` regexes of one query, measured with the clock you pass (monotonic
    * milliseconds, e.g. `() => performance.now()`). The guard bounds each accepted pattern (the worst
-   * ones it lets through take a few hundred milliseconds on a 256-character topic); this bounds their
+   * ones it lets through take up to most of a second on a 256-character topic); this bounds their
    * sum when a memory holds hundreds of them. Entries met once it is spent are scored without their
    * regex and listed in `skipped`. Absent: no limit, and results depend on nothing but the input.
    */
