@@ -2,7 +2,7 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { advanceFlow, completeBranch, flowStatus, haltFlow, listSessions, loadFlowFile, openSession, resumeFlow, startFlow, type LoadedFlow } from '../src/index.js';
+import { advanceFlow, completeBranch, flowStatus, haltFlow, listSessions, loadFlowFile, openSession, resumeFlow, startFlow, type FlowError, type LoadedFlow } from '../src/index.js';
 import { directiveCommand, flowIn, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 async function reasoning(root: string, sessionId = 's', mode: 'normal' | 'agent' = 'normal'): Promise<LoadedFlow> {
@@ -188,12 +188,21 @@ describe('hostile input', () => {
     const root = tmpProject();
     const flow = await loadFlowFile(SKILL);
     await expect(startFlow(runner(root), { flow, ref: SKILL, sessionId: 's', inputs: { task: '../../../../etc/x' } })).rejects.toMatchObject({ code: 'artifact-outside-project' });
-    expect(await listSessions(root)).toEqual([]);
+    // Values that would stay inside the project but leave the directory the flow chose are refused too.
+    for (const task of ['a/../../b', '/etc/x', 'C:\\x', 'x\\..\\..\\y']) {
+      const err = (await startFlow(runner(root), { flow, ref: SKILL, sessionId: 's', inputs: { task } }).catch((e: unknown) => e)) as FlowError;
+      expect(err, task).toMatchObject({ code: 'artifact-outside-project' });
+      expect(err.reason, task).toMatch(/^\{task\} is ".*", which (is an absolute path|contains a "\.\." segment): it cannot go into the artifact path \.claude\/memory\/\{task\}-\{agent\}-memory\.md/);
+    }
+    // A value with subdirectories that stays below the template's directory is fine.
+    expect((await startFlow(runner(root), { flow, ref: SKILL, sessionId: 'sub', inputs: { task: 'team/login' } })).gates[0]!.artifact).toBe('.claude/memory/team/login-clarification-agent-memory.md');
+    expect((await listSessions(root)).map((s) => s.sessionId)).toEqual(['sub']);
     // Through --set on a later step: refused before the advance is saved.
     const dir = tmpProject();
     const custom = await flowIn(dir, { id: 'x', title: 'X', steps: [{ id: 'a', title: 'A', content: 'a.md', requires: ['where'] }, { id: 'b', title: 'B', content: 'b.md', gates: [{ artifact: 'out/{where}.md' }] }] });
     await startFlow(runner(root), { flow: custom, ref: custom.path, sessionId: 'c' });
     await expect(advanceFlow(runner(root), { sessionId: 'c', set: { where: '../../x' } })).rejects.toMatchObject({ code: 'artifact-outside-project' });
+    await expect(advanceFlow(runner(root), { sessionId: 'c', set: { where: 'sub/../x' } })).rejects.toMatchObject({ code: 'artifact-outside-project' });
     expect((await openSession(root, 'c').read()).current).toBe('a');
   });
 
