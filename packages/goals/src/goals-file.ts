@@ -6,7 +6,7 @@
  * changes nothing writes nothing and creates no version.
  */
 import { defineDocument, openDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue } from '@ratchet/store';
-import { ConflictError, InputError } from './errors.js';
+import { ConflictError, InputError, OwnerError } from './errors.js';
 import { markMerged, type PolicyHandlers } from './ops.js';
 import { applyProposal, serializeRegistry } from './proposals.js';
 import { readRegistryFile, type Registry } from './registry.js';
@@ -68,7 +68,7 @@ export interface GoalsStore {
   /** Apply a turn's deltas, idempotently by turn id. */
   commitTurn(registry: Registry, commit: TurnCommit, meta: { actor: Actor; handlers?: PolicyHandlers | undefined }): Promise<CommitResult>;
   /** Write an approved proposal into the registry file and mark it merged. Returns the patch applied. */
-  mergeProposal(id: string, registryPath: string, meta: { actor: Actor }): Promise<{ proposal: RegistryProposal; patch: string }>;
+  mergeProposal(id: string, registryPath: string, meta: { actor: Actor; displayPath?: string | undefined }): Promise<{ proposal: RegistryProposal; patch: string }>;
   /** The proposal as a unified diff against the registry file (nothing is written). */
   exportProposal(id: string, registryPath: string, displayPath?: string): Promise<string>;
 }
@@ -159,6 +159,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       return { ...applied, replayed: false, version };
     },
     async mergeProposal(id, registryPath, meta) {
+      if (meta.actor.role !== 'user') throw new OwnerError(`only the user (a maintainer) can merge proposal ${id} into the registry`);
       const proposal = (await doc.read()).proposals.find((p) => p.id === id);
       if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
       if (proposal.status !== 'approved') throw new InputError(`proposal ${id} is ${proposal.status}: only an approved proposal can be merged`, 'proposal-state');
@@ -167,7 +168,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       await withLock(registryPath, async () => {
         const current = await readRegistryFile(registryPath);
         const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
-        patch = unifiedDiff(current.text, next, registryPath);
+        patch = unifiedDiff(current.text, next, meta.displayPath ?? registryPath);
         if (next !== current.text) await writeFileAtomic(registryPath, next);
       }, options.lock);
       const { result } = await mutate({ actor: meta.actor, op: 'proposal.merge' }, (tx) => {
