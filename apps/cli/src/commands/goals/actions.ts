@@ -1,7 +1,8 @@
-import { assess, completeAction, confirmAction, createAction, isPending, moveAction, type PendingAction } from '@ratchet/goals';
+import { assess, completeAction, confirmAction, createAction, isPending, moveAction, updateAction, type PendingAction } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { parsePairs } from '../../pairs.js';
 import { displayPath } from '../../paths.js';
 import { actorOf, expectedVersion, loadRegistryFor, mapErrors, numberOption, openState, registryPath, type Options } from './shared.js';
 
@@ -50,6 +51,7 @@ export default async function actions(ctx: Context, args: string[], options: Opt
             due_at: options.due as string | undefined,
             goal_id: options.goal as string | undefined,
             blocking: options.blocking === true ? true : undefined,
+            metadata: { ...parsePairs(options.meta, '--meta') },
           }),
         ),
       );
@@ -63,8 +65,11 @@ export default async function actions(ctx: Context, args: string[], options: Opt
     }
     if (first === undefined) throw new CliError(`actions ${command ?? ''}: missing <id>`);
     const evidence = options.evidence as string[] | undefined;
+    const metadata = { ...parsePairs(options.meta, '--meta') };
     const r = await store.mutate({ ...meta, op: `action.${command ?? ''}` }, (tx) => {
       if (command === 'confirm') return structuredClone(confirmAction(tx, first));
+      // Recorded in the same version as the move, and before it: a completion guard may need it.
+      if (Object.keys(metadata).length > 0) updateAction(tx, first, { metadata });
       if (command === 'complete') return structuredClone(completeAction(tx, registry, first, { evidence_refs: evidence }));
       if (second === undefined) throw new CliError('actions move: missing <status>');
       return structuredClone(moveAction(tx, registry, first, second, { evidence_refs: evidence }));

@@ -21,14 +21,16 @@ export default async function proposals(ctx: Context, args: string[], options: O
       return EXIT_OK;
     }
     if (command === 'submit') {
-      const input = first === undefined ? {} : await readJsonArg(ctx, first);
-      if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new CliError(`${first ?? ''}: a proposal must be a JSON object`, { file: first });
-      const merged = { ...(input as Record<string, unknown>) } as unknown as ProposalInput;
+      const input = first === undefined ? undefined : await readJsonArg(ctx, first);
+      const value = input === undefined ? {} : input.value;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('a proposal must be a JSON object', { file: input?.file, line: 1, column: 1 });
+      const merged = { ...(value as Record<string, unknown>) } as unknown as ProposalInput;
       if (options.kind !== undefined) merged.proposal_type = options.kind as ProposalInput['proposal_type'];
       if (options.typeId !== undefined) merged.type_id = options.typeId as string;
       if (options.rationale !== undefined) merged.rationale = options.rationale as string;
       if (merged.proposal_type === undefined) throw new CliError('proposals submit: give --kind (add, modify, deprecate) or a file with proposal_type');
-      const r = await store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => structuredClone(submitProposal(tx, merged)));
+      // Problems in the file are placed in it (line:col); without a file, --kind/--type-id/--rationale are what is wrong.
+      const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => structuredClone(submitProposal(tx, merged))), input);
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
       else ctx.out(`submitted ${line(r.result)}  (review: ratchet proposals review ${r.result.id} approve --as user)`);
       return EXIT_OK;
@@ -51,7 +53,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
       else ctx.io.stdout(patch);
       return EXIT_OK;
     }
-    const r = await store.mergeProposal(first, path, meta);
+    const r = await store.mergeProposal(first, path, { ...meta, displayPath: shown });
     if (ctx.json) ctx.emitJson({ ok: true, registry: shown, proposal: r.proposal, patch: r.patch });
     else ctx.out(`merged ${line(r.proposal)} into ${shown}; turns already running keep the registry they loaded`);
     return EXIT_OK;

@@ -53,6 +53,7 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--due <time>', 'due time (ISO 8601)')
     .option('--goal <id>', 'the goal it serves')
     .option('--blocking', 'blocks progress until done')
+    .option('--meta <key=value...>', 'metadata to record on the action')
     .addHelpText('after', '\nExamples:\n  ratchet actions add agent_task "Write the migration" --priority 3 --goal g1\n  ratchet actions add approval_request "Approve the schema change" --due 2030-01-02T09:00:00Z')
     .action(action(() => import('./actions.js'), 'add'));
   common(actions.command('list').description('list actions, in assessment order'))
@@ -61,10 +62,12 @@ export const registerGoals: RegisterArea = (program, action) => {
     .action(action(() => import('./actions.js'), 'list'));
   common(actions.command('move').description("move an action to another status (the type's state machine decides what is legal)").argument('<id>', 'action id').argument('<status>', 'target status'))
     .option('--evidence <ref...>', 'evidence links')
+    .option('--meta <key=value...>', 'metadata to record first (e.g. choice=postgres, which a decision needs before it closes)')
     .action(action(() => import('./actions.js'), 'move'));
   common(actions.command('complete').description("complete an action (through the type's intermediate statuses); the agent cannot complete user-owned actions").argument('<id>', 'action id'))
     .option('--evidence <ref...>', 'evidence links')
-    .addHelpText('after', '\nExamples:\n  ratchet actions complete a1\n  ratchet actions complete a2 --as user')
+    .option('--meta <key=value...>', 'metadata to record first (e.g. choice=postgres, which a decision needs before it closes)')
+    .addHelpText('after', '\nExamples:\n  ratchet actions complete a1\n  ratchet actions complete a2 --as user\n  ratchet actions complete a3 --as user --meta choice=postgres')
     .action(action(() => import('./actions.js'), 'complete'));
   common(actions.command('confirm').description('the user confirms an action that requires confirmation (use --as user)').argument('<id>', 'action id'))
     .action(action(() => import('./actions.js'), 'confirm'));
@@ -81,10 +84,10 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(proposals.command('list').description('list proposals'))
     .addOption(new Option('--status <status>', 'only this status').choices(['open', 'approved', 'rejected', 'merged']))
     .action(action(() => import('./proposals.js'), 'list'));
-  common(proposals.command('review').description('approve or reject a proposal, with comments').argument('<id>', 'proposal id').argument('<decision>', 'approve or reject'))
+  common(proposals.command('review').description('approve or reject a proposal, with comments (the user reviews: --as user)').argument('<id>', 'proposal id').argument('<decision>', 'approve or reject'))
     .option('--comments <text>', 'review comments', '')
     .action(action(() => import('./proposals.js'), 'review'));
-  common(proposals.command('merge').description('write an approved proposal into the registry file (never changes a turn already running)').argument('<id>', 'proposal id'))
+  common(proposals.command('merge').description('write an approved proposal into the registry file (the user merges: --as user; never changes a turn already running)').argument('<id>', 'proposal id'))
     .action(action(() => import('./proposals.js'), 'merge'));
   common(proposals.command('export').description('print the proposal as a unified diff of the registry file (git apply accepts it)').argument('<id>', 'proposal id'))
     .addHelpText('after', '\nExample:\n  ratchet proposals export p1 > p1.patch && git apply p1.patch')

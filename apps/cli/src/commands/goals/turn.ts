@@ -25,8 +25,9 @@ export default async function turn(ctx: Context, args: string[], options: Option
       return EXIT_OK;
     }
     if (file === undefined) throw new CliError('turn commit: missing <file>');
-    const commit = await readJsonArg(ctx, file);
-    const r = await store.commitTurn(registry, commit as never, { actor: actorOf(options) });
+    const input = await readJsonArg(ctx, file);
+    // Problems in the commit are placed in its file: `turn.json:12:7: ... (at /completed_actions/1)`.
+    const r = await mapErrors(ctx, () => store.commitTurn(registry, input.value as never, { actor: actorOf(options) }), input);
     if (ctx.json) ctx.emitJson({ ok: true, ...r });
     else if (r.replayed) ctx.out(`turn ${r.turn_id} was already committed: nothing changed (state v${r.version})`);
     else {
