@@ -164,6 +164,27 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     expect((await ratchet(dir, ['--json', 'proposals', 'list'])).json().proposals).toEqual([]);
   });
 
+  test('a YAML project registry is found, merged into and exported from; two registries are ambiguous', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'protocols'));
+    const doc = JSON.parse(readFileSync(join(repoRoot, 'protocols', 'action_types.json'), 'utf8')) as unknown;
+    // JSON is YAML; the merge below rewrites it as block YAML, which the next command reads back.
+    writeFileSync(join(dir, 'protocols', 'action_types.yaml'), JSON.stringify(doc, null, 2));
+    const types = await ratchet(dir, ['actions', 'types']);
+    expect(types.out).toContain('protocols/action_types.yaml: 9 action types, valid');
+    writeFileSync(join(dir, 'p.json'), readFileSync(join(repoRoot, 'examples', 'goals', 'code-review.proposal.json')));
+    expect((await ratchet(dir, ['proposals', 'submit', 'p.json'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'export', 'p1'])).out).toMatch(/^--- a\/protocols\/action_types\.yaml\n/);
+    expect((await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user'])).code).toBe(0);
+    expect(readFileSync(join(dir, 'protocols', 'action_types.yaml'), 'utf8')).toMatch(/^action_types:\n {2}- id: agent_task\n/m);
+    expect((await ratchet(dir, ['--json', 'actions', 'add', 'code_review', 'Review PR 12'])).json()).toMatchObject({ action: { type: 'code_review', status: 'requested' } });
+    writeFileSync(join(dir, 'protocols', 'action_types.json'), JSON.stringify(doc));
+    const both = await ratchet(dir, ['actions', 'types']);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('the project has protocols/action_types.json and protocols/action_types.yaml: keep one action-type registry');
+  });
+
   test('usage errors are exit 2', async () => {
     const dir = project();
     expect((await ratchet(dir, ['turn', 'assess', '--limit', 'x'])).code).toBe(2);

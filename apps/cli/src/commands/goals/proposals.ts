@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { PROJECT_REGISTRY, actorOf, expectedVersion, mapErrors, openState, readJsonArg, registryPath, type Options } from './shared.js';
+import { PROJECT_REGISTRIES, actorOf, expectedVersion, mapErrors, openState, projectRegistry, readJsonArg, registryPath, type Options } from './shared.js';
 import { resolve } from 'node:path';
 
 /** `ratchet proposals submit|list|review|merge|export`. */
@@ -44,7 +44,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
       return EXIT_OK;
     }
     // merge and export work on the project's registry file (never the bundled copy).
-    const path = options.registry !== undefined ? registryPath(ctx, options)! : resolve(ctx.cwd, PROJECT_REGISTRY);
+    const path = options.registry !== undefined ? registryPath(ctx, options)! : (projectRegistry(ctx) ?? resolve(ctx.cwd, PROJECT_REGISTRIES[0]));
     const shown = displayPath(ctx, path);
     if (command === 'export') {
       const patch = await store.exportProposal(first, path, shown);

@@ -13,7 +13,7 @@ const STATE = '.ratchet/goals.json';
 function common(cmd: Command): Command {
   return cmd
     .option('--state <file>', 'the goals state file, relative to --cwd', STATE)
-    .option('--registry <file>', 'action-type registry (JSON or YAML; default: protocols/action_types.json if present, else the bundled one)')
+    .option('--registry <file>', 'action-type registry (JSON or YAML; default: protocols/action_types.json, .yaml or .yml if present, else the bundled one)')
     .addOption(new Option('--as <role>', 'who is acting: the agent or the user (owner semantics depend on it)').choices(['agent', 'user']).default('agent'))
     .option('--who <name>', 'name recorded in the audit trail (default: the role)')
     .option('--expected-version <n>', 'optimistic locking: refuse (exit 1) unless the state is at this version');

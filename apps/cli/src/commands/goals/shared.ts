@@ -11,7 +11,8 @@ import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { assetPath, displayPath } from '../../paths.js';
 
-export const PROJECT_REGISTRY = 'protocols/action_types.json';
+/** The project's registry, in whichever format it is kept (one of them; two would be ambiguous). */
+export const PROJECT_REGISTRIES = ['protocols/action_types.json', 'protocols/action_types.yaml', 'protocols/action_types.yml'] as const;
 
 export interface Options extends Record<string, unknown> {
   state?: string;
@@ -33,11 +34,18 @@ export function openState(ctx: Context, options: Options): GoalsStore {
   return openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options) });
 }
 
-/** The registry file in use: --registry, else the project's protocols/action_types.json, else the bundled one. */
+/** The project's registry file (JSON or YAML), if it has one; two of them is an input error. */
+export function projectRegistry(ctx: Context): string | undefined {
+  const found = PROJECT_REGISTRIES.map((rel) => resolve(ctx.cwd, rel)).filter((p) => existsSync(p));
+  if (found.length > 1) throw new CliError(`the project has ${found.map((p) => displayPath(ctx, p)).join(' and ')}: keep one action-type registry (or pick one with --registry)`);
+  return found[0];
+}
+
+/** The registry file in use: --registry, else the project's protocols/action_types.{json,yaml,yml}, else the bundled one. */
 export function registryPath(ctx: Context, options: Options): string | undefined {
   if (options.registry !== undefined) return resolve(ctx.cwd, options.registry);
-  const project = resolve(ctx.cwd, PROJECT_REGISTRY);
-  if (existsSync(project)) return project;
+  const project = projectRegistry(ctx);
+  if (project !== undefined) return project;
   const bundled = assetPath('protocols', 'action_types.json');
   return existsSync(bundled) ? bundled : undefined;
 }
