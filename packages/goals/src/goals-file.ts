@@ -59,7 +59,10 @@ export interface MutationResult<T> {
 export interface GoalsStore {
   readonly path: string;
   read(): Promise<GoalsState>;
-  /** One locked, audited mutation. `fn` works on a transaction; if it throws, nothing is written. */
+  /**
+   * One locked, audited mutation. `fn` works on a transaction; if it throws, nothing is written.
+   * Its return value comes back as a copy taken after the new version was stamped.
+   */
   mutate<T>(meta: MutationMeta, fn: (tx: Tx, state: GoalsState) => T): Promise<MutationResult<T>>;
   /** The audit trail, oldest first (optionally only entries after `sinceVersion`). */
   history(sinceVersion?: number): Promise<AuditEntry[]>;
@@ -92,8 +95,10 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       const state = await doc.update((draft) => {
         if (meta.expected_version !== undefined && draft.version !== meta.expected_version) throw new ConflictError(meta.expected_version, draft.version, doc.path);
         const tx = new Tx(draft, iso(), meta.actor);
-        result = fn(tx, draft);
+        const live = fn(tx, draft);
         entry = tx.finish({ op: meta.op, turn_id: meta.turn_id });
+        // A copy taken after the version is stamped: what the caller gets is what was written.
+        result = structuredClone(live);
         // Nothing changed: leave the file alone (no new version, no audit entry).
         if (entry === undefined) throw new NothingChanged(draft.version);
       });
@@ -147,8 +152,11 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
             throw new NothingChanged(draft.version);
           }
           if (commit.expected_version !== undefined && draft.version !== commit.expected_version) throw new ConflictError(commit.expected_version, draft.version, doc.path);
-          applied = applyCommit(tx, registry, commit, clock(), meta.handlers);
+          const r = applyCommit(tx, registry, commit, clock(), meta.handlers);
           tx.finish({ op: 'turn.commit', turn_id: commit.turn_id });
+          // The entities as written, with the version this commit stamped on them.
+          const now = <E extends { id: string }>(kind: 'action' | 'proposal', list: E[]): E[] => list.map((e) => structuredClone(tx.get(kind, e.id)) as unknown as E);
+          applied = { ...r, created: now('action', r.created), completed: now('action', r.completed), escalated: now('action', r.escalated), proposals: now('proposal', r.proposals) };
         });
         version = state.version;
       } catch (err) {
@@ -174,7 +182,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       const { result } = await mutate({ actor: meta.actor, op: 'proposal.merge' }, (tx) => {
         const p = tx.get('proposal', id);
         if (p.status !== 'approved') throw new InputError(`proposal ${id} is ${p.status}: only an approved proposal can be merged`, 'proposal-state');
-        return structuredClone(markMerged(tx, id));
+        return markMerged(tx, id);
       });
       return { proposal: result, patch };
     },

@@ -33,6 +33,9 @@ describe('versions and the audit trail', () => {
     const { store, clock } = tempStore();
     const first = await store.mutate({ actor: AGENT, op: 'goal.create' }, (tx) => upsertGoal(tx, { title: 'Ship', priority: 2 }));
     expect(first.version).toBe(1);
+    // The result is what was written: stamped with the new version, and detached from the state.
+    expect(first.result).toEqual((await store.read()).goals[0]);
+    expect(first.result.version).toBe(1);
     clock.now += 1000;
     const second = await store.mutate({ actor: USER, op: 'goal.progress' }, (tx) => updateProgress(tx, { goal_id: 'g1', delta: 0.25 }));
     expect(second.entry).toMatchObject({ version: 2, previous_version: 1, who: 'alice', at: new Date(T0 + 1000).toISOString(), op: 'goal.progress' });
@@ -158,6 +161,7 @@ describe('turn commit', () => {
     };
     const first = await store.commitTurn(registry, commit, { actor: AGENT });
     expect(first).toMatchObject({ replayed: false, version: 2, turn_id: 'turn-7' });
+    expect([...first.created, ...first.completed, ...first.escalated, ...first.proposals].map((e) => e.version)).toEqual([2, 2, 2, 2, 2]);
     expect(first.created.map((a) => a.type)).toEqual(['reminder', 'user_task']);
     expect(first.completed.map((a) => [a.id, a.status])).toEqual([['old', 'done']]);
     expect(first.escalated.map((a) => a.title)).toEqual(['ping the team']);

@@ -30,7 +30,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
       if (options.rationale !== undefined) merged.rationale = options.rationale as string;
       if (merged.proposal_type === undefined) throw new CliError('proposals submit: give --kind (add, modify, deprecate) or a file with proposal_type');
       // Problems in the file are placed in it (line:col); without a file, --kind/--type-id/--rationale are what is wrong.
-      const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => structuredClone(submitProposal(tx, merged))), input);
+      const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => submitProposal(tx, merged)), input);
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
       else ctx.out(`submitted ${line(r.result)}  (review: ratchet proposals review ${r.result.id} approve --as user)`);
       return EXIT_OK;
@@ -38,7 +38,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
     if (first === undefined) throw new CliError(`proposals ${command ?? ''}: missing <id>`);
     if (command === 'review') {
       if (second !== 'approve' && second !== 'reject') throw new CliError('proposals review: <decision> must be approve or reject');
-      const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => structuredClone(reviewProposal(tx, first, second, (options.comments as string | undefined) ?? '')));
+      const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => reviewProposal(tx, first, second, (options.comments as string | undefined) ?? ''));
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
       else ctx.out(`${second === 'approve' ? 'approved' : 'rejected'} ${line(r.result)}`);
       return EXIT_OK;
