@@ -21,9 +21,24 @@ import { parseJsonPointer } from '@ratchet/store';
 export const DEFAULT_GOALS_FILE = '.ratchet/goals.json';
 export const GOALS_STATE_VERSION = 1;
 
+/**
+ * The audit trail is the state's history: one entry per version, 1 to `version`, each following the
+ * one before. Revert replays it, so a trail with a gap or an edited version number is refused
+ * rather than used.
+ */
+function auditIssues(state: GoalsState): { pointer: string; message: string; code: string }[] {
+  const out: { pointer: string; message: string; code: string }[] = [];
+  state.audit.forEach((e, i) => {
+    if (e.version !== i + 1 || e.previous_version !== i) out.push({ pointer: `/audit/${i}`, message: `audit entry ${i + 1} records version ${e.previous_version} -> ${e.version}, expected ${i} -> ${i + 1}: the audit trail was edited or truncated`, code: 'audit' });
+  });
+  if (out.length === 0 && state.audit.length !== state.version) out.push({ pointer: '/version', message: `the state is at version ${state.version} but its audit trail has ${state.audit.length} entries`, code: 'audit' });
+  return out.slice(0, 20);
+}
+
 const stateSchema = {
   safeParse(input: unknown): { success: true; data: GoalsState } | { success: false; error: { issues: SchemaIssue[] } } {
-    const issues = stateIssues(input);
+    const structural = stateIssues(input);
+    const issues = structural.length > 0 ? structural : auditIssues(input as GoalsState);
     if (issues.length === 0) return { success: true, data: input as GoalsState };
     return { success: false, error: { issues: issues.map((i) => ({ path: parseJsonPointer(i.pointer) ?? [], message: i.message, code: i.code })) } };
   },

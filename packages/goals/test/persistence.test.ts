@@ -90,6 +90,28 @@ describe('versions and the audit trail', () => {
     );
   }, 60_000);
 
+  test('an audit trail with a gap, an edited version or missing entries is refused (revert relies on it); the file is left alone', async () => {
+    const { store } = tempStore();
+    for (const title of ['a', 'b', 'c']) await store.mutate({ actor: AGENT, op: 'x' }, (tx) => upsertGoal(tx, { title }));
+    const good = readFileSync(store.path, 'utf8');
+    const doc = JSON.parse(good) as { version: number; audit: { version: number; previous_version: number }[] };
+    const variants: [string, (d: typeof doc) => void, string][] = [
+      ['a gap', (d) => void d.audit.splice(1, 1), '/audit/1'],
+      ['an edited version', (d) => void (d.audit[2]!.version = 7), '/audit/2'],
+      ['a truncated trail', (d) => void d.audit.pop(), '/version'],
+    ];
+    for (const [what, edit, pointer] of variants) {
+      const bad = structuredClone(doc);
+      edit(bad);
+      const text = JSON.stringify(bad, null, 2);
+      writeFileSync(store.path, text);
+      const err = await store.mutate({ actor: AGENT, op: 'x' }, (tx) => upsertGoal(tx, { title: 'd' })).catch((e: unknown) => e);
+      expect(err, what).toMatchObject({ code: 'validation-error', pointer });
+      await expect(store.revert(1, { actor: USER }), what).rejects.toMatchObject({ code: 'validation-error' });
+      expect(readFileSync(store.path, 'utf8'), what).toBe(text);
+    }
+  });
+
   test('revert refuses versions that do not exist', async () => {
     const { store } = tempStore();
     await expect(store.revert(3, { actor: USER })).rejects.toThrow(/versions 0 to 0/);
