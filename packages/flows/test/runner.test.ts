@@ -3,7 +3,7 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { advanceFlow, completeBranch, flowStatus, haltFlow, listSessions, loadFlowFile, openSession, resumeFlow, startFlow, type FlowError, type LoadedFlow } from '../src/index.js';
-import { directiveCommand, flowIn, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
+import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 async function reasoning(root: string, sessionId = 's', mode: 'normal' | 'agent' = 'normal'): Promise<LoadedFlow> {
   const flow = await loadFlowFile(REASONING);
@@ -112,12 +112,17 @@ describe('composite skill', () => {
     ]);
     await expect(completeBranch(opts, { sessionId: 'k', branch: '3:nope' })).rejects.toMatchObject({ code: 'unknown-branch' });
     await expect(completeBranch(opts, { sessionId: 'k', branch: '2:design' })).rejects.toMatchObject({ code: 'unknown-branch' });
+    // A branch agent's memory file has the same four sections as every agent's.
     write(root, '.claude/memory/T-synthesis-agent-risks-memory.md', `${'r'.repeat(120)}\n## Section 3: Downstream Directives\n`);
+    const partial = await completeBranch(opts, { sessionId: 'k', branch: 'risks' });
+    expect(partial.ok).toBe(false);
+    expect(partial.missing).toContain('.claude/memory/T-synthesis-agent-risks-memory.md lacks the heading line "## Section 0: Context Loaded" (branch risks artifact)');
+    write(root, '.claude/memory/T-synthesis-agent-risks-memory.md', memoryText());
     const risks = await completeBranch(opts, { sessionId: 'k', branch: 'risks' });
     expect(risks.session.branches).toEqual({ '3': ['risks'] });
     expect(risks.text).toContain('- [x] 3:risks');
     expect(directiveCommand(risks)).toBe('ratchet flow complete-branch 3:design --session k');
-    write(root, '.claude/memory/T-synthesis-agent-design-memory.md', `${'d'.repeat(120)}\n## Section 3: Downstream Directives\n`);
+    write(root, '.claude/memory/T-synthesis-agent-design-memory.md', memoryText());
     await completeBranch(opts, { sessionId: 'k', branch: '3:design' });
     expect((await advanceFlow(opts, { sessionId: 'k' })).session.current).toBe('4');
     await expect(completeBranch(opts, { sessionId: 'k', branch: 'design' })).rejects.toMatchObject({ code: 'wrong-step-type' });
@@ -131,7 +136,7 @@ describe('composite skill', () => {
     await expect(advanceFlow(opts, { sessionId: 'k', kind: 'loop' })).rejects.toMatchObject({ code: 'wrong-step-type' });
     await expect(advanceFlow(opts, { sessionId: 'k', kind: 'remediate' })).rejects.toMatchObject({ code: 'wrong-step-type' });
     for (const a of ['clarification-agent', 'research-agent', 'analysis-agent', 'generation-agent', 'validation-agent']) writeAgentMemory(root, 'T', a);
-    for (const b of ['design', 'risks']) write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, `${'x'.repeat(100)}\n## Section 3: Downstream Directives\n`);
+    for (const b of ['design', 'risks']) write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, memoryText());
     for (const [a, b] of [['0', '1'], ['1', '2'], ['2', '3'], ['3', '4'], ['4', '5'], ['5', '4']]) writeTransition(root, 'T', a!, b!);
     for (let i = 0; i < 3; i++) await advanceFlow(opts, { sessionId: 'k' });
     await completeBranch(opts, { sessionId: 'k', branch: 'design' });
