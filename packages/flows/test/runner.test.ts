@@ -7,7 +7,7 @@ import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, tmpProj
 
 async function reasoning(root: string, sessionId = 's', mode: 'normal' | 'agent' = 'normal'): Promise<LoadedFlow> {
   const flow = await loadFlowFile(REASONING);
-  await startFlow(runner(root), { flow, ref: REASONING, sessionId, mode });
+  await startFlow(runner(root), { flow, ref: REASONING, sessionId, mode, inputs: { query: 'add a login page' } });
   return flow;
 }
 
@@ -72,6 +72,7 @@ describe('reasoning protocol', () => {
     const resumed = await resumeFlow(opts, { sessionId: 's', notes: ['REST; admins'] });
     expect(resumed.session).toMatchObject({ status: 'EXECUTING', current: '0', clarificationQuestions: [], haltReason: null, notes: { '0': ['REST; admins'] } });
     expect(resumed.text).toContain('## Step 0: Johari Window discovery');
+    expect(resumed.text).toContain('### Session inputs\n\n- query: "add a login page"\n');
     expect((await advanceFlow(opts, { sessionId: 's' })).session.current).toBe('1');
     await expect(advanceFlow(opts, { sessionId: 's', questions: ['late?'] })).rejects.toMatchObject({ code: 'bad-input' });
   });
