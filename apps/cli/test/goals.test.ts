@@ -164,6 +164,22 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     expect((await ratchet(dir, ['--json', 'proposals', 'list'])).json().proposals).toEqual([]);
   });
 
+  test('a project without a registry: export prints a patch creating protocols/action_types.json, merge creates it, the next command uses it', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['actions', 'add', 'load_test', 'Load-test signup'])).err).toContain('proposal p1 filed');
+    const proposal = JSON.parse(readFileSync(join(repoRoot, 'examples', 'goals', 'code-review.proposal.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'p.json'), JSON.stringify({ ...proposal, type_id: 'load_test', display_name: 'Load test' }));
+    expect((await ratchet(dir, ['proposals', 'submit', 'p.json'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'review', 'p2', 'approve', '--as', 'user'])).code).toBe(0);
+    const patch = await ratchet(dir, ['proposals', 'export', 'p2']);
+    expect(patch.code).toBe(0);
+    expect(patch.out).toMatch(/^--- \/dev\/null\n\+\+\+ b\/protocols\/action_types\.json\n@@ -0,0 \+1,\d+ @@\n/);
+    const merged = await ratchet(dir, ['--json', 'proposals', 'merge', 'p2', '--as', 'user']);
+    expect(merged.json()).toMatchObject({ ok: true, registry: 'protocols/action_types.json', proposal: { status: 'merged' } });
+    expect((await ratchet(dir, ['actions', 'types'])).out).toContain('protocols/action_types.json: 10 action types, valid');
+    expect((await ratchet(dir, ['--json', 'actions', 'add', 'load_test', 'Load-test login'])).json()).toMatchObject({ action: { type: 'load_test', status: 'requested' } });
+  });
+
   test('a YAML project registry is found, merged into and exported from; two registries are ambiguous', async () => {
     const dir = project();
     mkdirSync(join(dir, 'protocols'));

@@ -5,14 +5,16 @@
  * check `expected_version` (ConflictError), apply, validate, write atomically. A mutation that
  * changes nothing writes nothing and creates no version.
  */
-import { defineDocument, openDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue } from '@ratchet/store';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { NotFoundError, defineDocument, openDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue } from '@ratchet/store';
 import { ConflictError, InputError, OwnerError } from './errors.js';
 import { markMerged, type PolicyHandlers } from './ops.js';
 import { applyProposal, serializeRegistry } from './proposals.js';
-import { readRegistryFile, type Registry } from './registry.js';
+import { readRegistryFile, registryFormat, type Registry, type RegistryFormat } from './registry.js';
 import { applyCommit, checkCommit, commitDigest, findReplay, type CommitResult, type TurnCommit } from './turn.js';
 import { Tx, emptyState } from './tx.js';
-import type { Actor, AuditEntry, GoalsState, RegistryProposal } from './types.js';
+import type { ActionTypeRegistryDocument, Actor, AuditEntry, GoalsState, RegistryProposal } from './types.js';
 import { GOALS_STATE_SCHEMA_URL } from './urls.js';
 import { stateIssues } from './validate.js';
 import { unifiedDiff } from './diff.js';
@@ -85,16 +87,31 @@ export interface GoalsStore {
   revert(version: number, meta: Omit<MutationMeta, 'op' | 'turn_id'>): Promise<MutationResult<{ reverted_to: number }>>;
   /** Apply a turn's deltas, idempotently by turn id. */
   commitTurn(registry: Registry, commit: TurnCommit, meta: { actor: Actor; handlers?: PolicyHandlers | undefined }): Promise<CommitResult>;
-  /** Write an approved proposal into the registry file and mark it merged. Returns the patch applied. */
-  mergeProposal(id: string, registryPath: string, meta: { actor: Actor; displayPath?: string | undefined }): Promise<{ proposal: RegistryProposal; patch: string }>;
-  /** The proposal as a unified diff against the registry file (nothing is written). */
-  exportProposal(id: string, registryPath: string, displayPath?: string): Promise<string>;
+  /**
+   * Write an approved proposal into the registry file and mark it merged. Returns the patch applied.
+   * `ifMissing`: the registry in use when the file does not exist yet (the bundled one): the file is
+   * created from it, with the change.
+   */
+  mergeProposal(id: string, registryPath: string, meta: { actor: Actor; displayPath?: string | undefined; ifMissing?: ActionTypeRegistryDocument | undefined }): Promise<{ proposal: RegistryProposal; patch: string }>;
+  /** The proposal as a unified diff against the registry file (nothing is written); with `ifMissing`, a patch creating the file. */
+  exportProposal(id: string, registryPath: string, displayPath?: string, options?: { ifMissing?: ActionTypeRegistryDocument | undefined }): Promise<string>;
 }
 
 /** Thrown out of a store update to leave the file alone when a mutation changed nothing. */
 class NothingChanged extends Error {
   constructor(readonly version: number) {
     super('nothing changed');
+  }
+}
+
+/** The registry file's text and document; a file that does not exist yet starts from `ifMissing` (empty text), if given. */
+async function currentRegistry(path: string, ifMissing: ActionTypeRegistryDocument | undefined): Promise<{ text: string; document: ActionTypeRegistryDocument; format: RegistryFormat; created: boolean }> {
+  try {
+    const r = await readRegistryFile(path);
+    return { text: r.text, document: r.document, format: r.format, created: false };
+  } catch (err) {
+    if (!(err instanceof NotFoundError) || ifMissing === undefined) throw err;
+    return { text: '', document: ifMissing, format: registryFormat(path), created: true };
   }
 }
 
@@ -187,11 +204,12 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
       if (proposal.status !== 'approved') throw new InputError(`proposal ${id} is ${proposal.status}: only an approved proposal can be merged`, 'proposal-state');
       let patch = '';
+      if (meta.ifMissing !== undefined) await mkdir(dirname(registryPath), { recursive: true });
       // The registry file is replaced atomically under its own lock; a running turn keeps the registry it loaded.
       await withLock(registryPath, async () => {
-        const current = await readRegistryFile(registryPath);
+        const current = await currentRegistry(registryPath, meta.ifMissing);
         const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
-        patch = unifiedDiff(current.text, next, meta.displayPath ?? registryPath);
+        patch = unifiedDiff(current.text, next, meta.displayPath ?? registryPath, { created: current.created });
         if (next !== current.text) await writeFileAtomic(registryPath, next);
       }, options.lock);
       const { result } = await mutate({ actor: meta.actor, op: 'proposal.merge' }, (tx) => {
@@ -201,12 +219,12 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       });
       return { proposal: result, patch };
     },
-    async exportProposal(id, registryPath, displayPath = registryPath) {
+    async exportProposal(id, registryPath, displayPath = registryPath, exportOptions = {}) {
       const proposal = (await doc.read()).proposals.find((p) => p.id === id);
       if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
-      const current = await readRegistryFile(registryPath);
+      const current = await currentRegistry(registryPath, exportOptions.ifMissing);
       const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
-      return unifiedDiff(current.text, next, displayPath);
+      return unifiedDiff(current.text, next, displayPath, { created: current.created });
     },
   };
   return store;

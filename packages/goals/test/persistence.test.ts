@@ -319,6 +319,28 @@ describe('registry proposals: merge and export', () => {
     expect(next.created[0]).toMatchObject({ type: 'code_review', owner: 'agent', status: 'open' });
   });
 
+  test('a project without a registry file: export is a patch that creates it, merge creates it (from the registry in use, plus the change)', async () => {
+    const { store, dir } = tempStore();
+    const rel = 'protocols/action_types.json';
+    const target = join(dir, rel);
+    const { result: p } = await store.mutate({ actor: AGENT, op: 'proposal.submit' }, (tx) => submitProposal(tx, { proposal_type: 'deprecate', type_id: 'research', rationale: 'use agent_task' }));
+    await expect(store.exportProposal(p.id, target, rel)).rejects.toMatchObject({ code: 'not-found' });
+    const patch = await store.exportProposal(p.id, target, rel, { ifMissing: defaultRegistryDocument() });
+    expect(patch.split('\n').slice(0, 3)).toEqual(['--- /dev/null', `+++ b/${rel}`, expect.stringMatching(/^@@ -0,0 \+1,\d+ @@$/)]);
+    const repo = mkdtempSync(join(dir, 'git-'));
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    writeFileSync(join(repo, 'p.patch'), patch);
+    execFileSync('git', ['apply', 'p.patch'], { cwd: repo });
+    const plain = mkdtempSync(join(dir, 'plain-'));
+    execFileSync('patch', ['-p1', '--quiet', '--input', join(repo, 'p.patch')], { cwd: plain });
+    await store.mutate({ actor: USER, op: 'proposal.review' }, (tx) => reviewProposal(tx, p.id, 'approve', 'ok'));
+    const merged = await store.mergeProposal(p.id, target, { actor: USER, displayPath: rel, ifMissing: defaultRegistryDocument() });
+    expect(merged.patch).toBe(patch);
+    expect(readFileSync(join(repo, rel), 'utf8')).toBe(readFileSync(target, 'utf8'));
+    expect(readFileSync(join(plain, rel), 'utf8')).toBe(readFileSync(target, 'utf8'));
+    expect((await readRegistryFile(target)).types.get('research')!.type.deprecation_status).toBe('deprecated');
+  });
+
   test.each(['json', 'yaml'] as const)('export: a unified diff that git apply and patch -p1 accept, reproducing the merged %s registry', async (format) => {
     const { store, dir } = tempStore();
     const { stringify } = await import('yaml');

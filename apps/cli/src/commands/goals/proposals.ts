@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { PROJECT_REGISTRIES, actorOf, expectedVersion, mapErrors, openState, projectRegistry, readJsonArg, registryPath, type Options } from './shared.js';
+import { PROJECT_REGISTRIES, actorOf, expectedVersion, loadRegistryFor, mapErrors, openState, projectRegistry, readJsonArg, registryPath, type Options } from './shared.js';
 import { resolve } from 'node:path';
 
 /** `ratchet proposals submit|list|review|merge|export`. */
@@ -43,17 +43,20 @@ export default async function proposals(ctx: Context, args: string[], options: O
       else ctx.out(`${second === 'approve' ? 'approved' : 'rejected'} ${line(r.result)}`);
       return EXIT_OK;
     }
-    // merge and export work on the project's registry file (never the bundled copy).
-    const path = options.registry !== undefined ? registryPath(ctx, options)! : (projectRegistry(ctx) ?? resolve(ctx.cwd, PROJECT_REGISTRIES[0]));
+    // merge and export work on the project's registry file, never the bundled copy: a project that
+    // has none yet gets protocols/action_types.json, made from the bundled registry plus the change.
+    const project = options.registry !== undefined ? registryPath(ctx, options)! : projectRegistry(ctx);
+    const path = project ?? resolve(ctx.cwd, PROJECT_REGISTRIES[0]);
+    const ifMissing = project === undefined ? (await loadRegistryFor(ctx, options)).document : undefined;
     const shown = displayPath(ctx, path);
     if (command === 'export') {
-      const patch = await store.exportProposal(first, path, shown);
+      const patch = await store.exportProposal(first, path, shown, { ifMissing });
       if (ctx.json) ctx.emitJson({ ok: true, registry: shown, patch });
       else if (patch === '') ctx.note(`proposal ${first} changes nothing in ${shown}`);
       else ctx.io.stdout(patch);
       return EXIT_OK;
     }
-    const r = await store.mergeProposal(first, path, { ...meta, displayPath: shown });
+    const r = await store.mergeProposal(first, path, { ...meta, displayPath: shown, ifMissing });
     if (ctx.json) ctx.emitJson({ ok: true, registry: shown, proposal: r.proposal, patch: r.patch });
     else ctx.out(`merged ${line(r.proposal)} into ${shown}; turns already running keep the registry they loaded`);
     return EXIT_OK;
