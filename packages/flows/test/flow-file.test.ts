@@ -1,5 +1,5 @@
 /** Flow files: every structural rule, JSON and YAML, and hostile input (exit-2 material with a place). */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkFlow, FlowError, loadFlowFile, parseFlow } from '../src/index.js';
@@ -177,5 +177,10 @@ describe('parseFlow and loadFlowFile: bad input names the file and the place', (
     await expect(loadFlowFile(join(dir, 'x.flow.json'))).rejects.toMatchObject({ code: 'missing-content', pointer: '/steps/0/content', line: 8, column: 18 });
     write(dir, 'y.flow.json', JSON.stringify({ id: 'y', title: 'Y', steps: [{ id: '0', title: 'Z', content: 'sub/../../etc/passwd' }] }));
     await expect(loadFlowFile(join(dir, 'y.flow.json'))).rejects.toMatchObject({ code: 'invalid-flow', pointer: '/steps/0/content' });
+    // A symlink out of the flow's directory: refused, its target never read.
+    const outside = write(tmpProject(), 'secret.md', 'secret');
+    symlinkSync(outside, join(dir, 'link.md'));
+    write(dir, 'z.flow.json', JSON.stringify({ id: 'z', title: 'Z', steps: [{ id: '0', title: 'Z', content: 'link.md' }] }));
+    await expect(loadFlowFile(join(dir, 'z.flow.json'))).rejects.toMatchObject({ code: 'invalid-flow', pointer: '/steps/0/content', reason: expect.stringContaining('through a symbolic link') as string });
   });
 });
