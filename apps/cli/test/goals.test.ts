@@ -53,6 +53,12 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     const stale = await ratchet(dir, ['--json', 'turn', 'commit', '-'], JSON.stringify({ turn_id: 'turn-2', expected_version: a.version }));
     expect(stale.code).toBe(1);
     expect(stale.json()).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    // --expected-version does the same for a commit file without one; a contradiction is a usage error.
+    const staleFlag = await ratchet(dir, ['turn', 'commit', '-', '--expected-version', String(a.version)], JSON.stringify({ turn_id: 'turn-2' }));
+    expect(staleFlag.code).toBe(1);
+    expect(staleFlag.err).toContain('version conflict');
+    expect((await ratchet(dir, ['turn', 'commit', '-', '--expected-version', '1'], JSON.stringify({ turn_id: 'turn-2', expected_version: 2 }))).code).toBe(2);
+    expect((await ratchet(dir, ['goals', 'list', '--expected-version', '1'])).code).toBe(2);
 
     const proposals = await ratchet(dir, ['--json', 'proposals', 'list']);
     expect(proposals.json()).toMatchObject({ proposals: [{ id: 'p1', type_id: 'teleport', status: 'open' }] });
