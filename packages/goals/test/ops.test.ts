@@ -20,7 +20,7 @@ import {
   upsertStory,
   Tx,
 } from '../src/index.js';
-import { AGENT, T0, USER, inMemory, registry } from './support.js';
+import { AGENT, T0, USER, inMemory, registry, tempStore } from './support.js';
 
 const as = (tx: Tx, actor: typeof AGENT): Tx => new Tx(tx.state, tx.now, actor);
 
@@ -235,4 +235,14 @@ test('timestamps come from the transaction clock only', () => {
   const { tx } = inMemory(AGENT, undefined, T0 + 5);
   const { action } = createAction(tx, registry, { type: 'agent_task', title: 'x' });
   expect(action.created_at).toBe(new Date(T0 + 5).toISOString());
+});
+
+test('a change the state schema refuses is an input error naming the entity and the field, before anything is written', async () => {
+  const { store } = tempStore();
+  await expect(store.mutate({ actor: AGENT, op: 'x' }, (tx) => upsertGoal(tx, { title: 'x', priority: -1 }))).rejects.toThrow('goal "g1": priority must be >= 0');
+  await expect(store.mutate({ actor: AGENT, op: 'x' }, (tx) => createAction(tx, registry, { type: 'agent_task', title: 'x'.repeat(1001) }))).rejects.toMatchObject({
+    code: 'invalid-input',
+    message: 'action "a1": title must NOT have more than 1000 characters',
+  });
+  expect((await store.read()).version).toBe(0);
 });
