@@ -152,9 +152,12 @@ describe('ratchet flow', () => {
     const unknown = await ratchet(root, 'flow', 'advance', '--session', 'nobody');
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/\.ratchet\/flows\/nobody\.json: no session nobody/);
-    const outside = await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'o', '--input', 'task=../../../x');
-    expect(outside.code).toBe(2);
-    expect(outside.err).toMatch(/is outside the project/);
+    for (const task of ['../../../x', 'a/../../b', '/etc/x']) {
+      const outside = await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'o', '--input', `task=${task}`);
+      expect(outside.code, task).toBe(2);
+      expect(outside.err, task).toMatch(/^ratchet: \{task\} is ".*", which (contains a "\.\." segment|is an absolute path): it cannot go into the artifact path \.claude\/memory\/\{task\}-\{agent\}-memory\.md/);
+    }
+    expect((await ratchet(root, 'flow', 'status')).out).not.toContain('o  develop-feature');
   });
 });
 

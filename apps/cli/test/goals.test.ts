@@ -53,6 +53,12 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     const stale = await ratchet(dir, ['--json', 'turn', 'commit', '-'], JSON.stringify({ turn_id: 'turn-2', expected_version: a.version }));
     expect(stale.code).toBe(1);
     expect(stale.json()).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    // --expected-version does the same for a commit file without one; a contradiction is a usage error.
+    const staleFlag = await ratchet(dir, ['turn', 'commit', '-', '--expected-version', String(a.version)], JSON.stringify({ turn_id: 'turn-2' }));
+    expect(staleFlag.code).toBe(1);
+    expect(staleFlag.err).toContain('version conflict');
+    expect((await ratchet(dir, ['turn', 'commit', '-', '--expected-version', '1'], JSON.stringify({ turn_id: 'turn-2', expected_version: 2 }))).code).toBe(2);
+    expect((await ratchet(dir, ['goals', 'list', '--expected-version', '1'])).code).toBe(2);
 
     const proposals = await ratchet(dir, ['--json', 'proposals', 'list']);
     expect(proposals.json()).toMatchObject({ proposals: [{ id: 'p1', type_id: 'teleport', status: 'open' }] });
@@ -112,6 +118,93 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     expect((await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user'])).code).toBe(0);
     expect((await ratchet(dir, ['actions', 'add', 'code_review', 'Review PR 12'])).code).toBe(0);
     expect((await ratchet(dir, ['proposals', 'review', 'p1', 'maybe'])).code).toBe(2);
+  });
+
+  test('turn commit: problems in the file are placed at file:line:col, every one of them; refusals at their place are exit 1', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['actions', 'add', 'user_task', 'Approve the copy'])).code).toBe(0);
+    const bad = '{\n  "turn_id": "t1",\n  "complete_actions": ["a1"],\n  "new_actions": [\n    { "type": "agent_task" }\n  ]\n}\n';
+    writeFileSync(join(dir, 'bad.json'), bad);
+    const r = await ratchet(dir, ['turn', 'commit', 'bad.json']);
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toEqual([
+      'bad.json:3:23: invalid turn commit: unknown property "complete_actions" at /complete_actions (and 1 more problem)',
+      'bad.json:5:5: missing required property "title" (at /new_actions/0)',
+    ]);
+    const json = await ratchet(dir, ['--json', 'turn', 'commit', 'bad.json']);
+    expect(json.json()).toMatchObject({ ok: false, error: { code: 'invalid-input', file: 'bad.json', line: 3, column: 23 } });
+    writeFileSync(join(dir, 'refused.json'), '{\n  "turn_id": "t2",\n  "completed_actions": [\n    "a1"\n  ]\n}\n');
+    const refused = await ratchet(dir, ['turn', 'commit', 'refused.json']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe('refused.json:4:5: a1 is owned by the user: the agent cannot complete it (status "done")\n');
+    expect((await ratchet(dir, ['--json', 'goals', 'history'])).json().history).toHaveLength(1);
+  });
+
+  test('a decision closes with its choice recorded (--meta); the agent cannot waive confirmation or review proposals', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['actions', 'add', 'decision', 'Pick a database', '--owner', 'agent'])).code).toBe(0);
+    expect((await ratchet(dir, ['actions', 'confirm', 'a1', '--as', 'user'])).code).toBe(0);
+    const noChoice = await ratchet(dir, ['actions', 'complete', 'a1']);
+    expect(noChoice.code).toBe(1);
+    expect(noChoice.err).toContain('completion guard "choice_recorded" refused: no choice recorded');
+    const done = await ratchet(dir, ['--json', 'actions', 'complete', 'a1', '--meta', 'choice=postgres']);
+    expect(done.json()).toMatchObject({ ok: true, action: { status: 'decided', metadata: { choice: 'postgres' } } });
+    expect((await ratchet(dir, ['actions', 'add', 'agent_task', 'x', '--meta', '__proto__=1'])).code).toBe(2);
+    expect((await ratchet(dir, ['actions', 'add', 'agent_task', 'x', '--meta', 'novalue'])).code).toBe(2);
+    // Proposals: the agent submits, the user reviews.
+    expect((await ratchet(dir, ['proposals', 'submit', '--kind', 'deprecate', '--type-id', 'research', '--rationale', 'unused'])).code).toBe(0);
+    const selfReview = await ratchet(dir, ['proposals', 'review', 'p1', 'approve']);
+    expect(selfReview.code).toBe(1);
+    expect(selfReview.err).toContain('only the user (a maintainer) can review proposal p1');
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user'])).code).toBe(0);
+  });
+
+  test('proposals submit: a file that does not validate is placed at file:line:col (exit 2); nothing is written', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'p.json'), '{\n  "proposal_type": "add",\n  "type_id": "x",\n  "allowed_owners": ["robot"],\n  "rationale": "why"\n}\n');
+    const r = await ratchet(dir, ['proposals', 'submit', 'p.json']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('p.json:4:22: invalid proposal: must be one of "agent", "user" at /allowed_owners/0\n');
+    writeFileSync(join(dir, 'arr.json'), '[1]');
+    expect((await ratchet(dir, ['proposals', 'submit', 'arr.json'])).err).toBe('arr.json:1:1: a proposal must be a JSON object\n');
+    expect((await ratchet(dir, ['--json', 'proposals', 'list'])).json().proposals).toEqual([]);
+  });
+
+  test('a project without a registry: export prints a patch creating protocols/action_types.json, merge creates it, the next command uses it', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['actions', 'add', 'load_test', 'Load-test signup'])).err).toContain('proposal p1 filed');
+    const proposal = JSON.parse(readFileSync(join(repoRoot, 'examples', 'goals', 'code-review.proposal.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'p.json'), JSON.stringify({ ...proposal, type_id: 'load_test', display_name: 'Load test' }));
+    expect((await ratchet(dir, ['proposals', 'submit', 'p.json'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'review', 'p2', 'approve', '--as', 'user'])).code).toBe(0);
+    const patch = await ratchet(dir, ['proposals', 'export', 'p2']);
+    expect(patch.code).toBe(0);
+    expect(patch.out).toMatch(/^--- \/dev\/null\n\+\+\+ b\/protocols\/action_types\.json\n@@ -0,0 \+1,\d+ @@\n/);
+    const merged = await ratchet(dir, ['--json', 'proposals', 'merge', 'p2', '--as', 'user']);
+    expect(merged.json()).toMatchObject({ ok: true, registry: 'protocols/action_types.json', proposal: { status: 'merged' } });
+    expect((await ratchet(dir, ['actions', 'types'])).out).toContain('protocols/action_types.json: 10 action types, valid');
+    expect((await ratchet(dir, ['--json', 'actions', 'add', 'load_test', 'Load-test login'])).json()).toMatchObject({ action: { type: 'load_test', status: 'requested' } });
+  });
+
+  test('a YAML project registry is found, merged into and exported from; two registries are ambiguous', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'protocols'));
+    const doc = JSON.parse(readFileSync(join(repoRoot, 'protocols', 'action_types.json'), 'utf8')) as unknown;
+    // JSON is YAML; the merge below rewrites it as block YAML, which the next command reads back.
+    writeFileSync(join(dir, 'protocols', 'action_types.yaml'), JSON.stringify(doc, null, 2));
+    const types = await ratchet(dir, ['actions', 'types']);
+    expect(types.out).toContain('protocols/action_types.yaml: 9 action types, valid');
+    writeFileSync(join(dir, 'p.json'), readFileSync(join(repoRoot, 'examples', 'goals', 'code-review.proposal.json')));
+    expect((await ratchet(dir, ['proposals', 'submit', 'p.json'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'export', 'p1'])).out).toMatch(/^--- a\/protocols\/action_types\.yaml\n/);
+    expect((await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user'])).code).toBe(0);
+    expect(readFileSync(join(dir, 'protocols', 'action_types.yaml'), 'utf8')).toMatch(/^action_types:\n {2}- id: agent_task\n/m);
+    expect((await ratchet(dir, ['--json', 'actions', 'add', 'code_review', 'Review PR 12'])).json()).toMatchObject({ action: { type: 'code_review', status: 'requested' } });
+    writeFileSync(join(dir, 'protocols', 'action_types.json'), JSON.stringify(doc));
+    const both = await ratchet(dir, ['actions', 'types']);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('the project has protocols/action_types.json and protocols/action_types.yaml: keep one action-type registry');
   });
 
   test('usage errors are exit 2', async () => {

@@ -4,7 +4,7 @@
  */
 import { FlowError } from './errors.js';
 import { nextStatus } from './status.js';
-import { renderTemplate, resolveInside, VAR_NAME } from './template.js';
+import { placeholders, renderTemplate, resolveInside, valuePathProblem, VAR_NAME } from './template.js';
 import type { Branch, Flow, Gate, SessionMode, SessionState, SkipCondition, Step } from './types.js';
 
 export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -158,6 +158,13 @@ export function varsAt(flow: Flow, state: SessionState, step: string | null, ext
 }
 
 function resolveGate(gate: Gate, vars: Record<string, string>, root: string, why: string): ResolvedGate {
+  for (const name of placeholders(gate.artifact)) {
+    const value = Object.hasOwn(vars, name) ? vars[name]! : undefined;
+    const problem = value === undefined ? undefined : valuePathProblem(value);
+    if (problem !== undefined) {
+      throw new FlowError('artifact-outside-project', `{${name}} is ${JSON.stringify(value)}, which ${problem}: it cannot go into the artifact path ${gate.artifact} (${why})`);
+    }
+  }
   const artifact = renderTemplate(gate.artifact, vars);
   return { artifact, path: resolveInside(root, artifact), minLength: gate.minLength, headings: gate.headings, why };
 }

@@ -64,6 +64,9 @@ export function renderView(r: RenderInput): string {
   }
   if (step && r.content !== undefined && state.status === 'EXECUTING' && r.missing.length === 0) {
     out.push(`## Step ${step.id}: ${step.title} (${step.type})`, '', r.content.trimEnd(), '');
+    // The inputs (the user's query, the task, a route) survive a lost context with the session.
+    const vars = Object.entries(state.vars).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (vars.length > 0) out.push('### Session inputs', '', ...vars.map(([k, v]) => `- ${k}: ${JSON.stringify(v)}`), '');
     const agents = [...(step.agent ? [step.agent] : []), ...step.iterationAgents];
     if (agents.length > 0) {
       out.push('### Agent', '');

@@ -33,6 +33,19 @@ export function staticPathProblem(template: string): string | undefined {
 }
 
 /**
+ * Why a variable's value may not be put into a path template, if it may not. Even when the result
+ * would stay inside the project, a value that climbs (`..`) or starts over (`/etc/x`) moves the
+ * artifact out of the directory the flow chose for it (`.claude/memory/`), so it is refused.
+ */
+export function valuePathProblem(value: string): string | undefined {
+  const v = value.replace(/\\/g, '/');
+  if (v.includes('\0')) return 'contains a NUL character';
+  if (v.startsWith('/') || /^[A-Za-z]:/.test(v)) return 'is an absolute path';
+  if (v.split('/').includes('..')) return 'contains a ".." segment';
+  return undefined;
+}
+
+/**
  * Resolve a rendered, project-relative artifact path. Throws `artifact-outside-project` when it
  * leaves the root (absolute, `..` through a variable's value) and `bad-input` for a NUL byte.
  */

@@ -1,5 +1,5 @@
 /** Flow files: every structural rule, JSON and YAML, and hostile input (exit-2 material with a place). */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkFlow, FlowError, loadFlowFile, parseFlow } from '../src/index.js';
@@ -15,8 +15,20 @@ describe('checkFlow', () => {
     expect(reasoning.steps[0]).toMatchObject({ type: 'LINEAR', next: '1', haltOnQuestions: true });
     expect(reasoning.steps[5]).toMatchObject({ id: '4', type: 'OPTIONAL', skip: { mode: 'agent' }, requires: ['route'] });
     expect(reasoning.steps[9]).toMatchObject({ id: '8', type: 'ITERATIVE', loopTo: '4', maxIterations: 3, next: null });
+    // Step 0 is the seed's Johari discovery: the four moves, at most five questions, halt on any question.
+    const johari = readFileSync((await loadFlowFile(REASONING)).contents['0']!, 'utf8');
+    for (const move of ['**SHARE**', '**ASK**', '**ACKNOWLEDGE**', '**EXPLORE**', 'At most 5 questions', '--question']) expect(johari).toContain(move);
     const skill = (await loadFlowFile(SKILL)).flow;
     expect(skill.kind).toBe('skill');
+    // Every phase but the parallel one invokes an atomic-skill agent; the parallel one invokes one per branch.
+    expect(skill.steps.map((s) => [s.id, s.atomicSkill, s.agent ?? s.branches.map((b) => b.agent).join('+')])).toEqual([
+      ['0', 'orchestrate-clarification', 'clarification-agent'],
+      ['1', 'orchestrate-research', 'research-agent'],
+      ['2', 'orchestrate-analysis', 'analysis-agent'],
+      ['3', 'orchestrate-synthesis', 'synthesis-agent+synthesis-agent'],
+      ['4', 'orchestrate-generation', 'generation-agent'],
+      ['5', 'orchestrate-validation', 'validation-agent'],
+    ]);
     expect(skill.steps.map((s) => s.type)).toEqual(['LINEAR', 'OPTIONAL', 'LINEAR', 'PARALLEL', 'ITERATIVE', 'REMEDIATION']);
   });
 
@@ -165,5 +177,10 @@ describe('parseFlow and loadFlowFile: bad input names the file and the place', (
     await expect(loadFlowFile(join(dir, 'x.flow.json'))).rejects.toMatchObject({ code: 'missing-content', pointer: '/steps/0/content', line: 8, column: 18 });
     write(dir, 'y.flow.json', JSON.stringify({ id: 'y', title: 'Y', steps: [{ id: '0', title: 'Z', content: 'sub/../../etc/passwd' }] }));
     await expect(loadFlowFile(join(dir, 'y.flow.json'))).rejects.toMatchObject({ code: 'invalid-flow', pointer: '/steps/0/content' });
+    // A symlink out of the flow's directory: refused, its target never read.
+    const outside = write(tmpProject(), 'secret.md', 'secret');
+    symlinkSync(outside, join(dir, 'link.md'));
+    write(dir, 'z.flow.json', JSON.stringify({ id: 'z', title: 'Z', steps: [{ id: '0', title: 'Z', content: 'link.md' }] }));
+    await expect(loadFlowFile(join(dir, 'z.flow.json'))).rejects.toMatchObject({ code: 'invalid-flow', pointer: '/steps/0/content', reason: expect.stringContaining('through a symbolic link') as string });
   });
 });

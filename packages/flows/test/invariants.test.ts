@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { advanceFlow, checkFlow, completeBranch, FlowError, haltFlow, loadFlowFile, openSession, resumeFlow, startFlow, STEP_TYPES, type FlowView } from '../src/index.js';
-import { directiveCommand, flowIn, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
+import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 /** Walk the composite skill to the end, producing each artifact just in time; returns every view. */
 async function walkSkill(root: string): Promise<FlowView[]> {
@@ -31,7 +31,7 @@ async function walkSkill(root: string): Promise<FlowView[]> {
   await push(advanceFlow(opts, { sessionId: 'w' }));
   await push(completeBranch(opts, { sessionId: 'w', branch: '3:design' })); // refused
   for (const b of ['design', 'risks']) {
-    write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, `${'x'.repeat(100)}\n## Section 3: Downstream Directives\n`);
+    write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, memoryText());
     await push(completeBranch(opts, { sessionId: 'w', branch: `3:${b}` }));
   }
   writeTransition(root, 'T', '3', '4');
@@ -120,7 +120,7 @@ describe('invariant 1: every step prints a mandatory next-command directive', ()
               // Produce every artifact the current step's view asks for.
               const state = await openSession(root, 'p').read();
               for (const agentName of ['clarification-agent', 'research-agent', 'analysis-agent', 'generation-agent', 'validation-agent']) writeAgentMemory(root, 'T', agentName);
-              for (const b of ['design', 'risks']) write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, `${'x'.repeat(100)}\n## Section 3: Downstream Directives\n`);
+              for (const b of ['design', 'risks']) write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, memoryText());
               for (const a of ['0', '1', '2', '3', '4', '5']) for (const b of ['1', '2', '3', '4', '5']) writeTransition(root, 'T', a, b);
               void state;
             }

@@ -2,12 +2,12 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { advanceFlow, completeBranch, flowStatus, haltFlow, listSessions, loadFlowFile, openSession, resumeFlow, startFlow, type LoadedFlow } from '../src/index.js';
-import { directiveCommand, flowIn, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
+import { advanceFlow, completeBranch, flowStatus, haltFlow, listSessions, loadFlowFile, openSession, resumeFlow, startFlow, type FlowError, type LoadedFlow } from '../src/index.js';
+import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 async function reasoning(root: string, sessionId = 's', mode: 'normal' | 'agent' = 'normal'): Promise<LoadedFlow> {
   const flow = await loadFlowFile(REASONING);
-  await startFlow(runner(root), { flow, ref: REASONING, sessionId, mode });
+  await startFlow(runner(root), { flow, ref: REASONING, sessionId, mode, inputs: { query: 'add a login page' } });
   return flow;
 }
 
@@ -72,6 +72,7 @@ describe('reasoning protocol', () => {
     const resumed = await resumeFlow(opts, { sessionId: 's', notes: ['REST; admins'] });
     expect(resumed.session).toMatchObject({ status: 'EXECUTING', current: '0', clarificationQuestions: [], haltReason: null, notes: { '0': ['REST; admins'] } });
     expect(resumed.text).toContain('## Step 0: Johari Window discovery');
+    expect(resumed.text).toContain('### Session inputs\n\n- query: "add a login page"\n');
     expect((await advanceFlow(opts, { sessionId: 's' })).session.current).toBe('1');
     await expect(advanceFlow(opts, { sessionId: 's', questions: ['late?'] })).rejects.toMatchObject({ code: 'bad-input' });
   });
@@ -112,12 +113,17 @@ describe('composite skill', () => {
     ]);
     await expect(completeBranch(opts, { sessionId: 'k', branch: '3:nope' })).rejects.toMatchObject({ code: 'unknown-branch' });
     await expect(completeBranch(opts, { sessionId: 'k', branch: '2:design' })).rejects.toMatchObject({ code: 'unknown-branch' });
+    // A branch agent's memory file has the same four sections as every agent's.
     write(root, '.claude/memory/T-synthesis-agent-risks-memory.md', `${'r'.repeat(120)}\n## Section 3: Downstream Directives\n`);
+    const partial = await completeBranch(opts, { sessionId: 'k', branch: 'risks' });
+    expect(partial.ok).toBe(false);
+    expect(partial.missing).toContain('.claude/memory/T-synthesis-agent-risks-memory.md lacks the heading line "## Section 0: Context Loaded" (branch risks artifact)');
+    write(root, '.claude/memory/T-synthesis-agent-risks-memory.md', memoryText());
     const risks = await completeBranch(opts, { sessionId: 'k', branch: 'risks' });
     expect(risks.session.branches).toEqual({ '3': ['risks'] });
     expect(risks.text).toContain('- [x] 3:risks');
     expect(directiveCommand(risks)).toBe('ratchet flow complete-branch 3:design --session k');
-    write(root, '.claude/memory/T-synthesis-agent-design-memory.md', `${'d'.repeat(120)}\n## Section 3: Downstream Directives\n`);
+    write(root, '.claude/memory/T-synthesis-agent-design-memory.md', memoryText());
     await completeBranch(opts, { sessionId: 'k', branch: '3:design' });
     expect((await advanceFlow(opts, { sessionId: 'k' })).session.current).toBe('4');
     await expect(completeBranch(opts, { sessionId: 'k', branch: 'design' })).rejects.toMatchObject({ code: 'wrong-step-type' });
@@ -131,7 +137,7 @@ describe('composite skill', () => {
     await expect(advanceFlow(opts, { sessionId: 'k', kind: 'loop' })).rejects.toMatchObject({ code: 'wrong-step-type' });
     await expect(advanceFlow(opts, { sessionId: 'k', kind: 'remediate' })).rejects.toMatchObject({ code: 'wrong-step-type' });
     for (const a of ['clarification-agent', 'research-agent', 'analysis-agent', 'generation-agent', 'validation-agent']) writeAgentMemory(root, 'T', a);
-    for (const b of ['design', 'risks']) write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, `${'x'.repeat(100)}\n## Section 3: Downstream Directives\n`);
+    for (const b of ['design', 'risks']) write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, memoryText());
     for (const [a, b] of [['0', '1'], ['1', '2'], ['2', '3'], ['3', '4'], ['4', '5'], ['5', '4']]) writeTransition(root, 'T', a!, b!);
     for (let i = 0; i < 3; i++) await advanceFlow(opts, { sessionId: 'k' });
     await completeBranch(opts, { sessionId: 'k', branch: 'design' });
@@ -188,12 +194,21 @@ describe('hostile input', () => {
     const root = tmpProject();
     const flow = await loadFlowFile(SKILL);
     await expect(startFlow(runner(root), { flow, ref: SKILL, sessionId: 's', inputs: { task: '../../../../etc/x' } })).rejects.toMatchObject({ code: 'artifact-outside-project' });
-    expect(await listSessions(root)).toEqual([]);
+    // Values that would stay inside the project but leave the directory the flow chose are refused too.
+    for (const task of ['a/../../b', '/etc/x', 'C:\\x', 'x\\..\\..\\y']) {
+      const err = (await startFlow(runner(root), { flow, ref: SKILL, sessionId: 's', inputs: { task } }).catch((e: unknown) => e)) as FlowError;
+      expect(err, task).toMatchObject({ code: 'artifact-outside-project' });
+      expect(err.reason, task).toMatch(/^\{task\} is ".*", which (is an absolute path|contains a "\.\." segment): it cannot go into the artifact path \.claude\/memory\/\{task\}-\{agent\}-memory\.md/);
+    }
+    // A value with subdirectories that stays below the template's directory is fine.
+    expect((await startFlow(runner(root), { flow, ref: SKILL, sessionId: 'sub', inputs: { task: 'team/login' } })).gates[0]!.artifact).toBe('.claude/memory/team/login-clarification-agent-memory.md');
+    expect((await listSessions(root)).map((s) => s.sessionId)).toEqual(['sub']);
     // Through --set on a later step: refused before the advance is saved.
     const dir = tmpProject();
     const custom = await flowIn(dir, { id: 'x', title: 'X', steps: [{ id: 'a', title: 'A', content: 'a.md', requires: ['where'] }, { id: 'b', title: 'B', content: 'b.md', gates: [{ artifact: 'out/{where}.md' }] }] });
     await startFlow(runner(root), { flow: custom, ref: custom.path, sessionId: 'c' });
     await expect(advanceFlow(runner(root), { sessionId: 'c', set: { where: '../../x' } })).rejects.toMatchObject({ code: 'artifact-outside-project' });
+    await expect(advanceFlow(runner(root), { sessionId: 'c', set: { where: 'sub/../x' } })).rejects.toMatchObject({ code: 'artifact-outside-project' });
     expect((await openSession(root, 'c').read()).current).toBe('a');
   });
 

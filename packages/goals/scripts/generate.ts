@@ -2,6 +2,8 @@
  * Generate the artefacts derived from the zod schemas in src/schema.ts (the one source of truth):
  *   schemas/action-types.schema.json   the registry format, for editors and CI
  *   schemas/goals-state.schema.json    the state document format
+ *   schemas/turn-commit.schema.json    a turn commit file (`ratchet turn commit`)
+ *   schemas/proposal.schema.json       a proposal file (`ratchet proposals submit`)
  *   src/generated/validators.ts        ajv standalone validators, precompiled, importing nothing
  * All are committed; test/schema.test.ts regenerates them in memory and fails when stale.
  * Run: `pnpm --filter @ratchet/goals generate`.
@@ -11,11 +13,22 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 // A CommonJS module: its default export is module.exports, which also carries `.default`.
 import standalone from 'ajv/dist/standalone/index.js';
 import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
-import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, actionTypesJsonSchema, goalsStateJsonSchema } from '../src/schema.js';
+import {
+  ACTION_TYPES_SCHEMA_URL,
+  GOALS_STATE_SCHEMA_URL,
+  PROPOSAL_SCHEMA_URL,
+  TURN_COMMIT_SCHEMA_URL,
+  actionTypesJsonSchema,
+  goalsStateJsonSchema,
+  proposalJsonSchema,
+  turnCommitJsonSchema,
+} from '../src/schema.js';
 
 const at = (rel: string): string => fileURLToPath(new URL(`../${rel}`, import.meta.url));
 export const REGISTRY_SCHEMA_PATH = at('schemas/action-types.schema.json');
 export const STATE_SCHEMA_PATH = at('schemas/goals-state.schema.json');
+export const COMMIT_SCHEMA_PATH = at('schemas/turn-commit.schema.json');
+export const PROPOSAL_SCHEMA_PATH = at('schemas/proposal.schema.json');
 export const VALIDATORS_PATH = at('src/generated/validators.ts');
 
 const HEADER = `// @ts-nocheck
@@ -27,6 +40,8 @@ const HEADER = `// @ts-nocheck
 export function generate(): { path: string; text: string }[] {
   const registry = actionTypesJsonSchema();
   const state = goalsStateJsonSchema();
+  const commit = turnCommitJsonSchema();
+  const proposal = proposalJsonSchema();
   const warnings: string[] = [];
   const ajv = new Ajv2020({
     allErrors: true,
@@ -44,13 +59,22 @@ export function generate(): { path: string; text: string }[] {
   });
   ajv.addSchema(registry);
   ajv.addSchema(state);
-  const code = standalone.default(ajv, { validateRegistry: ACTION_TYPES_SCHEMA_URL, validateState: GOALS_STATE_SCHEMA_URL });
+  ajv.addSchema(commit);
+  ajv.addSchema(proposal);
+  const code = standalone.default(ajv, {
+    validateRegistry: ACTION_TYPES_SCHEMA_URL,
+    validateState: GOALS_STATE_SCHEMA_URL,
+    validateCommit: TURN_COMMIT_SCHEMA_URL,
+    validateProposal: PROPOSAL_SCHEMA_URL,
+  });
   const unexpected = warnings.filter((w) => !w.includes('option unicode'));
   if (unexpected.length > 0) throw new Error(`ajv warned while compiling the schemas:\n${unexpected.join('\n')}`);
   if (/\brequire\s*\(|^\s*import\s/m.test(code)) throw new Error('the standalone validator imports a runtime helper; change the schema so it needs none');
   return [
     { path: REGISTRY_SCHEMA_PATH, text: `${JSON.stringify(registry, null, 2)}\n` },
     { path: STATE_SCHEMA_PATH, text: `${JSON.stringify(state, null, 2)}\n` },
+    { path: COMMIT_SCHEMA_PATH, text: `${JSON.stringify(commit, null, 2)}\n` },
+    { path: PROPOSAL_SCHEMA_PATH, text: `${JSON.stringify(proposal, null, 2)}\n` },
     { path: VALIDATORS_PATH, text: `${HEADER}${code.trimEnd()}\n` },
   ];
 }

@@ -7,12 +7,13 @@ const CONTEXT = 3;
 
 type Op = { kind: ' ' | '-' | '+'; line: string };
 
-export function unifiedDiff(before: string, after: string, path: string): string {
-  if (before === after) return '';
+/** `created`: the file does not exist yet, so the patch creates it (`--- /dev/null`, as git writes it). */
+export function unifiedDiff(before: string, after: string, path: string, options: { created?: boolean } = {}): string {
+  if (before === after && options.created !== true) return '';
   const a = splitLines(before);
   const b = splitLines(after);
   const ops = a.length * b.length > MAX_CELLS ? [...a.map((line) => ({ kind: '-' as const, line })), ...b.map((line) => ({ kind: '+' as const, line }))] : lcsOps(a, b);
-  const out = [`--- a/${path}`, `+++ b/${path}`];
+  const out = options.created === true ? [`--- /dev/null`, `+++ b/${path}`] : [`--- a/${path}`, `+++ b/${path}`];
   // Group changes into hunks with CONTEXT lines around them.
   let i = 0;
   while (i < ops.length) {

@@ -31,9 +31,16 @@ export class GoalsError extends Error {
   readonly path: string | undefined;
   readonly line: number | undefined;
   readonly column: number | undefined;
-  readonly pointer: string | undefined;
+  /** Where in the input: a JSON pointer (set at construction, or once by `at` by whoever knows the input). */
+  pointer: string | undefined;
+  /** Every problem found, each with its pointer (validation of a whole input); the message shows the first. */
+  readonly issues: readonly RegistryIssue[];
 
-  constructor(code: GoalsErrorCode, reason: string, place: { path?: string | undefined; line?: number | undefined; column?: number | undefined; pointer?: string | undefined } = {}) {
+  constructor(
+    code: GoalsErrorCode,
+    reason: string,
+    place: { path?: string | undefined; line?: number | undefined; column?: number | undefined; pointer?: string | undefined; issues?: readonly RegistryIssue[] | undefined } = {},
+  ) {
     let message = reason;
     if (place.path !== undefined) {
       const at = [place.line !== undefined ? `line ${place.line}, column ${place.column ?? 1}` : undefined, place.pointer !== undefined && place.pointer !== '' ? `at ${place.pointer}` : undefined].filter(Boolean);
@@ -47,19 +54,28 @@ export class GoalsError extends Error {
     this.line = place.line;
     this.column = place.column;
     this.pointer = place.pointer;
+    this.issues = place.issues ?? [];
+  }
+
+  /** Place the error in the input it came from (e.g. `/new_actions/1` of a turn commit), unless it is placed already. */
+  at(pointer: string): this {
+    if (this.pointer === undefined) {
+      this.pointer = pointer;
+      if (this.path === undefined) this.message = `${this.reason} (at ${pointer})`;
+    }
+    return this;
   }
 }
 
 /** A registry that does not validate: every problem, each with its pointer (and line/column from a file). */
 export class RegistryError extends GoalsError {
-  readonly issues: readonly RegistryIssue[];
   constructor(issues: readonly RegistryIssue[], path?: string) {
     const first = issues[0];
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-    super('invalid-registry', `invalid action-type registry: ${first?.message ?? 'no details'}${more}`, { path, line: first?.line, column: first?.column, pointer: first?.pointer });
-    this.issues = issues;
+    super('invalid-registry', `invalid action-type registry: ${first?.message ?? 'no details'}${more(issues)}`, { path, line: first?.line, column: first?.column, pointer: first?.pointer, issues });
   }
 }
+
+const more = (issues: readonly unknown[]): string => (issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '');
 
 /** `expected_version` did not match: someone else committed first. Re-read and retry (see `withRetry`). */
 export class ConflictError extends GoalsError {
@@ -99,7 +115,18 @@ export class ConfirmationRequiredError extends GoalsError {
 }
 
 export class InputError extends GoalsError {
-  constructor(reason: string, code: 'invalid-input' | 'not-found' | 'duplicate-id' | 'unsafe-input' | 'deprecated-type' | 'proposal-state' | 'turn-mismatch' | 'completion-guard' = 'invalid-input') {
-    super(code, reason);
+  constructor(
+    reason: string,
+    code: 'invalid-input' | 'not-found' | 'duplicate-id' | 'unsafe-input' | 'deprecated-type' | 'proposal-state' | 'turn-mismatch' | 'completion-guard' = 'invalid-input',
+    place: { pointer?: string | undefined; issues?: readonly RegistryIssue[] | undefined } = {},
+  ) {
+    super(code, reason, place);
+  }
+
+  /** An input (a turn commit, a proposal) that does not match its schema: every problem, the first in the message. */
+  static invalid(what: string, issues: readonly RegistryIssue[]): InputError {
+    const first = issues[0];
+    const where = first?.pointer ? ` at ${first.pointer}` : '';
+    return new InputError(`invalid ${what}: ${first?.message ?? 'no details'}${where}${more(issues)}`, 'invalid-input', { pointer: first?.pointer, issues });
   }
 }

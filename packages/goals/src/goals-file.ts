@@ -5,14 +5,16 @@
  * check `expected_version` (ConflictError), apply, validate, write atomically. A mutation that
  * changes nothing writes nothing and creates no version.
  */
-import { defineDocument, openDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue } from '@ratchet/store';
-import { ConflictError, InputError } from './errors.js';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { NotFoundError, defineDocument, openDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue } from '@ratchet/store';
+import { ConflictError, InputError, OwnerError } from './errors.js';
 import { markMerged, type PolicyHandlers } from './ops.js';
 import { applyProposal, serializeRegistry } from './proposals.js';
-import { readRegistryFile, type Registry } from './registry.js';
+import { readRegistryFile, registryFormat, type Registry, type RegistryFormat } from './registry.js';
 import { applyCommit, checkCommit, commitDigest, findReplay, type CommitResult, type TurnCommit } from './turn.js';
 import { Tx, emptyState } from './tx.js';
-import type { Actor, AuditEntry, GoalsState, RegistryProposal } from './types.js';
+import type { ActionTypeRegistryDocument, Actor, AuditEntry, GoalsState, RegistryProposal } from './types.js';
 import { GOALS_STATE_SCHEMA_URL } from './urls.js';
 import { stateIssues } from './validate.js';
 import { unifiedDiff } from './diff.js';
@@ -21,9 +23,24 @@ import { parseJsonPointer } from '@ratchet/store';
 export const DEFAULT_GOALS_FILE = '.ratchet/goals.json';
 export const GOALS_STATE_VERSION = 1;
 
+/**
+ * The audit trail is the state's history: one entry per version, 1 to `version`, each following the
+ * one before. Revert replays it, so a trail with a gap or an edited version number is refused
+ * rather than used.
+ */
+function auditIssues(state: GoalsState): { pointer: string; message: string; code: string }[] {
+  const out: { pointer: string; message: string; code: string }[] = [];
+  state.audit.forEach((e, i) => {
+    if (e.version !== i + 1 || e.previous_version !== i) out.push({ pointer: `/audit/${i}`, message: `audit entry ${i + 1} records version ${e.previous_version} -> ${e.version}, expected ${i} -> ${i + 1}: the audit trail was edited or truncated`, code: 'audit' });
+  });
+  if (out.length === 0 && state.audit.length !== state.version) out.push({ pointer: '/version', message: `the state is at version ${state.version} but its audit trail has ${state.audit.length} entries`, code: 'audit' });
+  return out.slice(0, 20);
+}
+
 const stateSchema = {
   safeParse(input: unknown): { success: true; data: GoalsState } | { success: false; error: { issues: SchemaIssue[] } } {
-    const issues = stateIssues(input);
+    const structural = stateIssues(input);
+    const issues = structural.length > 0 ? structural : auditIssues(input as GoalsState);
     if (issues.length === 0) return { success: true, data: input as GoalsState };
     return { success: false, error: { issues: issues.map((i) => ({ path: parseJsonPointer(i.pointer) ?? [], message: i.message, code: i.code })) } };
   },
@@ -59,7 +76,10 @@ export interface MutationResult<T> {
 export interface GoalsStore {
   readonly path: string;
   read(): Promise<GoalsState>;
-  /** One locked, audited mutation. `fn` works on a transaction; if it throws, nothing is written. */
+  /**
+   * One locked, audited mutation. `fn` works on a transaction; if it throws, nothing is written.
+   * Its return value comes back as a copy taken after the new version was stamped.
+   */
   mutate<T>(meta: MutationMeta, fn: (tx: Tx, state: GoalsState) => T): Promise<MutationResult<T>>;
   /** The audit trail, oldest first (optionally only entries after `sinceVersion`). */
   history(sinceVersion?: number): Promise<AuditEntry[]>;
@@ -67,16 +87,31 @@ export interface GoalsStore {
   revert(version: number, meta: Omit<MutationMeta, 'op' | 'turn_id'>): Promise<MutationResult<{ reverted_to: number }>>;
   /** Apply a turn's deltas, idempotently by turn id. */
   commitTurn(registry: Registry, commit: TurnCommit, meta: { actor: Actor; handlers?: PolicyHandlers | undefined }): Promise<CommitResult>;
-  /** Write an approved proposal into the registry file and mark it merged. Returns the patch applied. */
-  mergeProposal(id: string, registryPath: string, meta: { actor: Actor }): Promise<{ proposal: RegistryProposal; patch: string }>;
-  /** The proposal as a unified diff against the registry file (nothing is written). */
-  exportProposal(id: string, registryPath: string, displayPath?: string): Promise<string>;
+  /**
+   * Write an approved proposal into the registry file and mark it merged. Returns the patch applied.
+   * `ifMissing`: the registry in use when the file does not exist yet (the bundled one): the file is
+   * created from it, with the change.
+   */
+  mergeProposal(id: string, registryPath: string, meta: { actor: Actor; displayPath?: string | undefined; ifMissing?: ActionTypeRegistryDocument | undefined }): Promise<{ proposal: RegistryProposal; patch: string }>;
+  /** The proposal as a unified diff against the registry file (nothing is written); with `ifMissing`, a patch creating the file. */
+  exportProposal(id: string, registryPath: string, displayPath?: string, options?: { ifMissing?: ActionTypeRegistryDocument | undefined }): Promise<string>;
 }
 
 /** Thrown out of a store update to leave the file alone when a mutation changed nothing. */
 class NothingChanged extends Error {
   constructor(readonly version: number) {
     super('nothing changed');
+  }
+}
+
+/** The registry file's text and document; a file that does not exist yet starts from `ifMissing` (empty text), if given. */
+async function currentRegistry(path: string, ifMissing: ActionTypeRegistryDocument | undefined): Promise<{ text: string; document: ActionTypeRegistryDocument; format: RegistryFormat; created: boolean }> {
+  try {
+    const r = await readRegistryFile(path);
+    return { text: r.text, document: r.document, format: r.format, created: false };
+  } catch (err) {
+    if (!(err instanceof NotFoundError) || ifMissing === undefined) throw err;
+    return { text: '', document: ifMissing, format: registryFormat(path), created: true };
   }
 }
 
@@ -92,8 +127,10 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       const state = await doc.update((draft) => {
         if (meta.expected_version !== undefined && draft.version !== meta.expected_version) throw new ConflictError(meta.expected_version, draft.version, doc.path);
         const tx = new Tx(draft, iso(), meta.actor);
-        result = fn(tx, draft);
+        const live = fn(tx, draft);
         entry = tx.finish({ op: meta.op, turn_id: meta.turn_id });
+        // A copy taken after the version is stamped: what the caller gets is what was written.
+        result = structuredClone(live);
         // Nothing changed: leave the file alone (no new version, no audit entry).
         if (entry === undefined) throw new NothingChanged(draft.version);
       });
@@ -147,8 +184,11 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
             throw new NothingChanged(draft.version);
           }
           if (commit.expected_version !== undefined && draft.version !== commit.expected_version) throw new ConflictError(commit.expected_version, draft.version, doc.path);
-          applied = applyCommit(tx, registry, commit, clock(), meta.handlers);
+          const r = applyCommit(tx, registry, commit, clock(), meta.handlers);
           tx.finish({ op: 'turn.commit', turn_id: commit.turn_id });
+          // The entities as written, with the version this commit stamped on them.
+          const now = <E extends { id: string }>(kind: 'action' | 'proposal', list: E[]): E[] => list.map((e) => structuredClone(tx.get(kind, e.id)) as unknown as E);
+          applied = { ...r, created: now('action', r.created), completed: now('action', r.completed), escalated: now('action', r.escalated), proposals: now('proposal', r.proposals) };
         });
         version = state.version;
       } catch (err) {
@@ -159,30 +199,32 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       return { ...applied, replayed: false, version };
     },
     async mergeProposal(id, registryPath, meta) {
+      if (meta.actor.role !== 'user') throw new OwnerError(`only the user (a maintainer) can merge proposal ${id} into the registry`);
       const proposal = (await doc.read()).proposals.find((p) => p.id === id);
       if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
       if (proposal.status !== 'approved') throw new InputError(`proposal ${id} is ${proposal.status}: only an approved proposal can be merged`, 'proposal-state');
       let patch = '';
+      if (meta.ifMissing !== undefined) await mkdir(dirname(registryPath), { recursive: true });
       // The registry file is replaced atomically under its own lock; a running turn keeps the registry it loaded.
       await withLock(registryPath, async () => {
-        const current = await readRegistryFile(registryPath);
+        const current = await currentRegistry(registryPath, meta.ifMissing);
         const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
-        patch = unifiedDiff(current.text, next, registryPath);
+        patch = unifiedDiff(current.text, next, meta.displayPath ?? registryPath, { created: current.created });
         if (next !== current.text) await writeFileAtomic(registryPath, next);
       }, options.lock);
       const { result } = await mutate({ actor: meta.actor, op: 'proposal.merge' }, (tx) => {
         const p = tx.get('proposal', id);
         if (p.status !== 'approved') throw new InputError(`proposal ${id} is ${p.status}: only an approved proposal can be merged`, 'proposal-state');
-        return structuredClone(markMerged(tx, id));
+        return markMerged(tx, id);
       });
       return { proposal: result, patch };
     },
-    async exportProposal(id, registryPath, displayPath = registryPath) {
+    async exportProposal(id, registryPath, displayPath = registryPath, exportOptions = {}) {
       const proposal = (await doc.read()).proposals.find((p) => p.id === id);
       if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
-      const current = await readRegistryFile(registryPath);
+      const current = await currentRegistry(registryPath, exportOptions.ifMissing);
       const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
-      return unifiedDiff(current.text, next, displayPath);
+      return unifiedDiff(current.text, next, displayPath, { created: current.created });
     },
   };
   return store;

@@ -36,7 +36,7 @@ export {
   type GoalsErrorCode,
   type RegistryIssue,
 } from './errors.js';
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL } from './urls.js';
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 export { DEFAULT_ACTION_TYPES, defaultRegistryDocument } from './default-registry.js';
 export {
   REGISTRY_MAX_BYTES,
@@ -57,8 +57,10 @@ export {
 } from './registry.js';
 export { Tx, emptyState } from './tx.js';
 export {
+  BUILTIN_POLICY_HANDLERS,
   CANCEL_STATUSES,
   SAFE_DEFAULT_TYPE,
+  checkProposal,
   completeAction,
   completionStatus,
   confirmAction,

@@ -8,7 +8,8 @@ import { parseDuration } from './duration.js';
 import { ConfirmationRequiredError, InputError, OwnerError, TransitionError } from './errors.js';
 import { canTransition, nextStatuses, type CompiledActionType, type Registry } from './registry.js';
 import { checkId, type Tx } from './tx.js';
-import type { Goal, Owner, PendingAction, Question, RegistryProposal, Story } from './types.js';
+import { proposalIssues } from './validate.js';
+import type { Actor, Goal, Owner, PendingAction, Question, RegistryProposal, Story } from './types.js';
 
 /** Terminal statuses that abandon rather than complete an action. */
 export const CANCEL_STATUSES: ReadonlySet<string> = new Set(['cancelled', 'dismissed']);
@@ -17,8 +18,22 @@ export const SAFE_DEFAULT_TYPE = 'user_task';
 
 /** Named policy handlers (the registry's `policy_handlers`): a completion guard returns a refusal, or undefined to allow. */
 export interface PolicyHandlers {
-  [name: string]: ((action: Readonly<PendingAction>, to: string) => string | undefined) | undefined;
+  [name: string]: ((action: Readonly<PendingAction>, to: string, actor: Readonly<Actor>) => string | undefined) | undefined;
 }
+
+/**
+ * The completion guards the shipped registry names. A guard the registry names must have a handler
+ * (these, or one passed in `handlers`, which wins): a guard nobody implements refuses, since
+ * ignoring it would complete what the registry says must be checked first.
+ */
+export const BUILTIN_POLICY_HANDLERS: Readonly<PolicyHandlers> = Object.freeze({
+  /** user_task: completed by the user's own acknowledgment, never on the agent's word. */
+  user_acknowledgment: (_action: Readonly<PendingAction>, _to: string, actor: Readonly<Actor>) =>
+    actor.role === 'user' ? undefined : "only the user's acknowledgment completes it",
+  /** decision: the choice made is recorded in `metadata.choice` before the decision closes. */
+  choice_recorded: (action: Readonly<PendingAction>) =>
+    typeof action.metadata.choice === 'string' && action.metadata.choice.trim() !== '' ? undefined : 'no choice recorded: set metadata.choice (e.g. `ratchet actions complete <id> --meta choice=...`)',
+});
 
 export interface GoalInput {
   id?: string | undefined;
@@ -169,6 +184,10 @@ export function createAction(tx: Tx, registry: Registry, input: ActionInput, tur
   if (input.goal_id !== undefined) action.goal_id = input.goal_id;
   const blocking = input.blocking ?? type.default_policies.blocking;
   if (blocking !== undefined) action.blocking = blocking;
+  // The type's confirmation policy is the user's safeguard: the agent may add it, never waive it.
+  if (input.requires_confirmation === false && type.default_policies.requires_confirmation === true && proposal === undefined && tx.actor.role === 'agent') {
+    throw new OwnerError(`action type "${type.id}" requires confirmation: the agent cannot create one with requires_confirmation false`);
+  }
   // A coerced action always requires confirmation, whatever the caller asked for.
   const confirm = proposal !== undefined ? true : (input.requires_confirmation ?? type.default_policies.requires_confirmation);
   if (confirm !== undefined) action.requires_confirmation = confirm;
@@ -213,8 +232,12 @@ export function moveAction(tx: Tx, registry: Registry, id: string, to: string, o
       if (agent && compiled.type.default_policies.auto_complete === false) throw new OwnerError(`${id} (${current.type}) cannot be completed by the agent: its type does not allow auto-completion`);
       if (current.requires_confirmation === true && current.confirmed_at === undefined && agent) throw new ConfirmationRequiredError(id);
       const guard = compiled.type.policy_handlers?.completion_guard;
-      const refusal = guard === undefined ? undefined : options.handlers?.[guard]?.(current, to);
-      if (refusal !== undefined) throw new InputError(`${id}: completion guard "${guard ?? ''}" refused: ${refusal}`, 'completion-guard');
+      if (guard !== undefined) {
+        const handler = (Object.hasOwn(options.handlers ?? {}, guard) ? options.handlers![guard] : undefined) ?? (Object.hasOwn(BUILTIN_POLICY_HANDLERS, guard) ? BUILTIN_POLICY_HANDLERS[guard] : undefined);
+        if (handler === undefined) throw new InputError(`${id} (${current.type}): the completion guard "${guard}" has no handler, so the action cannot be completed (pass one in handlers, or remove the guard from the registry)`, 'completion-guard');
+        const refusal = handler(current, to, tx.actor);
+        if (refusal !== undefined) throw new InputError(`${id}: completion guard "${guard}" refused: ${refusal}`, 'completion-guard');
+      }
     }
   }
   const action = tx.edit('action', id);
@@ -400,7 +423,9 @@ export function upsertStory(tx: Tx, update: StoryUpdate): Story {
   return tx.create('story', story);
 }
 
+/** A proposal as submitted (JSON Schema: `@ratchet/goals/schemas/proposal.schema.json`). */
 export interface ProposalInput {
+  $schema?: string | undefined;
   id?: string | undefined;
   proposal_type: RegistryProposal['proposal_type'];
   type_id?: string | undefined;
@@ -417,8 +442,17 @@ export interface ProposalInput {
   created_from_turn_id?: string | undefined;
 }
 
+/** Check a proposal as submitted against its schema (`schemas/proposal.schema.json`): every problem, with its pointer. */
+export function checkProposal(input: unknown): asserts input is ProposalInput {
+  // Absent and undefined are the same to a caller; JSON has no undefined.
+  const plain = input !== null && typeof input === 'object' && !Array.isArray(input) ? Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) : input;
+  const issues = proposalIssues(plain);
+  if (issues.length > 0) throw InputError.invalid('proposal', issues.map(({ pointer, message }) => ({ pointer, message })));
+}
+
 /** File a registry proposal. It is only data until merged: it never changes the running registry. */
 export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
+  checkProposal(input);
   requireText(input.rationale, 'proposal rationale');
   if (!['add', 'modify', 'deprecate'].includes(input.proposal_type)) throw new InputError(`proposal_type must be add, modify or deprecate, got ${JSON.stringify(input.proposal_type)}`);
   if (input.proposal_type !== 'add' && input.type_id === undefined) throw new InputError(`a ${input.proposal_type} proposal needs a type_id`);
@@ -442,9 +476,13 @@ export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
   return tx.create('proposal', p);
 }
 
-/** Approve or reject a proposal (open or approved ones; a rejection is final, a merge is final). */
+/**
+ * Approve or reject a proposal (open or approved ones; a rejection is final, a merge is final).
+ * Reviewing is the maintainer's part: the agent (the planner that submits proposals) cannot review.
+ */
 export function reviewProposal(tx: Tx, id: string, decision: 'approve' | 'reject', comments: string): RegistryProposal {
   if (decision !== 'approve' && decision !== 'reject') throw new InputError(`decision must be approve or reject, got ${JSON.stringify(decision)}`);
+  if (tx.actor.role !== 'user') throw new OwnerError(`only the user (a maintainer) can review proposal ${id}; the agent can submit proposals, not approve or reject them`);
   const current = tx.get('proposal', id);
   if (current.status === 'rejected' || current.status === 'merged') throw new InputError(`proposal ${id} is already ${current.status}`, 'proposal-state');
   const p = tx.edit('proposal', id);

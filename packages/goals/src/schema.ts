@@ -1,14 +1,15 @@
 /**
  * The zod 4 schemas: the one source of truth for the formats @ratchet/goals owns, the action-type
- * registry (`action_types.json` / `.yaml`) and the state document (`.ratchet/goals.json`).
+ * registry (`action_types.json` / `.yaml`), the state document (`.ratchet/goals.json`) and the
+ * two input files the CLI reads (a turn commit, a registry proposal).
  * scripts/generate.ts derives from them the shipped JSON Schemas and the precompiled ajv
  * validators the main entry uses (the main entry never imports zod: it costs ~100 ms of start-up).
  */
 import { z } from 'zod';
 
-import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL } from './urls.js';
+import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL };
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
 
 /** Ids, statuses and type ids: a safe, printable token (never `__proto__` and friends). */
 const Name = z
@@ -46,7 +47,8 @@ export const ActionTypeSchema = z
     policy_handlers: z.object({ escalation: z.string().min(1).max(200).optional(), completion_guard: z.string().min(1).max(200).optional() }).strict().optional(),
     deprecation_status: z.enum(['active', 'deprecated']),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'ActionType', title: 'An action type: owners, policies, statuses and transitions' });
 
 export const ActionTypeRegistrySchema = z
   .object({
@@ -79,7 +81,8 @@ export const GoalSchema = z
     updated_at: Timestamp,
     ...Versioned,
   })
-  .strict();
+  .strict()
+  .meta({ id: 'Goal', title: 'A long-horizon goal' });
 
 export const PendingActionSchema = z
   .object({
@@ -106,7 +109,8 @@ export const PendingActionSchema = z
     updated_at: Timestamp,
     ...Versioned,
   })
-  .strict();
+  .strict()
+  .meta({ id: 'PendingAction', title: 'A pending action for the agent or the user' });
 
 export const QuestionSchema = z
   .object({
@@ -121,7 +125,8 @@ export const QuestionSchema = z
     updated_at: Timestamp,
     ...Versioned,
   })
-  .strict();
+  .strict()
+  .meta({ id: 'Question', title: 'A guiding question' });
 
 export const StorySchema = z
   .object({
@@ -134,7 +139,8 @@ export const StorySchema = z
     last_updated: Timestamp,
     ...Versioned,
   })
-  .strict();
+  .strict()
+  .meta({ id: 'Story', title: "A question's evolving narrative, with acceptance criteria and evidence" });
 
 const TypeChange = {
   display_name: z.string().min(1).max(200).optional(),
@@ -167,7 +173,8 @@ export const RegistryProposalSchema = z
     updated_at: Timestamp,
     ...Versioned,
   })
-  .strict();
+  .strict()
+  .meta({ id: 'RegistryProposal', title: 'A proposal to add, modify or deprecate an action type' });
 
 export const TurnRecordSchema = z
   .object({ id: Name, digest: z.string().regex(/^[0-9a-f]{64}$/), version: z.number().int().min(0), at: Timestamp, by: z.string().min(1).max(200) })
@@ -204,6 +211,121 @@ export const GoalsStateSchema = z
   .strict()
   .meta({ id: 'GoalsState', title: 'Ratchet goals state document (Frontal Cortex)' });
 
+// ---- input files: a turn commit (`ratchet turn commit`) and a proposal (`ratchet proposals submit`) ----
+
+const Metadata = z.record(z.string(), z.unknown());
+
+const GoalInputSchema = z
+  .object({
+    id: Name.optional(),
+    title: GoalSchema.shape.title,
+    description: Text.optional(),
+    priority: Priority.optional(),
+    horizon: GoalSchema.shape.horizon,
+    status: GoalSchema.shape.status.optional(),
+    progress: GoalSchema.shape.progress.optional(),
+    metrics: GoalSchema.shape.metrics.optional(),
+    constraints: GoalSchema.shape.constraints.optional(),
+    parent_goal_id: Name.optional(),
+    lineage_ids: z.array(Name).optional(),
+  })
+  .strict()
+  .describe('A goal to create, or (with the id of an existing goal) the fields to change.');
+
+const QuestionInputSchema = z
+  .object({
+    id: Name.optional(),
+    text: QuestionSchema.shape.text,
+    goal_id: Name.optional(),
+    priority: Priority.optional(),
+    status: QuestionSchema.shape.status.optional(),
+    owner: Owner.optional(),
+    tags: QuestionSchema.shape.tags.optional(),
+  })
+  .strict();
+
+const ProgressDeltaSchema = z
+  .object({
+    goal_id: Name,
+    progress: z.number().min(0).max(1).optional().describe('New absolute progress, 0 to 1.'),
+    delta: z.number().min(-1).max(1).optional().describe('Progress to add (the result is clamped to 0..1).'),
+    metrics: GoalSchema.shape.metrics.optional(),
+    evidence_refs: Refs.optional(),
+    status: GoalSchema.shape.status.optional(),
+  })
+  .strict();
+
+const ActionInputSchema = z
+  .object({
+    id: Name.optional(),
+    type: z.string().min(1).max(200).describe('An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed.'),
+    owner: Owner.optional(),
+    title: PendingActionSchema.shape.title,
+    description: Text.optional(),
+    priority: Priority.optional(),
+    effort: PendingActionSchema.shape.effort,
+    due_at: Timestamp.optional(),
+    goal_id: Name.optional(),
+    blocking: z.boolean().optional(),
+    requires_confirmation: z.boolean().optional(),
+    evidence_refs: Refs.optional(),
+    metadata: Metadata.optional(),
+  })
+  .strict();
+
+const CompletedActionSchema = z.union([
+  Name.describe('The id of an action to complete.'),
+  z
+    .object({
+      id: Name,
+      status: Name.optional().describe("A terminal status (default: the type's completion status, e.g. done)."),
+      evidence_refs: Refs.optional(),
+      metadata: Metadata.optional().describe('Merged into the action before it moves (e.g. {"choice": "postgres"} for a decision).'),
+    })
+    .strict(),
+]);
+
+const StoryUpdateSchema = z
+  .object({
+    id: Name.optional(),
+    question_id: Name.optional(),
+    narrative: Text.optional(),
+    acceptance_criteria: StorySchema.shape.acceptance_criteria.optional().describe('Criteria to add: existing ones are always kept.'),
+    evidence_refs: Refs.optional().describe('Evidence links to add (never removed).'),
+    status: StorySchema.shape.status.optional(),
+  })
+  .strict();
+
+export const TurnCommitSchema = z
+  .object({
+    $schema: z.string().optional(),
+    turn_id: Name.describe('Commits are idempotent by turn id: replaying the same commit changes nothing.'),
+    expected_version: z.number().int().min(0).optional().describe('The state version the turn started from (from assess): a ConflictError if the state moved on.'),
+    goals: z.array(GoalInputSchema).optional(),
+    questions: z.array(QuestionInputSchema).optional(),
+    progress: z.array(ProgressDeltaSchema).optional(),
+    new_actions: z.array(ActionInputSchema).optional(),
+    completed_actions: z.array(CompletedActionSchema).optional(),
+    story_updates: z.array(StoryUpdateSchema).optional(),
+  })
+  .strict()
+  .meta({ id: 'TurnCommit', title: 'Ratchet turn commit (Frontal Cortex): the deltas of one turn' });
+
+export const ProposalInputSchema = z
+  .object({
+    $schema: z.string().optional(),
+    id: Name.optional(),
+    proposal_type: RegistryProposalSchema.shape.proposal_type,
+    type_id: Name.optional(),
+    ...TypeChange,
+    rationale: RegistryProposalSchema.shape.rationale,
+    examples: RegistryProposalSchema.shape.examples.optional(),
+    risks: RegistryProposalSchema.shape.risks.optional(),
+    created_from_turn_id: Name.optional(),
+  })
+  .strict()
+  .meta({ id: 'ProposalInput', title: 'Ratchet action-type registry proposal, as submitted' });
+
 function jsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
   const { $schema, ...rest } = out;
@@ -219,6 +341,9 @@ export const goalsStateJsonSchema = (): Record<string, unknown> => {
   def.properties = { $schema: { type: 'string' }, schemaVersion: { type: 'number', const: 1 }, ...def.properties };
   return schema;
 };
+
+export const turnCommitJsonSchema = (): Record<string, unknown> => jsonSchema(TurnCommitSchema, TURN_COMMIT_SCHEMA_URL);
+export const proposalJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalInputSchema, PROPOSAL_SCHEMA_URL);
 
 export type ActionTypeInput = z.input<typeof ActionTypeSchema>;
 export type ActionTypeRegistryInput = z.input<typeof ActionTypeRegistrySchema>;

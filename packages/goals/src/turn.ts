@@ -4,12 +4,14 @@
  * a turn id with different content is refused (it would silently drop the second payload).
  */
 import { createHash } from 'node:crypto';
-import { InputError } from './errors.js';
+import { GoalsError, InputError } from './errors.js';
+import { commitIssues } from './validate.js';
 import {
   completeAction,
   createAction,
   escalateDue,
   moveAction,
+  updateAction,
   updateProgress,
   upsertGoal,
   upsertQuestion,
@@ -30,9 +32,13 @@ export interface CompletedAction {
   /** A specific terminal status (default: the type's completion status, e.g. "done"). */
   status?: string | undefined;
   evidence_refs?: string[] | undefined;
+  /** Merged into the action's metadata before it moves (e.g. `{ choice: "postgres" }` for a decision's guard). */
+  metadata?: Record<string, unknown> | undefined;
 }
 
+/** A turn's deltas (JSON Schema: `@ratchet/goals/schemas/turn-commit.schema.json`). */
 export interface TurnCommit {
+  $schema?: string | undefined;
   turn_id: string;
   /** Optimistic locking: the state version the turn started from (from `assess`). */
   expected_version?: number | undefined;
@@ -56,29 +62,19 @@ export interface CommitResult {
   proposals: RegistryProposal[];
 }
 
-const COMMIT_KEYS = new Set(['turn_id', 'expected_version', 'goals', 'questions', 'progress', 'new_actions', 'completed_actions', 'story_updates']);
-
-/** Check the commit's shape before anything is applied (commits come from agents as JSON). */
+/**
+ * Check the commit against its schema before anything is applied (commits come from agents as
+ * JSON): every problem, each with its JSON pointer, in one InputError.
+ */
 export function checkCommit(commit: unknown): asserts commit is TurnCommit {
-  if (commit === null || typeof commit !== 'object' || Array.isArray(commit)) throw new InputError('a turn commit must be a JSON object');
-  for (const key of Object.keys(commit)) if (!COMMIT_KEYS.has(key)) throw new InputError(`unknown key "${key}" in the turn commit (expected ${[...COMMIT_KEYS].join(', ')})`);
-  const c = commit as Record<string, unknown>;
-  checkId(c.turn_id, 'turn');
-  if (c.expected_version !== undefined && !(Number.isSafeInteger(c.expected_version) && (c.expected_version as number) >= 0)) throw new InputError('expected_version must be a non-negative integer');
-  for (const key of ['goals', 'questions', 'progress', 'new_actions', 'completed_actions', 'story_updates']) {
-    const v = c[key];
-    if (v === undefined) continue;
-    if (!Array.isArray(v)) throw new InputError(`${key} must be an array`);
-    for (const [i, item] of v.entries()) {
-      const ok = key === 'completed_actions' ? typeof item === 'string' || (item !== null && typeof item === 'object' && !Array.isArray(item)) : item !== null && typeof item === 'object' && !Array.isArray(item);
-      if (!ok) throw new InputError(`${key}[${i}] must be ${key === 'completed_actions' ? 'an action id or an object' : 'an object'}`);
-    }
-  }
+  const issues = commitIssues(commit);
+  if (issues.length > 0) throw InputError.invalid('turn commit', issues.map(({ pointer, message }) => ({ pointer, message })));
+  checkId((commit as TurnCommit).turn_id, 'turn');
 }
 
-/** sha256 of the commit's canonical JSON (keys sorted), without expected_version. */
+/** sha256 of the commit's canonical JSON (keys sorted), without expected_version and $schema. */
 export function commitDigest(commit: TurnCommit): string {
-  const { expected_version: _ignored, ...rest } = commit;
+  const { expected_version: _ignored, $schema: _schema, ...rest } = commit;
   return createHash('sha256').update(canonical(rest)).digest('hex');
 }
 
@@ -104,26 +100,39 @@ export function findReplay(tx: Tx, commit: TurnCommit, digest = commitDigest(com
 export function applyCommit(tx: Tx, registry: Registry, commit: TurnCommit, nowMs: number, handlers?: PolicyHandlers): Omit<CommitResult, 'replayed' | 'version'> {
   const digest = commitDigest(commit);
   const turn = commit.turn_id;
-  for (const g of commit.goals ?? []) upsertGoal(tx, g);
-  for (const q of commit.questions ?? []) upsertQuestion(tx, q);
-  for (const p of commit.progress ?? []) updateProgress(tx, p);
+  // Each delta is applied at its place in the commit, so a refusal names it (`/completed_actions/2`).
+  (commit.goals ?? []).forEach((g, i) => at(`/goals/${i}`, () => upsertGoal(tx, g)));
+  (commit.questions ?? []).forEach((q, i) => at(`/questions/${i}`, () => upsertQuestion(tx, q)));
+  (commit.progress ?? []).forEach((p, i) => at(`/progress/${i}`, () => updateProgress(tx, p)));
   const created: PendingAction[] = [];
   const proposals: RegistryProposal[] = [];
-  for (const input of commit.new_actions ?? []) {
-    const r = createAction(tx, registry, input, turn);
+  (commit.new_actions ?? []).forEach((input, i) => {
+    const r = at(`/new_actions/${i}`, () => createAction(tx, registry, input, turn));
     created.push(r.action);
     if (r.proposal !== undefined && !proposals.includes(r.proposal)) proposals.push(r.proposal);
-  }
+  });
   const completed: PendingAction[] = [];
-  for (const item of commit.completed_actions ?? []) {
+  (commit.completed_actions ?? []).forEach((item, i) => {
     const c = typeof item === 'string' ? { id: item } : item;
     const options = { handlers, evidence_refs: c.evidence_refs };
-    completed.push(c.status === undefined ? completeAction(tx, registry, c.id, options) : moveAction(tx, registry, c.id, c.status, options));
-  }
-  for (const s of commit.story_updates ?? []) upsertStory(tx, s);
+    at(`/completed_actions/${i}`, () => {
+      if (c.metadata !== undefined) updateAction(tx, c.id, { metadata: c.metadata });
+      completed.push(c.status === undefined ? completeAction(tx, registry, c.id, options) : moveAction(tx, registry, c.id, c.status, options));
+    });
+  });
+  (commit.story_updates ?? []).forEach((s, i) => at(`/story_updates/${i}`, () => upsertStory(tx, s)));
   const escalated = escalateDue(tx, registry, nowMs);
   tx.create('turn', { id: turn, digest, version: tx.state.version + 1, at: tx.now, by: tx.who });
   return { turn_id: turn, created: created.map(clone), completed: completed.map(clone), escalated: escalated.map(clone), proposals: proposals.map(clone) };
 }
 
 const clone = <T>(x: T): T => structuredClone(x);
+
+function at<T>(pointer: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof GoalsError) err.at(pointer);
+    throw err;
+  }
+}

@@ -4,6 +4,7 @@
  * immutable audit entry with before/after images (which is what `revert` replays backwards).
  */
 import { GoalsError, InputError } from './errors.js';
+import { stateIssues } from './validate.js';
 import type { Actor, AuditEntry, Change, EntityKind, Goal, GoalsState, PendingAction, Question, RegistryProposal, Story, TurnRecord } from './types.js';
 
 export interface EntityOf {
@@ -131,6 +132,7 @@ export class Tx {
       changes.push({ kind, id, before, after: entity === undefined ? null : structuredClone(entity) });
     }
     if (changes.length === 0) return undefined;
+    for (const c of changes) if (c.after !== null) checkEntity(c.kind, c.id, c.after);
     const entry: AuditEntry = { version, previous_version: this.state.version, who: this.who, at: this.now, op: meta.op, changes };
     if (meta.turn_id !== undefined) entry.turn_id = meta.turn_id;
     if (meta.reverted_to !== undefined) entry.reverted_to = meta.reverted_to;
@@ -143,6 +145,22 @@ export class Tx {
     const key = `${kind}\u0000${id}`;
     if (!this.touched.has(key)) this.touched.set(key, { kind, id, before: entity === undefined ? null : (structuredClone(entity) as Record<string, unknown>) });
   }
+}
+
+/**
+ * Each changed entity against the state schema, before anything is written: the store would refuse
+ * the write anyway, but with a place in the state file (`/goals/3/priority`); this names the entity
+ * and the field the caller gave (`goal "g4": priority must be >= 0`).
+ */
+function checkEntity(kind: EntityKind, id: string, entity: Record<string, unknown>): void {
+  const probe = emptyState() as unknown as Record<string, unknown[]>;
+  probe[COLLECTION[kind]] = [entity];
+  const prefix = `/${COLLECTION[kind]}/0`;
+  const issues = stateIssues(probe).map((i) => ({ pointer: i.pointer.startsWith(prefix) ? i.pointer.slice(prefix.length) : i.pointer, message: i.message }));
+  if (issues.length === 0) return;
+  const field = (p: string): string => (p === '' ? '' : `${p.slice(1).replaceAll('/', '.')} `);
+  const first = issues[0]!;
+  throw new InputError(`${kind} "${id}": ${field(first.pointer)}${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`, 'invalid-input');
 }
 
 export function checkId(id: unknown, what: string): asserts id is string {

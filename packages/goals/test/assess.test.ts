@@ -100,6 +100,31 @@ describe('deterministic selection (fast-check, fixed seed)', () => {
   });
 });
 
+test('goals, questions and their stories: the same whatever the order of the arrays (fixed seed)', () => {
+  const word = fc.constantFrom('mobile', 'cloud', 'costs', 'launch', 'users', 'beta');
+  const arbGoal = fc.record({ words: fc.array(word, { maxLength: 3 }), priority: fc.integer({ min: 0, max: 3 }), progress: fc.constantFrom(0, 0.5, 1), status: fc.constantFrom('active' as const, 'active' as const, 'paused' as const) });
+  const arbQuestion = fc.record({ words: fc.array(word, { maxLength: 3 }), priority: fc.integer({ min: 0, max: 3 }), goal: fc.option(fc.nat(), { nil: undefined }), open: fc.boolean(), stories: fc.nat({ max: 2 }) });
+  fc.assert(
+    fc.property(fc.array(arbGoal, { maxLength: 12 }), fc.array(arbQuestion, { maxLength: 12 }), fc.array(word, { maxLength: 2 }), fc.integer(), (gs, qs, query, seed) => {
+      const state = emptyState();
+      gs.forEach((g, i) => state.goals.push({ id: `g${i}`, title: g.words.join(' ') || 'goal', priority: g.priority, status: g.status, progress: g.progress, metrics: {}, constraints: [], lineage_ids: [], evidence_refs: [], created_at: '', updated_at: '', version: 1 }));
+      qs.forEach((q, i) => {
+        const goal_id = q.goal === undefined || gs.length === 0 ? undefined : `g${q.goal % gs.length}`;
+        state.questions.push({ id: `q${i}`, text: q.words.join(' ') || 'question', priority: q.priority, status: q.open ? 'open' : 'answered', ...(goal_id ? { goal_id } : {}), tags: [], created_at: '', updated_at: '', version: 1 });
+        for (let k = 0; k < q.stories; k++) state.stories.push({ id: `s${i}-${k}`, question_id: `q${i}`, narrative: `story ${k}`, acceptance_criteria: [], evidence_refs: [], status: 'active', last_updated: '', version: 1 });
+      });
+      const shuffle = <T extends { id: string }>(xs: T[]): T[] => [...xs].sort((a, b) => hash(a.id, seed) - hash(b.id, seed));
+      const shuffled = { ...state, goals: shuffle(state.goals), questions: shuffle(state.questions), stories: shuffle(state.stories) };
+      const view = (s: GoalsState): unknown => {
+        const r = assess(s, registry, { now: T0, goals: 4, questions: 4, query: query.join(' ') });
+        return { goals: r.goals.map((g) => g.id), questions: r.questions.map((q) => [q.question.id, q.story?.id]) };
+      };
+      expect(view(shuffled)).toEqual(view(state));
+    }),
+    { seed: 11, numRuns: 200 },
+  );
+});
+
 function hash(s: string, seed: number): number {
   let h = seed | 0;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 2654435761);

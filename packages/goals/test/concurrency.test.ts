@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { openGoals, upsertGoal } from '../src/index.js';
+import { defaultRegistry, openGoals, upsertGoal } from '../src/index.js';
 import { AGENT, tempDir } from './support.js';
 
 const worker = fileURLToPath(new URL('./fixtures/commit-worker.mjs', import.meta.url));
@@ -42,3 +42,25 @@ test('two processes committing against the same version: exactly one ConflictErr
   expect(state.turns.map((t) => t.id).sort()).toEqual(['turn-a', 'turn-b']);
   expect(state.audit.map((e) => [e.version, e.previous_version])).toEqual([[1, 0], [2, 1], [3, 2]]);
 }, 30_000);
+
+test('kill -9 in the middle of committing: the state stays whole (every turn all or nothing), the next writer takes over the lock', async () => {
+  const dir = tempDir('goals-kill-');
+  const statePath = join(dir, 'goals.json');
+  const loop = fileURLToPath(new URL('./fixtures/commit-loop.mjs', import.meta.url));
+  const child = spawn(process.execPath, ['--conditions=@ratchet/source', '--import', 'tsx', loop, statePath], { cwd: pkg, stdio: 'ignore' });
+  const store = openGoals(statePath);
+  // Let it commit a few turns, then kill it without warning, most likely inside a locked write.
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 20));
+    if (existsSync(statePath) && (await store.read()).version >= 5) break;
+  }
+  child.kill('SIGKILL');
+  await new Promise((r) => child.on('close', r));
+  const after = await store.read();
+  expect(after.turns).toHaveLength(after.version);
+  expect(after.actions).toHaveLength(after.version);
+  expect(after.audit.map((e) => e.version)).toEqual(Array.from({ length: after.version }, (_, i) => i + 1));
+  // The dead process's lock (if it held one) does not block the next commit.
+  const next = await store.commitTurn(defaultRegistry(), { turn_id: 'after-kill', expected_version: after.version, new_actions: [{ type: 'agent_task', title: 'after' }] }, { actor: AGENT });
+  expect(next.version).toBe(after.version + 1);
+}, 60_000);

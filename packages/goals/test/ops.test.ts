@@ -20,7 +20,7 @@ import {
   upsertStory,
   Tx,
 } from '../src/index.js';
-import { AGENT, T0, USER, inMemory, registry } from './support.js';
+import { AGENT, T0, USER, inMemory, registry, tempStore } from './support.js';
 
 const as = (tx: Tx, actor: typeof AGENT): Tx => new Tx(tx.state, tx.now, actor);
 
@@ -45,7 +45,16 @@ describe('owner semantics', () => {
     expect(() => completeAction(tx, registry, action.id)).toThrow(ConfirmationRequiredError);
     expect(() => confirmAction(tx, action.id)).toThrow(OwnerError);
     confirmAction(as(tx, USER), action.id);
+    tx.edit('action', action.id).metadata.choice = 'postgres';
     expect(completeAction(tx, registry, action.id)).toMatchObject({ status: 'decided', confirmed_by: 'alice' });
+  });
+
+  test("the agent cannot waive a type's confirmation policy; the user can, and anyone can add one", () => {
+    const { tx } = inMemory(AGENT);
+    expect(() => createAction(tx, registry, { type: 'decision', owner: 'agent', title: 'pick', requires_confirmation: false })).toThrow(OwnerError);
+    expect(tx.state.actions).toEqual([]);
+    expect(createAction(as(tx, USER), registry, { type: 'decision', owner: 'agent', title: 'pick', requires_confirmation: false }).action.requires_confirmation).toBe(false);
+    expect(createAction(tx, registry, { type: 'agent_task', title: 'deploy', requires_confirmation: true }).action.requires_confirmation).toBe(true);
   });
 
   test('a type refuses owners it does not allow; auto_complete false keeps the agent from completing', () => {
@@ -74,6 +83,38 @@ describe('statuses through the type machine', () => {
     }
     expect(completeAction(tx, registry, action.id).status).toBe('succeeded');
     expect(() => moveAction(tx, registry, action.id, 'running')).toThrow(/terminal status/);
+  });
+
+  test('the built-in guards: choice_recorded (decision) and user_acknowledgment (user_task); a caller handler wins', () => {
+    const { tx } = inMemory(USER);
+    const { action } = createAction(tx, registry, { type: 'decision', title: 'choose' });
+    expect(() => completeAction(tx, registry, action.id)).toThrow(/completion guard "choice_recorded" refused: no choice recorded/);
+    expect(tx.get('action', action.id).status).toBe('open');
+    expect(completeAction(tx, registry, action.id, { handlers: { choice_recorded: () => undefined } }).status).toBe('decided');
+    // user_acknowledgment: even where a registry lets the agent own a user_task, only the user completes it.
+    const doc = defaultRegistryDocument();
+    const userTask = doc.action_types.find((t) => t.id === 'user_task')!;
+    Object.assign(userTask, { allowed_owners: ['user', 'agent'], default_policies: { auto_complete: true } });
+    const loose = loadRegistry(doc);
+    const agentTx = as(tx, AGENT);
+    const mine = createAction(agentTx, loose, { type: 'user_task', owner: 'agent', title: 'ack' }).action;
+    moveAction(agentTx, loose, mine.id, 'awaiting_confirmation');
+    expect(() => moveAction(agentTx, loose, mine.id, 'done')).toThrow(/user_acknowledgment" refused: only the user's acknowledgment completes it/);
+    expect(moveAction(as(agentTx, USER), loose, mine.id, 'done').status).toBe('done');
+  });
+
+  test('a guard the registry names but nobody implements refuses (fails closed)', () => {
+    const doc = defaultRegistryDocument();
+    doc.action_types.find((t) => t.id === 'agent_task')!.policy_handlers = { completion_guard: 'tests_pass' };
+    const guarded = loadRegistry(doc);
+    const { tx } = inMemory(AGENT);
+    const { action } = createAction(tx, guarded, { type: 'agent_task', title: 'x' });
+    expect(() => completeAction(tx, guarded, action.id)).toThrow(/completion guard "tests_pass" has no handler/);
+    expect(() => completeAction(tx, guarded, action.id, { handlers: { tests_pass: () => 'red' } })).toThrow(/refused: red/);
+    expect(completeAction(tx, guarded, action.id, { handlers: { tests_pass: () => undefined } }).status).toBe('done');
+    // Cancelling is not completing: no guard.
+    const other = createAction(tx, guarded, { type: 'agent_task', title: 'y' }).action;
+    expect(moveAction(tx, guarded, other.id, 'cancelled').status).toBe('cancelled');
   });
 
   test('a completion guard handler can refuse', () => {
@@ -170,6 +211,14 @@ describe('proposals', () => {
     expect(() => reviewProposal(reviewer, p.id, 'approve', 'changed my mind')).toThrow(/already rejected/);
     expect(() => submitProposal(tx, { proposal_type: 'modify', rationale: 'x' })).toThrow(/needs a type_id/);
   });
+
+  test('the agent submits proposals but cannot review them', () => {
+    const { tx } = inMemory(AGENT);
+    const p = submitProposal(tx, { proposal_type: 'deprecate', type_id: 'research', rationale: 'use agent_task' });
+    expect(() => reviewProposal(tx, p.id, 'approve', 'self-approved')).toThrow(OwnerError);
+    expect(tx.get('proposal', p.id)).toMatchObject({ status: 'open', reviewers: [] });
+    expect(reviewProposal(as(tx, USER), p.id, 'approve', 'ok').status).toBe('approved');
+  });
 });
 
 test('updateAction changes descriptive fields only, validated', () => {
@@ -186,4 +235,14 @@ test('timestamps come from the transaction clock only', () => {
   const { tx } = inMemory(AGENT, undefined, T0 + 5);
   const { action } = createAction(tx, registry, { type: 'agent_task', title: 'x' });
   expect(action.created_at).toBe(new Date(T0 + 5).toISOString());
+});
+
+test('a change the state schema refuses is an input error naming the entity and the field, before anything is written', async () => {
+  const { store } = tempStore();
+  await expect(store.mutate({ actor: AGENT, op: 'x' }, (tx) => upsertGoal(tx, { title: 'x', priority: -1 }))).rejects.toThrow('goal "g1": priority must be >= 0');
+  await expect(store.mutate({ actor: AGENT, op: 'x' }, (tx) => createAction(tx, registry, { type: 'agent_task', title: 'x'.repeat(1001) }))).rejects.toMatchObject({
+    code: 'invalid-input',
+    message: 'action "a1": title must NOT have more than 1000 characters',
+  });
+  expect((await store.read()).version).toBe(0);
 });

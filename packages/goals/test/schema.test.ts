@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { importGraph } from '../../../scripts/dev/import-graph.js';
 import { generate, VALIDATORS_PATH } from '../scripts/generate.js';
-import { checkRegistry, defaultRegistryDocument, emptyState, goalsDocument, type ActionType, type Goal, type GoalsState, type PendingAction, type Question, type RegistryProposal, type Story } from '../src/index.js';
-import { ActionTypeRegistrySchema, GoalsStateSchema } from '../src/schema.js';
+import { checkCommit, checkProposal, checkRegistry, defaultRegistryDocument, emptyState, goalsDocument, type ActionType, type Goal, type GoalsState, type PendingAction, type Question, type RegistryProposal, type Story } from '../src/index.js';
+import { ActionTypeRegistrySchema, GoalsStateSchema, ProposalInputSchema, TurnCommitSchema } from '../src/schema.js';
 import type { ActionTypeSchema, GoalSchema, PendingActionSchema, QuestionSchema, RegistryProposalSchema, StorySchema } from '../src/schema.js';
 import type { z } from 'zod';
 
@@ -26,7 +26,7 @@ describe('generated artefacts', () => {
   test('the main entry never loads zod, ajv or yaml eagerly (yaml only through a dynamic import for YAML registries)', () => {
     const graph = importGraph(join(src, 'index.ts'));
     expect(graph.files.has(join(src, 'schema.ts'))).toBe(false);
-    expect([...graph.staticImports].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store', 'node:crypto']);
+    expect([...graph.staticImports].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store', 'node:crypto', 'node:fs/promises', 'node:path']);
     expect([...graph.lazyImports]).toEqual(['yaml']);
   });
 
@@ -38,6 +38,50 @@ describe('generated artefacts', () => {
     expect((shipped as { action_types: ActionType[] }).action_types.map((t) => t.id)).toEqual([
       'agent_task', 'user_task', 'approval_request', 'reminder', 'follow_up', 'research', 'decision', 'background_job', 'blocker',
     ]);
+  });
+});
+
+describe('the models and the input files', () => {
+  test("each of the seed's models is a named definition in the shipped JSON Schemas", () => {
+    const defs = (name: string): string[] => Object.keys((JSON.parse(readFileSync(join(repo, 'packages/goals/schemas', name), 'utf8')) as { $defs: object }).$defs);
+    expect(defs('goals-state.schema.json')).toEqual(expect.arrayContaining(['Goal', 'PendingAction', 'Question', 'Story', 'RegistryProposal']));
+    expect(defs('action-types.schema.json')).toEqual(expect.arrayContaining(['ActionType']));
+    expect(defs('turn-commit.schema.json')).toEqual(['TurnCommit']);
+    expect(defs('proposal.schema.json')).toEqual(['ProposalInput']);
+  });
+
+  test('the example commit and proposal files validate, by zod and by the precompiled validators', () => {
+    const commit: unknown = JSON.parse(readFileSync(join(repo, 'examples/goals/turn-1.json'), 'utf8'));
+    const proposal: unknown = JSON.parse(readFileSync(join(repo, 'examples/goals/code-review.proposal.json'), 'utf8'));
+    expect(TurnCommitSchema.safeParse(commit).success).toBe(true);
+    expect(() => checkCommit(commit)).not.toThrow();
+    expect(ProposalInputSchema.safeParse(proposal).success).toBe(true);
+    expect(() => checkProposal(proposal)).not.toThrow();
+  });
+
+  const commits: [string, unknown][] = [
+    ['minimal', { turn_id: 't' }],
+    ['no turn id', {}],
+    ['unknown key', { turn_id: 't', complete_actions: [] }],
+    ['ids and objects', { turn_id: 't', completed_actions: ['a1', { id: 'a2', status: 'done', metadata: { choice: 'x' } }] }],
+    ['a number as an action', { turn_id: 't', completed_actions: [7] }],
+    ['negative version', { turn_id: 't', expected_version: -1 }],
+    ['progress above 1', { turn_id: 't', progress: [{ goal_id: 'g', progress: 1.5 }] }],
+    ['an action without a title', { turn_id: 't', new_actions: [{ type: 'x' }] }],
+    ['a full action', { turn_id: 't', new_actions: [{ type: 'x', title: 'y', owner: 'user', priority: 2, effort: 0.5, due_at: '2030-01-01T00:00:00Z', blocking: true, metadata: {} }] }],
+    ['zero effort', { turn_id: 't', new_actions: [{ type: 'x', title: 'y', effort: 0 }] }],
+    ['a story update', { turn_id: 't', story_updates: [{ question_id: 'q', acceptance_criteria: ['a'], evidence_refs: ['e'], status: 'active' }] }],
+    ['an array', [1]],
+  ];
+  test.each(commits)('turn commit: %s', (_, value) => {
+    const zodOk = TurnCommitSchema.safeParse(value).success;
+    let ajvOk = true;
+    try {
+      checkCommit(value);
+    } catch {
+      ajvOk = false;
+    }
+    expect(ajvOk).toBe(zodOk);
   });
 });
 

@@ -4,11 +4,669 @@
 // main entry validates registries and state files without loading ajv or zod.
 "use strict";
 export const validateRegistry = validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/action-types.schema.json","$ref":"#/$defs/ActionTypeRegistry","$defs":{"ActionTypeRegistry":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"action_types":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"default_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"deprecation_status":{"type":"string","enum":["active","deprecated"]}},"required":["id","display_name","allowed_owners","default_policies","allowed_statuses","allowed_transitions","deprecation_status"],"additionalProperties":false}}},"required":["action_types"],"additionalProperties":false,"title":"Ratchet action-type registry (Frontal Cortex)"}}};
-const schema20 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"action_types":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"default_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"deprecation_status":{"type":"string","enum":["active","deprecated"]}},"required":["id","display_name","allowed_owners","default_policies","allowed_statuses","allowed_transitions","deprecation_status"],"additionalProperties":false}}},"required":["action_types"],"additionalProperties":false,"title":"Ratchet action-type registry (Frontal Cortex)"};
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/action-types.schema.json","$ref":"#/$defs/ActionTypeRegistry","$defs":{"ActionTypeRegistry":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"action_types":{"type":"array","items":{"$ref":"#/$defs/ActionType"}}},"required":["action_types"],"additionalProperties":false,"title":"Ratchet action-type registry (Frontal Cortex)"},"ActionType":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"default_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"deprecation_status":{"type":"string","enum":["active","deprecated"]}},"required":["id","display_name","allowed_owners","default_policies","allowed_statuses","allowed_transitions","deprecation_status"],"additionalProperties":false,"title":"An action type: owners, policies, statuses and transitions"}}};
+const schema20 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"action_types":{"type":"array","items":{"$ref":"#/$defs/ActionType"}}},"required":["action_types"],"additionalProperties":false,"title":"Ratchet action-type registry (Frontal Cortex)"};
+const schema21 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"default_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"deprecation_status":{"type":"string","enum":["active","deprecated"]}},"required":["id","display_name","allowed_owners","default_policies","allowed_statuses","allowed_transitions","deprecation_status"],"additionalProperties":false,"title":"An action type: owners, policies, statuses and transitions"};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern3 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$", "u");
 const pattern4 = new RegExp("^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$", "u");
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.display_name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "display_name"},message:"must have required property '"+"display_name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.allowed_owners === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "allowed_owners"},message:"must have required property '"+"allowed_owners"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.default_policies === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "default_policies"},message:"must have required property '"+"default_policies"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.allowed_statuses === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "allowed_statuses"},message:"must have required property '"+"allowed_statuses"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.allowed_transitions === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "allowed_transitions"},message:"must have required property '"+"allowed_transitions"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.deprecation_status === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deprecation_status"},message:"must have required property '"+"deprecation_status"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema21.properties, key0))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern3.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.display_name !== undefined){
+let data1 = data.display_name;
+if(typeof data1 === "string"){
+if(data1.length > 200){
+const err10 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data1.length < 1){
+const err11 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if(typeof data2 === "string"){
+if(data2.length > 100000){
+const err13 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.allowed_owners !== undefined){
+let data3 = data.allowed_owners;
+if(Array.isArray(data3)){
+if(data3.length < 1){
+const err15 = {instancePath:instancePath+"/allowed_owners",schemaPath:"#/properties/allowed_owners/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 !== "string"){
+const err16 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!((data4 === "agent") || (data4 === "user"))){
+const err17 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema21.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/allowed_owners",schemaPath:"#/properties/allowed_owners/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.default_policies !== undefined){
+let data5 = data.default_policies;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key1 in data5){
+if(!((((key1 === "requires_confirmation") || (key1 === "auto_complete")) || (key1 === "blocking")) || (key1 === "escalation"))){
+const err19 = {instancePath:instancePath+"/default_policies",schemaPath:"#/properties/default_policies/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data5.requires_confirmation !== undefined){
+if(typeof data5.requires_confirmation !== "boolean"){
+const err20 = {instancePath:instancePath+"/default_policies/requires_confirmation",schemaPath:"#/properties/default_policies/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data5.auto_complete !== undefined){
+if(typeof data5.auto_complete !== "boolean"){
+const err21 = {instancePath:instancePath+"/default_policies/auto_complete",schemaPath:"#/properties/default_policies/properties/auto_complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data5.blocking !== undefined){
+if(typeof data5.blocking !== "boolean"){
+const err22 = {instancePath:instancePath+"/default_policies/blocking",schemaPath:"#/properties/default_policies/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data5.escalation !== undefined){
+let data9 = data5.escalation;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+if(!((key2 === "after") || (key2 === "policy"))){
+const err23 = {instancePath:instancePath+"/default_policies/escalation",schemaPath:"#/properties/default_policies/properties/escalation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data9.after !== undefined){
+let data10 = data9.after;
+if(typeof data10 === "string"){
+if(!pattern4.test(data10)){
+const err24 = {instancePath:instancePath+"/default_policies/escalation/after",schemaPath:"#/properties/default_policies/properties/escalation/properties/after/pattern",keyword:"pattern",params:{pattern: "^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},message:"must match pattern \""+"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/default_policies/escalation/after",schemaPath:"#/properties/default_policies/properties/escalation/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data9.policy !== undefined){
+let data11 = data9.policy;
+if(typeof data11 === "string"){
+if(data11.length > 200){
+const err26 = {instancePath:instancePath+"/default_policies/escalation/policy",schemaPath:"#/properties/default_policies/properties/escalation/properties/policy/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data11.length < 1){
+const err27 = {instancePath:instancePath+"/default_policies/escalation/policy",schemaPath:"#/properties/default_policies/properties/escalation/properties/policy/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/default_policies/escalation/policy",schemaPath:"#/properties/default_policies/properties/escalation/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/default_policies/escalation",schemaPath:"#/properties/default_policies/properties/escalation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/default_policies",schemaPath:"#/properties/default_policies/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.allowed_statuses !== undefined){
+let data12 = data.allowed_statuses;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err31 = {instancePath:instancePath+"/allowed_statuses",schemaPath:"#/properties/allowed_statuses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const len1 = data12.length;
+for(let i1=0; i1<len1; i1++){
+let data13 = data12[i1];
+if(typeof data13 === "string"){
+if(!pattern3.test(data13)){
+const err32 = {instancePath:instancePath+"/allowed_statuses/" + i1,schemaPath:"#/properties/allowed_statuses/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/allowed_statuses/" + i1,schemaPath:"#/properties/allowed_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/allowed_statuses",schemaPath:"#/properties/allowed_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.allowed_transitions !== undefined){
+let data14 = data.allowed_transitions;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+const _errs34 = errors;
+if(typeof key3 === "string"){
+if(!pattern3.test(key3)){
+const err35 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\"",propertyName:key3};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+var valid7 = _errs34 === errors;
+if(!valid7){
+const err37 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+for(const key4 in data14){
+let data15 = data14[key4];
+if(Array.isArray(data15)){
+const len2 = data15.length;
+for(let i2=0; i2<len2; i2++){
+let data16 = data15[i2];
+if(typeof data16 === "string"){
+if(!pattern3.test(data16)){
+const err38 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/allowed_transitions/additionalProperties/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/allowed_transitions/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/allowed_transitions/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.policy_handlers !== undefined){
+let data17 = data.policy_handlers;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key5 in data17){
+if(!((key5 === "escalation") || (key5 === "completion_guard"))){
+const err42 = {instancePath:instancePath+"/policy_handlers",schemaPath:"#/properties/policy_handlers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data17.escalation !== undefined){
+let data18 = data17.escalation;
+if(typeof data18 === "string"){
+if(data18.length > 200){
+const err43 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data18.length < 1){
+const err44 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data17.completion_guard !== undefined){
+let data19 = data17.completion_guard;
+if(typeof data19 === "string"){
+if(data19.length > 200){
+const err46 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data19.length < 1){
+const err47 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/policy_handlers",schemaPath:"#/properties/policy_handlers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.deprecation_status !== undefined){
+let data20 = data.deprecation_status;
+if(typeof data20 !== "string"){
+const err50 = {instancePath:instancePath+"/deprecation_status",schemaPath:"#/properties/deprecation_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(!((data20 === "active") || (data20 === "deprecated"))){
+const err51 = {instancePath:instancePath+"/deprecation_status",schemaPath:"#/properties/deprecation_status/enum",keyword:"enum",params:{allowedValues: schema21.properties.deprecation_status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -83,10 +741,14 @@ let data2 = data.action_types;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.id === undefined){
-const err5 = {instancePath:instancePath+"/action_types/" + i0,schemaPath:"#/properties/action_types/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(!(validate54(data2[i0], {instancePath:instancePath+"/action_types/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/action_types",schemaPath:"#/properties/action_types/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -95,657 +757,15 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data3.display_name === undefined){
-const err6 = {instancePath:instancePath+"/action_types/" + i0,schemaPath:"#/properties/action_types/items/required",keyword:"required",params:{missingProperty: "display_name"},message:"must have required property '"+"display_name"+"'"};
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
-}
-errors++;
-}
-if(data3.allowed_owners === undefined){
-const err7 = {instancePath:instancePath+"/action_types/" + i0,schemaPath:"#/properties/action_types/items/required",keyword:"required",params:{missingProperty: "allowed_owners"},message:"must have required property '"+"allowed_owners"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data3.default_policies === undefined){
-const err8 = {instancePath:instancePath+"/action_types/" + i0,schemaPath:"#/properties/action_types/items/required",keyword:"required",params:{missingProperty: "default_policies"},message:"must have required property '"+"default_policies"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data3.allowed_statuses === undefined){
-const err9 = {instancePath:instancePath+"/action_types/" + i0,schemaPath:"#/properties/action_types/items/required",keyword:"required",params:{missingProperty: "allowed_statuses"},message:"must have required property '"+"allowed_statuses"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data3.allowed_transitions === undefined){
-const err10 = {instancePath:instancePath+"/action_types/" + i0,schemaPath:"#/properties/action_types/items/required",keyword:"required",params:{missingProperty: "allowed_transitions"},message:"must have required property '"+"allowed_transitions"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3.deprecation_status === undefined){
-const err11 = {instancePath:instancePath+"/action_types/" + i0,schemaPath:"#/properties/action_types/items/required",keyword:"required",params:{missingProperty: "deprecation_status"},message:"must have required property '"+"deprecation_status"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-for(const key1 in data3){
-if(!(func1.call(schema20.properties.action_types.items.properties, key1))){
-const err12 = {instancePath:instancePath+"/action_types/" + i0,schemaPath:"#/properties/action_types/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.id !== undefined){
-let data4 = data3.id;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err13 = {instancePath:instancePath+"/action_types/" + i0+"/id",schemaPath:"#/properties/action_types/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/action_types/" + i0+"/id",schemaPath:"#/properties/action_types/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data3.display_name !== undefined){
-let data5 = data3.display_name;
-if(typeof data5 === "string"){
-if(data5.length > 200){
-const err15 = {instancePath:instancePath+"/action_types/" + i0+"/display_name",schemaPath:"#/properties/action_types/items/properties/display_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data5.length < 1){
-const err16 = {instancePath:instancePath+"/action_types/" + i0+"/display_name",schemaPath:"#/properties/action_types/items/properties/display_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/action_types/" + i0+"/display_name",schemaPath:"#/properties/action_types/items/properties/display_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data3.description !== undefined){
-let data6 = data3.description;
-if(typeof data6 === "string"){
-if(data6.length > 100000){
-const err18 = {instancePath:instancePath+"/action_types/" + i0+"/description",schemaPath:"#/properties/action_types/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/action_types/" + i0+"/description",schemaPath:"#/properties/action_types/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data3.allowed_owners !== undefined){
-let data7 = data3.allowed_owners;
-if(Array.isArray(data7)){
-if(data7.length < 1){
-const err20 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_owners",schemaPath:"#/properties/action_types/items/properties/allowed_owners/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-if(typeof data8 !== "string"){
-const err21 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_owners/" + i1,schemaPath:"#/properties/action_types/items/properties/allowed_owners/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(!((data8 === "agent") || (data8 === "user"))){
-const err22 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_owners/" + i1,schemaPath:"#/properties/action_types/items/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema20.properties.action_types.items.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_owners",schemaPath:"#/properties/action_types/items/properties/allowed_owners/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data3.default_policies !== undefined){
-let data9 = data3.default_policies;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key2 in data9){
-if(!((((key2 === "requires_confirmation") || (key2 === "auto_complete")) || (key2 === "blocking")) || (key2 === "escalation"))){
-const err24 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies",schemaPath:"#/properties/action_types/items/properties/default_policies/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data9.requires_confirmation !== undefined){
-if(typeof data9.requires_confirmation !== "boolean"){
-const err25 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/requires_confirmation",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data9.auto_complete !== undefined){
-if(typeof data9.auto_complete !== "boolean"){
-const err26 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/auto_complete",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/auto_complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data9.blocking !== undefined){
-if(typeof data9.blocking !== "boolean"){
-const err27 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/blocking",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data9.escalation !== undefined){
-let data13 = data9.escalation;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key3 in data13){
-if(!((key3 === "after") || (key3 === "policy"))){
-const err28 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/escalation",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/escalation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data13.after !== undefined){
-let data14 = data13.after;
-if(typeof data14 === "string"){
-if(!pattern4.test(data14)){
-const err29 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/escalation/after",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/escalation/properties/after/pattern",keyword:"pattern",params:{pattern: "^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},message:"must match pattern \""+"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"+"\""};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/escalation/after",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/escalation/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data13.policy !== undefined){
-let data15 = data13.policy;
-if(typeof data15 === "string"){
-if(data15.length > 200){
-const err31 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/escalation/policy",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/escalation/properties/policy/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data15.length < 1){
-const err32 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/escalation/policy",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/escalation/properties/policy/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/escalation/policy",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/escalation/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies/escalation",schemaPath:"#/properties/action_types/items/properties/default_policies/properties/escalation/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/action_types/" + i0+"/default_policies",schemaPath:"#/properties/action_types/items/properties/default_policies/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-if(data3.allowed_statuses !== undefined){
-let data16 = data3.allowed_statuses;
-if(Array.isArray(data16)){
-if(data16.length < 1){
-const err36 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_statuses",schemaPath:"#/properties/action_types/items/properties/allowed_statuses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-const len2 = data16.length;
-for(let i2=0; i2<len2; i2++){
-let data17 = data16[i2];
-if(typeof data17 === "string"){
-if(!pattern3.test(data17)){
-const err37 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_statuses/" + i2,schemaPath:"#/properties/action_types/items/properties/allowed_statuses/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_statuses/" + i2,schemaPath:"#/properties/action_types/items/properties/allowed_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_statuses",schemaPath:"#/properties/action_types/items/properties/allowed_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data3.allowed_transitions !== undefined){
-let data18 = data3.allowed_transitions;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key4 in data18){
-const _errs43 = errors;
-if(typeof key4 === "string"){
-if(!pattern3.test(key4)){
-const err40 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_transitions",schemaPath:"#/properties/action_types/items/properties/allowed_transitions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\"",propertyName:key4};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_transitions",schemaPath:"#/properties/action_types/items/properties/allowed_transitions/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key4};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-var valid10 = _errs43 === errors;
-if(!valid10){
-const err42 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_transitions",schemaPath:"#/properties/action_types/items/properties/allowed_transitions/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-for(const key5 in data18){
-let data19 = data18[key5];
-if(Array.isArray(data19)){
-const len3 = data19.length;
-for(let i3=0; i3<len3; i3++){
-let data20 = data19[i3];
-if(typeof data20 === "string"){
-if(!pattern3.test(data20)){
-const err43 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_transitions/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i3,schemaPath:"#/properties/action_types/items/properties/allowed_transitions/additionalProperties/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_transitions/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i3,schemaPath:"#/properties/action_types/items/properties/allowed_transitions/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_transitions/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/action_types/items/properties/allowed_transitions/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/action_types/" + i0+"/allowed_transitions",schemaPath:"#/properties/action_types/items/properties/allowed_transitions/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-if(data3.policy_handlers !== undefined){
-let data21 = data3.policy_handlers;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key6 in data21){
-if(!((key6 === "escalation") || (key6 === "completion_guard"))){
-const err47 = {instancePath:instancePath+"/action_types/" + i0+"/policy_handlers",schemaPath:"#/properties/action_types/items/properties/policy_handlers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-if(data21.escalation !== undefined){
-let data22 = data21.escalation;
-if(typeof data22 === "string"){
-if(data22.length > 200){
-const err48 = {instancePath:instancePath+"/action_types/" + i0+"/policy_handlers/escalation",schemaPath:"#/properties/action_types/items/properties/policy_handlers/properties/escalation/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data22.length < 1){
-const err49 = {instancePath:instancePath+"/action_types/" + i0+"/policy_handlers/escalation",schemaPath:"#/properties/action_types/items/properties/policy_handlers/properties/escalation/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/action_types/" + i0+"/policy_handlers/escalation",schemaPath:"#/properties/action_types/items/properties/policy_handlers/properties/escalation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-}
-if(data21.completion_guard !== undefined){
-let data23 = data21.completion_guard;
-if(typeof data23 === "string"){
-if(data23.length > 200){
-const err51 = {instancePath:instancePath+"/action_types/" + i0+"/policy_handlers/completion_guard",schemaPath:"#/properties/action_types/items/properties/policy_handlers/properties/completion_guard/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-if(data23.length < 1){
-const err52 = {instancePath:instancePath+"/action_types/" + i0+"/policy_handlers/completion_guard",schemaPath:"#/properties/action_types/items/properties/policy_handlers/properties/completion_guard/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/action_types/" + i0+"/policy_handlers/completion_guard",schemaPath:"#/properties/action_types/items/properties/policy_handlers/properties/completion_guard/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/action_types/" + i0+"/policy_handlers",schemaPath:"#/properties/action_types/items/properties/policy_handlers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-if(data3.deprecation_status !== undefined){
-let data24 = data3.deprecation_status;
-if(typeof data24 !== "string"){
-const err55 = {instancePath:instancePath+"/action_types/" + i0+"/deprecation_status",schemaPath:"#/properties/action_types/items/properties/deprecation_status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(!((data24 === "active") || (data24 === "deprecated"))){
-const err56 = {instancePath:instancePath+"/action_types/" + i0+"/deprecation_status",schemaPath:"#/properties/action_types/items/properties/deprecation_status/enum",keyword:"enum",params:{allowedValues: schema20.properties.action_types.items.properties.deprecation_status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/action_types/" + i0,schemaPath:"#/properties/action_types/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-}
-else {
-const err58 = {instancePath:instancePath+"/action_types",schemaPath:"#/properties/action_types/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-}
-else {
-const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
 }
 errors++;
 }
@@ -775,15 +795,3580 @@ return errors === 0;
 }
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateState = validate55;
-const schema21 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false}},"actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false}},"stories":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false}},"proposals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"}}};
-const schema22 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false}},"actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false}},"stories":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false}},"proposals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"};
+export const validateState = validate57;
+const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"},"Goal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"},"PendingAction":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"},"Question":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"},"Story":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"},"RegistryProposal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"}}};
+const schema23 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"};
 const pattern29 = new RegExp("^[0-9a-f]{64}$", "u");
+const schema24 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.priority === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "priority"},message:"must have required property '"+"priority"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.status === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.progress === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "progress"},message:"must have required property '"+"progress"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.metrics === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.constraints === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "constraints"},message:"must have required property '"+"constraints"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.lineage_ids === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lineage_ids"},message:"must have required property '"+"lineage_ids"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.evidence_refs === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidence_refs"},message:"must have required property '"+"evidence_refs"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.created_at === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.updated_at === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.version === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema24.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern3.test(data0)){
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data1 = data.title;
+if(typeof data1 === "string"){
+if(data1.length > 1000){
+const err15 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data1.length < 1){
+const err16 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if(typeof data2 === "string"){
+if(data2.length > 100000){
+const err18 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.priority !== undefined){
+let data3 = data.priority;
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 1000000 || isNaN(data3)){
+const err20 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data3 < 0 || isNaN(data3)){
+const err21 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.horizon !== undefined){
+let data4 = data.horizon;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key1 in data4){
+if(!((key1 === "days") || (key1 === "steps"))){
+const err23 = {instancePath:instancePath+"/horizon",schemaPath:"#/properties/horizon/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.days !== undefined){
+let data5 = data4.days;
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err24 = {instancePath:instancePath+"/horizon/days",schemaPath:"#/properties/horizon/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/horizon/days",schemaPath:"#/properties/horizon/properties/days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data4.steps !== undefined){
+let data6 = data4.steps;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err26 = {instancePath:instancePath+"/horizon/steps",schemaPath:"#/properties/horizon/properties/steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 9007199254740991 || isNaN(data6)){
+const err27 = {instancePath:instancePath+"/horizon/steps",schemaPath:"#/properties/horizon/properties/steps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err28 = {instancePath:instancePath+"/horizon/steps",schemaPath:"#/properties/horizon/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/horizon",schemaPath:"#/properties/horizon/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(typeof data7 !== "string"){
+const err30 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!(((((data7 === "proposed") || (data7 === "active")) || (data7 === "paused")) || (data7 === "achieved")) || (data7 === "abandoned"))){
+const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema24.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.progress !== undefined){
+let data8 = data.progress;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 1 || isNaN(data8)){
+const err32 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err33 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.metrics !== undefined){
+let data9 = data.metrics;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+const _errs23 = errors;
+if(typeof key2 !== "string"){
+const err35 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key2};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+var valid2 = _errs23 === errors;
+if(!valid2){
+const err36 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+for(const key3 in data9){
+let data10 = data9[key3];
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+const err37 = {instancePath:instancePath+"/metrics/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metrics/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.constraints !== undefined){
+let data11 = data.constraints;
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(typeof data12 === "string"){
+if(data12.length > 2000){
+const err39 = {instancePath:instancePath+"/constraints/" + i0,schemaPath:"#/properties/constraints/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/constraints/" + i0,schemaPath:"#/properties/constraints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.parent_goal_id !== undefined){
+let data13 = data.parent_goal_id;
+if(typeof data13 === "string"){
+if(!pattern3.test(data13)){
+const err42 = {instancePath:instancePath+"/parent_goal_id",schemaPath:"#/properties/parent_goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/parent_goal_id",schemaPath:"#/properties/parent_goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.lineage_ids !== undefined){
+let data14 = data.lineage_ids;
+if(Array.isArray(data14)){
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+if(typeof data15 === "string"){
+if(!pattern3.test(data15)){
+const err44 = {instancePath:instancePath+"/lineage_ids/" + i1,schemaPath:"#/properties/lineage_ids/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/lineage_ids/" + i1,schemaPath:"#/properties/lineage_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/lineage_ids",schemaPath:"#/properties/lineage_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.evidence_refs !== undefined){
+let data16 = data.evidence_refs;
+if(Array.isArray(data16)){
+const len2 = data16.length;
+for(let i2=0; i2<len2; i2++){
+let data17 = data16[i2];
+if(typeof data17 === "string"){
+if(data17.length > 2048){
+const err47 = {instancePath:instancePath+"/evidence_refs/" + i2,schemaPath:"#/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data17.length < 1){
+const err48 = {instancePath:instancePath+"/evidence_refs/" + i2,schemaPath:"#/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/evidence_refs/" + i2,schemaPath:"#/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/evidence_refs",schemaPath:"#/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+let data18 = data.created_at;
+if(typeof data18 === "string"){
+if(data18.length > 64){
+const err51 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data18.length < 1){
+const err52 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+let data19 = data.updated_at;
+if(typeof data19 === "string"){
+if(data19.length > 64){
+const err54 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data19.length < 1){
+const err55 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data20 = data.version;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err57 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 9007199254740991 || isNaN(data20)){
+const err58 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(data20 < 0 || isNaN(data20)){
+const err59 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema25 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"};
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.owner === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.title === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.priority === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "priority"},message:"must have required property '"+"priority"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.status === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.created_by === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_by"},message:"must have required property '"+"created_by"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.evidence_refs === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidence_refs"},message:"must have required property '"+"evidence_refs"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.created_at === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.updated_at === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.version === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema25.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern3.test(data0)){
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err15 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.owner !== undefined){
+let data2 = data.owner;
+if(typeof data2 !== "string"){
+const err17 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!((data2 === "agent") || (data2 === "user"))){
+const err18 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/enum",keyword:"enum",params:{allowedValues: schema25.properties.owner.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data3 = data.title;
+if(typeof data3 === "string"){
+if(data3.length > 1000){
+const err19 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data3.length < 1){
+const err20 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data4 = data.description;
+if(typeof data4 === "string"){
+if(data4.length > 100000){
+const err22 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.priority !== undefined){
+let data5 = data.priority;
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000000 || isNaN(data5)){
+const err24 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err25 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.effort !== undefined){
+let data6 = data.effort;
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1000000 || isNaN(data6)){
+const err27 = {instancePath:instancePath+"/effort",schemaPath:"#/properties/effort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data6 <= 0 || isNaN(data6)){
+const err28 = {instancePath:instancePath+"/effort",schemaPath:"#/properties/effort/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/effort",schemaPath:"#/properties/effort/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+const err30 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.due_at !== undefined){
+let data8 = data.due_at;
+if(typeof data8 === "string"){
+if(data8.length > 64){
+const err32 = {instancePath:instancePath+"/due_at",schemaPath:"#/properties/due_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data8.length < 1){
+const err33 = {instancePath:instancePath+"/due_at",schemaPath:"#/properties/due_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/due_at",schemaPath:"#/properties/due_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.goal_id !== undefined){
+let data9 = data.goal_id;
+if(typeof data9 === "string"){
+if(!pattern3.test(data9)){
+const err35 = {instancePath:instancePath+"/goal_id",schemaPath:"#/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/goal_id",schemaPath:"#/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.blocking !== undefined){
+if(typeof data.blocking !== "boolean"){
+const err37 = {instancePath:instancePath+"/blocking",schemaPath:"#/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.requires_confirmation !== undefined){
+if(typeof data.requires_confirmation !== "boolean"){
+const err38 = {instancePath:instancePath+"/requires_confirmation",schemaPath:"#/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.confirmed_at !== undefined){
+let data12 = data.confirmed_at;
+if(typeof data12 === "string"){
+if(data12.length > 64){
+const err39 = {instancePath:instancePath+"/confirmed_at",schemaPath:"#/properties/confirmed_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data12.length < 1){
+const err40 = {instancePath:instancePath+"/confirmed_at",schemaPath:"#/properties/confirmed_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/confirmed_at",schemaPath:"#/properties/confirmed_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.confirmed_by !== undefined){
+let data13 = data.confirmed_by;
+if(typeof data13 === "string"){
+if(data13.length > 200){
+const err42 = {instancePath:instancePath+"/confirmed_by",schemaPath:"#/properties/confirmed_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data13.length < 1){
+const err43 = {instancePath:instancePath+"/confirmed_by",schemaPath:"#/properties/confirmed_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/confirmed_by",schemaPath:"#/properties/confirmed_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.escalated_at !== undefined){
+let data14 = data.escalated_at;
+if(typeof data14 === "string"){
+if(data14.length > 64){
+const err45 = {instancePath:instancePath+"/escalated_at",schemaPath:"#/properties/escalated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data14.length < 1){
+const err46 = {instancePath:instancePath+"/escalated_at",schemaPath:"#/properties/escalated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/escalated_at",schemaPath:"#/properties/escalated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.created_by !== undefined){
+let data15 = data.created_by;
+if(typeof data15 === "string"){
+if(data15.length > 200){
+const err48 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data15.length < 1){
+const err49 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data.created_from_turn_id !== undefined){
+let data16 = data.created_from_turn_id;
+if(typeof data16 === "string"){
+if(!pattern3.test(data16)){
+const err51 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.evidence_refs !== undefined){
+let data17 = data.evidence_refs;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(typeof data18 === "string"){
+if(data18.length > 2048){
+const err53 = {instancePath:instancePath+"/evidence_refs/" + i0,schemaPath:"#/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data18.length < 1){
+const err54 = {instancePath:instancePath+"/evidence_refs/" + i0,schemaPath:"#/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/evidence_refs/" + i0,schemaPath:"#/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/evidence_refs",schemaPath:"#/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data19 = data.metadata;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key1 in data19){
+const _errs42 = errors;
+if(typeof key1 !== "string"){
+const err57 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key1};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+var valid3 = _errs42 === errors;
+if(!valid3){
+const err58 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+let data20 = data.created_at;
+if(typeof data20 === "string"){
+if(data20.length > 64){
+const err60 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(data20.length < 1){
+const err61 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+let data21 = data.updated_at;
+if(typeof data21 === "string"){
+if(data21.length > 64){
+const err63 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data21.length < 1){
+const err64 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data22 = data.version;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err66 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 9007199254740991 || isNaN(data22)){
+const err67 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(data22 < 0 || isNaN(data22)){
+const err68 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err69 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema26 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.text === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.priority === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "priority"},message:"must have required property '"+"priority"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.status === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.tags === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.created_at === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.updated_at === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.version === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema26.properties, key0))){
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern3.test(data0)){
+const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+let data1 = data.text;
+if(typeof data1 === "string"){
+if(data1.length > 10000){
+const err11 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data1.length < 1){
+const err12 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.goal_id !== undefined){
+let data2 = data.goal_id;
+if(typeof data2 === "string"){
+if(!pattern3.test(data2)){
+const err14 = {instancePath:instancePath+"/goal_id",schemaPath:"#/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/goal_id",schemaPath:"#/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.priority !== undefined){
+let data3 = data.priority;
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 1000000 || isNaN(data3)){
+const err16 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data3 < 0 || isNaN(data3)){
+const err17 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!(((data4 === "open") || (data4 === "answered")) || (data4 === "archived"))){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema26.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.owner !== undefined){
+let data5 = data.owner;
+if(typeof data5 !== "string"){
+const err21 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!((data5 === "agent") || (data5 === "user"))){
+const err22 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/enum",keyword:"enum",params:{allowedValues: schema26.properties.owner.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data6 = data.tags;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(data7.length > 200){
+const err23 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data7.length < 1){
+const err24 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+let data8 = data.created_at;
+if(typeof data8 === "string"){
+if(data8.length > 64){
+const err27 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data8.length < 1){
+const err28 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+let data9 = data.updated_at;
+if(typeof data9 === "string"){
+if(data9.length > 64){
+const err30 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data9.length < 1){
+const err31 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data10 = data.version;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err33 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 9007199254740991 || isNaN(data10)){
+const err34 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data10 < 0 || isNaN(data10)){
+const err35 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema27 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"};
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate65.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.question_id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "question_id"},message:"must have required property '"+"question_id"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.narrative === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "narrative"},message:"must have required property '"+"narrative"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.acceptance_criteria === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "acceptance_criteria"},message:"must have required property '"+"acceptance_criteria"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.evidence_refs === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidence_refs"},message:"must have required property '"+"evidence_refs"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.status === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.last_updated === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "last_updated"},message:"must have required property '"+"last_updated"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.version === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "question_id")) || (key0 === "narrative")) || (key0 === "acceptance_criteria")) || (key0 === "evidence_refs")) || (key0 === "status")) || (key0 === "last_updated")) || (key0 === "version"))){
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern3.test(data0)){
+const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.question_id !== undefined){
+let data1 = data.question_id;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err11 = {instancePath:instancePath+"/question_id",schemaPath:"#/properties/question_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/question_id",schemaPath:"#/properties/question_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.narrative !== undefined){
+let data2 = data.narrative;
+if(typeof data2 === "string"){
+if(data2.length > 100000){
+const err13 = {instancePath:instancePath+"/narrative",schemaPath:"#/properties/narrative/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/narrative",schemaPath:"#/properties/narrative/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.acceptance_criteria !== undefined){
+let data3 = data.acceptance_criteria;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 === "string"){
+if(data4.length > 2000){
+const err15 = {instancePath:instancePath+"/acceptance_criteria/" + i0,schemaPath:"#/properties/acceptance_criteria/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data4.length < 1){
+const err16 = {instancePath:instancePath+"/acceptance_criteria/" + i0,schemaPath:"#/properties/acceptance_criteria/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/acceptance_criteria/" + i0,schemaPath:"#/properties/acceptance_criteria/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/acceptance_criteria",schemaPath:"#/properties/acceptance_criteria/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.evidence_refs !== undefined){
+let data5 = data.evidence_refs;
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+if(typeof data6 === "string"){
+if(data6.length > 2048){
+const err19 = {instancePath:instancePath+"/evidence_refs/" + i1,schemaPath:"#/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6.length < 1){
+const err20 = {instancePath:instancePath+"/evidence_refs/" + i1,schemaPath:"#/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/evidence_refs/" + i1,schemaPath:"#/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence_refs",schemaPath:"#/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(typeof data7 !== "string"){
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!((((data7 === "draft") || (data7 === "active")) || (data7 === "accepted")) || (data7 === "archived"))){
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema27.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.last_updated !== undefined){
+let data8 = data.last_updated;
+if(typeof data8 === "string"){
+if(data8.length > 64){
+const err25 = {instancePath:instancePath+"/last_updated",schemaPath:"#/properties/last_updated/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data8.length < 1){
+const err26 = {instancePath:instancePath+"/last_updated",schemaPath:"#/properties/last_updated/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/last_updated",schemaPath:"#/properties/last_updated/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data9 = data.version;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err28 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 9007199254740991 || isNaN(data9)){
+const err29 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data9 < 0 || isNaN(data9)){
+const err30 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+validate65.errors = vErrors;
+return errors === 0;
+}
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema28 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"};
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate67.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.proposal_type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proposal_type"},message:"must have required property '"+"proposal_type"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.rationale === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rationale"},message:"must have required property '"+"rationale"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.examples === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "examples"},message:"must have required property '"+"examples"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.risks === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risks"},message:"must have required property '"+"risks"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.created_by === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_by"},message:"must have required property '"+"created_by"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.status === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.reviewers === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviewers"},message:"must have required property '"+"reviewers"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.created_at === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.updated_at === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.version === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema28.properties, key0))){
+const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern3.test(data0)){
+const err12 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.proposal_type !== undefined){
+let data1 = data.proposal_type;
+if(typeof data1 !== "string"){
+const err14 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!(((data1 === "add") || (data1 === "modify")) || (data1 === "deprecate"))){
+const err15 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/enum",keyword:"enum",params:{allowedValues: schema28.properties.proposal_type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.type_id !== undefined){
+let data2 = data.type_id;
+if(typeof data2 === "string"){
+if(!pattern3.test(data2)){
+const err16 = {instancePath:instancePath+"/type_id",schemaPath:"#/properties/type_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/type_id",schemaPath:"#/properties/type_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.display_name !== undefined){
+let data3 = data.display_name;
+if(typeof data3 === "string"){
+if(data3.length > 200){
+const err18 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data3.length < 1){
+const err19 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data4 = data.description;
+if(typeof data4 === "string"){
+if(data4.length > 100000){
+const err21 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.diff !== undefined){
+let data5 = data.diff;
+if(typeof data5 === "string"){
+if(data5.length > 100000){
+const err23 = {instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.allowed_owners !== undefined){
+let data6 = data.allowed_owners;
+if(Array.isArray(data6)){
+if(data6.length < 1){
+const err25 = {instancePath:instancePath+"/allowed_owners",schemaPath:"#/properties/allowed_owners/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 !== "string"){
+const err26 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!((data7 === "agent") || (data7 === "user"))){
+const err27 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema28.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/allowed_owners",schemaPath:"#/properties/allowed_owners/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.suggested_policies !== undefined){
+let data8 = data.suggested_policies;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+if(!((((key1 === "requires_confirmation") || (key1 === "auto_complete")) || (key1 === "blocking")) || (key1 === "escalation"))){
+const err29 = {instancePath:instancePath+"/suggested_policies",schemaPath:"#/properties/suggested_policies/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data8.requires_confirmation !== undefined){
+if(typeof data8.requires_confirmation !== "boolean"){
+const err30 = {instancePath:instancePath+"/suggested_policies/requires_confirmation",schemaPath:"#/properties/suggested_policies/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data8.auto_complete !== undefined){
+if(typeof data8.auto_complete !== "boolean"){
+const err31 = {instancePath:instancePath+"/suggested_policies/auto_complete",schemaPath:"#/properties/suggested_policies/properties/auto_complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data8.blocking !== undefined){
+if(typeof data8.blocking !== "boolean"){
+const err32 = {instancePath:instancePath+"/suggested_policies/blocking",schemaPath:"#/properties/suggested_policies/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data8.escalation !== undefined){
+let data12 = data8.escalation;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key2 in data12){
+if(!((key2 === "after") || (key2 === "policy"))){
+const err33 = {instancePath:instancePath+"/suggested_policies/escalation",schemaPath:"#/properties/suggested_policies/properties/escalation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data12.after !== undefined){
+let data13 = data12.after;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err34 = {instancePath:instancePath+"/suggested_policies/escalation/after",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/after/pattern",keyword:"pattern",params:{pattern: "^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},message:"must match pattern \""+"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/suggested_policies/escalation/after",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data12.policy !== undefined){
+let data14 = data12.policy;
+if(typeof data14 === "string"){
+if(data14.length > 200){
+const err36 = {instancePath:instancePath+"/suggested_policies/escalation/policy",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/policy/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data14.length < 1){
+const err37 = {instancePath:instancePath+"/suggested_policies/escalation/policy",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/policy/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/suggested_policies/escalation/policy",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/suggested_policies/escalation",schemaPath:"#/properties/suggested_policies/properties/escalation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/suggested_policies",schemaPath:"#/properties/suggested_policies/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.allowed_statuses !== undefined){
+let data15 = data.allowed_statuses;
+if(Array.isArray(data15)){
+if(data15.length < 1){
+const err41 = {instancePath:instancePath+"/allowed_statuses",schemaPath:"#/properties/allowed_statuses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(typeof data16 === "string"){
+if(!pattern3.test(data16)){
+const err42 = {instancePath:instancePath+"/allowed_statuses/" + i1,schemaPath:"#/properties/allowed_statuses/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/allowed_statuses/" + i1,schemaPath:"#/properties/allowed_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/allowed_statuses",schemaPath:"#/properties/allowed_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.allowed_transitions !== undefined){
+let data17 = data.allowed_transitions;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key3 in data17){
+const _errs40 = errors;
+if(typeof key3 === "string"){
+if(!pattern3.test(key3)){
+const err45 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\"",propertyName:key3};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+var valid7 = _errs40 === errors;
+if(!valid7){
+const err47 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+for(const key4 in data17){
+let data18 = data17[key4];
+if(Array.isArray(data18)){
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+let data19 = data18[i2];
+if(typeof data19 === "string"){
+if(!pattern3.test(data19)){
+const err48 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/allowed_transitions/additionalProperties/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/allowed_transitions/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/allowed_transitions/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.rationale !== undefined){
+let data20 = data.rationale;
+if(typeof data20 === "string"){
+if(data20.length > 10000){
+const err52 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(data20.length < 1){
+const err53 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data.examples !== undefined){
+let data21 = data.examples;
+if(Array.isArray(data21)){
+const len3 = data21.length;
+for(let i3=0; i3<len3; i3++){
+let data22 = data21[i3];
+if(typeof data22 === "string"){
+if(data22.length > 10000){
+const err55 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.risks !== undefined){
+let data23 = data.risks;
+if(Array.isArray(data23)){
+const len4 = data23.length;
+for(let i4=0; i4<len4; i4++){
+let data24 = data23[i4];
+if(typeof data24 === "string"){
+if(data24.length > 10000){
+const err58 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/risks",schemaPath:"#/properties/risks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.created_by !== undefined){
+let data25 = data.created_by;
+if(typeof data25 === "string"){
+if(data25.length > 200){
+const err61 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data25.length < 1){
+const err62 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.created_from_turn_id !== undefined){
+let data26 = data.created_from_turn_id;
+if(typeof data26 === "string"){
+if(!pattern3.test(data26)){
+const err64 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data27 = data.status;
+if(typeof data27 !== "string"){
+const err66 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(!((((data27 === "open") || (data27 === "approved")) || (data27 === "rejected")) || (data27 === "merged"))){
+const err67 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.reviewers !== undefined){
+let data28 = data.reviewers;
+if(Array.isArray(data28)){
+const len5 = data28.length;
+for(let i5=0; i5<len5; i5++){
+let data29 = data28[i5];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.reviewer === undefined){
+const err68 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "reviewer"},message:"must have required property '"+"reviewer"+"'"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data29.decision === undefined){
+const err69 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(data29.comments === undefined){
+const err70 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "comments"},message:"must have required property '"+"comments"+"'"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(data29.at === undefined){
+const err71 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+for(const key5 in data29){
+if(!((((key5 === "reviewer") || (key5 === "decision")) || (key5 === "comments")) || (key5 === "at"))){
+const err72 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data29.reviewer !== undefined){
+let data30 = data29.reviewer;
+if(typeof data30 === "string"){
+if(data30.length > 200){
+const err73 = {instancePath:instancePath+"/reviewers/" + i5+"/reviewer",schemaPath:"#/properties/reviewers/items/properties/reviewer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data30.length < 1){
+const err74 = {instancePath:instancePath+"/reviewers/" + i5+"/reviewer",schemaPath:"#/properties/reviewers/items/properties/reviewer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/reviewers/" + i5+"/reviewer",schemaPath:"#/properties/reviewers/items/properties/reviewer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data29.decision !== undefined){
+let data31 = data29.decision;
+if(typeof data31 !== "string"){
+const err76 = {instancePath:instancePath+"/reviewers/" + i5+"/decision",schemaPath:"#/properties/reviewers/items/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(!((data31 === "approve") || (data31 === "reject"))){
+const err77 = {instancePath:instancePath+"/reviewers/" + i5+"/decision",schemaPath:"#/properties/reviewers/items/properties/decision/enum",keyword:"enum",params:{allowedValues: schema28.properties.reviewers.items.properties.decision.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data29.comments !== undefined){
+let data32 = data29.comments;
+if(typeof data32 === "string"){
+if(data32.length > 10000){
+const err78 = {instancePath:instancePath+"/reviewers/" + i5+"/comments",schemaPath:"#/properties/reviewers/items/properties/comments/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/reviewers/" + i5+"/comments",schemaPath:"#/properties/reviewers/items/properties/comments/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data29.at !== undefined){
+let data33 = data29.at;
+if(typeof data33 === "string"){
+if(data33.length > 64){
+const err80 = {instancePath:instancePath+"/reviewers/" + i5+"/at",schemaPath:"#/properties/reviewers/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(data33.length < 1){
+const err81 = {instancePath:instancePath+"/reviewers/" + i5+"/at",schemaPath:"#/properties/reviewers/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/reviewers/" + i5+"/at",schemaPath:"#/properties/reviewers/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/reviewers",schemaPath:"#/properties/reviewers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+let data34 = data.created_at;
+if(typeof data34 === "string"){
+if(data34.length > 64){
+const err85 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(data34.length < 1){
+const err86 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+let data35 = data.updated_at;
+if(typeof data35 === "string"){
+if(data35.length > 64){
+const err88 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if(data35.length < 1){
+const err89 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data36 = data.version;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err91 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 > 9007199254740991 || isNaN(data36)){
+const err92 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(data36 < 0 || isNaN(data36)){
+const err93 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err94 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -882,7 +4467,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema22.properties, key0))){
+if(!(func1.call(schema23.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -1054,10 +4639,14 @@ let data5 = data.goals;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.id === undefined){
-const err23 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(!(validate59(data5[i0], {instancePath:instancePath+"/goals/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/goals",schemaPath:"#/properties/goals/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1066,8 +4655,20 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data6.title === undefined){
-const err24 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+}
+if(data.actions !== undefined){
+let data7 = data.actions;
+if(Array.isArray(data7)){
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate61(data7[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data7,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1076,8 +4677,20 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data6.priority === undefined){
-const err25 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "priority"},message:"must have required property '"+"priority"+"'"};
+}
+if(data.questions !== undefined){
+let data9 = data.questions;
+if(Array.isArray(data9)){
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate63(data9[i2], {instancePath:instancePath+"/questions/" + i2,parentData:data9,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/questions",schemaPath:"#/properties/questions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1086,8 +4699,20 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data6.status === undefined){
-const err26 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+if(data.stories !== undefined){
+let data11 = data.stories;
+if(Array.isArray(data11)){
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate65(data11[i3], {instancePath:instancePath+"/stories/" + i3,parentData:data11,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/stories",schemaPath:"#/properties/stories/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1096,8 +4721,20 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data6.progress === undefined){
-const err27 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "progress"},message:"must have required property '"+"progress"+"'"};
+}
+if(data.proposals !== undefined){
+let data13 = data.proposals;
+if(Array.isArray(data13)){
+const len4 = data13.length;
+for(let i4=0; i4<len4; i4++){
+if(!(validate67(data13[i4], {instancePath:instancePath+"/proposals/" + i4,parentData:data13,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1106,8 +4743,16 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data6.metrics === undefined){
-const err28 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'"};
+}
+if(data.turns !== undefined){
+let data15 = data.turns;
+if(Array.isArray(data15)){
+const len5 = data15.length;
+for(let i5=0; i5<len5; i5++){
+let data16 = data15[i5];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.id === undefined){
+const err28 = {instancePath:instancePath+"/turns/" + i5,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1116,8 +4761,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data6.constraints === undefined){
-const err29 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "constraints"},message:"must have required property '"+"constraints"+"'"};
+if(data16.digest === undefined){
+const err29 = {instancePath:instancePath+"/turns/" + i5,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "digest"},message:"must have required property '"+"digest"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1126,8 +4771,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data6.lineage_ids === undefined){
-const err30 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "lineage_ids"},message:"must have required property '"+"lineage_ids"+"'"};
+if(data16.version === undefined){
+const err30 = {instancePath:instancePath+"/turns/" + i5,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1136,8 +4781,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data6.evidence_refs === undefined){
-const err31 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "evidence_refs"},message:"must have required property '"+"evidence_refs"+"'"};
+if(data16.at === undefined){
+const err31 = {instancePath:instancePath+"/turns/" + i5,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1146,8 +4791,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data6.created_at === undefined){
-const err32 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+if(data16.by === undefined){
+const err32 = {instancePath:instancePath+"/turns/" + i5,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1156,8 +4801,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data6.updated_at === undefined){
-const err33 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
+for(const key3 in data16){
+if(!(((((key3 === "id") || (key3 === "digest")) || (key3 === "version")) || (key3 === "at")) || (key3 === "by"))){
+const err33 = {instancePath:instancePath+"/turns/" + i5,schemaPath:"#/properties/turns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1166,8 +4812,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data6.version === undefined){
-const err34 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+}
+if(data16.id !== undefined){
+let data17 = data16.id;
+if(typeof data17 === "string"){
+if(!pattern3.test(data17)){
+const err34 = {instancePath:instancePath+"/turns/" + i5+"/id",schemaPath:"#/properties/turns/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1176,9 +4826,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key3 in data6){
-if(!(func1.call(schema22.properties.goals.items.properties, key3))){
-const err35 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+else {
+const err35 = {instancePath:instancePath+"/turns/" + i5+"/id",schemaPath:"#/properties/turns/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1188,11 +4838,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data6.id !== undefined){
-let data7 = data6.id;
-if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-const err36 = {instancePath:instancePath+"/goals/" + i0+"/id",schemaPath:"#/properties/goals/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data16.digest !== undefined){
+let data18 = data16.digest;
+if(typeof data18 === "string"){
+if(!pattern29.test(data18)){
+const err36 = {instancePath:instancePath+"/turns/" + i5+"/digest",schemaPath:"#/properties/turns/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1203,7 +4853,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/goals/" + i0+"/id",schemaPath:"#/properties/goals/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err37 = {instancePath:instancePath+"/turns/" + i5+"/digest",schemaPath:"#/properties/turns/items/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1213,11 +4863,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data6.title !== undefined){
-let data8 = data6.title;
-if(typeof data8 === "string"){
-if(data8.length > 1000){
-const err38 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(data16.version !== undefined){
+let data19 = data16.version;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err38 = {instancePath:instancePath+"/turns/" + i5+"/version",schemaPath:"#/properties/turns/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1226,8 +4875,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data8.length < 1){
-const err39 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 9007199254740991 || isNaN(data19)){
+const err39 = {instancePath:instancePath+"/turns/" + i5+"/version",schemaPath:"#/properties/turns/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1236,9 +4886,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data19 < 0 || isNaN(data19)){
+const err40 = {instancePath:instancePath+"/turns/" + i5+"/version",schemaPath:"#/properties/turns/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1248,11 +4897,12 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data6.description !== undefined){
-let data9 = data6.description;
-if(typeof data9 === "string"){
-if(data9.length > 100000){
-const err41 = {instancePath:instancePath+"/goals/" + i0+"/description",schemaPath:"#/properties/goals/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+}
+if(data16.at !== undefined){
+let data20 = data16.at;
+if(typeof data20 === "string"){
+if(data20.length > 64){
+const err41 = {instancePath:instancePath+"/turns/" + i5+"/at",schemaPath:"#/properties/turns/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1261,9 +4911,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/goals/" + i0+"/description",schemaPath:"#/properties/goals/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.length < 1){
+const err42 = {instancePath:instancePath+"/turns/" + i5+"/at",schemaPath:"#/properties/turns/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1273,11 +4922,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data6.priority !== undefined){
-let data10 = data6.priority;
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 1000000 || isNaN(data10)){
-const err43 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+else {
+const err43 = {instancePath:instancePath+"/turns/" + i5+"/at",schemaPath:"#/properties/turns/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1286,8 +4932,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data10 < 0 || isNaN(data10)){
-const err44 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data16.by !== undefined){
+let data21 = data16.by;
+if(typeof data21 === "string"){
+if(data21.length > 200){
+const err44 = {instancePath:instancePath+"/turns/" + i5+"/by",schemaPath:"#/properties/turns/items/properties/by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1296,9 +4946,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data21.length < 1){
+const err45 = {instancePath:instancePath+"/turns/" + i5+"/by",schemaPath:"#/properties/turns/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1308,12 +4957,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data6.horizon !== undefined){
-let data11 = data6.horizon;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key4 in data11){
-if(!((key4 === "days") || (key4 === "steps"))){
-const err46 = {instancePath:instancePath+"/goals/" + i0+"/horizon",schemaPath:"#/properties/goals/items/properties/horizon/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+else {
+const err46 = {instancePath:instancePath+"/turns/" + i5+"/by",schemaPath:"#/properties/turns/items/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1323,11 +4968,9 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data11.days !== undefined){
-let data12 = data11.days;
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err47 = {instancePath:instancePath+"/goals/" + i0+"/horizon/days",schemaPath:"#/properties/goals/items/properties/horizon/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err47 = {instancePath:instancePath+"/turns/" + i5,schemaPath:"#/properties/turns/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1337,8 +4980,9 @@ vErrors.push(err47);
 errors++;
 }
 }
+}
 else {
-const err48 = {instancePath:instancePath+"/goals/" + i0+"/horizon/days",schemaPath:"#/properties/goals/items/properties/horizon/properties/days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err48 = {instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1348,10 +4992,15 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data11.steps !== undefined){
-let data13 = data11.steps;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err49 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.audit !== undefined){
+let data22 = data.audit;
+if(Array.isArray(data22)){
+const len6 = data22.length;
+for(let i6=0; i6<len6; i6++){
+let data23 = data22[i6];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.version === undefined){
+const err49 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1360,9 +5009,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 9007199254740991 || isNaN(data13)){
-const err50 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(data23.previous_version === undefined){
+const err50 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "previous_version"},message:"must have required property '"+"previous_version"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1371,8 +5019,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data13 < 0 || isNaN(data13)){
-const err51 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data23.who === undefined){
+const err51 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "who"},message:"must have required property '"+"who"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1381,11 +5029,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/goals/" + i0+"/horizon",schemaPath:"#/properties/goals/items/properties/horizon/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.at === undefined){
+const err52 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1394,11 +5039,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data6.status !== undefined){
-let data14 = data6.status;
-if(typeof data14 !== "string"){
-const err53 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.op === undefined){
+const err53 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1407,8 +5049,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(!(((((data14 === "proposed") || (data14 === "active")) || (data14 === "paused")) || (data14 === "achieved")) || (data14 === "abandoned"))){
-const err54 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.goals.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data23.changes === undefined){
+const err54 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "changes"},message:"must have required property '"+"changes"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1417,12 +5059,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data6.progress !== undefined){
-let data15 = data6.progress;
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 1 || isNaN(data15)){
-const err55 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+for(const key4 in data23){
+if(!((((((((key4 === "version") || (key4 === "previous_version")) || (key4 === "who")) || (key4 === "at")) || (key4 === "op")) || (key4 === "turn_id")) || (key4 === "reverted_to")) || (key4 === "changes"))){
+const err55 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1431,8 +5070,11 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data15 < 0 || isNaN(data15)){
-const err56 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data23.version !== undefined){
+let data24 = data23.version;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err56 = {instancePath:instancePath+"/audit/" + i6+"/version",schemaPath:"#/properties/audit/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1441,9 +5083,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 9007199254740991 || isNaN(data24)){
+const err57 = {instancePath:instancePath+"/audit/" + i6+"/version",schemaPath:"#/properties/audit/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1452,14 +5094,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data6.metrics !== undefined){
-let data16 = data6.metrics;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key5 in data16){
-const _errs41 = errors;
-if(typeof key5 !== "string"){
-const err58 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key5};
+if(data24 < 1 || isNaN(data24)){
+const err58 = {instancePath:instancePath+"/audit/" + i6+"/version",schemaPath:"#/properties/audit/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1468,9 +5104,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-var valid7 = _errs41 === errors;
-if(!valid7){
-const err59 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid"};
+}
+}
+if(data23.previous_version !== undefined){
+let data25 = data23.previous_version;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err59 = {instancePath:instancePath+"/audit/" + i6+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1479,11 +5118,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-for(const key6 in data16){
-let data17 = data16[key6];
-if(!((typeof data17 == "number") && (isFinite(data17)))){
-const err60 = {instancePath:instancePath+"/goals/" + i0+"/metrics/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/goals/items/properties/metrics/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 9007199254740991 || isNaN(data25)){
+const err60 = {instancePath:instancePath+"/audit/" + i6+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1492,10 +5129,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data25 < 0 || isNaN(data25)){
+const err61 = {instancePath:instancePath+"/audit/" + i6+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1505,15 +5140,12 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data6.constraints !== undefined){
-let data18 = data6.constraints;
-if(Array.isArray(data18)){
-const len1 = data18.length;
-for(let i1=0; i1<len1; i1++){
-let data19 = data18[i1];
-if(typeof data19 === "string"){
-if(data19.length > 2000){
-const err62 = {instancePath:instancePath+"/goals/" + i0+"/constraints/" + i1,schemaPath:"#/properties/goals/items/properties/constraints/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+}
+if(data23.who !== undefined){
+let data26 = data23.who;
+if(typeof data26 === "string"){
+if(data26.length > 200){
+const err62 = {instancePath:instancePath+"/audit/" + i6+"/who",schemaPath:"#/properties/audit/items/properties/who/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1522,9 +5154,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/goals/" + i0+"/constraints/" + i1,schemaPath:"#/properties/goals/items/properties/constraints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data26.length < 1){
+const err63 = {instancePath:instancePath+"/audit/" + i6+"/who",schemaPath:"#/properties/audit/items/properties/who/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -1534,9 +5165,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
 else {
-const err64 = {instancePath:instancePath+"/goals/" + i0+"/constraints",schemaPath:"#/properties/goals/items/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err64 = {instancePath:instancePath+"/audit/" + i6+"/who",schemaPath:"#/properties/audit/items/properties/who/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -1546,11 +5176,11 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data6.parent_goal_id !== undefined){
-let data20 = data6.parent_goal_id;
-if(typeof data20 === "string"){
-if(!pattern3.test(data20)){
-const err65 = {instancePath:instancePath+"/goals/" + i0+"/parent_goal_id",schemaPath:"#/properties/goals/items/properties/parent_goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data23.at !== undefined){
+let data27 = data23.at;
+if(typeof data27 === "string"){
+if(data27.length > 64){
+const err65 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1559,9 +5189,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-else {
-const err66 = {instancePath:instancePath+"/goals/" + i0+"/parent_goal_id",schemaPath:"#/properties/goals/items/properties/parent_goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.length < 1){
+const err66 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1571,15 +5200,8 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data6.lineage_ids !== undefined){
-let data21 = data6.lineage_ids;
-if(Array.isArray(data21)){
-const len2 = data21.length;
-for(let i2=0; i2<len2; i2++){
-let data22 = data21[i2];
-if(typeof data22 === "string"){
-if(!pattern3.test(data22)){
-const err67 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids/" + i2,schemaPath:"#/properties/goals/items/properties/lineage_ids/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err67 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1589,8 +5211,11 @@ vErrors.push(err67);
 errors++;
 }
 }
-else {
-const err68 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids/" + i2,schemaPath:"#/properties/goals/items/properties/lineage_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.op !== undefined){
+let data28 = data23.op;
+if(typeof data28 === "string"){
+if(data28.length > 200){
+const err68 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1599,10 +5224,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids",schemaPath:"#/properties/goals/items/properties/lineage_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data28.length < 1){
+const err69 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1612,15 +5235,8 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data6.evidence_refs !== undefined){
-let data23 = data6.evidence_refs;
-if(Array.isArray(data23)){
-const len3 = data23.length;
-for(let i3=0; i3<len3; i3++){
-let data24 = data23[i3];
-if(typeof data24 === "string"){
-if(data24.length > 2048){
-const err70 = {instancePath:instancePath+"/goals/" + i0+"/evidence_refs/" + i3,schemaPath:"#/properties/goals/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+else {
+const err70 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1629,8 +5245,12 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data24.length < 1){
-const err71 = {instancePath:instancePath+"/goals/" + i0+"/evidence_refs/" + i3,schemaPath:"#/properties/goals/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data23.turn_id !== undefined){
+let data29 = data23.turn_id;
+if(typeof data29 === "string"){
+if(!pattern3.test(data29)){
+const err71 = {instancePath:instancePath+"/audit/" + i6+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1641,7 +5261,7 @@ errors++;
 }
 }
 else {
-const err72 = {instancePath:instancePath+"/goals/" + i0+"/evidence_refs/" + i3,schemaPath:"#/properties/goals/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err72 = {instancePath:instancePath+"/audit/" + i6+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1651,9 +5271,10 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-else {
-const err73 = {instancePath:instancePath+"/goals/" + i0+"/evidence_refs",schemaPath:"#/properties/goals/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data23.reverted_to !== undefined){
+let data30 = data23.reverted_to;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err73 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1662,12 +5283,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-if(data6.created_at !== undefined){
-let data25 = data6.created_at;
-if(typeof data25 === "string"){
-if(data25.length > 64){
-const err74 = {instancePath:instancePath+"/goals/" + i0+"/created_at",schemaPath:"#/properties/goals/items/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 > 9007199254740991 || isNaN(data30)){
+const err74 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1676,8 +5294,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data25.length < 1){
-const err75 = {instancePath:instancePath+"/goals/" + i0+"/created_at",schemaPath:"#/properties/goals/items/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data30 < 0 || isNaN(data30)){
+const err75 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1687,8 +5305,16 @@ vErrors.push(err75);
 errors++;
 }
 }
-else {
-const err76 = {instancePath:instancePath+"/goals/" + i0+"/created_at",schemaPath:"#/properties/goals/items/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data23.changes !== undefined){
+let data31 = data23.changes;
+if(Array.isArray(data31)){
+const len7 = data31.length;
+for(let i7=0; i7<len7; i7++){
+let data32 = data31[i7];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.kind === undefined){
+const err76 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1697,12 +5323,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-if(data6.updated_at !== undefined){
-let data26 = data6.updated_at;
-if(typeof data26 === "string"){
-if(data26.length > 64){
-const err77 = {instancePath:instancePath+"/goals/" + i0+"/updated_at",schemaPath:"#/properties/goals/items/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data32.id === undefined){
+const err77 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1711,8 +5333,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data26.length < 1){
-const err78 = {instancePath:instancePath+"/goals/" + i0+"/updated_at",schemaPath:"#/properties/goals/items/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data32.before === undefined){
+const err78 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1721,9 +5343,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-else {
-const err79 = {instancePath:instancePath+"/goals/" + i0+"/updated_at",schemaPath:"#/properties/goals/items/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.after === undefined){
+const err79 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1732,11 +5353,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-if(data6.version !== undefined){
-let data27 = data6.version;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err80 = {instancePath:instancePath+"/goals/" + i0+"/version",schemaPath:"#/properties/goals/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key5 in data32){
+if(!((((key5 === "kind") || (key5 === "id")) || (key5 === "before")) || (key5 === "after"))){
+const err80 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1745,9 +5364,11 @@ vErrors.push(err80);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 9007199254740991 || isNaN(data27)){
-const err81 = {instancePath:instancePath+"/goals/" + i0+"/version",schemaPath:"#/properties/goals/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data32.kind !== undefined){
+let data33 = data32.kind;
+if(typeof data33 !== "string"){
+const err81 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1756,8 +5377,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(data27 < 0 || isNaN(data27)){
-const err82 = {instancePath:instancePath+"/goals/" + i0+"/version",schemaPath:"#/properties/goals/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((((((data33 === "goal") || (data33 === "action")) || (data33 === "question")) || (data33 === "story")) || (data33 === "proposal")) || (data33 === "turn"))){
+const err82 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema23.properties.audit.items.properties.changes.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1767,10 +5388,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-}
-else {
-const err83 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.id !== undefined){
+let data34 = data32.id;
+if(typeof data34 === "string"){
+if(!pattern3.test(data34)){
+const err83 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1780,9 +5402,8 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
 else {
-const err84 = {instancePath:instancePath+"/goals",schemaPath:"#/properties/goals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err84 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1792,15 +5413,16 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data.actions !== undefined){
-let data28 = data.actions;
-if(Array.isArray(data28)){
-const len4 = data28.length;
-for(let i4=0; i4<len4; i4++){
-let data29 = data28[i4];
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.id === undefined){
-const err85 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data32.before !== undefined){
+let data35 = data32.before;
+const _errs74 = errors;
+let valid22 = false;
+const _errs75 = errors;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key6 in data35){
+const _errs77 = errors;
+if(typeof key6 !== "string"){
+const err85 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1809,8 +5431,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data29.type === undefined){
-const err86 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+var valid23 = _errs77 === errors;
+if(!valid23){
+const err86 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1819,8 +5442,10 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data29.owner === undefined){
-const err87 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1829,8 +5454,11 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data29.title === undefined){
-const err88 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+var _valid0 = _errs75 === errors;
+valid22 = valid22 || _valid0;
+const _errs80 = errors;
+if(data35 !== null){
+const err88 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1839,8 +5467,10 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data29.priority === undefined){
-const err89 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "priority"},message:"must have required property '"+"priority"+"'"};
+var _valid0 = _errs80 === errors;
+valid22 = valid22 || _valid0;
+if(!valid22){
+const err89 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1849,8 +5479,28 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data29.status === undefined){
-const err90 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+else {
+errors = _errs74;
+if(vErrors !== null){
+if(_errs74){
+vErrors.length = _errs74;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data32.after !== undefined){
+let data36 = data32.after;
+const _errs83 = errors;
+let valid24 = false;
+const _errs84 = errors;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key7 in data36){
+const _errs86 = errors;
+if(typeof key7 !== "string"){
+const err90 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1859,8 +5509,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(data29.created_by === undefined){
-const err91 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "created_by"},message:"must have required property '"+"created_by"+"'"};
+var valid25 = _errs86 === errors;
+if(!valid25){
+const err91 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1869,8 +5520,10 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data29.evidence_refs === undefined){
-const err92 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "evidence_refs"},message:"must have required property '"+"evidence_refs"+"'"};
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1879,8 +5532,11 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data29.metadata === undefined){
-const err93 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'"};
+var _valid1 = _errs84 === errors;
+valid24 = valid24 || _valid1;
+const _errs89 = errors;
+if(data36 !== null){
+const err93 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1889,8 +5545,10 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(data29.created_at === undefined){
-const err94 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+var _valid1 = _errs89 === errors;
+valid24 = valid24 || _valid1;
+if(!valid24){
+const err94 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1899,8 +5557,21 @@ vErrors.push(err94);
 }
 errors++;
 }
-if(data29.updated_at === undefined){
-const err95 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
+else {
+errors = _errs83;
+if(vErrors !== null){
+if(_errs83){
+vErrors.length = _errs83;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1909,8 +5580,10 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data29.version === undefined){
-const err96 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/audit/" + i6+"/changes",schemaPath:"#/properties/audit/items/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1919,9 +5592,10 @@ vErrors.push(err96);
 }
 errors++;
 }
-for(const key7 in data29){
-if(!(func1.call(schema22.properties.actions.items.properties, key7))){
-const err97 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1931,11 +5605,9 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data29.id !== undefined){
-let data30 = data29.id;
-if(typeof data30 === "string"){
-if(!pattern3.test(data30)){
-const err98 = {instancePath:instancePath+"/actions/" + i4+"/id",schemaPath:"#/properties/actions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+}
+else {
+const err98 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1945,8 +5617,1286 @@ vErrors.push(err98);
 errors++;
 }
 }
+}
 else {
-const err99 = {instancePath:instancePath+"/actions/" + i4+"/id",schemaPath:"#/properties/actions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateCommit = validate70;
+const schema29 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json","$ref":"#/$defs/TurnCommit","$defs":{"TurnCommit":{"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"required":["title"],"additionalProperties":false,"description":"A goal to create, or (with the id of an existing goal) the fields to change."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"}}};
+const schema30 = {"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"required":["title"],"additionalProperties":false,"description":"A goal to create, or (with the id of an existing goal) the fields to change."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"};
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate71.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.turn_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "turn_id"},message:"must have required property '"+"turn_id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema30.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.$schema !== undefined){
+if(typeof data.$schema !== "string"){
+const err2 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.turn_id !== undefined){
+let data1 = data.turn_id;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err3 = {instancePath:instancePath+"/turn_id",schemaPath:"#/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/turn_id",schemaPath:"#/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.expected_version !== undefined){
+let data2 = data.expected_version;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err5 = {instancePath:instancePath+"/expected_version",schemaPath:"#/properties/expected_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 9007199254740991 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/expected_version",schemaPath:"#/properties/expected_version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2 < 0 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/expected_version",schemaPath:"#/properties/expected_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.goals !== undefined){
+let data3 = data.goals;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.title === undefined){
+const err8 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key1 in data4){
+if(!(func1.call(schema30.properties.goals.items.properties, key1))){
+const err9 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.id !== undefined){
+let data5 = data4.id;
+if(typeof data5 === "string"){
+if(!pattern3.test(data5)){
+const err10 = {instancePath:instancePath+"/goals/" + i0+"/id",schemaPath:"#/properties/goals/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/goals/" + i0+"/id",schemaPath:"#/properties/goals/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data4.title !== undefined){
+let data6 = data4.title;
+if(typeof data6 === "string"){
+if(data6.length > 1000){
+const err12 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data6.length < 1){
+const err13 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data4.description !== undefined){
+let data7 = data4.description;
+if(typeof data7 === "string"){
+if(data7.length > 100000){
+const err15 = {instancePath:instancePath+"/goals/" + i0+"/description",schemaPath:"#/properties/goals/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/goals/" + i0+"/description",schemaPath:"#/properties/goals/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.priority !== undefined){
+let data8 = data4.priority;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 1000000 || isNaN(data8)){
+const err17 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err18 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.horizon !== undefined){
+let data9 = data4.horizon;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+if(!((key2 === "days") || (key2 === "steps"))){
+const err20 = {instancePath:instancePath+"/goals/" + i0+"/horizon",schemaPath:"#/properties/goals/items/properties/horizon/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data9.days !== undefined){
+let data10 = data9.days;
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err21 = {instancePath:instancePath+"/goals/" + i0+"/horizon/days",schemaPath:"#/properties/goals/items/properties/horizon/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/goals/" + i0+"/horizon/days",schemaPath:"#/properties/goals/items/properties/horizon/properties/days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data9.steps !== undefined){
+let data11 = data9.steps;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err23 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err24 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data11 < 0 || isNaN(data11)){
+const err25 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/goals/" + i0+"/horizon",schemaPath:"#/properties/goals/items/properties/horizon/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data4.status !== undefined){
+let data12 = data4.status;
+if(typeof data12 !== "string"){
+const err27 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(!(((((data12 === "proposed") || (data12 === "active")) || (data12 === "paused")) || (data12 === "achieved")) || (data12 === "abandoned"))){
+const err28 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.goals.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data4.progress !== undefined){
+let data13 = data4.progress;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 1 || isNaN(data13)){
+const err29 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data13 < 0 || isNaN(data13)){
+const err30 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data4.metrics !== undefined){
+let data14 = data4.metrics;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+const _errs34 = errors;
+if(typeof key3 !== "string"){
+const err32 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var valid5 = _errs34 === errors;
+if(!valid5){
+const err33 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+for(const key4 in data14){
+let data15 = data14[key4];
+if(!((typeof data15 == "number") && (isFinite(data15)))){
+const err34 = {instancePath:instancePath+"/goals/" + i0+"/metrics/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/goals/items/properties/metrics/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data4.constraints !== undefined){
+let data16 = data4.constraints;
+if(Array.isArray(data16)){
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+let data17 = data16[i1];
+if(typeof data17 === "string"){
+if(data17.length > 2000){
+const err36 = {instancePath:instancePath+"/goals/" + i0+"/constraints/" + i1,schemaPath:"#/properties/goals/items/properties/constraints/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/goals/" + i0+"/constraints/" + i1,schemaPath:"#/properties/goals/items/properties/constraints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/goals/" + i0+"/constraints",schemaPath:"#/properties/goals/items/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data4.parent_goal_id !== undefined){
+let data18 = data4.parent_goal_id;
+if(typeof data18 === "string"){
+if(!pattern3.test(data18)){
+const err39 = {instancePath:instancePath+"/goals/" + i0+"/parent_goal_id",schemaPath:"#/properties/goals/items/properties/parent_goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/goals/" + i0+"/parent_goal_id",schemaPath:"#/properties/goals/items/properties/parent_goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data4.lineage_ids !== undefined){
+let data19 = data4.lineage_ids;
+if(Array.isArray(data19)){
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(!pattern3.test(data20)){
+const err41 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids/" + i2,schemaPath:"#/properties/goals/items/properties/lineage_ids/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids/" + i2,schemaPath:"#/properties/goals/items/properties/lineage_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids",schemaPath:"#/properties/goals/items/properties/lineage_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/goals",schemaPath:"#/properties/goals/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.questions !== undefined){
+let data21 = data.questions;
+if(Array.isArray(data21)){
+const len3 = data21.length;
+for(let i3=0; i3<len3; i3++){
+let data22 = data21[i3];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.text === undefined){
+const err46 = {instancePath:instancePath+"/questions/" + i3,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+for(const key5 in data22){
+if(!(((((((key5 === "id") || (key5 === "text")) || (key5 === "goal_id")) || (key5 === "priority")) || (key5 === "status")) || (key5 === "owner")) || (key5 === "tags"))){
+const err47 = {instancePath:instancePath+"/questions/" + i3,schemaPath:"#/properties/questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data22.id !== undefined){
+let data23 = data22.id;
+if(typeof data23 === "string"){
+if(!pattern3.test(data23)){
+const err48 = {instancePath:instancePath+"/questions/" + i3+"/id",schemaPath:"#/properties/questions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/questions/" + i3+"/id",schemaPath:"#/properties/questions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data22.text !== undefined){
+let data24 = data22.text;
+if(typeof data24 === "string"){
+if(data24.length > 10000){
+const err50 = {instancePath:instancePath+"/questions/" + i3+"/text",schemaPath:"#/properties/questions/items/properties/text/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data24.length < 1){
+const err51 = {instancePath:instancePath+"/questions/" + i3+"/text",schemaPath:"#/properties/questions/items/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/questions/" + i3+"/text",schemaPath:"#/properties/questions/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data22.goal_id !== undefined){
+let data25 = data22.goal_id;
+if(typeof data25 === "string"){
+if(!pattern3.test(data25)){
+const err53 = {instancePath:instancePath+"/questions/" + i3+"/goal_id",schemaPath:"#/properties/questions/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/questions/" + i3+"/goal_id",schemaPath:"#/properties/questions/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data22.priority !== undefined){
+let data26 = data22.priority;
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 1000000 || isNaN(data26)){
+const err55 = {instancePath:instancePath+"/questions/" + i3+"/priority",schemaPath:"#/properties/questions/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data26 < 0 || isNaN(data26)){
+const err56 = {instancePath:instancePath+"/questions/" + i3+"/priority",schemaPath:"#/properties/questions/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/questions/" + i3+"/priority",schemaPath:"#/properties/questions/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data22.status !== undefined){
+let data27 = data22.status;
+if(typeof data27 !== "string"){
+const err58 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(!(((data27 === "open") || (data27 === "answered")) || (data27 === "archived"))){
+const err59 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.questions.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data22.owner !== undefined){
+let data28 = data22.owner;
+if(typeof data28 !== "string"){
+const err60 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(!((data28 === "agent") || (data28 === "user"))){
+const err61 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema30.properties.questions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data22.tags !== undefined){
+let data29 = data22.tags;
+if(Array.isArray(data29)){
+const len4 = data29.length;
+for(let i4=0; i4<len4; i4++){
+let data30 = data29[i4];
+if(typeof data30 === "string"){
+if(data30.length > 200){
+const err62 = {instancePath:instancePath+"/questions/" + i3+"/tags/" + i4,schemaPath:"#/properties/questions/items/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(data30.length < 1){
+const err63 = {instancePath:instancePath+"/questions/" + i3+"/tags/" + i4,schemaPath:"#/properties/questions/items/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/questions/" + i3+"/tags/" + i4,schemaPath:"#/properties/questions/items/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/questions/" + i3+"/tags",schemaPath:"#/properties/questions/items/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/questions/" + i3,schemaPath:"#/properties/questions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/questions",schemaPath:"#/properties/questions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.progress !== undefined){
+let data31 = data.progress;
+if(Array.isArray(data31)){
+const len5 = data31.length;
+for(let i5=0; i5<len5; i5++){
+let data32 = data31[i5];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.goal_id === undefined){
+const err68 = {instancePath:instancePath+"/progress/" + i5,schemaPath:"#/properties/progress/items/required",keyword:"required",params:{missingProperty: "goal_id"},message:"must have required property '"+"goal_id"+"'"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+for(const key6 in data32){
+if(!((((((key6 === "goal_id") || (key6 === "progress")) || (key6 === "delta")) || (key6 === "metrics")) || (key6 === "evidence_refs")) || (key6 === "status"))){
+const err69 = {instancePath:instancePath+"/progress/" + i5,schemaPath:"#/properties/progress/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data32.goal_id !== undefined){
+let data33 = data32.goal_id;
+if(typeof data33 === "string"){
+if(!pattern3.test(data33)){
+const err70 = {instancePath:instancePath+"/progress/" + i5+"/goal_id",schemaPath:"#/properties/progress/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/progress/" + i5+"/goal_id",schemaPath:"#/properties/progress/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data32.progress !== undefined){
+let data34 = data32.progress;
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 > 1 || isNaN(data34)){
+const err72 = {instancePath:instancePath+"/progress/" + i5+"/progress",schemaPath:"#/properties/progress/items/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(data34 < 0 || isNaN(data34)){
+const err73 = {instancePath:instancePath+"/progress/" + i5+"/progress",schemaPath:"#/properties/progress/items/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/progress/" + i5+"/progress",schemaPath:"#/properties/progress/items/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data32.delta !== undefined){
+let data35 = data32.delta;
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 1 || isNaN(data35)){
+const err75 = {instancePath:instancePath+"/progress/" + i5+"/delta",schemaPath:"#/properties/progress/items/properties/delta/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(data35 < -1 || isNaN(data35)){
+const err76 = {instancePath:instancePath+"/progress/" + i5+"/delta",schemaPath:"#/properties/progress/items/properties/delta/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/progress/" + i5+"/delta",schemaPath:"#/properties/progress/items/properties/delta/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data32.metrics !== undefined){
+let data36 = data32.metrics;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key7 in data36){
+const _errs83 = errors;
+if(typeof key7 !== "string"){
+const err78 = {instancePath:instancePath+"/progress/" + i5+"/metrics",schemaPath:"#/properties/progress/items/properties/metrics/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+var valid19 = _errs83 === errors;
+if(!valid19){
+const err79 = {instancePath:instancePath+"/progress/" + i5+"/metrics",schemaPath:"#/properties/progress/items/properties/metrics/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+for(const key8 in data36){
+let data37 = data36[key8];
+if(!((typeof data37 == "number") && (isFinite(data37)))){
+const err80 = {instancePath:instancePath+"/progress/" + i5+"/metrics/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/progress/items/properties/metrics/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/progress/" + i5+"/metrics",schemaPath:"#/properties/progress/items/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data32.evidence_refs !== undefined){
+let data38 = data32.evidence_refs;
+if(Array.isArray(data38)){
+const len6 = data38.length;
+for(let i6=0; i6<len6; i6++){
+let data39 = data38[i6];
+if(typeof data39 === "string"){
+if(data39.length > 2048){
+const err82 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs/" + i6,schemaPath:"#/properties/progress/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data39.length < 1){
+const err83 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs/" + i6,schemaPath:"#/properties/progress/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs/" + i6,schemaPath:"#/properties/progress/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs",schemaPath:"#/properties/progress/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data32.status !== undefined){
+let data40 = data32.status;
+if(typeof data40 !== "string"){
+const err86 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(!(((((data40 === "proposed") || (data40 === "active")) || (data40 === "paused")) || (data40 === "achieved")) || (data40 === "abandoned"))){
+const err87 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.progress.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/progress/" + i5,schemaPath:"#/properties/progress/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data.new_actions !== undefined){
+let data41 = data.new_actions;
+if(Array.isArray(data41)){
+const len7 = data41.length;
+for(let i7=0; i7<len7; i7++){
+let data42 = data41[i7];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.type === undefined){
+const err90 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(data42.title === undefined){
+const err91 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+for(const key9 in data42){
+if(!(func1.call(schema30.properties.new_actions.items.properties, key9))){
+const err92 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data42.id !== undefined){
+let data43 = data42.id;
+if(typeof data43 === "string"){
+if(!pattern3.test(data43)){
+const err93 = {instancePath:instancePath+"/new_actions/" + i7+"/id",schemaPath:"#/properties/new_actions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/new_actions/" + i7+"/id",schemaPath:"#/properties/new_actions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data42.type !== undefined){
+let data44 = data42.type;
+if(typeof data44 === "string"){
+if(data44.length > 200){
+const err95 = {instancePath:instancePath+"/new_actions/" + i7+"/type",schemaPath:"#/properties/new_actions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(data44.length < 1){
+const err96 = {instancePath:instancePath+"/new_actions/" + i7+"/type",schemaPath:"#/properties/new_actions/items/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/new_actions/" + i7+"/type",schemaPath:"#/properties/new_actions/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data42.owner !== undefined){
+let data45 = data42.owner;
+if(typeof data45 !== "string"){
+const err98 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(!((data45 === "agent") || (data45 === "user"))){
+const err99 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema30.properties.new_actions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1956,11 +6906,11 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data29.type !== undefined){
-let data31 = data29.type;
-if(typeof data31 === "string"){
-if(!pattern3.test(data31)){
-const err100 = {instancePath:instancePath+"/actions/" + i4+"/type",schemaPath:"#/properties/actions/items/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data42.title !== undefined){
+let data46 = data42.title;
+if(typeof data46 === "string"){
+if(data46.length > 1000){
+const err100 = {instancePath:instancePath+"/new_actions/" + i7+"/title",schemaPath:"#/properties/new_actions/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1969,9 +6919,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-else {
-const err101 = {instancePath:instancePath+"/actions/" + i4+"/type",schemaPath:"#/properties/actions/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data46.length < 1){
+const err101 = {instancePath:instancePath+"/new_actions/" + i7+"/title",schemaPath:"#/properties/new_actions/items/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1981,10 +6930,8 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data29.owner !== undefined){
-let data32 = data29.owner;
-if(typeof data32 !== "string"){
-const err102 = {instancePath:instancePath+"/actions/" + i4+"/owner",schemaPath:"#/properties/actions/items/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err102 = {instancePath:instancePath+"/new_actions/" + i7+"/title",schemaPath:"#/properties/new_actions/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1993,8 +6940,12 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(!((data32 === "agent") || (data32 === "user"))){
-const err103 = {instancePath:instancePath+"/actions/" + i4+"/owner",schemaPath:"#/properties/actions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema22.properties.actions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
+}
+if(data42.description !== undefined){
+let data47 = data42.description;
+if(typeof data47 === "string"){
+if(data47.length > 100000){
+const err103 = {instancePath:instancePath+"/new_actions/" + i7+"/description",schemaPath:"#/properties/new_actions/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2004,11 +6955,8 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data29.title !== undefined){
-let data33 = data29.title;
-if(typeof data33 === "string"){
-if(data33.length > 1000){
-const err104 = {instancePath:instancePath+"/actions/" + i4+"/title",schemaPath:"#/properties/actions/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+else {
+const err104 = {instancePath:instancePath+"/new_actions/" + i7+"/description",schemaPath:"#/properties/new_actions/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2017,8 +6965,12 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data33.length < 1){
-const err105 = {instancePath:instancePath+"/actions/" + i4+"/title",schemaPath:"#/properties/actions/items/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data42.priority !== undefined){
+let data48 = data42.priority;
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 1000000 || isNaN(data48)){
+const err105 = {instancePath:instancePath+"/new_actions/" + i7+"/priority",schemaPath:"#/properties/new_actions/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2027,9 +6979,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-else {
-const err106 = {instancePath:instancePath+"/actions/" + i4+"/title",schemaPath:"#/properties/actions/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data48 < 0 || isNaN(data48)){
+const err106 = {instancePath:instancePath+"/new_actions/" + i7+"/priority",schemaPath:"#/properties/new_actions/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2039,11 +6990,8 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data29.description !== undefined){
-let data34 = data29.description;
-if(typeof data34 === "string"){
-if(data34.length > 100000){
-const err107 = {instancePath:instancePath+"/actions/" + i4+"/description",schemaPath:"#/properties/actions/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+else {
+const err107 = {instancePath:instancePath+"/new_actions/" + i7+"/priority",schemaPath:"#/properties/new_actions/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2053,8 +7001,11 @@ vErrors.push(err107);
 errors++;
 }
 }
-else {
-const err108 = {instancePath:instancePath+"/actions/" + i4+"/description",schemaPath:"#/properties/actions/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data42.effort !== undefined){
+let data49 = data42.effort;
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 1000000 || isNaN(data49)){
+const err108 = {instancePath:instancePath+"/new_actions/" + i7+"/effort",schemaPath:"#/properties/new_actions/items/properties/effort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -2063,12 +7014,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-if(data29.priority !== undefined){
-let data35 = data29.priority;
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 1000000 || isNaN(data35)){
-const err109 = {instancePath:instancePath+"/actions/" + i4+"/priority",schemaPath:"#/properties/actions/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data49 <= 0 || isNaN(data49)){
+const err109 = {instancePath:instancePath+"/new_actions/" + i7+"/effort",schemaPath:"#/properties/new_actions/items/properties/effort/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -2077,8 +7024,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data35 < 0 || isNaN(data35)){
-const err110 = {instancePath:instancePath+"/actions/" + i4+"/priority",schemaPath:"#/properties/actions/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err110 = {instancePath:instancePath+"/new_actions/" + i7+"/effort",schemaPath:"#/properties/new_actions/items/properties/effort/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -2088,8 +7036,11 @@ vErrors.push(err110);
 errors++;
 }
 }
-else {
-const err111 = {instancePath:instancePath+"/actions/" + i4+"/priority",schemaPath:"#/properties/actions/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data42.due_at !== undefined){
+let data50 = data42.due_at;
+if(typeof data50 === "string"){
+if(data50.length > 64){
+const err111 = {instancePath:instancePath+"/new_actions/" + i7+"/due_at",schemaPath:"#/properties/new_actions/items/properties/due_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2098,12 +7049,8 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-if(data29.effort !== undefined){
-let data36 = data29.effort;
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 > 1000000 || isNaN(data36)){
-const err112 = {instancePath:instancePath+"/actions/" + i4+"/effort",schemaPath:"#/properties/actions/items/properties/effort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data50.length < 1){
+const err112 = {instancePath:instancePath+"/new_actions/" + i7+"/due_at",schemaPath:"#/properties/new_actions/items/properties/due_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2112,8 +7059,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(data36 <= 0 || isNaN(data36)){
-const err113 = {instancePath:instancePath+"/actions/" + i4+"/effort",schemaPath:"#/properties/actions/items/properties/effort/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+else {
+const err113 = {instancePath:instancePath+"/new_actions/" + i7+"/due_at",schemaPath:"#/properties/new_actions/items/properties/due_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2123,8 +7071,11 @@ vErrors.push(err113);
 errors++;
 }
 }
-else {
-const err114 = {instancePath:instancePath+"/actions/" + i4+"/effort",schemaPath:"#/properties/actions/items/properties/effort/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data42.goal_id !== undefined){
+let data51 = data42.goal_id;
+if(typeof data51 === "string"){
+if(!pattern3.test(data51)){
+const err114 = {instancePath:instancePath+"/new_actions/" + i7+"/goal_id",schemaPath:"#/properties/new_actions/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2134,11 +7085,8 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data29.status !== undefined){
-let data37 = data29.status;
-if(typeof data37 === "string"){
-if(!pattern3.test(data37)){
-const err115 = {instancePath:instancePath+"/actions/" + i4+"/status",schemaPath:"#/properties/actions/items/properties/status/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err115 = {instancePath:instancePath+"/new_actions/" + i7+"/goal_id",schemaPath:"#/properties/new_actions/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2148,8 +7096,9 @@ vErrors.push(err115);
 errors++;
 }
 }
-else {
-const err116 = {instancePath:instancePath+"/actions/" + i4+"/status",schemaPath:"#/properties/actions/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data42.blocking !== undefined){
+if(typeof data42.blocking !== "boolean"){
+const err116 = {instancePath:instancePath+"/new_actions/" + i7+"/blocking",schemaPath:"#/properties/new_actions/items/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -2159,11 +7108,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data29.due_at !== undefined){
-let data38 = data29.due_at;
-if(typeof data38 === "string"){
-if(data38.length > 64){
-const err117 = {instancePath:instancePath+"/actions/" + i4+"/due_at",schemaPath:"#/properties/actions/items/properties/due_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data42.requires_confirmation !== undefined){
+if(typeof data42.requires_confirmation !== "boolean"){
+const err117 = {instancePath:instancePath+"/new_actions/" + i7+"/requires_confirmation",schemaPath:"#/properties/new_actions/items/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -2172,8 +7119,16 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data38.length < 1){
-const err118 = {instancePath:instancePath+"/actions/" + i4+"/due_at",schemaPath:"#/properties/actions/items/properties/due_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data42.evidence_refs !== undefined){
+let data54 = data42.evidence_refs;
+if(Array.isArray(data54)){
+const len8 = data54.length;
+for(let i8=0; i8<len8; i8++){
+let data55 = data54[i8];
+if(typeof data55 === "string"){
+if(data55.length > 2048){
+const err118 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs/" + i8,schemaPath:"#/properties/new_actions/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -2182,9 +7137,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/actions/" + i4+"/due_at",schemaPath:"#/properties/actions/items/properties/due_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data55.length < 1){
+const err119 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs/" + i8,schemaPath:"#/properties/new_actions/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2194,11 +7148,8 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data29.goal_id !== undefined){
-let data39 = data29.goal_id;
-if(typeof data39 === "string"){
-if(!pattern3.test(data39)){
-const err120 = {instancePath:instancePath+"/actions/" + i4+"/goal_id",schemaPath:"#/properties/actions/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err120 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs/" + i8,schemaPath:"#/properties/new_actions/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -2208,8 +7159,9 @@ vErrors.push(err120);
 errors++;
 }
 }
+}
 else {
-const err121 = {instancePath:instancePath+"/actions/" + i4+"/goal_id",schemaPath:"#/properties/actions/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err121 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs",schemaPath:"#/properties/new_actions/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -2219,9 +7171,13 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data29.blocking !== undefined){
-if(typeof data29.blocking !== "boolean"){
-const err122 = {instancePath:instancePath+"/actions/" + i4+"/blocking",schemaPath:"#/properties/actions/items/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data42.metadata !== undefined){
+let data56 = data42.metadata;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+for(const key10 in data56){
+const _errs127 = errors;
+if(typeof key10 !== "string"){
+const err122 = {instancePath:instancePath+"/new_actions/" + i7+"/metadata",schemaPath:"#/properties/new_actions/items/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key10};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -2230,10 +7186,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-if(data29.requires_confirmation !== undefined){
-if(typeof data29.requires_confirmation !== "boolean"){
-const err123 = {instancePath:instancePath+"/actions/" + i4+"/requires_confirmation",schemaPath:"#/properties/actions/items/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var valid28 = _errs127 === errors;
+if(!valid28){
+const err123 = {instancePath:instancePath+"/new_actions/" + i7+"/metadata",schemaPath:"#/properties/new_actions/items/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -2243,11 +7198,9 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data29.confirmed_at !== undefined){
-let data42 = data29.confirmed_at;
-if(typeof data42 === "string"){
-if(data42.length > 64){
-const err124 = {instancePath:instancePath+"/actions/" + i4+"/confirmed_at",schemaPath:"#/properties/actions/items/properties/confirmed_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+}
+else {
+const err124 = {instancePath:instancePath+"/new_actions/" + i7+"/metadata",schemaPath:"#/properties/new_actions/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -2256,8 +7209,10 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(data42.length < 1){
-const err125 = {instancePath:instancePath+"/actions/" + i4+"/confirmed_at",schemaPath:"#/properties/actions/items/properties/confirmed_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -2267,8 +7222,9 @@ vErrors.push(err125);
 errors++;
 }
 }
+}
 else {
-const err126 = {instancePath:instancePath+"/actions/" + i4+"/confirmed_at",schemaPath:"#/properties/actions/items/properties/confirmed_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err126 = {instancePath:instancePath+"/new_actions",schemaPath:"#/properties/new_actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -2278,11 +7234,18 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data29.confirmed_by !== undefined){
-let data43 = data29.confirmed_by;
-if(typeof data43 === "string"){
-if(data43.length > 200){
-const err127 = {instancePath:instancePath+"/actions/" + i4+"/confirmed_by",schemaPath:"#/properties/actions/items/properties/confirmed_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data.completed_actions !== undefined){
+let data57 = data.completed_actions;
+if(Array.isArray(data57)){
+const len9 = data57.length;
+for(let i9=0; i9<len9; i9++){
+let data58 = data57[i9];
+const _errs133 = errors;
+let valid31 = false;
+const _errs134 = errors;
+if(typeof data58 === "string"){
+if(!pattern3.test(data58)){
+const err127 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -2291,8 +7254,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(data43.length < 1){
-const err128 = {instancePath:instancePath+"/actions/" + i4+"/confirmed_by",schemaPath:"#/properties/actions/items/properties/confirmed_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err128 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -2301,9 +7265,12 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/actions/" + i4+"/confirmed_by",schemaPath:"#/properties/actions/items/properties/confirmed_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs134 === errors;
+valid31 = valid31 || _valid0;
+const _errs136 = errors;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.id === undefined){
+const err129 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -2312,12 +7279,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-if(data29.escalated_at !== undefined){
-let data44 = data29.escalated_at;
-if(typeof data44 === "string"){
-if(data44.length > 64){
-const err130 = {instancePath:instancePath+"/actions/" + i4+"/escalated_at",schemaPath:"#/properties/actions/items/properties/escalated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+for(const key11 in data58){
+if(!((((key11 === "id") || (key11 === "status")) || (key11 === "evidence_refs")) || (key11 === "metadata"))){
+const err130 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -2326,8 +7290,12 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(data44.length < 1){
-const err131 = {instancePath:instancePath+"/actions/" + i4+"/escalated_at",schemaPath:"#/properties/actions/items/properties/escalated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data58.id !== undefined){
+let data59 = data58.id;
+if(typeof data59 === "string"){
+if(!pattern3.test(data59)){
+const err131 = {instancePath:instancePath+"/completed_actions/" + i9+"/id",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -2338,7 +7306,7 @@ errors++;
 }
 }
 else {
-const err132 = {instancePath:instancePath+"/actions/" + i4+"/escalated_at",schemaPath:"#/properties/actions/items/properties/escalated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err132 = {instancePath:instancePath+"/completed_actions/" + i9+"/id",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -2348,11 +7316,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data29.created_by !== undefined){
-let data45 = data29.created_by;
-if(typeof data45 === "string"){
-if(data45.length > 200){
-const err133 = {instancePath:instancePath+"/actions/" + i4+"/created_by",schemaPath:"#/properties/actions/items/properties/created_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data58.status !== undefined){
+let data60 = data58.status;
+if(typeof data60 === "string"){
+if(!pattern3.test(data60)){
+const err133 = {instancePath:instancePath+"/completed_actions/" + i9+"/status",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/status/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -2361,8 +7329,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(data45.length < 1){
-const err134 = {instancePath:instancePath+"/actions/" + i4+"/created_by",schemaPath:"#/properties/actions/items/properties/created_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err134 = {instancePath:instancePath+"/completed_actions/" + i9+"/status",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -2372,8 +7341,15 @@ vErrors.push(err134);
 errors++;
 }
 }
-else {
-const err135 = {instancePath:instancePath+"/actions/" + i4+"/created_by",schemaPath:"#/properties/actions/items/properties/created_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data58.evidence_refs !== undefined){
+let data61 = data58.evidence_refs;
+if(Array.isArray(data61)){
+const len10 = data61.length;
+for(let i10=0; i10<len10; i10++){
+let data62 = data61[i10];
+if(typeof data62 === "string"){
+if(data62.length > 2048){
+const err135 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs/" + i10,schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -2382,12 +7358,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-if(data29.created_from_turn_id !== undefined){
-let data46 = data29.created_from_turn_id;
-if(typeof data46 === "string"){
-if(!pattern3.test(data46)){
-const err136 = {instancePath:instancePath+"/actions/" + i4+"/created_from_turn_id",schemaPath:"#/properties/actions/items/properties/created_from_turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data62.length < 1){
+const err136 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs/" + i10,schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -2398,7 +7370,7 @@ errors++;
 }
 }
 else {
-const err137 = {instancePath:instancePath+"/actions/" + i4+"/created_from_turn_id",schemaPath:"#/properties/actions/items/properties/created_from_turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err137 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs/" + i10,schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -2408,15 +7380,9 @@ vErrors.push(err137);
 errors++;
 }
 }
-if(data29.evidence_refs !== undefined){
-let data47 = data29.evidence_refs;
-if(Array.isArray(data47)){
-const len5 = data47.length;
-for(let i5=0; i5<len5; i5++){
-let data48 = data47[i5];
-if(typeof data48 === "string"){
-if(data48.length > 2048){
-const err138 = {instancePath:instancePath+"/actions/" + i4+"/evidence_refs/" + i5,schemaPath:"#/properties/actions/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+}
+else {
+const err138 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -2425,8 +7391,14 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data48.length < 1){
-const err139 = {instancePath:instancePath+"/actions/" + i4+"/evidence_refs/" + i5,schemaPath:"#/properties/actions/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data58.metadata !== undefined){
+let data63 = data58.metadata;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+for(const key12 in data63){
+const _errs149 = errors;
+if(typeof key12 !== "string"){
+const err139 = {instancePath:instancePath+"/completed_actions/" + i9+"/metadata",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key12};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -2435,9 +7407,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-else {
-const err140 = {instancePath:instancePath+"/actions/" + i4+"/evidence_refs/" + i5,schemaPath:"#/properties/actions/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var valid35 = _errs149 === errors;
+if(!valid35){
+const err140 = {instancePath:instancePath+"/completed_actions/" + i9+"/metadata",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -2449,7 +7421,7 @@ errors++;
 }
 }
 else {
-const err141 = {instancePath:instancePath+"/actions/" + i4+"/evidence_refs",schemaPath:"#/properties/actions/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err141 = {instancePath:instancePath+"/completed_actions/" + i9+"/metadata",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -2459,13 +7431,9 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data29.metadata !== undefined){
-let data49 = data29.metadata;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-for(const key8 in data49){
-const _errs111 = errors;
-if(typeof key8 !== "string"){
-const err142 = {instancePath:instancePath+"/actions/" + i4+"/metadata",schemaPath:"#/properties/actions/items/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
+}
+else {
+const err142 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -2474,9 +7442,10 @@ vErrors.push(err142);
 }
 errors++;
 }
-var valid20 = _errs111 === errors;
-if(!valid20){
-const err143 = {instancePath:instancePath+"/actions/" + i4+"/metadata",schemaPath:"#/properties/actions/items/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
+var _valid0 = _errs136 === errors;
+valid31 = valid31 || _valid0;
+if(!valid31){
+const err143 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -2485,10 +7454,21 @@ vErrors.push(err143);
 }
 errors++;
 }
+else {
+errors = _errs133;
+if(vErrors !== null){
+if(_errs133){
+vErrors.length = _errs133;
+}
+else {
+vErrors = null;
+}
+}
+}
 }
 }
 else {
-const err144 = {instancePath:instancePath+"/actions/" + i4+"/metadata",schemaPath:"#/properties/actions/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err144 = {instancePath:instancePath+"/completed_actions",schemaPath:"#/properties/completed_actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -2498,11 +7478,16 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data29.created_at !== undefined){
-let data50 = data29.created_at;
-if(typeof data50 === "string"){
-if(data50.length > 64){
-const err145 = {instancePath:instancePath+"/actions/" + i4+"/created_at",schemaPath:"#/properties/actions/items/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data.story_updates !== undefined){
+let data64 = data.story_updates;
+if(Array.isArray(data64)){
+const len11 = data64.length;
+for(let i11=0; i11<len11; i11++){
+let data65 = data64[i11];
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+for(const key13 in data65){
+if(!((((((key13 === "id") || (key13 === "question_id")) || (key13 === "narrative")) || (key13 === "acceptance_criteria")) || (key13 === "evidence_refs")) || (key13 === "status"))){
+const err145 = {instancePath:instancePath+"/story_updates/" + i11,schemaPath:"#/properties/story_updates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -2511,8 +7496,12 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(data50.length < 1){
-const err146 = {instancePath:instancePath+"/actions/" + i4+"/created_at",schemaPath:"#/properties/actions/items/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data65.id !== undefined){
+let data66 = data65.id;
+if(typeof data66 === "string"){
+if(!pattern3.test(data66)){
+const err146 = {instancePath:instancePath+"/story_updates/" + i11+"/id",schemaPath:"#/properties/story_updates/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -2523,7 +7512,7 @@ errors++;
 }
 }
 else {
-const err147 = {instancePath:instancePath+"/actions/" + i4+"/created_at",schemaPath:"#/properties/actions/items/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err147 = {instancePath:instancePath+"/story_updates/" + i11+"/id",schemaPath:"#/properties/story_updates/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -2533,11 +7522,11 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data29.updated_at !== undefined){
-let data51 = data29.updated_at;
-if(typeof data51 === "string"){
-if(data51.length > 64){
-const err148 = {instancePath:instancePath+"/actions/" + i4+"/updated_at",schemaPath:"#/properties/actions/items/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data65.question_id !== undefined){
+let data67 = data65.question_id;
+if(typeof data67 === "string"){
+if(!pattern3.test(data67)){
+const err148 = {instancePath:instancePath+"/story_updates/" + i11+"/question_id",schemaPath:"#/properties/story_updates/items/properties/question_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2546,8 +7535,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(data51.length < 1){
-const err149 = {instancePath:instancePath+"/actions/" + i4+"/updated_at",schemaPath:"#/properties/actions/items/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err149 = {instancePath:instancePath+"/story_updates/" + i11+"/question_id",schemaPath:"#/properties/story_updates/items/properties/question_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2557,8 +7547,11 @@ vErrors.push(err149);
 errors++;
 }
 }
-else {
-const err150 = {instancePath:instancePath+"/actions/" + i4+"/updated_at",schemaPath:"#/properties/actions/items/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.narrative !== undefined){
+let data68 = data65.narrative;
+if(typeof data68 === "string"){
+if(data68.length > 100000){
+const err150 = {instancePath:instancePath+"/story_updates/" + i11+"/narrative",schemaPath:"#/properties/story_updates/items/properties/narrative/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2568,10 +7561,8 @@ vErrors.push(err150);
 errors++;
 }
 }
-if(data29.version !== undefined){
-let data52 = data29.version;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-const err151 = {instancePath:instancePath+"/actions/" + i4+"/version",schemaPath:"#/properties/actions/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err151 = {instancePath:instancePath+"/story_updates/" + i11+"/narrative",schemaPath:"#/properties/story_updates/items/properties/narrative/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2580,9 +7571,16 @@ vErrors.push(err151);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 > 9007199254740991 || isNaN(data52)){
-const err152 = {instancePath:instancePath+"/actions/" + i4+"/version",schemaPath:"#/properties/actions/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data65.acceptance_criteria !== undefined){
+let data69 = data65.acceptance_criteria;
+if(Array.isArray(data69)){
+const len12 = data69.length;
+for(let i12=0; i12<len12; i12++){
+let data70 = data69[i12];
+if(typeof data70 === "string"){
+if(data70.length > 2000){
+const err152 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria/" + i12,schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2591,8 +7589,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(data52 < 0 || isNaN(data52)){
-const err153 = {instancePath:instancePath+"/actions/" + i4+"/version",schemaPath:"#/properties/actions/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data70.length < 1){
+const err153 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria/" + i12,schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2602,10 +7600,8 @@ vErrors.push(err153);
 errors++;
 }
 }
-}
-}
 else {
-const err154 = {instancePath:instancePath+"/actions/" + i4,schemaPath:"#/properties/actions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err154 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria/" + i12,schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2617,7 +7613,7 @@ errors++;
 }
 }
 else {
-const err155 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err155 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria",schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2627,15 +7623,15 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data.questions !== undefined){
-let data53 = data.questions;
-if(Array.isArray(data53)){
-const len6 = data53.length;
-for(let i6=0; i6<len6; i6++){
-let data54 = data53[i6];
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-if(data54.id === undefined){
-const err156 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data65.evidence_refs !== undefined){
+let data71 = data65.evidence_refs;
+if(Array.isArray(data71)){
+const len13 = data71.length;
+for(let i13=0; i13<len13; i13++){
+let data72 = data71[i13];
+if(typeof data72 === "string"){
+if(data72.length > 2048){
+const err156 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs/" + i13,schemaPath:"#/properties/story_updates/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2644,8 +7640,8 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data54.text === undefined){
-const err157 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(data72.length < 1){
+const err157 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs/" + i13,schemaPath:"#/properties/story_updates/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2654,8 +7650,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-if(data54.priority === undefined){
-const err158 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "priority"},message:"must have required property '"+"priority"+"'"};
+}
+else {
+const err158 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs/" + i13,schemaPath:"#/properties/story_updates/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2664,8 +7661,10 @@ vErrors.push(err158);
 }
 errors++;
 }
-if(data54.status === undefined){
-const err159 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs",schemaPath:"#/properties/story_updates/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2674,8 +7673,11 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(data54.tags === undefined){
-const err160 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+}
+if(data65.status !== undefined){
+let data73 = data65.status;
+if(typeof data73 !== "string"){
+const err160 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2684,8 +7686,8 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(data54.created_at === undefined){
-const err161 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+if(!((((data73 === "draft") || (data73 === "active")) || (data73 === "accepted")) || (data73 === "archived"))){
+const err161 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.story_updates.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2694,8 +7696,10 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(data54.updated_at === undefined){
-const err162 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
+}
+}
+else {
+const err162 = {instancePath:instancePath+"/story_updates/" + i11,schemaPath:"#/properties/story_updates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2704,8 +7708,10 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(data54.version === undefined){
-const err163 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+}
+}
+else {
+const err163 = {instancePath:instancePath+"/story_updates",schemaPath:"#/properties/story_updates/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2714,9 +7720,10 @@ vErrors.push(err163);
 }
 errors++;
 }
-for(const key9 in data54){
-if(!(func1.call(schema22.properties.questions.items.properties, key9))){
-const err164 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+}
+}
+else {
+const err164 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2725,2811 +7732,766 @@ vErrors.push(err164);
 }
 errors++;
 }
-}
-if(data54.id !== undefined){
-let data55 = data54.id;
-if(typeof data55 === "string"){
-if(!pattern3.test(data55)){
-const err165 = {instancePath:instancePath+"/questions/" + i6+"/id",schemaPath:"#/properties/questions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err165];
-}
-else {
-vErrors.push(err165);
-}
-errors++;
-}
-}
-else {
-const err166 = {instancePath:instancePath+"/questions/" + i6+"/id",schemaPath:"#/properties/questions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
-}
-errors++;
-}
-}
-if(data54.text !== undefined){
-let data56 = data54.text;
-if(typeof data56 === "string"){
-if(data56.length > 10000){
-const err167 = {instancePath:instancePath+"/questions/" + i6+"/text",schemaPath:"#/properties/questions/items/properties/text/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err167];
-}
-else {
-vErrors.push(err167);
-}
-errors++;
-}
-if(data56.length < 1){
-const err168 = {instancePath:instancePath+"/questions/" + i6+"/text",schemaPath:"#/properties/questions/items/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err168];
-}
-else {
-vErrors.push(err168);
-}
-errors++;
-}
-}
-else {
-const err169 = {instancePath:instancePath+"/questions/" + i6+"/text",schemaPath:"#/properties/questions/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err169];
-}
-else {
-vErrors.push(err169);
-}
-errors++;
-}
-}
-if(data54.goal_id !== undefined){
-let data57 = data54.goal_id;
-if(typeof data57 === "string"){
-if(!pattern3.test(data57)){
-const err170 = {instancePath:instancePath+"/questions/" + i6+"/goal_id",schemaPath:"#/properties/questions/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err170];
-}
-else {
-vErrors.push(err170);
-}
-errors++;
-}
-}
-else {
-const err171 = {instancePath:instancePath+"/questions/" + i6+"/goal_id",schemaPath:"#/properties/questions/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err171];
-}
-else {
-vErrors.push(err171);
-}
-errors++;
-}
-}
-if(data54.priority !== undefined){
-let data58 = data54.priority;
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 1000000 || isNaN(data58)){
-const err172 = {instancePath:instancePath+"/questions/" + i6+"/priority",schemaPath:"#/properties/questions/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
-if(vErrors === null){
-vErrors = [err172];
-}
-else {
-vErrors.push(err172);
-}
-errors++;
-}
-if(data58 < 0 || isNaN(data58)){
-const err173 = {instancePath:instancePath+"/questions/" + i6+"/priority",schemaPath:"#/properties/questions/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
-}
-else {
-const err174 = {instancePath:instancePath+"/questions/" + i6+"/priority",schemaPath:"#/properties/questions/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
-}
-errors++;
-}
-}
-if(data54.status !== undefined){
-let data59 = data54.status;
-if(typeof data59 !== "string"){
-const err175 = {instancePath:instancePath+"/questions/" + i6+"/status",schemaPath:"#/properties/questions/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-if(!(((data59 === "open") || (data59 === "answered")) || (data59 === "archived"))){
-const err176 = {instancePath:instancePath+"/questions/" + i6+"/status",schemaPath:"#/properties/questions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.questions.items.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-}
-if(data54.owner !== undefined){
-let data60 = data54.owner;
-if(typeof data60 !== "string"){
-const err177 = {instancePath:instancePath+"/questions/" + i6+"/owner",schemaPath:"#/properties/questions/items/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
-if(!((data60 === "agent") || (data60 === "user"))){
-const err178 = {instancePath:instancePath+"/questions/" + i6+"/owner",schemaPath:"#/properties/questions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema22.properties.questions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err178];
-}
-else {
-vErrors.push(err178);
-}
-errors++;
-}
-}
-if(data54.tags !== undefined){
-let data61 = data54.tags;
-if(Array.isArray(data61)){
-const len7 = data61.length;
-for(let i7=0; i7<len7; i7++){
-let data62 = data61[i7];
-if(typeof data62 === "string"){
-if(data62.length > 200){
-const err179 = {instancePath:instancePath+"/questions/" + i6+"/tags/" + i7,schemaPath:"#/properties/questions/items/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err179];
-}
-else {
-vErrors.push(err179);
-}
-errors++;
-}
-if(data62.length < 1){
-const err180 = {instancePath:instancePath+"/questions/" + i6+"/tags/" + i7,schemaPath:"#/properties/questions/items/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err180];
-}
-else {
-vErrors.push(err180);
-}
-errors++;
-}
-}
-else {
-const err181 = {instancePath:instancePath+"/questions/" + i6+"/tags/" + i7,schemaPath:"#/properties/questions/items/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err181];
-}
-else {
-vErrors.push(err181);
-}
-errors++;
-}
-}
-}
-else {
-const err182 = {instancePath:instancePath+"/questions/" + i6+"/tags",schemaPath:"#/properties/questions/items/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err182];
-}
-else {
-vErrors.push(err182);
-}
-errors++;
-}
-}
-if(data54.created_at !== undefined){
-let data63 = data54.created_at;
-if(typeof data63 === "string"){
-if(data63.length > 64){
-const err183 = {instancePath:instancePath+"/questions/" + i6+"/created_at",schemaPath:"#/properties/questions/items/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err183];
-}
-else {
-vErrors.push(err183);
-}
-errors++;
-}
-if(data63.length < 1){
-const err184 = {instancePath:instancePath+"/questions/" + i6+"/created_at",schemaPath:"#/properties/questions/items/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err184];
-}
-else {
-vErrors.push(err184);
-}
-errors++;
-}
-}
-else {
-const err185 = {instancePath:instancePath+"/questions/" + i6+"/created_at",schemaPath:"#/properties/questions/items/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err185];
-}
-else {
-vErrors.push(err185);
-}
-errors++;
-}
-}
-if(data54.updated_at !== undefined){
-let data64 = data54.updated_at;
-if(typeof data64 === "string"){
-if(data64.length > 64){
-const err186 = {instancePath:instancePath+"/questions/" + i6+"/updated_at",schemaPath:"#/properties/questions/items/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err186];
-}
-else {
-vErrors.push(err186);
-}
-errors++;
-}
-if(data64.length < 1){
-const err187 = {instancePath:instancePath+"/questions/" + i6+"/updated_at",schemaPath:"#/properties/questions/items/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err187];
-}
-else {
-vErrors.push(err187);
-}
-errors++;
-}
-}
-else {
-const err188 = {instancePath:instancePath+"/questions/" + i6+"/updated_at",schemaPath:"#/properties/questions/items/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err188];
-}
-else {
-vErrors.push(err188);
-}
-errors++;
-}
-}
-if(data54.version !== undefined){
-let data65 = data54.version;
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
-const err189 = {instancePath:instancePath+"/questions/" + i6+"/version",schemaPath:"#/properties/questions/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err189];
-}
-else {
-vErrors.push(err189);
-}
-errors++;
-}
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 > 9007199254740991 || isNaN(data65)){
-const err190 = {instancePath:instancePath+"/questions/" + i6+"/version",schemaPath:"#/properties/questions/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err190];
-}
-else {
-vErrors.push(err190);
-}
-errors++;
-}
-if(data65 < 0 || isNaN(data65)){
-const err191 = {instancePath:instancePath+"/questions/" + i6+"/version",schemaPath:"#/properties/questions/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err191];
-}
-else {
-vErrors.push(err191);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err192 = {instancePath:instancePath+"/questions/" + i6,schemaPath:"#/properties/questions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err192];
-}
-else {
-vErrors.push(err192);
-}
-errors++;
-}
-}
-}
-else {
-const err193 = {instancePath:instancePath+"/questions",schemaPath:"#/properties/questions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err193];
-}
-else {
-vErrors.push(err193);
-}
-errors++;
-}
-}
-if(data.stories !== undefined){
-let data66 = data.stories;
-if(Array.isArray(data66)){
-const len8 = data66.length;
-for(let i8=0; i8<len8; i8++){
-let data67 = data66[i8];
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-if(data67.id === undefined){
-const err194 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err194];
-}
-else {
-vErrors.push(err194);
-}
-errors++;
-}
-if(data67.question_id === undefined){
-const err195 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/required",keyword:"required",params:{missingProperty: "question_id"},message:"must have required property '"+"question_id"+"'"};
-if(vErrors === null){
-vErrors = [err195];
-}
-else {
-vErrors.push(err195);
-}
-errors++;
-}
-if(data67.narrative === undefined){
-const err196 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/required",keyword:"required",params:{missingProperty: "narrative"},message:"must have required property '"+"narrative"+"'"};
-if(vErrors === null){
-vErrors = [err196];
-}
-else {
-vErrors.push(err196);
-}
-errors++;
-}
-if(data67.acceptance_criteria === undefined){
-const err197 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/required",keyword:"required",params:{missingProperty: "acceptance_criteria"},message:"must have required property '"+"acceptance_criteria"+"'"};
-if(vErrors === null){
-vErrors = [err197];
-}
-else {
-vErrors.push(err197);
-}
-errors++;
-}
-if(data67.evidence_refs === undefined){
-const err198 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/required",keyword:"required",params:{missingProperty: "evidence_refs"},message:"must have required property '"+"evidence_refs"+"'"};
-if(vErrors === null){
-vErrors = [err198];
-}
-else {
-vErrors.push(err198);
-}
-errors++;
-}
-if(data67.status === undefined){
-const err199 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err199];
-}
-else {
-vErrors.push(err199);
-}
-errors++;
-}
-if(data67.last_updated === undefined){
-const err200 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/required",keyword:"required",params:{missingProperty: "last_updated"},message:"must have required property '"+"last_updated"+"'"};
-if(vErrors === null){
-vErrors = [err200];
-}
-else {
-vErrors.push(err200);
-}
-errors++;
-}
-if(data67.version === undefined){
-const err201 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err201];
-}
-else {
-vErrors.push(err201);
-}
-errors++;
-}
-for(const key10 in data67){
-if(!((((((((key10 === "id") || (key10 === "question_id")) || (key10 === "narrative")) || (key10 === "acceptance_criteria")) || (key10 === "evidence_refs")) || (key10 === "status")) || (key10 === "last_updated")) || (key10 === "version"))){
-const err202 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err202];
-}
-else {
-vErrors.push(err202);
-}
-errors++;
-}
-}
-if(data67.id !== undefined){
-let data68 = data67.id;
-if(typeof data68 === "string"){
-if(!pattern3.test(data68)){
-const err203 = {instancePath:instancePath+"/stories/" + i8+"/id",schemaPath:"#/properties/stories/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err203];
-}
-else {
-vErrors.push(err203);
-}
-errors++;
-}
-}
-else {
-const err204 = {instancePath:instancePath+"/stories/" + i8+"/id",schemaPath:"#/properties/stories/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err204];
-}
-else {
-vErrors.push(err204);
-}
-errors++;
-}
-}
-if(data67.question_id !== undefined){
-let data69 = data67.question_id;
-if(typeof data69 === "string"){
-if(!pattern3.test(data69)){
-const err205 = {instancePath:instancePath+"/stories/" + i8+"/question_id",schemaPath:"#/properties/stories/items/properties/question_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-}
-else {
-const err206 = {instancePath:instancePath+"/stories/" + i8+"/question_id",schemaPath:"#/properties/stories/items/properties/question_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
-}
-errors++;
-}
-}
-if(data67.narrative !== undefined){
-let data70 = data67.narrative;
-if(typeof data70 === "string"){
-if(data70.length > 100000){
-const err207 = {instancePath:instancePath+"/stories/" + i8+"/narrative",schemaPath:"#/properties/stories/items/properties/narrative/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-}
-else {
-const err208 = {instancePath:instancePath+"/stories/" + i8+"/narrative",schemaPath:"#/properties/stories/items/properties/narrative/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-}
-if(data67.acceptance_criteria !== undefined){
-let data71 = data67.acceptance_criteria;
-if(Array.isArray(data71)){
-const len9 = data71.length;
-for(let i9=0; i9<len9; i9++){
-let data72 = data71[i9];
-if(typeof data72 === "string"){
-if(data72.length > 2000){
-const err209 = {instancePath:instancePath+"/stories/" + i8+"/acceptance_criteria/" + i9,schemaPath:"#/properties/stories/items/properties/acceptance_criteria/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
-if(vErrors === null){
-vErrors = [err209];
-}
-else {
-vErrors.push(err209);
-}
-errors++;
-}
-if(data72.length < 1){
-const err210 = {instancePath:instancePath+"/stories/" + i8+"/acceptance_criteria/" + i9,schemaPath:"#/properties/stories/items/properties/acceptance_criteria/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err210];
-}
-else {
-vErrors.push(err210);
-}
-errors++;
-}
-}
-else {
-const err211 = {instancePath:instancePath+"/stories/" + i8+"/acceptance_criteria/" + i9,schemaPath:"#/properties/stories/items/properties/acceptance_criteria/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err211];
-}
-else {
-vErrors.push(err211);
-}
-errors++;
-}
-}
-}
-else {
-const err212 = {instancePath:instancePath+"/stories/" + i8+"/acceptance_criteria",schemaPath:"#/properties/stories/items/properties/acceptance_criteria/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err212];
-}
-else {
-vErrors.push(err212);
-}
-errors++;
-}
-}
-if(data67.evidence_refs !== undefined){
-let data73 = data67.evidence_refs;
-if(Array.isArray(data73)){
-const len10 = data73.length;
-for(let i10=0; i10<len10; i10++){
-let data74 = data73[i10];
-if(typeof data74 === "string"){
-if(data74.length > 2048){
-const err213 = {instancePath:instancePath+"/stories/" + i8+"/evidence_refs/" + i10,schemaPath:"#/properties/stories/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
-if(vErrors === null){
-vErrors = [err213];
-}
-else {
-vErrors.push(err213);
-}
-errors++;
-}
-if(data74.length < 1){
-const err214 = {instancePath:instancePath+"/stories/" + i8+"/evidence_refs/" + i10,schemaPath:"#/properties/stories/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err214];
-}
-else {
-vErrors.push(err214);
-}
-errors++;
-}
-}
-else {
-const err215 = {instancePath:instancePath+"/stories/" + i8+"/evidence_refs/" + i10,schemaPath:"#/properties/stories/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err215];
-}
-else {
-vErrors.push(err215);
-}
-errors++;
-}
-}
-}
-else {
-const err216 = {instancePath:instancePath+"/stories/" + i8+"/evidence_refs",schemaPath:"#/properties/stories/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err216];
-}
-else {
-vErrors.push(err216);
-}
-errors++;
-}
-}
-if(data67.status !== undefined){
-let data75 = data67.status;
-if(typeof data75 !== "string"){
-const err217 = {instancePath:instancePath+"/stories/" + i8+"/status",schemaPath:"#/properties/stories/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err217];
-}
-else {
-vErrors.push(err217);
-}
-errors++;
-}
-if(!((((data75 === "draft") || (data75 === "active")) || (data75 === "accepted")) || (data75 === "archived"))){
-const err218 = {instancePath:instancePath+"/stories/" + i8+"/status",schemaPath:"#/properties/stories/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.stories.items.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err218];
-}
-else {
-vErrors.push(err218);
-}
-errors++;
-}
-}
-if(data67.last_updated !== undefined){
-let data76 = data67.last_updated;
-if(typeof data76 === "string"){
-if(data76.length > 64){
-const err219 = {instancePath:instancePath+"/stories/" + i8+"/last_updated",schemaPath:"#/properties/stories/items/properties/last_updated/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err219];
-}
-else {
-vErrors.push(err219);
-}
-errors++;
-}
-if(data76.length < 1){
-const err220 = {instancePath:instancePath+"/stories/" + i8+"/last_updated",schemaPath:"#/properties/stories/items/properties/last_updated/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err220];
-}
-else {
-vErrors.push(err220);
-}
-errors++;
-}
-}
-else {
-const err221 = {instancePath:instancePath+"/stories/" + i8+"/last_updated",schemaPath:"#/properties/stories/items/properties/last_updated/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err221];
-}
-else {
-vErrors.push(err221);
-}
-errors++;
-}
-}
-if(data67.version !== undefined){
-let data77 = data67.version;
-if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
-const err222 = {instancePath:instancePath+"/stories/" + i8+"/version",schemaPath:"#/properties/stories/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err222];
-}
-else {
-vErrors.push(err222);
-}
-errors++;
-}
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 > 9007199254740991 || isNaN(data77)){
-const err223 = {instancePath:instancePath+"/stories/" + i8+"/version",schemaPath:"#/properties/stories/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err223];
-}
-else {
-vErrors.push(err223);
-}
-errors++;
-}
-if(data77 < 0 || isNaN(data77)){
-const err224 = {instancePath:instancePath+"/stories/" + i8+"/version",schemaPath:"#/properties/stories/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err224];
-}
-else {
-vErrors.push(err224);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err225 = {instancePath:instancePath+"/stories/" + i8,schemaPath:"#/properties/stories/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err225];
-}
-else {
-vErrors.push(err225);
-}
-errors++;
-}
-}
-}
-else {
-const err226 = {instancePath:instancePath+"/stories",schemaPath:"#/properties/stories/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err226];
-}
-else {
-vErrors.push(err226);
-}
-errors++;
-}
-}
-if(data.proposals !== undefined){
-let data78 = data.proposals;
-if(Array.isArray(data78)){
-const len11 = data78.length;
-for(let i11=0; i11<len11; i11++){
-let data79 = data78[i11];
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.id === undefined){
-const err227 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err227];
-}
-else {
-vErrors.push(err227);
-}
-errors++;
-}
-if(data79.proposal_type === undefined){
-const err228 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "proposal_type"},message:"must have required property '"+"proposal_type"+"'"};
-if(vErrors === null){
-vErrors = [err228];
-}
-else {
-vErrors.push(err228);
-}
-errors++;
-}
-if(data79.rationale === undefined){
-const err229 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "rationale"},message:"must have required property '"+"rationale"+"'"};
-if(vErrors === null){
-vErrors = [err229];
-}
-else {
-vErrors.push(err229);
-}
-errors++;
-}
-if(data79.examples === undefined){
-const err230 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "examples"},message:"must have required property '"+"examples"+"'"};
-if(vErrors === null){
-vErrors = [err230];
-}
-else {
-vErrors.push(err230);
-}
-errors++;
-}
-if(data79.risks === undefined){
-const err231 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "risks"},message:"must have required property '"+"risks"+"'"};
-if(vErrors === null){
-vErrors = [err231];
-}
-else {
-vErrors.push(err231);
-}
-errors++;
-}
-if(data79.created_by === undefined){
-const err232 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "created_by"},message:"must have required property '"+"created_by"+"'"};
-if(vErrors === null){
-vErrors = [err232];
-}
-else {
-vErrors.push(err232);
-}
-errors++;
-}
-if(data79.status === undefined){
-const err233 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err233];
-}
-else {
-vErrors.push(err233);
-}
-errors++;
-}
-if(data79.reviewers === undefined){
-const err234 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "reviewers"},message:"must have required property '"+"reviewers"+"'"};
-if(vErrors === null){
-vErrors = [err234];
-}
-else {
-vErrors.push(err234);
-}
-errors++;
-}
-if(data79.created_at === undefined){
-const err235 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
-if(vErrors === null){
-vErrors = [err235];
-}
-else {
-vErrors.push(err235);
-}
-errors++;
-}
-if(data79.updated_at === undefined){
-const err236 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
-if(vErrors === null){
-vErrors = [err236];
-}
-else {
-vErrors.push(err236);
-}
-errors++;
-}
-if(data79.version === undefined){
-const err237 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err237];
-}
-else {
-vErrors.push(err237);
-}
-errors++;
-}
-for(const key11 in data79){
-if(!(func1.call(schema22.properties.proposals.items.properties, key11))){
-const err238 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err238];
-}
-else {
-vErrors.push(err238);
-}
-errors++;
-}
-}
-if(data79.id !== undefined){
-let data80 = data79.id;
-if(typeof data80 === "string"){
-if(!pattern3.test(data80)){
-const err239 = {instancePath:instancePath+"/proposals/" + i11+"/id",schemaPath:"#/properties/proposals/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err239];
-}
-else {
-vErrors.push(err239);
-}
-errors++;
-}
-}
-else {
-const err240 = {instancePath:instancePath+"/proposals/" + i11+"/id",schemaPath:"#/properties/proposals/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err240];
-}
-else {
-vErrors.push(err240);
-}
-errors++;
-}
-}
-if(data79.proposal_type !== undefined){
-let data81 = data79.proposal_type;
-if(typeof data81 !== "string"){
-const err241 = {instancePath:instancePath+"/proposals/" + i11+"/proposal_type",schemaPath:"#/properties/proposals/items/properties/proposal_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err241];
-}
-else {
-vErrors.push(err241);
-}
-errors++;
-}
-if(!(((data81 === "add") || (data81 === "modify")) || (data81 === "deprecate"))){
-const err242 = {instancePath:instancePath+"/proposals/" + i11+"/proposal_type",schemaPath:"#/properties/proposals/items/properties/proposal_type/enum",keyword:"enum",params:{allowedValues: schema22.properties.proposals.items.properties.proposal_type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err242];
-}
-else {
-vErrors.push(err242);
-}
-errors++;
-}
-}
-if(data79.type_id !== undefined){
-let data82 = data79.type_id;
-if(typeof data82 === "string"){
-if(!pattern3.test(data82)){
-const err243 = {instancePath:instancePath+"/proposals/" + i11+"/type_id",schemaPath:"#/properties/proposals/items/properties/type_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err243];
-}
-else {
-vErrors.push(err243);
-}
-errors++;
-}
-}
-else {
-const err244 = {instancePath:instancePath+"/proposals/" + i11+"/type_id",schemaPath:"#/properties/proposals/items/properties/type_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err244];
-}
-else {
-vErrors.push(err244);
-}
-errors++;
-}
-}
-if(data79.display_name !== undefined){
-let data83 = data79.display_name;
-if(typeof data83 === "string"){
-if(data83.length > 200){
-const err245 = {instancePath:instancePath+"/proposals/" + i11+"/display_name",schemaPath:"#/properties/proposals/items/properties/display_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err245];
-}
-else {
-vErrors.push(err245);
-}
-errors++;
-}
-if(data83.length < 1){
-const err246 = {instancePath:instancePath+"/proposals/" + i11+"/display_name",schemaPath:"#/properties/proposals/items/properties/display_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err246];
-}
-else {
-vErrors.push(err246);
-}
-errors++;
-}
-}
-else {
-const err247 = {instancePath:instancePath+"/proposals/" + i11+"/display_name",schemaPath:"#/properties/proposals/items/properties/display_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err247];
-}
-else {
-vErrors.push(err247);
-}
-errors++;
-}
-}
-if(data79.description !== undefined){
-let data84 = data79.description;
-if(typeof data84 === "string"){
-if(data84.length > 100000){
-const err248 = {instancePath:instancePath+"/proposals/" + i11+"/description",schemaPath:"#/properties/proposals/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
-if(vErrors === null){
-vErrors = [err248];
-}
-else {
-vErrors.push(err248);
-}
-errors++;
-}
-}
-else {
-const err249 = {instancePath:instancePath+"/proposals/" + i11+"/description",schemaPath:"#/properties/proposals/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err249];
-}
-else {
-vErrors.push(err249);
-}
-errors++;
-}
-}
-if(data79.diff !== undefined){
-let data85 = data79.diff;
-if(typeof data85 === "string"){
-if(data85.length > 100000){
-const err250 = {instancePath:instancePath+"/proposals/" + i11+"/diff",schemaPath:"#/properties/proposals/items/properties/diff/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
-if(vErrors === null){
-vErrors = [err250];
-}
-else {
-vErrors.push(err250);
-}
-errors++;
-}
-}
-else {
-const err251 = {instancePath:instancePath+"/proposals/" + i11+"/diff",schemaPath:"#/properties/proposals/items/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err251];
-}
-else {
-vErrors.push(err251);
-}
-errors++;
-}
-}
-if(data79.allowed_owners !== undefined){
-let data86 = data79.allowed_owners;
-if(Array.isArray(data86)){
-if(data86.length < 1){
-const err252 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_owners",schemaPath:"#/properties/proposals/items/properties/allowed_owners/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err252];
-}
-else {
-vErrors.push(err252);
-}
-errors++;
-}
-const len12 = data86.length;
-for(let i12=0; i12<len12; i12++){
-let data87 = data86[i12];
-if(typeof data87 !== "string"){
-const err253 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_owners/" + i12,schemaPath:"#/properties/proposals/items/properties/allowed_owners/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err253];
-}
-else {
-vErrors.push(err253);
-}
-errors++;
-}
-if(!((data87 === "agent") || (data87 === "user"))){
-const err254 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_owners/" + i12,schemaPath:"#/properties/proposals/items/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema22.properties.proposals.items.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err254];
-}
-else {
-vErrors.push(err254);
-}
-errors++;
-}
-}
-}
-else {
-const err255 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_owners",schemaPath:"#/properties/proposals/items/properties/allowed_owners/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err255];
-}
-else {
-vErrors.push(err255);
-}
-errors++;
-}
-}
-if(data79.suggested_policies !== undefined){
-let data88 = data79.suggested_policies;
-if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
-for(const key12 in data88){
-if(!((((key12 === "requires_confirmation") || (key12 === "auto_complete")) || (key12 === "blocking")) || (key12 === "escalation"))){
-const err256 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies",schemaPath:"#/properties/proposals/items/properties/suggested_policies/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err256];
-}
-else {
-vErrors.push(err256);
-}
-errors++;
-}
-}
-if(data88.requires_confirmation !== undefined){
-if(typeof data88.requires_confirmation !== "boolean"){
-const err257 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/requires_confirmation",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err257];
-}
-else {
-vErrors.push(err257);
-}
-errors++;
-}
-}
-if(data88.auto_complete !== undefined){
-if(typeof data88.auto_complete !== "boolean"){
-const err258 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/auto_complete",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/auto_complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err258];
-}
-else {
-vErrors.push(err258);
-}
-errors++;
-}
-}
-if(data88.blocking !== undefined){
-if(typeof data88.blocking !== "boolean"){
-const err259 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/blocking",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err259];
-}
-else {
-vErrors.push(err259);
-}
-errors++;
-}
-}
-if(data88.escalation !== undefined){
-let data92 = data88.escalation;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-for(const key13 in data92){
-if(!((key13 === "after") || (key13 === "policy"))){
-const err260 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/escalation",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/escalation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err260];
-}
-else {
-vErrors.push(err260);
-}
-errors++;
-}
-}
-if(data92.after !== undefined){
-let data93 = data92.after;
-if(typeof data93 === "string"){
-if(!pattern4.test(data93)){
-const err261 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/escalation/after",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/escalation/properties/after/pattern",keyword:"pattern",params:{pattern: "^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},message:"must match pattern \""+"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"+"\""};
-if(vErrors === null){
-vErrors = [err261];
-}
-else {
-vErrors.push(err261);
-}
-errors++;
-}
-}
-else {
-const err262 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/escalation/after",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/escalation/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err262];
-}
-else {
-vErrors.push(err262);
-}
-errors++;
-}
-}
-if(data92.policy !== undefined){
-let data94 = data92.policy;
-if(typeof data94 === "string"){
-if(data94.length > 200){
-const err263 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/escalation/policy",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/escalation/properties/policy/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err263];
-}
-else {
-vErrors.push(err263);
-}
-errors++;
-}
-if(data94.length < 1){
-const err264 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/escalation/policy",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/escalation/properties/policy/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err264];
-}
-else {
-vErrors.push(err264);
-}
-errors++;
-}
-}
-else {
-const err265 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/escalation/policy",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/escalation/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err265];
-}
-else {
-vErrors.push(err265);
-}
-errors++;
-}
-}
-}
-else {
-const err266 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies/escalation",schemaPath:"#/properties/proposals/items/properties/suggested_policies/properties/escalation/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err266];
-}
-else {
-vErrors.push(err266);
-}
-errors++;
-}
-}
-}
-else {
-const err267 = {instancePath:instancePath+"/proposals/" + i11+"/suggested_policies",schemaPath:"#/properties/proposals/items/properties/suggested_policies/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err267];
-}
-else {
-vErrors.push(err267);
-}
-errors++;
-}
-}
-if(data79.allowed_statuses !== undefined){
-let data95 = data79.allowed_statuses;
-if(Array.isArray(data95)){
-if(data95.length < 1){
-const err268 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_statuses",schemaPath:"#/properties/proposals/items/properties/allowed_statuses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err268];
-}
-else {
-vErrors.push(err268);
-}
-errors++;
-}
-const len13 = data95.length;
-for(let i13=0; i13<len13; i13++){
-let data96 = data95[i13];
-if(typeof data96 === "string"){
-if(!pattern3.test(data96)){
-const err269 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_statuses/" + i13,schemaPath:"#/properties/proposals/items/properties/allowed_statuses/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err269];
-}
-else {
-vErrors.push(err269);
-}
-errors++;
-}
-}
-else {
-const err270 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_statuses/" + i13,schemaPath:"#/properties/proposals/items/properties/allowed_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err270];
-}
-else {
-vErrors.push(err270);
-}
-errors++;
-}
-}
-}
-else {
-const err271 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_statuses",schemaPath:"#/properties/proposals/items/properties/allowed_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err271];
-}
-else {
-vErrors.push(err271);
-}
-errors++;
-}
-}
-if(data79.allowed_transitions !== undefined){
-let data97 = data79.allowed_transitions;
-if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
-for(const key14 in data97){
-const _errs215 = errors;
-if(typeof key14 === "string"){
-if(!pattern3.test(key14)){
-const err272 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_transitions",schemaPath:"#/properties/proposals/items/properties/allowed_transitions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\"",propertyName:key14};
-if(vErrors === null){
-vErrors = [err272];
-}
-else {
-vErrors.push(err272);
-}
-errors++;
-}
-}
-else {
-const err273 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_transitions",schemaPath:"#/properties/proposals/items/properties/allowed_transitions/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key14};
-if(vErrors === null){
-vErrors = [err273];
-}
-else {
-vErrors.push(err273);
-}
-errors++;
-}
-var valid42 = _errs215 === errors;
-if(!valid42){
-const err274 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_transitions",schemaPath:"#/properties/proposals/items/properties/allowed_transitions/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err274];
-}
-else {
-vErrors.push(err274);
-}
-errors++;
-}
-}
-for(const key15 in data97){
-let data98 = data97[key15];
-if(Array.isArray(data98)){
-const len14 = data98.length;
-for(let i14=0; i14<len14; i14++){
-let data99 = data98[i14];
-if(typeof data99 === "string"){
-if(!pattern3.test(data99)){
-const err275 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_transitions/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i14,schemaPath:"#/properties/proposals/items/properties/allowed_transitions/additionalProperties/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err275];
-}
-else {
-vErrors.push(err275);
-}
-errors++;
-}
-}
-else {
-const err276 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_transitions/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i14,schemaPath:"#/properties/proposals/items/properties/allowed_transitions/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err276];
-}
-else {
-vErrors.push(err276);
-}
-errors++;
-}
-}
-}
-else {
-const err277 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_transitions/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/items/properties/allowed_transitions/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err277];
-}
-else {
-vErrors.push(err277);
-}
-errors++;
-}
-}
-}
-else {
-const err278 = {instancePath:instancePath+"/proposals/" + i11+"/allowed_transitions",schemaPath:"#/properties/proposals/items/properties/allowed_transitions/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err278];
-}
-else {
-vErrors.push(err278);
-}
-errors++;
-}
-}
-if(data79.rationale !== undefined){
-let data100 = data79.rationale;
-if(typeof data100 === "string"){
-if(data100.length > 10000){
-const err279 = {instancePath:instancePath+"/proposals/" + i11+"/rationale",schemaPath:"#/properties/proposals/items/properties/rationale/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err279];
-}
-else {
-vErrors.push(err279);
-}
-errors++;
-}
-if(data100.length < 1){
-const err280 = {instancePath:instancePath+"/proposals/" + i11+"/rationale",schemaPath:"#/properties/proposals/items/properties/rationale/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err280];
-}
-else {
-vErrors.push(err280);
-}
-errors++;
-}
-}
-else {
-const err281 = {instancePath:instancePath+"/proposals/" + i11+"/rationale",schemaPath:"#/properties/proposals/items/properties/rationale/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err281];
-}
-else {
-vErrors.push(err281);
-}
-errors++;
-}
-}
-if(data79.examples !== undefined){
-let data101 = data79.examples;
-if(Array.isArray(data101)){
-const len15 = data101.length;
-for(let i15=0; i15<len15; i15++){
-let data102 = data101[i15];
-if(typeof data102 === "string"){
-if(data102.length > 10000){
-const err282 = {instancePath:instancePath+"/proposals/" + i11+"/examples/" + i15,schemaPath:"#/properties/proposals/items/properties/examples/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err282];
-}
-else {
-vErrors.push(err282);
-}
-errors++;
-}
-}
-else {
-const err283 = {instancePath:instancePath+"/proposals/" + i11+"/examples/" + i15,schemaPath:"#/properties/proposals/items/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err283];
-}
-else {
-vErrors.push(err283);
-}
-errors++;
-}
-}
-}
-else {
-const err284 = {instancePath:instancePath+"/proposals/" + i11+"/examples",schemaPath:"#/properties/proposals/items/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err284];
-}
-else {
-vErrors.push(err284);
-}
-errors++;
-}
-}
-if(data79.risks !== undefined){
-let data103 = data79.risks;
-if(Array.isArray(data103)){
-const len16 = data103.length;
-for(let i16=0; i16<len16; i16++){
-let data104 = data103[i16];
-if(typeof data104 === "string"){
-if(data104.length > 10000){
-const err285 = {instancePath:instancePath+"/proposals/" + i11+"/risks/" + i16,schemaPath:"#/properties/proposals/items/properties/risks/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err285];
-}
-else {
-vErrors.push(err285);
-}
-errors++;
-}
-}
-else {
-const err286 = {instancePath:instancePath+"/proposals/" + i11+"/risks/" + i16,schemaPath:"#/properties/proposals/items/properties/risks/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err286];
-}
-else {
-vErrors.push(err286);
-}
-errors++;
-}
-}
-}
-else {
-const err287 = {instancePath:instancePath+"/proposals/" + i11+"/risks",schemaPath:"#/properties/proposals/items/properties/risks/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err287];
-}
-else {
-vErrors.push(err287);
-}
-errors++;
-}
-}
-if(data79.created_by !== undefined){
-let data105 = data79.created_by;
-if(typeof data105 === "string"){
-if(data105.length > 200){
-const err288 = {instancePath:instancePath+"/proposals/" + i11+"/created_by",schemaPath:"#/properties/proposals/items/properties/created_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err288];
-}
-else {
-vErrors.push(err288);
-}
-errors++;
-}
-if(data105.length < 1){
-const err289 = {instancePath:instancePath+"/proposals/" + i11+"/created_by",schemaPath:"#/properties/proposals/items/properties/created_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err289];
-}
-else {
-vErrors.push(err289);
-}
-errors++;
-}
-}
-else {
-const err290 = {instancePath:instancePath+"/proposals/" + i11+"/created_by",schemaPath:"#/properties/proposals/items/properties/created_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err290];
-}
-else {
-vErrors.push(err290);
-}
-errors++;
-}
-}
-if(data79.created_from_turn_id !== undefined){
-let data106 = data79.created_from_turn_id;
-if(typeof data106 === "string"){
-if(!pattern3.test(data106)){
-const err291 = {instancePath:instancePath+"/proposals/" + i11+"/created_from_turn_id",schemaPath:"#/properties/proposals/items/properties/created_from_turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err291];
-}
-else {
-vErrors.push(err291);
-}
-errors++;
-}
-}
-else {
-const err292 = {instancePath:instancePath+"/proposals/" + i11+"/created_from_turn_id",schemaPath:"#/properties/proposals/items/properties/created_from_turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err292];
-}
-else {
-vErrors.push(err292);
-}
-errors++;
-}
-}
-if(data79.status !== undefined){
-let data107 = data79.status;
-if(typeof data107 !== "string"){
-const err293 = {instancePath:instancePath+"/proposals/" + i11+"/status",schemaPath:"#/properties/proposals/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err293];
-}
-else {
-vErrors.push(err293);
-}
-errors++;
-}
-if(!((((data107 === "open") || (data107 === "approved")) || (data107 === "rejected")) || (data107 === "merged"))){
-const err294 = {instancePath:instancePath+"/proposals/" + i11+"/status",schemaPath:"#/properties/proposals/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema22.properties.proposals.items.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err294];
-}
-else {
-vErrors.push(err294);
-}
-errors++;
-}
-}
-if(data79.reviewers !== undefined){
-let data108 = data79.reviewers;
-if(Array.isArray(data108)){
-const len17 = data108.length;
-for(let i17=0; i17<len17; i17++){
-let data109 = data108[i17];
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-if(data109.reviewer === undefined){
-const err295 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17,schemaPath:"#/properties/proposals/items/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "reviewer"},message:"must have required property '"+"reviewer"+"'"};
-if(vErrors === null){
-vErrors = [err295];
-}
-else {
-vErrors.push(err295);
-}
-errors++;
-}
-if(data109.decision === undefined){
-const err296 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17,schemaPath:"#/properties/proposals/items/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'"};
-if(vErrors === null){
-vErrors = [err296];
-}
-else {
-vErrors.push(err296);
-}
-errors++;
-}
-if(data109.comments === undefined){
-const err297 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17,schemaPath:"#/properties/proposals/items/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "comments"},message:"must have required property '"+"comments"+"'"};
-if(vErrors === null){
-vErrors = [err297];
-}
-else {
-vErrors.push(err297);
-}
-errors++;
-}
-if(data109.at === undefined){
-const err298 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17,schemaPath:"#/properties/proposals/items/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
-if(vErrors === null){
-vErrors = [err298];
-}
-else {
-vErrors.push(err298);
-}
-errors++;
-}
-for(const key16 in data109){
-if(!((((key16 === "reviewer") || (key16 === "decision")) || (key16 === "comments")) || (key16 === "at"))){
-const err299 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17,schemaPath:"#/properties/proposals/items/properties/reviewers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err299];
-}
-else {
-vErrors.push(err299);
-}
-errors++;
-}
-}
-if(data109.reviewer !== undefined){
-let data110 = data109.reviewer;
-if(typeof data110 === "string"){
-if(data110.length > 200){
-const err300 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/reviewer",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/reviewer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err300];
-}
-else {
-vErrors.push(err300);
-}
-errors++;
-}
-if(data110.length < 1){
-const err301 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/reviewer",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/reviewer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err301];
-}
-else {
-vErrors.push(err301);
-}
-errors++;
-}
-}
-else {
-const err302 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/reviewer",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/reviewer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err302];
-}
-else {
-vErrors.push(err302);
-}
-errors++;
-}
-}
-if(data109.decision !== undefined){
-let data111 = data109.decision;
-if(typeof data111 !== "string"){
-const err303 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/decision",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err303];
-}
-else {
-vErrors.push(err303);
-}
-errors++;
-}
-if(!((data111 === "approve") || (data111 === "reject"))){
-const err304 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/decision",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/decision/enum",keyword:"enum",params:{allowedValues: schema22.properties.proposals.items.properties.reviewers.items.properties.decision.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err304];
-}
-else {
-vErrors.push(err304);
-}
-errors++;
-}
-}
-if(data109.comments !== undefined){
-let data112 = data109.comments;
-if(typeof data112 === "string"){
-if(data112.length > 10000){
-const err305 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/comments",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/comments/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err305];
-}
-else {
-vErrors.push(err305);
-}
-errors++;
-}
-}
-else {
-const err306 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/comments",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/comments/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err306];
-}
-else {
-vErrors.push(err306);
-}
-errors++;
-}
-}
-if(data109.at !== undefined){
-let data113 = data109.at;
-if(typeof data113 === "string"){
-if(data113.length > 64){
-const err307 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/at",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err307];
-}
-else {
-vErrors.push(err307);
-}
-errors++;
-}
-if(data113.length < 1){
-const err308 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/at",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err308];
-}
-else {
-vErrors.push(err308);
-}
-errors++;
-}
-}
-else {
-const err309 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17+"/at",schemaPath:"#/properties/proposals/items/properties/reviewers/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err309];
-}
-else {
-vErrors.push(err309);
-}
-errors++;
-}
-}
-}
-else {
-const err310 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers/" + i17,schemaPath:"#/properties/proposals/items/properties/reviewers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err310];
-}
-else {
-vErrors.push(err310);
-}
-errors++;
-}
-}
-}
-else {
-const err311 = {instancePath:instancePath+"/proposals/" + i11+"/reviewers",schemaPath:"#/properties/proposals/items/properties/reviewers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err311];
-}
-else {
-vErrors.push(err311);
-}
-errors++;
-}
-}
-if(data79.created_at !== undefined){
-let data114 = data79.created_at;
-if(typeof data114 === "string"){
-if(data114.length > 64){
-const err312 = {instancePath:instancePath+"/proposals/" + i11+"/created_at",schemaPath:"#/properties/proposals/items/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err312];
-}
-else {
-vErrors.push(err312);
-}
-errors++;
-}
-if(data114.length < 1){
-const err313 = {instancePath:instancePath+"/proposals/" + i11+"/created_at",schemaPath:"#/properties/proposals/items/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err313];
-}
-else {
-vErrors.push(err313);
-}
-errors++;
-}
-}
-else {
-const err314 = {instancePath:instancePath+"/proposals/" + i11+"/created_at",schemaPath:"#/properties/proposals/items/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err314];
-}
-else {
-vErrors.push(err314);
-}
-errors++;
-}
-}
-if(data79.updated_at !== undefined){
-let data115 = data79.updated_at;
-if(typeof data115 === "string"){
-if(data115.length > 64){
-const err315 = {instancePath:instancePath+"/proposals/" + i11+"/updated_at",schemaPath:"#/properties/proposals/items/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err315];
-}
-else {
-vErrors.push(err315);
-}
-errors++;
-}
-if(data115.length < 1){
-const err316 = {instancePath:instancePath+"/proposals/" + i11+"/updated_at",schemaPath:"#/properties/proposals/items/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err316];
-}
-else {
-vErrors.push(err316);
-}
-errors++;
-}
-}
-else {
-const err317 = {instancePath:instancePath+"/proposals/" + i11+"/updated_at",schemaPath:"#/properties/proposals/items/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err317];
-}
-else {
-vErrors.push(err317);
-}
-errors++;
-}
-}
-if(data79.version !== undefined){
-let data116 = data79.version;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-const err318 = {instancePath:instancePath+"/proposals/" + i11+"/version",schemaPath:"#/properties/proposals/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err318];
-}
-else {
-vErrors.push(err318);
-}
-errors++;
-}
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 > 9007199254740991 || isNaN(data116)){
-const err319 = {instancePath:instancePath+"/proposals/" + i11+"/version",schemaPath:"#/properties/proposals/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err319];
-}
-else {
-vErrors.push(err319);
-}
-errors++;
-}
-if(data116 < 0 || isNaN(data116)){
-const err320 = {instancePath:instancePath+"/proposals/" + i11+"/version",schemaPath:"#/properties/proposals/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err320];
-}
-else {
-vErrors.push(err320);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err321 = {instancePath:instancePath+"/proposals/" + i11,schemaPath:"#/properties/proposals/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err321];
-}
-else {
-vErrors.push(err321);
-}
-errors++;
-}
-}
-}
-else {
-const err322 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err322];
-}
-else {
-vErrors.push(err322);
-}
-errors++;
-}
-}
-if(data.turns !== undefined){
-let data117 = data.turns;
-if(Array.isArray(data117)){
-const len18 = data117.length;
-for(let i18=0; i18<len18; i18++){
-let data118 = data117[i18];
-if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
-if(data118.id === undefined){
-const err323 = {instancePath:instancePath+"/turns/" + i18,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err323];
-}
-else {
-vErrors.push(err323);
-}
-errors++;
-}
-if(data118.digest === undefined){
-const err324 = {instancePath:instancePath+"/turns/" + i18,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "digest"},message:"must have required property '"+"digest"+"'"};
-if(vErrors === null){
-vErrors = [err324];
-}
-else {
-vErrors.push(err324);
-}
-errors++;
-}
-if(data118.version === undefined){
-const err325 = {instancePath:instancePath+"/turns/" + i18,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err325];
-}
-else {
-vErrors.push(err325);
-}
-errors++;
-}
-if(data118.at === undefined){
-const err326 = {instancePath:instancePath+"/turns/" + i18,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
-if(vErrors === null){
-vErrors = [err326];
-}
-else {
-vErrors.push(err326);
-}
-errors++;
-}
-if(data118.by === undefined){
-const err327 = {instancePath:instancePath+"/turns/" + i18,schemaPath:"#/properties/turns/items/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
-if(vErrors === null){
-vErrors = [err327];
-}
-else {
-vErrors.push(err327);
-}
-errors++;
-}
-for(const key17 in data118){
-if(!(((((key17 === "id") || (key17 === "digest")) || (key17 === "version")) || (key17 === "at")) || (key17 === "by"))){
-const err328 = {instancePath:instancePath+"/turns/" + i18,schemaPath:"#/properties/turns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err328];
-}
-else {
-vErrors.push(err328);
-}
-errors++;
-}
-}
-if(data118.id !== undefined){
-let data119 = data118.id;
-if(typeof data119 === "string"){
-if(!pattern3.test(data119)){
-const err329 = {instancePath:instancePath+"/turns/" + i18+"/id",schemaPath:"#/properties/turns/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err329];
-}
-else {
-vErrors.push(err329);
-}
-errors++;
-}
-}
-else {
-const err330 = {instancePath:instancePath+"/turns/" + i18+"/id",schemaPath:"#/properties/turns/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err330];
-}
-else {
-vErrors.push(err330);
-}
-errors++;
-}
-}
-if(data118.digest !== undefined){
-let data120 = data118.digest;
-if(typeof data120 === "string"){
-if(!pattern29.test(data120)){
-const err331 = {instancePath:instancePath+"/turns/" + i18+"/digest",schemaPath:"#/properties/turns/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err331];
-}
-else {
-vErrors.push(err331);
-}
-errors++;
-}
-}
-else {
-const err332 = {instancePath:instancePath+"/turns/" + i18+"/digest",schemaPath:"#/properties/turns/items/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err332];
-}
-else {
-vErrors.push(err332);
-}
-errors++;
-}
-}
-if(data118.version !== undefined){
-let data121 = data118.version;
-if(!(((typeof data121 == "number") && (!(data121 % 1) && !isNaN(data121))) && (isFinite(data121)))){
-const err333 = {instancePath:instancePath+"/turns/" + i18+"/version",schemaPath:"#/properties/turns/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err333];
-}
-else {
-vErrors.push(err333);
-}
-errors++;
-}
-if((typeof data121 == "number") && (isFinite(data121))){
-if(data121 > 9007199254740991 || isNaN(data121)){
-const err334 = {instancePath:instancePath+"/turns/" + i18+"/version",schemaPath:"#/properties/turns/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err334];
-}
-else {
-vErrors.push(err334);
-}
-errors++;
-}
-if(data121 < 0 || isNaN(data121)){
-const err335 = {instancePath:instancePath+"/turns/" + i18+"/version",schemaPath:"#/properties/turns/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err335];
-}
-else {
-vErrors.push(err335);
-}
-errors++;
-}
-}
-}
-if(data118.at !== undefined){
-let data122 = data118.at;
-if(typeof data122 === "string"){
-if(data122.length > 64){
-const err336 = {instancePath:instancePath+"/turns/" + i18+"/at",schemaPath:"#/properties/turns/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err336];
-}
-else {
-vErrors.push(err336);
-}
-errors++;
-}
-if(data122.length < 1){
-const err337 = {instancePath:instancePath+"/turns/" + i18+"/at",schemaPath:"#/properties/turns/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err337];
-}
-else {
-vErrors.push(err337);
-}
-errors++;
-}
-}
-else {
-const err338 = {instancePath:instancePath+"/turns/" + i18+"/at",schemaPath:"#/properties/turns/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err338];
-}
-else {
-vErrors.push(err338);
-}
-errors++;
-}
-}
-if(data118.by !== undefined){
-let data123 = data118.by;
-if(typeof data123 === "string"){
-if(data123.length > 200){
-const err339 = {instancePath:instancePath+"/turns/" + i18+"/by",schemaPath:"#/properties/turns/items/properties/by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err339];
-}
-else {
-vErrors.push(err339);
-}
-errors++;
-}
-if(data123.length < 1){
-const err340 = {instancePath:instancePath+"/turns/" + i18+"/by",schemaPath:"#/properties/turns/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err340];
-}
-else {
-vErrors.push(err340);
-}
-errors++;
-}
-}
-else {
-const err341 = {instancePath:instancePath+"/turns/" + i18+"/by",schemaPath:"#/properties/turns/items/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err341];
-}
-else {
-vErrors.push(err341);
-}
-errors++;
-}
-}
-}
-else {
-const err342 = {instancePath:instancePath+"/turns/" + i18,schemaPath:"#/properties/turns/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err342];
-}
-else {
-vErrors.push(err342);
-}
-errors++;
-}
-}
-}
-else {
-const err343 = {instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err343];
-}
-else {
-vErrors.push(err343);
-}
-errors++;
-}
-}
-if(data.audit !== undefined){
-let data124 = data.audit;
-if(Array.isArray(data124)){
-const len19 = data124.length;
-for(let i19=0; i19<len19; i19++){
-let data125 = data124[i19];
-if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
-if(data125.version === undefined){
-const err344 = {instancePath:instancePath+"/audit/" + i19,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err344];
-}
-else {
-vErrors.push(err344);
-}
-errors++;
-}
-if(data125.previous_version === undefined){
-const err345 = {instancePath:instancePath+"/audit/" + i19,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "previous_version"},message:"must have required property '"+"previous_version"+"'"};
-if(vErrors === null){
-vErrors = [err345];
-}
-else {
-vErrors.push(err345);
-}
-errors++;
-}
-if(data125.who === undefined){
-const err346 = {instancePath:instancePath+"/audit/" + i19,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "who"},message:"must have required property '"+"who"+"'"};
-if(vErrors === null){
-vErrors = [err346];
-}
-else {
-vErrors.push(err346);
-}
-errors++;
-}
-if(data125.at === undefined){
-const err347 = {instancePath:instancePath+"/audit/" + i19,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
-if(vErrors === null){
-vErrors = [err347];
-}
-else {
-vErrors.push(err347);
-}
-errors++;
-}
-if(data125.op === undefined){
-const err348 = {instancePath:instancePath+"/audit/" + i19,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err348];
-}
-else {
-vErrors.push(err348);
-}
-errors++;
-}
-if(data125.changes === undefined){
-const err349 = {instancePath:instancePath+"/audit/" + i19,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "changes"},message:"must have required property '"+"changes"+"'"};
-if(vErrors === null){
-vErrors = [err349];
-}
-else {
-vErrors.push(err349);
-}
-errors++;
-}
-for(const key18 in data125){
-if(!((((((((key18 === "version") || (key18 === "previous_version")) || (key18 === "who")) || (key18 === "at")) || (key18 === "op")) || (key18 === "turn_id")) || (key18 === "reverted_to")) || (key18 === "changes"))){
-const err350 = {instancePath:instancePath+"/audit/" + i19,schemaPath:"#/properties/audit/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err350];
-}
-else {
-vErrors.push(err350);
-}
-errors++;
-}
-}
-if(data125.version !== undefined){
-let data126 = data125.version;
-if(!(((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126))) && (isFinite(data126)))){
-const err351 = {instancePath:instancePath+"/audit/" + i19+"/version",schemaPath:"#/properties/audit/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err351];
-}
-else {
-vErrors.push(err351);
-}
-errors++;
-}
-if((typeof data126 == "number") && (isFinite(data126))){
-if(data126 > 9007199254740991 || isNaN(data126)){
-const err352 = {instancePath:instancePath+"/audit/" + i19+"/version",schemaPath:"#/properties/audit/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err352];
-}
-else {
-vErrors.push(err352);
-}
-errors++;
-}
-if(data126 < 1 || isNaN(data126)){
-const err353 = {instancePath:instancePath+"/audit/" + i19+"/version",schemaPath:"#/properties/audit/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err353];
-}
-else {
-vErrors.push(err353);
-}
-errors++;
-}
-}
-}
-if(data125.previous_version !== undefined){
-let data127 = data125.previous_version;
-if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
-const err354 = {instancePath:instancePath+"/audit/" + i19+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err354];
-}
-else {
-vErrors.push(err354);
-}
-errors++;
-}
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 > 9007199254740991 || isNaN(data127)){
-const err355 = {instancePath:instancePath+"/audit/" + i19+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err355];
-}
-else {
-vErrors.push(err355);
-}
-errors++;
-}
-if(data127 < 0 || isNaN(data127)){
-const err356 = {instancePath:instancePath+"/audit/" + i19+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err356];
-}
-else {
-vErrors.push(err356);
-}
-errors++;
-}
-}
-}
-if(data125.who !== undefined){
-let data128 = data125.who;
-if(typeof data128 === "string"){
-if(data128.length > 200){
-const err357 = {instancePath:instancePath+"/audit/" + i19+"/who",schemaPath:"#/properties/audit/items/properties/who/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err357];
-}
-else {
-vErrors.push(err357);
-}
-errors++;
-}
-if(data128.length < 1){
-const err358 = {instancePath:instancePath+"/audit/" + i19+"/who",schemaPath:"#/properties/audit/items/properties/who/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err358];
-}
-else {
-vErrors.push(err358);
-}
-errors++;
-}
-}
-else {
-const err359 = {instancePath:instancePath+"/audit/" + i19+"/who",schemaPath:"#/properties/audit/items/properties/who/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err359];
-}
-else {
-vErrors.push(err359);
-}
-errors++;
-}
-}
-if(data125.at !== undefined){
-let data129 = data125.at;
-if(typeof data129 === "string"){
-if(data129.length > 64){
-const err360 = {instancePath:instancePath+"/audit/" + i19+"/at",schemaPath:"#/properties/audit/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err360];
-}
-else {
-vErrors.push(err360);
-}
-errors++;
-}
-if(data129.length < 1){
-const err361 = {instancePath:instancePath+"/audit/" + i19+"/at",schemaPath:"#/properties/audit/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err361];
-}
-else {
-vErrors.push(err361);
-}
-errors++;
-}
-}
-else {
-const err362 = {instancePath:instancePath+"/audit/" + i19+"/at",schemaPath:"#/properties/audit/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err362];
-}
-else {
-vErrors.push(err362);
-}
-errors++;
-}
-}
-if(data125.op !== undefined){
-let data130 = data125.op;
-if(typeof data130 === "string"){
-if(data130.length > 200){
-const err363 = {instancePath:instancePath+"/audit/" + i19+"/op",schemaPath:"#/properties/audit/items/properties/op/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err363];
-}
-else {
-vErrors.push(err363);
-}
-errors++;
-}
-if(data130.length < 1){
-const err364 = {instancePath:instancePath+"/audit/" + i19+"/op",schemaPath:"#/properties/audit/items/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err364];
-}
-else {
-vErrors.push(err364);
-}
-errors++;
-}
-}
-else {
-const err365 = {instancePath:instancePath+"/audit/" + i19+"/op",schemaPath:"#/properties/audit/items/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err365];
-}
-else {
-vErrors.push(err365);
-}
-errors++;
-}
-}
-if(data125.turn_id !== undefined){
-let data131 = data125.turn_id;
-if(typeof data131 === "string"){
-if(!pattern3.test(data131)){
-const err366 = {instancePath:instancePath+"/audit/" + i19+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err366];
-}
-else {
-vErrors.push(err366);
-}
-errors++;
-}
-}
-else {
-const err367 = {instancePath:instancePath+"/audit/" + i19+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err367];
-}
-else {
-vErrors.push(err367);
-}
-errors++;
-}
-}
-if(data125.reverted_to !== undefined){
-let data132 = data125.reverted_to;
-if(!(((typeof data132 == "number") && (!(data132 % 1) && !isNaN(data132))) && (isFinite(data132)))){
-const err368 = {instancePath:instancePath+"/audit/" + i19+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err368];
-}
-else {
-vErrors.push(err368);
-}
-errors++;
-}
-if((typeof data132 == "number") && (isFinite(data132))){
-if(data132 > 9007199254740991 || isNaN(data132)){
-const err369 = {instancePath:instancePath+"/audit/" + i19+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err369];
-}
-else {
-vErrors.push(err369);
-}
-errors++;
-}
-if(data132 < 0 || isNaN(data132)){
-const err370 = {instancePath:instancePath+"/audit/" + i19+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err370];
-}
-else {
-vErrors.push(err370);
-}
-errors++;
-}
-}
-}
-if(data125.changes !== undefined){
-let data133 = data125.changes;
-if(Array.isArray(data133)){
-const len20 = data133.length;
-for(let i20=0; i20<len20; i20++){
-let data134 = data133[i20];
-if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
-if(data134.kind === undefined){
-const err371 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err371];
-}
-else {
-vErrors.push(err371);
-}
-errors++;
-}
-if(data134.id === undefined){
-const err372 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err372];
-}
-else {
-vErrors.push(err372);
-}
-errors++;
-}
-if(data134.before === undefined){
-const err373 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'"};
-if(vErrors === null){
-vErrors = [err373];
-}
-else {
-vErrors.push(err373);
-}
-errors++;
-}
-if(data134.after === undefined){
-const err374 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'"};
-if(vErrors === null){
-vErrors = [err374];
-}
-else {
-vErrors.push(err374);
-}
-errors++;
-}
-for(const key19 in data134){
-if(!((((key19 === "kind") || (key19 === "id")) || (key19 === "before")) || (key19 === "after"))){
-const err375 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20,schemaPath:"#/properties/audit/items/properties/changes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err375];
-}
-else {
-vErrors.push(err375);
-}
-errors++;
-}
-}
-if(data134.kind !== undefined){
-let data135 = data134.kind;
-if(typeof data135 !== "string"){
-const err376 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err376];
-}
-else {
-vErrors.push(err376);
-}
-errors++;
-}
-if(!((((((data135 === "goal") || (data135 === "action")) || (data135 === "question")) || (data135 === "story")) || (data135 === "proposal")) || (data135 === "turn"))){
-const err377 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema22.properties.audit.items.properties.changes.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err377];
-}
-else {
-vErrors.push(err377);
-}
-errors++;
-}
-}
-if(data134.id !== undefined){
-let data136 = data134.id;
-if(typeof data136 === "string"){
-if(!pattern3.test(data136)){
-const err378 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err378];
-}
-else {
-vErrors.push(err378);
-}
-errors++;
-}
-}
-else {
-const err379 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err379];
-}
-else {
-vErrors.push(err379);
-}
-errors++;
-}
-}
-if(data134.before !== undefined){
-let data137 = data134.before;
-const _errs301 = errors;
-let valid62 = false;
-const _errs302 = errors;
-if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
-for(const key20 in data137){
-const _errs304 = errors;
-if(typeof key20 !== "string"){
-const err380 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key20};
-if(vErrors === null){
-vErrors = [err380];
-}
-else {
-vErrors.push(err380);
-}
-errors++;
-}
-var valid63 = _errs304 === errors;
-if(!valid63){
-const err381 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key20},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err381];
-}
-else {
-vErrors.push(err381);
-}
-errors++;
-}
-}
-}
-else {
-const err382 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err382];
-}
-else {
-vErrors.push(err382);
-}
-errors++;
-}
-var _valid0 = _errs302 === errors;
-valid62 = valid62 || _valid0;
-const _errs307 = errors;
-if(data137 !== null){
-const err383 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err383];
-}
-else {
-vErrors.push(err383);
-}
-errors++;
-}
-var _valid0 = _errs307 === errors;
-valid62 = valid62 || _valid0;
-if(!valid62){
-const err384 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err384];
-}
-else {
-vErrors.push(err384);
-}
-errors++;
-}
-else {
-errors = _errs301;
-if(vErrors !== null){
-if(_errs301){
-vErrors.length = _errs301;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data134.after !== undefined){
-let data138 = data134.after;
-const _errs310 = errors;
-let valid64 = false;
-const _errs311 = errors;
-if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
-for(const key21 in data138){
-const _errs313 = errors;
-if(typeof key21 !== "string"){
-const err385 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key21};
-if(vErrors === null){
-vErrors = [err385];
-}
-else {
-vErrors.push(err385);
-}
-errors++;
-}
-var valid65 = _errs313 === errors;
-if(!valid65){
-const err386 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key21},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err386];
-}
-else {
-vErrors.push(err386);
-}
-errors++;
-}
-}
-}
-else {
-const err387 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err387];
-}
-else {
-vErrors.push(err387);
-}
-errors++;
-}
-var _valid1 = _errs311 === errors;
-valid64 = valid64 || _valid1;
-const _errs316 = errors;
-if(data138 !== null){
-const err388 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err388];
-}
-else {
-vErrors.push(err388);
-}
-errors++;
-}
-var _valid1 = _errs316 === errors;
-valid64 = valid64 || _valid1;
-if(!valid64){
-const err389 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err389];
-}
-else {
-vErrors.push(err389);
-}
-errors++;
-}
-else {
-errors = _errs310;
-if(vErrors !== null){
-if(_errs310){
-vErrors.length = _errs310;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err390 = {instancePath:instancePath+"/audit/" + i19+"/changes/" + i20,schemaPath:"#/properties/audit/items/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err390];
-}
-else {
-vErrors.push(err390);
-}
-errors++;
-}
-}
-}
-else {
-const err391 = {instancePath:instancePath+"/audit/" + i19+"/changes",schemaPath:"#/properties/audit/items/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err391];
-}
-else {
-vErrors.push(err391);
-}
-errors++;
-}
-}
-}
-else {
-const err392 = {instancePath:instancePath+"/audit/" + i19,schemaPath:"#/properties/audit/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err392];
-}
-else {
-vErrors.push(err392);
-}
-errors++;
-}
-}
-}
-else {
-const err393 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err393];
-}
-else {
-vErrors.push(err393);
-}
-errors++;
-}
-}
-}
-else {
-const err394 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err394];
-}
-else {
-vErrors.push(err394);
-}
-errors++;
-}
-validate56.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json" */;
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
-validate55.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateProposal = validate73;
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json","$ref":"#/$defs/ProposalInput","$defs":{"ProposalInput":{"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"}}};
+const schema32 = {"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.proposal_type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proposal_type"},message:"must have required property '"+"proposal_type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.rationale === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rationale"},message:"must have required property '"+"rationale"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema32.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.$schema !== undefined){
+if(typeof data.$schema !== "string"){
+const err3 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data1 = data.id;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.proposal_type !== undefined){
+let data2 = data.proposal_type;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data2 === "add") || (data2 === "modify")) || (data2 === "deprecate"))){
+const err7 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/enum",keyword:"enum",params:{allowedValues: schema32.properties.proposal_type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.type_id !== undefined){
+let data3 = data.type_id;
+if(typeof data3 === "string"){
+if(!pattern3.test(data3)){
+const err8 = {instancePath:instancePath+"/type_id",schemaPath:"#/properties/type_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/type_id",schemaPath:"#/properties/type_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.display_name !== undefined){
+let data4 = data.display_name;
+if(typeof data4 === "string"){
+if(data4.length > 200){
+const err10 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data4.length < 1){
+const err11 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data5 = data.description;
+if(typeof data5 === "string"){
+if(data5.length > 100000){
+const err13 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.diff !== undefined){
+let data6 = data.diff;
+if(typeof data6 === "string"){
+if(data6.length > 100000){
+const err15 = {instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.allowed_owners !== undefined){
+let data7 = data.allowed_owners;
+if(Array.isArray(data7)){
+if(data7.length < 1){
+const err17 = {instancePath:instancePath+"/allowed_owners",schemaPath:"#/properties/allowed_owners/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 !== "string"){
+const err18 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((data8 === "agent") || (data8 === "user"))){
+const err19 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema32.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/allowed_owners",schemaPath:"#/properties/allowed_owners/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.suggested_policies !== undefined){
+let data9 = data.suggested_policies;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key1 in data9){
+if(!((((key1 === "requires_confirmation") || (key1 === "auto_complete")) || (key1 === "blocking")) || (key1 === "escalation"))){
+const err21 = {instancePath:instancePath+"/suggested_policies",schemaPath:"#/properties/suggested_policies/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data9.requires_confirmation !== undefined){
+if(typeof data9.requires_confirmation !== "boolean"){
+const err22 = {instancePath:instancePath+"/suggested_policies/requires_confirmation",schemaPath:"#/properties/suggested_policies/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data9.auto_complete !== undefined){
+if(typeof data9.auto_complete !== "boolean"){
+const err23 = {instancePath:instancePath+"/suggested_policies/auto_complete",schemaPath:"#/properties/suggested_policies/properties/auto_complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data9.blocking !== undefined){
+if(typeof data9.blocking !== "boolean"){
+const err24 = {instancePath:instancePath+"/suggested_policies/blocking",schemaPath:"#/properties/suggested_policies/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data9.escalation !== undefined){
+let data13 = data9.escalation;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key2 in data13){
+if(!((key2 === "after") || (key2 === "policy"))){
+const err25 = {instancePath:instancePath+"/suggested_policies/escalation",schemaPath:"#/properties/suggested_policies/properties/escalation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data13.after !== undefined){
+let data14 = data13.after;
+if(typeof data14 === "string"){
+if(!pattern4.test(data14)){
+const err26 = {instancePath:instancePath+"/suggested_policies/escalation/after",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/after/pattern",keyword:"pattern",params:{pattern: "^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},message:"must match pattern \""+"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/suggested_policies/escalation/after",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data13.policy !== undefined){
+let data15 = data13.policy;
+if(typeof data15 === "string"){
+if(data15.length > 200){
+const err28 = {instancePath:instancePath+"/suggested_policies/escalation/policy",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/policy/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data15.length < 1){
+const err29 = {instancePath:instancePath+"/suggested_policies/escalation/policy",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/policy/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/suggested_policies/escalation/policy",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/suggested_policies/escalation",schemaPath:"#/properties/suggested_policies/properties/escalation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/suggested_policies",schemaPath:"#/properties/suggested_policies/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.allowed_statuses !== undefined){
+let data16 = data.allowed_statuses;
+if(Array.isArray(data16)){
+if(data16.length < 1){
+const err33 = {instancePath:instancePath+"/allowed_statuses",schemaPath:"#/properties/allowed_statuses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+let data17 = data16[i1];
+if(typeof data17 === "string"){
+if(!pattern3.test(data17)){
+const err34 = {instancePath:instancePath+"/allowed_statuses/" + i1,schemaPath:"#/properties/allowed_statuses/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/allowed_statuses/" + i1,schemaPath:"#/properties/allowed_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/allowed_statuses",schemaPath:"#/properties/allowed_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.allowed_transitions !== undefined){
+let data18 = data.allowed_transitions;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key3 in data18){
+const _errs42 = errors;
+if(typeof key3 === "string"){
+if(!pattern3.test(key3)){
+const err37 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\"",propertyName:key3};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var valid7 = _errs42 === errors;
+if(!valid7){
+const err39 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+for(const key4 in data18){
+let data19 = data18[key4];
+if(Array.isArray(data19)){
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(!pattern3.test(data20)){
+const err40 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/allowed_transitions/additionalProperties/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/allowed_transitions/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/allowed_transitions/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.rationale !== undefined){
+let data21 = data.rationale;
+if(typeof data21 === "string"){
+if(data21.length > 10000){
+const err44 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data21.length < 1){
+const err45 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.examples !== undefined){
+let data22 = data.examples;
+if(Array.isArray(data22)){
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+let data23 = data22[i3];
+if(typeof data23 === "string"){
+if(data23.length > 10000){
+const err47 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.risks !== undefined){
+let data24 = data.risks;
+if(Array.isArray(data24)){
+const len4 = data24.length;
+for(let i4=0; i4<len4; i4++){
+let data25 = data24[i4];
+if(typeof data25 === "string"){
+if(data25.length > 10000){
+const err50 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/risks",schemaPath:"#/properties/risks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.created_from_turn_id !== undefined){
+let data26 = data.created_from_turn_id;
+if(typeof data26 === "string"){
+if(!pattern3.test(data26)){
+const err53 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate73.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+errors = vErrors.length;
+}
+validate73.errors = vErrors;
+return errors === 0;
+}
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

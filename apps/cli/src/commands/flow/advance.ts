@@ -1,7 +1,8 @@
 import { advanceFlow } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
-import { guard, parsePairs, printView, runnerOptions, sessionOf, strings } from './project.js';
+import { parsePairs } from '../../pairs.js';
+import { guard, printView, runnerOptions, sessionOf, strings } from './project.js';
 
 /** `ratchet flow advance --session S [--loop | --remediate] [--set k=v] [--note t] [--question q]`. */
 export default async function advance(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {

@@ -83,19 +83,6 @@ export function printView(ctx: Context, view: FlowView): number {
   return view.ok ? EXIT_OK : EXIT_PROBLEMS;
 }
 
-/** `--input a=b` / `--set a=b` lists -> an object (null prototype; names are checked by the library). */
-export function parsePairs(values: unknown, flag: string): Record<string, string> {
-  const out = Object.create(null) as Record<string, string>;
-  for (const item of (values as string[] | undefined) ?? []) {
-    const eq = item.indexOf('=');
-    if (eq <= 0) throw new CliError(`${flag} ${JSON.stringify(item)}: expected key=value`);
-    const key = item.slice(0, eq);
-    if (Object.hasOwn(out, key)) throw new CliError(`${flag} ${key} given twice`);
-    out[key] = item.slice(eq + 1);
-  }
-  return out;
-}
-
 export function sessionOf(options: Record<string, unknown>): string {
   const session = options.session;
   if (typeof session !== 'string') throw new CliError('missing --session <id>');

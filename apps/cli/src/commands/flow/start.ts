@@ -1,6 +1,7 @@
 import { startFlow } from '@ratchet/flows';
 import type { Context } from '../../context.js';
-import { guard, parsePairs, printView, resolveFlow, runnerOptions, sessionOf } from './project.js';
+import { parsePairs } from '../../pairs.js';
+import { guard, printView, resolveFlow, runnerOptions, sessionOf } from './project.js';
 
 /** `ratchet flow start <flow> --session S [--input k=v] [--agent]`. */
 export default async function start(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {

@@ -1,7 +1,8 @@
-import { assess, completeAction, confirmAction, createAction, isPending, moveAction, type PendingAction } from '@ratchet/goals';
+import { assess, completeAction, confirmAction, createAction, isPending, moveAction, updateAction, type PendingAction } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { parsePairs } from '../../pairs.js';
 import { displayPath } from '../../paths.js';
 import { actorOf, expectedVersion, loadRegistryFor, mapErrors, numberOption, openState, registryPath, type Options } from './shared.js';
 
@@ -39,19 +40,18 @@ export default async function actions(ctx: Context, args: string[], options: Opt
     if (command === 'add') {
       if (first === undefined || second === undefined) throw new CliError('actions add: needs <type> and <title>');
       const r = await store.mutate({ ...meta, op: 'action.create' }, (tx) =>
-        structuredClone(
-          createAction(tx, registry, {
-            id: options.id as string | undefined,
-            type: first,
-            title: second,
-            owner: options.owner as 'agent' | 'user' | undefined,
-            priority: numberOption(options.priority, '--priority'),
-            effort: numberOption(options.effort, '--effort'),
-            due_at: options.due as string | undefined,
-            goal_id: options.goal as string | undefined,
-            blocking: options.blocking === true ? true : undefined,
-          }),
-        ),
+        createAction(tx, registry, {
+          id: options.id as string | undefined,
+          type: first,
+          title: second,
+          owner: options.owner as 'agent' | 'user' | undefined,
+          priority: numberOption(options.priority, '--priority'),
+          effort: numberOption(options.effort, '--effort'),
+          due_at: options.due as string | undefined,
+          goal_id: options.goal as string | undefined,
+          blocking: options.blocking === true ? true : undefined,
+          metadata: { ...parsePairs(options.meta, '--meta') },
+        }),
       );
       const { action, proposal } = r.result;
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, action, proposal });
@@ -63,11 +63,14 @@ export default async function actions(ctx: Context, args: string[], options: Opt
     }
     if (first === undefined) throw new CliError(`actions ${command ?? ''}: missing <id>`);
     const evidence = options.evidence as string[] | undefined;
+    const metadata = { ...parsePairs(options.meta, '--meta') };
     const r = await store.mutate({ ...meta, op: `action.${command ?? ''}` }, (tx) => {
-      if (command === 'confirm') return structuredClone(confirmAction(tx, first));
-      if (command === 'complete') return structuredClone(completeAction(tx, registry, first, { evidence_refs: evidence }));
+      if (command === 'confirm') return confirmAction(tx, first);
+      // Recorded in the same version as the move, and before it: a completion guard may need it.
+      if (Object.keys(metadata).length > 0) updateAction(tx, first, { metadata });
+      if (command === 'complete') return completeAction(tx, registry, first, { evidence_refs: evidence });
       if (second === undefined) throw new CliError('actions move: missing <status>');
-      return structuredClone(moveAction(tx, registry, first, second, { evidence_refs: evidence }));
+      return moveAction(tx, registry, first, second, { evidence_refs: evidence });
     });
     if (ctx.json) ctx.emitJson({ ok: true, version: r.version, action: r.result });
     else ctx.out(`${r.entry === undefined ? 'unchanged' : command === 'confirm' ? 'confirmed' : 'moved'} ${line(r.result)}  (state v${r.version})`);

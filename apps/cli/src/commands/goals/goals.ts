@@ -36,15 +36,13 @@ export default async function goals(ctx: Context, args: string[], options: Optio
     if (command === 'add') {
       if (arg === undefined) throw new CliError('goals add: missing <title>');
       const r = await store.mutate({ ...meta, op: 'goal.upsert' }, (tx) =>
-        structuredClone(
-          upsertGoal(tx, {
-            id: options.id as string | undefined,
-            title: arg,
-            priority: numberOption(options.priority, '--priority'),
-            description: options.description as string | undefined,
-            parent_goal_id: options.parent as string | undefined,
-          }),
-        ),
+        upsertGoal(tx, {
+          id: options.id as string | undefined,
+          title: arg,
+          priority: numberOption(options.priority, '--priority'),
+          description: options.description as string | undefined,
+          parent_goal_id: options.parent as string | undefined,
+        }),
       );
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, goal: r.result });
       else ctx.out(`${r.entry === undefined ? 'unchanged' : 'saved'} ${line(r.result)}  (state v${r.version})`);
@@ -55,7 +53,7 @@ export default async function goals(ctx: Context, args: string[], options: Optio
     const set = numberOption(options.set, '--set');
     const delta = numberOption(options.delta, '--delta');
     if (set === undefined && delta === undefined && options.evidence === undefined) throw new CliError('goals progress: give --set, --delta or --evidence');
-    const r = await store.mutate({ ...meta, op: 'goal.progress' }, (tx) => structuredClone(updateProgress(tx, { goal_id: arg, progress: set, delta, evidence_refs: options.evidence as string[] | undefined })));
+    const r = await store.mutate({ ...meta, op: 'goal.progress' }, (tx) => updateProgress(tx, { goal_id: arg, progress: set, delta, evidence_refs: options.evidence as string[] | undefined }));
     if (ctx.json) ctx.emitJson({ ok: true, version: r.version, goal: r.result });
     else ctx.out(`${line(r.result)}  (state v${r.version})`);
     return EXIT_OK;

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { PROJECT_REGISTRY, actorOf, expectedVersion, mapErrors, openState, readJsonArg, registryPath, type Options } from './shared.js';
+import { PROJECT_REGISTRIES, actorOf, expectedVersion, loadRegistryFor, mapErrors, openState, projectRegistry, readJsonArg, registryPath, type Options } from './shared.js';
 import { resolve } from 'node:path';
 
 /** `ratchet proposals submit|list|review|merge|export`. */
@@ -21,14 +21,16 @@ export default async function proposals(ctx: Context, args: string[], options: O
       return EXIT_OK;
     }
     if (command === 'submit') {
-      const input = first === undefined ? {} : await readJsonArg(ctx, first);
-      if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new CliError(`${first ?? ''}: a proposal must be a JSON object`, { file: first });
-      const merged = { ...(input as Record<string, unknown>) } as unknown as ProposalInput;
+      const input = first === undefined ? undefined : await readJsonArg(ctx, first);
+      const value = input === undefined ? {} : input.value;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('a proposal must be a JSON object', { file: input?.file, line: 1, column: 1 });
+      const merged = { ...(value as Record<string, unknown>) } as unknown as ProposalInput;
       if (options.kind !== undefined) merged.proposal_type = options.kind as ProposalInput['proposal_type'];
       if (options.typeId !== undefined) merged.type_id = options.typeId as string;
       if (options.rationale !== undefined) merged.rationale = options.rationale as string;
       if (merged.proposal_type === undefined) throw new CliError('proposals submit: give --kind (add, modify, deprecate) or a file with proposal_type');
-      const r = await store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => structuredClone(submitProposal(tx, merged)));
+      // Problems in the file are placed in it (line:col); without a file, --kind/--type-id/--rationale are what is wrong.
+      const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => submitProposal(tx, merged)), input);
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
       else ctx.out(`submitted ${line(r.result)}  (review: ratchet proposals review ${r.result.id} approve --as user)`);
       return EXIT_OK;
@@ -36,22 +38,25 @@ export default async function proposals(ctx: Context, args: string[], options: O
     if (first === undefined) throw new CliError(`proposals ${command ?? ''}: missing <id>`);
     if (command === 'review') {
       if (second !== 'approve' && second !== 'reject') throw new CliError('proposals review: <decision> must be approve or reject');
-      const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => structuredClone(reviewProposal(tx, first, second, (options.comments as string | undefined) ?? '')));
+      const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => reviewProposal(tx, first, second, (options.comments as string | undefined) ?? ''));
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
       else ctx.out(`${second === 'approve' ? 'approved' : 'rejected'} ${line(r.result)}`);
       return EXIT_OK;
     }
-    // merge and export work on the project's registry file (never the bundled copy).
-    const path = options.registry !== undefined ? registryPath(ctx, options)! : resolve(ctx.cwd, PROJECT_REGISTRY);
+    // merge and export work on the project's registry file, never the bundled copy: a project that
+    // has none yet gets protocols/action_types.json, made from the bundled registry plus the change.
+    const project = options.registry !== undefined ? registryPath(ctx, options)! : projectRegistry(ctx);
+    const path = project ?? resolve(ctx.cwd, PROJECT_REGISTRIES[0]);
+    const ifMissing = project === undefined ? (await loadRegistryFor(ctx, options)).document : undefined;
     const shown = displayPath(ctx, path);
     if (command === 'export') {
-      const patch = await store.exportProposal(first, path, shown);
+      const patch = await store.exportProposal(first, path, shown, { ifMissing });
       if (ctx.json) ctx.emitJson({ ok: true, registry: shown, patch });
       else if (patch === '') ctx.note(`proposal ${first} changes nothing in ${shown}`);
       else ctx.io.stdout(patch);
       return EXIT_OK;
     }
-    const r = await store.mergeProposal(first, path, meta);
+    const r = await store.mergeProposal(first, path, { ...meta, displayPath: shown, ifMissing });
     if (ctx.json) ctx.emitJson({ ok: true, registry: shown, proposal: r.proposal, patch: r.patch });
     else ctx.out(`merged ${line(r.proposal)} into ${shown}; turns already running keep the registry they loaded`);
     return EXIT_OK;

@@ -9,11 +9,16 @@ import type { RegisterArea } from '../../areas.js';
 
 const STATE = '.ratchet/goals.json';
 
-/** Options every goals command shares: where the state and the registry are, and who is acting. */
+/** Options every goals command shares: where the state and the registry are. */
 function common(cmd: Command): Command {
   return cmd
     .option('--state <file>', 'the goals state file, relative to --cwd', STATE)
-    .option('--registry <file>', 'action-type registry (JSON or YAML; default: protocols/action_types.json if present, else the bundled one)')
+    .option('--registry <file>', 'action-type registry (JSON or YAML; default: protocols/action_types.json, .yaml or .yml if present, else the bundled one)');
+}
+
+/** Commands that change the state: who is acting, and optimistic locking. */
+function writer(cmd: Command): Command {
+  return common(cmd)
     .addOption(new Option('--as <role>', 'who is acting: the agent or the user (owner semantics depend on it)').choices(['agent', 'user']).default('agent'))
     .option('--who <name>', 'name recorded in the audit trail (default: the role)')
     .option('--expected-version <n>', 'optimistic locking: refuse (exit 1) unless the state is at this version');
@@ -21,7 +26,7 @@ function common(cmd: Command): Command {
 
 export const registerGoals: RegisterArea = (program, action) => {
   const goals = program.command('goals').description('long-horizon goals: add, list, progress, and the versioned history you can revert');
-  common(goals.command('add').description('add a goal (or update one with --id)').argument('<title>', 'what the goal is'))
+  writer(goals.command('add').description('add a goal (or update one with --id)').argument('<title>', 'what the goal is'))
     .option('--id <id>', 'goal id (default: g1, g2, ...)')
     .option('--priority <n>', 'priority, higher first', '0')
     .option('--description <text>', 'longer description')
@@ -31,7 +36,7 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(goals.command('list').description('list goals, highest priority first'))
     .option('--all', 'include paused, achieved and abandoned goals', false)
     .action(action(() => import('./goals.js'), 'list'));
-  common(goals.command('progress').description('set or add progress (0 to 1) on a goal, with evidence links').argument('<id>', 'goal id'))
+  writer(goals.command('progress').description('set or add progress (0 to 1) on a goal, with evidence links').argument('<id>', 'goal id'))
     .option('--set <x>', 'absolute progress, 0 to 1')
     .option('--delta <x>', 'progress to add (clamped to 0..1)')
     .option('--evidence <ref...>', 'evidence links (files, URLs, tool results)')
@@ -40,12 +45,12 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(goals.command('history').description('the audit trail: every version, who made it, when, and what changed'))
     .option('--since <version>', 'only versions after this one', '0')
     .action(action(() => import('./goals.js'), 'history'));
-  common(goals.command('revert').description('make a new version whose goals, actions, questions and stories are as they were at <version>').argument('<version>', 'version to go back to'))
+  writer(goals.command('revert').description('make a new version whose goals, actions, questions and stories are as they were at <version>').argument('<version>', 'version to go back to'))
     .addHelpText('after', '\nExample:\n  ratchet goals history && ratchet goals revert 3')
     .action(action(() => import('./goals.js'), 'revert'));
 
   const actions = program.command('actions').description("pending actions for the agent or the user, each with a registry type whose statuses and policies are enforced");
-  common(actions.command('add').description('add a pending action; an unknown type becomes a user_task requiring confirmation and files a proposal').argument('<type>', 'action type id (ratchet actions types)').argument('<title>', 'what to do'))
+  writer(actions.command('add').description('add a pending action; an unknown type becomes a user_task requiring confirmation and files a proposal').argument('<type>', 'action type id (ratchet actions types)').argument('<title>', 'what to do'))
     .option('--id <id>', 'action id (default: a1, a2, ...)')
     .addOption(new Option('--owner <owner>', 'who is expected to act (default: the type\'s first allowed owner)').choices(['agent', 'user']))
     .option('--priority <n>', 'priority (utility density is priority / effort)', '0')
@@ -53,26 +58,29 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--due <time>', 'due time (ISO 8601)')
     .option('--goal <id>', 'the goal it serves')
     .option('--blocking', 'blocks progress until done')
+    .option('--meta <key=value...>', 'metadata to record on the action')
     .addHelpText('after', '\nExamples:\n  ratchet actions add agent_task "Write the migration" --priority 3 --goal g1\n  ratchet actions add approval_request "Approve the schema change" --due 2030-01-02T09:00:00Z')
     .action(action(() => import('./actions.js'), 'add'));
   common(actions.command('list').description('list actions, in assessment order'))
     .option('--all', 'include finished actions', false)
     .addOption(new Option('--owner <owner>', 'only this owner\'s actions').choices(['agent', 'user']))
     .action(action(() => import('./actions.js'), 'list'));
-  common(actions.command('move').description("move an action to another status (the type's state machine decides what is legal)").argument('<id>', 'action id').argument('<status>', 'target status'))
+  writer(actions.command('move').description("move an action to another status (the type's state machine decides what is legal)").argument('<id>', 'action id').argument('<status>', 'target status'))
     .option('--evidence <ref...>', 'evidence links')
+    .option('--meta <key=value...>', 'metadata to record first (e.g. choice=postgres, which a decision needs before it closes)')
     .action(action(() => import('./actions.js'), 'move'));
-  common(actions.command('complete').description("complete an action (through the type's intermediate statuses); the agent cannot complete user-owned actions").argument('<id>', 'action id'))
+  writer(actions.command('complete').description("complete an action (through the type's intermediate statuses); the agent cannot complete user-owned actions").argument('<id>', 'action id'))
     .option('--evidence <ref...>', 'evidence links')
-    .addHelpText('after', '\nExamples:\n  ratchet actions complete a1\n  ratchet actions complete a2 --as user')
+    .option('--meta <key=value...>', 'metadata to record first (e.g. choice=postgres, which a decision needs before it closes)')
+    .addHelpText('after', '\nExamples:\n  ratchet actions complete a1\n  ratchet actions complete a2 --as user\n  ratchet actions complete a3 --as user --meta choice=postgres')
     .action(action(() => import('./actions.js'), 'complete'));
-  common(actions.command('confirm').description('the user confirms an action that requires confirmation (use --as user)').argument('<id>', 'action id'))
+  writer(actions.command('confirm').description('the user confirms an action that requires confirmation (use --as user)').argument('<id>', 'action id'))
     .action(action(() => import('./actions.js'), 'confirm'));
   common(actions.command('types').description('check the action-type registry and list its types, statuses and transitions (exit 2 if it is invalid)'))
     .action(action(() => import('./actions.js'), 'types'));
 
   const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, review, merge, export as a patch');
-  common(proposals.command('submit').description('propose adding, modifying or deprecating an action type').argument('[file]', 'a JSON proposal ({proposal_type, type_id, allowed_statuses, ...}); "-" for stdin'))
+  writer(proposals.command('submit').description('propose adding, modifying or deprecating an action type').argument('[file]', 'a JSON proposal ({proposal_type, type_id, allowed_statuses, ...}); "-" for stdin'))
     .addOption(new Option('--kind <kind>', 'proposal type').choices(['add', 'modify', 'deprecate']))
     .option('--type-id <id>', 'the action type concerned')
     .option('--rationale <text>', 'why')
@@ -81,10 +89,10 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(proposals.command('list').description('list proposals'))
     .addOption(new Option('--status <status>', 'only this status').choices(['open', 'approved', 'rejected', 'merged']))
     .action(action(() => import('./proposals.js'), 'list'));
-  common(proposals.command('review').description('approve or reject a proposal, with comments').argument('<id>', 'proposal id').argument('<decision>', 'approve or reject'))
+  writer(proposals.command('review').description('approve or reject a proposal, with comments (the user reviews: --as user)').argument('<id>', 'proposal id').argument('<decision>', 'approve or reject'))
     .option('--comments <text>', 'review comments', '')
     .action(action(() => import('./proposals.js'), 'review'));
-  common(proposals.command('merge').description('write an approved proposal into the registry file (never changes a turn already running)').argument('<id>', 'proposal id'))
+  writer(proposals.command('merge').description('write an approved proposal into the registry file (the user merges: --as user; never changes a turn already running)').argument('<id>', 'proposal id'))
     .action(action(() => import('./proposals.js'), 'merge'));
   common(proposals.command('export').description('print the proposal as a unified diff of the registry file (git apply accepts it)').argument('<id>', 'proposal id'))
     .addHelpText('after', '\nExample:\n  ratchet proposals export p1 > p1.patch && git apply p1.patch')
@@ -99,7 +107,7 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--now <time>', 'the turn clock (ISO 8601; default: now)')
     .addHelpText('after', '\nExample:\n  ratchet --json turn assess --limit 5')
     .action(action(() => import('./turn.js'), 'assess'));
-  common(turn.command('commit').description('apply a turn\'s deltas (progress, new and completed actions, story updates); replaying a turn changes nothing').argument('<file>', 'the commit as JSON ({turn_id, expected_version?, progress, new_actions, completed_actions, story_updates}); "-" for stdin'))
+  writer(turn.command('commit').description('apply a turn\'s deltas (progress, new and completed actions, story updates); replaying a turn changes nothing').argument('<file>', 'the commit as JSON ({turn_id, expected_version?, progress, new_actions, completed_actions, story_updates}); "-" for stdin'))
     .option('--now <time>', 'the turn clock (ISO 8601; default: now)')
     .addHelpText('after', '\nExample:\n  ratchet turn commit turn-42.json')
     .action(action(() => import('./turn.js'), 'commit'));

@@ -5,13 +5,14 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GoalsError, RegistryError, defaultRegistry, openGoals, readRegistryFile, type Actor, type GoalsStore, type Registry } from '@ratchet/goals';
-import { parseJson, readJsonFile } from '@ratchet/store';
+import { locate, parseJson, readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { assetPath, displayPath } from '../../paths.js';
 
-export const PROJECT_REGISTRY = 'protocols/action_types.json';
+/** The project's registry, in whichever format it is kept (one of them; two would be ambiguous). */
+export const PROJECT_REGISTRIES = ['protocols/action_types.json', 'protocols/action_types.yaml', 'protocols/action_types.yml'] as const;
 
 export interface Options extends Record<string, unknown> {
   state?: string;
@@ -33,11 +34,18 @@ export function openState(ctx: Context, options: Options): GoalsStore {
   return openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options) });
 }
 
-/** The registry file in use: --registry, else the project's protocols/action_types.json, else the bundled one. */
+/** The project's registry file (JSON or YAML), if it has one; two of them is an input error. */
+export function projectRegistry(ctx: Context): string | undefined {
+  const found = PROJECT_REGISTRIES.map((rel) => resolve(ctx.cwd, rel)).filter((p) => existsSync(p));
+  if (found.length > 1) throw new CliError(`the project has ${found.map((p) => displayPath(ctx, p)).join(' and ')}: keep one action-type registry (or pick one with --registry)`);
+  return found[0];
+}
+
+/** The registry file in use: --registry, else the project's protocols/action_types.{json,yaml,yml}, else the bundled one. */
 export function registryPath(ctx: Context, options: Options): string | undefined {
   if (options.registry !== undefined) return resolve(ctx.cwd, options.registry);
-  const project = resolve(ctx.cwd, PROJECT_REGISTRY);
-  if (existsSync(project)) return project;
+  const project = projectRegistry(ctx);
+  if (project !== undefined) return project;
   const bundled = assetPath('protocols', 'action_types.json');
   return existsSync(bundled) ? bundled : undefined;
 }
@@ -71,27 +79,54 @@ export const expectedVersion = (options: Options): number | undefined => intOpti
 /** Library refusals are exit 1 (the rule held); malformed input is exit 2, with the file and place. */
 const REFUSALS = new Set(['conflict', 'owner-violation', 'invalid-transition', 'confirmation-required', 'completion-guard', 'deprecated-type', 'proposal-state', 'turn-mismatch']);
 
-export async function mapErrors<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
+/** A JSON input file (a turn commit, a proposal), kept to place errors at line:col. */
+export interface JsonInput {
+  value: unknown;
+  /** As shown to the user. */
+  file: string;
+  locate: (pointer: string) => { line: number; column: number } | undefined;
+}
+
+type Placed = { pointer: string; message: string; line?: number | undefined; column?: number | undefined };
+
+/** `file:line:col: message (at pointer)` lines for every problem but the first (which the error itself reports). */
+function extraLines(file: string | undefined, issues: readonly Placed[]): string[] {
+  return issues.map((i) => `${file ?? '<input>'}${i.line !== undefined ? `:${i.line}:${i.column ?? 1}` : ''}: ${i.message}${i.pointer ? ` (at ${i.pointer})` : ''}`);
+}
+
+/**
+ * Library refusals are exit 1 (the rule held); malformed input is exit 2. Errors about a file, or
+ * about a place in a JSON input (`input`), name the file and line:col, every problem on its own line.
+ */
+export async function mapErrors<T>(ctx: Context, fn: () => Promise<T>, input?: JsonInput): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (err instanceof RegistryError) {
       const file = err.path === undefined ? undefined : displayPath(ctx, err.path);
-      const place = (i: { line?: number | undefined; column?: number | undefined; pointer: string }): string =>
-        `${file ?? '<registry>'}${i.line !== undefined ? `:${i.line}:${i.column ?? 1}` : ''}: `;
       const [first, ...rest] = err.issues;
-      const message = [`${first?.message ?? err.reason}${first?.pointer ? ` (at ${first.pointer})` : ''}`, ...rest.map((i) => `${place(i)}${i.message}${i.pointer ? ` (at ${i.pointer})` : ''}`)].join('\n');
+      const message = [`${first?.message ?? err.reason}${first?.pointer ? ` (at ${first.pointer})` : ''}`, ...extraLines(file, rest)].join('\n');
       throw new CliError(message, { exitCode: EXIT_USAGE, code: err.code, file, line: first?.line, column: first?.column });
     }
     if (err instanceof GoalsError) {
-      throw new CliError(err.reason, { exitCode: REFUSALS.has(err.code) ? EXIT_PROBLEMS : EXIT_USAGE, code: err.code, file: err.path === undefined ? undefined : displayPath(ctx, err.path) });
+      const exitCode = REFUSALS.has(err.code) ? EXIT_PROBLEMS : EXIT_USAGE;
+      if (input !== undefined && err.path === undefined && (err.pointer !== undefined || err.issues.length > 0)) {
+        const issues: Placed[] = (err.issues.length > 0 ? err.issues : [{ pointer: err.pointer!, message: err.reason }]).map((i) => ({ ...i, ...input.locate(i.pointer) }));
+        const [first, ...rest] = issues;
+        throw new CliError([err.reason, ...extraLines(input.file, rest)].join('\n'), { exitCode, code: err.code, file: input.file, line: first!.line, column: first!.column });
+      }
+      throw new CliError(err.reason, { exitCode, code: err.code, file: err.path === undefined ? undefined : displayPath(ctx, err.path) });
     }
     throw err;
   }
 }
 
 /** Read a JSON argument file ("-" for stdin) through the store's guarded parser (file:line:col on errors). */
-export async function readJsonArg(ctx: Context, file: string): Promise<unknown> {
-  if (file === '-') return parseJson(await ctx.io.readStdin(), { path: '<stdin>' });
-  return (await readJsonFile(resolve(ctx.cwd, file), { maxBytes: 16 * 1024 * 1024 })).value;
+export async function readJsonArg(ctx: Context, file: string): Promise<JsonInput> {
+  if (file === '-') {
+    const text = await ctx.io.readStdin();
+    return { value: parseJson(text, { path: '<stdin>' }), file: '<stdin>', locate: (pointer) => locate(text, pointer) };
+  }
+  const read = await readJsonFile(resolve(ctx.cwd, file), { maxBytes: 16 * 1024 * 1024 });
+  return { value: read.value, file: displayPath(ctx, read.path), locate: (pointer) => read.locate(pointer) };
 }

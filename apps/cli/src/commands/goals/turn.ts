@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { line } from './actions.js';
-import { actorOf, clockOf, intOption, loadRegistryFor, mapErrors, openState, readJsonArg, type Options } from './shared.js';
+import { actorOf, clockOf, expectedVersion, intOption, loadRegistryFor, mapErrors, openState, readJsonArg, type Options } from './shared.js';
 
 /** `ratchet turn assess|commit`: what to look at when a turn starts, and the turn's deltas when it ends. */
 export default async function turn(ctx: Context, args: string[], options: Options): Promise<number> {
@@ -25,8 +25,16 @@ export default async function turn(ctx: Context, args: string[], options: Option
       return EXIT_OK;
     }
     if (file === undefined) throw new CliError('turn commit: missing <file>');
-    const commit = await readJsonArg(ctx, file);
-    const r = await store.commitTurn(registry, commit as never, { actor: actorOf(options) });
+    const input = await readJsonArg(ctx, file);
+    const flag = expectedVersion(options);
+    if (flag !== undefined && input.value !== null && typeof input.value === 'object' && !Array.isArray(input.value)) {
+      const inFile = (input.value as { expected_version?: unknown }).expected_version;
+      if (inFile !== undefined && inFile !== flag) throw new CliError(`--expected-version ${flag} contradicts the commit's expected_version ${JSON.stringify(inFile)}`, { file: input.file });
+      // The flag is the version the caller's assess saw; it does not change the commit's digest.
+      input.value = { ...input.value, expected_version: flag };
+    }
+    // Problems in the commit are placed in its file: `turn.json:12:7: ... (at /completed_actions/1)`.
+    const r = await mapErrors(ctx, () => store.commitTurn(registry, input.value as never, { actor: actorOf(options) }), input);
     if (ctx.json) ctx.emitJson({ ok: true, ...r });
     else if (r.replayed) ctx.out(`turn ${r.turn_id} was already committed: nothing changed (state v${r.version})`);
     else {
