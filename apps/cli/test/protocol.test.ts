@@ -35,6 +35,32 @@ describe('ratchet protocol compile', () => {
     expect(code, `AGENTS.md is stale: run \`ratchet protocol compile\`\n${c.out()}`).toBe(0);
   });
 
+  test("Ratchet's protocols/ carries the seed's protocol set, naming ratchet commands instead of Python scripts", async () => {
+    const set = await loadProtocolSet(join(repoRoot, 'protocols'));
+    expect(set.version).toMatch(/^\d+\.\d+\.\d+/);
+    const rules = Object.fromEntries(set.sources.map((s) => [s.protocol.protocol_id, s.protocol.rules.map((r) => r.rule_id)]));
+    // The seed's protocols and rules (its three research protocols are one here).
+    const seed: Record<string, string[]> = {
+      'aorp-header': ['aorp-identity', 'aorp-versioning'],
+      'core-directive': ['mandatory-fdc-start'],
+      decidability: ['non-turing-completeness', 'bounded-recursion', 'fsm-adherence'],
+      'orientation-cascade': ['l1-self-awareness', 'l2-repository-sync', 'l3-environmental-probing', 'l4-deep-research-cycle'],
+      fdc: ['fdc-entry-point', 'fdc-state-transitions', 'phase1-deconstruction', 'phase2-planning', 'phase3-execution', 'phase4-post-mortem'],
+      'standing-orders': ['aorp-mandate', 'rag-mandate', 'toolchain-mandate'],
+      cfdc: ['hierarchical-planning-via-call-plan', 'max-recursion-depth'],
+      'plan-registry': ['registry-definition', 'registry-first-resolution', 'registry-management-tool'],
+      'self-correction': ['structured-lessons', 'programmatic-updates', 'automated-orchestration', 'programmatic-rule-refinement', 'autonomous-code-suggestion'],
+      research: ['specialized-fsm', 'executable-plans', 'mandate-research-tools', 'structured-research-phases', 'l4-invocation'],
+    };
+    expect(Object.keys(rules)).toEqual(Object.keys(seed));
+    for (const [id, ids] of Object.entries(seed)) expect(rules[id], id).toEqual(ids);
+    for (const source of set.sources) {
+      const text = `${JSON.stringify(source.protocol)}\n${source.prose?.text ?? ''}`;
+      expect(text, source.file).not.toMatch(/\.py\b|python|tooling\//i);
+      for (const tool of source.protocol.associated_tools ?? []) expect(tool, source.file).toMatch(/^ratchet /);
+    }
+  });
+
   test('embeds usage from the CLI definitions; --check exits 1 with a diff; same sources, same bytes', async () => {
     const dir = await demo();
     await writeFile(join(dir, 'AGENTS.md'), '# Mine\n\nKeep me.\n');
