@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +114,61 @@ describe('ratchet lessons', () => {
     expect(c.out()).toMatch(/^\+### `ratchet fsm check`$/m);
     const after = await Promise.all(['protocols/10-greeting.protocol.json', 'AGENTS.md', 'knowledge_core/lessons.jsonl'].map((f) => readFile(join(dir, f), 'utf8')));
     expect(after).toEqual(before);
+  });
+
+  test('code changes: each plan really passes `ratchet plan lint` (new and existing files); escapes and stale diffs fail, nothing written', async () => {
+    const dir = await tour();
+    expect(await run(['init', '--cwd', dir], capture(dir).io)).toBe(0);
+    await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
+    await mkdir(join(dir, 'src'));
+    await writeFile(join(dir, 'src/a.js'), 'one\ntwo\n');
+    const outside = await mkdtemp(join(tmpdir(), 'cli-lessons-outside-'));
+    await writeFile(join(outside, 'x.js'), 'one\n');
+    await symlink(outside, join(dir, 'src/link'));
+    const diff = (path: string, body: string): string => `\`\`\`diff\n--- a/${path}\n+++ b/${path}\n${body}\`\`\`\n`;
+    const change = (insight: string, path: string, body: string): string => `**Lesson:** ${insight}\n**Action:** propose code change to '${path}'\n${diff(path, body)}`;
+    const md = [
+      change('existing', 'src/a.js', '@@ -1,2 +1,2 @@\n one\n-two\n+2\n'),
+      `**Lesson:** new file\n**Action:** propose code change to 'src/new/b.js'\n\`\`\`diff\n--- /dev/null\n+++ b/src/new/b.js\n@@ -0,0 +1 @@\n+export {};\n\`\`\`\n`,
+      change('symlink escape', 'src/link/x.js', '@@ -1 +1 @@\n-one\n+1\n'),
+      change('dot-dot', '../x.js', '@@ -1 +1 @@\n-one\n+1\n'),
+      change('absolute', join(outside, 'x.js'), '@@ -1 +1 @@\n-one\n+1\n'),
+      change('stale', 'src/a.js', '@@ -1,2 +1,2 @@\n one\n-three\n+3\n'),
+    ].join('\n');
+    await writeFile(join(dir, 'pm.md'), `## Lessons Learned\n\n${md}`);
+    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
+    const c = capture(dir);
+    expect(await run(['--json', 'lessons', 'apply'], c.io)).toBe(1);
+    const doc = JSON.parse(c.out()) as { outcomes: { status: string; reason: string; files: string[] }[] };
+    expect(doc.outcomes.map((o) => o.status)).toEqual(['applied', 'applied', 'failed', 'failed', 'failed', 'failed']);
+    expect(doc.outcomes[2]!.reason).toContain('symlink on the path leads outside');
+    expect(doc.outcomes[3]!.reason).toContain('".." segments');
+    expect(doc.outcomes[4]!.reason).toContain('absolute paths');
+    expect(doc.outcomes[5]!.reason).toContain('does not match the file');
+    for (const o of doc.outcomes.slice(0, 2)) {
+      const plan = o.files.find((f) => f.endsWith('.plan'))!;
+      const lint = capture(dir);
+      expect(await run(['plan', 'lint', plan], lint.io), `${plan}\n${lint.out()}${lint.err()}`).toBe(0);
+    }
+    expect(await readFile(join(outside, 'x.js'), 'utf8')).toBe('one\n');
+    expect(await readFile(join(dir, 'src/a.js'), 'utf8')).toBe('one\ntwo\n');
+    expect(existsSync(join(dir, 'src/new'))).toBe(false);
+    expect(readdirSync(join(dir, 'knowledge_core/suggestions')).sort()).toHaveLength(4);
+  });
+
+  test('a suggestions directory that is a symlink out of the project is refused', async () => {
+    const dir = await tour();
+    await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
+    await mkdir(join(dir, 'knowledge_core'), { recursive: true });
+    const outside = await mkdtemp(join(tmpdir(), 'cli-lessons-outside-'));
+    await symlink(outside, join(dir, 'knowledge_core/suggestions'));
+    await writeFile(join(dir, 'a.txt'), 'a\n');
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** x\n**Action:** propose code change to 'a.txt'\n```diff\n@@ -1 +1 @@\n-a\n+b\n```\n");
+    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
+    const c = capture(dir);
+    expect(await run(['lessons', 'apply'], c.io)).toBe(1);
+    expect(c.out()).toContain('symlink on the path leads outside');
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   test('no lesson makes Ratchet run a shell command: $(...), backticks and "; rm -rf" stay text', async () => {
