@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -194,6 +194,40 @@ describe('ratchet protocol compile', () => {
     const c = capture(empty);
     expect(await run(['protocol', 'compile'], c.io)).toBe(0);
     expect(c.err()).toContain('has no *.protocol.json sources');
+  });
+
+  test('protocols/compile.json names the targets once: compile, --check and lessons apply all keep every target in step', async () => {
+    const dir = await demo();
+    await writeFile(join(dir, 'protocols/compile.json'), '{"targets": ["AGENTS.md", "docs/CLAUDE.md"]}\n');
+    const c = capture(dir);
+    expect(await run(['protocol', 'compile'], c.io)).toBe(0);
+    expect(c.out()).toContain('docs/CLAUDE.md: created');
+    expect(await readFile(join(dir, 'docs/CLAUDE.md'), 'utf8')).toBe(await readFile(join(dir, 'AGENTS.md'), 'utf8'));
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** x\n**Action:** add tool 'ratchet fsm check' to protocol 'greeting'\n");
+    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
+    const apply = capture(dir);
+    expect(await run(['lessons', 'apply'], apply.io)).toBe(0);
+    expect(apply.out()).toContain('recompiled AGENTS.md: updated');
+    expect(apply.out()).toContain('recompiled docs/CLAUDE.md: updated');
+    expect(await run(['protocol', 'compile', '--check'], capture(dir).io)).toBe(0);
+    // --out still wins: a person chose it.
+    const only = capture(dir);
+    expect(await run(['protocol', 'compile', '--out', 'ONLY.md'], only.io)).toBe(0);
+    expect(only.out().trim().split('\n')).toEqual(['ONLY.md: created (1 protocols, version 0.1.0)']);
+  });
+
+  test('compile.json targets outside the project are refused with their place (absolute, "..", through a symlink)', async () => {
+    const dir = await demo();
+    const outside = await mkdtemp(join(tmpdir(), 'cli-protocol-outside-'));
+    await symlink(outside, join(dir, 'docs'));
+    for (const [target, why] of [['/tmp/x.md', 'not absolute'], ['../x.md', '".." segments'], ['docs/AGENTS.md', 'leads outside the project root']] as const) {
+      await writeFile(join(dir, 'protocols/compile.json'), `{\n  "targets": [\n    ${JSON.stringify(target)}\n  ]\n}\n`);
+      const c = capture(dir);
+      expect(await run(['protocol', 'compile'], c.io), target).toBe(2);
+      expect(c.err(), target).toMatch(/^protocols\/compile\.json(:3:5)?: \/targets\/0: /);
+      expect(c.err(), target).toContain(why);
+    }
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   test('usage provider: ratchet commands only, fixed width, unknown ones undefined', () => {

@@ -95,9 +95,9 @@ export async function compileProtocols(options: CompileOptions): Promise<Compile
         if (options.timestamp !== undefined && current !== undefined && withoutTimestamp(current, target) === withoutTimestamp(next, target)) next = current;
         const diff = options.diff === true ? unifiedDiff(current ?? '', next, { from: `${label} (before)`, to: `${label} (after)` }) : '';
         if (current === next) return { path: target, status: 'unchanged' as const, diff };
-        await writeFileAtomic(target, next);
+        await writeFileAtomic(target, next, { createParentDirs: true });
         return { path: target, status: current === undefined ? ('created' as const) : ('updated' as const), diff };
-      }),
+      }, { createParentDirs: true }),
     );
   }
   return {

@@ -12,6 +12,7 @@ export type ProtocolErrorCode =
   | 'duplicate-rule-id'
   | 'bad-version'
   | 'bad-schema'
+  | 'bad-config'
   | 'unpaired-prose'
   | 'bad-markers'
   | 'unknown-tool'

@@ -14,3 +14,4 @@ export { applyProtocolEdit, updateProtocol, stringifyLike, withBom, type Protoco
 export { unifiedDiff } from './diff.js';
 export { editJsonText, type JsonTextOp } from './json-text-edit.js';
 export { isSemver } from './semver.js';
+export { CONFIG_FILE, checkCompileConfig, readCompileConfig, type CompileConfig } from './config.js';

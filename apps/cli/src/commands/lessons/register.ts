@@ -41,7 +41,7 @@ export const registerLessons: RegisterArea = (program: Command, action) => {
     .option('--id <lesson_id>', 'only this lesson; repeat for several', collect)
     .option('--lessons <file>', 'the lessons file', LESSONS)
     .option('--protocols <dir>', 'the protocols directory', 'protocols')
-    .option('--out <file>', 'target to recompile; repeat for several (default: AGENTS.md)', collect)
+    .option('--out <file>', 'target to recompile; repeat for several (default: the targets of <protocols>/compile.json, else AGENTS.md)', collect)
     .addHelpText(
       'after',
       '\nExit codes: 0 all applied, 1 a lesson failed (the others still ran), 2 a corrupt lessons.jsonl line (kept as is).\n\nExamples:\n  ratchet lessons apply --dry-run\n  ratchet lessons apply',

@@ -3,9 +3,10 @@
  * the CLI's own command tree (so embedded usage cannot drift from the tool), the compile call, and
  * the report of protocol problems (every one, each with its file and place).
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { compileProtocols, describeProblem, problemsOf, type CompileResult } from '@ratchet/protocol-compiler';
+import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, type CompileResult } from '@ratchet/protocol-compiler';
+import { resolveInsideRoot } from '@ratchet/self-correction';
 import type { Context, Io } from '../../context.js';
 import { EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
@@ -58,12 +59,32 @@ export interface CompileFlags {
   overrides?: ReadonlyMap<string, string>;
 }
 
-export function compileTargets(ctx: Context, flags: CompileFlags): Promise<CompileResult> {
+/**
+ * The targets: `--out` when given (a person chose them), else `targets` of `<protocols>/compile.json`
+ * (resolved inside the project, symlinks included: a file in the repository must not make Ratchet
+ * write outside it), else AGENTS.md.
+ */
+export async function resolveTargets(ctx: Context, protocolsDir: string, out: readonly string[] | undefined): Promise<string[]> {
+  if (out !== undefined && out.length > 0) return [...new Set(out.map((o) => resolve(ctx.cwd, o)))];
+  const config = await readCompileConfig(protocolsDir);
+  if (config === undefined) return [resolve(ctx.cwd, 'AGENTS.md')];
+  const targets: string[] = [];
+  for (const [i, target] of config.targets.entries()) {
+    try {
+      targets.push(await resolveInsideRoot(ctx.cwd, target, 'compile target'));
+    } catch (err) {
+      const file = join(protocolsDir, CONFIG_FILE);
+      throw new ProtocolError('bad-config', file, `/targets/${i}: ${(err as { reason?: string }).reason ?? (err as Error).message}`, { pointer: `/targets/${i}` });
+    }
+  }
+  return [...new Set(targets)];
+}
+
+export async function compileTargets(ctx: Context, flags: CompileFlags): Promise<CompileResult> {
   const protocolsDir = resolve(ctx.cwd, flags.protocols ?? 'protocols');
-  const outs = flags.out !== undefined && flags.out.length > 0 ? flags.out : ['AGENTS.md'];
   return compileProtocols({
     protocolsDir,
-    targets: [...new Set(outs.map((o) => resolve(ctx.cwd, o)))],
+    targets: await resolveTargets(ctx, protocolsDir, flags.out),
     check: flags.check === true,
     usageFor: cliUsage(),
     requireUsage: isRatchetTool,
