@@ -41,6 +41,18 @@ describe('render', () => {
     expect(renderProtocols(set, { timestamp: '2030-01-01T00:00:00Z' })).toContain('**Compiled at:** 2030-01-01T00:00:00Z');
   });
 
+  test('prose without a title gets the protocol heading; backticks in names cannot break inline code', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, {
+      'a.protocol.json': protocolJson('a', { associated_tools: ['run `make`', '``x'], deprecated_tools: ['`old`'] }),
+      'a.protocol.md': 'Just a paragraph, no title.\n',
+    });
+    const text = renderProtocols(await loadProtocolSet(dir));
+    expect(text).toContain('## Protocol `a`\n\nJust a paragraph, no title.');
+    expect(text).toContain("**Associated tools:** `` run `make` ``, ``` ``x ```");
+    expect(text).toContain('**Deprecated tools (do not use):** `` `old` ``');
+  });
+
   test('a fence inside content cannot close the JSON block early', async () => {
     const dir = await tempDir();
     await writeFiles(dir, { 'a.protocol.json': protocolJson('a', { description: 'uses ```` fences' }) });
