@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { cliUsage } from '../src/commands/protocol/shared.js';
 import { buildProgram } from '../src/program.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 
 function capture(cwd: string): { io: Io; out: () => string; err: () => string } {
   let out = '';
@@ -228,6 +229,27 @@ describe('ratchet protocol compile', () => {
       expect(c.err(), target).toContain(why);
     }
     expect(readdirSync(outside)).toEqual([]);
+  });
+
+  test.skipIf(!existsSync(DIST))('start-up: the bundled protocol commands load neither zod nor the Markdown parser', () => {
+    const sourcesOf = (chunk: string): string[] => (JSON.parse(readFileSync(join(DIST, `${chunk}.map`), 'utf8')) as { sources: string[] }).sources;
+    const entries = readdirSync(DIST)
+      .filter((f) => f.endsWith('.js.map'))
+      .map((m) => m.slice(0, -4))
+      .filter((chunk) => sourcesOf(chunk).some((s) => /src\/commands\/protocol\/(compile|update)\.ts$/.test(s)));
+    expect(entries).toHaveLength(2);
+    for (const entry of entries) {
+      const reached = new Set<string>();
+      const visit = (chunk: string): void => {
+        if (reached.has(chunk)) return;
+        reached.add(chunk);
+        for (const m of readFileSync(join(DIST, chunk), 'utf8').matchAll(/import(?:[\w\s{},$*]*?from)?\s*"\.\/([^"]+)"/g)) visit(m[1]!);
+      };
+      visit(entry);
+      const sources = [...reached].flatMap(sourcesOf);
+      expect(sources.some((s) => s.includes('protocol-compiler/src/compile.ts') || s.includes('protocol-compiler/src/edit.ts')), entry).toBe(true);
+      expect(sources.filter((s) => /micromark|mdast|\/zod\//.test(s)), entry).toEqual([]);
+    }
   });
 
   test('usage provider: ratchet commands only, fixed width, unknown ones undefined', () => {

@@ -16,6 +16,7 @@ export type ProtocolErrorCode =
   | 'unpaired-prose'
   | 'bad-markers'
   | 'unknown-tool'
+  | 'unsafe-path'
   | 'not-found'
   | 'edit-failed'
   // Raised by @ratchet/store's guarded reader and carried through unchanged.

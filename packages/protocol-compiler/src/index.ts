@@ -15,3 +15,4 @@ export { unifiedDiff } from './diff.js';
 export { editJsonText, type JsonTextOp } from './json-text-edit.js';
 export { isSemver } from './semver.js';
 export { CONFIG_FILE, checkCompileConfig, readCompileConfig, type CompileConfig } from './config.js';
+export { resolveInsideRoot } from './safe-path.js';

@@ -5,11 +5,10 @@
  */
 import { realpath } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import { withBom } from '@ratchet/protocol-compiler';
+import { resolveInsideRoot, withBom } from '@ratchet/protocol-compiler';
 import { NotFoundError, StoreError, readTextFile, writeFileAtomic } from '@ratchet/store';
 import { LessonsError } from './errors.js';
 import { applyPatch, parsePatch } from './patch.js';
-import { resolveInsideRoot } from './safe-path.js';
 import type { Lesson } from './types.js';
 
 export const SUGGESTIONS_DIR = 'knowledge_core/suggestions';

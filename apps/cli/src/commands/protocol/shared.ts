@@ -5,8 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, type CompileResult } from '@ratchet/protocol-compiler';
-import { resolveInsideRoot } from '@ratchet/self-correction';
+import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult } from '@ratchet/protocol-compiler';
 import type { Context, Io } from '../../context.js';
 import { EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
