@@ -9,9 +9,9 @@ import { run } from '../src/main.js';
 import type { Command } from 'commander';
 import { PROTOCOL_STEPS } from '../src/quickstart/protocol-steps.js';
 import { buildProgram } from '../src/program.js';
+import { DIST, chunksOf, loadedWith, sourcesOf } from './bundle.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const dir0 = repoRoot;
 
 function capture(cwd: string): { io: Io; out: () => string; err: () => string } {
@@ -207,17 +207,9 @@ describe('ratchet lessons', () => {
   });
 
   test.skipIf(!existsSync(DIST))('the bundled lessons and protocol commands reach no child_process but commander\'s, and the program defines no executable subcommand', () => {
-    const maps = readdirSync(DIST).filter((f) => f.endsWith('.js.map'));
-    const sourcesOf = (chunk: string): string[] => (JSON.parse(readFileSync(join(DIST, `${chunk}.map`), 'utf8')) as { sources: string[] }).sources;
-    const entries = maps.map((m) => m.slice(0, -4)).filter((chunk) => sourcesOf(chunk).some((s) => /src\/commands\/(lessons|protocol)\/(?!register)/.test(s)));
+    const entries = chunksOf(/src\/commands\/(lessons|protocol)\/(?!register)/);
     expect(entries.length).toBeGreaterThanOrEqual(6);
-    const reached = new Set<string>();
-    const visit = (chunk: string): void => {
-      if (reached.has(chunk)) return;
-      reached.add(chunk);
-      for (const m of readFileSync(join(DIST, chunk), 'utf8').matchAll(/import(?:[\w\s{},$*]*?from)?\s*"\.\/([^"]+)"/g)) visit(m[1]!);
-    };
-    entries.forEach(visit);
+    const reached = new Set(entries.flatMap((e) => [...loadedWith(e)]));
     const sources = [...reached].flatMap(sourcesOf);
     expect(sources.some((s) => s.includes('packages/self-correction/src/apply.ts'))).toBe(true);
     expect(sources.some((s) => s.includes('packages/protocol-compiler/src/compile.ts'))).toBe(true);

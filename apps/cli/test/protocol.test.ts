@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +9,9 @@ import { run } from '../src/main.js';
 import { loadProtocolSet, renderProtocols } from '@ratchet/protocol-compiler';
 import { cliUsage } from '../src/commands/protocol/shared.js';
 import { buildProgram } from '../src/program.js';
+import { DIST, chunksOf, loadedWith, sourcesOf } from './bundle.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 
 function capture(cwd: string): { io: Io; out: () => string; err: () => string } {
   let out = '';
@@ -232,21 +232,10 @@ describe('ratchet protocol compile', () => {
   });
 
   test.skipIf(!existsSync(DIST))('start-up: the bundled protocol commands load neither zod nor the Markdown parser', () => {
-    const sourcesOf = (chunk: string): string[] => (JSON.parse(readFileSync(join(DIST, `${chunk}.map`), 'utf8')) as { sources: string[] }).sources;
-    const entries = readdirSync(DIST)
-      .filter((f) => f.endsWith('.js.map'))
-      .map((m) => m.slice(0, -4))
-      .filter((chunk) => sourcesOf(chunk).some((s) => /src\/commands\/protocol\/(compile|update)\.ts$/.test(s)));
+    const entries = chunksOf(/src\/commands\/protocol\/(compile|update)\.ts$/);
     expect(entries).toHaveLength(2);
     for (const entry of entries) {
-      const reached = new Set<string>();
-      const visit = (chunk: string): void => {
-        if (reached.has(chunk)) return;
-        reached.add(chunk);
-        for (const m of readFileSync(join(DIST, chunk), 'utf8').matchAll(/import(?:[\w\s{},$*]*?from)?\s*"\.\/([^"]+)"/g)) visit(m[1]!);
-      };
-      visit(entry);
-      const sources = [...reached].flatMap(sourcesOf);
+      const sources = [...loadedWith(entry)].flatMap(sourcesOf);
       expect(sources.some((s) => s.includes('protocol-compiler/src/compile.ts') || s.includes('protocol-compiler/src/edit.ts')), entry).toBe(true);
       expect(sources.filter((s) => /micromark|mdast|\/zod\//.test(s)), entry).toEqual([]);
     }
