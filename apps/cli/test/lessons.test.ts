@@ -233,7 +233,12 @@ describe('ratchet lessons', () => {
     expect(c.err()).toMatch(/^pm\.md: no "Corrective Actions & Lessons Learned" section/);
     const missing = capture(dir);
     expect(await run(['lessons', 'extract', 'nope.md'], missing.io)).toBe(2);
-    expect(missing.err()).toContain('nope.md');
+    expect(missing.err()).toBe('nope.md: no such file\n');
+    await writeFile(join(dir, 'bin.md'), Buffer.from([0x23, 0x20, 0x00, 0x01]));
+    const binary = capture(dir);
+    expect(await run(['lessons', 'extract', 'bin.md'], binary.io)).toBe(2);
+    expect(binary.err()).toMatch(/^bin\.md:1:\d+: .*binary/);
+    expect(existsSync(join(dir, 'knowledge_core/lessons.jsonl'))).toBe(false);
     const unknown = capture(dir);
     expect(await run(['lessons', 'resolve', 'lesson-0000'], unknown.io)).toBe(2);
   });

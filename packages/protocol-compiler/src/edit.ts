@@ -9,7 +9,7 @@ import { parseJson, readTextFile, withLock, writeFileAtomic, type TextFile } fro
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unifiedDiff } from './diff.js';
-import { ProtocolError } from './errors.js';
+import { ProtocolError, problemsError, type ProtocolProblem } from './errors.js';
 import { editJsonText, type JsonTextOp } from './json-text-edit.js';
 import { SCHEMA_FILE, loadProtocolSet, placeOf } from './load.js';
 import type { Protocol } from './types.js';
@@ -137,12 +137,11 @@ export async function updateProtocol(protocolsDir: string, edit: ProtocolEdit, o
     if (!outcome.changed) return { ...outcome, file, diff: '', text };
     const result = validator(outcome.protocol);
     if (!result.ok) {
-      const first = result.issues[0]!;
-      throw new ProtocolError('schema-violation', file, `the edited protocol would violate the schema: ${first.pointer || '(document root)'}: ${first.message}`, {
-        pointer: first.pointer,
-        issues: result.issues,
-        ...(await placeOf(file, first.pointer, options.overrides)),
-      });
+      const problems: ProtocolProblem[] = [];
+      for (const issue of result.issues) {
+        problems.push({ code: 'schema-violation', file, pointer: issue.pointer, message: `the edit would violate the schema: ${issue.message}`, ...(await placeOf(file, issue.pointer, options.overrides)) });
+      }
+      throw problemsError(problems);
     }
     const next = rewrite(text, outcome);
     const label = options.labelFor?.(file) ?? file;

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { readTextFile } from '@ratchet/store';
 import { addLessons, extractLessons } from '@ratchet/self-correction';
 import type { CommandAction } from '../../program.js';
+import { reportingProblems } from '../protocol/shared.js';
 import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 
@@ -39,4 +40,4 @@ const extract: CommandAction = async (ctx, args, options) => {
   // The lessons were added, but a corrupt line in lessons.jsonl is an input error until someone fixes it.
   return file.problems.length > 0 ? EXIT_USAGE : EXIT_OK;
 };
-export default extract;
+export default reportingProblems(extract);

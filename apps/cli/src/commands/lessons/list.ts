@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { readLessons } from '@ratchet/self-correction';
 import type { CommandAction } from '../../program.js';
+import { reportingProblems } from '../protocol/shared.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
@@ -27,4 +28,4 @@ const list: CommandAction = async (ctx, _args, options) => {
   // The good lessons are listed; a corrupt line is still an input error.
   return file.problems.length > 0 ? EXIT_USAGE : EXIT_OK;
 };
-export default list;
+export default reportingProblems(list);

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult } from '@ratchet/protocol-compiler';
 import type { Context, Io } from '../../context.js';
+import type { CommandAction } from '../../program.js';
 import { EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import { buildProgram } from '../../program.js';
@@ -113,4 +114,15 @@ export function reportProblems(ctx: Context, err: unknown): number {
     }
   }
   return EXIT_USAGE;
+}
+
+/** Wraps a command so a placed problem (file, line, pointer) prints relative to --cwd, all of them, exit 2. */
+export function reportingProblems(command: CommandAction): CommandAction {
+  return async (ctx, args, options) => {
+    try {
+      return await command(ctx, args, options);
+    } catch (err) {
+      return reportProblems(ctx, err);
+    }
+  };
 }
