@@ -1,13 +1,18 @@
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { Io } from '../src/context.js';
 import { run } from '../src/main.js';
+import type { Command } from 'commander';
 import { PROTOCOL_STEPS } from '../src/quickstart/protocol-steps.js';
+import { buildProgram } from '../src/program.js';
+import { DIST, chunksOf, loadedWith, sourcesOf } from './bundle.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const dir0 = repoRoot;
 
 function capture(cwd: string): { io: Io; out: () => string; err: () => string } {
   let out = '';
@@ -55,7 +60,7 @@ describe('ratchet lessons', () => {
     expect(list.out().trim().split('\n')).toHaveLength(1);
   });
 
-  test('a failing lesson makes apply exit 1 but the others apply; corrupt lines are reported and kept', async () => {
+  test('a failing lesson makes apply exit 1 but the others apply and AGENTS.md is recompiled', async () => {
     const dir = await tour();
     await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
     await writeFile(
@@ -63,15 +68,161 @@ describe('ratchet lessons', () => {
       "## Lessons Learned\n\n**Lesson:** a\n**Action:** add tool 'x' to protocol 'nope'\n\n**Lesson:** b\n**Action:** add tool 'y' to protocol 'greeting'\n",
     );
     expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
-    const lessonsPath = join(dir, 'knowledge_core/lessons.jsonl');
-    await writeFile(lessonsPath, `${await readFile(lessonsPath, 'utf8')}{"broken\n`);
     const c = capture(dir);
     expect(await run(['lessons', 'apply'], c.io)).toBe(1);
     expect(c.out()).toMatch(/failed\s+add-tool: .*no protocol "nope"/);
     expect(c.out()).toMatch(/applied\s+add-tool/);
     expect(c.out()).toContain('recompiled AGENTS.md: created');
-    expect(c.err()).toContain('lessons.jsonl:3:');
-    expect((await readFile(lessonsPath, 'utf8')).endsWith('{"broken\n')).toBe(true);
+  });
+
+  test('a corrupt lessons.jsonl line: its number, the other lessons still apply, the line survives the rewrite in place, exit 2', async () => {
+    const dir = await tour();
+    await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** a\n**Action:** add tool 'y' to protocol 'greeting'\n\n**Lesson:** b\n**Action:** update rule 'greet-politely' in protocol 'greeting' to 'Spell it right.'\n");
+    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
+    const lessonsPath = join(dir, 'knowledge_core/lessons.jsonl');
+    const [first, second] = (await readFile(lessonsPath, 'utf8')).trimEnd().split('\n');
+    const bad = '{"lesson_id": "half a line';
+    await writeFile(lessonsPath, `${first}\n${bad}\n${second}\n`);
+    const list = capture(dir);
+    expect(await run(['lessons', 'list'], list.io)).toBe(2);
+    expect(list.out().trim().split('\n')).toHaveLength(2);
+    expect(list.err()).toContain('knowledge_core/lessons.jsonl:2: ');
+    const c = capture(dir);
+    expect(await run(['lessons', 'apply'], c.io)).toBe(2);
+    expect(c.out().match(/ applied /g)).toHaveLength(2);
+    expect(c.err()).toContain('knowledge_core/lessons.jsonl:2: ');
+    const lines = (await readFile(lessonsPath, 'utf8')).split('\n');
+    expect(lines[1]).toBe(bad);
+    expect(lines.filter((l) => l.includes('"status":"applied"'))).toHaveLength(2);
+    const json = capture(dir);
+    expect(await run(['--json', 'lessons', 'list'], json.io)).toBe(2);
+    expect(JSON.parse(json.out())).toMatchObject({ ok: false, problems: [{ file: 'knowledge_core/lessons.jsonl', line: 2 }] });
+  });
+
+  test('--dry-run shows each diff on top of the ones before and the AGENTS.md it would compile, writes nothing', async () => {
+    const dir = await tour();
+    await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
+    expect(await run(['protocol', 'compile'], capture(dir).io)).toBe(0);
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** a\n**Action:** add tool 'ratchet plan analyze' to protocol 'greeting'\n\n**Lesson:** b\n**Action:** add tool 'ratchet fsm check' to protocol 'greeting'\n");
+    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
+    const before = await Promise.all(['protocols/10-greeting.protocol.json', 'AGENTS.md', 'knowledge_core/lessons.jsonl'].map((f) => readFile(join(dir, f), 'utf8')));
+    const c = capture(dir);
+    expect(await run(['lessons', 'apply', '--dry-run'], c.io)).toBe(0);
+    expect(c.out()).toContain('-    "ratchet plan analyze"\n+    "ratchet plan analyze",\n+    "ratchet fsm check"');
+    expect(c.out()).toContain('would recompile AGENTS.md:');
+    expect(c.out()).toMatch(/^\+### `ratchet fsm check`$/m);
+    const after = await Promise.all(['protocols/10-greeting.protocol.json', 'AGENTS.md', 'knowledge_core/lessons.jsonl'].map((f) => readFile(join(dir, f), 'utf8')));
+    expect(after).toEqual(before);
+  });
+
+  test('code changes: each plan really passes `ratchet plan lint` (new and existing files); escapes and stale diffs fail, nothing written', async () => {
+    const dir = await tour();
+    expect(await run(['init', '--cwd', dir], capture(dir).io)).toBe(0);
+    await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
+    await mkdir(join(dir, 'src'));
+    await writeFile(join(dir, 'src/a.js'), 'one\ntwo\n');
+    const outside = await mkdtemp(join(tmpdir(), 'cli-lessons-outside-'));
+    await writeFile(join(outside, 'x.js'), 'one\n');
+    await symlink(outside, join(dir, 'src/link'));
+    const diff = (path: string, body: string): string => `\`\`\`diff\n--- a/${path}\n+++ b/${path}\n${body}\`\`\`\n`;
+    const change = (insight: string, path: string, body: string): string => `**Lesson:** ${insight}\n**Action:** propose code change to '${path}'\n${diff(path, body)}`;
+    const md = [
+      change('existing', 'src/a.js', '@@ -1,2 +1,2 @@\n one\n-two\n+2\n'),
+      `**Lesson:** new file\n**Action:** propose code change to 'src/new/b.js'\n\`\`\`diff\n--- /dev/null\n+++ b/src/new/b.js\n@@ -0,0 +1 @@\n+export {};\n\`\`\`\n`,
+      change('symlink escape', 'src/link/x.js', '@@ -1 +1 @@\n-one\n+1\n'),
+      change('dot-dot', '../x.js', '@@ -1 +1 @@\n-one\n+1\n'),
+      change('absolute', join(outside, 'x.js'), '@@ -1 +1 @@\n-one\n+1\n'),
+      change('stale', 'src/a.js', '@@ -1,2 +1,2 @@\n one\n-three\n+3\n'),
+    ].join('\n');
+    await writeFile(join(dir, 'pm.md'), `## Lessons Learned\n\n${md}`);
+    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
+    const c = capture(dir);
+    expect(await run(['--json', 'lessons', 'apply'], c.io)).toBe(1);
+    const doc = JSON.parse(c.out()) as { outcomes: { status: string; reason: string; files: string[] }[] };
+    expect(doc.outcomes.map((o) => o.status)).toEqual(['applied', 'applied', 'failed', 'failed', 'failed', 'failed']);
+    expect(doc.outcomes[2]!.reason).toContain('symlink on the path leads outside');
+    expect(doc.outcomes[3]!.reason).toContain('".." segments');
+    expect(doc.outcomes[4]!.reason).toContain('absolute paths');
+    expect(doc.outcomes[5]!.reason).toContain('does not match the file');
+    for (const o of doc.outcomes.slice(0, 2)) {
+      const plan = o.files.find((f) => f.endsWith('.plan'))!;
+      const lint = capture(dir);
+      expect(await run(['plan', 'lint', plan], lint.io), `${plan}\n${lint.out()}${lint.err()}`).toBe(0);
+    }
+    expect(await readFile(join(outside, 'x.js'), 'utf8')).toBe('one\n');
+    expect(await readFile(join(dir, 'src/a.js'), 'utf8')).toBe('one\ntwo\n');
+    expect(existsSync(join(dir, 'src/new'))).toBe(false);
+    expect(readdirSync(join(dir, 'knowledge_core/suggestions')).sort()).toHaveLength(4);
+  });
+
+  test('a suggestions directory that is a symlink out of the project is refused', async () => {
+    const dir = await tour();
+    await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
+    await mkdir(join(dir, 'knowledge_core'), { recursive: true });
+    const outside = await mkdtemp(join(tmpdir(), 'cli-lessons-outside-'));
+    await symlink(outside, join(dir, 'knowledge_core/suggestions'));
+    await writeFile(join(dir, 'a.txt'), 'a\n');
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** x\n**Action:** propose code change to 'a.txt'\n```diff\n@@ -1 +1 @@\n-a\n+b\n```\n");
+    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
+    const c = capture(dir);
+    expect(await run(['lessons', 'apply'], c.io)).toBe(1);
+    expect(c.out()).toContain('symlink on the path leads outside');
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  test('no lesson makes Ratchet run a shell command: $(...), backticks and "; rm -rf" stay text', async () => {
+    const dir = await tour();
+    await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
+    await mkdir(join(dir, 'src'));
+    await writeFile(join(dir, 'src/a.js'), 'one\n');
+    const canary = join(dir, 'PWNED');
+    const payloads = [`$(touch ${canary})`, `\`touch ${canary}\``, `x; touch ${canary}; rm -rf ${join(dir, 'src')}`, `| touch ${canary}`];
+    const section = payloads
+      .flatMap((p, i) => [
+        `**Lesson:** ${p}`,
+        `**Action:** add tool '${p}' to protocol 'greeting'`,
+        '',
+        `**Lesson:** rule ${i}`,
+        `**Action:** update rule 'greet-politely' in protocol 'greeting' to '${p}'`,
+        '',
+        `**Lesson:** run it ${i}`,
+        `**Action:** ${p}`,
+        '',
+      ])
+      .join('\n');
+    const codeChange = `**Lesson:** code\n**Action:** propose code change to 'src/a.js'\n\`\`\`diff\n--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-one\n+$(touch ${canary})\n\`\`\`\n`;
+    await writeFile(join(dir, 'pm.md'), `## Lessons Learned\n\n${section}\n${codeChange}`);
+    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
+    const c = capture(dir);
+    expect(await run(['lessons', 'apply', '--apply-code'], c.io), c.err()).toBe(0);
+    expect(existsSync(canary)).toBe(false);
+    expect(await readFile(join(dir, 'src/a.js'), 'utf8')).toBe(`$(touch ${canary})\n`);
+    const protocol = JSON.parse(await readFile(join(dir, 'protocols/10-greeting.protocol.json'), 'utf8')) as { associated_tools: string[] };
+    expect(protocol.associated_tools).toEqual(expect.arrayContaining(payloads));
+    expect(await readFile(join(dir, 'AGENTS.md'), 'utf8')).toContain(`\`$(touch ${canary})\``);
+    const manual = capture(dir);
+    expect(await run(['lessons', 'list', '--status', 'manual'], manual.io)).toBe(0);
+    expect(manual.out().trim().split('\n')).toHaveLength(payloads.length);
+  });
+
+  test.skipIf(!existsSync(DIST))('the bundled lessons and protocol commands reach no child_process but commander\'s, and the program defines no executable subcommand', () => {
+    const entries = chunksOf(/src\/commands\/(lessons|protocol)\/(?!register)/);
+    expect(entries.length).toBeGreaterThanOrEqual(6);
+    const reached = new Set(entries.flatMap((e) => [...loadedWith(e)]));
+    const sources = [...reached].flatMap(sourcesOf);
+    expect(sources.some((s) => s.includes('packages/self-correction/src/apply.ts'))).toBe(true);
+    expect(sources.some((s) => s.includes('packages/protocol-compiler/src/compile.ts'))).toBe(true);
+    for (const chunk of reached) {
+      if (!readFileSync(join(DIST, chunk), 'utf8').includes('child_process')) continue;
+      // Only commander's own code may mention it (it spawns executable subcommands, which Ratchet never defines).
+      const ours = sourcesOf(chunk).filter((s) => !s.includes('node_modules/'));
+      for (const s of ours) expect(readFileSync(join(DIST, s), 'utf8'), s).not.toMatch(/child_process/);
+      expect(sourcesOf(chunk).some((s) => s.includes('node_modules/commander/'))).toBe(true);
+    }
+    const program = buildProgram(capture(dir0).io, { exitCode: 0 });
+    const walk = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(walk)];
+    for (const cmd of walk(program)) expect((cmd as unknown as { _executableHandler: boolean })._executableHandler, cmd.name()).toBe(false);
   });
 
   test('bad input: a post-mortem without the section, a missing file: exit 2 naming the file', async () => {
@@ -82,7 +233,12 @@ describe('ratchet lessons', () => {
     expect(c.err()).toMatch(/^pm\.md: no "Corrective Actions & Lessons Learned" section/);
     const missing = capture(dir);
     expect(await run(['lessons', 'extract', 'nope.md'], missing.io)).toBe(2);
-    expect(missing.err()).toContain('nope.md');
+    expect(missing.err()).toBe('nope.md: no such file\n');
+    await writeFile(join(dir, 'bin.md'), Buffer.from([0x23, 0x20, 0x00, 0x01]));
+    const binary = capture(dir);
+    expect(await run(['lessons', 'extract', 'bin.md'], binary.io)).toBe(2);
+    expect(binary.err()).toMatch(/^bin\.md:1:\d+: .*binary/);
+    expect(existsSync(join(dir, 'knowledge_core/lessons.jsonl'))).toBe(false);
     const unknown = capture(dir);
     expect(await run(['lessons', 'resolve', 'lesson-0000'], unknown.io)).toBe(2);
   });

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
-import { protocolJsonSchema } from '../src/schema.js';
+import { compileConfigJsonSchema, protocolJsonSchema } from '../src/schema.js';
 
 const at = (name: string): string => fileURLToPath(new URL(`../schemas/${name}`, import.meta.url));
 
@@ -15,6 +15,7 @@ export function generate(): { path: string; text: string }[] {
   const json = JSON.stringify(protocolJsonSchema(), null, 2);
   return [
     { path: at('protocol.schema.json'), text: `${json}\n` },
+    { path: at('compile-config.schema.json'), text: `${JSON.stringify(compileConfigJsonSchema(), null, 2)}\n` },
     {
       // The same schema as a module: bundlers (the ratchet CLI) cannot follow a file read next to the package.
       path: DEFAULT_SCHEMA_MODULE,

@@ -2,12 +2,17 @@
  * Compiling a protocols directory into the managed block of one or more target files (AGENTS.md,
  * CLAUDE.md, ...). Writes go through the store: lock the target, re-read it inside the lock, write a
  * temp file and rename. `check` writes nothing and reports which targets are stale, with a diff.
+ *
+ * A "Compiled at" timestamp appears only when asked, and then records when the block's content last
+ * changed: recompiling unchanged sources with a timestamp changes nothing, and `check` compares
+ * content, not the timestamp.
  */
 import { NotFoundError, readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
 import { unifiedDiff } from './diff.js';
-import { ProtocolError } from './errors.js';
-import { loadProtocolSet, type LoadOptions } from './load.js';
-import { BEGIN_MARKER, END_MARKER, containsMarker, replaceManagedBlock } from './managed-block.js';
+import { ProtocolError, problemsError, type ProtocolProblem } from './errors.js';
+import { withBom } from './edit.js';
+import { loadProtocolSet, placeOf, type LoadOptions } from './load.js';
+import { BEGIN_MARKER, END_MARKER, containsMarker, findManagedBlock, replaceManagedBlock } from './managed-block.js';
 import { renderProtocols, type RenderOptions } from './render.js';
 import type { ProtocolSet } from './types.js';
 
@@ -21,6 +26,12 @@ export interface CompileOptions extends RenderOptions, LoadOptions {
   diff?: boolean;
   /** How diffs name the targets (defaults to the path). */
   labelFor?: (target: string) => string;
+  /**
+   * Tools that must have usage from `usageFor` (the CLI: every `ratchet ...` tool). An associated
+   * tool it claims but cannot document is an error, so a renamed command cannot silently drop out
+   * of the docs.
+   */
+  requireUsage?: ((tool: string) => boolean) | undefined;
 }
 
 export type TargetStatus = 'unchanged' | 'updated' | 'created' | 'stale' | 'missing';
@@ -58,29 +69,35 @@ export function compileSet(set: ProtocolSet, options: RenderOptions = {}): strin
 export async function compileProtocols(options: CompileOptions): Promise<CompileResult> {
   if (options.targets.length === 0) throw new TypeError('compileProtocols: no targets');
   const set = await loadProtocolSet(options.protocolsDir, options);
+  await checkUsage(set, options);
   const body = compileSet(set, options);
+  // Without a timestamp: what `check` compares and what a compile without --timestamp writes.
+  const plain = options.timestamp === undefined ? body : compileSet(set, { ...options, timestamp: undefined });
   const targets: TargetResult[] = [];
   for (const target of options.targets) {
     const label = options.labelFor?.(target) ?? target;
     if (options.check === true) {
       const current = await readTarget(target);
-      const next = replaceManagedBlock(current, body, target);
+      const before = withoutTimestamp(current ?? '', target);
+      const after = replaceManagedBlock(current === undefined ? undefined : before, plain, target);
       targets.push({
         path: target,
-        status: current === undefined ? 'missing' : current === next ? 'unchanged' : 'stale',
-        diff: unifiedDiff(current ?? '', next, { from: `${label} (current)`, to: `${label} (compiled)` }),
+        status: current === undefined ? 'missing' : before === after ? 'unchanged' : 'stale',
+        diff: unifiedDiff(current === undefined ? '' : before, after, { from: `${label} (current)`, to: `${label} (compiled)` }),
       });
       continue;
     }
     targets.push(
       await withLock(target, async () => {
         const current = await readTarget(target);
-        const next = replaceManagedBlock(current, body, target);
+        let next = replaceManagedBlock(current, body, target);
+        // A timestamped block whose content did not change keeps its old timestamp.
+        if (options.timestamp !== undefined && current !== undefined && withoutTimestamp(current, target) === withoutTimestamp(next, target)) next = current;
         const diff = options.diff === true ? unifiedDiff(current ?? '', next, { from: `${label} (before)`, to: `${label} (after)` }) : '';
         if (current === next) return { path: target, status: 'unchanged' as const, diff };
-        await writeFileAtomic(target, next);
+        await writeFileAtomic(target, next, { createParentDirs: true });
         return { path: target, status: current === undefined ? ('created' as const) : ('updated' as const), diff };
-      }),
+      }, { createParentDirs: true }),
     );
   }
   return {
@@ -91,9 +108,39 @@ export async function compileProtocols(options: CompileOptions): Promise<Compile
   };
 }
 
+async function checkUsage(set: ProtocolSet, options: CompileOptions): Promise<void> {
+  const { requireUsage, usageFor } = options;
+  if (requireUsage === undefined) return;
+  const problems: ProtocolProblem[] = [];
+  for (const source of set.sources) {
+    for (const [i, tool] of (source.protocol.associated_tools ?? []).entries()) {
+      if (!requireUsage(tool) || usageFor?.(tool) !== undefined) continue;
+      const pointer = `/associated_tools/${i}`;
+      problems.push({
+        code: 'unknown-tool',
+        file: source.file,
+        pointer,
+        message: `"${tool}" is not a command of this CLI, so its usage cannot be embedded (renamed or removed? fix the protocol, or deprecate the tool)`,
+        ...(await placeOf(source.file, pointer, options.overrides)),
+      });
+    }
+  }
+  if (problems.length > 0) throw problemsError(problems);
+}
+
+const TIMESTAMP_LINE = /^\*\*Compiled at:\*\* .*\r?\n\r?\n/m;
+
+/** The text with the managed block's "Compiled at" line (and the blank line after it) removed. */
+export function withoutTimestamp(text: string, path = '<target>'): string {
+  const where = findManagedBlock(text, path);
+  if (where === undefined) return text;
+  const block = text.slice(where.start, where.end);
+  return `${text.slice(0, where.start)}${block.replace(TIMESTAMP_LINE, '')}${text.slice(where.end)}`;
+}
+
 async function readTarget(path: string): Promise<string | undefined> {
   try {
-    return (await readTextFile(path)).text;
+    return withBom(await readTextFile(path));
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;

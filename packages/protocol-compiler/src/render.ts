@@ -45,7 +45,7 @@ export function renderProtocols(set: ProtocolSet, options: RenderOptions = {}): 
     out.push('---', '', '## Tool reference', '');
     out.push('Usage of the `ratchet` commands the protocols name, taken from the CLI itself.', '');
     for (const tool of [...usages.keys()].sort(compare)) {
-      out.push(`### \`${tool}\``, '', ...fenced('text', usages.get(tool)!), '');
+      out.push(`### ${code(tool)}`, '', ...fenced('text', usages.get(tool)!), '');
     }
   }
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
@@ -55,15 +55,17 @@ function renderOne(source: ProtocolSource, usageFor: UsageProvider | undefined, 
   const p = source.protocol;
   const out: string[] = [];
   if (source.prose !== undefined) {
-    // The prose carries its own title: adding ours would duplicate it (the original's bug).
-    out.push(source.prose.text.trimEnd(), '', `**Protocol \`${p.protocol_id}\`:** ${inline(p.description)}`, '');
+    // Prose that opens with its own title keeps it alone: adding ours would duplicate it (the
+    // original's bug). Prose without one gets ours, so every protocol starts a section.
+    if (!/^#{1,6}[ \t]/.test(source.prose.text)) out.push(`## Protocol ${code(p.protocol_id)}`, '');
+    out.push(source.prose.text.trimEnd(), '', `**Protocol ${code(p.protocol_id)}:** ${inline(p.description)}`, '');
   } else {
-    out.push(`## Protocol \`${p.protocol_id}\``, '', inline(p.description), '');
+    out.push(`## Protocol ${code(p.protocol_id)}`, '', inline(p.description), '');
   }
   if (p.rules.length > 0) {
     out.push('**Rules:**', '');
     for (const rule of p.rules) {
-      out.push(`- **\`${rule.rule_id}\`**: ${indentMore(rule.description)}`);
+      out.push(`- **${code(rule.rule_id)}**: ${indentMore(rule.description)}`);
       out.push(`  - *Enforcement:* ${indentMore(rule.enforcement, '    ')}`);
     }
     out.push('');
@@ -72,14 +74,14 @@ function renderOne(source: ProtocolSource, usageFor: UsageProvider | undefined, 
   if (tools.length > 0) {
     const named = tools.map((tool) => {
       const usage = usageFor?.(tool);
-      if (usage === undefined) return `\`${tool}\``;
+      if (usage === undefined) return code(tool);
       usages.set(tool, tidyUsage(usage));
-      return `\`${tool}\` (see Tool reference)`;
+      return `${code(tool)} (see Tool reference)`;
     });
     out.push(`**Associated tools:** ${named.join(', ')}`, '');
   }
-  if ((p.associated_artifacts ?? []).length > 0) out.push(`**Associated artifacts:** ${p.associated_artifacts!.map((a) => `\`${a}\``).join(', ')}`, '');
-  if ((p.deprecated_tools ?? []).length > 0) out.push(`**Deprecated tools (do not use):** ${p.deprecated_tools!.map((a) => `\`${a}\``).join(', ')}`, '');
+  if ((p.associated_artifacts ?? []).length > 0) out.push(`**Associated artifacts:** ${p.associated_artifacts!.map(code).join(', ')}`, '');
+  if ((p.deprecated_tools ?? []).length > 0) out.push(`**Deprecated tools (do not use):** ${p.deprecated_tools!.map(code).join(', ')}`, '');
   out.push(...fenced('json', JSON.stringify(machineForm(p), null, 2)));
   return out;
 }
@@ -88,6 +90,19 @@ function renderOne(source: ProtocolSource, usageFor: UsageProvider | undefined, 
 function machineForm(p: Protocol): Protocol {
   const { $schema: _ignored, ...rest } = p;
   return rest;
+}
+
+/**
+ * Inline code that its content cannot break: a delimiter longer than any backtick run inside (with
+ * spaces when the content touches a backtick), on one line.
+ */
+export function code(text: string): string {
+  const body = text.replace(/[\r\n]+/g, ' ');
+  let longest = 0;
+  for (const run of body.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const tick = '`'.repeat(longest + 1);
+  const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
+  return `${tick}${pad}${body}${pad}${tick}`;
 }
 
 /** A code fence longer than any backtick run inside, so no content can close it early. */

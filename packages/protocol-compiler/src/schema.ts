@@ -31,3 +31,26 @@ export function protocolJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(ProtocolSchema, { target: 'draft-7' }) as Record<string, unknown>;
   return { ...schema, $id: PROTOCOL_SCHEMA_URL, title: 'Ratchet protocol source (*.protocol.json)' };
 }
+
+export const COMPILE_CONFIG_SCHEMA_URL = 'https://unpkg.com/@ratchet/protocol-compiler/schemas/compile-config.schema.json';
+
+/** protocols/compile.json: the targets `ratchet protocol compile` writes when no --out is given. */
+export const CompileConfigSchema = z.strictObject({
+  $schema: z.string().optional().describe('Editor hint; ignored.'),
+  targets: z
+    .array(
+      z
+        .string()
+        .min(1)
+        // Relative, without ".." segments or NUL: a file in the repository must not make Ratchet write outside it.
+        .regex(/^(?![a-zA-Z]:)(?![\\/])(?!(?:.*[\\/])?\.\.(?:[\\/]|$))[^\0]+$/)
+        .describe('A target file, relative to the project root (no absolute paths, no "..").'),
+    )
+    .min(1)
+    .describe('Target files (AGENTS.md, CLAUDE.md, ...), relative to the project root; each gets the managed block.'),
+});
+
+export function compileConfigJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(CompileConfigSchema, { target: 'draft-7' }) as Record<string, unknown>;
+  return { ...schema, $id: COMPILE_CONFIG_SCHEMA_URL, title: 'Ratchet protocol compile targets (protocols/compile.json)' };
+}

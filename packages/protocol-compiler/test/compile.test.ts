@@ -41,6 +41,18 @@ describe('render', () => {
     expect(renderProtocols(set, { timestamp: '2030-01-01T00:00:00Z' })).toContain('**Compiled at:** 2030-01-01T00:00:00Z');
   });
 
+  test('prose without a title gets the protocol heading; backticks in names cannot break inline code', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, {
+      'a.protocol.json': protocolJson('a', { associated_tools: ['run `make`', '``x'], deprecated_tools: ['`old`'] }),
+      'a.protocol.md': 'Just a paragraph, no title.\n',
+    });
+    const text = renderProtocols(await loadProtocolSet(dir));
+    expect(text).toContain('## Protocol `a`\n\nJust a paragraph, no title.');
+    expect(text).toContain("**Associated tools:** `` run `make` ``, ``` ``x ```");
+    expect(text).toContain('**Deprecated tools (do not use):** `` `old` ``');
+  });
+
   test('a fence inside content cannot close the JSON block early', async () => {
     const dir = await tempDir();
     await writeFiles(dir, { 'a.protocol.json': protocolJson('a', { description: 'uses ```` fences' }) });
@@ -78,6 +90,51 @@ describe('compileProtocols', () => {
     expect(stale.targets[0]!.diff).toContain('--- AGENTS.md (current)');
     expect(stale.targets[0]!.diff).toMatch(/^\+Changed\.$/m);
     expect(await readFile(target, 'utf8')).toBe(before);
+  });
+
+  test('a timestamp only when asked; it records the last content change, and --check ignores it', async () => {
+    const { protocols, target } = await project();
+    await compileProtocols({ protocolsDir: protocols, targets: [target], timestamp: '2030-01-01T00:00:00Z' });
+    const stamped = await readFile(target, 'utf8');
+    expect(stamped).toContain('**Compiled at:** 2030-01-01T00:00:00Z');
+    // Unchanged sources: nothing is written, the old timestamp stays; --check passes.
+    const again = await compileProtocols({ protocolsDir: protocols, targets: [target], timestamp: '2031-01-01T00:00:00Z' });
+    expect(again.targets[0]!.status).toBe('unchanged');
+    expect(await readFile(target, 'utf8')).toBe(stamped);
+    expect((await compileProtocols({ protocolsDir: protocols, targets: [target], check: true })).stale).toBe(false);
+    // Changed sources: --check shows the content change only; a timestamped recompile stamps anew.
+    await writeFiles(protocols, { '10-b.protocol.json': protocolJson('beta', { description: 'Changed.' }) });
+    const check = await compileProtocols({ protocolsDir: protocols, targets: [target], check: true });
+    expect(check.stale).toBe(true);
+    expect(check.targets[0]!.diff).not.toContain('Compiled at');
+    await compileProtocols({ protocolsDir: protocols, targets: [target], timestamp: '2032-01-01T00:00:00Z' });
+    expect(await readFile(target, 'utf8')).toContain('**Compiled at:** 2032-01-01T00:00:00Z');
+    // Without --timestamp the line goes: same sources, same bytes as a never-stamped compile.
+    await compileProtocols({ protocolsDir: protocols, targets: [target] });
+    const plain = await readFile(target, 'utf8');
+    expect(plain).not.toContain('Compiled at');
+    const fresh = join(protocols, '..', 'FRESH.md');
+    await compileProtocols({ protocolsDir: protocols, targets: [fresh] });
+    expect(plain).toBe(await readFile(fresh, 'utf8'));
+  });
+
+  test('a target with a BOM keeps it', async () => {
+    const { protocols, target } = await project();
+    await writeFile(target, '\uFEFF# Mine\n');
+    await compileProtocols({ protocolsDir: protocols, targets: [target] });
+    const bytes = await readFile(target);
+    expect([...bytes.subarray(0, 5)]).toEqual([0xef, 0xbb, 0xbf, 0x23, 0x20]);
+    expect((await compileProtocols({ protocolsDir: protocols, targets: [target], check: true })).stale).toBe(false);
+  });
+
+  test('requireUsage: a claimed tool the provider cannot document is an error with its place', async () => {
+    const { protocols, target } = await project();
+    await writeFiles(protocols, { '20-c.protocol.json': protocolJson('gamma', { associated_tools: ['google_search', 'ratchet plan lint', 'ratchet plan lnit'] }) });
+    const err = (await compileProtocols({ protocolsDir: protocols, targets: [target], usageFor, requireUsage: (t) => t.startsWith('ratchet ') }).catch((e: unknown) => e)) as ProtocolError;
+    expect(err.code).toBe('unknown-tool');
+    expect(err.problems.map((p) => [p.pointer, p.line])).toEqual([['/associated_tools/2', 14]]);
+    expect(err.reason).toContain('"ratchet plan lnit"');
+    await expect(readFile(target, 'utf8')).rejects.toThrow();
   });
 
   test('broken markers are an error and the file is left alone', async () => {

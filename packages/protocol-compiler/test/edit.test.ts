@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { applyProtocolEdit, defaultProtocolSchema, stringifyLike, updateProtocol, type Protocol, type ProtocolError } from '../src/index.js';
+import { applyProtocolEdit, defaultProtocolSchema, editJsonText, stringifyLike, updateProtocol, type Protocol, type ProtocolError } from '../src/index.js';
 import { protocolJson, tempDir, writeFiles } from './support.js';
 
 const base: Protocol = { protocol_id: 'p', description: 'd', rules: [{ rule_id: 'r', description: 'old', enforcement: 'e' }], associated_tools: ['a'] };
@@ -47,17 +48,110 @@ describe('stringifyLike keeps formatting', () => {
 });
 
 describe('updateProtocol (files)', () => {
-  test('finds the file by id, keeps key order and 4-space indent, validates, writes atomically; dry run writes nothing', async () => {
+  test('finds the file by id, keeps key order, 4-space indent and one-line arrays, validates; dry run writes nothing', async () => {
     const dir = await tempDir();
     const text = '{\n    "rules": [],\n    "protocol_id": "p",\n    "description": "d",\n    "associated_tools": ["a"]\n}';
     await writeFiles(dir, { 'x.protocol.json': text, 'y.protocol.json': protocolJson('other') });
     const dry = await updateProtocol(dir, { command: 'add-tool', protocolId: 'p', tool: 'b' }, { dryRun: true });
-    expect(dry.diff).toContain('+        "b"');
+    expect(dry.diff).toContain('+    "associated_tools": ["a", "b"]');
     expect(await readFile(join(dir, 'x.protocol.json'), 'utf8')).toBe(text);
     await updateProtocol(dir, { command: 'add-tool', protocolId: 'p', tool: 'b' });
     const after = await readFile(join(dir, 'x.protocol.json'), 'utf8');
-    expect(Object.keys(JSON.parse(after) as object)).toEqual(['rules', 'protocol_id', 'description', 'associated_tools']);
-    expect(after).toBe('{\n    "rules": [],\n    "protocol_id": "p",\n    "description": "d",\n    "associated_tools": [\n        "a",\n        "b"\n    ]\n}');
+    expect(after).toBe('{\n    "rules": [],\n    "protocol_id": "p",\n    "description": "d",\n    "associated_tools": ["a", "b"]\n}');
+  });
+
+  test('only the bytes that change are rewritten: other lines, escapes, CRLF, BOM and the final newline stay', async () => {
+    const dir = await tempDir();
+    const lines = [
+      '{',
+      '    "protocol_id": "p",',
+      '    "description": "caf\\u00e9 \\/ compact",',
+      '    "rules": [',
+      '        { "rule_id": "r1", "description": "one", "enforcement": "e" },',
+      '        {',
+      '            "rule_id": "r2",',
+      '            "description": "two",',
+      '            "enforcement": "e"',
+      '        }',
+      '    ],',
+      '    "associated_tools": [',
+      '        "keep",',
+      '        "old"',
+      '    ]',
+      '}',
+    ];
+    const original = `\uFEFF${lines.join('\r\n')}\r\n`;
+    const file = join(dir, 'p.protocol.json');
+    await writeFile(file, original);
+    await updateProtocol(dir, { command: 'update-rule', protocolId: 'p', ruleId: 'r2', description: 'says "two"' });
+    let now = await readFile(file, 'utf8');
+    expect(now).toBe(original.replace('"description": "two"', '"description": "says \\"two\\""'));
+    await updateProtocol(dir, { command: 'deprecate-tool', protocolId: 'p', tool: 'old' });
+    now = await readFile(file, 'utf8');
+    expect(now.startsWith('\uFEFF{\r\n    "protocol_id": "p",\r\n    "description": "caf\\u00e9 \\/ compact",\r\n')).toBe(true);
+    expect(now).toContain('        { "rule_id": "r1", "description": "one", "enforcement": "e" },\r\n');
+    expect(now.endsWith('    "associated_tools": [\r\n        "keep"\r\n    ],\r\n    "deprecated_tools": [\r\n        "old"\r\n    ]\r\n}\r\n')).toBe(true);
+    await updateProtocol(dir, { command: 'add-tool', protocolId: 'p', tool: 'old' });
+    now = await readFile(file, 'utf8');
+    expect(now.endsWith('    "associated_tools": [\r\n        "keep",\r\n        "old"\r\n    ],\r\n    "deprecated_tools": []\r\n}\r\n')).toBe(true);
+    expect(now.replace(/\r\n/g, '')).not.toContain('\n');
+  });
+
+  test('a protocol without associated_tools gets the member last, in the file\'s style', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'p.protocol.json': '{\n\t"protocol_id": "p",\n\t"description": "d",\n\t"rules": []\n}\n', 'q.protocol.json': '{"protocol_id":"q","description":"d","rules":[]}' });
+    await updateProtocol(dir, { command: 'add-tool', protocolId: 'p', tool: 'ratchet plan lint' });
+    await updateProtocol(dir, { command: 'add-tool', protocolId: 'q', tool: 't' });
+    expect(await readFile(join(dir, 'p.protocol.json'), 'utf8')).toBe('{\n\t"protocol_id": "p",\n\t"description": "d",\n\t"rules": [],\n\t"associated_tools": [\n\t\t"ratchet plan lint"\n\t]\n}\n');
+    expect(await readFile(join(dir, 'q.protocol.json'), 'utf8')).toBe('{"protocol_id":"q","description":"d","rules":[],"associated_tools":["t"]}');
+  });
+
+  test('property: any edit of any layout parses back to exactly the edited protocol (keys in order)', async () => {
+    const tool = fc.constantFrom('a', 'b', 'c', 'ratchet plan lint', 'quo"te', 'uni\u00e9');
+    const protocolArb = fc.record({
+      tools: fc.option(fc.uniqueArray(tool, { maxLength: 4 }), { nil: undefined }),
+      deprecated: fc.option(fc.uniqueArray(tool, { maxLength: 3 }), { nil: undefined }),
+      rules: fc.uniqueArray(fc.constantFrom('r1', 'r2', 'r3'), { minLength: 1, maxLength: 3 }),
+      toolsFirst: fc.boolean(),
+    });
+    const layout = fc.record({ indent: fc.constantFrom(0, 2, 4, '\t'), crlf: fc.boolean(), newline: fc.boolean(), oneLineArrays: fc.boolean() });
+    const editArb = fc.oneof(
+      fc.record({ command: fc.constant('add-tool' as const), tool }),
+      fc.record({ command: fc.constant('deprecate-tool' as const), tool }),
+      fc.record({ command: fc.constant('update-rule' as const), ruleId: fc.constantFrom('r1', 'r2', 'r3'), description: fc.string({ minLength: 1, maxLength: 12 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(protocolArb, layout, editArb, async (p, l, e) => {
+        const protocol: Record<string, unknown> = {};
+        if (p.toolsFirst && p.tools !== undefined) protocol.associated_tools = p.tools;
+        Object.assign(protocol, { protocol_id: 'p', description: 'd', rules: p.rules.map((id) => ({ rule_id: id, description: `about ${id}`, enforcement: 'e' })) });
+        if (!p.toolsFirst && p.tools !== undefined) protocol.associated_tools = p.tools;
+        if (p.deprecated !== undefined) protocol.deprecated_tools = p.deprecated;
+        let text = JSON.stringify(protocol, null, l.indent === 0 ? undefined : l.indent);
+        if (l.oneLineArrays) text = text.replace(/\[\s*("(?:[^"\\]|\\.)*"(?:,\s*"(?:[^"\\]|\\.)*")*)\s*\]/g, (_m, items: string) => `[${items.split(/,\s*/).join(', ')}]`);
+        if (l.crlf) text = text.replace(/\n/g, '\r\n');
+        if (l.newline) text += l.crlf ? '\r\n' : '\n';
+        const dir = await tempDir();
+        await writeFile(join(dir, 'p.protocol.json'), text);
+        const edit = { ...e, protocolId: 'p' } as Parameters<typeof applyProtocolEdit>[1];
+        let outcome: ReturnType<typeof applyProtocolEdit>;
+        try {
+          outcome = applyProtocolEdit(JSON.parse(text) as Protocol, edit);
+        } catch {
+          return; // an edit that cannot apply is refused before any text is touched
+        }
+        const expected = outcome.protocol;
+        // The minimal text edits alone get it right (no fallback to re-serialising).
+        expect(JSON.stringify(JSON.parse(editJsonText(text, outcome.ops)))).toBe(JSON.stringify(expected));
+        const result = await updateProtocol(dir, edit);
+        const written = await readFile(join(dir, 'p.protocol.json'), 'utf8');
+        expect(written).toBe(result.text);
+        expect(JSON.stringify(JSON.parse(written))).toBe(JSON.stringify(expected));
+        expect(written.endsWith('\n')).toBe(l.newline);
+        if (!l.crlf) expect(written).not.toContain('\r');
+      }),
+      { numRuns: 150 },
+    );
   });
 
   test("an edit the project's schema refuses is not written", async () => {

@@ -90,6 +90,47 @@ describe('loadProtocolSet', () => {
     expect((await failure(loadProtocolSet(`${dir}/missing`))).code).toBe('not-found');
   });
 
+  test('every problem in the directory is reported, each with its file and place', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, {
+      'a.protocol.json': '{\n  "protocol_id": "a",\n  oops\n}\n',
+      'a.protocol.md': '# A\n',
+      'b.protocol.json': '{\n  "protocol_id": "B",\n  "description": "",\n  "rules": []\n}\n',
+      'c.protocol.json': protocolJson('c', { rules: [{ rule_id: 'r', description: 'd', enforcement: 'e' }, { rule_id: 'r', description: 'd', enforcement: 'e' }] }),
+      'd.protocol.json': protocolJson('c'),
+      'lost.protocol.md': '# Lost\n',
+      VERSION: 'one\n',
+    });
+    const err = await failure(loadProtocolSet(dir));
+    const seen = err.problems.map((p) => [p.file.slice(dir.length + 1), p.code, p.pointer ?? null, p.line ?? null]);
+    expect(seen).toEqual([
+      ['VERSION', 'bad-version', null, 1],
+      ['a.protocol.json', 'parse-error', null, 3],
+      ['b.protocol.json', 'schema-violation', '/protocol_id', 2],
+      ['b.protocol.json', 'schema-violation', '/description', 3],
+      ['c.protocol.json', 'duplicate-rule-id', '/rules/1/rule_id', 11],
+      ['d.protocol.json', 'duplicate-id', '/protocol_id', 2],
+      ['lost.protocol.md', 'unpaired-prose', null, 1],
+    ]);
+    // The error itself is the first problem, and says how many more there are.
+    expect(err.code).toBe('bad-version');
+    expect(err.reason).toContain('(and 6 more problems)');
+  });
+
+  test("a project that extends the schema gets its extension enforced (a new required field)", async () => {
+    const dir = await tempDir();
+    const schema = defaultProtocolSchema() as { properties: Record<string, unknown>; required: string[] };
+    schema.properties.owner = { type: 'string', minLength: 1 };
+    schema.required.push('owner');
+    await writeFiles(dir, { 'protocol.schema.json': JSON.stringify(schema, null, 2), 'a.protocol.json': protocolJson('a', { owner: 'team' }), 'b.protocol.json': protocolJson('b') });
+    const err = await failure(loadProtocolSet(dir));
+    expect(err.problems).toHaveLength(1);
+    expect(err.problems[0]).toMatchObject({ code: 'schema-violation', pointer: '', message: "must have required property 'owner'" });
+    expect(err.path).toContain('b.protocol.json');
+    await writeFiles(dir, { 'b.protocol.json': protocolJson('b', { owner: 'ops' }) });
+    expect((await loadProtocolSet(dir)).sources.map((s) => s.protocol.owner)).toEqual(['team', 'ops']);
+  });
+
   test("the project's protocol.schema.json replaces the default (it may extend it)", async () => {
     const dir = await tempDir();
     const schema = defaultProtocolSchema() as { properties: Record<string, unknown> };

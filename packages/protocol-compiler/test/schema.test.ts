@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { importGraph } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
-import { compileProtocolSchema, defaultProtocolSchema, unifiedDiff } from '../src/index.js';
-import { ProtocolSchema } from '../src/schema.js';
+import { checkCompileConfig, compileProtocolSchema, defaultProtocolSchema, readCompileConfig, unifiedDiff, type ProtocolError } from '../src/index.js';
+import { protocolJson, tempDir, writeFiles } from './support.js';
+import { CompileConfigSchema, ProtocolSchema } from '../src/schema.js';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -36,6 +37,43 @@ describe('schemas', () => {
   test('the main entry never loads zod', () => {
     const graph = importGraph(join(src, 'index.ts'));
     expect([...graph.staticImports, ...graph.lazyImports].filter((s) => s.includes('zod'))).toEqual([]);
+  });
+});
+
+describe('protocols/compile.json', () => {
+  test('the hand-written check agrees with the zod schema', () => {
+    const samples: unknown[] = [
+      { targets: ['AGENTS.md'] },
+      { $schema: 'x', targets: ['AGENTS.md', 'docs/CLAUDE.md', '.github/copilot-instructions.md', 'a..b.md'] },
+      { targets: [] },
+      { targets: [''] },
+      { targets: ['/etc/x'] },
+      { targets: ['C:\\x.md'] },
+      { targets: ['\\share\\x.md'] },
+      { targets: ['../x.md'] },
+      { targets: ['docs/../../x.md'] },
+      { targets: ['docs\\..\\x.md'] },
+      { targets: ['..'] },
+      { targets: ['a\0b'] },
+      { targets: [1] },
+      { targets: 'AGENTS.md' },
+      { targets: ['AGENTS.md'], extra: 1 },
+      [],
+      null,
+    ];
+    for (const sample of samples) expect(checkCompileConfig(sample).length === 0, JSON.stringify(sample)).toBe(CompileConfigSchema.safeParse(sample).success);
+  });
+
+  test('read: none is undefined; problems have pointers and places; the repository has one', async () => {
+    const dir = await tempDir();
+    expect(await readCompileConfig(dir)).toBeUndefined();
+    await writeFiles(dir, { 'compile.json': '{\n  "targets": [\n    "AGENTS.md",\n    "../outside.md",\n    "/abs.md"\n  ],\n  "x": 1\n}\n', 'a.protocol.json': protocolJson('a') });
+    const err = (await readCompileConfig(dir).catch((e: unknown) => e)) as ProtocolError;
+    expect(err.code).toBe('bad-config');
+    expect(err.problems.map((p) => [p.pointer, p.line])).toEqual([['/x', 7], ['/targets/1', 4], ['/targets/2', 5]]);
+    await writeFiles(dir, { 'compile.json': '{"targets": ["AGENTS.md", "CLAUDE.md"]}' });
+    expect(await readCompileConfig(dir)).toEqual({ targets: ['AGENTS.md', 'CLAUDE.md'] });
+    expect(await readCompileConfig(join(repo, 'protocols'))).toEqual({ targets: ['AGENTS.md'] });
   });
 });
 

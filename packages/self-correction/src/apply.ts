@@ -28,8 +28,13 @@ export interface ApplyOptions {
   labelFor?: (file: string) => string;
   /** Only these lesson ids. */
   ids?: readonly string[];
-  /** Called once at the end when a protocol changed (not in a dry run): recompile the targets. */
-  recompile?: () => Promise<unknown>;
+  /**
+   * Called once at the end when a protocol changed: recompile the targets. In a dry run it gets the
+   * edited sources as `overrides` (nothing was written) and should only preview (e.g. `check`).
+   */
+  recompile?: (preview: { dryRun: boolean; overrides: ReadonlyMap<string, string> }) => Promise<unknown>;
+  /** Vets the tool of an `add-tool` lesson (the CLI refuses `ratchet ...` commands it does not have). */
+  checkTool?: (tool: string) => string | undefined;
 }
 
 export interface LessonOutcome {
@@ -49,6 +54,7 @@ export interface ApplyResult {
   manual: Lesson[];
   /** Corrupt lines of lessons.jsonl (kept as they are). */
   problems: { line: number; message: string }[];
+  /** True when `recompile` ran (in a dry run: the preview). */
   recompiled: boolean;
   recompileResult?: unknown;
   /** Set when recompiling failed (the lessons' outcomes stand). */
@@ -75,18 +81,28 @@ async function applyLocked(options: ApplyOptions): Promise<ApplyResult> {
   const pending = file.lessons.filter((l) => (l.status === 'pending' || (options.retryFailed === true && l.status === 'failed')) && (wanted === undefined || wanted.has(l.lesson_id)));
   const outcomes: LessonOutcome[] = [];
   let protocolChanged = false;
+  // A dry run writes nothing, so each edit reads the sources as the edits before it left them.
+  const overrides = new Map<string, string>();
+  const codeOverrides = new Map<string, string>();
 
   for (const lesson of pending) {
     let outcome: LessonOutcome;
     try {
       const edit = lessonToEdit(lesson);
       if (edit !== undefined) {
-        const result = await updateProtocol(options.protocolsDir, edit, { dryRun, ...(options.labelFor !== undefined ? { labelFor: options.labelFor } : {}) });
+        const result = await updateProtocol(options.protocolsDir, edit, {
+          dryRun,
+          overrides: dryRun ? overrides : undefined,
+          checkTool: options.checkTool,
+          ...(options.labelFor !== undefined ? { labelFor: options.labelFor } : {}),
+        });
+        if (dryRun && result.changed) overrides.set(result.file, result.text);
         protocolChanged ||= result.changed;
         outcome = { lesson_id: lesson.lesson_id, command: lesson.action.command, status: 'applied', reason: result.message, diff: result.diff, files: result.changed ? [result.file] : [] };
       } else if (lesson.action.command === 'propose-code-change') {
-        const suggestion = await prepareCodeSuggestion(options.root, lesson);
+        const suggestion = await prepareCodeSuggestion(options.root, lesson, { overrides: codeOverrides });
         if (!dryRun) await writeCodeSuggestion(options.root, suggestion, lesson, { applyCode: options.applyCode === true });
+        else if (options.applyCode === true) codeOverrides.set(suggestion.target, suggestion.patched);
         const reason = options.applyCode === true
           ? `applied the diff to ${suggestion.file}; plan ${suggestion.planPath} records it`
           : `wrote plan ${suggestion.planPath} (diff checked: applies cleanly to ${suggestion.file}); run it with \`ratchet run plan ${suggestion.planPath}\``;
@@ -119,9 +135,9 @@ async function applyLocked(options: ApplyOptions): Promise<ApplyResult> {
     recompiled: false,
     dryRun,
   };
-  if (!dryRun && protocolChanged && options.recompile !== undefined) {
+  if (protocolChanged && options.recompile !== undefined) {
     try {
-      result.recompileResult = await options.recompile();
+      result.recompileResult = await options.recompile({ dryRun, overrides });
       result.recompiled = true;
     } catch (err) {
       result.recompileError = err;

@@ -5,6 +5,8 @@
  */
 import type { Lesson } from './types.js';
 
+// Kept in step with schema.ts (a test compares them); not imported from there, which would load zod.
+const LESSON_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const STATUSES = new Set(['pending', 'applied', 'failed', 'manual', 'resolved']);
 const ACTION_SHAPES: Record<string, { type: string; params: Record<string, 'text' | 'string' | 'optional-string'> }> = {
   'add-tool': { type: 'UPDATE_PROTOCOL', params: { protocol_id: 'text', tool: 'text' } },
@@ -24,9 +26,9 @@ function onlyKeys(value: Record<string, unknown>, allowed: readonly string[], at
 
 export function checkLesson(value: unknown): string | undefined {
   if (!isObject(value)) return '(line): a lesson must be a JSON object';
-  const extra = onlyKeys(value, ['lesson_id', 'task_id', 'date', 'insight', 'action', 'status', 'history', 'source'], '');
+  const extra = onlyKeys(value, ['lesson_id', 'task_id', 'date', 'insight', 'action', 'status', 'history'], '');
   if (extra !== undefined) return extra;
-  if (!isText(value.lesson_id)) return '/lesson_id: must be a non-empty string';
+  if (typeof value.lesson_id !== 'string' || !LESSON_ID.test(value.lesson_id)) return '/lesson_id: must be letters, digits, ".", "_" or "-" (it names files)';
   if (!isText(value.task_id)) return '/task_id: must be a non-empty string';
   if (typeof value.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value.date)) return '/date: must be YYYY-MM-DD';
   if (typeof value.insight !== 'string') return '/insight: must be a string';
@@ -56,14 +58,6 @@ export function checkLesson(value: unknown): string | undefined {
     if (typeof entry.status !== 'string' || !STATUSES.has(entry.status)) return `/history/${i}/status: must be a lesson status`;
     if (!isText(entry.time)) return `/history/${i}/time: must be a non-empty string`;
     if (typeof entry.reason !== 'string') return `/history/${i}/reason: must be a string`;
-  }
-  if (value.source !== undefined) {
-    const s = value.source;
-    if (!isObject(s)) return '/source: must be an object';
-    const srcExtra = onlyKeys(s, ['file', 'line'], '/source');
-    if (srcExtra !== undefined) return srcExtra;
-    if (!isText(s.file)) return '/source/file: must be a non-empty string';
-    if (typeof s.line !== 'number' || !Number.isInteger(s.line) || s.line < 1) return '/source/line: must be a positive integer';
   }
   return undefined;
 }

@@ -1,34 +1,47 @@
 /**
- * Post-mortem -> lessons. Finds the "Corrective Actions & Lessons Learned" section (any heading
- * level, numbered or not, "&" or "and", or just "Lessons Learned"), reads its Lesson/Action
- * pairs in document order and recognises the action phrases the template documents. HTML comments
- * (the template's examples) are skipped. Anything unrecognised becomes a `manual` lesson: shown to a
- * person, never dropped. Pure: the date and the file name come from the caller.
+ * Post-mortem -> lessons. Reads every "Corrective Actions & Lessons Learned" section (any heading
+ * level, numbered or not, "&" / "and" / "/", "Lessons Learned" alone, "Proposed Corrective Actions"
+ * as the original's later template had it) and, in document order:
+ *
+ * - Lesson/Action pairs (bold, bold with the colon outside, plain labels, numbered
+ *   "Lesson 2:", in list items, wrapped lines, both on one line);
+ * - an item with only an Action label takes the text before it as its lesson (the original's form);
+ * - a list item with no label at all is an action of its own (the "Proposed Corrective Actions"
+ *   form), unless it continues a lesson still waiting for its action.
+ *
+ * Recognised action phrases become protocol edits or code changes; anything else becomes a `manual`
+ * lesson, shown to a person and never dropped. HTML comments (the template's examples) are skipped.
+ * The task id and date come from the header (`**Task:**` / `**Task ID:**`, `**Completion Date:**` /
+ * `**Ended:**`), else from the file name and the clock. Pure: the clock and the file name come from
+ * the caller.
  */
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import type { Heading, Nodes, Root, RootContent } from 'mdast';
+import type { Heading, ListItem, Nodes, Root, RootContent } from 'mdast';
 import { LessonsError } from './errors.js';
 import type { Lesson, LessonAction } from './types.js';
 
 export interface ExtractOptions {
-  /** Names the post-mortem in errors and in each lesson's `source`. */
+  /** Names the post-mortem in errors and in each lesson's first history entry. */
   path?: string;
   /** Overrides the task id found in the post-mortem header (`**Task:** \`id\``) or its file name. */
   taskId?: string | undefined;
-  /** ISO time of extraction (the injected clock); `date` is its day. */
+  /** ISO time of extraction (the injected clock); `date` is its day unless the header has one. */
   now: string;
 }
 
 export interface ExtractResult {
   taskId: string;
-  /** Heading text of the section that was read. */
+  /** Heading text of the (first) section that was read. */
   heading: string;
   lessons: Lesson[];
+  /** The line each lesson starts on, by position in `lessons`. */
+  lines: number[];
 }
 
-const HEADING = /^(?:\d+(?:\.\d+)*[.)]?\s*)?(?:corrective\s+actions?\s*(?:&|and|\/)\s*lessons?\s+learned|lessons?\s+learned(?:\s*(?:&|and|\/)\s*corrective\s+actions?)?)\s*:?$/i;
+const HEADING =
+  /^(?:\d+(?:\.\d+)*[.)]?\s*)?(?:(?:proposed\s+)?corrective\s+actions?(?:\s*(?:&|and|\/)\s*lessons?\s+learned)?|lessons?\s+learned(?:\s*(?:&|and|\/)\s*corrective\s+actions?)?)\s*:?$/i;
 
 /** True for the headings `extractLessons` accepts. */
 export function isLessonsHeading(text: string): boolean {
@@ -39,63 +52,52 @@ export function extractLessons(markdown: string, options: ExtractOptions): Extra
   const path = options.path ?? '<post-mortem>';
   const text = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const tree = fromMarkdown(text);
-  const index = tree.children.findIndex((n) => n.type === 'heading' && isLessonsHeading(plainText(n)));
-  if (index === -1) {
+  const sections: { heading: Heading; nodes: RootContent[] }[] = [];
+  for (let i = 0; i < tree.children.length; i++) {
+    const node = tree.children[i]!;
+    if (node.type !== 'heading' || !isLessonsHeading(plainText(node))) continue;
+    const nodes: RootContent[] = [];
+    while (i + 1 < tree.children.length) {
+      const next = tree.children[i + 1]!;
+      if (next.type === 'heading' && next.depth <= node.depth) break;
+      nodes.push(next);
+      i++;
+    }
+    sections.push({ heading: node, nodes });
+  }
+  if (sections.length === 0) {
     throw new LessonsError(
       'no-section',
       path,
       'no "Corrective Actions & Lessons Learned" section: add a heading like "## 3. Corrective Actions & Lessons Learned" with **Lesson:**/**Action:** pairs under it',
     );
   }
-  const heading = tree.children[index] as Heading;
-  const section: RootContent[] = [];
-  for (const node of tree.children.slice(index + 1)) {
-    if (node.type === 'heading' && node.depth <= heading.depth) break;
-    section.push(node);
-  }
-  const taskId = options.taskId ?? findTaskId(tree, text) ?? basename(path).replace(/\.[^.]*$/, '');
-  const date = options.now.slice(0, 10);
-  const drafts = readPairs(flatten(section, text));
+  const header = headerText(tree, text);
+  const taskId = options.taskId ?? findTaskId(header) ?? basename(path).replace(/\.[^.]*$/, '');
+  const date = findDate(header) ?? options.now.slice(0, 10);
+  const reader = new PairReader(text);
+  for (const section of sections) reader.read(section.nodes);
+  const drafts = reader.drafts.filter((d) => d.insight !== '' || d.action !== '');
   const lessons = drafts.map((draft): Lesson => {
     const action = parseAction(draft.action, draft.diff);
-    const manual = action.type === 'MANUAL';
+    const status = action.type === 'MANUAL' ? 'manual' : 'pending';
     return {
       lesson_id: lessonId(taskId, draft.insight, action),
       task_id: taskId,
       date,
       insight: draft.insight,
       action,
-      status: manual ? 'manual' : 'pending',
-      history: [{ status: manual ? 'manual' : 'pending', time: options.now, reason: `extracted from ${path}:${draft.line}` }],
-      source: { file: path, line: draft.line },
+      status,
+      history: [{ status, time: options.now, reason: `extracted from ${path}:${draft.line}` }],
     };
   });
-  return { taskId, heading: plainText(heading), lessons };
+  return { taskId, heading: plainText(sections[0]!.heading), lessons, lines: drafts.map((d) => d.line) };
 }
 
 /** Content-derived id: the same lesson extracted twice has the same id, so nothing is added twice. */
 export function lessonId(taskId: string, insight: string, action: LessonAction): string {
   const hash = createHash('sha256').update(JSON.stringify([taskId, insight, action])).digest('hex');
   return `lesson-${hash.slice(0, 16)}`;
-}
-
-type Chunk = { kind: 'text'; text: string; line: number } | { kind: 'code'; lang: string; value: string; line: number };
-
-// Document-order text and code chunks of the section; HTML (comments) is skipped.
-function flatten(nodes: readonly Nodes[], source: string): Chunk[] {
-  const out: Chunk[] = [];
-  for (const node of nodes) {
-    if (node.type === 'html') continue;
-    if (node.type === 'code') {
-      out.push({ kind: 'code', lang: (node.lang ?? '').toLowerCase(), value: node.value, line: node.position?.start.line ?? 1 });
-    } else if (node.type === 'list' || node.type === 'listItem' || node.type === 'blockquote') {
-      out.push(...flatten(node.children, source));
-    } else if (node.position?.start.offset !== undefined && node.position.end.offset !== undefined) {
-      const raw = source.slice(node.position.start.offset, node.position.end.offset).replace(/<!--[\s\S]*?-->/g, '');
-      out.push({ kind: 'text', text: raw, line: node.position.start.line });
-    }
-  }
-  return out;
 }
 
 interface Draft {
@@ -105,38 +107,120 @@ interface Draft {
   line: number;
 }
 
+// A label at the start of a line: "**Lesson:**", "**Lesson**:", "Lesson:", "- **Action 2:**", "1. Lesson:".
 const MARK = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(lesson|action)(?:\s+\d+)?\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:|:)\s*(.*)$/i;
+// A bold action label inside a line ("... **Action:** ..."): only bold, so prose mentioning "action:" is left alone.
+const INLINE_ACTION = /(?:\*\*|__)action(?:\s+\d+)?\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)\s*(.*)$/i;
 
-function readPairs(chunks: Chunk[]): Draft[] {
-  const drafts: Draft[] = [];
-  let current: Draft | undefined;
-  let field: 'insight' | 'action' | undefined;
-  for (const chunk of chunks) {
-    if (chunk.kind === 'code') {
-      // A fenced diff right after a code-change action belongs to it.
-      if (current !== undefined && current.diff === undefined && /^(diff|patch)$/.test(chunk.lang)) current.diff = chunk.value;
-      field = undefined;
-      continue;
-    }
-    const lines = chunk.text.split('\n');
-    for (const [i, line] of lines.entries()) {
-      const m = MARK.exec(line);
-      if (m !== null) {
-        const kind = m[1]!.toLowerCase();
-        if (kind === 'lesson' || current === undefined || current.action !== '') {
-          current = { insight: '', action: '', diff: undefined, line: chunk.line + i };
-          drafts.push(current);
-        }
-        field = kind === 'lesson' ? 'insight' : 'action';
-        current[field] = m[2]!.trim();
-      } else if (current !== undefined && field !== undefined && line.trim() !== '') {
-        current[field] = `${current[field]} ${line.trim()}`.trim();
+class PairReader {
+  readonly drafts: Draft[] = [];
+  private current: Draft | undefined;
+  private field: 'insight' | 'action' | undefined;
+  /** A lesson whose paragraph ended before its action: a following bare list continues it. */
+  private insightOpen = false;
+
+  constructor(private readonly source: string) {}
+
+  read(nodes: readonly Nodes[]): void {
+    for (const node of nodes) {
+      if (node.type === 'html') continue;
+      if (node.type === 'code') {
+        // A fenced diff right after a code-change action belongs to it.
+        if (this.current !== undefined && this.current.diff === undefined && /^(diff|patch)$/i.test(node.lang ?? '')) this.current.diff = node.value;
+        this.endParagraph();
+        continue;
       }
+      if (node.type === 'list') {
+        for (const item of node.children) {
+          if (hasLabel(this.raw(item))) this.read(item.children);
+          else this.bareItem(item);
+        }
+        continue;
+      }
+      if (node.type === 'listItem' || node.type === 'blockquote') {
+        this.read(node.children);
+        continue;
+      }
+      const raw = this.raw(node);
+      if (raw === undefined) continue;
+      const line = node.position!.start.line;
+      for (const [i, text] of raw.split('\n').entries()) this.line(text, line + i);
+      this.endParagraph();
     }
-    // A paragraph ends continuation; the next marker starts a new field.
-    field = undefined;
   }
-  return drafts.filter((d) => d.insight !== '' || d.action !== '');
+
+  private line(text: string, line: number): void {
+    const m = MARK.exec(text);
+    if (m !== null) {
+      const kind = m[1]!.toLowerCase();
+      if (kind === 'lesson' || this.current === undefined || this.current.action !== '') this.start(line);
+      const current = this.current!;
+      let rest = m[2]!.trim();
+      this.field = kind === 'lesson' ? 'insight' : 'action';
+      const inline = kind === 'lesson' ? INLINE_ACTION.exec(rest) : null;
+      if (inline !== null) {
+        current.insight = rest.slice(0, inline.index).trim();
+        rest = inline[1]!.trim();
+        this.field = 'action';
+      }
+      current[this.field] = rest;
+      return;
+    }
+    const inline = INLINE_ACTION.exec(text);
+    if (inline !== null) {
+      const before = text.slice(0, inline.index).replace(/^\s*(?:[-*+]\s+|\d+[.)]\s+)/, '').trim();
+      if (this.current === undefined || this.current.action !== '' || this.field !== 'insight') {
+        this.start(line);
+        this.current!.insight = before;
+      } else if (before !== '') this.current.insight = `${this.current.insight} ${before}`.trim();
+      this.current!.action = inline[1]!.trim();
+      this.field = 'action';
+      return;
+    }
+    if (this.current !== undefined && this.field !== undefined && text.trim() !== '') {
+      this.current[this.field] = `${this.current[this.field]} ${text.trim()}`.trim();
+    }
+  }
+
+  private start(line: number): void {
+    this.current = { insight: '', action: '', diff: undefined, line };
+    this.drafts.push(this.current);
+  }
+
+  // A paragraph ends continuation; the next label starts a new field.
+  private endParagraph(): void {
+    this.insightOpen = this.field === 'insight' && this.current !== undefined && this.current.action === '';
+    this.field = undefined;
+  }
+
+  /** A list item without any label: the rest of an open lesson, or an action of its own. */
+  private bareItem(item: ListItem): void {
+    const text = item.children
+      .filter((c) => c.type !== 'code' && c.type !== 'html')
+      .map((c) => this.raw(c) ?? '')
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const code = item.children.find((c) => c.type === 'code' && /^(diff|patch)$/i.test(c.lang ?? ''));
+    if (text === '') return;
+    if (this.insightOpen && this.current !== undefined) {
+      this.current.insight = `${this.current.insight} ${text}`.trim();
+      return;
+    }
+    this.drafts.push({ insight: '', action: text, diff: code?.type === 'code' ? code.value : undefined, line: item.position?.start.line ?? 1 });
+  }
+
+  // The node's source text, HTML comments removed.
+  private raw(node: Nodes): string | undefined {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start === undefined || end === undefined) return undefined;
+    return this.source.slice(start, end).replace(/<!--[\s\S]*?-->/g, '');
+  }
+}
+
+function hasLabel(text: string | undefined): boolean {
+  return text !== undefined && text.split('\n').some((l) => MARK.test(l) || INLINE_ACTION.test(l));
 }
 
 const Q = String.raw`(?:'([^']+)'|"([^"]+)"|\`([^\`]+)\`)`;
@@ -177,10 +261,21 @@ function plainText(node: Nodes): string {
   return '';
 }
 
-// "- **Task:** `id`" in the template header, before the first second-level heading.
-function findTaskId(tree: Root, source: string): string | undefined {
+// The header: everything before the first second-level (or deeper) heading.
+function headerText(tree: Root, source: string): string {
   const first = tree.children.find((n) => n.type === 'heading' && n.depth >= 2);
-  const head = source.slice(0, first?.position?.start.offset ?? source.length);
-  const m = /\*\*Task:\*\*\s*`([^`\n]+)`/.exec(head) ?? /\*\*Task:\*\*\s*([^\s*]+)/.exec(head);
-  return m?.[1]?.trim() || undefined;
+  return source.slice(0, first?.position?.start.offset ?? source.length);
+}
+
+// "- **Task:** `id`" (Ratchet's template) or "**Task ID:** `id`" (the original's).
+function findTaskId(head: string): string | undefined {
+  const m = /\*\*Task(?:\s+ID)?:\*\*\s*`([^`\n]+)`/i.exec(head) ?? /\*\*Task(?:\s+ID)?:\*\*\s*([^\s*`]+)/i.exec(head);
+  const id = m?.[1]?.trim();
+  return id === undefined || id === '' || /^\[.*\]$/.test(id) ? undefined : id;
+}
+
+// "**Completion Date:** `2025-10-07`" (the original's) or "- **Ended:** 2030-01-02T..." (Ratchet's).
+function findDate(head: string): string | undefined {
+  const m = /\*\*(?:Completion\s+Date|Ended|Date):\*\*\s*`?(\d{4}-\d{2}-\d{2})/i.exec(head);
+  return m?.[1];
 }

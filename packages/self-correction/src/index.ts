@@ -9,7 +9,8 @@ export { LESSONS_PATH, addLessons, parseLessons, readLessons, updateLessons, typ
 export { applyLessons, lessonToEdit, resolveLesson, type ApplyOptions, type ApplyResult, type LessonOutcome } from './apply.js';
 export { SUGGESTIONS_DIR, prepareCodeSuggestion, writeCodeSuggestion, type CodeSuggestion } from './code-suggestion.js';
 export { applyPatch, parsePatch, type Hunk, type ParsedPatch } from './patch.js';
-export { resolveInsideRoot } from './safe-path.js';
+// Path safety lives in @ratchet/protocol-compiler (compile targets need it too); re-exported for callers of this package.
+export { resolveInsideRoot } from '@ratchet/protocol-compiler';
 export { checkLesson, isLesson } from './check-lesson.js';
 export { LessonsError, type LessonsErrorCode } from './errors.js';
 export type { ActionCommand, ActionType, HistoryEntry, Lesson, LessonAction, LessonStatus } from './types.js';

@@ -8,6 +8,8 @@ import { z } from 'zod';
 export const LESSON_SCHEMA_URL = 'https://unpkg.com/@ratchet/self-correction/schemas/lesson.schema.json';
 
 const text = z.string().min(1);
+/** Lesson ids name files: no path separators, no leading dot, bounded length. */
+export const LESSON_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const LessonStatusSchema = z.enum(['pending', 'applied', 'failed', 'manual', 'resolved']);
 
 export const LessonActionSchema = z.discriminatedUnion('command', [
@@ -25,14 +27,16 @@ export const LessonActionSchema = z.discriminatedUnion('command', [
 export const HistoryEntrySchema = z.strictObject({ status: LessonStatusSchema, time: text, reason: z.string() });
 
 export const LessonSchema = z.strictObject({
-  lesson_id: text.describe('Stable id: a hash of the task, the insight and the action, so re-extraction adds nothing.'),
+  lesson_id: z
+    .string()
+    .regex(LESSON_ID)
+    .describe('Stable id: a hash of the task, the insight and the action, so re-extraction adds nothing. It names files, so no path separators.'),
   task_id: text,
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('Day of extraction (YYYY-MM-DD).'),
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe("The post-mortem's completion date, else the day of extraction (YYYY-MM-DD)."),
   insight: z.string().describe('The lesson, as written after **Lesson:**.'),
   action: LessonActionSchema,
   status: LessonStatusSchema,
   history: z.array(HistoryEntrySchema).describe('The audit trail: every status change with its time and reason.'),
-  source: z.strictObject({ file: text, line: z.number().int().min(1) }).optional(),
 });
 
 export function lessonJsonSchema(): Record<string, unknown> {

@@ -19,14 +19,14 @@ export interface HistoryEntry {
 }
 
 export interface Lesson {
+  /** Names files (knowledge_core/suggestions/<id>.plan): letters, digits, `.`, `_`, `-`; no separators. */
   lesson_id: string;
   task_id: string;
-  /** YYYY-MM-DD of extraction. */
+  /** YYYY-MM-DD: the post-mortem's completion date, else the day of extraction. */
   date: string;
   insight: string;
   action: LessonAction;
   status: LessonStatus;
+  /** The audit trail; the first entry says where the lesson was extracted from (file:line). */
   history: HistoryEntry[];
-  /** Where the lesson was written: the post-mortem file and line. */
-  source?: { file: string; line: number } | undefined;
 }

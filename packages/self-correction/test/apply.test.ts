@@ -61,17 +61,38 @@ describe('applyLessons', () => {
     expect((await resolveLesson(lessonsPath, result.manual[0]!.lesson_id, 'done', NOW))?.status).toBe('resolved');
   });
 
-  test('--dry-run writes nothing and shows diffs', async () => {
-    const { root, lessonsPath, protocolsDir } = await setup(`**Lesson:** 1\n**Action:** add tool 'new' to protocol 'p'\n\n**Lesson:** 2\n**Action:** propose code change to 'src/greet.js'\n${DIFF}`);
+  test('--dry-run writes nothing; each diff shows the edits before it; the recompile is only previewed', async () => {
+    const { root, lessonsPath, protocolsDir } = await setup(
+      `**Lesson:** 1\n**Action:** add tool 'new' to protocol 'p'\n\n**Lesson:** 2\n**Action:** add tool 'newer' to protocol 'p'\n\n**Lesson:** 3\n**Action:** propose code change to 'src/greet.js'\n${DIFF}`,
+    );
     const before = await readFile(lessonsPath, 'utf8');
-    const recompile = vi.fn(() => Promise.resolve());
+    const recompile = vi.fn((_preview: { dryRun: boolean; overrides: ReadonlyMap<string, string> }) => Promise.resolve('preview'));
     const result = await applyLessons({ root, lessonsPath, protocolsDir, now: () => NOW, dryRun: true, recompile });
-    expect(result.outcomes.map((o) => o.status)).toEqual(['applied', 'applied']);
+    expect(result.outcomes.map((o) => o.status)).toEqual(['applied', 'applied', 'applied']);
     expect(result.outcomes[0]!.diff).toContain('+    "new"');
+    // The second diff starts from the first edit, as a real apply would.
+    expect(result.outcomes[1]!.diff).toContain('-    "new"\n+    "new",\n+    "newer"');
     expect(await readFile(lessonsPath, 'utf8')).toBe(before);
     expect(await readFile(join(protocolsDir, 'p.protocol.json'), 'utf8')).toBe(protocol('p'));
     expect(readdirSync(join(root, 'knowledge_core'))).toEqual(['lessons.jsonl']);
-    expect(recompile).not.toHaveBeenCalled();
+    expect(recompile).toHaveBeenCalledTimes(1);
+    const preview = recompile.mock.calls[0]![0];
+    expect(preview.dryRun).toBe(true);
+    expect(JSON.parse(preview.overrides.get(join(protocolsDir, 'p.protocol.json'))!)).toMatchObject({ associated_tools: ['t', 'new', 'newer'] });
+    expect(result.recompileResult).toBe('preview');
+  });
+
+  test('--dry-run with --apply-code checks each code change against the ones before it', async () => {
+    const second = "```diff\n--- a/src/greet.js\n+++ b/src/greet.js\n@@ -1 +1 @@\n-export const greeting = 'hello';\n+export const greeting = 'hello!';\n```";
+    const { root, lessonsPath, protocolsDir } = await setup(
+      `**Lesson:** 1\n**Action:** propose code change to 'src/greet.js'\n${DIFF}\n\n**Lesson:** 2\n**Action:** propose code change to 'src/greet.js'\n${second}`,
+    );
+    const dry = await applyLessons({ root, lessonsPath, protocolsDir, now: () => NOW, dryRun: true, applyCode: true });
+    expect(dry.outcomes.map((o) => o.status)).toEqual(['applied', 'applied']);
+    expect(await readFile(join(root, 'src/greet.js'), 'utf8')).toBe("export const greeting = 'helo';\n");
+    const real = await applyLessons({ root, lessonsPath, protocolsDir, now: () => NOW, applyCode: true });
+    expect(real.outcomes.map((o) => o.status)).toEqual(['applied', 'applied']);
+    expect(await readFile(join(root, 'src/greet.js'), 'utf8')).toBe("export const greeting = 'hello!';\n");
   });
 
   test('code changes: applyCode patches the file; escapes and diffs that do not apply fail, nothing written', async () => {

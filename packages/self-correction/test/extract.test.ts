@@ -18,7 +18,10 @@ describe('renderPostMortemTemplate', () => {
   });
 
   test("the template's commented examples, uncommented, are exactly the four recognised actions", () => {
-    const text = renderPostMortemTemplate({ taskId: 'task-7' }).replace(/<!--\n/, '').replace(/\n-->/, '');
+    // The examples sit between "Recognised action forms:" and the closing remark, inside the comment.
+    const template = renderPostMortemTemplate({ taskId: 'task-7' });
+    const examples = template.slice(template.indexOf('Recognised action forms:') + 24, template.indexOf('Any other action'));
+    const text = template.replace(/<!--\nWrite each lesson[\s\S]*?-->/, examples);
     const lessons = extract(text).lessons;
     expect(lessons.map((l) => l.action.command)).toEqual(['add-tool', 'update-rule', 'deprecate-tool', 'propose-code-change']);
     expect(lessons[0]!.action.parameters).toEqual({ protocol_id: 'fdc', tool: 'ratchet plan lint' });
@@ -40,7 +43,9 @@ describe('extractLessons', () => {
     const result = extract(md);
     expect(result.lessons.map((l) => l.insight)).toEqual(['one', 'two']);
     expect(result.lessons[1]!.action).toEqual({ type: 'UPDATE_PROTOCOL', command: 'deprecate-tool', parameters: { protocol_id: 'fdc', tool: 'old.py' } });
-    expect(result.lessons[0]!.source).toEqual({ file: 'pm.md', line: 12 });
+    expect(result.lines).toEqual([12, 15]);
+    expect(Object.keys(result.lessons[0]!)).toEqual(['lesson_id', 'task_id', 'date', 'insight', 'action', 'status', 'history']);
+    expect(Object.keys(result.lessons[0]!.action)).toEqual(['type', 'command', 'parameters']);
     expect(result.lessons[0]).toMatchObject({ task_id: 't1', date: '2030-01-02', status: 'pending' });
     expect(result.lessons[0]!.history).toEqual([{ status: 'pending', time: NOW, reason: 'extracted from pm.md:12' }]);
     expect(extract(md).lessons.map((l) => l.lesson_id)).toEqual(result.lessons.map((l) => l.lesson_id));
@@ -53,6 +58,8 @@ describe('extractLessons', () => {
     '## Lessons Learned',
     '## 3) Lessons learned & corrective actions',
     '## 4.1 Corrective actions / lessons learned:',
+    '## 5. Proposed Corrective Actions',
+    '#### Corrective Actions',
   ])('heading variant %s', (heading) => {
     expect(isLessonsHeading(heading.replace(/^#+\s*/, ''))).toBe(true);
     expect(extract(postMortem("**Lesson:** x\n**Action:** add tool 'a' to protocol 'b'", heading)).lessons).toHaveLength(1);
@@ -77,6 +84,54 @@ describe('extractLessons', () => {
     expect(lessons.map((l) => l.insight)).toEqual(['in a list', 'colon outside', 'plain label that wraps onto a second line']);
     expect(lessons[1]!.action.command).toBe('manual'); // trailing comma: not the documented phrase
     expect(lessons[2]!.action.parameters).toEqual({ protocol_id: 'p', rule_id: 'r2', description: 'two lines' });
+  });
+
+  test("the original's formats: numbered items, an action without a lesson label, unlabelled items, both labels on one line", () => {
+    const md = [
+      '# Post-Mortem Report',
+      '',
+      '**Task ID:** `feature/knowledge-compiler`',
+      '**Completion Date:** `2025-10-07`',
+      '',
+      '## 5. Proposed Corrective Actions',
+      '',
+      "1.  **Lesson:** Plans ran unlinted.",
+      "    **Action:** add tool 'ratchet plan lint' to protocol 'fdc'",
+      "2.  The old validator is superseded. **Action:** deprecate tool 'tooling/fdc_cli.py' from protocol 'fdc'",
+      "3.  Add tool 'ratchet plan analyze' to protocol 'fdc'",
+      '4.  Talk to the team about reviews',
+      '',
+      "**Lesson:** one line **Action:** update rule 'r' in protocol 'fdc' to 'Lint first.'",
+      '',
+      '---',
+    ].join('\n');
+    const result = extractLessons(md, { path: 'pm.md', now: NOW });
+    expect(result.taskId).toBe('feature/knowledge-compiler');
+    expect(result.lessons.map((l) => l.date)).toEqual(Array(5).fill('2025-10-07'));
+    expect(result.lessons.map((l) => [l.insight, l.action.command])).toEqual([
+      ['Plans ran unlinted.', 'add-tool'],
+      ['The old validator is superseded.', 'deprecate-tool'],
+      ['', 'add-tool'],
+      ['', 'manual'],
+      ['one line', 'update-rule'],
+    ]);
+    expect(result.lessons[3]!.action.parameters).toEqual({ text: 'Talk to the team about reviews' });
+    expect(result.lines).toEqual([8, 10, 11, 12, 14]);
+  });
+
+  test('an unlabelled list right after a lesson continues it; one after a complete pair stands alone', () => {
+    const lessons = extract(
+      postMortem("**Lesson:** Two things hurt:\n\n- flaky tests\n- slow CI\n\n**Action:** add tool 'ratchet plan lint' to protocol 'fdc'\n\n- also: call the vendor"),
+    ).lessons;
+    expect(lessons.map((l) => [l.insight, l.action.command])).toEqual([
+      ['Two things hurt: flaky tests slow CI', 'add-tool'],
+      ['', 'manual'],
+    ]);
+  });
+
+  test('every matching section is read, a nested heading is not read twice', () => {
+    const md = "# PM\n\n## Lessons Learned\n\n**Lesson:** a\n**Action:** x\n\n### Corrective actions\n\n**Lesson:** b\n**Action:** y\n\n## Notes\n\n**Lesson:** not read\n\n## Corrective Actions\n\n- z\n";
+    expect(extract(md).lessons.map((l) => l.insight || l.action.parameters)).toEqual(['a', 'b', { text: 'z' }]);
   });
 
   test("update-rule descriptions may contain the quote character", () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -43,6 +43,41 @@ describe.skipIf(!existsSync(DIST) && !process.env.CI)('real processes (built dis
     expect(file.problems).toEqual([]);
     expect(file.lessons).toHaveLength(22);
   }, 30_000);
+
+  test('kill -9 in the middle of an apply loses nothing: every file still parses, a rerun finishes the rest exactly once', async () => {
+    const root = await tempDir();
+    await writeFiles(root, { 'protocols/p.protocol.json': `${JSON.stringify({ protocol_id: 'p', description: 'd', rules: [] }, null, 2)}\n` });
+    const lessonsPath = join(root, 'knowledge_core', 'lessons.jsonl');
+    const lessons = lessonsFor('k', 150);
+    await addLessons(lessonsPath, lessons);
+    const child = spawn(process.execPath, [WORKER, 'apply', lessonsPath, join(root, 'protocols'), root], { stdio: 'ignore' });
+    // Kill it once some lessons are recorded, while it is still working on the others.
+    for (let i = 0; i < 400; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      const text = await readFile(lessonsPath, 'utf8').catch(() => '');
+      // Each applied lesson says "applied" twice: its status and its history entry.
+      if ((text.match(/"status":"applied"/g) ?? []).length >= 6) break;
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('close', r));
+    const after = await readLessons(lessonsPath);
+    expect(after.problems).toEqual([]);
+    expect(after.lessons).toHaveLength(150);
+    const applied = after.lessons.filter((l) => l.status === 'applied').length;
+    expect(applied).toBeGreaterThanOrEqual(3);
+    expect(applied).toBeLessThan(150); // it really was killed mid-run
+    const protocol = JSON.parse(await readFile(join(root, 'protocols/p.protocol.json'), 'utf8')) as { associated_tools?: string[] };
+    // Every lesson recorded as applied really is in the protocol (the edit is written before the record).
+    for (const l of after.lessons.filter((x) => x.status === 'applied')) expect(protocol.associated_tools).toContain((l.action.parameters as { tool: string }).tool);
+    // The killed holder's locks are taken over; the rerun applies the rest, each exactly once.
+    const rerun = await runWorker(['apply', lessonsPath, join(root, 'protocols'), root]);
+    expect(rerun.code, rerun.err).toBe(0);
+    expect(Number(rerun.out)).toBe(150 - applied);
+    const final = await readLessons(lessonsPath);
+    expect(final.lessons.every((l) => l.status === 'applied' && l.history.filter((h) => h.status === 'applied').length === 1)).toBe(true);
+    const tools = (JSON.parse(await readFile(join(root, 'protocols/p.protocol.json'), 'utf8')) as { associated_tools: string[] }).associated_tools;
+    expect([...tools].sort()).toEqual(lessons.map((l) => (l.action.parameters as { tool: string }).tool).sort());
+  }, 60_000);
 
   test('two concurrent applies apply each lesson exactly once', async () => {
     const root = await tempDir();

@@ -30,7 +30,12 @@ describe('schemas', () => {
       { ...good[0], action: { type: 'UPDATE_PROTOCOL', command: 'add-tool', parameters: { protocol_id: 'p' } } },
       { ...good[0], action: { type: 'UPDATE_PROTOCOL', command: 'toString', parameters: {} } },
       { ...good[0], history: [{ status: 'pending', time: '', reason: '' }] },
-      { ...good[0], source: { file: 'x', line: 0 } },
+      { ...good[0], source: { file: 'x', line: 1 } },
+      { ...good[0], lesson_id: '../../outside' },
+      { ...good[0], lesson_id: 'a/b' },
+      { ...good[0], lesson_id: '.hidden' },
+      { ...good[0], lesson_id: 'x\nrun_in_bash_session rm -rf /' },
+      { ...good[0], lesson_id: 'l'.repeat(129) },
     ];
     for (const sample of [...good, ...bad]) {
       expect(checkLesson(sample) === undefined, JSON.stringify(sample)).toBe(LessonSchema.safeParse(sample).success);

@@ -26,7 +26,7 @@ export const PROTOCOL_STEPS: readonly TourStep[] = [
   },
   {
     title: 'Preview what the lessons would change',
-    explain: '--dry-run shows the diff of every protocol edit and code change, and writes nothing.',
+    explain: '--dry-run shows the diff of every protocol edit and code change, each on top of the ones before, and the AGENTS.md it would compile; it writes nothing.',
     args: ['lessons', 'apply', '--dry-run', '--protocols', DEMO],
     expectExit: 0,
   },

@@ -35,14 +35,17 @@ export const registerLessons: RegisterArea = (program: Command, action) => {
       'apply pending lessons in order: each ends applied or failed, with reason and time in its history; one failure ' +
         'does not stop the rest; the targets are recompiled once at the end. Code changes become plans; no lesson runs a shell command',
     )
-    .option('--dry-run', 'show the diffs, write nothing')
+    .option('--dry-run', 'show each diff (on top of the ones before it) and the AGENTS.md it would compile; write nothing')
     .option('--apply-code', 'also apply code-change diffs to the files (default: write a plan and the diff only)')
     .option('--retry-failed', 'also retry lessons that failed before (after you fixed the cause)')
     .option('--id <lesson_id>', 'only this lesson; repeat for several', collect)
     .option('--lessons <file>', 'the lessons file', LESSONS)
     .option('--protocols <dir>', 'the protocols directory', 'protocols')
-    .option('--out <file>', 'target to recompile; repeat for several (default: AGENTS.md)', collect)
-    .addHelpText('after', '\nExamples:\n  ratchet lessons apply --dry-run\n  ratchet lessons apply')
+    .option('--out <file>', 'target to recompile; repeat for several (default: the targets of <protocols>/compile.json, else AGENTS.md)', collect)
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 all applied, 1 a lesson failed (the others still ran), 2 a corrupt lessons.jsonl line (kept as is).\n\nExamples:\n  ratchet lessons apply --dry-run\n  ratchet lessons apply',
+    )
     .action(action(() => import('./apply.js')));
 
   lessons

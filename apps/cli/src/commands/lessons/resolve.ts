@@ -1,6 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
 import { resolveLesson } from '@ratchet/self-correction';
 import type { CommandAction } from '../../program.js';
+import { reportingProblems } from '../protocol/shared.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 
@@ -13,4 +14,4 @@ const resolveCmd: CommandAction = async (ctx, args, options) => {
   else ctx.out(`${lesson.lesson_id}: resolved`);
   return EXIT_OK;
 };
-export default resolveCmd;
+export default reportingProblems(resolveCmd);

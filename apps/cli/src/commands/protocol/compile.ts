@@ -1,16 +1,23 @@
+import type { CompileResult } from '@ratchet/protocol-compiler';
 import type { CommandAction } from '../../program.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { compileTargets, displayPath } from './shared.js';
+import { compileTargets, displayPath, reportProblems } from './shared.js';
 
 /** `ratchet protocol compile [--check] [--out FILE]...` */
 const compile: CommandAction = async (ctx, _args, options) => {
   const check = options.check === true;
-  const result = await compileTargets(ctx, {
-    protocols: options.protocols as string | undefined,
-    out: options.out as string[] | undefined,
-    check,
-    timestamp: options.timestamp === true,
-  });
+  let result: CompileResult;
+  try {
+    result = await compileTargets(ctx, {
+      protocols: options.protocols as string | undefined,
+      out: options.out as string[] | undefined,
+      check,
+      timestamp: options.timestamp === true,
+    });
+  } catch (err) {
+    return reportProblems(ctx, err);
+  }
+  if (result.protocols.length === 0) ctx.note(`${(options.protocols as string | undefined) ?? 'protocols'}/ has no *.protocol.json sources: the managed block lists no protocols`);
   if (ctx.json) {
     ctx.emitJson({
       ok: !result.stale,

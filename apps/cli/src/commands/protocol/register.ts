@@ -20,12 +20,12 @@ export const registerProtocol: RegisterArea = (program: Command, action) => {
         'into the block between the ratchet:protocols markers of each target; text outside the block is kept',
     )
     .option('--protocols <dir>', 'directory of *.protocol.json, *.protocol.md, VERSION and protocol.schema.json', 'protocols')
-    .option('--out <file>', 'target file; repeat for several (default: AGENTS.md)', collect)
+    .option('--out <file>', 'target file; repeat for several (default: the targets of <protocols>/compile.json, else AGENTS.md)', collect)
     .option('--check', 'write nothing; exit 1 and show the difference when a target is stale')
     .option('--timestamp', 'add a "Compiled at" line (off by default: same sources, same bytes)')
     .addHelpText(
       'after',
-      '\nExamples:\n  ratchet protocol compile\n  ratchet protocol compile --out AGENTS.md --out CLAUDE.md\n  ratchet protocol compile --check        # in CI: exit 1 when AGENTS.md is stale',
+      '\nTargets once for every command (compile, --check, lessons apply): protocols/compile.json\n  {"targets": ["AGENTS.md", "CLAUDE.md"]}\n\nExamples:\n  ratchet protocol compile\n  ratchet protocol compile --out AGENTS.md --out CLAUDE.md\n  ratchet protocol compile --check        # in CI: exit 1 when a target is stale',
     )
     .action(action(() => import('./compile.js')));
 

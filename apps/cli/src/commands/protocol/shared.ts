@@ -1,28 +1,38 @@
 /**
- * What `protocol compile` and `lessons apply` share: the usage provider built from the CLI's own
- * command tree (so embedded usage cannot drift from the tool) and the compile call.
+ * What `protocol compile`, `protocol update` and `lessons apply` share: the usage provider built from
+ * the CLI's own command tree (so embedded usage cannot drift from the tool), the compile call, and
+ * the report of protocol problems (every one, each with its file and place).
  */
-import { relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { compileProtocols, type CompileResult } from '@ratchet/protocol-compiler';
+import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult } from '@ratchet/protocol-compiler';
 import type { Context, Io } from '../../context.js';
+import type { CommandAction } from '../../program.js';
+import { EXIT_USAGE } from '../../exit-codes.js';
+import { displayPath } from '../../paths.js';
 import { buildProgram } from '../../program.js';
+
+export { displayPath };
 
 /** Fixed so the compiled docs do not depend on the terminal that ran the compiler. */
 const HELP_WIDTH = 100;
 
+/** `ratchet <command...>`: a tool whose usage the CLI must be able to embed. */
+export function isRatchetTool(tool: string): boolean {
+  return /^ratchet\s+\S/.test(tool.trim());
+}
+
 /**
  * `usageFor('ratchet plan lint')` -> that command's help text, or undefined when the tool is not a
- * ratchet command (yet). Builds a private program: its output goes nowhere.
+ * ratchet command. By default it reads a private copy of the whole program (output goes nowhere);
+ * tests pass their own to show the docs follow the definitions.
  */
-export function cliUsage(): (tool: string) => string | undefined {
-  const silent: Io = { stdout: () => {}, stderr: () => {}, isTTY: false, env: {}, cwd: '/', readStdin: () => Promise.resolve('') };
-  const program = buildProgram(silent, { exitCode: 0 });
+export function cliUsage(program?: Command): (tool: string) => string | undefined {
+  const root = program ?? buildProgram(silentIo(), { exitCode: 0 });
   return (tool) => {
-    const words = tool.trim().split(/\s+/);
-    if (words[0] !== 'ratchet' || words.length < 2) return undefined;
-    let cmd: Command | undefined = program;
-    for (const word of words.slice(1)) {
+    if (!isRatchetTool(tool)) return undefined;
+    let cmd: Command | undefined = root;
+    for (const word of tool.trim().split(/\s+/).slice(1)) {
       cmd = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
       if (cmd === undefined) return undefined;
     }
@@ -31,9 +41,13 @@ export function cliUsage(): (tool: string) => string | undefined {
   };
 }
 
-export function displayPath(ctx: Context, path: string): string {
-  const rel = relative(ctx.cwd, path);
-  return (rel === '' ? '.' : rel.startsWith('..') ? path : rel).split(sep).join('/');
+/** For `add-tool`: refuses a `ratchet ...` tool this CLI does not have (it could never be documented). */
+export function ratchetToolCheck(usage: (tool: string) => string | undefined = cliUsage()): (tool: string) => string | undefined {
+  return (tool) => (isRatchetTool(tool) && usage(tool) === undefined ? `"${tool}" is not a ratchet command (see \`ratchet --help\`)` : undefined);
+}
+
+function silentIo(): Io {
+  return { stdout: () => {}, stderr: () => {}, isTTY: false, env: {}, cwd: '/', readStdin: () => Promise.resolve('') };
 }
 
 export interface CompileFlags {
@@ -41,18 +55,74 @@ export interface CompileFlags {
   out?: string[];
   check?: boolean;
   timestamp?: boolean;
+  /** Source texts to use instead of the files (a dry run's edits). */
+  overrides?: ReadonlyMap<string, string>;
 }
 
-export function compileTargets(ctx: Context, flags: CompileFlags): Promise<CompileResult> {
+/**
+ * The targets: `--out` when given (a person chose them), else `targets` of `<protocols>/compile.json`
+ * (resolved inside the project, symlinks included: a file in the repository must not make Ratchet
+ * write outside it), else AGENTS.md.
+ */
+export async function resolveTargets(ctx: Context, protocolsDir: string, out: readonly string[] | undefined): Promise<string[]> {
+  if (out !== undefined && out.length > 0) return [...new Set(out.map((o) => resolve(ctx.cwd, o)))];
+  const config = await readCompileConfig(protocolsDir);
+  if (config === undefined) return [resolve(ctx.cwd, 'AGENTS.md')];
+  const targets: string[] = [];
+  for (const [i, target] of config.targets.entries()) {
+    try {
+      targets.push(await resolveInsideRoot(ctx.cwd, target, 'compile target'));
+    } catch (err) {
+      const file = join(protocolsDir, CONFIG_FILE);
+      throw new ProtocolError('bad-config', file, `/targets/${i}: ${(err as { reason?: string }).reason ?? (err as Error).message}`, { pointer: `/targets/${i}` });
+    }
+  }
+  return [...new Set(targets)];
+}
+
+export async function compileTargets(ctx: Context, flags: CompileFlags): Promise<CompileResult> {
   const protocolsDir = resolve(ctx.cwd, flags.protocols ?? 'protocols');
-  const outs = flags.out !== undefined && flags.out.length > 0 ? flags.out : ['AGENTS.md'];
   return compileProtocols({
     protocolsDir,
-    targets: [...new Set(outs.map((o) => resolve(ctx.cwd, o)))],
+    targets: await resolveTargets(ctx, protocolsDir, flags.out),
     check: flags.check === true,
     usageFor: cliUsage(),
+    requireUsage: isRatchetTool,
     timestamp: flags.timestamp === true ? new Date().toISOString() : undefined,
     sourceLabel: `${displayPath(ctx, protocolsDir)}/`,
     labelFor: (t) => displayPath(ctx, t),
+    overrides: flags.overrides,
   });
+}
+
+/**
+ * Reports a protocol or file problem (all of them, when loading found several) and returns the
+ * usage-error exit code; anything else is rethrown (a bug prints its stack).
+ */
+export function reportProblems(ctx: Context, err: unknown): number {
+  const problems = problemsOf(err);
+  if (problems === undefined) throw err;
+  const shown = problems.map((p) => ({ ...p, file: displayPath(ctx, p.file) }));
+  if (ctx.json) {
+    const [first] = shown;
+    ctx.emitJson({ ok: false, error: { ...first, message: (err as { reason?: string }).reason ?? first!.message }, problems: shown });
+  } else {
+    for (const p of shown) {
+      const place = p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : '';
+      // Errors are the one thing --quiet does not silence.
+      ctx.io.stderr(`${p.file}${place}: ${describeProblem(p)}\n`);
+    }
+  }
+  return EXIT_USAGE;
+}
+
+/** Wraps a command so a placed problem (file, line, pointer) prints relative to --cwd, all of them, exit 2. */
+export function reportingProblems(command: CommandAction): CommandAction {
+  return async (ctx, args, options) => {
+    try {
+      return await command(ctx, args, options);
+    } catch (err) {
+      return reportProblems(ctx, err);
+    }
+  };
 }

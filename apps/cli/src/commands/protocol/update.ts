@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { updateProtocol, type ProtocolEdit } from '@ratchet/protocol-compiler';
+import { updateProtocol, type ProtocolEdit, type UpdateResult } from '@ratchet/protocol-compiler';
 import type { CommandAction } from '../../program.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { displayPath } from './shared.js';
+import { displayPath, ratchetToolCheck, reportProblems } from './shared.js';
 
 /** `ratchet protocol update add-tool|update-rule|deprecate-tool ...` */
 const update: CommandAction = async (ctx, args, options) => {
@@ -13,7 +13,16 @@ const update: CommandAction = async (ctx, args, options) => {
   else if (command === 'update-rule') edit = { command, protocolId: protocolId!, ruleId: a!, description: b! };
   else throw new CliError(`protocol update: unknown command "${String(command)}"`);
   const dryRun = options.dryRun === true;
-  const result = await updateProtocol(resolve(ctx.cwd, (options.protocols as string | undefined) ?? 'protocols'), edit, { dryRun, labelFor: (f) => displayPath(ctx, f) });
+  let result: UpdateResult;
+  try {
+    result = await updateProtocol(resolve(ctx.cwd, (options.protocols as string | undefined) ?? 'protocols'), edit, {
+      dryRun,
+      labelFor: (f) => displayPath(ctx, f),
+      checkTool: ratchetToolCheck(),
+    });
+  } catch (err) {
+    return reportProblems(ctx, err);
+  }
   const file = displayPath(ctx, result.file);
   if (ctx.json) ctx.emitJson({ ok: true, file, changed: result.changed, dryRun, message: result.message, diff: result.diff });
   else {

@@ -1,14 +1,15 @@
 /**
- * Paths named by lessons and diffs resolve inside the project root or are refused: absolute paths,
- * `..` segments, NUL bytes, and symlinks (on the file or any parent) that lead outside.
+ * Paths named by files in the repository (compile targets in protocols/compile.json, lessons and
+ * their diffs) resolve inside the project root or are refused: absolute paths, `..` segments, NUL
+ * bytes, and symlinks (on the file or any parent) that lead outside.
  */
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { LessonsError } from './errors.js';
+import { ProtocolError } from './errors.js';
 
 export async function resolveInsideRoot(root: string, path: string, what = 'path'): Promise<string> {
   const refuse = (why: string): never => {
-    throw new LessonsError('unsafe-path', path, `${what} refused: ${why}`);
+    throw new ProtocolError('unsafe-path', path, `${what} refused: ${why}`);
   };
   if (path === '' || path.includes('\0')) refuse('empty or contains a NUL byte');
   if (isAbsolute(path) || /^[a-zA-Z]:[\\/]/.test(path) || path.startsWith('\\')) refuse('absolute paths are not allowed; use a path relative to the project root');
