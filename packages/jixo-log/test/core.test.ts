@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { importGraph } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
@@ -113,6 +114,56 @@ describe('job files', () => {
     const block = '\n---\n### JIXO: CLARIFICATION REQUEST\n**ID**: a\n**Question**:\n- q\n---\n';
     expect(parseJob(`G\n${block}${block}`).diagnostics.map((d) => d.rule)).toEqual(['duplicate-clarification-id']);
     expect(parseJob('---\nname: ../../etc\n---\nG\n').diagnostics[0]).toMatchObject({ rule: 'bad-job-name' });
+  });
+});
+
+const jobWord = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 _`*.,:()/?-]{0,20}[A-Za-z0-9`)?]$/);
+const jobLines = fc.array(fc.oneof(jobWord, fc.constant('')), { minLength: 1, maxLength: 4 }).map((ls) => ls.join('\n').replace(/^\n+|\n+$/g, '').replace(/\n{3,}/g, '\n\n'));
+const jobArb: fc.Arbitrary<JobFile> = fc
+  .record({
+    name: fc.option(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,12}$/), { nil: undefined }),
+    dirs: fc.option(fc.array(jobWord, { maxLength: 2 }), { nil: undefined }),
+    agents: fc.option(fc.array(jobWord, { maxLength: 2 }), { nil: undefined }),
+    model: fc.option(jobWord, { nil: undefined }),
+    useLog: fc.option(fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), { nil: undefined }),
+    extra: fc.constantFrom<Record<string, unknown>>({}, { priority: 1, tags: ['a', 'b'] }),
+    goal: fc.array(jobLines, { maxLength: 3 }).map((ps) => ps.filter((p) => p !== '').join('\n\n')),
+    clarifications: fc.uniqueArray(fc.record({ id: fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), toUser: fc.oneof(fc.constant('To provide a more accurate result, I need clarification. I have proceeded with a default plan, but you can provide more detail below.'), jobWord), question: jobLines.filter((q) => q !== ''), response: fc.oneof(fc.constant(''), jobLines) }), { selector: (c) => c.id, maxLength: 3 }),
+  })
+  .map(({ name, dirs, agents, model, useLog, extra, goal, clarifications }): JobFile => ({
+    frontMatter: { ...(name !== undefined ? { name } : {}), ...(dirs !== undefined ? { dirs } : {}), ...(agents !== undefined ? { agents } : {}), ...(model !== undefined ? { model } : {}), ...(useLog !== undefined ? { useLog } : {}), extra },
+    goal,
+    clarifications: clarifications.map((c) => ({ ...c, answered: c.response !== '' })),
+  }));
+
+describe('job file properties', () => {
+  test('parse(serialise(x)) equals x, and serialise(parse(text)) is the same bytes', () => {
+    fc.assert(
+      fc.property(jobArb, (job) => {
+        const text = serializeJob(job);
+        const { value, diagnostics } = parseJob(text);
+        expect(diagnostics, text).toEqual([]);
+        expect(value).toEqual(job);
+        expect(serializeJob(value)).toBe(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('answering a request (editing only its Response) is detected, and nothing else moves', () => {
+    fc.assert(
+      fc.property(jobArb.filter((j) => j.clarifications.some((c) => !c.answered)), jobWord, (job, answer) => {
+        const text = serializeJob(job);
+        const at = job.clarifications.findIndex((c) => !c.answered);
+        let seen = -1;
+        const edited = text.replace(/- <!-- Please fill in your answer here\. after finished answer, remove this comment block\. -->/g, (m) => (++seen === at - job.clarifications.slice(0, at).filter((c) => c.answered).length ? `- ${answer}` : m));
+        const { value } = parseJob(edited);
+        expect(value.clarifications[at]).toMatchObject({ answered: true, response: answer });
+        expect(value.goal).toBe(job.goal);
+        expect(value.clarifications.filter((_, i) => i !== at)).toEqual(job.clarifications.filter((_, i) => i !== at));
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 

@@ -1,0 +1,157 @@
+/**
+ * CommonMark block structure with line ranges, from markdown-it's block parser.
+ *
+ * Only the block phase runs: which lines form which headings, lists, list items, paragraphs, code
+ * and HTML blocks is settled before (and independently of) inline parsing, so skipping inline
+ * parsing changes no structure and keeps a 5,000-task log within budget (markdown-it's block phase
+ * is linear; micromark, under mdast-util-from-markdown, re-splices its whole event list whenever a
+ * nested list closes, which is quadratic on a long roadmap: see CONTRIBUTING, design notes).
+ * Readers take the text of a block from the source lines (`start`/`end`), so nothing is re-rendered.
+ */
+import markdownIt, { type MarkdownIt } from 'markdown-it';
+
+/**
+ * The blocks a JIXO reader needs: headings at the top level, bullet lists at the top level or in
+ * bullet list items, and their items. Everything else (paragraphs, code, HTML, quotes, ordered
+ * lists) is read back from the source lines; an item only records what its first block is.
+ */
+export interface Block {
+  type: 'heading' | 'bullet_list' | 'list_item';
+  /** First line, 0-based, of the parsed text. */
+  start: number;
+  /** One past the last line (list items may include trailing blank lines). */
+  end: number;
+  /** Heading depth (1..6); 0 for other blocks. */
+  depth: number;
+  /** Heading text (inline source); "" for other blocks. */
+  content: string;
+  children: Block[];
+  /** markdown-it type of the item's first block (`paragraph_open`, `fence`...), and its first line; "" / -1 when empty. */
+  firstType: string;
+  firstStart: number;
+}
+
+let parser: MarkdownIt | undefined;
+
+function blockParser(): MarkdownIt {
+  // `inline` and `text_join` are the core rules after `block`; without them tokens keep their source.
+  parser ??= markdownIt('commonmark').disable(['inline', 'text_join']);
+  return parser;
+}
+
+const NO_CHILDREN: Block[] = [];
+
+function newBlock(type: Block['type'], map: [number, number] | null, depth: number): Block {
+  return { type, start: map?.[0] ?? 0, end: map?.[1] ?? 0, depth, content: '', children: NO_CHILDREN, firstType: '', firstStart: -1 };
+}
+
+function attach(parent: Block, block: Block): void {
+  if (parent.children === NO_CHILDREN) parent.children = [block];
+  else parent.children.push(block);
+}
+
+/** The top-level headings and bullet lists of `text` (LF line endings), lists with their items. */
+export function parseBlocks(text: string): Block[] {
+  const tokens = blockParser().parse(text, {});
+  const root = newBlock('list_item', null, 0);
+  // `undefined` on the stack: a container whose inside the readers do not look at.
+  const stack: (Block | undefined)[] = [root];
+  // Only the blocks above become objects: a 5,000-task log has some 60,000 tokens.
+  for (const token of tokens) {
+    const nesting = token.nesting;
+    if (nesting === -1) {
+      stack.pop();
+      continue;
+    }
+    const parent = stack[stack.length - 1];
+    const type = token.type;
+    if (type === 'inline') {
+      if (parent?.type === 'heading') parent.content = token.content;
+      continue;
+    }
+    if (parent !== undefined && parent !== root && parent.type === 'list_item' && parent.firstStart < 0) {
+      parent.firstType = type;
+      parent.firstStart = token.map?.[0] ?? parent.start;
+    }
+    let block: Block | undefined;
+    if (parent !== undefined) {
+      if (type === 'bullet_list_open' && parent.type === 'list_item') block = newBlock('bullet_list', token.map, 0);
+      else if (type === 'list_item_open' && parent.type === 'bullet_list') block = newBlock('list_item', token.map, 0);
+      else if (type === 'heading_open' && parent === root) block = newBlock('heading', token.map, token.tag.charCodeAt(1) - 48);
+      if (block !== undefined) attach(parent, block);
+    }
+    if (nesting === 1) stack.push(block);
+  }
+  return root.children;
+}
+
+/** A line with leading tabs expanded to 4-column stops (CommonMark's rule for indentation). */
+export function expandIndent(line: string): string {
+  if (!line.includes('\t')) return line;
+  let col = 0;
+  let i = 0;
+  for (; i < line.length; i++) {
+    const c = line[i];
+    if (c === ' ') col++;
+    else if (c === '\t') col += 4 - (col % 4);
+    else break;
+  }
+  return ' '.repeat(col) + line.slice(i);
+}
+
+export function indentOf(line: string): number {
+  let n = 0;
+  while (n < line.length && line.charCodeAt(n) === 32) n++;
+  return n;
+}
+
+/** Remove up to `by` columns of leading spaces from each line. */
+export function dedentLines(lines: readonly string[], by: number): string[] {
+  return lines.map((raw) => {
+    const line = expandIndent(raw);
+    return line.slice(Math.min(by, indentOf(line)));
+  });
+}
+
+/**
+ * Where a list item's content starts (CommonMark: marker, then 1-4 spaces; 5+ spaces or nothing
+ * after the marker count as one), from the item's first line.
+ */
+export function itemContentColumn(firstLine: string): number {
+  const line = expandIndent(firstLine);
+  const m = /^( *)(?:[-*+]|\d{1,9}[.)])( *)/.exec(line);
+  if (!m) return indentOf(line);
+  const marker = m[0].length - m[2]!.length;
+  const spaces = m[2]!.length;
+  if (spaces === 0 || spaces > 4 || m[0].length === line.length) return marker + 1;
+  return marker + spaces;
+}
+
+/** Drop leading and trailing blank lines, join with "\n". */
+export function trimBlock(lines: readonly string[]): string {
+  let a = 0;
+  let b = lines.length;
+  while (a < b && lines[a]!.trim() === '') a++;
+  while (b > a && lines[b - 1]!.trim() === '') b--;
+  return lines.slice(a, b).join('\n');
+}
+
+/**
+ * Text that will be written right after a list (an outro, an entry's extra text, an item's block
+ * notes). There an indented first line would continue the list's last item, so: a first line
+ * indented 1-3 columns (which CommonMark ignores at a block's start) is dedented with the lines
+ * after it, and a leading indented code block becomes a fenced one with the same code.
+ */
+export function unindentFirst(text: string): string {
+  const lines = text.split('\n');
+  const by = indentOf(expandIndent(lines[0] ?? ''));
+  if (by === 0) return text;
+  if (by < 4) return dedentLines(lines, by).join('\n');
+  let end = lines.findIndex((l) => l.trim() !== '' && indentOf(expandIndent(l)) < 4);
+  if (end < 0) end = lines.length;
+  const code = dedentLines(lines.slice(0, end), 4);
+  while (code.length > 0 && code[code.length - 1]!.trim() === '') code.pop();
+  const longest = Math.max(0, ...code.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((run) => run.length))));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [fence, ...code, fence, ...(end < lines.length ? ['', ...lines.slice(end)] : [])].join('\n');
+}
