@@ -99,6 +99,40 @@ describe('triage (Protocol 0, in the seed order)', () => {
   });
 });
 
+describe('triage: each step of the seed order wins over the later ones', () => {
+  const entry = (summary: string) => ({ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 3. c', result: 'Pending', summary, extra: '' });
+  const roadmap = (failed: boolean) =>
+    `- [ ] 1. a\n  - status: Locked\n  - runner: gone\n- [ ] 2. b\n  - status: ${failed ? 'Failed' : 'Completed'}\n- [ ] 3. c\n  - status: Pending\n- [ ] 4. d\n  - status: Pending`;
+  const logWith = (failed: boolean, summary: string, title: string) => ({ ...parseLogStrict(`---\ntitle: "${title}"\n---\n\n## Roadmap\n\n${roadmap(failed)}\n\n## Work Log\n`), workLog: [entry(summary)] });
+  const answered = parseJob(fixture('seed.job.md').replace(/- <!--.*-->/, '- yes')).value;
+  const decide = (log: ReturnType<typeof logWith>, job: JobFile) => triage({ log, job, runner: 'me', active: [] });
+
+  test('1 stale locks (always reported), 2 failed, 3 blocker, 4 user reply, 5 plan/goal alignment, 6 selection', () => {
+    expect(decide(logWith(true, 'blocked: needs a decision', '_待定_'), answered)).toMatchObject({ step: 'failed-task', role: 'Planner', taskId: '2', staleLocks: ['1'] });
+    expect(decide(logWith(false, 'blocked: needs a decision', '_待定_'), answered)).toMatchObject({ step: 'pending-blocker', role: 'Planner', taskId: '3', staleLocks: ['1'] });
+    expect(decide(logWith(false, 'quota exceeded', '_待定_'), answered)).toMatchObject({ step: 'user-reply', role: 'Planner', clarificationId: 'q1', staleLocks: ['1'] });
+    expect(decide(logWith(false, 'quota exceeded', '_待定_'), emptyJob)).toMatchObject({ step: 'plan-alignment', role: 'Planner', staleLocks: ['1'] });
+    // the released stale lock makes task 1 the first Pending task again
+    expect(decide(logWith(false, 'quota exceeded', 'Real title'), emptyJob)).toMatchObject({ step: 'task-selection', role: 'Runner', taskId: '1', staleLocks: ['1'] });
+  });
+
+  test('a Locked task whose runner is active is not stale (the original hard-coded an empty runner list)', () => {
+    const log = logWith(false, 'quota exceeded', 'Real title');
+    expect(triage({ log, job: emptyJob, runner: 'me', active: ['gone'] })).toMatchObject({ step: 'task-selection', taskId: '3', staleLocks: [] });
+    // the runner itself always counts as active
+    expect(triage({ log, job: emptyJob, runner: 'gone', active: [] })).toMatchObject({ taskId: '3', staleLocks: [] });
+  });
+
+  test('one planner at a time: the idle runner with the smallest id plans, the others stand by (exit 2)', () => {
+    const empty = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n## Work Log\n');
+    expect(triage({ log: empty, job: emptyJob, runner: 'job-0001', active: ['job-0002'] })).toMatchObject({ kind: 'role', role: 'Planner' });
+    expect(triage({ log: empty, job: emptyJob, runner: 'job-0002', active: ['job-0001'] })).toMatchObject({ kind: 'exit', code: 2, reason: expect.stringContaining('job-0001') });
+    // a runner busy with a Locked task is not elected
+    const busy = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Locked\n  - runner: job-0001\n- [ ] 2. b\n  - status: Failed\n\n## Work Log\n');
+    expect(triage({ log: busy, job: emptyJob, runner: 'job-0002', active: ['job-0001'] })).toMatchObject({ kind: 'role', role: 'Planner', step: 'failed-task' });
+  });
+});
+
 describe('job files', () => {
   test('the seed template block round-trips; a block inside a code fence is not a block', () => {
     const text = fixture('seed.job.md');
@@ -148,7 +182,7 @@ describe('job file properties', () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 
   test('answering a request (editing only its Response) is detected, and nothing else moves', () => {
     fc.assert(
@@ -164,7 +198,7 @@ describe('job file properties', () => {
       }),
       { numRuns: 100 },
     );
-  });
+  }, 60_000);
 });
 
 describe('schemas and ids', () => {

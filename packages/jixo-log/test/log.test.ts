@@ -176,7 +176,7 @@ describe('properties', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000);
 
   test('a second CommonMark parser (mdast) reads the same sections and checklist items in what we write', () => {
     fc.assert(
@@ -200,7 +200,7 @@ describe('properties', () => {
       }),
       { numRuns: 40 },
     );
-  });
+  }, 60_000);
 
   test('parse never throws on arbitrary text, and a file with errors is reported, not guessed', () => {
     fc.assert(
