@@ -8,7 +8,7 @@
  */
 import { normalizeText, splitFrontMatter, yamlExtra, yamlLine } from './front-matter.js';
 import { JixoParseError } from './errors.js';
-import { dedentLines, expandIndent, indentOf, itemContentColumn, parseBlocks, trimBlock, unindentFirst, type Block } from './markdown-blocks.js';
+import { MAX_NESTING, dedentLines, expandIndent, indentOf, itemContentColumn, parseBlocks, trimBlock, unindentFirst, type Block } from './markdown-blocks.js';
 import { TASK_STATUSES, type Diagnostic, type ExtraSection, type LogFile, type LogFrontMatter, type RoadmapItem, type TaskStatus, type TasksExit, type WorkLogEntry } from './types.js';
 
 export const ROADMAP = 'Roadmap';
@@ -49,7 +49,8 @@ export function parseLog(text: string): ParseResult<LogFile> {
   const frontMatter = readFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics, data !== undefined);
   const log: LogFile = { frontMatter, preamble: '', roadmapIntro: '', roadmap: [], roadmapOutro: '', workLogIntro: '', workLog: [], sections: [] };
   const scope: Scope = { lines: body, firstLine: bodyLine, diagnostics, seenIds: new Set() };
-  const blocks = parseBlocks(body.join('\n'));
+  const { blocks, tooDeepAt } = parseBlocks(body.join('\n'));
+  if (tooDeepAt !== undefined) diagnostics.push(err('nesting-too-deep', `the Markdown nests more than ${MAX_NESTING / 2} lists or quotes deep here; what follows cannot be read`, bodyLine + tooDeepAt));
 
   // Level-2 headings at the top level split the body into sections.
   const heads = blocks.flatMap((b, i) => (b.type === 'heading' && b.depth === 2 ? [i] : []));

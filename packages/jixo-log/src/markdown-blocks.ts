@@ -11,18 +11,21 @@
 import markdownIt, { type MarkdownIt } from 'markdown-it';
 
 /**
- * The blocks a JIXO reader needs: headings at the top level, bullet lists at the top level or in
- * bullet list items, and their items. Everything else (paragraphs, code, HTML, quotes, ordered
- * lists) is read back from the source lines; an item only records what its first block is.
+ * The blocks a JIXO reader needs: every top-level block, bullet lists in bullet list items, and their
+ * items. What is inside other blocks (paragraphs, code, HTML, quotes, ordered lists) is read back
+ * from the source lines; an item only records what its first block is.
  */
 export interface Block {
-  type: 'heading' | 'bullet_list' | 'list_item';
+  /** markdown-it's type without `_open`: heading, paragraph, bullet_list, list_item, hr, fence, html_block... */
+  type: string;
   /** First line, 0-based, of the parsed text. */
   start: number;
   /** One past the last line (list items may include trailing blank lines). */
   end: number;
   /** Heading depth (1..6); 0 for other blocks. */
   depth: number;
+  /** `#`.. for ATX headings, `=`/`-` for setext ones, the bullet, the fence; "" otherwise. */
+  markup: string;
   /** Heading text (inline source); "" for other blocks. */
   content: string;
   children: Block[];
@@ -33,16 +36,28 @@ export interface Block {
 
 let parser: MarkdownIt | undefined;
 
+/**
+ * Container depth (a list and its item count 2) past which markdown-it stops parsing and drops the
+ * rest of the input into the deepest block. Readers must refuse such a file: see `tooDeepAt`.
+ */
+export const MAX_NESTING = 200;
+
 function blockParser(): MarkdownIt {
   // `inline` and `text_join` are the core rules after `block`; without them tokens keep their source.
-  parser ??= markdownIt('commonmark').disable(['inline', 'text_join']);
+  parser ??= markdownIt('commonmark', { maxNesting: MAX_NESTING }).disable(['inline', 'text_join']);
   return parser;
+}
+
+export interface ParsedBlocks {
+  blocks: Block[];
+  /** 0-based line where nesting reached MAX_NESTING (the structure after it is unknown), if it did. */
+  tooDeepAt: number | undefined;
 }
 
 const NO_CHILDREN: Block[] = [];
 
-function newBlock(type: Block['type'], map: [number, number] | null, depth: number): Block {
-  return { type, start: map?.[0] ?? 0, end: map?.[1] ?? 0, depth, content: '', children: NO_CHILDREN, firstType: '', firstStart: -1 };
+function newBlock(type: string, map: [number, number] | null, depth: number, markup: string): Block {
+  return { type, start: map?.[0] ?? 0, end: map?.[1] ?? 0, depth, markup, content: '', children: NO_CHILDREN, firstType: '', firstStart: -1 };
 }
 
 function attach(parent: Block, block: Block): void {
@@ -51,9 +66,10 @@ function attach(parent: Block, block: Block): void {
 }
 
 /** The top-level headings and bullet lists of `text` (LF line endings), lists with their items. */
-export function parseBlocks(text: string): Block[] {
+export function parseBlocks(text: string): ParsedBlocks {
   const tokens = blockParser().parse(text, {});
-  const root = newBlock('list_item', null, 0);
+  let tooDeepAt: number | undefined;
+  const root = newBlock('root', null, 0, '');
   // `undefined` on the stack: a container whose inside the readers do not look at.
   const stack: (Block | undefined)[] = [root];
   // Only the blocks above become objects: a 5,000-task log has some 60,000 tokens.
@@ -63,26 +79,28 @@ export function parseBlocks(text: string): Block[] {
       stack.pop();
       continue;
     }
+    if (token.level >= MAX_NESTING - 1 && tooDeepAt === undefined) tooDeepAt = token.map?.[0] ?? 0;
     const parent = stack[stack.length - 1];
     const type = token.type;
     if (type === 'inline') {
       if (parent?.type === 'heading') parent.content = token.content;
       continue;
     }
-    if (parent !== undefined && parent !== root && parent.type === 'list_item' && parent.firstStart < 0) {
+    if (parent !== undefined && parent.type === 'list_item' && parent.firstStart < 0) {
       parent.firstType = type;
       parent.firstStart = token.map?.[0] ?? parent.start;
     }
     let block: Block | undefined;
-    if (parent !== undefined) {
-      if (type === 'bullet_list_open' && parent.type === 'list_item') block = newBlock('bullet_list', token.map, 0);
-      else if (type === 'list_item_open' && parent.type === 'bullet_list') block = newBlock('list_item', token.map, 0);
-      else if (type === 'heading_open' && parent === root) block = newBlock('heading', token.map, token.tag.charCodeAt(1) - 48);
-      if (block !== undefined) attach(parent, block);
+    if (parent === root) {
+      const name = nesting === 1 ? type.slice(0, -5) : type;
+      block = newBlock(name, token.map, name === 'heading' ? token.tag.charCodeAt(1) - 48 : 0, token.markup);
+    } else if (parent !== undefined && ((type === 'bullet_list_open' && parent.type === 'list_item') || (type === 'list_item_open' && parent.type === 'bullet_list'))) {
+      block = newBlock(type.slice(0, -5), token.map, 0, token.markup);
     }
+    if (block !== undefined && parent !== undefined) attach(parent, block);
     if (nesting === 1) stack.push(block);
   }
-  return root.children;
+  return { blocks: root.children, tooDeepAt };
 }
 
 /** A line with leading tabs expanded to 4-column stops (CommonMark's rule for indentation). */
