@@ -207,7 +207,9 @@ export async function runJob(options: RunOptions): Promise<RunResult> {
     );
     ({ log } = await readLogFile(logPath));
     const exit = log.frontMatter.exit;
-    options.onEvent?.({ type: 'loop-end', loop, progress: log.frontMatter.progress, ...(exit ? { exit } : {}) });
+    // Report the exit this loop recorded (or the job's completion), not one left from earlier loops.
+    const fresh = exit !== undefined && (exit.code === 0 || thisLoop.has(exit.runner));
+    options.onEvent?.({ type: 'loop-end', loop, progress: log.frontMatter.progress, ...(fresh ? { exit } : {}) });
     const base = { loops: loop, progress: log.frontMatter.progress, logPath, ...(exit ? { exit } : {}) };
     if (exit?.code === 0) return { status: 'completed', ...base, reason: exit.reason };
     if (exit?.code === 1 && thisLoop.has(exit.runner)) return { status: 'error', ...base, reason: exit.reason };

@@ -100,8 +100,14 @@ describe('runJob (injected spawner)', () => {
       loops = Number(req.env.RATCHET_JIXO_LOOP);
       return { code: 0, signal: null };
     };
-    const result = await runJob({ jobPath: join(dir, 'docs.job.md'), agent: 'x', spawn, maxLoops: 5 });
+    const ends: unknown[] = [];
+    const result = await runJob({ jobPath: join(dir, 'docs.job.md'), agent: 'x', spawn, maxLoops: 5, onEvent: (e) => e.type === 'loop-end' && ends.push(e) });
     expect(result).toMatchObject({ status: 'error', loops: 2, reason: 'stuck now' });
+    // progress reports show the exit a loop recorded, not the old one
+    expect(ends).toEqual([
+      { type: 'loop-end', loop: 1, progress: 0 },
+      { type: 'loop-end', loop: 2, progress: 0, exit: expect.objectContaining({ code: 1, reason: 'stuck now' }) as unknown },
+    ]);
     expect(loops).toBe(2);
   });
 });
