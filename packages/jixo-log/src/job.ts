@@ -105,16 +105,28 @@ function readJobFrontMatter(data: Record<string, unknown>, diagnostics: Diagnost
 const LABEL = /^\*\*(ID|To User|Question|Response)\*\*:[ \t]*(.*)$/;
 
 function readBlock(text: string, headingLine: number, diagnostics: Diagnostic[]): Clarification | undefined {
-  const lines = text.replace(/^\n/, '').split('\n');
+  const lines = text.split('\n');
   const parts: Record<string, string[]> = {};
   let current: string | undefined;
-  for (const line of lines) {
+  // Text Ratchet would not write back (before the first label, or under a repeated one) is refused, not dropped.
+  let ok = true;
+  lines.forEach((line, i) => {
     const m = LABEL.exec(line);
+    const at = headingLine + 1 + i;
     if (m) {
       current = m[1]!;
+      if (parts[current] !== undefined) {
+        diagnostics.push({ rule: 'duplicate-field', severity: 'error', message: `a second "**${current}**:" in this clarification request`, line: at, column: 1 });
+        ok = false;
+      }
       parts[current] = m[2] === '' ? [] : [m[2]!];
     } else if (current !== undefined) parts[current]!.push(line);
-  }
+    else if (line.trim() !== '') {
+      diagnostics.push({ rule: 'unknown-clarification-text', severity: 'error', message: 'text before "**ID**:" in a clarification request: move it under **Question** or **Response**', line: at, column: 1 });
+      ok = false;
+    }
+  });
+  if (!ok) return undefined;
   const id = (parts.ID ?? []).join(' ').trim();
   if (id === '') {
     diagnostics.push({ rule: 'missing-clarification-id', severity: 'error', message: 'clarification request without an "**ID**:" line', line: headingLine, column: 1 });
