@@ -187,7 +187,7 @@ function itemHead(node: Block, scope: Scope): Head {
 
 /** `[ ] text` / `[x] text` when the item's first block is a paragraph starting on the marker line. */
 function checkbox(node: Block, head: Head): RegExpExecArray | null {
-  if (node.firstType !== 'paragraph_open' || node.firstStart !== node.start) return null;
+  if (node.firstType !== 'paragraph' || node.firstStart !== node.start) return null;
   return CHECKBOX.exec(head.line.slice(head.column).trimEnd());
 }
 
@@ -234,7 +234,7 @@ function toItem(node: Block, scope: Scope, top: boolean, head = itemHead(node, s
         if (child) item.children.push(child);
         continue;
       }
-      const f = sub.firstType === 'paragraph_open' && sub.firstStart === sub.start ? FIELD.exec(subHead.line.slice(subHead.column).trimEnd()) : null;
+      const f = sub.firstType === 'paragraph' && sub.firstStart === sub.start ? FIELD.exec(subHead.line.slice(subHead.column).trimEnd()) : null;
       if (!f) {
         item.notes.push(trimBlock(dedentLines(lines.slice(sub.start, sub.end), subHead.indent)));
         continue;

@@ -149,7 +149,7 @@ describe('job files', () => {
   });
   test('hostile nesting is refused at its line instead of swallowing the rest of the file', () => {
     const deep = Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}- x`).join('\n');
-    expect(parseJob(`---\nname: a\n---\n\nGoal\n\n${deep}\n`).diagnostics).toMatchObject([{ rule: 'nesting-too-deep', line: 105 }]);
+    expect(parseJob(`---\nname: a\n---\n\nGoal\n\n${deep}\n`).diagnostics).toMatchObject([{ rule: 'nesting-too-deep', line: 106 }]);
     const log = `---\ntitle: t\n---\n\n## Roadmap\n\n${Array.from({ length: 150 }, (_, i) => `${'  '.repeat(i)}- [ ] ${i}. x`).join('\n')}\n\n## Work Log\n`;
     expect(parseLog(log).diagnostics.filter((d) => d.severity === 'error').map((d) => d.rule)).toEqual(['nesting-too-deep', 'missing-section']);
   });
