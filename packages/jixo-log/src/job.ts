@@ -1,14 +1,13 @@
 /**
  * `*.job.md`: front matter (name, dirs, agents, model, useLog), the goal, and Clarification Request
- * blocks. Job files are small and written by people, so the structure comes from a real CommonMark
- * parser (mdast-util-from-markdown): a `### JIXO: CLARIFICATION REQUEST` inside fenced code or a
- * quote is not a block, and a setext heading is told from a thematic break as CommonMark says.
+ * blocks. The structure comes from the CommonMark parser the logs use (markdown-blocks.ts): a
+ * `### JIXO: CLARIFICATION REQUEST` inside fenced code or a quote is not a block, and a setext
+ * heading is told from a thematic break as CommonMark says.
  */
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import type { RootContent } from 'mdast';
 import { JixoParseError } from './errors.js';
 import { normalizeText, splitFrontMatter, yamlExtra, yamlLine } from './front-matter.js';
 import type { ParseResult } from './log.js';
+import { MAX_NESTING, parseBlocks } from './markdown-blocks.js';
 import type { Clarification, Diagnostic, JobFile, JobFrontMatter } from './types.js';
 
 export const CLARIFICATION_HEADING = 'JIXO: CLARIFICATION REQUEST';
@@ -19,63 +18,55 @@ export function parseJob(text: string): ParseResult<JobFile> {
   const src = normalizeText(text);
   const { data, body, bodyLine, diagnostics } = splitFrontMatter(src, false);
   const frontMatter = readJobFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics);
-  const bodyText = body.join('\n');
-  const tree = fromMarkdown(bodyText);
-  const nodes = tree.children;
+  const { blocks: nodes, tooDeepAt } = parseBlocks(body.join('\n'));
+  if (tooDeepAt !== undefined) diagnostics.push({ rule: 'nesting-too-deep', severity: 'error', message: `the Markdown nests more than ${MAX_NESTING / 2} lists or quotes deep here; what follows cannot be read`, line: bodyLine + tooDeepAt, column: 1 });
+  // Line ranges [from, to) of the body that are clarification blocks (with their `---` lines).
   const cuts: { from: number; to: number }[] = [];
   const clarifications: Clarification[] = [];
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!;
-    if (node.type !== 'heading' || node.depth !== 3 || plain(node) !== CLARIFICATION_HEADING) continue;
+    if (node.type !== 'heading' || node.depth !== 3 || node.content.trim() !== CLARIFICATION_HEADING) continue;
     const prev = nodes[i - 1];
-    const from = prev?.type === 'thematicBreak' && cuts.every((c) => c.to <= off(prev, 'start')) ? off(prev, 'start') : off(node, 'start');
-    let to = bodyText.length;
+    const from = prev?.type === 'hr' && cuts.every((c) => c.to <= prev.start) ? prev.start : node.start;
+    let to = body.length;
     let j = i + 1;
     for (; j < nodes.length; j++) {
       const n = nodes[j]!;
-      if (n.type === 'thematicBreak' || (n.type === 'heading' && n.depth === 2 && bodyText.slice(off(n, 'start'), off(n, 'end')).endsWith('-'))) {
-        to = off(n, 'end');
+      // The closing `---`: a thematic break, or the underline of a setext heading (after a response
+      // written as a plain paragraph), which then belongs to the block.
+      if (n.type === 'hr' || (n.type === 'heading' && n.depth === 2 && n.markup === '-')) {
+        to = n.end;
         break;
       }
       if (n.type === 'heading' && n.depth <= 3) {
-        to = off(n, 'start');
+        to = n.start;
         j--;
         break;
       }
     }
     i = j;
-    const blockLine = bodyLine + (node.position?.start.line ?? 1) - 1;
-    const c = readBlock(bodyText.slice(off(node, 'end'), to), blockLine, diagnostics);
+    const blockLine = bodyLine + node.start;
+    const c = readBlock(body.slice(node.end, to).join('\n'), blockLine, diagnostics);
     if (c) {
       if (clarifications.some((x) => x.id === c.id)) diagnostics.push({ rule: 'duplicate-clarification-id', severity: 'error', message: `duplicate clarification ID "${c.id}"`, line: blockLine, column: 1 });
       clarifications.push(c);
     }
     cuts.push({ from, to });
   }
-  let goal = '';
+  const goal: string[] = [];
   let at = 0;
   for (const c of cuts) {
-    goal += bodyText.slice(at, c.from);
+    goal.push(...body.slice(at, c.from));
     at = c.to;
   }
-  goal += bodyText.slice(at);
-  return { value: { frontMatter, goal: trimBlank(goal), clarifications }, diagnostics };
+  goal.push(...body.slice(at));
+  return { value: { frontMatter, goal: trimBlank(goal.join('\n')), clarifications }, diagnostics };
 }
 
 export function parseJobStrict(text: string, path?: string): JobFile {
   const { value, diagnostics } = parseJob(text);
   if (diagnostics.some((d) => d.severity === 'error')) throw new JixoParseError(path, diagnostics);
   return value;
-}
-
-function off(node: RootContent, which: 'start' | 'end'): number {
-  return node.position?.[which].offset ?? 0;
-}
-
-function plain(node: RootContent): string {
-  if ('value' in node && typeof node.value === 'string') return node.value;
-  if ('children' in node) return (node.children as RootContent[]).map(plain).join('').trim();
-  return '';
 }
 
 function trimBlank(text: string): string {
@@ -114,16 +105,28 @@ function readJobFrontMatter(data: Record<string, unknown>, diagnostics: Diagnost
 const LABEL = /^\*\*(ID|To User|Question|Response)\*\*:[ \t]*(.*)$/;
 
 function readBlock(text: string, headingLine: number, diagnostics: Diagnostic[]): Clarification | undefined {
-  const lines = text.replace(/^\n/, '').split('\n');
+  const lines = text.split('\n');
   const parts: Record<string, string[]> = {};
   let current: string | undefined;
-  for (const line of lines) {
+  // Text Ratchet would not write back (before the first label, or under a repeated one) is refused, not dropped.
+  let ok = true;
+  lines.forEach((line, i) => {
     const m = LABEL.exec(line);
+    const at = headingLine + 1 + i;
     if (m) {
       current = m[1]!;
+      if (parts[current] !== undefined) {
+        diagnostics.push({ rule: 'duplicate-field', severity: 'error', message: `a second "**${current}**:" in this clarification request`, line: at, column: 1 });
+        ok = false;
+      }
       parts[current] = m[2] === '' ? [] : [m[2]!];
     } else if (current !== undefined) parts[current]!.push(line);
-  }
+    else if (line.trim() !== '') {
+      diagnostics.push({ rule: 'unknown-clarification-text', severity: 'error', message: 'text before "**ID**:" in a clarification request: move it under **Question** or **Response**', line: at, column: 1 });
+      ok = false;
+    }
+  });
+  if (!ok) return undefined;
   const id = (parts.ID ?? []).join(' ').trim();
   if (id === '') {
     diagnostics.push({ rule: 'missing-clarification-id', severity: 'error', message: 'clarification request without an "**ID**:" line', line: headingLine, column: 1 });

@@ -1,15 +1,14 @@
 /**
  * `*.log.md`: parse into a LogFile and serialise it back canonically.
  *
- * Structure is found by a line scanner that follows CommonMark for the constructs this format uses
- * (ATX level-2/3 headings at column 0, fenced code at column 0, list items nested by indentation).
- * mdast-util-from-markdown costs about 1 ms per list item on our machines (20 s for a 5,000-task
- * roadmap), far over the 100 ms budget, so it serves as the job-file parser and as the oracle the
- * property tests compare this scanner against. Whatever the scanner does not understand is kept
- * verbatim (notes, intros, unknown sections, unknown front matter keys).
+ * The structure (sections, the Roadmap's nested checklist, Work Log entries) comes from a CommonMark
+ * parser (markdown-it's block phase, see markdown-blocks.ts); the text of every part is taken from
+ * the source lines, so whatever Ratchet does not understand is kept verbatim (notes, intros, unknown
+ * sections, unknown front matter keys, extra lines of an entry).
  */
 import { normalizeText, splitFrontMatter, yamlExtra, yamlLine } from './front-matter.js';
 import { JixoParseError } from './errors.js';
+import { MAX_NESTING, dedentLines, expandIndent, indentOf, itemContentColumn, parseBlocks, trimBlock, unindentFirst, type Block } from './markdown-blocks.js';
 import { TASK_STATUSES, type Diagnostic, type ExtraSection, type LogFile, type LogFrontMatter, type RoadmapItem, type TaskStatus, type TasksExit, type WorkLogEntry } from './types.js';
 
 export const ROADMAP = 'Roadmap';
@@ -22,65 +21,63 @@ export interface ParseResult<T> {
 }
 
 const STATUS_SET: ReadonlySet<string> = new Set(TASK_STATUSES);
-/** Indent of a list item line (`  - x` -> 2), or -1 when the line is not one. Hand-rolled: it runs on every line. */
-function itemIndent(line: string): number {
-  let n = 0;
-  while (line.charCodeAt(n) === 32) n++;
-  const c = line.charCodeAt(n);
-  return (c === 45 || c === 42 || c === 43) && line.charCodeAt(n + 1) === 32 ? n : -1;
-}
-const CHECKBOX = /^\[( |x|X)\](?: (.*))?$/;
+const CHECKBOX = /^\[( |x|X)\](?:[ \t]+(.*))?$/;
 const FIELD = /^(status|runner|dependsOn):[ \t]*(.*)$/;
 const LOG_HEADING = /^Log (\d+) @(\S+) \((.*)\)$/;
-const ENTRY_FIELD = /^- \*\*(Role|Objective|Result|Summary)\*\*:[ \t]?(.*)$/;
+const ENTRY_FIELD = /^\*\*(Role|Objective|Result|Summary)\*\*:[ \t]?(.*)$/;
 const TASK_ID = /^(\d+(?:\.\d+)*)\.?(?=\s|$)/;
+const BULLET_NOTE = /^[-*+](?:[ \t]|$)/;
 
 /** The id of a roadmap item: its leading number (`1.2` of `1.2. Do x`), else its whole text. */
 export function itemId(text: string): string {
   return TASK_ID.exec(text)?.[1] ?? text.trim();
 }
 
+/** Where a parse is: the body's lines, where they start in the file, what was found so far. */
+interface Scope {
+  lines: string[];
+  /** File line (1-based) of lines[0]. */
+  firstLine: number;
+  diagnostics: Diagnostic[];
+  seenIds: Set<string>;
+}
+
 /** Parse a log; diagnostics with severity "error" mean the file must not be rewritten. */
 export function parseLog(text: string): ParseResult<LogFile> {
   const src = normalizeText(text);
   const { data, body, bodyLine, diagnostics } = splitFrontMatter(src, true);
-  const frontMatter = readFrontMatter(data ?? Object.create(null) as Record<string, unknown>, diagnostics, data !== undefined);
-  seenIds = new Set();
+  const frontMatter = readFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics, data !== undefined);
   const log: LogFile = { frontMatter, preamble: '', roadmapIntro: '', roadmap: [], roadmapOutro: '', workLogIntro: '', workLog: [], sections: [] };
+  const scope: Scope = { lines: body, firstLine: bodyLine, diagnostics, seenIds: new Set() };
+  const { blocks, tooDeepAt } = parseBlocks(body.join('\n'));
+  if (tooDeepAt !== undefined) diagnostics.push(err('nesting-too-deep', `the Markdown nests more than ${MAX_NESTING / 2} lists or quotes deep here; what follows cannot be read`, bodyLine + tooDeepAt));
 
-  // Split the body into level-2 sections (outside fenced code).
-  const starts: { title: string; index: number }[] = [];
-  let fence: string | undefined;
-  for (let i = 0; i < body.length; i++) {
-    const line = body[i]!;
-    fence = nextFence(fence, line);
-    if (fence === undefined && line.startsWith('## ')) starts.push({ title: headingText(line.slice(3)), index: i });
-    else if (fence === undefined && line === '##') starts.push({ title: '', index: i });
-  }
-  log.preamble = trimBlock(body.slice(0, starts[0]?.index ?? body.length));
+  // Level-2 headings at the top level split the body into sections.
+  const heads = blocks.flatMap((b, i) => (b.type === 'heading' && b.depth === 2 ? [i] : []));
+  log.preamble = trimBlock(body.slice(0, blocks[heads[0]!]?.start ?? body.length));
   let sawRoadmap = false;
   let sawWorkLog = false;
-  for (let s = 0; s < starts.length; s++) {
-    const { title, index } = starts[s]!;
-    const end = starts[s + 1]?.index ?? body.length;
-    const lines = body.slice(index + 1, end);
-    const firstLine = bodyLine + index + 1;
+  for (let h = 0; h < heads.length; h++) {
+    const heading = blocks[heads[h]!]!;
+    const title = heading.content.trim();
+    const inner = blocks.slice(heads[h]! + 1, heads[h + 1]);
+    const end = blocks[heads[h + 1]!]?.start ?? body.length;
+    const at = bodyLine + heading.start;
     if (title === ROADMAP) {
-      if (sawRoadmap) diagnostics.push(err('duplicate-section', `a second "## ${ROADMAP}" section`, bodyLine + index));
+      if (sawRoadmap) diagnostics.push(err('duplicate-section', `a second "## ${ROADMAP}" section`, at));
       sawRoadmap = true;
-      parseRoadmap(lines, firstLine, log, diagnostics);
+      parseRoadmap(inner, heading.end, end, scope, log);
     } else if (title === WORK_LOG) {
-      if (sawWorkLog) diagnostics.push(err('duplicate-section', `a second "## ${WORK_LOG}" section`, bodyLine + index));
+      if (sawWorkLog) diagnostics.push(err('duplicate-section', `a second "## ${WORK_LOG}" section`, at));
       sawWorkLog = true;
-      parseWorkLog(lines, firstLine, log, diagnostics);
+      parseWorkLog(inner, heading.end, end, scope, log);
     } else {
-      log.sections.push({ title, body: trimBlock(lines) });
+      log.sections.push({ title, body: trimBlock(body.slice(heading.end, end)) });
     }
   }
   const lastLine = bodyLine + Math.max(0, body.length - 1);
   if (!sawRoadmap) diagnostics.push(err('missing-section', `missing section "## ${ROADMAP}"`, lastLine));
   if (!sawWorkLog) diagnostics.push(err('missing-section', `missing section "## ${WORK_LOG}"`, lastLine));
-  seenIds = undefined;
   return { value: log, diagnostics };
 }
 
@@ -152,219 +149,175 @@ function readExit(value: unknown): TasksExit | undefined {
   return { code: v.code, reason: v.reason, runner: v.runner, time: v.time };
 }
 
-/** Track fenced code at column 0: returns the open fence marker, or undefined outside a fence. */
-function nextFence(open: string | undefined, line: string): string | undefined {
-  const c = line.charCodeAt(0);
-  if (c !== 96 && c !== 126) return open;
-  const m = /^(`{3,}|~{3,})/.exec(line);
-  if (!m) return open;
-  if (open === undefined) return m[1]!;
-  return m[1]![0] === open[0] && m[1]!.length >= open.length && line.slice(m[1]!.length).trim() === '' ? undefined : open;
-}
 
-function headingText(raw: string): string {
-  return raw.replace(/\s+#+\s*$/, '').trim();
-}
-
-function trimBlock(lines: string[]): string {
-  let a = 0;
-  let b = lines.length;
-  while (a < b && lines[a]!.trim() === '') a++;
-  while (b > a && lines[b - 1]!.trim() === '') b--;
-  return lines.slice(a, b).join('\n');
-}
-
-interface Node {
-  indent: number;
-  text: string;
-  /** Index of the item line within the section. */
-  start: number;
-  /** One past the last line of this item and its descendants. */
-  end: number;
-  children: Node[];
-  /** Lines between the item line and its first child (continuations). */
-  own: number[];
-}
-
-function indentOf(line: string): number {
-  let n = 0;
-  while (n < line.length && line[n] === ' ') n++;
-  return n;
-}
-
-function parseRoadmap(lines: string[], firstLine: number, log: LogFile, diagnostics: Diagnostic[]): void {
-  let first = -1;
-  let fence: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    fence = nextFence(fence, lines[i]!);
-    const ind = itemIndent(lines[i]!);
-    if (fence === undefined && ind >= 0 && ind <= 3) {
-      first = i;
-      break;
-    }
-  }
-  if (first < 0) {
-    log.roadmapIntro = trimBlock(lines);
+/** The Roadmap: the first bullet list of the section is the checklist; text around it is kept. */
+function parseRoadmap(blocks: Block[], from: number, to: number, scope: Scope, log: LogFile): void {
+  const { lines } = scope;
+  const at = blocks.findIndex((b) => b.type === 'bullet_list');
+  if (at < 0) {
+    log.roadmapIntro = trimBlock(lines.slice(from, to));
     return;
   }
-  log.roadmapIntro = trimBlock(lines.slice(0, first));
-  // The list runs until a non-blank line at column 0 that is not an item.
-  let end = lines.length;
-  for (let i = first; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.length > 0 && line.charCodeAt(0) !== 32 && line.trim() !== '' && itemIndent(line) < 0) {
-      end = i;
-      break;
+  const list = blocks[at]!;
+  log.roadmapIntro = trimBlock(lines.slice(from, list.start));
+  log.roadmapOutro = unindentFirst(trimBlock(lines.slice(list.end, to)));
+  for (const later of blocks.slice(at + 1)) {
+    // A second list of tasks (another bullet character starts a new list) would be invisible to triage.
+    if (later.type === 'bullet_list' && later.children.some((item) => checkbox(item, itemHead(item, scope)) !== null)) {
+      scope.diagnostics.push(err('split-roadmap', `a second checklist in "## ${ROADMAP}" (a different bullet starts a new list): its tasks would be ignored; make it part of the first list`, scope.firstLine + later.start));
     }
   }
-  log.roadmapOutro = trimBlock(lines.slice(end));
-  const roots: Node[] = [];
-  const stack: Node[] = [];
-  for (let i = first; i < end; i++) {
-    const line = lines[i]!;
-    const ind = itemIndent(line);
-    if (ind >= 0) {
-      const node: Node = { indent: ind, text: line.slice(ind + 2), start: i, end: i + 1, children: [], own: [] };
-      while (stack.length > 0 && stack[stack.length - 1]!.indent >= node.indent) stack.pop();
-      const parent = stack[stack.length - 1];
-      if (parent) parent.children.push(node);
-      else roots.push(node);
-      stack.push(node);
-      for (const s of stack) s.end = i + 1;
-    } else {
-      const top = stack[stack.length - 1];
-      if (top === undefined) continue;
-      if (line.trim() !== '') {
-        // A continuation belongs to the deepest open item it is indented under.
-        const ind = indentOf(line);
-        while (stack.length > 1 && stack[stack.length - 1]!.indent >= ind) stack.pop();
-      }
-      if (line.trim() === '') continue;
-      stack[stack.length - 1]!.own.push(i);
-      for (const s of stack) s.end = i + 1;
-    }
-  }
-  for (const node of roots) {
-    const item = toItem(node, lines, firstLine, diagnostics, true);
+  for (const node of list.children) {
+    const item = toItem(node, scope, true);
     if (item) log.roadmap.push(item);
   }
 }
 
-function dedent(lines: string[], by: number): string {
-  return trimBlock(lines.map((l) => (indentOf(l) >= by ? l.slice(by) : l.trimStart())));
+/** An item's first line with tabs expanded, its indentation, and where its content starts. */
+interface Head {
+  line: string;
+  indent: number;
+  column: number;
 }
 
-function toItem(node: Node, lines: string[], firstLine: number, diagnostics: Diagnostic[], top: boolean): RoadmapItem | undefined {
+function itemHead(node: Block, scope: Scope): Head {
+  const line = expandIndent(scope.lines[node.start] ?? '');
+  return { line, indent: indentOf(line), column: itemContentColumn(line) };
+}
+
+/** `[ ] text` / `[x] text` when the item's first block is a paragraph starting on the marker line. */
+function checkbox(node: Block, head: Head): RegExpExecArray | null {
+  if (node.firstType !== 'paragraph' || node.firstStart !== node.start) return null;
+  return CHECKBOX.exec(head.line.slice(head.column).trimEnd());
+}
+
+/** True when a line in [from, to) has text. */
+function hasText(lines: readonly string[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (lines[i]!.trim() !== '') return true;
+  return false;
+}
+
+const SEEN_STATUS = 1;
+const SEEN_RUNNER = 2;
+const SEEN_DEPENDS = 4;
+
+function toItem(node: Block, scope: Scope, top: boolean, head = itemHead(node, scope)): RoadmapItem | undefined {
+  const { lines, diagnostics, firstLine } = scope;
   const lineNo = firstLine + node.start;
-  const cb = CHECKBOX.exec(node.text);
+  const cb = checkbox(node, head);
   if (!cb) {
-    if (top) diagnostics.push(err('not-a-checklist-item', `roadmap items must be checklist items ("- [ ] ..."), got "- ${node.text}"`, lineNo, node.indent + 1));
+    if (top) diagnostics.push(err('not-a-checklist-item', `roadmap items must be checklist items ("- [ ] ..."), got "${(lines[node.start] ?? '').trim()}"`, lineNo, head.indent + 1));
     return undefined;
   }
   const text = (cb[2] ?? '').trim();
   const item: RoadmapItem = { id: itemId(text), text, checked: cb[1] !== ' ', notes: [], children: [] };
+  // Lines of the item outside its sub-lists (a continued title, paragraphs, code, even link
+  // definitions, which make no block) are kept as one note, after the sub-bullets.
+  let blockNote = '';
+  let seen = 0;
   let badStatus = false;
-  if (node.own.length > 0) item.notes.push(dedent(node.own.map((i) => lines[i]!), node.indent + 2));
-  for (const child of node.children) {
-    const childLine = firstLine + child.start;
-    if (CHECKBOX.test(child.text)) {
-      const sub = toItem(child, lines, firstLine, diagnostics, false);
-      if (sub) item.children.push(sub);
-      continue;
+  let cursor = node.start + 1;
+  for (let k = 0; k <= node.children.length; k++) {
+    const list = node.children[k];
+    const to = list === undefined ? node.end : list.start;
+    if (hasText(lines, cursor, to)) {
+      const gap = unindentFirst(trimBlock(dedentLines(lines.slice(cursor, to), head.column)));
+      blockNote = blockNote === '' ? gap : `${blockNote}\n\n${gap}`;
     }
-    const f = FIELD.exec(child.text);
-    if (f && child.children.length === 0 && child.own.length === 0) {
+    if (list === undefined) break;
+    cursor = list.end;
+    for (const sub of list.children) {
+      const subLine = firstLine + sub.start;
+      const subHead = itemHead(sub, scope);
+      if (checkbox(sub, subHead)) {
+        const child = toItem(sub, scope, false, subHead);
+        if (child) item.children.push(child);
+        continue;
+      }
+      const f = sub.firstType === 'paragraph' && sub.firstStart === sub.start ? FIELD.exec(subHead.line.slice(subHead.column).trimEnd()) : null;
+      if (!f) {
+        item.notes.push(trimBlock(dedentLines(lines.slice(sub.start, sub.end), subHead.indent)));
+        continue;
+      }
+      const name = f[1]!;
       const value = f[2]!.trim();
-      if (f[1] === 'status') {
-        if (item.status !== undefined) diagnostics.push(err('duplicate-field', `task ${item.id}: a second "status"`, childLine, child.indent + 3));
-        else if (STATUS_SET.has(value)) item.status = value as TaskStatus;
+      const col = subHead.column + name.length + 3;
+      if (hasText(lines, sub.start + 1, sub.end)) {
+        diagnostics.push(err('field-continued', `task ${item.id}: "${name}" continues past its line (the next lines are read as part of it): put a blank line before that text, or make it a bullet of its own`, subLine, col));
+        continue;
+      }
+      const bit = name === 'status' ? SEEN_STATUS : name === 'runner' ? SEEN_RUNNER : SEEN_DEPENDS;
+      if ((seen & bit) !== 0) {
+        diagnostics.push(err('duplicate-field', `task ${item.id}: a second "${name}"`, subLine, subHead.indent + 1));
+        continue;
+      }
+      seen |= bit;
+      if (bit === SEEN_STATUS) {
+        if (STATUS_SET.has(value)) item.status = value as TaskStatus;
         else {
           badStatus = true;
-          diagnostics.push(err('unknown-status', `task ${item.id}: unknown status "${value}" (expected one of ${TASK_STATUSES.join(', ')})`, childLine, child.indent + 11));
+          diagnostics.push(err('unknown-status', `task ${item.id}: unknown status "${value}" (expected one of ${TASK_STATUSES.join(', ')})`, subLine, col));
         }
-      } else if (f[1] === 'runner') {
+      } else if (bit === SEEN_RUNNER) {
         if (value !== '') item.runner = value;
       } else {
-        const deps = value.split(',').map((d) => d.trim()).filter((d) => d !== '');
-        item.dependsOn = deps;
+        item.dependsOn = value.split(',').map((d) => d.trim()).filter((d) => d !== '');
       }
-      continue;
     }
-    item.notes.push(dedent(lines.slice(child.start, child.end), child.indent));
   }
+  if (blockNote !== '') item.notes.push(blockNote);
   // A childless item without status is a task, unless its text is bold (`**Phase 2: ...**`): a phase planned but not yet filled.
-  if (item.status === undefined && !badStatus && item.children.length === 0 && !/^(?:\d+(?:\.\d+)*\.?\s+)?\*\*.*\*\*$/.test(text)) {
-    diagnostics.push(warn('missing-status', `task ${item.id} has no "status" sub-bullet: read as Pending`, lineNo, node.indent + 1));
+  if (item.status === undefined && !badStatus && item.children.length === 0 && !/^(?:\d+(?:\.\d+)*\.?\s+)?\*\*.*\*\*$/.test(item.text)) {
+    diagnostics.push(warn('missing-status', `task ${item.id} has no "status" sub-bullet: read as Pending`, lineNo, head.indent + 1));
     item.status = 'Pending';
   }
-  if (item.status !== undefined && seenIds !== undefined) {
-    if (seenIds.has(item.id)) diagnostics.push(err('duplicate-task-id', `duplicate task id "${item.id}"`, lineNo));
-    else seenIds.add(item.id);
+  if (item.status !== undefined || badStatus) {
+    if (scope.seenIds.has(item.id)) diagnostics.push(err('duplicate-task-id', `duplicate task id "${item.id}"`, lineNo, head.indent + 1));
+    else scope.seenIds.add(item.id);
   }
   return item;
 }
 
-// Task ids seen so far in the current parse (parsing is synchronous, so one module-level set is safe).
-let seenIds: Set<string> | undefined;
-
-function parseWorkLog(lines: string[], firstLine: number, log: LogFile, diagnostics: Diagnostic[]): void {
-  const heads: number[] = [];
-  let fence: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    fence = nextFence(fence, lines[i]!);
-    if (fence === undefined && LOG_HEADING.test(lines[i]!.startsWith('### ') ? headingText(lines[i]!.slice(4)) : '')) heads.push(i);
-    else if (fence === undefined && lines[i]!.startsWith('### ')) diagnostics.push(warn('unknown-heading', `"${lines[i]}" is not a "### Log N @Job (time)" heading: kept as text`, firstLine + i));
-  }
-  log.workLogIntro = trimBlock(lines.slice(0, heads[0] ?? lines.length));
+/** The Work Log: `### Log N @Job (time)` headings start entries; anything else is kept as text. */
+function parseWorkLog(blocks: Block[], from: number, to: number, scope: Scope, log: LogFile): void {
+  const { lines, diagnostics, firstLine } = scope;
+  const heads: { block: Block; m: RegExpExecArray; index: number }[] = [];
+  blocks.forEach((b, index) => {
+    if (b.type !== 'heading' || b.depth !== 3) return;
+    const m = LOG_HEADING.exec(b.content.trim());
+    if (m) heads.push({ block: b, m, index });
+    else diagnostics.push(warn('unknown-heading', `"${(lines[b.start] ?? '').trim()}" is not a "### Log N @Job (time)" heading: kept as text`, firstLine + b.start));
+  });
+  log.workLogIntro = trimBlock(lines.slice(from, heads[0]?.block.start ?? to));
   for (let h = 0; h < heads.length; h++) {
-    const start = heads[h]!;
-    const end = heads[h + 1] ?? lines.length;
-    const m = LOG_HEADING.exec(headingText(lines[start]!.slice(4)))!;
+    const { block, m, index } = heads[h]!;
+    const end = heads[h + 1]?.block.start ?? to;
+    const inner = blocks.slice(index + 1, heads[h + 1]?.index ?? blocks.length);
     const entry: WorkLogEntry = { number: Number(m[1]), job: m[2]!, time: m[3]!, role: '', objective: '', result: '', summary: '', extra: '' };
-    const extra: string[] = [];
+    const used = new Set<number>();
     const seen = new Set<string>();
-    let current: { key: string; lines: string[] } | undefined;
-    const flush = (): void => {
-      if (!current) return;
-      const value = trimBlock(current.lines.map((l, i) => (i === 0 ? l : indentOf(l) >= 2 ? l.slice(2) : l.trimStart())));
-      (entry as unknown as Record<string, string>)[current.key] = value;
-      current = undefined;
-    };
-    for (let i = start + 1; i < end; i++) {
-      const line = lines[i]!;
-      const f = ENTRY_FIELD.exec(line);
-      if (f) {
-        flush();
+    for (const b of inner) {
+      if (b.type !== 'bullet_list') continue;
+      for (const item of b.children) {
+        const { line, column } = itemHead(item, scope);
+        const f = ENTRY_FIELD.exec(line.slice(column));
+        if (!f) continue;
         const key = f[1]!.toLowerCase();
         if (seen.has(key)) {
-          diagnostics.push(warn('duplicate-field', `Log ${entry.number}: a second "${f[1]}": kept as text`, firstLine + i));
-          extra.push(line);
+          diagnostics.push(warn('duplicate-field', `Log ${entry.number}: a second "${f[1]}": kept as text`, firstLine + item.start));
           continue;
         }
         seen.add(key);
-        current = { key, lines: [f[2]!] };
-      } else if (current && (line.startsWith('  ') || (line.trim() === '' && nextIsIndented(lines, i + 1, end)))) {
-        current.lines.push(line);
-      } else {
-        flush();
-        extra.push(line);
+        (entry as unknown as Record<string, string>)[key] = trimBlock([f[2]!, ...dedentLines(lines.slice(item.start + 1, item.end), column)]);
+        for (let i = item.start; i < item.end; i++) used.add(i);
       }
     }
-    flush();
-    entry.extra = trimBlock(extra);
+    entry.extra = unindentFirst(trimBlock(lines.slice(block.end, end).filter((_, i) => !used.has(block.end + i))));
     for (const key of ['role', 'objective', 'result', 'summary']) {
-      if (!seen.has(key)) diagnostics.push(warn('missing-field', `Log ${entry.number}: no "**${key[0]!.toUpperCase()}${key.slice(1)}**" line`, firstLine + start));
+      if (!seen.has(key)) diagnostics.push(warn('missing-field', `Log ${entry.number}: no "**${key[0]!.toUpperCase()}${key.slice(1)}**" line`, firstLine + block.start));
     }
     log.workLog.push(entry);
   }
-}
-
-function nextIsIndented(lines: string[], from: number, end: number): boolean {
-  for (let i = from; i < end; i++) {
-    if (lines[i]!.trim() === '') continue;
-    return lines[i]!.startsWith('  ');
-  }
-  return false;
 }
 
 /** Percent text as written in the file. */
@@ -414,8 +367,10 @@ function renderItem(item: RoadmapItem, pad: string, buf: string[]): void {
   if (item.status !== undefined) buf.push(`${sub}- status: ${item.status}`);
   if (item.runner !== undefined) buf.push(`${sub}- runner: ${item.runner}`);
   if (item.dependsOn !== undefined) buf.push(`${sub}- dependsOn: ${item.dependsOn.join(', ')}`.trimEnd());
-  for (const note of item.notes) buf.push(indentBlock(note, sub));
+  for (const note of item.notes) if (BULLET_NOTE.test(note)) buf.push(indentBlock(note, sub));
   for (const child of item.children) renderItem(child, sub, buf);
+  // Other blocks go last, after a blank line: next to a bullet they would continue it.
+  for (const note of item.notes) if (!BULLET_NOTE.test(note)) buf.push('', indentBlock(note, sub));
 }
 
 function renderEntry(e: WorkLogEntry): string {

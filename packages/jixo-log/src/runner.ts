@@ -163,6 +163,9 @@ export async function runJob(options: RunOptions): Promise<RunResult> {
   for (let loop = 1; loop <= maxLoops; loop++) {
     const ids = Array.from({ length: runners }, () => runnerId(name, loop, clock));
     ids.forEach((id) => active.add(id));
+    // Every runner of this loop, retries included: only their exits end the run (a code 1 left by an
+    // earlier run, or code 2 standby, must not).
+    const thisLoop = new Set(ids);
     options.onEvent?.({ type: 'loop-start', loop, runners: ids });
     const outcomes = await Promise.all(
       ids.map(async (first) => {
@@ -197,16 +200,19 @@ export async function runJob(options: RunOptions): Promise<RunResult> {
           const previous = id;
           id = runnerId(name, loop, clock);
           active.add(id);
+          thisLoop.add(id);
           options.onEvent?.({ type: 'agent-retry', loop, runner: id, previous, attempt: attempt + 1 });
         }
       }),
     );
     ({ log } = await readLogFile(logPath));
     const exit = log.frontMatter.exit;
-    options.onEvent?.({ type: 'loop-end', loop, progress: log.frontMatter.progress, ...(exit ? { exit } : {}) });
+    // Report the exit this loop recorded (or the job's completion), not one left from earlier loops.
+    const fresh = exit !== undefined && (exit.code === 0 || thisLoop.has(exit.runner));
+    options.onEvent?.({ type: 'loop-end', loop, progress: log.frontMatter.progress, ...(fresh ? { exit } : {}) });
     const base = { loops: loop, progress: log.frontMatter.progress, logPath, ...(exit ? { exit } : {}) };
     if (exit?.code === 0) return { status: 'completed', ...base, reason: exit.reason };
-    if (exit?.code === 1) return { status: 'error', ...base, reason: exit.reason };
+    if (exit?.code === 1 && thisLoop.has(exit.runner)) return { status: 'error', ...base, reason: exit.reason };
     if (outcomes.every((ok) => !ok)) return { status: 'crashed', ...base, reason: `every agent crashed ${retries + 1} times in loop ${loop}` };
     if (options.once) return { status: 'once', ...base, reason: 'ran one loop (--once)' };
   }

@@ -1,6 +1,6 @@
 /**
  * Protocol 0 as a pure function of (log, job, runner, active runners): the seed's order of steps,
- * deterministic, no I/O. The caller applies `staleLocks` (files.ts does it under the lock).
+ * deterministic, no I/O. The caller applies `staleLocks` (the CLI does it under the lock).
  */
 import { PLACEHOLDER_TITLE } from './log.js';
 import { listTasks } from './ops.js';
@@ -23,7 +23,20 @@ export interface TriageInput {
 // A Pending Work Log entry is a true blocker when its summary says so; otherwise it is a normal pause.
 const BLOCKER = /\b(?:block(?:ed|er|ing)?|clarif\w*|dependency|depends on|missing (?:info\w*|access|credentials)|ambigu\w*|cannot proceed|can't proceed|needs? (?:input|decision|answer))\b/i;
 
-export function triage({ log, job, runner, active }: TriageInput): TriageDecision {
+export function triage(input: TriageInput): TriageDecision {
+  const decision = decide(input);
+  if (decision.kind !== 'role' || decision.role !== 'Planner') return decision;
+  // Every idle runner reaching a Planner step would get the same objective, and two planners at once
+  // write conflicting plans: the idle runner with the smallest id plans (runner ids start with a
+  // time-ordered UUIDv7, so that is the earliest started), the others stand by. Runners holding a
+  // Locked task are busy and never elected.
+  const busy = new Set(listTasks(input.log).flatMap((t) => (t.status === 'Locked' && t.runner !== undefined && !decision.staleLocks.includes(t.id) ? [t.runner] : [])));
+  const planner = [...new Set([...input.active, input.runner])].filter((r) => r === input.runner || !busy.has(r)).sort()[0]!;
+  if (planner === input.runner) return decision;
+  return { kind: 'exit', code: 2, step: decision.step, reason: `Runner ${planner} is the one to plan (${decision.objective}); nothing else to do.`, staleLocks: decision.staleLocks };
+}
+
+function decide({ log, job, runner, active }: TriageInput): TriageDecision {
   const live = new Set([...active, runner]);
   const tasks = listTasks(log).map((t) => ({ ...t }));
   // 1. Stale lock reconciliation (applied in memory for the remaining steps).

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, test } from 'vitest';
 import { importGraph } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
@@ -12,6 +14,7 @@ import {
   legalMoves,
   lockTask,
   parseJob,
+  parseLog,
   parseLogStrict,
   recordExit,
   serializeJob,
@@ -98,6 +101,42 @@ describe('triage (Protocol 0, in the seed order)', () => {
   });
 });
 
+describe('triage: each step of the seed order wins over the later ones', () => {
+  const entry = (summary: string) => ({ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 3. c', result: 'Pending', summary, extra: '' });
+  const roadmap = (failed: boolean) =>
+    `- [ ] 1. a\n  - status: Locked\n  - runner: gone\n- [ ] 2. b\n  - status: ${failed ? 'Failed' : 'Completed'}\n- [ ] 3. c\n  - status: Pending\n- [ ] 4. d\n  - status: Pending`;
+  const logWith = (failed: boolean, summary: string, title: string) => ({ ...parseLogStrict(`---\ntitle: "${title}"\n---\n\n## Roadmap\n\n${roadmap(failed)}\n\n## Work Log\n`), workLog: [entry(summary)] });
+  const answered = parseJob(fixture('seed.job.md').replace(/- <!--.*-->/, '- yes')).value;
+  const decide = (log: ReturnType<typeof logWith>, job: JobFile) => triage({ log, job, runner: 'me', active: [] });
+
+  test('1 stale locks (always reported), 2 failed, 3 blocker, 4 user reply, 5 plan/goal alignment, 6 selection', () => {
+    expect(decide(logWith(true, 'blocked: needs a decision', '_待定_'), answered)).toMatchObject({ step: 'failed-task', role: 'Planner', taskId: '2', staleLocks: ['1'] });
+    expect(decide(logWith(false, 'blocked: needs a decision', '_待定_'), answered)).toMatchObject({ step: 'pending-blocker', role: 'Planner', taskId: '3', staleLocks: ['1'] });
+    expect(decide(logWith(false, 'quota exceeded', '_待定_'), answered)).toMatchObject({ step: 'user-reply', role: 'Planner', clarificationId: 'q1', staleLocks: ['1'] });
+    expect(decide(logWith(false, 'quota exceeded', '_待定_'), emptyJob)).toMatchObject({ step: 'plan-alignment', role: 'Planner', staleLocks: ['1'] });
+    // the released stale lock makes task 1 the first Pending task again
+    expect(decide(logWith(false, 'quota exceeded', 'Real title'), emptyJob)).toMatchObject({ step: 'task-selection', role: 'Runner', taskId: '1', staleLocks: ['1'] });
+  });
+
+  test('a Locked task whose runner is active is not stale (the original hard-coded an empty runner list)', () => {
+    const log = logWith(false, 'quota exceeded', 'Real title');
+    expect(triage({ log, job: emptyJob, runner: 'me', active: ['gone'] })).toMatchObject({ step: 'task-selection', taskId: '3', staleLocks: [] });
+    // the runner itself always counts as active
+    expect(triage({ log, job: emptyJob, runner: 'gone', active: [] })).toMatchObject({ taskId: '3', staleLocks: [] });
+  });
+
+  test('one planner at a time: the idle runner with the smallest id plans, the others stand by (exit 2)', () => {
+    const empty = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n## Work Log\n');
+    expect(triage({ log: empty, job: emptyJob, runner: 'job-0001', active: ['job-0002'] })).toMatchObject({ kind: 'role', role: 'Planner' });
+    const standby = triage({ log: empty, job: emptyJob, runner: 'job-0002', active: ['job-0001'] });
+    expect(standby).toMatchObject({ kind: 'exit', code: 2 });
+    expect(standby.kind === 'exit' && standby.reason).toContain('job-0001');
+    // a runner busy with a Locked task is not elected
+    const busy = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Locked\n  - runner: job-0001\n- [ ] 2. b\n  - status: Failed\n\n## Work Log\n');
+    expect(triage({ log: busy, job: emptyJob, runner: 'job-0002', active: ['job-0001'] })).toMatchObject({ kind: 'role', role: 'Planner', step: 'failed-task' });
+  });
+});
+
 describe('job files', () => {
   test('the seed template block round-trips; a block inside a code fence is not a block', () => {
     const text = fixture('seed.job.md');
@@ -108,12 +147,76 @@ describe('job files', () => {
     expect(fenced.value.clarifications).toEqual([]);
     expect(fenced.value.goal).toContain('**ID**: no');
   });
+  test('hostile nesting is refused at its line instead of swallowing the rest of the file', () => {
+    const deep = Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}- x`).join('\n');
+    expect(parseJob(`---\nname: a\n---\n\nGoal\n\n${deep}\n`).diagnostics).toMatchObject([{ rule: 'nesting-too-deep', line: 106 }]);
+    const log = `---\ntitle: t\n---\n\n## Roadmap\n\n${Array.from({ length: 150 }, (_, i) => `${'  '.repeat(i)}- [ ] ${i}. x`).join('\n')}\n\n## Work Log\n`;
+    expect(parseLog(log).diagnostics.filter((d) => d.severity === 'error').map((d) => d.rule)).toEqual(['nesting-too-deep', 'missing-section']);
+  });
+
   test('missing ID and duplicate IDs are errors with lines; bad names are refused', () => {
     expect(parseJob('G\n\n---\n### JIXO: CLARIFICATION REQUEST\n**Question**:\n- q\n---\n').diagnostics[0]).toMatchObject({ rule: 'missing-clarification-id', line: 4 });
     const block = '\n---\n### JIXO: CLARIFICATION REQUEST\n**ID**: a\n**Question**:\n- q\n---\n';
     expect(parseJob(`G\n${block}${block}`).diagnostics.map((d) => d.rule)).toEqual(['duplicate-clarification-id']);
     expect(parseJob('---\nname: ../../etc\n---\nG\n').diagnostics[0]).toMatchObject({ rule: 'bad-job-name' });
+    // text the block's template has no place for is refused at its line, never dropped on a rewrite
+    expect(parseJob('G\n\n---\n### JIXO: CLARIFICATION REQUEST\nPlease hurry.\n**ID**: a\n---\n').diagnostics).toMatchObject([{ rule: 'unknown-clarification-text', line: 5 }]);
+    expect(parseJob('G\n\n---\n### JIXO: CLARIFICATION REQUEST\n**ID**: a\n**Question**:\n- q1\n**Question**:\n- q2\n---\n').diagnostics).toMatchObject([{ rule: 'duplicate-field', line: 8 }]);
   });
+});
+
+const jobWord = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 _`*.,:()/?-]{0,20}[A-Za-z0-9`)?]$/);
+const jobLines = fc.array(fc.oneof(jobWord, fc.constant('')), { minLength: 1, maxLength: 4 }).map((ls) => ls.join('\n').replace(/^\n+|\n+$/g, '').replace(/\n{3,}/g, '\n\n'));
+const jobArb: fc.Arbitrary<JobFile> = fc
+  .record({
+    name: fc.option(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,12}$/), { nil: undefined }),
+    dirs: fc.option(fc.array(jobWord, { maxLength: 2 }), { nil: undefined }),
+    agents: fc.option(fc.array(jobWord, { maxLength: 2 }), { nil: undefined }),
+    model: fc.option(jobWord, { nil: undefined }),
+    useLog: fc.option(fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), { nil: undefined }),
+    extra: fc.constantFrom<Record<string, unknown>>({}, { priority: 1, tags: ['a', 'b'] }),
+    goal: fc.array(jobLines, { maxLength: 3 }).map((ps) => ps.filter((p) => p !== '').join('\n\n')),
+    clarifications: fc.uniqueArray(fc.record({ id: fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), toUser: fc.oneof(fc.constant('To provide a more accurate result, I need clarification. I have proceeded with a default plan, but you can provide more detail below.'), jobWord), question: jobLines.filter((q) => q !== ''), response: fc.oneof(fc.constant(''), jobLines) }), { selector: (c) => c.id, maxLength: 3 }),
+  })
+  .map(({ name, dirs, agents, model, useLog, extra, goal, clarifications }): JobFile => ({
+    frontMatter: { ...(name !== undefined ? { name } : {}), ...(dirs !== undefined ? { dirs } : {}), ...(agents !== undefined ? { agents } : {}), ...(model !== undefined ? { model } : {}), ...(useLog !== undefined ? { useLog } : {}), extra },
+    goal,
+    clarifications: clarifications.map((c) => ({ ...c, answered: c.response !== '' })),
+  }));
+
+describe('job file properties', () => {
+  test('parse(serialise(x)) equals x, and serialise(parse(text)) is the same bytes', () => {
+    fc.assert(
+      fc.property(jobArb, (job) => {
+        const text = serializeJob(job);
+        const { value, diagnostics } = parseJob(text);
+        expect(diagnostics, text).toEqual([]);
+        expect(value).toEqual(job);
+        expect(serializeJob(value)).toBe(text);
+        // a second CommonMark parser sees the same request headings in what we write
+        const body = text.startsWith('---\n') ? text.slice(text.indexOf('\n---\n') + 5) : text;
+        const headings = fromMarkdown(body).children.filter((n) => n.type === 'heading' && n.depth === 3).length;
+        expect(headings).toBe(job.clarifications.length);
+      }),
+      { numRuns: 300 },
+    );
+  }, 60_000);
+
+  test('answering a request (editing only its Response) is detected, and nothing else moves', () => {
+    fc.assert(
+      fc.property(jobArb.filter((j) => j.clarifications.some((c) => !c.answered)), jobWord, (job, answer) => {
+        const text = serializeJob(job);
+        const at = job.clarifications.findIndex((c) => !c.answered);
+        let seen = -1;
+        const edited = text.replace(/- <!-- Please fill in your answer here\. after finished answer, remove this comment block\. -->/g, (m) => (++seen === at - job.clarifications.slice(0, at).filter((c) => c.answered).length ? `- ${answer}` : m));
+        const { value } = parseJob(edited);
+        expect(value.clarifications[at]).toMatchObject({ answered: true, response: answer });
+        expect(value.goal).toBe(job.goal);
+        expect(value.clarifications.filter((_, i) => i !== at)).toEqual(job.clarifications.filter((_, i) => i !== at));
+      }),
+      { numRuns: 100 },
+    );
+  }, 60_000);
 });
 
 describe('schemas and ids', () => {

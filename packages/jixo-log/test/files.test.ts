@@ -87,4 +87,27 @@ describe('runJob (injected spawner)', () => {
     expect(a.stdin.startsWith(SYSTEM_PROMPT)).toBe(true);
     expect(a.stdin).toContain(`Task_Runner: ${a.env.RATCHET_JIXO_RUNNER}`);
   });
+
+  test('an exit 1 stops the run only when one of its own runners recorded it (an old one does not)', async () => {
+    const { runJob, recordExit } = await import('../src/index.js');
+    const dir = await mkdtemp(join(tmpdir(), 'jixo-runjob-'));
+    await writeFile(join(dir, 'docs.job.md'), '---\nname: docs\n---\n\nGoal.\n');
+    const old = { code: 1, reason: 'dead end last week', runner: 'docs-old-001', time: ctx.now };
+    await writeFile(join(dir, 'docs.log.md'), `---\ntitle: "t"\nprogress: "0%"\nexit: ${JSON.stringify(old)}\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Pending\n\n## Work Log\n`);
+    let loops = 0;
+    const spawn = async (req: { env: Record<string, string>; runner: string }) => {
+      if (req.env.RATCHET_JIXO_LOOP === '2') await updateLogFile(req.env.RATCHET_JIXO_LOG_FILE!, (l) => recordExit(l, { code: 1, reason: 'stuck now', runner: req.runner, time: ctx.now }, ctx));
+      loops = Number(req.env.RATCHET_JIXO_LOOP);
+      return { code: 0, signal: null };
+    };
+    const ends: unknown[] = [];
+    const result = await runJob({ jobPath: join(dir, 'docs.job.md'), agent: 'x', spawn, maxLoops: 5, onEvent: (e) => e.type === 'loop-end' && ends.push(e) });
+    expect(result).toMatchObject({ status: 'error', loops: 2, reason: 'stuck now' });
+    // progress reports show the exit a loop recorded, not the old one
+    expect(ends).toEqual([
+      { type: 'loop-end', loop: 1, progress: 0 },
+      { type: 'loop-end', loop: 2, progress: 0, exit: expect.objectContaining({ code: 1, reason: 'stuck now' }) as unknown },
+    ]);
+    expect(loops).toBe(2);
+  });
 });

@@ -113,20 +113,23 @@ const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 _`*.,:()/-]{0,20}[A-Za-z0-9`
 const runnerArb = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
 const statusArb = fc.constantFrom('Pending', 'Locked', 'Completed', 'Failed', 'Cancelled' as const);
 
+// A task's other blocks (one note, after its sub-bullets: the parsed form's order).
+const blockNoteArb = fc.constantFrom('A paragraph note.', '```\n- [ ] not a task\n## Work Log\n```', '> quoted\n\nand more', '<!-- comment -->');
+
 function itemsArb(depth: number, prefix: string): fc.Arbitrary<RoadmapItem[]> {
   return fc.integer({ min: 0, max: depth === 0 ? 3 : 2 }).chain((n) =>
     fc.tuple(
       ...Array.from({ length: n }, (_, i) => {
         const id = prefix === '' ? String(i + 1) : `${prefix}.${i + 1}`;
-        const task = fc.record({ title: word, status: statusArb, runner: fc.option(runnerArb, { nil: undefined }), deps: fc.option(fc.array(fc.constantFrom('9.1', '9.2'), { maxLength: 2 }), { nil: undefined }), note: fc.option(word, { nil: undefined }) }).map(
-          ({ title, status, runner, deps, note }): RoadmapItem => ({
+        const task = fc.record({ title: word, status: statusArb, runner: fc.option(runnerArb, { nil: undefined }), deps: fc.option(fc.array(fc.constantFrom('9.1', '9.2'), { maxLength: 2 }), { nil: undefined }), note: fc.option(word, { nil: undefined }), block: fc.option(blockNoteArb, { nil: undefined }) }).map(
+          ({ title, status, runner, deps, note, block }): RoadmapItem => ({
             id,
             text: `${id}. ${title}`,
             checked: status === 'Completed',
             status,
             ...(runner !== undefined ? { runner } : {}),
             ...(deps !== undefined && deps.length > 0 ? { dependsOn: deps } : {}),
-            notes: note !== undefined ? [`- note: ${note}`] : [],
+            notes: [...(note !== undefined ? [`- note: ${note}`] : []), ...(block !== undefined ? [block] : [])],
             children: [],
           }),
         );
@@ -173,9 +176,9 @@ describe('properties', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000);
 
-  test('the scanner agrees with a real CommonMark parser (mdast) on sections and roadmap nesting', () => {
+  test('a second CommonMark parser (mdast) reads the same sections and checklist items in what we write', () => {
     fc.assert(
       fc.property(logArb, (log) => {
         const text = serializeLog(log);
@@ -197,7 +200,7 @@ describe('properties', () => {
       }),
       { numRuns: 40 },
     );
-  });
+  }, 60_000);
 
   test('parse never throws on arbitrary text, and a file with errors is reported, not guessed', () => {
     fc.assert(
@@ -208,4 +211,156 @@ describe('properties', () => {
       { numRuns: 300 },
     );
   });
+});
+
+describe('a real CommonMark parser decides the structure', () => {
+  const head = '---\ntitle: "t"\nprogress: "0%"\n---\n\n';
+  const errors = (text: string) => parseLog(text).diagnostics.filter((d) => d.severity === 'error');
+
+  test('a "## Roadmap" inside an HTML comment or a fence is not a section; an indented heading is one', () => {
+    const text = `${head}<!--\n## Roadmap\n-->\n\n   ## Roadmap\n\n- [ ] 1. a\n  - status: Pending\n\n## Work Log\n\n\`\`\`md\n## Roadmap\n\`\`\`\n`;
+    const { value, diagnostics } = parseLog(text);
+    expect(diagnostics).toEqual([]);
+    expect(value.preamble).toBe('<!--\n## Roadmap\n-->');
+    expect(value.roadmap.map((t) => t.id)).toEqual(['1']);
+    expect(value.workLogIntro).toBe('```md\n## Roadmap\n```');
+  });
+
+  test('"*" and "+" bullets and tab indentation are read; the canonical form uses "-" and spaces', () => {
+    const text = `${head}## Roadmap\n\n* [ ] 1. a\n\t+ status: Completed\n\t+ runner: r1\n\n## Work Log\n`;
+    const { value, diagnostics } = parseLog(text);
+    expect(diagnostics).toEqual([]);
+    expect(value.roadmap[0]).toMatchObject({ id: '1', status: 'Completed', runner: 'r1' });
+    expect(serializeLog(value)).toContain('- [ ] 1. a\n  - status: Completed\n  - runner: r1\n');
+  });
+
+  test('a line that CommonMark reads as part of a status (a lazy continuation) is an error at its line, not a silent Pending', () => {
+    const lazy = `${head}## Roadmap\n\n- [x] 1. a\n  - status: Completed\nsee notes\n\n## Work Log\n`;
+    expect(errors(lazy)).toMatchObject([{ rule: 'field-continued', line: 9 }]);
+    const nested = `${head}## Roadmap\n\n- [x] 1. a\n  - status: Completed\n    - why: because\n\n## Work Log\n`;
+    expect(errors(nested)).toMatchObject([{ rule: 'field-continued', line: 9 }]);
+  });
+
+  test('a second checklist started by another bullet character is an error (its tasks would be invisible)', () => {
+    const text = `${head}## Roadmap\n\n- [ ] 1. a\n  - status: Pending\n\n* [ ] 2. b\n  * status: Pending\n\n## Work Log\n`;
+    expect(errors(text)).toMatchObject([{ rule: 'split-roadmap', line: 11 }]);
+    // a plain list after the checklist is just kept
+    const notes = `${head}## Roadmap\n\n- [ ] 1. a\n  - status: Pending\n\nNotes:\n\n* not a task\n\n## Work Log\n`;
+    expect(errors(notes)).toEqual([]);
+    expect(parseLog(notes).value.roadmapOutro).toBe('Notes:\n\n* not a task');
+  });
+
+  test('blocks inside a task (paragraphs, code with Markdown in it, link definitions) are kept and change nothing', () => {
+    const text = `${head}## Roadmap\n\n- [ ] 1. a\n  continued title\n  - status: Pending\n\n  A paragraph.\n\n  \`\`\`\n  - status: Failed\n  ## Work Log\n  \`\`\`\n\n  [ref]: https://example.com\n- [ ] 2. b\n  - status: Pending\n\n## Work Log\n`;
+    const { value, diagnostics } = parseLog(text);
+    expect(diagnostics).toEqual([]);
+    expect(value.roadmap.map((t) => [t.id, t.status])).toEqual([
+      ['1', 'Pending'],
+      ['2', 'Pending'],
+    ]);
+    expect(value.roadmap[0]!.notes).toEqual(['continued title\n\nA paragraph.\n\n```\n- status: Failed\n## Work Log\n```\n\n[ref]: https://example.com']);
+    const out = serializeLog(value);
+    expect(parseLog(out).value).toEqual(value);
+    expect(serializeLog(parseLog(out).value)).toBe(out);
+  });
+
+  test('a Work Log summary holds whatever its list item holds (a nested list, a fence)', () => {
+    const text = `${head}## Roadmap\n\n## Work Log\n\n### Log 1 @j (t)\n\n- **Role**: Runner\n- **Objective**: o\n- **Result**: Succeeded\n- **Summary**: did:\n  - one\n\n  \`\`\`\n  ### Log 9 @x (y)\n  \`\`\`\n\nAfter the list.\n`;
+    const { value, diagnostics } = parseLog(text);
+    expect(diagnostics).toEqual([]);
+    expect(value.workLog).toHaveLength(1);
+    expect(value.workLog[0]!.summary).toBe('did:\n- one\n\n```\n### Log 9 @x (y)\n```');
+    expect(value.workLog[0]!.extra).toBe('After the list.');
+    expect(serializeLog(value)).toBe(text);
+  });
+});
+
+// Logs with the mess people and agents write: blocks of every kind in the preamble, between and
+// inside tasks, after the checklist, in and between Work Log entries.
+const looseBlock = fc.constantFrom(
+  'Plain paragraph.',
+  'Two line\nparagraph.',
+  '> a quote\n> - [ ] not a task',
+  '```\n## Roadmap\n- [ ] 9. fenced\n  - status: Failed\n```',
+  '~~~md\n### Log 7 @x (y)\n~~~',
+  '<!-- a comment\n## Work Log\n-->',
+  '<div>\nhtml\n</div>',
+  '[ref]: https://example.com "t"',
+  '   Indented three.',
+  '1. an ordered\n2. list',
+  '***',
+  '#### A small heading',
+  '    indented code',
+);
+const subBullet = fc.constantFrom('- note: x', '- details\n  - deeper', '* star note', '+ plus note\n\n  with a paragraph', '-', '- `status: Failed` in code');
+const messyTask = (id: string): fc.Arbitrary<string> =>
+  fc
+    .record({
+      checked: fc.boolean(),
+      status: statusArb,
+      runner: fc.option(runnerArb, { nil: undefined }),
+      before: fc.array(subBullet, { maxLength: 2 }),
+      after: fc.array(looseBlock, { maxLength: 2 }),
+      cont: fc.boolean(),
+    })
+    .map(({ checked, status, runner, before, after, cont }) => {
+      const ind = (t: string): string => t.split('\n').map((l) => (l === '' ? '' : `  ${l}`)).join('\n');
+      let s = `- [${checked ? 'x' : ' '}] ${id}. Task ${id}${cont ? '\n  continued' : ''}\n  - status: ${status}`;
+      if (runner !== undefined) s += `\n  - runner: ${runner}`;
+      for (const b of before) s += `\n${ind(b)}`;
+      for (const a of after) s += `\n\n${ind(a)}`;
+      return s;
+    });
+const messyLog = fc
+  .record({
+    preamble: fc.array(looseBlock, { maxLength: 2 }),
+    tasks: fc.integer({ min: 0, max: 4 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => messyTask(String(i + 1))))),
+    loose: fc.boolean(),
+    outro: fc.array(looseBlock, { maxLength: 2 }),
+    entries: fc.array(fc.tuple(fc.array(looseBlock, { maxLength: 2 }), fc.boolean()), { maxLength: 3 }),
+    tail: fc.array(looseBlock, { maxLength: 1 }),
+  })
+  .map(({ preamble, tasks, loose, outro, entries, tail }) => {
+    let s = '---\ntitle: "Messy"\nprogress: "10%"\nkeep: me\n---\n';
+    for (const b of preamble) s += `\n${b}\n`;
+    s += '\n## Roadmap\n\n';
+    s += tasks.join(loose ? '\n\n' : '\n');
+    for (const b of outro) s += `\n\n${b}`;
+    s += '\n\n## Work Log\n';
+    entries.forEach(([extra, summaryFirst], i) => {
+      s += `\n### Log ${entries.length - i} @job (t${i})\n\n`;
+      const fields = ['- **Role**: Runner', '- **Objective**: Task 1', '- **Result**: Succeeded', '- **Summary**: line one\n  line two'];
+      if (summaryFirst) fields.unshift(fields.pop()!);
+      s += fields.join('\n');
+      for (const b of extra) s += `\n\n${b}`;
+      s += '\n';
+    });
+    for (const b of tail) s += `\n## Extra\n\n${b}\n`;
+    return s;
+  });
+
+describe('properties on messy input', () => {
+  test('whatever parses cleanly is written back without losing or moving anything: one rewrite is a fixed point', () => {
+    let clean = 0;
+    const runs = Number(process.env.JIXO_RUNS ?? 300);
+    fc.assert(
+      fc.property(messyLog, (text) => {
+        const first = parseLog(text);
+        if (first.diagnostics.some((d) => d.severity === 'error')) return; // never rewritten
+        clean++;
+        const out = serializeLog(first.value);
+        // nothing lost: every word of the input is still there, as often
+        const words = (t: string): Map<string, number> => (t.match(/[A-Za-z0-9]+/g) ?? []).reduce((m, w) => m.set(w, (m.get(w) ?? 0) + 1), new Map<string, number>());
+        const after = words(out);
+        for (const [w, n] of words(text)) expect(after.get(w) ?? 0, `"${w}" lost from\n${text}\n---\n${out}`).toBeGreaterThanOrEqual(n);
+        const second = parseLog(out);
+        expect(second.diagnostics.filter((d) => d.severity === 'error'), out).toEqual([]);
+        expect(second.value).toEqual(first.value);
+        expect(serializeLog(second.value)).toBe(out);
+      }),
+      { numRuns: runs },
+    );
+    // The generator is meant to produce mostly valid logs, or the property would prove little.
+    expect(clean).toBeGreaterThan(runs / 2);
+  }, 120_000);
 });

@@ -16,7 +16,7 @@ export const JIXO_STEPS: readonly TourStep[] = [
   {
     title: 'Two runners finish the job',
     explain:
-      'jixo run spawns two agents per loop with their runner ids and the system prompt; the first plans, the others lock, do and complete one task each, all through `ratchet jixo` commands, until one records exit 0.',
+      'jixo run spawns two agents per loop with their runner ids and the system prompt; one plans while the other stands by (exit 2), then each locks, does and completes one task, all through `ratchet jixo` commands, until one records exit 0.',
     args: ['jixo', 'run', 'examples/jixo/docs.job.md', '--agent', 'node fake-agent.mjs', '--runners', '2', '--max-loops', '6'],
     expectExit: 0,
   },

@@ -38,7 +38,7 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
       .command('triage')
       .description('Protocol 0: release stale locks, then say your role (Planner/Runner) and objective, or the exit to record')
       .argument('<job>', 'the *.job.md file (the log is {dir}/{useLog or name}.log.md)')
-      .option('--active <list>', 'the other active runners, comma separated (RATCHET_JIXO_ACTIVE)', '')
+      .option('--active <list>', 'the other active runners, comma separated (RATCHET_JIXO_ACTIVE); Locked tasks and log locks of runners not listed are stale', '')
       .option('--log <file>', 'the log file, if not the default next to the job')
       .option('--dry-run', 'decide without releasing stale locks', false),
   )

@@ -22,7 +22,8 @@ export default async function triageCommand(ctx: Context, args: string[], option
       updateLogFile(logPath, (log) => {
         const d = triage({ log, job, runner, active });
         return { log: d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: now() }).log : log, result: d };
-      }),
+        // The active list is the truth about who runs: a log lock (`jixo lock`) left by a runner not in it is stale too.
+      }, { runner, active: [...active, runner] }),
     );
     decision = result!;
   }

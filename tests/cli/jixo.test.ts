@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { bin, examples, ratchet, tempDir } from '../helpers.js';
+
+/** `ratchet jixo lock` and `unlock` are separate processes: the lock lives in `<log>.lock` between them. */
+
+const LOG = '---\ntitle: "Docs"\nprogress: "0%"\n---\n\n## Roadmap\n\n- [ ] 1. Intro\n  - status: Pending\n- [ ] 2. Tutorial\n  - status: Pending\n\n## Work Log\n';
+
+function project(): string {
+  const dir = tempDir('ratchet-jixo-');
+  writeFileSync(join(dir, 'docs.job.md'), '---\nname: docs\n---\n\nWrite docs.\n');
+  writeFileSync(join(dir, 'docs.log.md'), LOG);
+  return dir;
+}
+
+const holder = (dir: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, 'docs.log.md.lock'), 'utf8')) as Record<string, unknown>;
+const json = (out: string): Record<string, unknown> => JSON.parse(out) as Record<string, unknown>;
+
+/** Start `ratchet ...` in the background; resolves with its exit code and output. */
+function background(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('ratchet jixo lock/unlock across processes', () => {
+  test('the lock outlives the lock command, blocks others until unlock, and the waiter gets the fresh content', async () => {
+    const dir = project();
+    const locked = ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'alice'], { cwd: dir });
+    expect(locked.status, locked.stderr).toBe(0);
+    expect(locked.stdout).toBe(LOG);
+    // The lock command has exited; the lock file names the holder.
+    expect(holder(dir)).toMatchObject({ runner: 'alice', host: hostname(), detached: true, pid: expect.any(Number), time: expect.any(String) });
+
+    // Another runner waits for it (and times out), and cannot unlock it.
+    const timedOut = ratchet(['--json', 'jixo', 'lock', 'docs.log.md', '--runner', 'bob', '--timeout', '300'], { cwd: dir });
+    expect(timedOut.status).toBe(1);
+    expect(json(timedOut.stdout)).toMatchObject({ ok: false, error: { code: 'lock-timeout' } });
+    const refused = ratchet(['--json', 'jixo', 'unlock', 'docs.log.md', '--runner', 'bob'], { cwd: dir });
+    expect(refused.status).toBe(1);
+    expect(json(refused.stdout)).toMatchObject({ error: { code: 'lock-not-held' } });
+    expect(holder(dir)).toMatchObject({ runner: 'alice' });
+
+    // bob waits in the background while alice commits under her lock and unlocks.
+    const waiting = background(['--json', 'jixo', 'lock', 'docs.log.md', '--runner', 'bob', '--timeout', '30000'], dir);
+    await new Promise((r) => setTimeout(r, 300));
+    const commit = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'alice'], { cwd: dir });
+    expect(commit.status, commit.stderr).toBe(0);
+    expect(ratchet(['jixo', 'unlock', 'docs.log.md', '--runner', 'alice'], { cwd: dir }).status).toBe(0);
+    const bob = await waiting;
+    expect(bob.status, bob.stderr).toBe(0);
+    const got = json(bob.stdout) as { content: string; holder: { runner: string } };
+    expect(got.holder.runner).toBe('bob');
+    expect(got.content).toContain('- [ ] 1. Intro\n  - status: Locked\n  - runner: alice\n');
+    expect(ratchet(['jixo', 'unlock', 'docs.log.md', '--runner', 'bob'], { cwd: dir }).status).toBe(0);
+    expect(existsSync(join(dir, 'docs.log.md.lock'))).toBe(false);
+  });
+
+  test('kill -9 of the process that owns a runner\'s lock: the next runner takes it over at once', async () => {
+    const dir = project();
+    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const taken = ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'victim'], { cwd: dir, env: { RATCHET_JIXO_OWNER_PID: String(owner.pid) } });
+    expect(taken.status, taken.stderr).toBe(0);
+    expect(holder(dir)).toMatchObject({ runner: 'victim', ownerPid: owner.pid });
+    // While the owner lives, the lock holds.
+    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'next', '--timeout', '300'], { cwd: dir }).status).toBe(1);
+    owner.kill('SIGKILL');
+    await new Promise((r) => owner.on('exit', r));
+    const next = ratchet(['--json', 'jixo', 'lock', 'docs.log.md', '--runner', 'next', '--timeout', '5000'], { cwd: dir });
+    expect(next.status, next.stderr).toBe(0);
+    expect(holder(dir)).toMatchObject({ runner: 'next' });
+    expect(ratchet(['jixo', 'unlock', 'docs.log.md', '--runner', 'victim'], { cwd: dir }).status).toBe(1);
+  });
+
+  test('a holder on another host is not presumed dead before --stale-after', () => {
+    const dir = project();
+    const old = new Date(Date.now() - 60_000).toISOString();
+    writeFileSync(join(dir, 'docs.log.md.lock'), JSON.stringify({ pid: 4242, host: 'far-away-host', time: old, token: 'f0f0f0f0f0f0f0f0', runner: 'far' }));
+    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'me', '--timeout', '300'], { cwd: dir }).status).toBe(1);
+    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'me', '--timeout', '300', '--stale-after', '120000'], { cwd: dir }).status).toBe(1);
+    const after = ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'me', '--timeout', '3000', '--stale-after', '30000'], { cwd: dir });
+    expect(after.status, after.stderr).toBe(0);
+    expect(holder(dir)).toMatchObject({ runner: 'me', host: hostname() });
+  });
+
+  test('triage treats the --active list as the truth: a lock and a Locked task of a runner not in it are released', () => {
+    const dir = project();
+    expect(ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'crashed'], { cwd: dir }).status).toBe(0);
+    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'crashed'], { cwd: dir }).status).toBe(0);
+    const t = ratchet(['--json', 'jixo', 'triage', 'docs.job.md', '--runner', 'fresh', '--active', 'other'], { cwd: dir });
+    expect(t.status, t.stderr).toBe(0);
+    expect(json(t.stdout)).toMatchObject({ kind: 'role', role: 'Runner', taskId: '1', staleLocks: ['1'] });
+    expect(existsSync(join(dir, 'docs.log.md.lock'))).toBe(false);
+    expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toContain('- [ ] 1. Intro\n  - status: Pending\n- [ ] 2.');
+  });
+});
+
+describe('ratchet jixo run with the scripted agent, every command a real process', () => {
+  test('two runners finish the job: one plans while the other stands by, each task completed once', () => {
+    const dir = tempDir('ratchet-jixo-run-');
+    writeFileSync(join(dir, 'docs.job.md'), readFileSync(join(examples, 'jixo/docs.job.md'), 'utf8'));
+    const agent = `node ${join(examples, 'jixo/fake-agent.mjs')}`;
+    const r = ratchet(['--json', 'jixo', 'run', 'docs.job.md', '--agent', agent, '--runners', '2', '--max-loops', '8'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ status: 'completed', progress: 1, exit: { code: 0 } });
+    expect(r.stderr).not.toContain('crashed');
+    expect(r.stderr).toMatch(/is the one to plan/);
+    const log = readFileSync(join(dir, 'docs.log.md'), 'utf8');
+    for (const id of ['1.1', '1.2', '1.3']) expect(log.match(new RegExp(`- \\*\\*Objective\\*\\*: Task ${id.replace('.', '\\.')}\\. `, 'g'))).toHaveLength(1);
+    expect(log.match(/- \*\*Role\*\*: Planner/g)).toHaveLength(1);
+  }, 120_000);
+});
