@@ -4,7 +4,7 @@
  * Pure functions over a plain-JSON `Session`; files only through @ratchet/store (session.ts).
  */
 export type { Clock, HistoryEntry, PlanFrame, PostMortemInfo, ResearchInfo, Session } from './types.js';
-export { ORCHESTRATOR_DEFINITION } from './definition.js';
+export { ORCHESTRATOR_DEFINITION } from './generated/definition.js';
 export { RecursionDepthError } from '@ratchet/fsm-core';
 export { IllegalMoveError, createSession, fire, isFinished, legalTriggers, moveTo, orchestratorMachine, type LifecycleOptions } from './lifecycle.js';
 export {

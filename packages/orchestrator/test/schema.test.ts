@@ -11,7 +11,7 @@ import { ActivityEntrySchema, AgentMetaSchema, SessionSchema } from '../src/sche
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 
 describe('schemas', () => {
-  test('schemas/*.schema.json are up to date with src/schema.ts', () => {
+  test('schemas/*.schema.json and src/generated/definition.ts are up to date with their sources', () => {
     for (const { path, text } of generate()) expect(readFileSync(path, 'utf8'), `stale ${path}: run \`pnpm --filter @ratchet/orchestrator generate\``).toBe(text);
   });
 
