@@ -33,4 +33,4 @@ export { normalizeRelative } from './paths.js';
 export { globToRegExp, matchGlob } from './glob.js';
 export { formatStylish, type StylishOptions } from './format/stylish.js';
 export { formatJson } from './format/json.js';
-export { INFORMATION_URI, SARIF_SCHEMA, formatSarif, toSarif, type SarifOptions } from './format/sarif.js';
+export { GITHUB_MAX_RESULTS, INFORMATION_URI, SARIF_SCHEMA, formatSarif, toSarif, type SarifOptions } from './format/sarif.js';
