@@ -40,6 +40,7 @@ export {
   type AgentMeta,
   type ArtifactSummary,
   type NetworkProbe,
+  type ProbeNetworkDependencies,
   type OrientationErrorCode,
   type OrientationOptions,
   type OrientationReport,

@@ -1,9 +1,11 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { OrientationError, orient, probeNetwork, type OrientationOptions } from '../src/index.js';
+import { blackHole } from '../../../scripts/dev/black-hole.js';
 import { fakeClock } from './support.js';
 
 let root: string;
@@ -115,9 +117,54 @@ describe('network probe', () => {
         return silent;
       },
     };
-    const r = await probeNetwork({ host: 'example.invalid', port: 443, timeoutMs: 200 }, () => silent as never);
+    const r = await probeNetwork({ host: 'example.invalid', port: 443, timeoutMs: 200 }, { open: () => silent as never });
     expect(r).toMatchObject({ ok: false, error: 'no connection within 200 ms', target: 'example.invalid:443' });
     expect(destroyed).toBe(true);
+  });
+
+  // Real sockets, nothing leaves the machine: a stopped listener whose accept queue is full.
+  test.runIf(process.platform === 'linux')('a real black hole (a connect that never completes): resolves at the deadline', async () => {
+    const hole = await blackHole();
+    try {
+      const r = await probeNetwork({ host: hole.host, port: hole.port, timeoutMs: 300 });
+      expect(r).toMatchObject({ skipped: false, ok: false, error: 'no connection within 300 ms', target: `127.0.0.1:${hole.port}` });
+    } finally {
+      hole.close();
+    }
+  });
+
+  test('a DNS server that never answers: resolves at the deadline, and the lookup is cancelled (nothing keeps the process alive)', async () => {
+    const dns = createSocket('udp4');
+    let queries = 0;
+    dns.on('message', () => queries++);
+    await new Promise<void>((r) => dns.bind(0, '127.0.0.1', r));
+    try {
+      const r = await probeNetwork({ host: 'registry.example.test', port: 443, timeoutMs: 300 }, { dnsServers: [`127.0.0.1:${dns.address().port}`] });
+      expect(r).toMatchObject({ skipped: false, ok: false, error: 'no connection within 300 ms', target: 'registry.example.test:443' });
+      expect(queries).toBeGreaterThan(0);
+      const pending = process.getActiveResourcesInfo().filter((x) => /QueryReqWrap|GetAddrInfoReqWrap/.test(x));
+      expect(pending).toEqual([]);
+    } finally {
+      dns.close();
+    }
+  });
+
+  test('a name that does not resolve is reported as such', async () => {
+    // A DNS server that answers every query with NXDOMAIN.
+    const dns = createSocket('udp4');
+    dns.on('message', (msg, from) => {
+      const reply = Buffer.from(msg);
+      reply[2] = 0x81; // QR=1, RD=1
+      reply[3] = 0x83; // RA=1, RCODE=3 (NXDOMAIN)
+      dns.send(reply, from.port, from.address);
+    });
+    await new Promise<void>((r) => dns.bind(0, '127.0.0.1', r));
+    try {
+      const r = await probeNetwork({ host: 'nowhere.example.test', port: 443, timeoutMs: 2000 }, { dnsServers: [`127.0.0.1:${dns.address().port}`] });
+      expect(r).toMatchObject({ ok: false, error: 'cannot resolve nowhere.example.test: ENOTFOUND' });
+    } finally {
+      dns.close();
+    }
   });
 
   test('skipped when disabled', async () => {
