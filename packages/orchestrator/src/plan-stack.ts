@@ -7,7 +7,7 @@
  * plan text comes from an injected `readPlan`, the clock is injected, nothing is mutated.
  */
 import { DEFAULT_MAX_DEPTH, RecursionDepthError, type Machine } from '@ratchet/fsm-core';
-import { PLACEHOLDER, matchGlob, parsePlan, resolveCall, type PlanNode, type PlanRegistry } from '@ratchet/plan-lint';
+import { PLACEHOLDER, matchGlob, parsePlan, resolveCall, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
 import { moveTo } from './lifecycle.js';
 import type { Clock, PlanFrame, Session } from './types.js';
 
@@ -21,8 +21,8 @@ export const FAILED = 'ERROR';
 const CALL = 'call_plan';
 
 export interface PlanStackOptions extends Clock {
-  /** The text of a plan file (project-relative path), or undefined when there is none. */
-  readPlan(relPath: string): string | undefined;
+  /** The text of a plan file (project-relative path), undefined when there is none, or a refusal (it leads out of the project). */
+  readPlan(relPath: string): string | undefined | PlanRefusal;
   /** Plan registry (logical name -> path) for call_plan targets. */
   registry?: PlanRegistry;
   /**
@@ -138,6 +138,7 @@ function loadFrame(target: string, chain: readonly string[], options: PlanStackO
   const text = options.readPlan(path);
   const here = [...chain, path];
   if (text === undefined) throw new PlanStackError('plan-not-found', `no plan file ${JSON.stringify(path)}`, here);
+  if (typeof text !== 'string') throw new PlanStackError('unresolved-call', text.refused, here);
   const { plan, diagnostics } = parsePlan(text, path);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {

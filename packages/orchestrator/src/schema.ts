@@ -45,6 +45,7 @@ export const SessionSchema = z.strictObject({
   updatedAt: text,
   research: ResearchInfoSchema.optional(),
   postMortem: PostMortemInfoSchema.optional(),
+  registry: text.describe('The plan registry `run plan --registry` named, project-relative (call_plan names resolve through it while the plan runs); absent: knowledge_core/plan_registry.json.').optional(),
 });
 
 /** One line of logs/activity.log.jsonl: the seed's LOGGING_SCHEMA fields. */

@@ -53,6 +53,8 @@ export interface Session {
   research?: ResearchInfo | undefined;
   /** Present once the task was closed. */
   postMortem?: PostMortemInfo | undefined;
+  /** The plan registry the running plan resolves call_plan names through (project-relative); default knowledge_core/plan_registry.json. */
+  registry?: string | undefined;
 }
 
 /** The clock every function that stamps a time takes. */

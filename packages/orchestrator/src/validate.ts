@@ -91,6 +91,7 @@ export const sessionValidator: Schema<Session> = schemaOf<Session>(
       sessionId: text,
       research: object({ topic: text, planPath: text, startedAt: text }),
       postMortem: object({ path: text, templateSha256: matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest'), outcome: oneOf('SUCCESS', 'FAILURE') }),
+      registry: text,
     },
   ),
 );

@@ -143,6 +143,21 @@ describe('plan stack', () => {
     expect(p.state).toBe('PLANNING');
   });
 
+  it('a sub-plan the host refuses (it leads out of the project on disk) is unresolved-call, the session unchanged', () => {
+    const o = host({ 'r.plan': 'read a\ncall_plan link.plan\n' }, { readPlan: (p) => (p === 'r.plan' ? 'read a\ncall_plan link.plan\n' : p === 'link.plan' ? { refused: 'link.plan resolves to /etc/x, outside the project root' } : undefined) });
+    const s = startPlan(planning(o), 'r.plan', o);
+    let err: unknown;
+    try {
+      advance(s, {}, o);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PlanStackError);
+    expect(err).toMatchObject({ code: 'unresolved-call', chain: ['r.plan', 'link.plan'] });
+    expect((err as Error).message).toBe('link.plan resolves to /etc/x, outside the project root (call chain: r.plan -> link.plan)');
+    expect(currentStep(s)?.line).toBe('read a');
+  });
+
   it('startPlan outside PLANNING is an illegal move', () => {
     const o = host({ 'r.plan': 'read a\n' });
     expect(() => startPlan(createSession('T', o), 'r.plan', o)).toThrow(/not allowed in state "START"; legal triggers: begin_task/);

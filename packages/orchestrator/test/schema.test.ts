@@ -48,6 +48,7 @@ const session = fc.integer({ min: 0, max: 19 }).map((n) => n === 0).chain((extra
       postMortem: maybe(
         orJunk(record({ path: orJunk(str), templateSha256: fc.oneof({ weight: 8, arbitrary: fc.constant('a'.repeat(64)) }, { weight: 1, arbitrary: str }), outcome: fc.constantFrom('SUCCESS', 'FAILURE', 'SUCCESS', 'FAILURE', 'MAYBE') })),
       ),
+      registry: maybe(orJunk(str)),
     },
     extra,
   ),

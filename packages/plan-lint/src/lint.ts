@@ -14,9 +14,17 @@ import { normalizeRelative } from './paths.js';
 import { PLACEHOLDER, type CommandNode, type ForEachNode, type Plan, type PlanNode } from './plan.js';
 import { resolveCall, type PlanRegistry } from './resolve-call.js';
 
+/** A plan the host will not read: it exists, but resolves outside the project (a symbolic link). */
+export interface PlanRefusal {
+  refused: string;
+}
+
 export interface PlanHost {
-  /** The text of a plan file (project-relative path), or undefined when there is no such file. */
-  readPlan(relPath: string): string | undefined;
+  /**
+   * The text of a plan file (project-relative path), undefined when there is no such file, or a
+   * refusal (with the reason) when the path leads out of the project root on disk.
+   */
+  readPlan(relPath: string): string | undefined | PlanRefusal;
 }
 
 export interface LintOptions {
@@ -59,7 +67,7 @@ export function lintPlan(options: LintOptions): LintResult {
   const entry = normalizeRelative(options.entry) ?? options.entry;
   const findings: Finding[] = [];
   const seen = new Set<string>();
-  const parsed = new Map<string, ParseResult | null>();
+  const parsed = new Map<string, ParseResult | PlanRefusal | null>();
   const machineId = machine.id ?? dialect.id;
   const machines = new Map([[machineId, machine]]);
   const width = machine.alphabet.length;
@@ -84,11 +92,11 @@ export function lintPlan(options: LintOptions): LintResult {
     findings.push(f);
   };
 
-  const load = (path: string): ParseResult | null => {
+  const load = (path: string): ParseResult | PlanRefusal | null => {
     let r = parsed.get(path);
     if (r === undefined) {
       const text = host.readPlan(path);
-      r = text === undefined ? null : parsePlan(text, path);
+      r = text === undefined ? null : typeof text === 'string' ? parsePlan(text, path) : text;
       parsed.set(path, r);
     }
     return r;
@@ -103,8 +111,9 @@ export function lintPlan(options: LintOptions): LintResult {
   };
 
   const root = load(entry);
-  if (root === null) {
-    report(undefined, 'call-plan-not-found', entry, 1, 1, `plan file ${JSON.stringify(entry)} not found`);
+  if (root === null || 'refused' in root) {
+    if (root === null) report(undefined, 'call-plan-not-found', entry, 1, 1, `plan file ${JSON.stringify(entry)} not found`);
+    else report(undefined, 'call-plan-outside-root', entry, 1, 1, root.refused);
     return { findings };
   }
   enter(root, start(machine, { id: machineId, label: entry, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH }), undefined, undefined);
@@ -258,6 +267,10 @@ export function lintPlan(options: LintOptions): LintResult {
     const sub = load(path);
     if (sub === null) {
       report(frame, 'call-plan-not-found', file, node.line, node.argsColumn, `call_plan ${JSON.stringify(target)}: no registered plan of that name and no plan file ${JSON.stringify(path)}`);
+      continue;
+    }
+    if ('refused' in sub) {
+      report(frame, 'call-plan-outside-root', file, node.line, node.argsColumn, `call_plan ${JSON.stringify(target)}: ${sub.refused}`);
       continue;
     }
     enter(sub, called.snapshot, [...chainHere, path], [...(frame.callSites ?? []), { file, line: node.line, column: node.column }]);

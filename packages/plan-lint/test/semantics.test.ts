@@ -171,3 +171,18 @@ describe('dialects', () => {
     expect(loadDialect(raw).problems.map((p) => p.pointer)).toEqual(['/commands/__proto__']);
   });
 });
+
+describe('host refusals', () => {
+  test('a sub-plan the host refuses (it leads out of the root on disk) is call-plan-outside-root at the call site', () => {
+    const host = { readPlan: (rel: string) => (rel === 'main.plan' ? `${HEAD}call_plan link.plan\n${CLOSE}` : rel === 'link.plan' ? { refused: 'link.plan resolves to /etc/x.plan, outside the project root' } : undefined) };
+    const findings = lintPlan({ entry: 'main.plan', root: '/project', host, files: [], ...fdc }).findings;
+    expect(findings.map((f) => [f.ruleId, f.file, f.line, f.column, f.message])).toEqual([
+      ['call-plan-outside-root', 'main.plan', 3, 11, 'call_plan "link.plan": link.plan resolves to /etc/x.plan, outside the project root'],
+    ]);
+  });
+
+  test('a refused entry plan is one finding', () => {
+    const findings = lintPlan({ entry: 'main.plan', root: '/project', host: { readPlan: () => ({ refused: 'no' }) }, files: [], ...fdc }).findings;
+    expect(findings.map((f) => f.ruleId)).toEqual(['call-plan-outside-root']);
+  });
+});
