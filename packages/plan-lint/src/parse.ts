@@ -29,6 +29,9 @@ export function parsePlan(text: string, file: string): ParseResult {
   let loopDepth = 0;
   // A header whose body has not started yet: the next content line must be 2 spaces deeper.
   let pendingHeader: ForEachNode | undefined;
+  // Whether a line meant as that body was rejected (a tab, too deep): then the block is not also
+  // reported empty, which would only repeat the same mistake.
+  let pendingBodyRejected = false;
   // The few command names a plan uses, reused instead of sliced again: a million lines, a handful of strings.
   const recent: string[] = [];
 
@@ -49,6 +52,7 @@ export function parsePlan(text: string, file: string): ParseResult {
     const first = text.charCodeAt(base + indent);
     if (first === 9) {
       report('tab-indentation', lineNo, indent + 1, 'indentation must use spaces, found a tab');
+      if (pendingHeader !== undefined) pendingBodyRejected = true;
       continue;
     }
     if (first === 35 /* # */) continue;
@@ -61,8 +65,9 @@ export function parsePlan(text: string, file: string): ParseResult {
         if (stack.length - 1 > loopDepth) loopDepth = stack.length - 1;
       } else if (indent > want) {
         report('bad-indentation', lineNo, 1, `expected ${want} spaces (the body of the for_each_file on line ${pendingHeader.line}), found ${indent}`);
+        pendingBodyRejected = true;
         continue;
-      } else {
+      } else if (!pendingBodyRejected) {
         report('empty-block', pendingHeader.line, pendingHeader.column, 'for_each_file has no body: indent its commands 2 spaces deeper');
       }
       pendingHeader = undefined;
@@ -106,6 +111,7 @@ export function parsePlan(text: string, file: string): ParseResult {
       const node: ForEachNode = { kind: 'for_each_file', glob: raw, line: lineNo, column, argsColumn, body: [] };
       top.body.push(node);
       pendingHeader = node;
+      pendingBodyRejected = false;
       continue;
     }
     if (name === 'call_plan') {
@@ -118,7 +124,7 @@ export function parsePlan(text: string, file: string): ParseResult {
     }
     top.body.push({ kind: 'command', name, args: splitArgs(raw), raw, line: lineNo, column, argsColumn });
   }
-  if (pendingHeader !== undefined) report('empty-block', pendingHeader.line, pendingHeader.column, 'for_each_file has no body: indent its commands 2 spaces deeper');
+  if (pendingHeader !== undefined && !pendingBodyRejected) report('empty-block', pendingHeader.line, pendingHeader.column, 'for_each_file has no body: indent its commands 2 spaces deeper');
   return { plan: { file, body: root, loopDepth }, diagnostics };
 }
 
