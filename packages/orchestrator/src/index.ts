@@ -10,6 +10,7 @@ export { IllegalMoveError, createSession, fire, isFinished, legalTriggers, moveT
 export {
   AFTER_PLAN,
   DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_STEPS,
   EXECUTING,
   FAILED,
   PlanStackError,

@@ -26,7 +26,7 @@ export {
   type DialectWhen,
   type Effect,
 } from './dialect.js';
-export { lintPlan, type LintOptions, type LintResult, type PlanHost, type PlanRefusal } from './lint.js';
+export { DEFAULT_MAX_STEPS, lintPlan, type LintOptions, type LintResult, type PlanHost, type PlanRefusal } from './lint.js';
 export { analyzePlan, complexityOf, type Analysis, type AnalyzeOptions, type Complexity, type Modality } from './analyze.js';
 export { resolveCall, type CallResolution, type PlanRegistry } from './resolve-call.js';
 export { normalizeRelative } from './paths.js';

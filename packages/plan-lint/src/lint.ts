@@ -41,7 +41,17 @@ export interface LintOptions {
   registry?: PlanRegistry;
   /** Maximum call frames, the entry plan included. Default fsm-core's DEFAULT_MAX_DEPTH (10). */
   maxDepth?: number;
+  /**
+   * Most simulated steps (commands, calls and loop iterations, with every for_each_file match and
+   * every call_plan expanded) before lint stops with `plan-too-large`. Default DEFAULT_MAX_STEPS.
+   * Nested loops over a big tree, or plans that each call the next several times, grow
+   * exponentially: without a bound, lint of a ten-line plan could run for days.
+   */
+  maxSteps?: number;
 }
+
+/** Five million simulated steps: a few seconds of lint, five times the longest plan the benchmark lints. */
+export const DEFAULT_MAX_STEPS = 5_000_000;
 
 export interface LintResult {
   findings: Finding[];
@@ -178,6 +188,17 @@ export function lintPlan(options: LintOptions): LintResult {
     return names.length === 0 ? 'no command is allowed here' : `expected one of: ${names.join(', ')}`;
   };
 
+  const tooLarge = (frame: Frame, node: PlanNode, max: number): void => {
+    report(
+      frame,
+      'plan-too-large',
+      frame.plan.file,
+      node.line,
+      node.column,
+      `simulating this plan takes more than ${max.toLocaleString('en-US')} steps (every for_each_file match and call_plan expanded); lint stopped here, the rest is unchecked. Nest fewer loops, narrow the globs, or call fewer sub-plans`,
+    );
+  };
+
   const finish = (frame: Frame): void => {
     const { plan } = frame;
     const last = plan.body[plan.body.length - 1];
@@ -196,6 +217,8 @@ export function lintPlan(options: LintOptions): LintResult {
     }
   };
 
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  let steps = 0;
   while (frames.length > 0) {
     const frame = frames[frames.length - 1]!;
     const cur = frame.cursors[frame.cursors.length - 1];
@@ -205,8 +228,13 @@ export function lintPlan(options: LintOptions): LintResult {
       continue;
     }
     if (cur.kind === 'loop') {
-      if (cur.m < cur.matches.length) frame.cursors.push({ kind: 'body', nodes: cur.node.body, i: 0, binding: cur.matches[cur.m++] });
-      else frame.cursors.pop();
+      if (cur.m < cur.matches.length) {
+        if (++steps > maxSteps) {
+          tooLarge(frame, cur.node, maxSteps);
+          break;
+        }
+        frame.cursors.push({ kind: 'body', nodes: cur.node.body, i: 0, binding: cur.matches[cur.m++] });
+      } else frame.cursors.pop();
       continue;
     }
     if (cur.i >= cur.nodes.length) {
@@ -214,6 +242,10 @@ export function lintPlan(options: LintOptions): LintResult {
       continue;
     }
     const node = cur.nodes[cur.i++]!;
+    if (++steps > maxSteps) {
+      tooLarge(frame, node, maxSteps);
+      break;
+    }
     const file = frame.plan.file;
     if (node.kind === 'command') {
       const command = dialect.commands.get(node.name);
