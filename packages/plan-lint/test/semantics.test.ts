@@ -204,7 +204,7 @@ describe('plan-too-large: a budget of simulated steps', () => {
     const findings = lintPlan({ entry: 'main.plan', root: '/p', host: memoryHost(plans), files, ...fdc }).findings;
     expect(findings.map((f) => f.ruleId)).toEqual(['plan-too-large']);
     expect(findings[0]!.chain?.[0]).toBe('main.plan');
-  });
+  }, 60_000); // five million simulated steps: seconds, longer on a loaded machine
 
   test('a plan within the budget is linted in full; the budget counts every expanded step', () => {
     const plan = `${HEAD}for_each_file src/*.ts\n  read_file {file}\n${CLOSE}`;
