@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
-import { activityEntryJsonSchema, agentMetaJsonSchema, sessionJsonSchema } from '../src/schema.js';
+import { activityEntryJsonSchema, agentMetaJsonSchema, orientationReportJsonSchema, sessionJsonSchema } from '../src/schema.js';
 
 const at = (name: string): string => fileURLToPath(new URL(`../schemas/${name}`, import.meta.url));
 const LIFECYCLE_SOURCE = fileURLToPath(new URL('../../../protocols/orchestrator.fsm.json', import.meta.url));
@@ -32,6 +32,7 @@ export function generate(): { path: string; text: string }[] {
     { path: at('session.schema.json'), text: `${JSON.stringify(sessionJsonSchema(), null, 2)}\n` },
     { path: at('activity-log-entry.schema.json'), text: `${JSON.stringify(activityEntryJsonSchema(), null, 2)}\n` },
     { path: at('agent-meta.schema.json'), text: `${JSON.stringify(agentMetaJsonSchema(), null, 2)}\n` },
+    { path: at('orientation-report.schema.json'), text: `${JSON.stringify(orientationReportJsonSchema(), null, 2)}\n` },
     { path: DEFINITION_MODULE, text: definitionModule() },
   ];
 }

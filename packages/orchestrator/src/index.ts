@@ -24,7 +24,7 @@ export {
   type StepResult,
 } from './plan-stack.js';
 export { SESSION_SCHEMA_VERSION, openSession, sessionDocument, type OpenSessionOptions, type SessionFile } from './session.js';
-export { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, SESSION_SCHEMA_URL } from './urls.js';
+export { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, ORIENTATION_REPORT_SCHEMA_URL, SESSION_SCHEMA_URL } from './urls.js';
 export { ACTIVITY_LOG_PATH, activityEntry, openActivityLog, type ActivityEntry, type ActivityInput, type ActivityStatus } from './activity-log.js';
 export { activityEntryValidator, sessionValidator } from './validate.js';
 export {
@@ -32,10 +32,12 @@ export {
   DEFAULT_NETWORK_TARGET,
   DEFAULT_NETWORK_TIMEOUT_MS,
   KNOWLEDGE_CORE,
+  ORIENTATION_REPORT_VERSION,
   OrientationError,
   PROBED_ENV,
   agentMetaProblem,
   orient,
+  orientationReportFile,
   probeNetwork,
   readAgentMeta,
   type AgentMeta,
@@ -45,6 +47,7 @@ export {
   type OrientationErrorCode,
   type OrientationOptions,
   type OrientationReport,
+  type OrientationReportFile,
 } from './orientation.js';
 export { normaliseTopic, researchPlan, researchSlug, type ResearchPlan } from './research.js';
 export { nextDirective, type Directive } from './directive.js';

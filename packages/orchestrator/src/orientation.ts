@@ -17,6 +17,7 @@ import { join, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { NotFoundError, readJsonFile, readTextFile, writeFileAtomic } from '@ratchet/store';
 import type { Clock } from './types.js';
+import { ORIENTATION_REPORT_SCHEMA_URL } from './urls.js';
 
 export const KNOWLEDGE_CORE = 'knowledge_core';
 export const AGENT_META_PATH = 'knowledge_core/agent_meta.json';
@@ -93,6 +94,26 @@ export class OrientationError extends Error {
     this.line = place.line;
     this.column = place.column;
   }
+}
+
+export const ORIENTATION_REPORT_VERSION = 1;
+
+/** The orientation report as the file `task start` writes (.ratchet/orientation.json; schemas/orientation-report.schema.json). */
+export interface OrientationReportFile extends OrientationReport {
+  $schema: string;
+  schemaVersion: typeof ORIENTATION_REPORT_VERSION;
+  taskId: string;
+  sessionId?: string;
+}
+
+export function orientationReportFile(report: OrientationReport, task: { taskId: string; sessionId?: string | undefined }): OrientationReportFile {
+  return {
+    $schema: ORIENTATION_REPORT_SCHEMA_URL,
+    schemaVersion: ORIENTATION_REPORT_VERSION,
+    taskId: task.taskId,
+    ...(task.sessionId !== undefined ? { sessionId: task.sessionId } : {}),
+    ...report,
+  };
 }
 
 export async function orient(options: OrientationOptions): Promise<OrientationReport> {

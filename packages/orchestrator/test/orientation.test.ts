@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { OrientationError, orient, probeNetwork, type OrientationOptions } from '../src/index.js';
+import { OrientationError, orient, orientationReportFile, probeNetwork, type OrientationOptions } from '../src/index.js';
+import { OrientationReportSchema } from '../src/schema.js';
 import { blackHole } from '../../../scripts/dev/black-hole.js';
 import { fakeClock } from './support.js';
 
@@ -83,6 +84,33 @@ describe('L2 and L3', () => {
     expect(report.level3.environment.missing).toContain('SHELL');
     expect(JSON.stringify(report)).not.toContain('hunter2');
     expect(JSON.stringify(report)).not.toContain('/root');
+  });
+});
+
+describe('the orientation report file', () => {
+  test('orient() wrapped for .ratchet/orientation.json matches the documented schema (network skipped and probed)', async () => {
+    await writeMeta('{"name": "jules", "capabilities": ["plans"]}');
+    await mkdir(join(root, 'knowledge_core', 'notes'), { recursive: true });
+    await writeFile(join(root, 'knowledge_core', 'notes', 'a.md'), '# A\n## B\n');
+    await writeFile(join(root, 'knowledge_core', 'broken.jsonl'), '{"a":1}\n{oops\n');
+    const server = createServer((s) => s.destroy());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      for (const network of [false, { host: '127.0.0.1', port, timeoutMs: 2000 }] as const) {
+        const file = orientationReportFile(await orient(options({ network })), { taskId: 'T-1', sessionId: 'S-1' });
+        const parsed = OrientationReportSchema.safeParse(JSON.parse(JSON.stringify(file)));
+        expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+        expect(file).toMatchObject({ schemaVersion: 1, taskId: 'T-1', sessionId: 'S-1' });
+        const broken = file.level2.artifacts.find((a) => a.path === 'knowledge_core/broken.jsonl');
+        expect(broken?.ok).toBe(false);
+        expect(broken?.error).toMatch(/^line 2:/);
+      }
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+    // The schema is strict: a report with a stray field is not one.
+    expect(OrientationReportSchema.safeParse({ ...orientationReportFile(await orient(options()), { taskId: 'T' }), extra: 1 }).success).toBe(false);
   });
 });
 
