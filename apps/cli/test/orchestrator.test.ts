@@ -217,6 +217,12 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await ratchet('plan', 'lint', r.plan, '--dialect', 'protocols/research.dialect.json')).code).toBe(0);
     expect((await json<{ plan: string }>('research', 'plan', 'how do locks work?')).plan).toBe('research/how-do-locks-work-2/plan.txt');
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(2); // must finish research first
+    // AWAITING_RESULT waits for the result: no report, no success (the task stays where it is).
+    const early = await ratchet('research', 'done');
+    expect(early.code).toBe(1);
+    expect(early.err).toContain("the research plan's report research/how-do-locks-work/report.md does not exist yet");
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_RESULT' });
+    await write('research/how-do-locks-work/report.md', '# Locks\n');
     expect((await ratchet('research', 'done', '-m', 'read the report')).code).toBe(0);
     expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING', research: { topic: 'how do locks work?' } });
     expect((await activity()).map((e) => e.action.type)).toEqual(['TASK_START', 'RESEARCH_START', 'RESEARCH_END']);

@@ -26,7 +26,7 @@ export const HistoryEntrySchema = z.strictObject({
   message: z.string().optional(),
 });
 
-export const ResearchInfoSchema = z.strictObject({ topic: text, planPath: text, startedAt: text });
+export const ResearchInfoSchema = z.strictObject({ topic: text, planPath: text, startedAt: text, reportPath: text.describe('The report the research plan creates; `research done` requires it.').optional() });
 
 export const PostMortemInfoSchema = z.strictObject({
   path: text,

@@ -26,6 +26,8 @@ export interface ResearchInfo {
   topic: string;
   /** Project-relative path of the generated research plan. */
   planPath: string;
+  /** Project-relative path of the report the plan creates; `research done` requires it to exist. */
+  reportPath?: string | undefined;
   startedAt: string;
 }
 

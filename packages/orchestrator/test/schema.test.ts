@@ -44,7 +44,7 @@ const session = fc.integer({ min: 0, max: 19 }).map((n) => n === 0).chain((extra
       history: orJunk(fc.array(history, { maxLength: 2 })),
       createdAt: orJunk(str),
       updatedAt: orJunk(str),
-      research: maybe(orJunk(record({ topic: orJunk(str), planPath: orJunk(str), startedAt: orJunk(str) }))),
+      research: maybe(orJunk(record({ topic: orJunk(str), planPath: orJunk(str), startedAt: orJunk(str), reportPath: maybe(orJunk(str)) }))),
       postMortem: maybe(
         orJunk(record({ path: orJunk(str), templateSha256: fc.oneof({ weight: 8, arbitrary: fc.constant('a'.repeat(64)) }, { weight: 1, arbitrary: str }), outcome: fc.constantFrom('SUCCESS', 'FAILURE', 'SUCCESS', 'FAILURE', 'MAYBE') })),
       ),

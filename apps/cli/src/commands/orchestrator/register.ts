@@ -98,7 +98,7 @@ The cycle:
   sessionOption(
     research
       .command('done')
-      .description('leave the research cycle: back to PLANNING, or to ERROR with --failed')
+      .description('leave the research cycle: back to PLANNING once the research report exists, or to ERROR with --failed')
       .option('--failed', 'the research failed', false)
       .option('-m, --message <text>', 'a note for the history and the activity log'),
   )
