@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, openSync, ftruncateSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { examples, ratchet, tempDir } from '../helpers.js';
@@ -91,6 +91,99 @@ describe('ratchet plan lint', () => {
     expect(tabs.stdout).toMatch(/indentation/);
 
     expect(ratchet(['plan', 'lint', 'nope.txt'], { cwd: dir }).status).toBe(2);
+  });
+});
+
+describe('ratchet plan lint options', () => {
+  const RESEARCH = 'set_plan topic\ngoogle_search pushdown automata\nplan_step_complete synthesise\ncreate_file_with_block report.md\nrun_in_bash_session close\n';
+  const findings = (r: { stdout: string }): string[] => (JSON.parse(r.stdout) as { findings: Finding[] }).findings.map((f) => `${f.ruleId}@${f.file}:${f.line}`);
+
+  test('--dialect: the research dialect (and the FSM it names) instead of the project default', () => {
+    const dir = project();
+    writeFileSync(join(dir, 'r.txt'), RESEARCH);
+    const fdc = ratchet(['--json', 'plan', 'lint', 'r.txt'], { cwd: dir });
+    expect(fdc.status).toBe(1);
+    expect(findings(fdc)).toEqual(['unknown-command@r.txt:2']);
+    const research = ratchet(['plan', 'lint', 'r.txt', '--dialect', 'protocols/research.dialect.json'], { cwd: dir });
+    expect(research.stdout).toContain('✔ r.txt: no problems');
+    expect(research.status).toBe(0);
+  });
+
+  test('--fsm: another plan machine over the same dialect', () => {
+    const dir = project();
+    // A read-only variant of the fdc machine: no write_op, delete_op or move_op in EXECUTING.
+    const fsm = JSON.parse(readFileSync(join(dir, 'protocols/fdc.fsm.json'), 'utf8')) as { id: string; transitions: Record<string, Record<string, string>> };
+    fsm.id = 'fdc-read-only';
+    for (const symbol of ['write_op', 'delete_op', 'move_op']) delete fsm.transitions.EXECUTING![symbol];
+    writeFileSync(join(dir, 'read-only.fsm.json'), JSON.stringify(fsm));
+    writeFileSync(join(dir, 'p.txt'), 'set_plan x\nplan_step_complete go\nread_file protocols/fdc.fsm.json\ncreate_file_with_block out.txt\nrun_in_bash_session close\n');
+    expect(ratchet(['plan', 'lint', 'p.txt'], { cwd: dir }).status).toBe(0);
+    const r = ratchet(['--json', 'plan', 'lint', 'p.txt', '--fsm', 'read-only.fsm.json'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(findings(r)).toEqual(['fsm-adherence@p.txt:4']);
+    expect(r.stdout).toContain('create_file_with_block (write_op) is not allowed in state EXECUTING');
+  });
+
+  test('--root: the simulated file system and the call_plan confinement come from the root', () => {
+    const dir = project();
+    mkdirSync(join(dir, 'sub/src'), { recursive: true });
+    writeFileSync(join(dir, 'sub/src/a.ts'), 'x');
+    writeFileSync(join(dir, 'outside.txt'), 'set_plan o\nplan_step_complete go\nrun_in_bash_session close\n');
+    writeFileSync(join(dir, 'sub/p.txt'), 'set_plan x\nplan_step_complete go\nread_file src/a.ts\nread_file examples/plans/broken.txt\ncall_plan outside.txt\nrun_in_bash_session close\n');
+    const r = ratchet(['--json', 'plan', 'lint', 'sub/p.txt', '--root', 'sub'], { cwd: dir });
+    expect(r.status).toBe(1);
+    // Paths (file arguments and call_plan targets) are relative to the root: src/a.ts exists there,
+    // examples/ and outside.txt do not.
+    expect(findings(r)).toEqual(['file-not-found@p.txt:4', 'call-plan-not-found@p.txt:5']);
+    // The same plan from the project root: examples/ and outside.txt exist, src/a.ts does not.
+    const fromTop = ratchet(['--json', 'plan', 'lint', 'sub/p.txt'], { cwd: dir });
+    expect(findings(fromTop)).toEqual(['file-not-found@sub/p.txt:3']);
+    // A plan outside the given root is a usage error.
+    expect(ratchet(['plan', 'lint', 'outside.txt', '--root', 'sub'], { cwd: dir }).status).toBe(2);
+  });
+
+  test('--format stylish (the default), json and sarif each print their own document', () => {
+    const dir = project();
+    const stylish = ratchet(['plan', 'lint', 'examples/plans/broken.txt', '--format', 'stylish'], { cwd: dir });
+    expect(stylish.stdout).toMatch(/^examples\/plans\/broken\.txt\n {2}3:11 +error +read_file/);
+    expect(stylish.stdout).toBe(ratchet(['plan', 'lint', 'examples/plans/broken.txt'], { cwd: dir }).stdout);
+    expect(JSON.parse(ratchet(['plan', 'lint', 'examples/plans/broken.txt', '--format', 'json'], { cwd: dir }).stdout)).toMatchObject({ errorCount: 6, warningCount: 0 });
+    expect(JSON.parse(ratchet(['plan', 'lint', 'examples/plans/broken.txt', '--format', 'sarif'], { cwd: dir }).stdout)).toMatchObject({ version: '2.1.0' });
+    expect(ratchet(['plan', 'lint', 'examples/plans/broken.txt', '--format', 'xml'], { cwd: dir }).status).toBe(2);
+  });
+
+  test('registry entries that lead out of the project are refused at lint time: "..", absolute, a symbolic link', () => {
+    const dir = project();
+    const outside = tempDir('ratchet-outside-');
+    writeFileSync(join(outside, 'evil.txt'), 'set_plan evil\nplan_step_complete go\nrun_in_bash_session close\n');
+    mkdirSync(join(dir, 'plans'));
+    symlinkSync(join(outside, 'evil.txt'), join(dir, 'plans/link.txt'));
+    mkdirSync(join(dir, 'knowledge_core'), { recursive: true });
+    writeFileSync(
+      join(dir, 'knowledge_core/plan_registry.json'),
+      JSON.stringify({ schemaVersion: 1, plans: { up: '../evil.txt', abs: join(outside, 'evil.txt'), link: 'plans/link.txt' } }),
+    );
+    writeFileSync(join(dir, 'main.txt'), 'set_plan x\nplan_step_complete go\ncall_plan up\ncall_plan abs\ncall_plan link\ncall_plan plans/link.txt\nrun_in_bash_session close\n');
+    const r = ratchet(['--json', 'plan', 'lint', 'main.txt'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(findings(r)).toEqual(['call-plan-outside-root@main.txt:3', 'call-plan-outside-root@main.txt:4', 'call-plan-outside-root@main.txt:5', 'call-plan-outside-root@main.txt:6']);
+    expect(r.stdout).toContain('the registry entry \\"up\\" points outside the project root');
+    expect(r.stdout).toContain('symbolic link');
+    // Registering the link is refused as well.
+    const reg = ratchet(['plan', 'registry', 'register', 'evil', 'plans/link.txt', '--force'], { cwd: dir });
+    expect(reg.status).toBe(2);
+    expect(reg.stderr).toContain('symbolic link');
+  });
+
+  test('--registry: another registry file, for register, list and lint alike', () => {
+    const dir = project();
+    expect(ratchet(['plan', 'registry', 'register', 'tests', 'examples/plans/write-tests.txt', '--registry', 'conf/plans.json'], { cwd: dir }).status).toBe(0);
+    expect(existsSync(join(dir, 'knowledge_core/plan_registry.json'))).toBe(false);
+    expect(JSON.parse(ratchet(['--json', 'plan', 'registry', 'list', '--registry', 'conf/plans.json'], { cwd: dir }).stdout)).toMatchObject({ plans: [{ name: 'tests' }] });
+    writeFileSync(join(dir, 'by-name.txt'), 'set_plan x\nplan_step_complete\ncreate_file_with_block src/greet.js\ncall_plan tests\nrun_in_bash_session close\n');
+    expect(ratchet(['plan', 'lint', 'by-name.txt', '--registry', 'conf/plans.json'], { cwd: dir }).status).toBe(0);
+    // Without it the name is unknown (and no file is called "tests").
+    expect(findings(ratchet(['--json', 'plan', 'lint', 'by-name.txt'], { cwd: dir }))).toEqual(['call-plan-not-found@by-name.txt:4']);
   });
 });
 

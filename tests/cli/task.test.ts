@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { blackHole } from '../../scripts/dev/black-hole.js';
 import { bin, ratchet, tempDir } from '../helpers.js';
 
 /** A project after `ratchet init` with a 12-step plan whose middle calls a registered sub-plan. */
@@ -57,6 +58,35 @@ describe('the task cycle through the built binary (separate processes)', () => {
     expect(s.history.filter((h) => h.trigger === 'step_complete')).toHaveLength(8);
     const log = readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8').trimEnd().split('\n');
     expect(log.filter((l) => l.includes('"STEP_COMPLETE"'))).toHaveLength(8);
+  });
+
+  // The network probe connects to a loopback port that never answers (nothing leaves the machine).
+  test.runIf(process.platform === 'linux')('task start against an address that never answers: the probe gives up at its timeout and the process exits', async () => {
+    const dir = project();
+    const hole = await blackHole();
+    try {
+      const started = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, [bin, 'task', 'start', '--task-id', 'T-1', '--network-target', `${hole.host}:${hole.port}`, '--network-timeout', '300'], { cwd: dir });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += String(d)));
+        // Far above the 300 ms probe: only a probe that hangs (or keeps the process alive) gets here.
+        const guard = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error('ratchet task start did not exit: the network probe hung'));
+        }, 30_000);
+        child.on('exit', (code) => {
+          clearTimeout(guard);
+          resolve({ code, out });
+        });
+      });
+      expect(started.code).toBe(0);
+      expect(started.out).toContain(`L3 network      unreachable: 127.0.0.1:${hole.port} no connection within 300 ms`);
+      const report = JSON.parse(readFileSync(join(dir, '.ratchet/orientation.json'), 'utf8')) as { level3: { network: Record<string, unknown> } };
+      expect(report.level3.network).toMatchObject({ skipped: false, ok: false, target: `127.0.0.1:${hole.port}`, error: 'no connection within 300 ms' });
+      expect(session(dir).state).toBe('PLANNING');
+    } finally {
+      hole.close();
+    }
   });
 
   test('help names every step of the cycle', () => {

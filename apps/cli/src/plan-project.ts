@@ -4,9 +4,9 @@
  * registry, the files that exist (seeding the simulated file system) and a host that reads plans
  * through the store's guarded reader.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { loadDialect, type Dialect, type PlanHost } from '@ratchet/plan-lint';
+import { loadDialect, type Dialect, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
 import type { Machine } from '@ratchet/fsm-core';
 import { NotFoundError, readJsonFileSync, readTextFileSync } from '@ratchet/store';
 import type { Context } from './context.js';
@@ -42,7 +42,7 @@ export async function loadPlanProject(ctx: Context, planPath: string, options: P
   const root = resolve(ctx.cwd, options.root ?? '.');
   const planAbs = resolve(ctx.cwd, planPath);
   const entry = relative(root, planAbs);
-  if (entry.startsWith('..') || isAbsolute(entry)) {
+  if (isOutside(entry)) {
     throw new CliError(`${planPath} is outside the project root ${root} (set --root)`, { file: planAbs, code: 'outside-root' });
   }
   // Read the entry now so an unreadable plan is an input error (exit 2), not a finding.
@@ -56,16 +56,39 @@ export async function loadPlanProject(ctx: Context, planPath: string, options: P
     dialect,
     registry: await loadRegistry(root, options.registry),
     files: listFiles(root),
-    host: {
-      readPlan(relPath) {
-        try {
-          return readTextFileSync(join(root, relPath), { maxBytes: PLAN_MAX_BYTES }).text;
-        } catch (err) {
-          if (err instanceof NotFoundError) return undefined;
-          throw err;
-        }
-      },
-    },
+    host: { readPlan: planReader(root) },
+  };
+}
+
+/** `..` or `../x` (not `..x`, a name that merely starts with two dots), or another drive. */
+export function isOutside(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+/**
+ * Reads project-relative plans for lint and for the plan stack: through the store's guarded reader
+ * (size limit, binary and encoding checks), and only when the file's real path, symbolic links
+ * followed, is inside the root. A link out of the project is refused with its target named, so
+ * call_plan can never pull in a plan from elsewhere on the machine.
+ */
+export function planReader(root: string): (relPath: string) => string | undefined | PlanRefusal {
+  let realRoot: string | undefined;
+  return (relPath) => {
+    let real: string;
+    try {
+      real = realpathSync(join(root, relPath));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      throw err;
+    }
+    realRoot ??= realpathSync(root);
+    if (isOutside(relative(realRoot, real))) return { refused: `${relPath} resolves to ${real} (a symbolic link), outside the project root ${root}` };
+    try {
+      return readTextFileSync(real, { maxBytes: PLAN_MAX_BYTES }).text;
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
   };
 }
 
@@ -100,7 +123,7 @@ function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptio
 
 async function loadRegistry(root: string, registry: string | undefined): Promise<Record<string, string>> {
   const path = registry ?? DEFAULT_REGISTRY;
-  // The registry module validates with zod; only pay for it when there is a registry to read.
+  // Only load the registry module (the store's document machinery) when there is a registry to read.
   if (!existsSync(resolve(root, path))) return {};
   const { readRegistry } = await import('@ratchet/plan-lint/registry');
   return readRegistry(path, root);

@@ -24,8 +24,7 @@ import type { Context } from './context.js';
 import { CliError } from './errors.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { displayPath, resolvePath } from './paths.js';
-import { DEFAULT_REGISTRY, PLAN_MAX_BYTES, listFiles } from './plan-project.js';
-import { NotFoundError, readTextFileSync } from '@ratchet/store';
+import { DEFAULT_REGISTRY, listFiles, planReader } from './plan-project.js';
 
 export const DEFAULT_SESSION = '.ratchet/session.json';
 /** Task ids name files (postmortems/<id>.md): no separators, no leading dot. */
@@ -60,27 +59,22 @@ export async function logActivity(ctx: Context, session: Session, input: Activit
   await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true }).append([activityEntry(session, input, { now: () => new Date() })]);
 }
 
-/** Where a plan step's sub-plans and globs come from: the project, read only when needed. */
-export async function planStackOptions(ctx: Context): Promise<PlanStackOptions> {
+/**
+ * Where a plan step's sub-plans and globs come from: the project, read only when needed, and the
+ * registry the plan was accepted with (`run plan --registry`, kept in the session).
+ */
+export async function planStackOptions(ctx: Context, registryPath: string = DEFAULT_REGISTRY): Promise<PlanStackOptions> {
   let files: string[] | undefined;
-  const registryPath = resolvePath(ctx, DEFAULT_REGISTRY);
   let registry: Record<string, string> = {};
-  if (existsSync(registryPath)) {
+  if (existsSync(resolvePath(ctx, registryPath))) {
     const { readRegistry } = await import('@ratchet/plan-lint/registry');
-    registry = await readRegistry(DEFAULT_REGISTRY, ctx.cwd);
+    registry = await readRegistry(registryPath, ctx.cwd);
   }
   return {
     now: () => new Date(),
     registry,
     files: () => (files ??= listFiles(ctx.cwd)),
-    readPlan(relPath) {
-      try {
-        return readTextFileSync(resolvePath(ctx, relPath), { maxBytes: PLAN_MAX_BYTES }).text;
-      } catch (err) {
-        if (err instanceof NotFoundError) return undefined;
-        throw err;
-      }
-    },
+    readPlan: planReader(ctx.cwd),
   };
 }
 

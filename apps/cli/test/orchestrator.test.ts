@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ActivityEntrySchema, OrientationReportSchema } from '@ratchet/orchestrator/schema';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Io } from '../src/context.js';
 import { run } from '../src/main.js';
@@ -83,8 +84,10 @@ describe('task start: the orientation cascade', () => {
     expect(r.state).toBe('PLANNING');
     expect(r.orientation.level2.artifacts.map((a) => a.path)).toEqual(['knowledge_core/agent_meta.json', 'knowledge_core/lessons.jsonl']);
     expect(r.orientation.level3).toMatchObject({ network: { skipped: true }, filesystem: { ok: true } });
-    const report = JSON.parse(await readFile(join(dir, '.ratchet/orientation.json'), 'utf8')) as { taskId: string };
-    expect(report.taskId).toBe('T-1');
+    const report = JSON.parse(await readFile(join(dir, '.ratchet/orientation.json'), 'utf8')) as { taskId: string; $schema: string; schemaVersion: number; sessionId: string };
+    expect(report).toMatchObject({ taskId: 'T-1', sessionId: r.sessionId, schemaVersion: 1, $schema: 'https://unpkg.com/@ratchet/orchestrator/schemas/orientation-report.schema.json' });
+    const valid = OrientationReportSchema.safeParse(report);
+    expect(valid.success, JSON.stringify(valid.error?.issues)).toBe(true);
     const log = await activity();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ action: { type: 'TASK_START' }, outcome: { status: 'SUCCESS' }, session_id: r.sessionId });
@@ -214,9 +217,139 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await ratchet('plan', 'lint', r.plan, '--dialect', 'protocols/research.dialect.json')).code).toBe(0);
     expect((await json<{ plan: string }>('research', 'plan', 'how do locks work?')).plan).toBe('research/how-do-locks-work-2/plan.txt');
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(2); // must finish research first
+    // AWAITING_RESULT waits for the result: no report, no success (the task stays where it is).
+    const early = await ratchet('research', 'done');
+    expect(early.code).toBe(1);
+    expect(early.err).toContain("the research plan's report research/how-do-locks-work/report.md does not exist yet");
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_RESULT' });
+    await write('research/how-do-locks-work/report.md', '# Locks\n');
     expect((await ratchet('research', 'done', '-m', 'read the report')).code).toBe(0);
     expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING', research: { topic: 'how do locks work?' } });
     expect((await activity()).map((e) => e.action.type)).toEqual(['TASK_START', 'RESEARCH_START', 'RESEARCH_END']);
+  });
+});
+
+describe('run: registries, loops and links at run time; the log schema; the post-mortem feeds lessons', () => {
+  beforeEach(async () => {
+    await ratchet('init');
+    await write('plans/verify.txt', VERIFY);
+  });
+
+  test('TASK_START, PLAN_ACCEPTED, STEP_COMPLETE and TASK_END lines match the documented activity-log schema', async () => {
+    await write('plans/main.txt', 'set_plan x\nplan_step_complete go\nrun_in_bash_session close\n');
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    expect((await ratchet('task', 'close', '--task-id', 'T-1')).code).toBe(0);
+    const lines = (await readFile(join(dir, 'logs/activity.log.jsonl'), 'utf8')).trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { action: { type: string } }).action.type)).toEqual(['TASK_START', 'PLAN_ACCEPTED', 'STEP_COMPLETE', 'STEP_COMPLETE', 'STEP_COMPLETE', 'TASK_END']);
+    for (const line of lines) {
+      const parsed = ActivityEntrySchema.safeParse(JSON.parse(line));
+      expect(parsed.success, line).toBe(true);
+    }
+    const first = JSON.parse(lines[0]!) as Record<string, unknown>;
+    // The seed's LOGGING_SCHEMA fields, and nothing else.
+    expect(Object.keys(first).sort()).toEqual(['action', 'log_id', 'outcome', 'phase', 'session_id', 'task', 'timestamp']);
+    expect(first).toMatchObject({ phase: 'ORIENTING', task: { id: 'T-1', plan_step: null }, action: { type: 'TASK_START' }, outcome: { status: 'SUCCESS' } });
+  });
+
+  test('run plan --registry: the plan lints and later call_plan names resolve through that registry', async () => {
+    expect((await ratchet('plan', 'registry', 'register', 'verify', 'plans/verify.txt', '--registry', 'conf/plans.json')).code).toBe(0);
+    await write('plans/main.txt', MAIN);
+    expect((await start()).code).toBe(0);
+    // Without it, "verify" is neither registered nor a file: the plan is rejected.
+    const rejected = await ratchet('run', 'plan', 'plans/main.txt');
+    expect(rejected.code).toBe(1);
+    expect(rejected.out).toContain('call-plan-not-found');
+    expect((await ratchet('run', 'plan', 'plans/main.txt', '--registry', 'conf/plans.json')).code).toBe(0);
+    expect((await json<{ session: { registry?: string } }>('run', 'status')).session.registry).toBe('conf/plans.json');
+    const chains: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const next = await json<{ next: { step?: { chain: string[] } } }>('run', 'next');
+      if (!next.next.step) break;
+      chains.push(next.next.step.chain.join('>'));
+      expect((await ratchet('run', 'done')).code).toBe(0);
+    }
+    expect(chains).toContain('plans/main.txt>plans/verify.txt');
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_ANALYSIS' });
+  });
+
+  test('for_each_file expands at run time against the project, {file} substituted, sorted', async () => {
+    await write('src/b.ts', 'b');
+    await write('src/a.ts', 'a');
+    await write('src/skip.md', 'x');
+    await write('plans/loop.txt', 'set_plan loop\nplan_step_complete go\nfor_each_file src/*.ts\n  read_file {file}\n  replace_with_git_merge_diff {file}\nrun_in_bash_session close\n');
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/loop.txt')).code).toBe(0);
+    const lines: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const next = await json<{ next: { step?: { line: string } } }>('run', 'next');
+      if (!next.next.step) break;
+      lines.push(next.next.step.line);
+      expect((await ratchet('run', 'done')).code).toBe(0);
+    }
+    expect(lines).toEqual([
+      'set_plan loop',
+      'plan_step_complete go',
+      'read_file src/a.ts',
+      'replace_with_git_merge_diff src/a.ts',
+      'read_file src/b.ts',
+      'replace_with_git_merge_diff src/b.ts',
+      'run_in_bash_session close',
+    ]);
+  });
+
+  test('a sub-plan swapped for a symbolic link out of the project after lint: the step fails, the task goes to ERROR', async () => {
+    await write('plans/main.txt', 'set_plan x\nplan_step_complete go\ncall_plan plans/verify.txt\nrun_in_bash_session close\n');
+    await write('src/greet.ts', 'x');
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    const outside = await mkdtemp(join(tmpdir(), 'ratchet-outside-'));
+    try {
+      await writeFile(join(outside, 'evil.txt'), 'set_plan evil\nplan_step_complete go\nrun_in_bash_session rm -rf /\nrun_in_bash_session close\n');
+      await rm(join(dir, 'plans/verify.txt'));
+      await symlink(join(outside, 'evil.txt'), join(dir, 'plans/verify.txt'));
+      expect((await ratchet('run', 'done')).code).toBe(0);
+      const r = await ratchet('run', 'done');
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/plans\/verify\.txt resolves to .*evil\.txt \(a symbolic link\), outside the project root/);
+      const status = await json<{ session: { state: string } }>('run', 'status');
+      expect(status.session.state).toBe('ERROR');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  test('task close writes a post-mortem whose lessons section `ratchet lessons extract` reads (and the untouched template has none)', async () => {
+    await write('plans/main.txt', 'set_plan x\nplan_step_complete go\nrun_in_bash_session close\n');
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    for (let i = 0; i < 3; i++) await ratchet('run', 'done');
+    expect((await ratchet('task', 'close', '--task-id', 'T-1')).code).toBe(0);
+    const pmPath = join(dir, 'postmortems/T-1.md');
+    const template = await readFile(pmPath, 'utf8');
+    // The template's own examples sit in a comment: extracting the untouched template finds nothing.
+    const none = await json<{ added: unknown[] }>('lessons', 'extract', 'postmortems/T-1.md');
+    expect(none.code).toBe(0);
+    expect(none.added).toEqual([]);
+    const filled = template.replace(
+      '## 4. Follow-ups',
+      "**Lesson:** The plan never read the file it changed.\n**Action:** add tool 'ratchet plan analyze' to protocol 'fdc'\n\n**Lesson:** Nobody knew who owns the release.\n**Action:** ask the team\n\n## 4. Follow-ups",
+    );
+    expect(filled).not.toBe(template);
+    await writeFile(pmPath, filled);
+    const r = await json<{ added: unknown[] }>('lessons', 'extract', 'postmortems/T-1.md');
+    expect(r.code).toBe(0);
+    expect(r.added).toHaveLength(2);
+    const lessons = (await readFile(join(dir, 'knowledge_core/lessons.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { task_id: string; insight: string; action: { type: string; command: string; parameters: Record<string, string> } });
+    expect(lessons.map((l) => [l.task_id, l.insight, l.action.command])).toEqual([
+      ['T-1', 'The plan never read the file it changed.', 'add-tool'],
+      ['T-1', 'Nobody knew who owns the release.', expect.any(String)],
+    ]);
+    expect(lessons[0]!.action).toMatchObject({ type: 'UPDATE_PROTOCOL', parameters: { protocol_id: 'fdc', tool: 'ratchet plan analyze' } });
   });
 });
 

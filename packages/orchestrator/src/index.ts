@@ -4,12 +4,13 @@
  * Pure functions over a plain-JSON `Session`; files only through @ratchet/store (session.ts).
  */
 export type { Clock, HistoryEntry, PlanFrame, PostMortemInfo, ResearchInfo, Session } from './types.js';
-export { ORCHESTRATOR_DEFINITION } from './definition.js';
+export { ORCHESTRATOR_DEFINITION } from './generated/definition.js';
 export { RecursionDepthError } from '@ratchet/fsm-core';
 export { IllegalMoveError, createSession, fire, isFinished, legalTriggers, moveTo, orchestratorMachine, type LifecycleOptions } from './lifecycle.js';
 export {
   AFTER_PLAN,
   DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_STEPS,
   EXECUTING,
   FAILED,
   PlanStackError,
@@ -23,7 +24,7 @@ export {
   type StepResult,
 } from './plan-stack.js';
 export { SESSION_SCHEMA_VERSION, openSession, sessionDocument, type OpenSessionOptions, type SessionFile } from './session.js';
-export { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, SESSION_SCHEMA_URL } from './urls.js';
+export { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, ORIENTATION_REPORT_SCHEMA_URL, SESSION_SCHEMA_URL } from './urls.js';
 export { ACTIVITY_LOG_PATH, activityEntry, openActivityLog, type ActivityEntry, type ActivityInput, type ActivityStatus } from './activity-log.js';
 export { activityEntryValidator, sessionValidator } from './validate.js';
 export {
@@ -31,18 +32,22 @@ export {
   DEFAULT_NETWORK_TARGET,
   DEFAULT_NETWORK_TIMEOUT_MS,
   KNOWLEDGE_CORE,
+  ORIENTATION_REPORT_VERSION,
   OrientationError,
   PROBED_ENV,
   agentMetaProblem,
   orient,
+  orientationReportFile,
   probeNetwork,
   readAgentMeta,
   type AgentMeta,
   type ArtifactSummary,
   type NetworkProbe,
+  type ProbeNetworkDependencies,
   type OrientationErrorCode,
   type OrientationOptions,
   type OrientationReport,
+  type OrientationReportFile,
 } from './orientation.js';
 export { normaliseTopic, researchPlan, researchSlug, type ResearchPlan } from './research.js';
 export { nextDirective, type Directive } from './directive.js';

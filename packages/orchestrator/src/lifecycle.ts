@@ -4,7 +4,7 @@
  * this code, so `moveTo(session, 'EXECUTING')` keeps working if the protocol renames a trigger.
  */
 import { compile, isAcceptState, nextSymbols, normalize, transition, triggerBetween, type Machine } from '@ratchet/fsm-core';
-import { ORCHESTRATOR_DEFINITION } from './definition.js';
+import { ORCHESTRATOR_DEFINITION } from './generated/definition.js';
 import type { Clock, Session } from './types.js';
 
 let cached: Machine | undefined;

@@ -11,11 +11,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import { Resolver } from 'node:dns/promises';
+import { connect, isIP, type Socket } from 'node:net';
 import { join, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { NotFoundError, readJsonFile, readTextFile, writeFileAtomic } from '@ratchet/store';
 import type { Clock } from './types.js';
+import { ORIENTATION_REPORT_SCHEMA_URL } from './urls.js';
 
 export const KNOWLEDGE_CORE = 'knowledge_core';
 export const AGENT_META_PATH = 'knowledge_core/agent_meta.json';
@@ -92,6 +94,26 @@ export class OrientationError extends Error {
     this.line = place.line;
     this.column = place.column;
   }
+}
+
+export const ORIENTATION_REPORT_VERSION = 1;
+
+/** The orientation report as the file `task start` writes (.ratchet/orientation.json; schemas/orientation-report.schema.json). */
+export interface OrientationReportFile extends OrientationReport {
+  $schema: string;
+  schemaVersion: typeof ORIENTATION_REPORT_VERSION;
+  taskId: string;
+  sessionId?: string;
+}
+
+export function orientationReportFile(report: OrientationReport, task: { taskId: string; sessionId?: string | undefined }): OrientationReportFile {
+  return {
+    $schema: ORIENTATION_REPORT_SCHEMA_URL,
+    schemaVersion: ORIENTATION_REPORT_VERSION,
+    taskId: task.taskId,
+    ...(task.sessionId !== undefined ? { sessionId: task.sessionId } : {}),
+    ...report,
+  };
 }
 
 export async function orient(options: OrientationOptions): Promise<OrientationReport> {
@@ -224,29 +246,59 @@ async function probeFilesystem(dir: string): Promise<OrientationReport['level3']
   }
 }
 
-/** A TCP connect with a hard deadline: resolves (never rejects, never hangs) within timeoutMs. */
+export interface ProbeNetworkDependencies {
+  /** The socket factory (tests pass one that never answers). */
+  open?: (options: { host: string; port: number }) => Pick<Socket, 'once' | 'destroy'>;
+  /** DNS servers for the name lookup (`host[:port]`); default the system's. */
+  dnsServers?: readonly string[];
+}
+
+/**
+ * Network reachability: resolve the host, then a TCP connect, both under one hard deadline. It
+ * resolves (never rejects) within `timeoutMs`, and leaves nothing behind that could keep the process
+ * alive: the name is looked up through a cancellable DNS resolver (c-ares with the same timeout),
+ * not `getaddrinfo`, whose thread-pool request cannot be abandoned and would hold a CLI open for the
+ * system resolver's own timeouts after the report was printed.
+ */
 export function probeNetwork(
   target: OrientationOptions['network'] = { ...DEFAULT_NETWORK_TARGET, timeoutMs: DEFAULT_NETWORK_TIMEOUT_MS },
-  /** The socket factory (tests pass one that never answers). */
-  open: (options: { host: string; port: number }) => Pick<Socket, 'once' | 'destroy'> = connect,
+  dependencies: ProbeNetworkDependencies = {},
 ): Promise<NetworkProbe> {
   if (target === false) return Promise.resolve({ skipped: true });
+  const open = dependencies.open ?? connect;
   const name = `${target.host}:${target.port}`;
   const started = performance.now();
   return new Promise((resolvePromise) => {
     let settled = false;
-    const socket = open({ host: target.host, port: target.port });
+    let socket: Pick<Socket, 'once' | 'destroy'> | undefined;
+    const host = target.host === 'localhost' ? '127.0.0.1' : target.host.replace(/^\[(.*)\]$/, '$1');
+    const resolver = isIP(host) === 0 && dependencies.open === undefined ? new Resolver({ timeout: target.timeoutMs, tries: 1 }) : undefined;
     const finish = (result: Omit<NetworkProbe, 'skipped' | 'target' | 'ms'>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      socket.destroy();
+      resolver?.cancel();
+      socket?.destroy();
       resolvePromise({ skipped: false, target: name, ms: round(performance.now() - started), ...result });
     };
     const timer = setTimeout(() => finish({ ok: false, error: `no connection within ${target.timeoutMs} ms` }), target.timeoutMs);
     timer.unref();
-    socket.once('connect', () => finish({ ok: true }));
-    socket.once('error', (err) => finish({ ok: false, error: err.message }));
+    const connectTo = (host: string): void => {
+      if (settled) return;
+      socket = open({ host, port: target.port });
+      socket.once('connect', () => finish({ ok: true }));
+      socket.once('error', (err) => finish({ ok: false, error: err.message }));
+    };
+    if (resolver === undefined) {
+      connectTo(host);
+      return;
+    }
+    if (dependencies.dnsServers) resolver.setServers([...dependencies.dnsServers]);
+    const lookups = [resolver.resolve4(host), resolver.resolve6(host)].map((p) => p.then((addresses) => addresses[0] ?? Promise.reject(new Error('no address'))));
+    Promise.any(lookups).then(connectTo, (err: AggregateError) => {
+      const first = err.errors[0] as { code?: string; message?: string } | undefined;
+      if (first?.code !== 'ECANCELLED') finish({ ok: false, error: `cannot resolve ${target.host}: ${first?.code ?? first?.message ?? 'no address'}` });
+    });
   });
 }
 

@@ -7,7 +7,7 @@
  * plan text comes from an injected `readPlan`, the clock is injected, nothing is mutated.
  */
 import { DEFAULT_MAX_DEPTH, RecursionDepthError, type Machine } from '@ratchet/fsm-core';
-import { PLACEHOLDER, matchGlob, parsePlan, resolveCall, type PlanNode, type PlanRegistry } from '@ratchet/plan-lint';
+import { PLACEHOLDER, matchGlob, parsePlan, resolveCall, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
 import { moveTo } from './lifecycle.js';
 import type { Clock, PlanFrame, Session } from './types.js';
 
@@ -21,8 +21,8 @@ export const FAILED = 'ERROR';
 const CALL = 'call_plan';
 
 export interface PlanStackOptions extends Clock {
-  /** The text of a plan file (project-relative path), or undefined when there is none. */
-  readPlan(relPath: string): string | undefined;
+  /** The text of a plan file (project-relative path), undefined when there is none, or a refusal (it leads out of the project). */
+  readPlan(relPath: string): string | undefined | PlanRefusal;
   /** Plan registry (logical name -> path) for call_plan targets. */
   registry?: PlanRegistry;
   /**
@@ -32,10 +32,12 @@ export interface PlanStackOptions extends Clock {
   files: readonly string[] | (() => readonly string[]);
   /** Most frames on the stack, the root included (default 10, like fsm-core's pushdown runs). */
   maxDepth?: number;
+  /** Most command lines one plan may expand to (default DEFAULT_MAX_STEPS); past it, `plan-too-large`. */
+  maxSteps?: number;
   machine?: Machine;
 }
 
-export type PlanStackErrorCode = 'plan-not-found' | 'plan-syntax' | 'unresolved-call' | 'no-plan-running';
+export type PlanStackErrorCode = 'plan-not-found' | 'plan-syntax' | 'unresolved-call' | 'no-plan-running' | 'plan-too-large';
 
 /** A plan could not be loaded or there is no plan to step. The session passed in is unchanged. */
 export class PlanStackError extends Error {
@@ -138,6 +140,7 @@ function loadFrame(target: string, chain: readonly string[], options: PlanStackO
   const text = options.readPlan(path);
   const here = [...chain, path];
   if (text === undefined) throw new PlanStackError('plan-not-found', `no plan file ${JSON.stringify(path)}`, here);
+  if (typeof text !== 'string') throw new PlanStackError('unresolved-call', text.refused, here);
   const { plan, diagnostics } = parsePlan(text, path);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
@@ -146,21 +149,44 @@ function loadFrame(target: string, chain: readonly string[], options: PlanStackO
   }
   const needsFiles = plan.body.some((node) => node.kind === 'for_each_file');
   const files = !needsFiles ? [] : typeof options.files === 'function' ? options.files() : options.files;
-  return { planPath: path, steps: expandSteps(plan.body, files), current: 0 };
+  try {
+    return { planPath: path, steps: expandSteps(plan.body, files, undefined, options.maxSteps), current: 0 };
+  } catch (err) {
+    if (err instanceof RangeError) throw new PlanStackError('plan-too-large', `${path}: ${err.message}`, here);
+    throw err;
+  }
 }
+
+/** The most command lines one plan may flatten to (loops expanded): the session stores them all. */
+export const DEFAULT_MAX_STEPS = 1_000_000;
 
 /**
  * Flatten plan nodes to command lines: each for_each_file body repeated for every matching file
  * (sorted), `{file}` replaced by that file (also in nested globs); call_plan lines kept as
- * `call_plan <target>` for run-time resolution.
+ * `call_plan <target>` for run-time resolution. More than `maxSteps` lines (nested loops over a big
+ * tree multiply) throws a RangeError instead of filling memory.
  */
-export function expandSteps(body: readonly PlanNode[], files: readonly string[], binding?: string): string[] {
+export function expandSteps(body: readonly PlanNode[], files: readonly string[], binding?: string, maxSteps = DEFAULT_MAX_STEPS): string[] {
   const out: string[] = [];
-  const bind = (s: string): string => (binding === undefined ? s : s.split(PLACEHOLDER).join(binding));
-  for (const node of body) {
-    if (node.kind === 'command') out.push(node.raw === '' ? node.name : `${node.name} ${bind(node.raw)}`);
-    else if (node.kind === 'call_plan') out.push(`${CALL} ${bind(node.target)}`);
-    else for (const file of matchGlob(bind(node.glob), files)) for (const line of expandSteps(node.body, files, file)) out.push(line);
-  }
+  // Lines and loop iterations both count: loops of loops with no command inside must end too.
+  let work = 0;
+  const spend = (): void => {
+    if (++work > maxSteps) throw new RangeError(`the plan expands to more than ${maxSteps.toLocaleString('en-US')} steps (for_each_file loops multiply)`);
+  };
+  const walk = (nodes: readonly PlanNode[], bound: string | undefined): void => {
+    const bind = (s: string): string => (bound === undefined ? s : s.split(PLACEHOLDER).join(bound));
+    for (const node of nodes) {
+      spend();
+      if (node.kind === 'for_each_file') {
+        for (const file of matchGlob(bind(node.glob), files)) {
+          spend();
+          walk(node.body, file);
+        }
+        continue;
+      }
+      out.push(node.kind === 'call_plan' ? `${CALL} ${bind(node.target)}` : node.raw === '' ? node.name : `${node.name} ${bind(node.raw)}`);
+    }
+  };
+  walk(body, binding);
   return out;
 }

@@ -6,7 +6,7 @@
  * holds the two to the same verdicts.
  */
 import { z } from 'zod';
-import { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, SESSION_SCHEMA_URL } from './urls.js';
+import { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, ORIENTATION_REPORT_SCHEMA_URL, SESSION_SCHEMA_URL } from './urls.js';
 
 export { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, SESSION_SCHEMA_URL };
 
@@ -26,7 +26,7 @@ export const HistoryEntrySchema = z.strictObject({
   message: z.string().optional(),
 });
 
-export const ResearchInfoSchema = z.strictObject({ topic: text, planPath: text, startedAt: text });
+export const ResearchInfoSchema = z.strictObject({ topic: text, planPath: text, startedAt: text, reportPath: text.describe('The report the research plan creates; `research done` requires it.').optional() });
 
 export const PostMortemInfoSchema = z.strictObject({
   path: text,
@@ -45,6 +45,7 @@ export const SessionSchema = z.strictObject({
   updatedAt: text,
   research: ResearchInfoSchema.optional(),
   postMortem: PostMortemInfoSchema.optional(),
+  registry: text.describe('The plan registry `run plan --registry` named, project-relative (call_plan names resolve through it while the plan runs); absent: knowledge_core/plan_registry.json.').optional(),
 });
 
 /** One line of logs/activity.log.jsonl: the seed's LOGGING_SCHEMA fields. */
@@ -79,6 +80,40 @@ export const AgentMetaSchema = z
   })
   .catchall(z.unknown());
 
+const ms = z.number().nonnegative();
+
+/** .ratchet/orientation.json: what `ratchet task start` found at each level of the cascade. */
+export const OrientationReportSchema = z.strictObject({
+  $schema: z.string(),
+  schemaVersion: z.literal(1),
+  taskId: text,
+  sessionId: text.optional(),
+  generatedAt: text.describe('ISO 8601 time the cascade ran.'),
+  level1: z.strictObject({ path: text.describe('knowledge_core/agent_meta.json'), agent: AgentMetaSchema }).describe('Self-awareness: who the agent is.'),
+  level2: z
+    .strictObject({
+      artifacts: z.array(
+        z.strictObject({
+          path: text,
+          kind: z.enum(['json', 'jsonl', 'markdown', 'other']),
+          bytes: z.number().int().nonnegative(),
+          ok: z.boolean(),
+          items: z.number().int().nonnegative().optional().describe('Records of a .jsonl, top-level keys of a .json object, headings of a .md.'),
+          error: z.string().optional().describe('Why the artifact could not be loaded, with its line where known.'),
+        }),
+      ),
+      truncated: z.boolean().describe('More artifacts than the cascade summarises (500).'),
+    })
+    .describe('Repository sync: every knowledge_core/ artifact, loaded and summarised.'),
+  level3: z
+    .strictObject({
+      filesystem: z.strictObject({ ok: z.boolean(), writeMs: ms.optional(), readMs: ms.optional(), deleteMs: ms.optional(), error: z.string().optional() }),
+      network: z.strictObject({ skipped: z.boolean(), target: z.string().optional(), ok: z.boolean().optional(), ms: ms.optional(), error: z.string().optional() }),
+      environment: z.strictObject({ present: z.array(z.string()), missing: z.array(z.string()) }).describe('Names of standard variables only, never values.'),
+    })
+    .describe('Environment probe.'),
+});
+
 function toJson(schema: z.ZodType, id: string, title: string): Record<string, unknown> {
   const { $schema, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as Record<string, unknown>;
   return { $schema, $id: id, title, ...rest };
@@ -95,3 +130,4 @@ export const sessionJsonSchema = (): Record<string, unknown> => {
 };
 export const activityEntryJsonSchema = (): Record<string, unknown> => toJson(ActivityEntrySchema, ACTIVITY_LOG_SCHEMA_URL, 'Ratchet activity log entry (one line of logs/activity.log.jsonl)');
 export const agentMetaJsonSchema = (): Record<string, unknown> => toJson(AgentMetaSchema, AGENT_META_SCHEMA_URL, 'Ratchet agent meta (knowledge_core/agent_meta.json)');
+export const orientationReportJsonSchema = (): Record<string, unknown> => toJson(OrientationReportSchema, ORIENTATION_REPORT_SCHEMA_URL, 'Ratchet orientation report (.ratchet/orientation.json)');

@@ -26,6 +26,8 @@ export interface ResearchInfo {
   topic: string;
   /** Project-relative path of the generated research plan. */
   planPath: string;
+  /** Project-relative path of the report the plan creates; `research done` requires it to exist. */
+  reportPath?: string | undefined;
   startedAt: string;
 }
 
@@ -53,6 +55,8 @@ export interface Session {
   research?: ResearchInfo | undefined;
   /** Present once the task was closed. */
   postMortem?: PostMortemInfo | undefined;
+  /** The plan registry the running plan resolves call_plan names through (project-relative); default knowledge_core/plan_registry.json. */
+  registry?: string | undefined;
 }
 
 /** The clock every function that stamps a time takes. */

@@ -89,8 +89,9 @@ export const sessionValidator: Schema<Session> = schemaOf<Session>(
     { taskId: text, state: text, stack: arrayOf(planFrame), history: arrayOf(historyEntry), createdAt: text, updatedAt: text },
     {
       sessionId: text,
-      research: object({ topic: text, planPath: text, startedAt: text }),
+      research: object({ topic: text, planPath: text, startedAt: text }, { reportPath: text }),
       postMortem: object({ path: text, templateSha256: matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest'), outcome: oneOf('SUCCESS', 'FAILURE') }),
+      registry: text,
     },
   ),
 );

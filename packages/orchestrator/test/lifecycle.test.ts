@@ -4,7 +4,7 @@ import { ORCHESTRATOR_DEFINITION, IllegalMoveError, createSession, fire, isFinis
 import { fakeClock } from './support.js';
 
 describe('lifecycle', () => {
-  it('embeds exactly protocols/orchestrator.fsm.json', () => {
+  it('embeds protocols/orchestrator.fsm.json (generated: test/schema.test.ts fails when src/generated/definition.ts is stale)', () => {
     const file = JSON.parse(readFileSync(new URL('../../../protocols/orchestrator.fsm.json', import.meta.url), 'utf8')) as unknown;
     expect(ORCHESTRATOR_DEFINITION).toEqual(file);
   });

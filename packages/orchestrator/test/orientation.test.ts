@@ -1,9 +1,12 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { OrientationError, orient, probeNetwork, type OrientationOptions } from '../src/index.js';
+import { OrientationError, orient, orientationReportFile, probeNetwork, type OrientationOptions } from '../src/index.js';
+import { OrientationReportSchema } from '../src/schema.js';
+import { blackHole } from '../../../scripts/dev/black-hole.js';
 import { fakeClock } from './support.js';
 
 let root: string;
@@ -84,6 +87,33 @@ describe('L2 and L3', () => {
   });
 });
 
+describe('the orientation report file', () => {
+  test('orient() wrapped for .ratchet/orientation.json matches the documented schema (network skipped and probed)', async () => {
+    await writeMeta('{"name": "jules", "capabilities": ["plans"]}');
+    await mkdir(join(root, 'knowledge_core', 'notes'), { recursive: true });
+    await writeFile(join(root, 'knowledge_core', 'notes', 'a.md'), '# A\n## B\n');
+    await writeFile(join(root, 'knowledge_core', 'broken.jsonl'), '{"a":1}\n{oops\n');
+    const server = createServer((s) => s.destroy());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      for (const network of [false, { host: '127.0.0.1', port, timeoutMs: 2000 }] as const) {
+        const file = orientationReportFile(await orient(options({ network })), { taskId: 'T-1', sessionId: 'S-1' });
+        const parsed = OrientationReportSchema.safeParse(JSON.parse(JSON.stringify(file)));
+        expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+        expect(file).toMatchObject({ schemaVersion: 1, taskId: 'T-1', sessionId: 'S-1' });
+        const broken = file.level2.artifacts.find((a) => a.path === 'knowledge_core/broken.jsonl');
+        expect(broken?.ok).toBe(false);
+        expect(broken?.error).toMatch(/^line 2:/);
+      }
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+    // The schema is strict: a report with a stray field is not one.
+    expect(OrientationReportSchema.safeParse({ ...orientationReportFile(await orient(options()), { taskId: 'T' }), extra: 1 }).success).toBe(false);
+  });
+});
+
 describe('network probe', () => {
   let server: Server;
   afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
@@ -115,9 +145,54 @@ describe('network probe', () => {
         return silent;
       },
     };
-    const r = await probeNetwork({ host: 'example.invalid', port: 443, timeoutMs: 200 }, () => silent as never);
+    const r = await probeNetwork({ host: 'example.invalid', port: 443, timeoutMs: 200 }, { open: () => silent as never });
     expect(r).toMatchObject({ ok: false, error: 'no connection within 200 ms', target: 'example.invalid:443' });
     expect(destroyed).toBe(true);
+  });
+
+  // Real sockets, nothing leaves the machine: a stopped listener whose accept queue is full.
+  test.runIf(process.platform === 'linux')('a real black hole (a connect that never completes): resolves at the deadline', async () => {
+    const hole = await blackHole();
+    try {
+      const r = await probeNetwork({ host: hole.host, port: hole.port, timeoutMs: 300 });
+      expect(r).toMatchObject({ skipped: false, ok: false, error: 'no connection within 300 ms', target: `127.0.0.1:${hole.port}` });
+    } finally {
+      hole.close();
+    }
+  });
+
+  test('a DNS server that never answers: resolves at the deadline, and the lookup is cancelled (nothing keeps the process alive)', async () => {
+    const dns = createSocket('udp4');
+    let queries = 0;
+    dns.on('message', () => queries++);
+    await new Promise<void>((r) => dns.bind(0, '127.0.0.1', r));
+    try {
+      const r = await probeNetwork({ host: 'registry.example.test', port: 443, timeoutMs: 300 }, { dnsServers: [`127.0.0.1:${dns.address().port}`] });
+      expect(r).toMatchObject({ skipped: false, ok: false, error: 'no connection within 300 ms', target: 'registry.example.test:443' });
+      expect(queries).toBeGreaterThan(0);
+      const pending = process.getActiveResourcesInfo().filter((x) => /QueryReqWrap|GetAddrInfoReqWrap/.test(x));
+      expect(pending).toEqual([]);
+    } finally {
+      dns.close();
+    }
+  });
+
+  test('a name that does not resolve is reported as such', async () => {
+    // A DNS server that answers every query with NXDOMAIN.
+    const dns = createSocket('udp4');
+    dns.on('message', (msg, from) => {
+      const reply = Buffer.from(msg);
+      reply[2] = 0x81; // QR=1, RD=1
+      reply[3] = 0x83; // RA=1, RCODE=3 (NXDOMAIN)
+      dns.send(reply, from.port, from.address);
+    });
+    await new Promise<void>((r) => dns.bind(0, '127.0.0.1', r));
+    try {
+      const r = await probeNetwork({ host: 'nowhere.example.test', port: 443, timeoutMs: 2000 }, { dnsServers: [`127.0.0.1:${dns.address().port}`] });
+      expect(r).toMatchObject({ ok: false, error: 'cannot resolve nowhere.example.test: ENOTFOUND' });
+    } finally {
+      dns.close();
+    }
   });
 
   test('skipped when disabled', async () => {

@@ -143,6 +143,36 @@ describe('plan stack', () => {
     expect(p.state).toBe('PLANNING');
   });
 
+  it('a sub-plan the host refuses (it leads out of the project on disk) is unresolved-call, the session unchanged', () => {
+    const o = host({ 'r.plan': 'read a\ncall_plan link.plan\n' }, { readPlan: (p) => (p === 'r.plan' ? 'read a\ncall_plan link.plan\n' : p === 'link.plan' ? { refused: 'link.plan resolves to /etc/x, outside the project root' } : undefined) });
+    const s = startPlan(planning(o), 'r.plan', o);
+    let err: unknown;
+    try {
+      advance(s, {}, o);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PlanStackError);
+    expect(err).toMatchObject({ code: 'unresolved-call', chain: ['r.plan', 'link.plan'] });
+    expect((err as Error).message).toBe('link.plan resolves to /etc/x, outside the project root (call chain: r.plan -> link.plan)');
+    expect(currentStep(s)?.line).toBe('read a');
+  });
+
+  it('a plan whose loops expand past maxSteps is plan-too-large (not a process out of memory), the session unchanged', () => {
+    const files = Array.from({ length: 50 }, (_, i) => `src/f${i}.ts`);
+    const text = 'for_each_file src/*.ts\n  for_each_file src/*.ts\n    for_each_file src/*.ts\n      for_each_file src/*.ts\n        read {file}\n';
+    const o = host({ 'big.plan': text }, { files, maxSteps: 10_000 });
+    const p = planning(o);
+    expect(() => startPlan(p, 'big.plan', o)).toThrow(expect.objectContaining({ code: 'plan-too-large' }) as Error);
+    expect(() => startPlan(p, 'big.plan', o)).toThrow('big.plan: the plan expands to more than 10,000 steps (for_each_file loops multiply) (call chain: big.plan)');
+    // Loops of loops without a command in them count too.
+    expect(() => expandSteps(parsePlan('for_each_file src/*.ts\n  for_each_file src/*.ts\n    for_each_file src/*.ts\n      for_each_file x\n        read y\n', 'p').plan.body, files, undefined, 10_000)).toThrow(RangeError);
+    expect(p.state).toBe('PLANNING');
+    // Within the limit: every line.
+    expect(expandSteps(parsePlan('for_each_file src/*.ts\n  read {file}\n', 'p').plan.body, files, undefined, 101)).toHaveLength(50);
+    expect(() => expandSteps(parsePlan('for_each_file src/*.ts\n  read {file}\n', 'p').plan.body, files, undefined, 100)).toThrow(RangeError);
+  });
+
   it('startPlan outside PLANNING is an illegal move', () => {
     const o = host({ 'r.plan': 'read a\n' });
     expect(() => startPlan(createSession('T', o), 'r.plan', o)).toThrow(/not allowed in state "START"; legal triggers: begin_task/);

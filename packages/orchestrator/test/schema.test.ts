@@ -11,7 +11,7 @@ import { ActivityEntrySchema, AgentMetaSchema, SessionSchema } from '../src/sche
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 
 describe('schemas', () => {
-  test('schemas/*.schema.json are up to date with src/schema.ts', () => {
+  test('schemas/*.schema.json and src/generated/definition.ts are up to date with their sources', () => {
     for (const { path, text } of generate()) expect(readFileSync(path, 'utf8'), `stale ${path}: run \`pnpm --filter @ratchet/orchestrator generate\``).toBe(text);
   });
 
@@ -44,10 +44,11 @@ const session = fc.integer({ min: 0, max: 19 }).map((n) => n === 0).chain((extra
       history: orJunk(fc.array(history, { maxLength: 2 })),
       createdAt: orJunk(str),
       updatedAt: orJunk(str),
-      research: maybe(orJunk(record({ topic: orJunk(str), planPath: orJunk(str), startedAt: orJunk(str) }))),
+      research: maybe(orJunk(record({ topic: orJunk(str), planPath: orJunk(str), startedAt: orJunk(str), reportPath: maybe(orJunk(str)) }))),
       postMortem: maybe(
         orJunk(record({ path: orJunk(str), templateSha256: fc.oneof({ weight: 8, arbitrary: fc.constant('a'.repeat(64)) }, { weight: 1, arbitrary: str }), outcome: fc.constantFrom('SUCCESS', 'FAILURE', 'SUCCESS', 'FAILURE', 'MAYBE') })),
       ),
+      registry: maybe(orJunk(str)),
     },
     extra,
   ),

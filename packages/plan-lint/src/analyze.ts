@@ -48,7 +48,7 @@ export function analyzePlan(options: AnalyzeOptions): Analysis {
   const load = (path: string): Plan | null => {
     if (!plans.has(path)) {
       const text = host.readPlan(path);
-      plans.set(path, text === undefined ? null : parsePlan(text, path).plan);
+      plans.set(path, typeof text === 'string' ? parsePlan(text, path).plan : null);
     }
     return plans.get(path)!;
   };

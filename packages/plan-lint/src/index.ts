@@ -26,11 +26,11 @@ export {
   type DialectWhen,
   type Effect,
 } from './dialect.js';
-export { lintPlan, type LintOptions, type LintResult, type PlanHost } from './lint.js';
+export { DEFAULT_MAX_STEPS, lintPlan, type LintOptions, type LintResult, type PlanHost, type PlanRefusal } from './lint.js';
 export { analyzePlan, complexityOf, type Analysis, type AnalyzeOptions, type Complexity, type Modality } from './analyze.js';
 export { resolveCall, type CallResolution, type PlanRegistry } from './resolve-call.js';
 export { normalizeRelative } from './paths.js';
 export { globToRegExp, matchGlob } from './glob.js';
 export { formatStylish, type StylishOptions } from './format/stylish.js';
 export { formatJson } from './format/json.js';
-export { INFORMATION_URI, SARIF_SCHEMA, formatSarif, toSarif, type SarifOptions } from './format/sarif.js';
+export { GITHUB_MAX_RESULTS, INFORMATION_URI, SARIF_SCHEMA, formatSarif, toSarif, type SarifOptions } from './format/sarif.js';

@@ -3,20 +3,30 @@
  * injected `host.readPlan`, the file system is simulated from `files` (a Set, mutated in place as
  * the plan creates, deletes and moves files). The walk is iterative (explicit stacks for blocks
  * and call frames), so plan length and nesting never touch the JS call stack; fsm-core's pushdown
- * `start`/`step` decides the call depth limit and the call chain.
+ * `start`/`step` decides the call depth limit and the call chain. It walks the compact form
+ * (`scanPlan`: typed arrays over the text, arguments sliced only when a rule needs them), so the
+ * heap holds a few objects per plan rather than several per line, and time stays linear in size.
  */
 import { DEFAULT_MAX_DEPTH, nextSymbols, start, step, type Machine, type RunSnapshot } from '@ratchet/fsm-core';
-import { actionFor, commandsForSymbol, type Dialect, type DialectAction } from './dialect.js';
+import { actionFor, commandsForSymbol, type CompiledCommand, type Dialect, type DialectAction } from './dialect.js';
 import { RULES, sortFindings, type CallSite, type Finding, type RuleId } from './findings.js';
 import { matchGlob } from './glob.js';
-import { parsePlan, type ParseResult } from './parse.js';
+import { KIND_COMMAND, KIND_LOOP, argOf, scanPlan, type PlanCode, type ScanResult } from './parse.js';
 import { normalizeRelative } from './paths.js';
-import { PLACEHOLDER, type CommandNode, type ForEachNode, type Plan, type PlanNode } from './plan.js';
+import { PLACEHOLDER } from './plan.js';
 import { resolveCall, type PlanRegistry } from './resolve-call.js';
 
+/** A plan the host will not read: it exists, but resolves outside the project (a symbolic link). */
+export interface PlanRefusal {
+  refused: string;
+}
+
 export interface PlanHost {
-  /** The text of a plan file (project-relative path), or undefined when there is no such file. */
-  readPlan(relPath: string): string | undefined;
+  /**
+   * The text of a plan file (project-relative path), undefined when there is no such file, or a
+   * refusal (with the reason) when the path leads out of the project root on disk.
+   */
+  readPlan(relPath: string): string | undefined | PlanRefusal;
 }
 
 export interface LintOptions {
@@ -33,18 +43,29 @@ export interface LintOptions {
   registry?: PlanRegistry;
   /** Maximum call frames, the entry plan included. Default fsm-core's DEFAULT_MAX_DEPTH (10). */
   maxDepth?: number;
+  /**
+   * Most simulated steps (commands, calls and loop iterations, with every for_each_file match and
+   * every call_plan expanded) before lint stops with `plan-too-large`. Default DEFAULT_MAX_STEPS.
+   * Nested loops over a big tree, or plans that each call the next several times, grow
+   * exponentially: without a bound, lint of a ten-line plan could run for days.
+   */
+  maxSteps?: number;
 }
+
+/** Five million simulated steps: a few seconds of lint, five times the longest plan the benchmark lints. */
+export const DEFAULT_MAX_STEPS = 5_000_000;
 
 export interface LintResult {
   findings: Finding[];
 }
 
-type Cursor =
-  | { kind: 'body'; nodes: PlanNode[]; i: number; binding: string | undefined }
-  | { kind: 'loop'; node: ForEachNode; matches: string[]; m: number };
+/** A range of sibling nodes being walked, or a for_each_file going through its matches. */
+type Cursor = { kind: 'body'; i: number; to: number; binding: string | undefined } | { kind: 'loop'; at: number; matches: string[]; m: number };
 
 interface Frame {
-  plan: Plan;
+  code: PlanCode;
+  /** The dialect's command for each of `code.names` (undefined: unknown command). */
+  commands: (CompiledCommand | undefined)[];
   state: number;
   /** Set after the first FSM rejection: the rest of this plan's sequence would only cascade. */
   dead: boolean;
@@ -59,7 +80,7 @@ export function lintPlan(options: LintOptions): LintResult {
   const entry = normalizeRelative(options.entry) ?? options.entry;
   const findings: Finding[] = [];
   const seen = new Set<string>();
-  const parsed = new Map<string, ParseResult | null>();
+  const parsed = new Map<string, ScanResult | PlanRefusal | null>();
   const machineId = machine.id ?? dialect.id;
   const machines = new Map([[machineId, machine]]);
   const width = machine.alphabet.length;
@@ -84,79 +105,102 @@ export function lintPlan(options: LintOptions): LintResult {
     findings.push(f);
   };
 
-  const load = (path: string): ParseResult | null => {
+  const load = (path: string): ScanResult | PlanRefusal | null => {
     let r = parsed.get(path);
     if (r === undefined) {
       const text = host.readPlan(path);
-      r = text === undefined ? null : parsePlan(text, path);
+      r = text === undefined ? null : typeof text === 'string' ? scanPlan(text, path) : text;
       parsed.set(path, r);
     }
     return r;
   };
 
   const frames: Frame[] = [];
-  const enter = (result: ParseResult, snapshot: RunSnapshot, chain: string[] | undefined, callSites: CallSite[] | undefined): void => {
-    const frame: Frame = { plan: result.plan, state: machine.startId, dead: false, snapshot, cursors: [{ kind: 'body', nodes: result.plan.body, i: 0, binding: undefined }], chain, callSites };
+  const enter = (result: ScanResult, snapshot: RunSnapshot, chain: string[] | undefined, callSites: CallSite[] | undefined): void => {
+    const { code } = result;
+    const frame: Frame = {
+      code,
+      commands: code.names.map((n) => dialect.commands.get(n)),
+      state: machine.startId,
+      dead: false,
+      snapshot,
+      cursors: [{ kind: 'body', i: 0, to: code.count, binding: undefined }],
+      chain,
+      callSites,
+    };
     for (const d of result.diagnostics) report(frame, d.ruleId, d.file, d.line, d.column, d.message);
-    if (result.plan.body.length === 0) report(frame, 'empty-plan', result.plan.file, 1, 1, 'the plan has no commands');
+    if (code.count === 0) report(frame, 'empty-plan', code.file, 1, 1, 'the plan has no commands');
     frames.push(frame);
   };
 
   const root = load(entry);
-  if (root === null) {
-    report(undefined, 'call-plan-not-found', entry, 1, 1, `plan file ${JSON.stringify(entry)} not found`);
+  if (root === null || 'refused' in root) {
+    if (root === null) report(undefined, 'call-plan-not-found', entry, 1, 1, `plan file ${JSON.stringify(entry)} not found`);
+    else report(undefined, 'call-plan-outside-root', entry, 1, 1, root.refused);
     return { findings };
   }
   enter(root, start(machine, { id: machineId, label: entry, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH }), undefined, undefined);
 
-  const fileArg = (frame: Frame, node: CommandNode, index: number, binding: string | undefined): string | undefined => {
-    const arg = node.args[index];
+  const nameOf = (frame: Frame, i: number): string => frame.code.names[frame.code.name[i]!]!;
+  /** 1-based column of the argument that starts at text offset `offset` on node i's line. */
+  const columnAt = (code: PlanCode, i: number, offset: number): number => code.argsColumn[i]! + offset - code.start[i]!;
+
+  /** File argument `index` of node i, {file} bound and normalised; undefined (reported) when missing or outside. */
+  const fileArg = (frame: Frame, i: number, index: number, binding: string | undefined): { path: string; column: number } | undefined => {
+    const { code } = frame;
+    const arg = argOf(code, i, index);
     if (arg === undefined) {
-      report(frame, 'malformed-line', frame.plan.file, node.line, node.column, `${node.name} needs a file as argument ${index + 1}`);
+      report(frame, 'malformed-line', code.file, code.line[i]!, code.column[i]!, `${nameOf(frame, i)} needs a file as argument ${index + 1}`);
       return undefined;
     }
-    const value = binding !== undefined && arg.includes(PLACEHOLDER) ? arg.split(PLACEHOLDER).join(binding) : arg;
+    const hasPlaceholder = arg.value.includes(PLACEHOLDER);
     // An unbound {file} was reported by the parser (unbound-placeholder); do not pile on.
-    if (binding === undefined && arg.includes(PLACEHOLDER)) return undefined;
+    if (binding === undefined && hasPlaceholder) return undefined;
+    const value = hasPlaceholder ? arg.value.split(PLACEHOLDER).join(binding) : arg.value;
+    const column = columnAt(code, i, arg.offset);
     const path = normalizeRelative(value);
-    if (path === undefined) report(frame, 'path-outside-root', frame.plan.file, node.line, argColumn(node, index), `${node.name}: ${JSON.stringify(value)} is outside the project root`);
-    return path;
+    if (path === undefined) {
+      report(frame, 'path-outside-root', code.file, code.line[i]!, column, `${nameOf(frame, i)}: ${JSON.stringify(value)} is outside the project root`);
+      return undefined;
+    }
+    return { path, column };
   };
 
-  const missing = (frame: Frame, node: CommandNode, p: string, index: number): void => {
+  const missing = (frame: Frame, i: number, p: string, column: number): void => {
     const why = gone.get(p);
-    report(frame, 'file-not-found', frame.plan.file, node.line, argColumn(node, index), `${node.name}: ${JSON.stringify(p)} does not exist at this point of the plan${why === undefined ? '' : ` (${why})`}`);
+    report(frame, 'file-not-found', frame.code.file, frame.code.line[i]!, column, `${nameOf(frame, i)}: ${JSON.stringify(p)} does not exist at this point of the plan${why === undefined ? '' : ` (${why})`}`);
   };
 
-  const effect = (frame: Frame, node: CommandNode, action: DialectAction, binding: string | undefined): void => {
-    const file = frame.plan.file;
-    const index = action.path!;
-    const p = fileArg(frame, node, index, binding);
-    if (p === undefined) return;
+  const effect = (frame: Frame, i: number, action: DialectAction, binding: string | undefined): void => {
+    const { code } = frame;
+    const file = code.file;
+    const arg = fileArg(frame, i, action.path!, binding);
+    if (arg === undefined) return;
+    const p = arg.path;
     switch (action.effect) {
       case 'read':
       case 'edit':
-        if (!fs.has(p)) missing(frame, node, p, index);
+        if (!fs.has(p)) missing(frame, i, p, arg.column);
         break;
       case 'delete':
-        if (!fs.delete(p)) missing(frame, node, p, index);
-        gone.set(p, `deleted at ${file}:${node.line}`);
+        if (!fs.delete(p)) missing(frame, i, p, arg.column);
+        gone.set(p, `deleted at ${file}:${code.line[i]!}`);
         break;
       case 'create':
-        if (fs.has(p)) report(frame, 'file-exists', file, node.line, argColumn(node, index), `${node.name}: ${JSON.stringify(p)} already exists at this point of the plan`);
+        if (fs.has(p)) report(frame, 'file-exists', file, code.line[i]!, arg.column, `${nameOf(frame, i)}: ${JSON.stringify(p)} already exists at this point of the plan`);
         else fs.add(p);
         break;
       case 'write':
         fs.add(p);
         break;
       case 'move': {
-        const to = fileArg(frame, node, action.to!, binding);
-        if (!fs.has(p)) missing(frame, node, p, index);
+        const to = fileArg(frame, i, action.to!, binding);
+        if (!fs.has(p)) missing(frame, i, p, arg.column);
         if (to === undefined) return;
-        if (fs.has(to)) report(frame, 'file-exists', file, node.line, argColumn(node, action.to!), `${node.name}: the destination ${JSON.stringify(to)} already exists at this point of the plan`);
+        if (fs.has(to.path)) report(frame, 'file-exists', file, code.line[i]!, to.column, `${nameOf(frame, i)}: the destination ${JSON.stringify(to.path)} already exists at this point of the plan`);
         fs.delete(p);
-        gone.set(p, `moved to ${to} at ${file}:${node.line}`);
-        fs.add(to);
+        gone.set(p, `moved to ${to.path} at ${file}:${code.line[i]!}`);
+        fs.add(to.path);
         break;
       }
       default:
@@ -169,24 +213,38 @@ export function lintPlan(options: LintOptions): LintResult {
     return names.length === 0 ? 'no command is allowed here' : `expected one of: ${names.join(', ')}`;
   };
 
+  const tooLarge = (frame: Frame, i: number, max: number): void => {
+    report(
+      frame,
+      'plan-too-large',
+      frame.code.file,
+      frame.code.line[i]!,
+      frame.code.column[i]!,
+      `simulating this plan takes more than ${max.toLocaleString('en-US')} steps (every for_each_file match and call_plan expanded); lint stopped here, the rest is unchecked. Nest fewer loops, narrow the globs, or call fewer sub-plans`,
+    );
+  };
+
   const finish = (frame: Frame): void => {
-    const { plan } = frame;
-    const last = plan.body[plan.body.length - 1];
-    if (last === undefined) return;
+    const { code } = frame;
+    const last = code.last;
+    if (last < 0) return;
     const closeNames = commandsForSymbol(dialect, dialect.close).join(' or ');
     let closed = false;
-    if (last.kind === 'command') {
-      const c = dialect.commands.get(last.name);
-      closed = c !== undefined && actionFor(c, last.raw).symbol === dialect.close;
+    const kind = code.kind[last];
+    if (kind === KIND_COMMAND) {
+      const c = frame.commands[code.name[last]!];
+      closed = c !== undefined && actionFor(c, code.text.slice(code.start[last], code.end[last])).symbol === dialect.close;
     }
     if (!closed) {
-      const what = last.kind === 'command' ? last.name : last.kind;
-      report(frame, 'closure-mandate', plan.file, last.line, last.column, `the plan must end with the close command (${closeNames}); it ends with ${what}`);
+      const what = kind === KIND_COMMAND ? nameOf(frame, last) : kind === KIND_LOOP ? 'for_each_file' : 'call_plan';
+      report(frame, 'closure-mandate', code.file, code.line[last]!, code.column[last]!, `the plan must end with the close command (${closeNames}); it ends with ${what}`);
     } else if (!frame.dead && machine.accepting[frame.state] !== 1) {
-      report(frame, 'fsm-adherence', plan.file, last.line, last.column, `the plan ends in state ${machine.states[frame.state]!}, which is not an accept state`);
+      report(frame, 'fsm-adherence', code.file, code.line[last]!, code.column[last]!, `the plan ends in state ${machine.states[frame.state]!}, which is not an accept state`);
     }
   };
 
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  let steps = 0;
   while (frames.length > 0) {
     const frame = frames[frames.length - 1]!;
     const cur = frame.cursors[frame.cursors.length - 1];
@@ -195,72 +253,89 @@ export function lintPlan(options: LintOptions): LintResult {
       frames.pop();
       continue;
     }
+    const { code } = frame;
     if (cur.kind === 'loop') {
-      if (cur.m < cur.matches.length) frame.cursors.push({ kind: 'body', nodes: cur.node.body, i: 0, binding: cur.matches[cur.m++] });
-      else frame.cursors.pop();
+      if (cur.m < cur.matches.length) {
+        if (++steps > maxSteps) {
+          tooLarge(frame, cur.at, maxSteps);
+          break;
+        }
+        frame.cursors.push({ kind: 'body', i: cur.at + 1, to: code.next[cur.at]!, binding: cur.matches[cur.m++] });
+      } else frame.cursors.pop();
       continue;
     }
-    if (cur.i >= cur.nodes.length) {
+    if (cur.i >= cur.to) {
       frame.cursors.pop();
       continue;
     }
-    const node = cur.nodes[cur.i++]!;
-    const file = frame.plan.file;
-    if (node.kind === 'command') {
-      const command = dialect.commands.get(node.name);
+    const i = cur.i;
+    cur.i = code.next[i]!;
+    if (++steps > maxSteps) {
+      tooLarge(frame, i, maxSteps);
+      break;
+    }
+    const file = code.file;
+    const kind = code.kind[i];
+    if (kind === KIND_COMMAND) {
+      const command = frame.commands[code.name[i]!];
       if (command === undefined) {
-        report(frame, 'unknown-command', file, node.line, node.column, `unknown command ${JSON.stringify(node.name)} in dialect ${dialect.id}`);
+        report(frame, 'unknown-command', file, code.line[i]!, code.column[i]!, `unknown command ${JSON.stringify(nameOf(frame, i))} in dialect ${dialect.id}`);
         continue;
       }
-      const action = command.when.length === 0 ? command.base : actionFor(command, node.raw);
+      const action = command.when.length === 0 ? command.base : actionFor(command, code.text.slice(code.start[i], code.end[i]));
       if (!frame.dead) {
         const a = machine.symbolIndex.get(action.symbol);
         const t = a === undefined ? -1 : table !== undefined ? table[frame.state * width + a]! : edgeTarget(machine, frame.state, a);
         if (t < 0) {
           frame.dead = true;
-          report(frame, 'fsm-adherence', file, node.line, node.column, `${node.name} (${action.symbol}) is not allowed in state ${machine.states[frame.state]!}; ${legal(frame)}`);
+          report(frame, 'fsm-adherence', file, code.line[i]!, code.column[i]!, `${nameOf(frame, i)} (${action.symbol}) is not allowed in state ${machine.states[frame.state]!}; ${legal(frame)}`);
         } else frame.state = t;
       }
-      if (action.effect !== undefined) effect(frame, node, action, cur.binding);
+      if (action.effect !== undefined) effect(frame, i, action, cur.binding);
       continue;
     }
-    if (node.kind === 'for_each_file') {
-      const glob = cur.binding !== undefined ? node.glob.split(PLACEHOLDER).join(cur.binding) : node.glob;
+    const raw = code.text.slice(code.start[i], code.end[i]);
+    if (kind === KIND_LOOP) {
+      const glob = cur.binding !== undefined ? raw.split(PLACEHOLDER).join(cur.binding) : raw;
       if (/^(\/|\\|[A-Za-z]:)/.test(glob) || /(^|\/)\.\.(\/|$)/.test(glob)) {
-        report(frame, 'path-outside-root', file, node.line, node.argsColumn, `for_each_file: ${JSON.stringify(glob)} is outside the project root`);
+        report(frame, 'path-outside-root', file, code.line[i]!, code.argsColumn[i]!, `for_each_file: ${JSON.stringify(glob)} is outside the project root`);
         continue;
       }
       const matches = matchGlob(glob, fs);
-      if (matches.length === 0) report(frame, 'empty-glob', file, node.line, node.argsColumn, `for_each_file ${glob} matches no file at this point of the plan; its body is not checked`);
-      frame.cursors.push({ kind: 'loop', node, matches, m: 0 });
+      if (matches.length === 0) report(frame, 'empty-glob', file, code.line[i]!, code.argsColumn[i]!, `for_each_file ${glob} matches no file at this point of the plan; its body is not checked`);
+      frame.cursors.push({ kind: 'loop', at: i, matches, m: 0 });
       continue;
     }
     // call_plan
-    const target = cur.binding !== undefined ? node.target.split(PLACEHOLDER).join(cur.binding) : node.target;
+    const target = cur.binding !== undefined ? raw.split(PLACEHOLDER).join(cur.binding) : raw;
     const resolved = resolveCall(target, registry);
     if (!resolved.ok) {
-      report(frame, 'call-plan-outside-root', file, node.line, node.argsColumn, resolved.message);
+      report(frame, 'call-plan-outside-root', file, code.line[i]!, code.argsColumn[i]!, resolved.message);
       continue;
     }
     const path = resolved.path;
     const chainHere = frame.chain ?? [entry];
     const at = chainHere.indexOf(path);
     if (at >= 0) {
-      report(frame, 'plan-cycle', file, node.line, node.argsColumn, `plan cycle: ${[...chainHere.slice(at), path].join(' -> ')}`);
+      report(frame, 'plan-cycle', file, code.line[i]!, code.argsColumn[i]!, `plan cycle: ${[...chainHere.slice(at), path].join(' -> ')}`);
       continue;
     }
     const called = step(frame.snapshot, machines, { type: 'call', machine: machineId, label: path });
     if (!called.ok) {
       const chain = 'chain' in called.error ? [...called.error.chain] : [...chainHere, path];
-      report(frame, 'recursion-depth', file, node.line, node.argsColumn, called.error.message, { chain });
+      report(frame, 'recursion-depth', file, code.line[i]!, code.argsColumn[i]!, called.error.message, { chain });
       continue;
     }
     const sub = load(path);
     if (sub === null) {
-      report(frame, 'call-plan-not-found', file, node.line, node.argsColumn, `call_plan ${JSON.stringify(target)}: no registered plan of that name and no plan file ${JSON.stringify(path)}`);
+      report(frame, 'call-plan-not-found', file, code.line[i]!, code.argsColumn[i]!, `call_plan ${JSON.stringify(target)}: no registered plan of that name and no plan file ${JSON.stringify(path)}`);
       continue;
     }
-    enter(sub, called.snapshot, [...chainHere, path], [...(frame.callSites ?? []), { file, line: node.line, column: node.column }]);
+    if ('refused' in sub) {
+      report(frame, 'call-plan-outside-root', file, code.line[i]!, code.argsColumn[i]!, `call_plan ${JSON.stringify(target)}: ${sub.refused}`);
+      continue;
+    }
+    enter(sub, called.snapshot, [...chainHere, path], [...(frame.callSites ?? []), { file, line: code.line[i]!, column: code.column[i]! }]);
   }
   return { findings: sortFindings(findings) };
 }
@@ -268,17 +343,4 @@ export function lintPlan(options: LintOptions): LintResult {
 function edgeTarget(machine: Machine, s: number, a: number): number {
   for (let e = machine.edgeStart[s]!; e < machine.edgeStart[s + 1]!; e++) if (machine.edgeSymbol[e] === a) return machine.edgeTarget[e]!;
   return -1;
-}
-
-/** Column (1-based) of argument `index` of a command line, for findings about that argument. */
-export function argColumn(node: CommandNode, index: number): number {
-  let col = node.argsColumn;
-  const raw = node.raw;
-  let i = 0;
-  for (let k = 0; k < index; k++) {
-    while (i < raw.length && !/\s/.test(raw[i]!)) i++;
-    while (i < raw.length && /\s/.test(raw[i]!)) i++;
-  }
-  col += i;
-  return col;
 }

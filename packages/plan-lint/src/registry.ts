@@ -3,11 +3,13 @@
  * path, a versioned document written only through @ratchet/store (locked, atomic, validated).
  * The seed's legacy flat map (`{"deep-research": "plans/deep_research.txt"}`, no schemaVersion)
  * is read as version 1 and rewritten in the new shape by the next update.
- * Import through `@ratchet/plan-lint/registry` (this module loads zod).
+ * Import through `@ratchet/plan-lint/registry`. It does not load zod (a hand-written validator,
+ * registry-data.ts): `plan lint` and `run done` read the registry on every call.
  */
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { NotFoundError, ValidationError, defineDocument, openDocument, readJsonFile, readTextFile, withLock, writeFileAtomic, type DocumentOptions } from '@ratchet/store';
-import { PLAN_NAME, PLAN_REGISTRY_SCHEMA_URL, PlanRegistryDataSchema, type PlanRegistryData } from './schema.js';
+import { NotFoundError, ValidationError, defineDocument, openDocument, readJsonFile, readTextFile, toJsonPointer, withLock, writeFileAtomic, type DocumentOptions } from '@ratchet/store';
+import { PLAN_NAME, PLAN_REGISTRY_SCHEMA_URL, planRegistryValidator, type PlanRegistryData } from './registry-data.js';
 
 export const PLAN_REGISTRY_PATH = 'knowledge_core/plan_registry.json';
 export const PLAN_REGISTRY_VERSION = 1;
@@ -27,7 +29,7 @@ export class PlanRegistryError extends Error {
 }
 
 export const planRegistryDocument = defineDocument<PlanRegistryData>({
-  schema: PlanRegistryDataSchema,
+  schema: planRegistryValidator,
   version: PLAN_REGISTRY_VERSION,
   $schema: PLAN_REGISTRY_SCHEMA_URL,
   initial: { plans: {} },
@@ -50,7 +52,7 @@ export async function registerPlan(registryPath: string, root: string, name: str
   const absRoot = resolve(root);
   const abs = resolve(absRoot, planPath);
   const rel = relative(absRoot, abs);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+  if (isOutside(rel)) {
     throw new PlanRegistryError('outside-root', name, `${planPath}: plans must be files inside the project root ${absRoot}`);
   }
   try {
@@ -59,6 +61,11 @@ export async function registerPlan(registryPath: string, root: string, name: str
     if (err instanceof NotFoundError) throw new PlanRegistryError('plan-not-found', name, `${planPath}: no such plan file`, { cause: err });
     if (err instanceof Error && (err as { code?: string }).code === 'not-a-file') throw new PlanRegistryError('not-a-file', name, `${planPath}: not a file`, { cause: err });
     throw err;
+  }
+  // Lexically inside is not enough: a symbolic link (the plan, or a directory on its way) may lead out.
+  const real = await realpath(abs);
+  if (isOutside(relative(await realpath(absRoot), real))) {
+    throw new PlanRegistryError('outside-root', name, `${planPath}: resolves through a symbolic link to ${real}, outside the project root ${absRoot}`);
   }
   const path = rel.split(sep).join('/');
   const file = resolve(absRoot, registryPath);
@@ -104,27 +111,35 @@ export async function readRegistry(registryPath: string, root: string): Promise<
   return { ...data.plans };
 }
 
+/** `..` or `../x` (not `..x`, a file name that merely starts with two dots), or another drive. */
+function isOutside(rel: string): boolean {
+  return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
 function checkName(name: string): void {
   if (!PLAN_NAME.test(name)) throw new PlanRegistryError('invalid-name', name, `invalid plan name ${JSON.stringify(name)}: names match ${PLAN_NAME.source} (and are not constructor/prototype)`);
 }
 
 /** A legacy flat map converted and validated, or undefined when the file is absent or already versioned. */
 async function readLegacy(file: string): Promise<PlanRegistryData | undefined> {
-  let value: unknown;
+  let doc;
   try {
-    value = (await readJsonFile(file)).value;
+    doc = await readJsonFile(file);
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
   }
+  const value = doc.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.hasOwn(value, 'schemaVersion')) return undefined;
-  const result = PlanRegistryDataSchema.safeParse({ plans: value });
+  const result = planRegistryValidator.safeParse({ plans: value });
   if (!result.success) {
-    throw new ValidationError(
-      file,
-      result.error.issues.map((i) => ({ pointer: `/${i.path.slice(1).map(String).join('/')}`, message: `${i.message} (legacy plan registry)`, code: i.code })),
-      'file',
-    );
+    // Issues are about {plans: <the file>}: drop the leading "plans" so pointers point into the file.
+    const issues = result.error.issues.map((i) => {
+      const pointer = toJsonPointer(i.path.slice(1));
+      const at = doc.locate(pointer);
+      return { pointer, message: `${i.message} (legacy plan registry)`, ...(at ? { line: at.line, column: at.column } : {}) };
+    });
+    throw new ValidationError(file, issues, 'file');
   }
   return result.data;
 }

@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import { DIALECT_SCHEMA_URL, EFFECTS } from './dialect.js';
+import { PLAN_NAME, PLAN_REGISTRY_SCHEMA_URL } from './registry-data.js';
 import type { PlanNode } from './plan.js';
 
 export const PLAN_SCHEMA_URL = 'https://unpkg.com/@ratchet/plan-lint/schemas/plan.schema.json';
-export const PLAN_REGISTRY_SCHEMA_URL = 'https://unpkg.com/@ratchet/plan-lint/schemas/plan-registry.schema.json';
+export { PLAN_NAME, PLAN_REGISTRY_SCHEMA_URL };
 
 interface Meta {
   id?: string;
@@ -103,9 +104,6 @@ export const DialectSchema = z
   })
   .register(planLintSchemaRegistry, { title: 'Ratchet plan dialect', description: 'Maps plan commands to FSM symbols and file effects.' });
 
-/** Plan names: lower case, digits, `.`, `_`, `-`; never `constructor`/`prototype` (`__proto__` cannot match). */
-export const PLAN_NAME = /^(?!(?:constructor|prototype)$)[a-z0-9][a-z0-9._-]*$/;
-
 /** The registry document without its envelope (`$schema`, `schemaVersion`), as the store validates it. */
 export const PlanRegistryDataSchema = z
   .strictObject({
@@ -113,7 +111,6 @@ export const PlanRegistryDataSchema = z
   })
   .register(planLintSchemaRegistry, { title: 'Ratchet plan registry', description: 'knowledge_core/plan_registry.json' });
 
-export type PlanRegistryData = z.output<typeof PlanRegistryDataSchema>;
 
 function toJson(schema: z.ZodType, id: string): Record<string, unknown> {
   const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: planLintSchemaRegistry }) as Record<string, unknown>;

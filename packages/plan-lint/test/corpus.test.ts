@@ -15,10 +15,15 @@ const EXPECTED: Record<string, string[]> = {
   'invalid/empty.plan': ['empty-plan@1:1'],
   'invalid/fs.plan': ['file-not-found@3:11', 'file-exists@4:24', 'file-not-found@6:11', 'file-not-found@8:29', 'empty-glob@9:15', 'path-outside-root@11:11'],
   'invalid/fsm-order.plan': ['fsm-adherence@2:1'],
-  'invalid/indent.plan': ['bad-indentation@3:1', 'empty-block@4:1', 'bad-indentation@5:1', 'bad-indentation@8:1', 'unbound-placeholder@9:11'],
+  // Line 5 is the body of line 4, indented 4 instead of 2: one finding, not also "empty block".
+  'invalid/indent.plan': ['bad-indentation@3:1', 'bad-indentation@5:1', 'bad-indentation@8:1', 'unbound-placeholder@9:11'],
   'invalid/malformed.plan': ['malformed-line@3:1', 'malformed-line@4:1', 'malformed-line@5:1', 'malformed-line@6:1', 'empty-block@7:1'],
   'invalid/no-close.plan': ['closure-mandate@3:1'],
-  'invalid/tabs.plan': ['empty-block@3:1', 'tab-indentation@4:1'],
+  'invalid/tabs.plan': ['tab-indentation@4:1'],
+  // Tabs mixed into space indentation, each reported at the tab's own column.
+  'invalid/mixed-indent.plan': ['tab-indentation@4:3', 'tab-indentation@5:2', 'tab-indentation@6:1', 'tab-indentation@9:3'],
+  // A BOM, CRLF line ends, a comment and no final newline: lines and columns as a person counts them.
+  'invalid/crlf-bom.plan': ['file-not-found@4:11', 'bad-indentation@5:1'],
   'invalid/unknown.plan': ['unknown-command@3:1'],
 };
 

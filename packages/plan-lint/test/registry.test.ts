@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonParseError, SchemaVersionError, StoreError, UnsafeInputError } from '@ratchet/store';
+import { JsonParseError, SchemaVersionError, StoreError, UnsafeInputError, ValidationError } from '@ratchet/store';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { deregisterPlan, listPlans, PLAN_REGISTRY_PATH, PlanRegistryError, readRegistry, registerPlan } from '../src/registry.js';
 
@@ -57,6 +57,32 @@ describe('plan registry', () => {
     expect(await code(registerPlan(PLAN_REGISTRY_PATH, root, 'x', 'plans'))).toBe('not-a-file');
   });
 
+  test('a plan reached through a symbolic link that leads out of the project is refused', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'plan-registry-outside-'));
+    try {
+      writeFileSync(join(outside, 'evil.plan'), 'set_plan x\n');
+      symlinkSync(join(outside, 'evil.plan'), join(root, 'plans/link.plan'));
+      symlinkSync(outside, join(root, 'plans/linked-dir'));
+      for (const p of ['plans/link.plan', 'plans/linked-dir/evil.plan']) {
+        const err = (await registerPlan(PLAN_REGISTRY_PATH, root, 'x', p).catch((e: unknown) => e)) as PlanRegistryError;
+        expect(err).toBeInstanceOf(PlanRegistryError);
+        expect(err.code).toBe('outside-root');
+        expect(err.message).toContain('symbolic link');
+      }
+      // A link that stays inside the project is fine.
+      symlinkSync(join(root, 'plans/deep.plan'), join(root, 'plans/alias.plan'));
+      expect((await registerPlan(PLAN_REGISTRY_PATH, root, 'alias', 'plans/alias.plan')).path).toBe('plans/alias.plan');
+      expect(await readRegistry(PLAN_REGISTRY_PATH, root)).toEqual({ alias: 'plans/alias.plan' });
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  test('a file whose name starts with two dots is inside the project', async () => {
+    writeFileSync(join(root, '..hidden.plan'), 'set_plan x\n');
+    expect((await registerPlan(PLAN_REGISTRY_PATH, root, 'dots', '..hidden.plan')).path).toBe('..hidden.plan');
+  });
+
   test('deregister removes the entry; unknown names are refused', async () => {
     await registerPlan(PLAN_REGISTRY_PATH, root, 'a', 'plans/deep.plan');
     await registerPlan(PLAN_REGISTRY_PATH, root, 'b', 'plans/other.plan');
@@ -90,13 +116,20 @@ describe('plan registry', () => {
     ['does not parse', '{"plans": {"a": "x",}\n', JsonParseError],
     ['has a __proto__ key', '{"schemaVersion": 1, "plans": {"__proto__": "x"}}\n', UnsafeInputError],
     ['comes from the future', '{"schemaVersion": 2, "plans": {}}\n', SchemaVersionError],
-    ['is an invalid legacy map', '{"a": 42}\n', StoreError],
+    ['is an invalid legacy map', '{"a": 42}\n', ValidationError],
   ])('a registry that %s raises the store error and stays byte-for-byte untouched', async (_what, text, type) => {
     writeFileSync(registry, text);
     await expect(registerPlan(PLAN_REGISTRY_PATH, root, 'x', 'plans/deep.plan')).rejects.toBeInstanceOf(type);
     await expect(deregisterPlan(PLAN_REGISTRY_PATH, root, 'a')).rejects.toBeInstanceOf(type);
     await expect(listPlans(PLAN_REGISTRY_PATH, root)).rejects.toBeInstanceOf(StoreError);
     expect(readFileSync(registry, 'utf8')).toBe(text);
+  });
+
+  test('an invalid legacy entry is placed at its line and column', async () => {
+    writeFileSync(registry, '{\n  "ok": "plans/a.plan",\n  "Bad Name": "plans/b.plan"\n}\n');
+    const err = (await listPlans(PLAN_REGISTRY_PATH, root).catch((e: unknown) => e)) as ValidationError;
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.issues[0]).toMatchObject({ pointer: '/Bad Name', line: 3 });
   });
 
   test('a parse error names the file and its place', async () => {

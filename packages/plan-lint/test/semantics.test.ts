@@ -171,3 +171,46 @@ describe('dialects', () => {
     expect(loadDialect(raw).problems.map((p) => p.pointer)).toEqual(['/commands/__proto__']);
   });
 });
+
+describe('host refusals', () => {
+  test('a sub-plan the host refuses (it leads out of the root on disk) is call-plan-outside-root at the call site', () => {
+    const host = { readPlan: (rel: string) => (rel === 'main.plan' ? `${HEAD}call_plan link.plan\n${CLOSE}` : rel === 'link.plan' ? { refused: 'link.plan resolves to /etc/x.plan, outside the project root' } : undefined) };
+    const findings = lintPlan({ entry: 'main.plan', root: '/project', host, files: [], ...fdc }).findings;
+    expect(findings.map((f) => [f.ruleId, f.file, f.line, f.column, f.message])).toEqual([
+      ['call-plan-outside-root', 'main.plan', 3, 11, 'call_plan "link.plan": link.plan resolves to /etc/x.plan, outside the project root'],
+    ]);
+  });
+
+  test('a refused entry plan is one finding', () => {
+    const findings = lintPlan({ entry: 'main.plan', root: '/project', host: { readPlan: () => ({ refused: 'no' }) }, files: [], ...fdc }).findings;
+    expect(findings.map((f) => f.ruleId)).toEqual(['call-plan-outside-root']);
+  });
+});
+
+describe('plan-too-large: a budget of simulated steps', () => {
+  const files = Array.from({ length: 100 }, (_, i) => `src/f${i}.ts`);
+
+  test('nested loops over a big tree stop at the budget with one finding where it ran out', () => {
+    // 100^4 = 100 million iterations: without a bound this lint would not finish.
+    const plan = `${HEAD}for_each_file src/*.ts\n  for_each_file src/*.ts\n    for_each_file src/*.ts\n      for_each_file src/*.ts\n        read_file {file}\n${CLOSE}`;
+    const findings = lintPlan({ entry: 'main.plan', root: '/p', host: memoryHost({ 'main.plan': plan }), files, ...fdc, maxSteps: 50_000 }).findings;
+    expect(findings.map((f) => [f.ruleId, f.line])).toEqual([['plan-too-large', 7]]);
+    expect(findings[0]!.message).toMatch(/^simulating this plan takes more than 50,000 steps/);
+  });
+
+  test('a call_plan fan-out (each plan calls the next ten times, ten deep) stops at the default budget', () => {
+    const plans: Record<string, string> = {};
+    for (let i = 0; i < 10; i++) plans[i === 0 ? 'main.plan' : `p${i}.plan`] = `${HEAD}${i < 9 ? `call_plan p${i + 1}.plan\n`.repeat(10) : 'read_file src/f1.ts\n'}${CLOSE}`;
+    const findings = lintPlan({ entry: 'main.plan', root: '/p', host: memoryHost(plans), files, ...fdc }).findings;
+    expect(findings.map((f) => f.ruleId)).toEqual(['plan-too-large']);
+    expect(findings[0]!.chain?.[0]).toBe('main.plan');
+  }, 60_000); // five million simulated steps: seconds, longer on a loaded machine
+
+  test('a plan within the budget is linted in full; the budget counts every expanded step', () => {
+    const plan = `${HEAD}for_each_file src/*.ts\n  read_file {file}\n${CLOSE}`;
+    // 2 + 1 (the loop) + 100 iterations x (1 body line + 1 iteration) + 1 = 204 steps.
+    const lint = (maxSteps: number) => lintPlan({ entry: 'main.plan', root: '/p', host: memoryHost({ 'main.plan': plan }), files, ...fdc, maxSteps }).findings.map((f) => f.ruleId);
+    expect(lint(204)).toEqual([]);
+    expect(lint(203)).toEqual(['plan-too-large']);
+  });
+});

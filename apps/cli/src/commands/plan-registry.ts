@@ -31,7 +31,12 @@ export default async function planRegistry(ctx: Context, args: string[], options
     return EXIT_OK;
   } catch (err) {
     // Registry refusals (duplicate, unknown name, plan outside the project) are input errors: exit 2.
-    if (err instanceof PlanRegistryError) throw new CliError(err.message, { code: err.code, file: registry });
+    // A bad plan path is about the plan (the message names it), the rest about the registry file.
+    if (err instanceof PlanRegistryError) {
+      const aboutPlan = err.code === 'outside-root' || err.code === 'plan-not-found' || err.code === 'not-a-file';
+      const message = err.code === 'duplicate-name' ? err.message.replace(/; pass force to replace it$/, '; pass --force to replace it') : err.message;
+      throw new CliError(message, { code: err.code, ...(aboutPlan ? {} : { file: registry }) });
+    }
     throw err;
   }
 }

@@ -60,7 +60,8 @@ The cycle:
       .command('plan')
       .description('submit a plan: lint errors keep the task in PLANNING (exit 1, findings printed); a clean plan starts executing')
       .argument('<plan>', 'the plan file')
-      .option('--dialect <file>', 'command -> FSM symbol mapping (default: protocols/fdc.dialect.json, else the bundled one)'),
+      .option('--dialect <file>', 'command -> FSM symbol mapping (default: protocols/fdc.dialect.json, else the bundled one)')
+      .option('--registry <file>', 'plan registry for call_plan names, kept for the whole run (default: knowledge_core/plan_registry.json)'),
   )
     .addHelpText('after', '\nExample:\n  ratchet run plan plans/add-greeting.txt')
     .action(action(() => import('./run-plan.js')));
@@ -97,7 +98,7 @@ The cycle:
   sessionOption(
     research
       .command('done')
-      .description('leave the research cycle: back to PLANNING, or to ERROR with --failed')
+      .description('leave the research cycle: back to PLANNING once the research report exists, or to ERROR with --failed')
       .option('--failed', 'the research failed', false)
       .option('-m, --message <text>', 'a note for the history and the activity log'),
   )

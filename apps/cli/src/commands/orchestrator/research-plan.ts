@@ -43,7 +43,7 @@ export default async function researchPlanCommand(ctx: Context, args: string[], 
     const now = (): Date => new Date();
     session = await file.update((s) => ({
       ...moveTo(moveTo(s, 'RESEARCHING', { now, message: topic }), 'AWAITING_RESULT', { now, message: planPath }),
-      research: { topic, planPath, startedAt: now().toISOString() },
+      research: { topic, planPath, reportPath: plan.reportPath, startedAt: now().toISOString() },
     }));
     entered = true;
     await logActivity(ctx, session, { type: 'RESEARCH_START', status: 'INFO', message: topic, details: { plan: planPath, report: plan.reportPath } });

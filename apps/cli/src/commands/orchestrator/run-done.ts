@@ -19,7 +19,7 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   const step = currentStep(session);
   if (step === undefined) throw new CliError(`no plan step is pending in state ${session.state}`, { code: 'no-step' });
 
-  const stackOptions = await planStackOptions(ctx);
+  const stackOptions = await planStackOptions(ctx, session.registry);
   let next: Session;
   let runError: Error | undefined;
   try {

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { loadPlanProject } from '../../plan-project.js';
-import { asCliError, isPlanRunError, requireTrigger, logActivity, planStackOptions, printDirective, requireSession, sessionJson } from '../../task-session.js';
+import { asCliError, isPlanRunError, requireTrigger, logActivity, printDirective, requireSession, sessionJson } from '../../task-session.js';
 
 /**
  * `ratchet run plan <file>`: the orchestrator's PLANNING gate. The plan is linted (FSM, closure,
@@ -16,7 +16,8 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   const { file, session } = await requireSession(ctx, options);
   requireTrigger(session, 'plan_accepted');
 
-  const project = await loadPlanProject(ctx, plan, { root: ctx.cwd, dialect: options.dialect as string | undefined });
+  const registry = options.registry as string | undefined;
+  const project = await loadPlanProject(ctx, plan, { root: ctx.cwd, dialect: options.dialect as string | undefined, registry });
   const { findings } = lintPlan(project);
   const now = (): Date => new Date();
 
@@ -32,10 +33,13 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
     return EXIT_PROBLEMS;
   }
 
-  const stackOptions = await planStackOptions(ctx);
   let started: Session;
   try {
-    started = await file.update((s) => startPlan(s, project.entry, { ...stackOptions, files: project.files }));
+    // The registry is remembered: `run done` resolves later call_plan names through the same one.
+    started = await file.update((s) => {
+      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, registry: project.registry, files: project.files, readPlan: (rel) => project.host.readPlan(rel) });
+      return registry === undefined ? next : { ...next, registry };
+    });
   } catch (err) {
     if (isPlanRunError(err)) throw new CliError(err.message, { code: err.code, exitCode: EXIT_PROBLEMS });
     asCliError(err, session);

@@ -6,6 +6,7 @@ import {
   createSession,
   moveTo,
   orient,
+  orientationReportFile,
   type OrientationReport,
   type Session,
 } from '@ratchet/orchestrator';
@@ -62,7 +63,7 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
     return EXIT_USAGE;
   }
 
-  await writeFileAtomic(resolvePath(ctx, ORIENTATION_REPORT), `${JSON.stringify({ taskId, sessionId: orienting.sessionId, ...report }, null, 2)}\n`, { createParentDirs: true });
+  await writeFileAtomic(resolvePath(ctx, ORIENTATION_REPORT), `${JSON.stringify(orientationReportFile(report, { taskId, sessionId: orienting.sessionId }), null, 2)}\n`, { createParentDirs: true });
   const planning = await file.update((s) => moveTo(s, 'PLANNING', { now }));
   const { level2, level3 } = report;
   const broken = level2.artifacts.filter((a) => !a.ok);
