@@ -38,7 +38,7 @@ describe('ratchet jixo lock/unlock across processes', () => {
     expect(locked.status, locked.stderr).toBe(0);
     expect(locked.stdout).toBe(LOG);
     // The lock command has exited; the lock file names the holder.
-    expect(holder(dir)).toMatchObject({ runner: 'alice', host: hostname(), detached: true, pid: expect.any(Number), time: expect.any(String) });
+    expect(holder(dir)).toMatchObject({ runner: 'alice', host: hostname(), detached: true, pid: expect.any(Number) as number, time: expect.any(String) as string });
 
     // Another runner waits for it (and times out), and cannot unlock it.
     const timedOut = ratchet(['--json', 'jixo', 'lock', 'docs.log.md', '--runner', 'bob', '--timeout', '300'], { cwd: dir });
