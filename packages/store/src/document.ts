@@ -11,7 +11,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { NotFoundError, SchemaVersionError, ValidationError, type Place } from './errors.js';
 import { locate, parseJson } from './json-parse.js';
 import { lockedUpdate, type WriterOptions } from './locked-update.js';
-import { readTextFile } from './read-file.js';
+import { readTextFile, readTextFileSync } from './read-file.js';
 import { validate, type Schema } from './validate.js';
 
 type JsonObject = Record<string, unknown>;
@@ -48,6 +48,11 @@ export interface Document<T extends object> {
   /** Current value (migrated in memory if the file is older); the initial value if the file does not exist. */
   read(): Promise<T>;
   /**
+   * `read`, synchronously: for CLI commands that only read one small state file, where the async
+   * file-handle machinery costs more start-up time than the read itself.
+   */
+  readSync(): T;
+  /**
    * Locked read-modify-write. `fn` gets the current value (fresh from disk, migrated, validated) and
    * may mutate it or return a new one; the result is validated and written atomically, and returned.
    * If `fn` throws, or the file or the result is invalid, nothing is written.
@@ -83,6 +88,11 @@ export function openDocument<T extends object>(path: string, definition: Documen
     async read() {
       const adapter = new SafeJsonFile(file, options.maxBytes);
       const raw = await adapter.read();
+      return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
+    },
+    readSync() {
+      const adapter = new SafeJsonFile(file, options.maxBytes);
+      const raw = adapter.readSync();
       return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
     },
     async update(fn) {
@@ -122,11 +132,30 @@ class SafeJsonFile implements Adapter<JsonObject> {
   async read(): Promise<JsonObject | null> {
     let text: string;
     try {
-      text = (await readTextFile(this.path, this.maxBytes === undefined ? {} : { maxBytes: this.maxBytes })).text;
+      text = (await readTextFile(this.path, this.readOptions())).text;
     } catch (err) {
       if (err instanceof NotFoundError) return null;
       throw err;
     }
+    return this.parse(text);
+  }
+
+  readSync(): JsonObject | null {
+    let text: string;
+    try {
+      text = readTextFileSync(this.path, this.readOptions()).text;
+    } catch (err) {
+      if (err instanceof NotFoundError) return null;
+      throw err;
+    }
+    return this.parse(text);
+  }
+
+  private readOptions(): { maxBytes?: number } {
+    return this.maxBytes === undefined ? {} : { maxBytes: this.maxBytes };
+  }
+
+  private parse(text: string): JsonObject {
     this.text = text;
     const value = parseJson(text, { path: this.path });
     if (!isJsonObject(value)) {

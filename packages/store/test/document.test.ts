@@ -38,7 +38,18 @@ describe('openDocument: reading and writing', () => {
     const doc = openDocument(path, counter);
     expect(doc.path).toBe(path);
     expect(await doc.read()).toEqual({ count: 0 });
+    expect(doc.readSync()).toEqual({ count: 0 });
     expect(existsSync(path)).toBe(false);
+  });
+
+  it('readSync returns what read returns: the stored value, migrated and validated', async () => {
+    const path = file();
+    writeFileSync(path, '\uFEFF{\r\n  "schemaVersion": 1,\r\n  "title": "old"\r\n}\r\n');
+    const doc = openDocument(path, catalog);
+    expect(doc.readSync()).toEqual({ title: 'old', items: [] });
+    expect(doc.readSync()).toEqual(await doc.read());
+    await doc.update((d) => void d.items.push({ name: 'nut', qty: 1 }));
+    expect(doc.readSync()).toEqual({ title: 'old', items: [{ name: 'nut', qty: 1 }] });
   });
 
   it('writes $schema and schemaVersion first, formatted, and nothing else beside the file', async () => {
@@ -174,6 +185,14 @@ describe('openDocument: a bad file is reported and never overwritten', () => {
     const readError = await doc.read().catch((e: unknown) => e);
     expect(readError).toBeInstanceOf(error);
     expect(readError).toMatchObject({ path, ...place });
+    let syncError: unknown;
+    try {
+      doc.readSync();
+    } catch (e) {
+      syncError = e;
+    }
+    expect(syncError).toBeInstanceOf(error);
+    expect(syncError).toMatchObject({ path, ...place });
     expect((readError as Error).message.startsWith(`${path}: `)).toBe(true);
     const updateError = await doc
       .update((d) => {
