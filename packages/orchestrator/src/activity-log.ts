@@ -3,7 +3,6 @@
  * LOGGING_SCHEMA fields, appended through @ratchet/store (locked, atomic; a file with a bad line is
  * refused rather than appended to). The JSON Schema is schemas/activity-log-entry.schema.json.
  */
-import { randomUUID } from 'node:crypto';
 import { openJsonl, type JsonlFile, type WriterOptions } from '@ratchet/store';
 import { currentStep } from './plan-stack.js';
 import type { Clock, Session } from './types.js';
@@ -36,7 +35,7 @@ export interface ActivityInput {
 /** An entry for `session` (its task, session id, and current plan step). Ids come from randomUUID unless given. */
 export function activityEntry(session: Session, input: ActivityInput, options: Clock & { logId?: string }): ActivityEntry {
   return {
-    log_id: options.logId ?? randomUUID(),
+    log_id: options.logId ?? crypto.randomUUID(),
     session_id: session.sessionId ?? session.taskId,
     timestamp: options.now().toISOString(),
     phase: input.phase ?? session.state,

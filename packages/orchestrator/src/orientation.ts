@@ -9,12 +9,9 @@
  *      (names only: values may be secrets).
  * I/O is confined here and injectable (clock, env, network target), so tests run it for real.
  */
-import { randomUUID } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
-import { Resolver } from 'node:dns/promises';
-import { connect, isIP, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { join, relative, sep } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { NotFoundError, readJsonFile, readTextFile, writeFileAtomic } from '@ratchet/store';
 import type { Clock } from './types.js';
 import { ORIENTATION_REPORT_SCHEMA_URL } from './urls.js';
@@ -226,8 +223,8 @@ async function summarise(root: string, file: string): Promise<ArtifactSummary> {
 }
 
 async function probeFilesystem(dir: string): Promise<OrientationReport['level3']['filesystem']> {
-  const file = join(dir, `.probe-${process.pid}-${randomUUID()}`);
-  const payload = `ratchet probe ${randomUUID()}\n`;
+  const file = join(dir, `.probe-${process.pid}-${crypto.randomUUID()}`);
+  const payload = `ratchet probe ${crypto.randomUUID()}\n`;
   try {
     let t = performance.now();
     await writeFileAtomic(file, payload, { createParentDirs: true });
@@ -260,11 +257,14 @@ export interface ProbeNetworkDependencies {
  * not `getaddrinfo`, whose thread-pool request cannot be abandoned and would hold a CLI open for the
  * system resolver's own timeouts after the report was printed.
  */
-export function probeNetwork(
+export async function probeNetwork(
   target: OrientationOptions['network'] = { ...DEFAULT_NETWORK_TARGET, timeoutMs: DEFAULT_NETWORK_TIMEOUT_MS },
   dependencies: ProbeNetworkDependencies = {},
 ): Promise<NetworkProbe> {
-  if (target === false) return Promise.resolve({ skipped: true });
+  if (target === false) return { skipped: true };
+  // Loaded here, not at module level: every orchestrator command shares this module's chunk in the
+  // CLI bundle, and `run next` (called once per plan step) should not pay for the network stack.
+  const [{ connect, isIP }, { Resolver }] = await Promise.all([import('node:net'), import('node:dns/promises')]);
   const open = dependencies.open ?? connect;
   const name = `${target.host}:${target.port}`;
   const started = performance.now();

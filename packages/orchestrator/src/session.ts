@@ -21,6 +21,8 @@ export interface SessionFile {
   readonly path: string;
   /** The stored session, or a fresh one at START when the file does not exist yet. */
   read(): Promise<Session>;
+  /** `read`, synchronously (read-only CLI commands: `run next`, `run status`). */
+  readSync(): Session;
   /** Locked read-modify-write: `fn` gets the stored session and returns the next one (pure functions of this package fit). */
   update(fn: (session: Session) => Session): Promise<Session>;
 }
@@ -40,6 +42,7 @@ export function openSession(path: string, options: OpenSessionOptions): SessionF
   return {
     path: doc.path,
     read: () => doc.read(),
+    readSync: () => doc.readSync(),
     update: (fn) => doc.update((current) => fn(current)),
   };
 }
