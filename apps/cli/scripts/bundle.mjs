@@ -5,7 +5,7 @@
 // splitting, so each lazily imported command stays its own chunk and tree-shaking drops what a
 // command does not use. Types come from `tsc --emitDeclarationOnly`.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,6 +13,22 @@ const cliRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 // Start clean: chunk names carry content hashes, so stale chunks would pile up in dist/.
 await rm(join(cliRoot, 'dist'), { recursive: true, force: true });
+
+// commander requires node:child_process at load time, only to spawn executable subcommands, which
+// Ratchet never defines (a test checks). Loading child_process costs ~5 ms of every call's start-up
+// here, so the bundled copy requires it on first use instead.
+const CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(CHILD_PROCESS)) throw new Error(`${args.path}: expected "${CHILD_PROCESS}" (did commander change?)`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: source.replace(CHILD_PROCESS, lazy), loader: 'js' };
+    });
+  },
+};
 
 await build({
   absWorkingDir: cliRoot,
@@ -30,5 +46,6 @@ await build({
   minify: true,
   // commander is CommonJS: its bundled require() of node builtins needs a real `require`.
   banner: { js: "import { createRequire as __ratchetCreateRequire } from 'node:module';\nconst require = __ratchetCreateRequire(import.meta.url);" },
+  plugins: [lazyChildProcess],
   logLevel: 'warning',
 });

@@ -1,41 +1,34 @@
 /**
  * Command areas registered after the core commands (fsm, plan, init, quickstart). Each area module
  * defines its commands' names, options and help text and loads implementations lazily through the
- * ActionFactory. Building commander's tree for every area still costs milliseconds on each call, so
- * a call registers only the area that owns its top-level command (all of them for --help, for an
- * unknown command, and for the protocol docs); `commands` lists those names, and a test checks it
- * against what `register` defines.
+ * ActionFactory. Building commander's tree for every area costs milliseconds on each call, and so
+ * does parsing their definitions (about half of the CLI's main chunk), so a call imports and
+ * registers only the area that owns its top-level command (all of them for --help, for an unknown
+ * command, and for the protocol docs); `commands` lists those names, and a test checks it against
+ * what each area registers.
  */
 import type { Command } from 'commander';
 import type { ActionFactory } from './program.js';
-import { registerOrchestrator } from './commands/orchestrator/register.js';
-import { registerProtocol } from './commands/protocol/register.js';
-import { registerLessons } from './commands/lessons/register.js';
-import { registerJixo } from './commands/jixo/register.js';
-import { registerFlow } from './commands/flow/register.js';
-import { registerCampaign } from './commands/campaign/register.js';
-import { registerWorkspace } from './commands/workspace/register.js';
-import { registerMemory } from './commands/memory/register.js';
-import { registerGoals } from './commands/goals/register.js';
 
 export type RegisterArea = (program: Command, action: ActionFactory) => void;
 
 export interface Area {
-  /** The top-level commands `register` defines. */
+  /** The top-level commands the area's register function defines. */
   commands: readonly string[];
-  register: RegisterArea;
+  /** Imports the area's definitions (its own chunk in the bundle). */
+  load: () => Promise<RegisterArea>;
 }
 
 export const AREAS: readonly Area[] = [
-  { commands: ['task', 'run', 'research'], register: registerOrchestrator },
-  { commands: ['protocol'], register: registerProtocol },
-  { commands: ['lessons'], register: registerLessons },
-  { commands: ['jixo'], register: registerJixo },
-  { commands: ['flow'], register: registerFlow },
-  { commands: ['campaign'], register: registerCampaign },
-  { commands: ['workspace'], register: registerWorkspace },
-  { commands: ['memory'], register: registerMemory },
-  { commands: ['goals', 'actions', 'proposals', 'turn'], register: registerGoals },
+  { commands: ['task', 'run', 'research'], load: async () => (await import('./commands/orchestrator/register.js')).registerOrchestrator },
+  { commands: ['protocol'], load: async () => (await import('./commands/protocol/register.js')).registerProtocol },
+  { commands: ['lessons'], load: async () => (await import('./commands/lessons/register.js')).registerLessons },
+  { commands: ['jixo'], load: async () => (await import('./commands/jixo/register.js')).registerJixo },
+  { commands: ['flow'], load: async () => (await import('./commands/flow/register.js')).registerFlow },
+  { commands: ['campaign'], load: async () => (await import('./commands/campaign/register.js')).registerCampaign },
+  { commands: ['workspace'], load: async () => (await import('./commands/workspace/register.js')).registerWorkspace },
+  { commands: ['memory'], load: async () => (await import('./commands/memory/register.js')).registerMemory },
+  { commands: ['goals', 'actions', 'proposals', 'turn'], load: async () => (await import('./commands/goals/register.js')).registerGoals },
 ];
 
 /** Global options that take a value (their value is not a command name). */

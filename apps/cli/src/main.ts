@@ -9,7 +9,7 @@ import { buildProgram, type ProgramState } from './program.js';
  */
 export async function run(argv: string[], io: Io = processIo()): Promise<number> {
   const state: ProgramState = { exitCode: EXIT_OK };
-  const program = buildProgram(io, state, argv);
+  const program = await buildProgram(io, state, argv);
   const wantsJson = argv.includes('--json');
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -28,7 +28,7 @@ export interface ProgramState {
  * The command tree. With `argv`, only the command area that call needs is registered (faster
  * start-up); without it, every command is (help, protocol docs).
  */
-export function buildProgram(io: Io, state: ProgramState, argv?: readonly string[]): Command {
+export async function buildProgram(io: Io, state: ProgramState, argv?: readonly string[]): Promise<Command> {
   const program = new Command('ratchet');
   // Set before any subcommand is added: commander copies these settings into each subcommand then.
   program.exitOverride();
@@ -171,7 +171,8 @@ Start here:
     .action(action(() => import('./commands/quickstart.js')));
 
   const core = new Set(program.commands.map((c) => c.name()));
-  for (const area of areasFor(argv, core)) area.register(program, action);
+  const registers = await Promise.all(areasFor(argv, core).map((area) => area.load()));
+  for (const register of registers) register(program, action);
 
   return program;
 }

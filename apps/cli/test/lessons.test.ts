@@ -206,7 +206,7 @@ describe('ratchet lessons', () => {
     expect(manual.out().trim().split('\n')).toHaveLength(payloads.length);
   });
 
-  test.skipIf(!existsSync(DIST))('the bundled lessons and protocol commands reach no child_process but commander\'s, and the program defines no executable subcommand', () => {
+  test.skipIf(!existsSync(DIST))('the bundled lessons and protocol commands reach no child_process but commander\'s, and the program defines no executable subcommand', async () => {
     const entries = chunksOf(/src\/commands\/(lessons|protocol)\/(?!register)/);
     expect(entries.length).toBeGreaterThanOrEqual(6);
     const reached = new Set(entries.flatMap((e) => [...loadedWith(e)]));
@@ -220,7 +220,7 @@ describe('ratchet lessons', () => {
       for (const s of ours) expect(readFileSync(join(DIST, s), 'utf8'), s).not.toMatch(/child_process/);
       expect(sourcesOf(chunk).some((s) => s.includes('node_modules/commander/'))).toBe(true);
     }
-    const program = buildProgram(capture(dir0).io, { exitCode: 0 });
+    const program = await buildProgram(capture(dir0).io, { exitCode: 0 });
     const walk = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(walk)];
     for (const cmd of walk(program)) expect((cmd as unknown as { _executableHandler: boolean })._executableHandler, cmd.name()).toBe(false);
   });

@@ -157,16 +157,16 @@ describe('ratchet protocol compile', () => {
     const dir = await demo();
     const set = await loadProtocolSet(join(dir, 'protocols'));
     const render = (usage: (tool: string) => string | undefined): string => renderProtocols(set, { usageFor: usage });
-    const program = buildProgram(capture(dir).io, { exitCode: 0 });
-    const before = render(cliUsage(program));
+    const program = await buildProgram(capture(dir).io, { exitCode: 0 });
+    const before = render(await cliUsage(program));
     const lint = program.commands.find((c) => c.name() === 'plan')!.commands.find((c) => c.name() === 'lint')!;
     lint.option('--brand-new-flag', 'a flag added to the definition');
-    const after = render(cliUsage(program));
+    const after = render(await cliUsage(program));
     expect(before).not.toContain('--brand-new-flag');
     expect(after).toMatch(/^ {2}--brand-new-flag +a flag added to the definition$/m);
     // And the repository's AGENTS.md holds, for every ratchet tool its protocols name, exactly the CLI's help.
     const agents = await readFile(join(repoRoot, 'AGENTS.md'), 'utf8');
-    const usage = cliUsage();
+    const usage = await cliUsage();
     const repoSet = await loadProtocolSet(join(repoRoot, 'protocols'));
     const tools = new Set(repoSet.sources.flatMap((s) => s.protocol.associated_tools ?? []).filter((t) => t.startsWith('ratchet ')));
     expect(tools.size).toBeGreaterThan(10);
@@ -241,8 +241,8 @@ describe('ratchet protocol compile', () => {
     }
   });
 
-  test('usage provider: ratchet commands only, fixed width, unknown ones undefined', () => {
-    const usage = cliUsage();
+  test('usage provider: ratchet commands only, fixed width, unknown ones undefined', async () => {
+    const usage = await cliUsage();
     expect(usage('ratchet plan lint')).toMatch(/^Usage: ratchet plan lint/);
     expect(usage('ratchet no-such-command')).toBeUndefined();
     expect(usage('google_search')).toBeUndefined();

@@ -23,7 +23,7 @@ const apply: CommandAction = async (ctx, _args, options) => {
       applyCode: options.applyCode === true,
       retryFailed: options.retryFailed === true,
       labelFor: (file) => displayPath(ctx, file),
-      checkTool: ratchetToolCheck(),
+      checkTool: await ratchetToolCheck(),
       ...(ids !== undefined && ids.length > 0 ? { ids } : {}),
       // A dry run previews the recompile: `check` against the edited sources, nothing written.
       recompile: ({ dryRun, overrides }) => compileTargets(ctx, { protocols, out, check: dryRun, overrides }),

@@ -4,9 +4,9 @@ import { EXIT_OK } from '../../exit-codes.js';
 import { openTaskSession, printDirective, sessionJson } from '../../task-session.js';
 
 /** `ratchet run next`: the step to execute now (or what to do in the current state). Read-only. */
-export default async function runNext(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+export default function runNext(ctx: Context, _args: string[], options: Record<string, unknown>): number {
   const { session: file, exists } = openTaskSession(ctx, options);
-  const session = exists ? await file.read() : undefined;
+  const session = exists ? file.readSync() : undefined;
   if (ctx.json) {
     ctx.emitJson({ ok: true, ...(session ? sessionJson(session) : { state: 'START' }), next: nextDirective(session) });
     return EXIT_OK;

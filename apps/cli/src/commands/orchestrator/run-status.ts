@@ -5,7 +5,7 @@ import { displayPath } from '../../paths.js';
 import { openTaskSession, printDirective } from '../../task-session.js';
 
 /** `ratchet run status`: lifecycle state, the plan stack, the current step, recent history. Read-only. */
-export default async function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+export default function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): number {
   const { session: file, exists } = openTaskSession(ctx, options);
   if (!exists) {
     if (ctx.json) ctx.emitJson({ ok: true, session: null, state: 'START' });
@@ -15,7 +15,7 @@ export default async function runStatus(ctx: Context, _args: string[], options: 
     }
     return EXIT_OK;
   }
-  const session = await file.read();
+  const session = file.readSync();
   if (ctx.json) {
     ctx.emitJson({ ok: true, session, legal: legalTriggers(session), step: currentStep(session) ?? null });
     return EXIT_OK;

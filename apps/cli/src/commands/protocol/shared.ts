@@ -27,8 +27,8 @@ export function isRatchetTool(tool: string): boolean {
  * ratchet command. By default it reads a private copy of the whole program (output goes nowhere);
  * tests pass their own to show the docs follow the definitions.
  */
-export function cliUsage(program?: Command): (tool: string) => string | undefined {
-  const root = program ?? buildProgram(silentIo(), { exitCode: 0 });
+export async function cliUsage(program?: Command): Promise<(tool: string) => string | undefined> {
+  const root = program ?? (await buildProgram(silentIo(), { exitCode: 0 }));
   return (tool) => {
     if (!isRatchetTool(tool)) return undefined;
     let cmd: Command | undefined = root;
@@ -42,7 +42,8 @@ export function cliUsage(program?: Command): (tool: string) => string | undefine
 }
 
 /** For `add-tool`: refuses a `ratchet ...` tool this CLI does not have (it could never be documented). */
-export function ratchetToolCheck(usage: (tool: string) => string | undefined = cliUsage()): (tool: string) => string | undefined {
+export async function ratchetToolCheck(): Promise<(tool: string) => string | undefined> {
+  const usage = await cliUsage();
   return (tool) => (isRatchetTool(tool) && usage(tool) === undefined ? `"${tool}" is not a ratchet command (see \`ratchet --help\`)` : undefined);
 }
 
@@ -86,7 +87,7 @@ export async function compileTargets(ctx: Context, flags: CompileFlags): Promise
     protocolsDir,
     targets: await resolveTargets(ctx, protocolsDir, flags.out),
     check: flags.check === true,
-    usageFor: cliUsage(),
+    usageFor: await cliUsage(),
     requireUsage: isRatchetTool,
     timestamp: flags.timestamp === true ? new Date().toISOString() : undefined,
     sourceLabel: `${displayPath(ctx, protocolsDir)}/`,

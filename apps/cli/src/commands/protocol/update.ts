@@ -18,7 +18,7 @@ const update: CommandAction = async (ctx, args, options) => {
     result = await updateProtocol(resolve(ctx.cwd, (options.protocols as string | undefined) ?? 'protocols'), edit, {
       dryRun,
       labelFor: (f) => displayPath(ctx, f),
-      checkTool: ratchetToolCheck(),
+      checkTool: await ratchetToolCheck(),
     });
   } catch (err) {
     return reportProblems(ctx, err);
