@@ -131,6 +131,47 @@ describe('ratchet campaign', () => {
     expect(r.err).toMatch(/campaign\.json:4:1: /);
     expect(readFileSync(file, 'utf8')).toBe('{\n  "schemaVersion": 1,\n  "id": \n}\n');
   });
+
+  test('a hand-edited campaign.json with a cycle, an unknown, self or duplicate dependency: every reading command exits 2 naming each place; the file is left as it was', async () => {
+    const dir = temp();
+    await ratchet(dir, ['campaign', 'create', 'x']);
+    await ratchet(dir, ['campaign', 'add-tasks'], plan([1, 2, 3, 4].map((seq) => ({ seq, delta: [`f${seq}`], verify: 'v', depends: seq === 1 ? 'none' : 1 }))));
+    const file = join(dir, '.ratchet', 'campaign.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { tasks: { depends: number[] }[] };
+    doc.tasks[1]!.depends = [1, 4];
+    doc.tasks[2]!.depends = [1, 1, 99];
+    doc.tasks[3]!.depends = [2, 3, 4];
+    const edited = JSON.stringify(doc, null, 2);
+    writeFileSync(file, edited);
+    const at = (pointer: string): string => {
+      const [, i, j] = /^\/tasks\/(\d+)\/depends\/(\d+)$/.exec(pointer)!;
+      // The line of the j-th dependency of task i in the edited text.
+      const lines = edited.split('\n');
+      let task = -1;
+      let start = -1;
+      for (let n = 0; n < lines.length; n++) {
+        if (lines[n] === '    {') task++;
+        if (task === Number(i) && lines[n]!.includes('"depends": [')) start = n;
+        if (start >= 0) return `.ratchet/campaign.json:${start + 2 + Number(j)}:9: `;
+      }
+      return '';
+    };
+    for (const args of [['campaign', 'status'], ['campaign', 'ready'], ['campaign', 'ready', '--claim', 'r1'], ['campaign', 'cascade-status'], ['campaign', 'waves'], ['campaign', 'propagate-blocks'], ['campaign', 'update-task', '1', 'in_progress'], ['workspace', 'create', '1'], ['campaign', 'complete']]) {
+      const r = await ratchet(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toContain(`${at('/tasks/1/depends/1')}invalid content: dependency cycle: 002 -> 004 -> 002`);
+      expect(r.err).toContain(`${at('/tasks/2/depends/1')}task 003 lists dependency 001 twice (at /tasks/2/depends/1)`);
+      expect(r.err).toContain(`${at('/tasks/2/depends/2')}task 003 depends on 099, which is not a task of the campaign`);
+      expect(r.err).toContain(`${at('/tasks/3/depends/2')}task 004 depends on itself`);
+    }
+    const add = await ratchet(dir, ['campaign', 'add-tasks'], plan([{ seq: 9, delta: ['a'], verify: 'v' }]));
+    expect(add.code).toBe(2);
+    expect(add.err).toContain('dependency cycle: 002 -> 004 -> 002');
+    const json = await ratchet(dir, ['--json', 'campaign', 'ready']);
+    expect(JSON.parse(json.out)).toMatchObject({ ok: false, error: { code: 'validation-error', file: '.ratchet/campaign.json' } });
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    expect(existsSync(join(dir, '.ratchet', 'archive'))).toBe(false);
+  });
 });
 
 describe('ratchet workspace', () => {

@@ -12,7 +12,7 @@ export { buildIndex, cascadeStatus, checkGraph, findCycles, propagateBlocks, rea
 export { checkPlan, type CheckPlanOptions, type CheckPlanResult, type Plan, type PlanTask } from './plan.js';
 export { TASK_LIFECYCLE, canTransition, legalTargets, taskLifecycle } from './lifecycle.js';
 export { addPlan, campaignId, claimNext, findTask, newCampaign, setTaskStatus, summarize, unmetDependencies, type CampaignSummary, type NewCampaignOptions, type UpdateOptions } from './campaign.js';
-export { campaignValidator } from './validate.js';
+export { campaignValidator, graphIssues } from './validate.js';
 export { resolveInside, unsafePathReason } from './paths.js';
 export { SIMILARITY_THRESHOLD, cosine, jaccard, similarity, type SimilarityInput, type SimilarityScore } from './similar.js';
 export { renderGraph, type GraphFormat } from './render.js';

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES } from './types.js';
+import { graphIssues } from './validate.js';
 
 export const CAMPAIGN_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign.schema.json';
 export const ARCHIVE_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign-archive.schema.json';
@@ -54,7 +55,11 @@ export const CampaignSchema = z
     idioms: z.strictObject({ required: z.array(z.string()), forbidden: z.array(z.string()) }),
     createdAt: z.string(),
     status: z.enum(CAMPAIGN_STATUSES),
-    tasks: z.array(TaskSchema),
+    tasks: d(z.array(TaskSchema), 'The tasks: a DAG. Every dependency names another task, none twice, no cycles, unique seqs (checked when the file is read; JSON Schema cannot say it).'),
+  })
+  // A hand-edited graph that is not a DAG would leave tasks that never become ready: refuse it.
+  .superRefine((campaign, ctx) => {
+    for (const issue of graphIssues(campaign.tasks)) ctx.addIssue({ code: 'custom', path: [...issue.path], message: issue.message });
   })
   .register(campaignSchemaRegistry, { title: 'Ratchet campaign', description: '.ratchet/campaign.json: the active campaign, written only through @ratchet/store.' });
 

@@ -4,7 +4,8 @@
  * zod schemas in src/schema.ts accept; test/schema.test.ts checks both on valid and broken samples.
  */
 import type { SafeParseResult, Schema, SchemaIssue } from '@ratchet/store';
-import { MAX_SEQ } from './seq.js';
+import { checkGraph, type GraphTask } from './graph.js';
+import { formatSeq, MAX_SEQ } from './seq.js';
 import { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign } from './types.js';
 
 type Issues = SchemaIssue[];
@@ -72,7 +73,54 @@ export const campaignValidator: Schema<Campaign> = {
     if (need(Array.isArray(input.tasks), ['tasks'], 'expected array', issues)) {
       const tasks = input.tasks as unknown[];
       for (let i = 0; i < tasks.length && issues.length < MAX_ISSUES; i++) checkTask(tasks[i], ['tasks', i], issues);
+      // The graph is only checked once every task reads (a malformed seq would show up as an unknown dependency).
+      if (issues.length === 0) issues.push(...graphIssues(tasks as GraphTask[]).slice(0, MAX_ISSUES));
     }
     return issues.length === 0 ? { success: true, data: input as unknown as Campaign } : { success: false, error: { issues } };
   },
 };
+
+/**
+ * What makes a structurally valid task list not a DAG (a hand-edited campaign.json): duplicate seqs,
+ * self, unknown and duplicate dependencies, and every cycle. Such tasks would silently never become
+ * ready, so reading the file refuses them, each at its JSON pointer. The zod schema refines with the
+ * same function.
+ */
+export function graphIssues(tasks: readonly GraphTask[]): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  for (let i = 0; i < tasks.length; i++) {
+    const deps = tasks[i]!.depends;
+    // Sorted and unique is what every writer produces: one neighbour comparison per dependency.
+    let sorted = true;
+    for (let at = 1; sorted && at < deps.length; at++) if (deps[at]! <= deps[at - 1]!) sorted = false;
+    if (sorted) continue;
+    const seen = new Set<number>();
+    for (let at = 0; at < deps.length; at++) {
+      if (seen.has(deps[at]!)) issues.push({ path: ['tasks', i, 'depends', at], message: `task ${formatSeq(tasks[i]!.seq)} lists dependency ${formatSeq(deps[at]!)} twice`, code: 'duplicate-dependency' });
+      seen.add(deps[at]!);
+    }
+  }
+  for (const p of checkGraph(tasks)) {
+    switch (p.rule) {
+      case 'duplicate-seq':
+        issues.push({ path: ['tasks', p.index, 'seq'], message: `seq ${formatSeq(p.seq)} is used by more than one task (first at /tasks/${p.first})`, code: p.rule });
+        break;
+      case 'self-dependency':
+        issues.push({ path: ['tasks', p.index, 'depends', p.at], message: `task ${formatSeq(p.seq)} depends on itself, so it can never become ready`, code: p.rule });
+        break;
+      case 'unknown-dependency':
+        issues.push({ path: ['tasks', p.index, 'depends', p.at], message: `task ${formatSeq(p.seq)} depends on ${formatSeq(p.dependency)}, which is not a task of the campaign, so it can never become ready`, code: p.rule });
+        break;
+      case 'cycle': {
+        // Point at the dependency that closes the cycle from its first task to the next one.
+        const [i, next] = p.indexes as [number, number];
+        const at = tasks[i]!.depends.indexOf(tasks[next]!.seq);
+        issues.push({ path: at < 0 ? ['tasks', i, 'depends'] : ['tasks', i, 'depends', at], message: `dependency cycle: ${p.cycle.map(formatSeq).join(' -> ')} (each depends on the next); none of these tasks can ever become ready`, code: p.rule });
+        break;
+      }
+    }
+  }
+  // In file order: by task, then by place inside it (stable, so one place keeps its rule order).
+  const at = (i: SchemaIssue): number => (typeof i.path[3] === 'number' ? i.path[3] : -1);
+  return issues.sort((a, b) => (a.path[1] as number) - (b.path[1] as number) || at(a) - at(b));
+}

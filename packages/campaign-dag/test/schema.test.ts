@@ -48,6 +48,18 @@ describe('schemas', () => {
       (_, t) => (t.slug = '../../evil'),
       (_, t) => (t.slug = 'a\nb'),
       (_, t) => (t.seq = 1_000_000_000),
+      // Graph problems a hand edit can introduce: both refuse them.
+      (_, t) => (t.depends = [t.seq]),
+      (_, t) => (t.depends = [99]),
+      (_, t) => (t.depends = [1, 1]),
+      (_, t) => (t.seq = 1),
+      (c, t) => {
+        const tasks = c.tasks as Record<string, unknown>[];
+        const other = tasks.find((x) => x !== t)!;
+        t.depends = [other.seq];
+        other.depends = [t.seq];
+      },
+      (_, t) => (t.depends = [...(t.depends as number[])].reverse()),
     ];
     fc.assert(
       fc.property(fc.nat(mutations.length - 1), fc.nat(4), (m, i) => {

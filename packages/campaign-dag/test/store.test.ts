@@ -155,6 +155,50 @@ describe('campaign lifecycle on disk', () => {
     await expect(readCampaign(root)).rejects.toMatchObject({ code: 'unsafe-input' });
   });
 
+  test('a hand-edited campaign.json whose graph is not a DAG is refused on every read, each problem at its place, never rewritten', async () => {
+    const root = await started();
+    const file = join(root, '.ratchet', 'campaign.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { tasks: { depends: number[] }[] };
+    doc.tasks[1]!.depends = [1, 4]; // 002 -> 004 -> 002
+    doc.tasks[2]!.depends = [1, 1, 99]; // twice, and a task that does not exist
+    doc.tasks[3]!.depends = [2, 3, 4]; // itself
+    const edited = JSON.stringify(doc, null, 2);
+    writeFileSync(file, edited);
+    const reads: [string, () => Promise<unknown>][] = [
+      ['readCampaign', () => readCampaign(root)],
+      ['listReady', () => listReady(root)],
+      ['readCascade', () => readCascade(root)],
+      ['claimTask', () => claimTask(root, 'r1', opts)],
+      ['updateTask', () => updateTask(root, 1, 'in_progress', opts)],
+      ['propagate', () => propagate(root, opts)],
+      ['addTasks', () => addTasks(root, { objective: 'x', tasks: [{ seq: 9, delta: ['a'], verify: 'v' }] }, opts)],
+      ['completeCampaign', () => completeCampaign(root, opts)],
+    ];
+    for (const [name, read] of reads) {
+      const err = (await read().catch((e: unknown) => e)) as { code?: string; issues?: { pointer: string; code: string; line: number; column: number; message: string }[] };
+      expect(err.code, name).toBe('validation-error');
+      expect(err.issues!.map((i) => [i.pointer, i.code]), name).toEqual([
+        ['/tasks/1/depends/1', 'cycle'],
+        ['/tasks/2/depends/1', 'duplicate-dependency'],
+        ['/tasks/2/depends/2', 'unknown-dependency'],
+        ['/tasks/3/depends/2', 'self-dependency'],
+      ]);
+      expect(err.issues![0]!.message).toContain('dependency cycle: 002 -> 004 -> 002');
+      // Placed on the offending value in the file the user edited.
+      const lines = edited.split('\n');
+      for (const i of err.issues!) expect(lines[i.line - 1]!.slice(i.column - 1)).toMatch(/^\d+/);
+    }
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    expect(existsSync(join(root, '.ratchet', 'archive'))).toBe(false);
+    // A duplicate seq is a graph problem too.
+    doc.tasks[1]!.depends = [1];
+    doc.tasks[2]!.depends = [1];
+    doc.tasks[3]!.depends = [1, 3];
+    (doc.tasks[3] as unknown as { seq: number }).seq = 2;
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    await expect(listReady(root)).rejects.toMatchObject({ code: 'validation-error', issues: [expect.objectContaining({ pointer: '/tasks/3/seq', code: 'duplicate-seq' })] });
+  });
+
   test('state and workspace directories outside the project are refused, also through a symlink', () => {
     const root = tempDir();
     expect(() => campaignPaths(root, { stateDir: '../elsewhere' })).toThrow(CampaignError);

@@ -1,5 +1,6 @@
 /** Helpers shared by the campaign and workspace commands: seq arguments, options, error mapping. */
 import { CampaignError, formatSeq, normalizeSeq, type CampaignOptions, type PlanProblem, type Task } from '@ratchet/campaign-dag';
+import { ValidationError, type ValidationIssue } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { displayPath } from '../../paths.js';
@@ -16,11 +17,27 @@ export function campaignOptions(ctx: Context, options: Record<string, unknown>):
   return out;
 }
 
-/** Library refusals are input errors (exit 2) with the file and place when there is one. */
+/**
+ * Library refusals are input errors (exit 2) with the file and place when there is one. An invalid
+ * campaign.json (a hand edit: bad shape, or a graph that is not a DAG) lists every problem, each as
+ * file:line:col with its JSON pointer; the file is left as it is.
+ */
 export async function guard<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    if (err instanceof ValidationError && err.issues.length > 0) {
+      const file = displayPath(ctx, err.path);
+      const place = (i: ValidationIssue): string => `${file}${i.line === undefined ? '' : `:${i.line}:${i.column ?? 1}`}: ${i.message}${i.pointer === '' ? '' : ` (at ${i.pointer})`}`;
+      const [first, ...rest] = err.issues;
+      const lead = err.source === 'file' ? 'invalid content' : 'refused to write an invalid value, nothing was written';
+      throw new CliError([`${lead}: ${first!.message}${first!.pointer === '' ? '' : ` (at ${first!.pointer})`}`, ...rest.map(place)].join('\n'), {
+        code: err.code,
+        file,
+        ...(first!.line === undefined ? {} : { line: first!.line }),
+        ...(first!.column === undefined ? {} : { column: first!.column }),
+      });
+    }
     if (err instanceof CampaignError && !('problems' in err)) {
       throw new CliError(err.reason, {
         code: err.code,
