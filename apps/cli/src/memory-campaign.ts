@@ -31,15 +31,20 @@ export async function priorKnowledgeFromMemory(path: string, topic: string, now:
 }
 
 /**
- * A finished workspace as memory's observer reads it (active ones are skipped). Entries the builder
- * reports having used count as helped in a completed workspace and as failed in a blocked one.
+ * A finished workspace as memory's observer reads it (active ones are skipped; a retried task's
+ * failed earlier attempts are finished workspaces too, each with its attempt number). Entries the
+ * builder reports having used count as helped in a completed workspace and as failed in a blocked
+ * one; entries that were not injected from memory (sibling and earlier-attempt failures) are not
+ * memory's to get feedback.
  */
 export function toObserved(record: CampaignWorkspace): ObservedWorkspace | undefined {
   if (record.status === 'active') return undefined;
   const outcome = record.status === 'complete' ? 'helped' : 'failed';
+  const ephemeral = new Set([...record.priorKnowledge.failures, ...record.priorKnowledge.patterns].filter((e) => !e.injected).map((e) => e.name));
   return {
     seq: record.seq,
     slug: record.slug,
+    ...(record.attempt === undefined ? {} : { attempt: record.attempt }),
     status: record.status,
     objective: record.objective,
     delta: record.delta,
@@ -47,6 +52,6 @@ export function toObserved(record: CampaignWorkspace): ObservedWorkspace | undef
     budget: record.budget,
     delivered: record.delivered,
     failure: record.blockedReason,
-    utilization: record.utilization.map((u) => ({ name: u.name, type: u.type, outcome })),
+    utilization: record.utilization.filter((u) => !ephemeral.has(u.name)).map((u) => ({ name: u.name, type: u.type, outcome })),
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -153,6 +153,41 @@ describe('memory x campaign (composed by the CLI)', () => {
     const r = await ratchet(dir, '--json', 'memory', 'observe', '--verify', '--timeout-ms', '300');
     expect(r.code, r.err).toBe(0);
     expect((JSON.parse(r.out) as { observation: { failures: { verdict: string }[] } }).observation.failures[0]!.verdict).toBe('TIMEOUT');
+  });
+
+  test('a retried task through the CLI: a fresh workspace with why the last attempt failed; observe counts each attempt once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
+    await campaignWithBlockedSibling(dir);
+    expect((await ratchet(dir, 'memory', 'add-failure', '--trigger', 'node-gyp rebuild fails without python3', '--fix', 'install python3 and make', '--cost', '1500', '--name', 'gyp-python')).code).toBe(0);
+    expect((await ratchet(dir, 'memory', 'observe')).code).toBe(0); // attempt 1 of 002 is observed while it is the live blocked file
+    expect((await ratchet(dir, 'campaign', 'update-task', '2', 'blocked', '--reason', 'bcrypt')).code).toBe(0);
+    expect((await ratchet(dir, 'campaign', 'update-task', '2', 'pending')).code).toBe(0);
+    // Before the fix this was "workspace-exists" (exit 2): 002_bcrypt-hashing_blocked.xml was in the way.
+    const retry = await ratchet(dir, 'workspace', 'create', '2');
+    expect(retry.code, retry.err).toBe(0);
+    expect(retry.out).toContain('created .ratchet/workspace/002_bcrypt-hashing_active.xml (attempt 2; the failed ones are kept beside it)');
+    expect(retry.out).toContain('- earlier attempt attempt-002_bcrypt-hashing_blocked.1: bcrypt native build fails: gyp ERR! node-gyp rebuild on node 20');
+    expect(readdirSync(join(dir, '.ratchet/workspace')).filter((n) => n.endsWith('.xml')).sort()).toEqual(['001_spec_complete.xml', '002_bcrypt-hashing_active.xml', '002_bcrypt-hashing_blocked.1.xml']);
+    const shown = JSON.parse((await ratchet(dir, '--json', 'workspace', 'show', '2')).out) as { workspace: { attempt: number; priorKnowledge: { failures: { name: string; fix: string; injected: boolean }[] } } };
+    expect(shown.workspace.attempt).toBe(2);
+    expect(shown.workspace.priorKnowledge.failures[0]).toMatchObject({ name: 'attempt-002_bcrypt-hashing_blocked.1', fix: 'prebuilt binaries are missing for this platform', injected: false });
+    const listed = await ratchet(dir, 'workspace', 'list');
+    expect(listed.out).toMatch(/002_bcrypt-hashing #2 +active/);
+    expect(listed.out).toMatch(/002_bcrypt-hashing #1 \(earlier\) +blocked +bcrypt native build fails/);
+
+    // Attempt 2 succeeds using a memory entry (helped) and the earlier attempt (not memory's: no feedback).
+    const used = ['--utilized', 'gyp-python:failure', '--utilized', 'attempt-002_bcrypt-hashing_blocked.1:failure'];
+    expect((await ratchet(dir, 'workspace', 'complete', '2', '--delivered', 'switched to bcryptjs, no native build', ...used)).code).toBe(0);
+    const observed = JSON.parse((await ratchet(dir, '--json', 'memory', 'observe')).out) as { observed: number; applied: { failures: { workspace: string; status: string }[]; feedback: { workspace: string; name: string; applied: boolean }[] } };
+    expect(observed.observed).toBe(3); // 001, 002 attempt 1 (kept), 002 attempt 2
+    expect(observed.applied.failures.map((f) => [f.workspace, f.status])).toEqual([['002_bcrypt-hashing', 'merged']]);
+    expect(observed.applied.feedback.map((f) => [f.workspace, f.name, f.applied])).toEqual([['002_bcrypt-hashing#2', 'gyp-python', true]]);
+    const again = JSON.parse((await ratchet(dir, '--json', 'memory', 'observe')).out) as { applied: { feedback: { applied: boolean }[] } };
+    expect(again.applied.feedback.map((f) => f.applied)).toEqual([false]);
+    const memory = JSON.parse(readFileSync(join(dir, '.ratchet/memory.json'), 'utf8')) as { failures: Failure[]; observed: string[] };
+    expect(memory.failures.find((f) => f.name === 'gyp-python')!.times_helped).toBe(1);
+    expect(memory.failures.filter((f) => f.name !== 'gyp-python')).toHaveLength(1);
+    expect(memory.observed.filter((o) => o.endsWith('002_bcrypt-hashing#2'))).toHaveLength(1);
   });
 
   test('observe on an unknown or hostile campaign id is an input error', async () => {

@@ -45,9 +45,12 @@ export {
   type SimilarCampaign,
 } from './store.js';
 export {
+  ATTEMPT_FILE_PATTERN,
+  MAX_ATTEMPT,
   WORKSPACE_FILE_PATTERN,
   WORKSPACE_SCHEMA_VERSION,
   WORKSPACE_STATUSES,
+  attemptFileName,
   checkXmlText,
   escapeAttr,
   escapeText,
@@ -72,6 +75,7 @@ export {
   completeWorkspace,
   createWorkspace,
   listWorkspaceFiles,
+  priorAttempts,
   readCampaignWorkspaces,
   readWorkspace,
   showWorkspace,

@@ -74,6 +74,12 @@ export interface WorkspaceRecord {
   seq: number;
   slug: string;
   status: WorkspaceStatus;
+  /**
+   * Which attempt at the task this workspace is (`attempt="2"` on `<workspace>`); absent for the
+   * first. A retried task gets a new workspace with the next number; the failed one is kept as
+   * `{seq}_{slug}_blocked.{attempt}.xml`.
+   */
+  attempt?: number;
   campaign: string;
   schemaVersion: string;
   createdAt: string;
@@ -103,6 +109,19 @@ export function workspaceFileName(seq: number, slug: string, status: WorkspaceSt
 }
 
 export const WORKSPACE_FILE_PATTERN = /^(\d{1,9})_([A-Za-z0-9][A-Za-z0-9._-]*)_(active|complete|blocked)\.xml$/;
+
+/** The most attempts a task can have (the number is part of a file name). */
+export const MAX_ATTEMPT = 999_999;
+
+/**
+ * `003_route_blocked.1.xml`: a failed earlier attempt at task 003, kept when the task was retried.
+ * History, not a live workspace: it never matches WORKSPACE_FILE_PATTERN (nor the reverse).
+ */
+export function attemptFileName(seq: number, slug: string, attempt: number): string {
+  return `${formatSeq(seq)}_${slug}_blocked.${attempt}.xml`;
+}
+
+export const ATTEMPT_FILE_PATTERN = /^(\d{1,9})_([A-Za-z0-9][A-Za-z0-9._-]*)_blocked\.([1-9]\d{0,5})\.xml$/;
 
 // XML 1.0 refuses these characters even as references; lone surrogates are not text either.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -143,7 +162,7 @@ export function serializeWorkspace(r: WorkspaceRecord): string {
   ];
   for (const [what, text] of texts) checkXmlText(text, what);
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<workspace${attrs([['id', r.id], ['status', r.status], ['_schema_version', r.schemaVersion], ['created_at', r.createdAt], ['updated_at', r.updatedAt], ['campaign', r.campaign], ['seq', formatSeq(r.seq)], ['slug', r.slug]])}>`);
+  out.push(`<workspace${attrs([['id', r.id], ['status', r.status], ['_schema_version', r.schemaVersion], ['created_at', r.createdAt], ['updated_at', r.updatedAt], ['campaign', r.campaign], ['seq', formatSeq(r.seq)], ['slug', r.slug], ['attempt', r.attempt === undefined || r.attempt === 1 ? undefined : r.attempt]])}>`);
   out.push(el('  ', 'objective', r.objective));
   out.push('  <implementation>');
   for (const d of r.delta) out.push(el('    ', 'delta', d));
@@ -305,6 +324,11 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
   };
   const updatedAt = attr(ws, 'updated_at');
   if (updatedAt !== undefined) record.updatedAt = updatedAt;
+  const attempt = attr(ws, 'attempt');
+  if (attempt !== undefined) {
+    if (!/^[1-9]\d{0,5}$/.test(attempt)) fail(`<workspace attempt> must be an attempt number from 1 to ${MAX_ATTEMPT}, found ${JSON.stringify(attempt)}`);
+    if (attempt !== '1') record.attempt = Number(attempt);
+  }
   const codeContext = children(ws, 'code_context').map((c): CodeContext => {
     const out: CodeContext = { path: attr(c, 'path') ?? '', content: textOf(c) };
     const lines = attr(c, 'lines');

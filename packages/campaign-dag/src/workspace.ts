@@ -1,9 +1,15 @@
 /**
  * Workspace files: `<workspaceDir>/{seq}_{slug}_{active|complete|blocked}.xml`, created on demand once
  * a task's parents are complete, with the parents' deliveries as `<lineage>`, the caller's prior
- * knowledge (memory) and this campaign's sibling failures (every `*_blocked.xml`, cost 1000,
+ * knowledge (memory) and this campaign's sibling failures (every blocked workspace, cost 1000,
  * `injected="false"`). Status changes rewrite the file in place atomically, then rename it
- * atomically, under a per-seq lock: at every moment exactly one file exists for the seq.
+ * atomically, under a per-seq lock: at every moment at most one live file exists for the seq.
+ *
+ * A retried task (blocked -> pending) gets a fresh workspace: under the same lock its blocked file is
+ * renamed (atomically) to `{seq}_{slug}_blocked.{attempt}.xml`, history that is never live again, and
+ * the new workspace (`attempt="n+1"`) carries each earlier failure of the task in `<prior_knowledge>`
+ * (`attempt-<stem>`, `injected="false"`). A crash between the rename and the write leaves no live
+ * file and the history intact: the next `createWorkspace` simply creates it.
  */
 import { readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,8 +20,11 @@ import { unsafePathReason } from './paths.js';
 import { formatSeq } from './seq.js';
 import { campaignPaths, readCampaign, type CampaignOptions } from './store.js';
 import {
+  ATTEMPT_FILE_PATTERN,
+  MAX_ATTEMPT,
   WORKSPACE_FILE_PATTERN,
   WORKSPACE_SCHEMA_VERSION,
+  attemptFileName,
   checkXmlText,
   parseWorkspace,
   type CodeContext,
@@ -40,10 +49,16 @@ export interface WorkspaceFile {
   path: string;
   /** File name without `.xml`. */
   stem: string;
+  /** For a failed earlier attempt kept as history (`{seq}_{slug}_blocked.{n}.xml`): n. Absent for the live workspace. */
+  attempt?: number;
 }
 
-/** The workspace files in `dir`, sorted by seq then name; other files are ignored. */
-export async function listWorkspaceFiles(dir: string): Promise<WorkspaceFile[]> {
+/**
+ * The live workspace files in `dir` (one per seq), sorted by seq then name; other files are ignored.
+ * With `attempts: true`, also the failed earlier attempts of retried tasks (each with `attempt`),
+ * after the live file of the same seq, by attempt.
+ */
+export async function listWorkspaceFiles(dir: string, options: { attempts?: boolean } = {}): Promise<WorkspaceFile[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -52,11 +67,16 @@ export async function listWorkspaceFiles(dir: string): Promise<WorkspaceFile[]> 
     throw err;
   }
   const out: WorkspaceFile[] = [];
-  for (const name of names.sort()) {
+  for (const name of names) {
     const m = WORKSPACE_FILE_PATTERN.exec(name);
     if (m) out.push({ seq: Number(m[1]), slug: m[2]!, status: m[3] as WorkspaceStatus, path: join(dir, name), stem: name.slice(0, -4) });
+    else if (options.attempts === true) {
+      const a = ATTEMPT_FILE_PATTERN.exec(name);
+      if (a) out.push({ seq: Number(a[1]), slug: a[2]!, status: 'blocked', path: join(dir, name), stem: name.slice(0, -4), attempt: Number(a[3]) });
+    }
   }
-  return out.sort((a, b) => a.seq - b.seq || a.stem.localeCompare(b.stem));
+  const order = (f: WorkspaceFile): number => f.attempt ?? 0;
+  return out.sort((a, b) => a.seq - b.seq || order(a) - order(b) || (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : 0));
 }
 
 export async function readWorkspace(path: string): Promise<WorkspaceRecord> {
@@ -64,7 +84,10 @@ export async function readWorkspace(path: string): Promise<WorkspaceRecord> {
   return parseWorkspace(text, path);
 }
 
-/** Sibling failures: one per `*_blocked.xml` whose delivery says `BLOCKED:`, named `sibling-{stem}`. */
+/**
+ * Sibling failures: one per blocked workspace file (live `*_blocked.xml`, and failed earlier attempts
+ * when `files` lists them) whose delivery says `BLOCKED:`, named `sibling-{stem}`.
+ */
 export async function siblingFailures(files: readonly WorkspaceFile[], exceptSeq?: number): Promise<InjectedFailure[]> {
   const out: InjectedFailure[] = [];
   for (const f of files) {
@@ -77,6 +100,28 @@ export async function siblingFailures(files: readonly WorkspaceFile[], exceptSeq
   return out;
 }
 
+/**
+ * A retried task's earlier attempts (the `attempt` files of `seq` in `files`): its failures, oldest
+ * first, named `attempt-{stem}` (trigger: the first line of the block reason; fix: the rest of it, or
+ * where to read it), so the next builder sees why the last attempt failed; and the next attempt's
+ * number, one past every kept attempt by file name and by content.
+ */
+export async function priorAttempts(files: readonly WorkspaceFile[], seq: number): Promise<{ failures: InjectedFailure[]; next: number }> {
+  const failures: InjectedFailure[] = [];
+  let last = 0;
+  for (const f of files) {
+    if (f.seq !== seq || f.attempt === undefined) continue;
+    const record = await readWorkspace(f.path);
+    last = Math.max(last, f.attempt, record.attempt ?? 1);
+    if (record.blockedReason === undefined) continue;
+    const [first = '', ...rest] = record.blockedReason.split('\n');
+    const more = rest.join('\n').trim();
+    const fix = more !== '' ? more : `Attempt ${record.attempt ?? 1} of this task was blocked by this; its workspace is ${f.stem}.xml`;
+    failures.push({ name: `attempt-${f.stem}`, trigger: first.trim(), fix, cost: SIBLING_FAILURE_COST, source: [f.stem], injected: false });
+  }
+  return { failures, next: last + 1 };
+}
+
 export interface CreateWorkspaceOptions extends CampaignOptions {
   /** Memory's entries for this task (the CLI composes @ratchet/memory into it). */
   priorKnowledge?: PriorKnowledge;
@@ -86,7 +131,10 @@ export interface CreateWorkspaceOptions extends CampaignOptions {
 
 /**
  * Create the active workspace of task `seq`. Refused when a dependency is not complete, when the
- * task is complete or blocked, when a workspace for the seq exists, or when a delta path escapes the project.
+ * task is complete or blocked, when an active or complete workspace for the seq exists, or when a
+ * delta path escapes the project. A blocked workspace of a retried task (the task is pending or in
+ * progress again) is kept as `{seq}_{slug}_blocked.{attempt}.xml` and the new one is the next attempt,
+ * with the task's earlier failures in its prior knowledge.
  */
 export async function createWorkspace(root: string, seq: number, options: CreateWorkspaceOptions = {}): Promise<{ path: string; record: WorkspaceRecord }> {
   const paths = campaignPaths(root, options);
@@ -107,9 +155,13 @@ export async function createWorkspace(root: string, seq: number, options: Create
   return withLock(
     join(paths.workspace, formatSeq(seq)),
     async () => {
-      const files = await listWorkspaceFiles(paths.workspace);
-      const existing = files.find((f) => f.seq === seq);
-      if (existing) throw new CampaignError('workspace-exists', `task ${formatSeq(seq)} already has a workspace: ${existing.stem}.xml`, { path: existing.path });
+      let files = await listWorkspaceFiles(paths.workspace, { attempts: true });
+      const existing = files.find((f) => f.seq === seq && f.attempt === undefined);
+      if (existing !== undefined && existing.status !== 'blocked') {
+        throw new CampaignError('workspace-exists', `task ${formatSeq(seq)} already has a workspace: ${existing.stem}.xml (see it with \`ratchet workspace show ${formatSeq(seq)}\`)`, { path: existing.path });
+      }
+      if (existing !== undefined) files = await retireAttempt(paths.workspace, existing, files);
+      const { failures: ownFailures, next: attempt } = await priorAttempts(files, seq);
       const lineage = [];
       for (const parent of task.depends) {
         const file = files.find((f) => f.seq === parent && f.status === 'complete');
@@ -131,21 +183,39 @@ export async function createWorkspace(root: string, seq: number, options: Create
         framework: campaign.framework,
         idioms: campaign.idioms,
         priorKnowledge: {
-          failures: [...memory.failures.map((f) => ({ ...f, injected: true })), ...(await siblingFailures(files, seq))],
+          failures: [...ownFailures, ...memory.failures.map((f) => ({ ...f, injected: true })), ...(await siblingFailures(files, seq))],
           patterns: memory.patterns.map((p) => ({ ...p, injected: true })),
         },
         lineage,
         delivered: '',
         utilization: [],
       };
+      if (attempt > 1) record.attempt = attempt;
       if (task.budget !== undefined) record.budget = task.budget;
       if (options.codeContext !== undefined && options.codeContext.length > 0) record.codeContext = options.codeContext.map((c) => ({ ...c }));
       const path = join(paths.workspace, workspaceFileName(seq, task.slug, 'active'));
       await writeFileAtomic(path, serializeWorkspace(record), { createParentDirs: true });
       return { path, record };
     },
-    { createParentDirs: true },
+    { ...options.store?.lock, createParentDirs: true },
   );
+}
+
+/**
+ * Keep a retried task's blocked workspace as history: rename it (atomic, same directory) to
+ * `{seq}_{slug}_blocked.{n}.xml`, n its attempt number (or past every kept attempt of the seq if that
+ * name is taken: history is never overwritten). Returns `files` with the entry replaced.
+ */
+async function retireAttempt(dir: string, live: WorkspaceFile, files: WorkspaceFile[]): Promise<WorkspaceFile[]> {
+  const record = await readWorkspace(live.path);
+  const kept = files.filter((f) => f.seq === live.seq && f.attempt !== undefined).map((f) => f.attempt!);
+  let n = record.attempt ?? 1;
+  if (kept.includes(n)) n = Math.max(...kept) + 1;
+  if (n > MAX_ATTEMPT) throw new CampaignError('invalid-argument', `task ${formatSeq(live.seq)} has been attempted ${MAX_ATTEMPT} times`, { path: live.path });
+  const name = attemptFileName(live.seq, live.slug, n);
+  await rename(live.path, join(dir, name));
+  const retired: WorkspaceFile = { seq: live.seq, slug: live.slug, status: 'blocked', path: join(dir, name), stem: name.slice(0, -4), attempt: n };
+  return files.map((f) => (f === live ? retired : f)).sort((a, b) => a.seq - b.seq || (a.attempt ?? 0) - (b.attempt ?? 0));
 }
 
 export interface FinishOptions extends CampaignOptions {
@@ -183,7 +253,7 @@ async function finish(root: string, seq: number, status: 'complete' | 'blocked',
     const path = join(paths.workspace, workspaceFileName(seq, record.slug, status));
     await rename(file.path, path);
     return { path, record: next };
-  });
+  }, { ...options.store?.lock });
 }
 
 /** The workspace of task `seq` in the active campaign's workspace directory. */
@@ -197,14 +267,19 @@ export async function showWorkspace(root: string, seq: number, options: Campaign
 export interface CampaignWorkspaces {
   /** The directory read. */
   dir: string;
-  workspaces: (WorkspaceRecord & { file: string })[];
+  /**
+   * By seq; a retried task's failed earlier attempts (`live: false`, status blocked) come after its
+   * live workspace, each once.
+   */
+  workspaces: (WorkspaceRecord & { file: string; live: boolean })[];
   /** Files that could not be read or parsed, with why (they are skipped, not fatal). */
   skipped: { path: string; reason: string }[];
 }
 
 /**
- * Every workspace of a campaign, parsed, by seq: the active campaign's (default) or an archived
- * one's (`campaign: <id>`). This is what `ratchet memory observe` learns from.
+ * Every workspace of a campaign, parsed, by seq, failed earlier attempts included: the active
+ * campaign's (default) or an archived one's (`campaign: <id>`). This is what `ratchet memory
+ * observe` learns from.
  */
 export async function readCampaignWorkspaces(root: string, options: CampaignOptions & { campaign?: string } = {}): Promise<CampaignWorkspaces> {
   const paths = campaignPaths(root, options);
@@ -216,11 +291,11 @@ export async function readCampaignWorkspaces(root: string, options: CampaignOpti
       dir = join(paths.archive, options.campaign, 'workspace');
     }
   }
-  const workspaces: (WorkspaceRecord & { file: string })[] = [];
+  const workspaces: (WorkspaceRecord & { file: string; live: boolean })[] = [];
   const skipped: { path: string; reason: string }[] = [];
-  for (const f of await listWorkspaceFiles(dir)) {
+  for (const f of await listWorkspaceFiles(dir, { attempts: true })) {
     try {
-      workspaces.push({ ...(await readWorkspace(f.path)), status: f.status, file: f.path });
+      workspaces.push({ ...(await readWorkspace(f.path)), status: f.status, file: f.path, live: f.attempt === undefined });
     } catch (err) {
       skipped.push({ path: f.path, reason: err instanceof Error ? ((err as { reason?: string }).reason ?? err.message) : String(err) });
     }

@@ -3,7 +3,9 @@
  * (the store's lock serialises the read-modify-writes; FTL's flock+rename race let two writers win).
  */
 import { describe, expect, test } from 'vitest';
-import { addTasks, createCampaign, readCampaign } from '../src/index.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { addTasks, blockWorkspace, createCampaign, createWorkspace, readCampaign, updateTask } from '../src/index.js';
 import { compileForChildProcesses, runWorker, tempDir } from './support/children.js';
 
 describe('8 processes claiming from one campaign', () => {
@@ -36,5 +38,21 @@ describe('8 processes claiming from one campaign', () => {
     expect(new Set(claimed).size).toBe(claimed.length);
     const after = await readCampaign(root);
     expect(after.tasks.filter((t) => t.status === 'complete').map((t) => t.seq).sort((a, b) => a - b)).toEqual(claimed.sort((a, b) => a - b));
+  }, 60_000);
+
+  test('6 processes retrying one blocked task at once: one new attempt, the failed one kept once', async () => {
+    const dir = await compileForChildProcesses();
+    const root = tempDir();
+    await createCampaign(root, 'retry race');
+    await addTasks(root, { objective: 'retry race', tasks: [{ seq: 1, slug: 'flaky', delta: ['f'], verify: 'true' }] });
+    await createWorkspace(root, 1);
+    await blockWorkspace(root, 1, 'flaky network');
+    await updateTask(root, 1, 'blocked', { reason: 'flaky network' });
+    await updateTask(root, 1, 'pending');
+    const results = await Promise.all(Array.from({ length: 6 }, () => runWorker(dir, 'create-workspace', [root, '1'])));
+    for (const r of results) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    const lines = results.map((r) => r.stdout.trim()).sort();
+    expect(lines).toEqual(['created 001_flaky_active.xml', ...Array.from({ length: 5 }, () => 'refused workspace-exists')]);
+    expect(readdirSync(join(root, '.ratchet', 'workspace')).filter((n) => n.endsWith('.xml')).sort()).toEqual(['001_flaky_active.xml', '001_flaky_blocked.1.xml']);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -102,6 +102,91 @@ describe('workspaces', () => {
     await completeWorkspace(root, 1, 'whole', opts);
     expect(readdirSync(wsDir(root))).toEqual(['001_spec_complete.xml']);
     await expect(blockWorkspace(root, 1, 'x', opts)).rejects.toMatchObject({ code: 'illegal-transition' });
+  });
+
+  test('a retried task gets a fresh workspace: the failed attempt is kept as history and its failure is injected, each failure seen once', async () => {
+    const root = await started();
+    await createWorkspace(root, 1, opts);
+    await completeWorkspace(root, 1, 'spec written', opts);
+    await updateTask(root, 1, 'in_progress', opts);
+    await updateTask(root, 1, 'complete', opts);
+    await updateTask(root, 3, 'in_progress', opts);
+    await createWorkspace(root, 3, opts);
+    const firstBlock = await blockWorkspace(root, 3, 'sphinx-build: command not found\npip install sphinx in the docs venv', opts);
+    const firstXml = readFileSync(firstBlock.path, 'utf8');
+    await updateTask(root, 3, 'blocked', { ...opts, reason: 'sphinx' });
+    // Still blocked in the campaign: no new attempt.
+    await expect(createWorkspace(root, 3, opts)).rejects.toMatchObject({ code: 'illegal-transition' });
+    await updateTask(root, 3, 'pending', opts); // retry
+
+    const second = await createWorkspace(root, 3, opts);
+    expect(second.path).toBe(join(wsDir(root), '003_docs_active.xml'));
+    expect(second.record.attempt).toBe(2);
+    expect(readFileSync(second.path, 'utf8')).toContain(' attempt="2">');
+    // The failed attempt is kept byte for byte under its attempt name; exactly one live file for 003.
+    expect(readdirSync(wsDir(root)).sort()).toEqual(['001_spec_complete.xml', '003_docs_active.xml', '003_docs_blocked.1.xml']);
+    expect(readFileSync(join(wsDir(root), '003_docs_blocked.1.xml'), 'utf8')).toBe(firstXml);
+    expect(second.record.priorKnowledge.failures).toEqual([
+      { name: 'attempt-003_docs_blocked.1', trigger: 'sphinx-build: command not found', fix: 'pip install sphinx in the docs venv', cost: 1000, source: ['003_docs_blocked.1'], injected: false },
+    ]);
+    expect((await showWorkspace(root, 3)).record).toEqual(second.record);
+
+    // The second attempt fails too; the third sees both, oldest first, and a sibling sees each once.
+    await blockWorkspace(root, 3, 'sphinx theme missing', opts);
+    await updateTask(root, 3, 'blocked', { ...opts, reason: 'theme' });
+    await updateTask(root, 3, 'pending', opts);
+    const third = await createWorkspace(root, 3, opts);
+    expect(third.record.attempt).toBe(3);
+    expect(third.record.priorKnowledge.failures.map((f) => [f.name, f.trigger])).toEqual([
+      ['attempt-003_docs_blocked.1', 'sphinx-build: command not found'],
+      ['attempt-003_docs_blocked.2', 'sphinx theme missing'],
+    ]);
+    const sibling = await createWorkspace(root, 2, opts);
+    expect(sibling.record.priorKnowledge.failures.map((f) => [f.name, f.trigger, f.injected])).toEqual([
+      ['sibling-003_docs_blocked.1', 'sphinx-build: command not found', false],
+      ['sibling-003_docs_blocked.2', 'sphinx theme missing', false],
+    ]);
+
+    // Every attempt is listed once for memory observe, the live one first.
+    const all = await readCampaignWorkspaces(root);
+    expect(all.workspaces.filter((w) => w.seq === 3).map((w) => [w.status, w.attempt, w.live, w.blockedReason])).toEqual([
+      ['active', 3, true, undefined],
+      ['blocked', undefined, false, 'sphinx-build: command not found\npip install sphinx in the docs venv'],
+      ['blocked', 2, false, 'sphinx theme missing'],
+    ]);
+    // complete/block act on the live workspace only; the history moves with the campaign's archive.
+    await completeWorkspace(root, 3, 'docs built', opts);
+    await updateTask(root, 3, 'in_progress', opts);
+    await updateTask(root, 3, 'complete', opts);
+    await updateCampaign(root, opts, (c) => void (c.tasks[1]!.status = 'complete'));
+    const { campaign } = await completeCampaign(root, { ...opts, force: true });
+    expect(readdirSync(join(root, '.ratchet', 'archive', campaign.id, 'workspace')).sort()).toEqual(['001_spec_complete.xml', '002_impl_active.xml', '003_docs_blocked.1.xml', '003_docs_blocked.2.xml', '003_docs_complete.xml']);
+    expect((await readCampaignWorkspaces(root, { campaign: campaign.id })).workspaces.filter((w) => w.seq === 3)).toHaveLength(3);
+  });
+
+  test('a retry is crash-safe and never overwrites history', async () => {
+    const root = await started();
+    await createWorkspace(root, 1, opts);
+    await blockWorkspace(root, 1, 'first failure', opts);
+    // A crash after the rename, before the new workspace was written: the next create finishes the job.
+    renameSync(join(wsDir(root), '001_spec_blocked.xml'), join(wsDir(root), '001_spec_blocked.1.xml'));
+    const again = await createWorkspace(root, 1, opts);
+    expect(again.record).toMatchObject({ attempt: 2, priorKnowledge: { failures: [{ name: 'attempt-001_spec_blocked.1', trigger: 'first failure' }] } });
+    await blockWorkspace(root, 1, 'second failure', opts);
+    // An attempt file already holding the number the live one claims (a hand copy): the next free number is used.
+    const hand = readFileSync(join(wsDir(root), '001_spec_blocked.1.xml'), 'utf8');
+    writeFileSync(join(wsDir(root), '001_spec_blocked.2.xml'), hand.replace('first failure', 'copied by hand'));
+    const third = await createWorkspace(root, 1, opts);
+    expect(readdirSync(wsDir(root)).sort()).toEqual(['001_spec_active.xml', '001_spec_blocked.1.xml', '001_spec_blocked.2.xml', '001_spec_blocked.3.xml']);
+    expect(readFileSync(join(wsDir(root), '001_spec_blocked.2.xml'), 'utf8')).toContain('copied by hand');
+    expect(readFileSync(join(wsDir(root), '001_spec_blocked.3.xml'), 'utf8')).toContain('second failure');
+    expect(third.record.attempt).toBe(4);
+    // Active and complete workspaces are still never replaced.
+    await expect(createWorkspace(root, 1, opts)).rejects.toMatchObject({ code: 'workspace-exists' });
+    // A history file that is not a workspace is reported with its place, not silently dropped.
+    await blockWorkspace(root, 1, 'fourth', opts);
+    writeFileSync(join(wsDir(root), '001_spec_blocked.3.xml'), '<workspace>\n  <broken>\n</workspace>\n');
+    await expect(createWorkspace(root, 1, opts)).rejects.toMatchObject({ code: 'invalid-workspace', path: join(wsDir(root), '001_spec_blocked.3.xml') });
   });
 
   test('delta paths outside the project are refused at creation even if campaign.json was edited by hand', async () => {

@@ -19,7 +19,8 @@
  *   stated one, or for a recovery its first delivered line if that says something (at least 20
  *   characters and 3 specific words: "done" teaches nothing). saved = budget x 500.
  * - <memory_utilization> entries become feedback (helped/failed) for the named entries, once per
- *   workspace (applyObservation records it in `observed`); sibling-* entries are ephemeral
+ *   workspace (applyObservation records it in `observed`; each attempt at a retried task is its own
+ *   workspace, `003_route#2`); `sibling-{seq}_*` and `attempt-{seq}_*` entries are ephemeral
  *   (injected="false") and skipped.
  */
 import { jaccard } from './dedup.js';
@@ -39,6 +40,12 @@ export interface UtilizationRecord {
 export interface WorkspaceRecord {
   seq: number | string;
   slug: string;
+  /**
+   * Which attempt at the task (a retried task's new workspace is attempt 2, ...); absent or 1 for the
+   * first. Part of the workspace id, so each attempt's report is counted once, and the first
+   * attempt keeps the id it had before the task was retried.
+   */
+  attempt?: number | undefined;
   status: 'complete' | 'blocked';
   objective: string;
   delta: readonly string[];
@@ -100,11 +107,18 @@ export interface ObserveOptions {
 export const PATTERN_MIN_SCORE = 3;
 const DEFAULT_BUDGET = 5;
 const INSIGHT_MARKER = /^\s*(?:[-*]\s*)?(pattern|insight|lesson|learned|approach)\s*:\s*(.+)$/im;
+/**
+ * Failures a workspace carries that memory never stored: `sibling-003_route_blocked` (another task's
+ * block) and `attempt-003_route_blocked.1` (this task's earlier attempt). The seq and underscore keep
+ * names derived from triggers (never an underscore) such as `attempt-to-import` out of it.
+ */
+const EPHEMERAL_NAME = /^(?:sibling|attempt)-\d{1,9}_/;
 const TRIVIAL_VERIFY = /^\s*(?:true|:|exit\s+0|echo\b.*)?\s*$/i;
 
+/** `003_route`, and `003_route#2` for the second attempt at the task. */
 export function workspaceId(record: WorkspaceRecord): string {
   const seq = typeof record.seq === 'number' ? String(record.seq).padStart(3, '0') : record.seq;
-  return `${seq}_${record.slug}`;
+  return `${seq}_${record.slug}${record.attempt !== undefined && record.attempt > 1 ? `#${record.attempt}` : ''}`;
 }
 
 /** The block reason: the failure text, else delivered without its "BLOCKED:" prefix. */
@@ -124,7 +138,7 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
     const source = [`${options.campaign}/${id}`];
     const budget = record.budget ?? DEFAULT_BUDGET;
     for (const u of record.utilization ?? []) {
-      if (u.name.startsWith('sibling-')) continue;
+      if (EPHEMERAL_NAME.test(u.name)) continue;
       feedbackList.push({ workspace: id, source: source[0]!, name: u.name, outcome: u.outcome });
     }
     if (record.status === 'blocked') {

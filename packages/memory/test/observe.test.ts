@@ -140,6 +140,51 @@ describe('observe', () => {
     expect(data.failures.find((f) => f.name === 'jwt-expiry')!.times_helped).toBe(2);
     expect(data.observed).toEqual(['auth/003_auth-middleware', 'other/003_auth-middleware']);
   });
+
+  test('each attempt at a retried task is its own workspace: its report counts once, the first keeps its id; attempt-* entries are skipped', async () => {
+    const data = emptyMemory();
+    data.failures.push(failure('jwt-expiry', 'jsonwebtoken TokenExpiredError thrown'));
+    const used = [{ name: 'jwt-expiry', type: 'failure' as const, outcome: 'failed' as const }];
+    // Attempt 1 blocked, observed before the retry.
+    const first: WorkspaceRecord = { ...blocked, utilization: used };
+    applyObservation(data, await observe([first], { campaign: 'auth' }), { now: NOW });
+    expect(data.failures.find((f) => f.name === 'jwt-expiry')!.times_failed).toBe(1);
+    // After the retry: attempt 1 (same record, now history), attempt 2 blocked again, attempt 3 complete.
+    const second: WorkspaceRecord = { ...blocked, attempt: 2, utilization: used };
+    const third: WorkspaceRecord = {
+      ...recovery,
+      seq: 2,
+      slug: 'auth-api',
+      attempt: 3,
+      utilization: [
+        { name: 'jwt-expiry', type: 'failure', outcome: 'helped' },
+        { name: 'attempt-002_auth-api_blocked.1', type: 'failure', outcome: 'helped' },
+        { name: 'sibling-004_x_blocked', type: 'failure', outcome: 'helped' },
+      ],
+    };
+    const o = await observe([first, second, third], { campaign: 'auth' });
+    expect(o.failures.map((f) => f.workspace)).toEqual(['002_auth-api', '002_auth-api#2']);
+    expect(o.feedback.map((f) => [f.workspace, f.name])).toEqual([
+      ['002_auth-api', 'jwt-expiry'],
+      ['002_auth-api#2', 'jwt-expiry'],
+      ['002_auth-api#3', 'jwt-expiry'],
+    ]);
+    const applied = applyObservation(data, o, { now: NOW });
+    expect(applied.feedback.map((f) => [f.workspace, f.applied])).toEqual([
+      ['002_auth-api', false],
+      ['002_auth-api#2', true],
+      ['002_auth-api#3', true],
+    ]);
+    const entry = data.failures.find((f) => f.name === 'jwt-expiry')!;
+    expect([entry.times_failed, entry.times_helped]).toEqual([2, 1]);
+    // Both blocked attempts name the same failure: one entry, both sources.
+    expect(data.failures.filter((f) => f.source.some((x) => x.startsWith('auth/002_auth-api')))).toHaveLength(1);
+    expect(data.failures.find((f) => f.source.includes('auth/002_auth-api#2'))!.source).toEqual(['auth/002_auth-api', 'auth/002_auth-api#2']);
+    // A real entry whose name merely starts with "attempt-" still gets its feedback.
+    data.failures.push(failure('attempt-to-import-a-missing-module', 'attempt to import a missing module'));
+    const real = await observe([{ ...recovery, seq: 9, utilization: [{ name: 'attempt-to-import-a-missing-module', type: 'failure', outcome: 'helped' }] }], { campaign: 'auth' });
+    expect(real.feedback.map((f) => f.name)).toEqual(['attempt-to-import-a-missing-module']);
+  });
 });
 
 describe('runVerifyCommand (a real child process)', () => {

@@ -27,10 +27,13 @@ export default async function create(ctx: Context, args: string[], options: Reco
   if (ctx.json) ctx.emitJson({ ok: true, path: shown, workspace: record });
   else {
     const failures = record.priorKnowledge.failures;
-    const siblings = failures.filter((f) => !f.injected).length;
-    ctx.out(`created ${shown}`);
-    ctx.out(`  lineage: ${record.lineage.length} parent${record.lineage.length === 1 ? '' : 's'}; prior knowledge: ${failures.length - siblings} failure(s) from memory, ${siblings} sibling failure(s), ${record.priorKnowledge.patterns.length} pattern(s)`);
-    for (const f of failures) ctx.out(`  - ${f.injected ? 'failure' : 'sibling'} ${f.name}: ${f.trigger}`);
+    const earlier = failures.filter((f) => !f.injected && f.name.startsWith('attempt-')).length;
+    const siblings = failures.filter((f) => !f.injected).length - earlier;
+    ctx.out(`created ${shown}${record.attempt === undefined ? '' : ` (attempt ${record.attempt}; the failed ones are kept beside it)`}`);
+    ctx.out(
+      `  lineage: ${record.lineage.length} parent${record.lineage.length === 1 ? '' : 's'}; prior knowledge: ${earlier > 0 ? `${earlier} earlier failure(s) of this task, ` : ''}${failures.length - siblings - earlier} failure(s) from memory, ${siblings} sibling failure(s), ${record.priorKnowledge.patterns.length} pattern(s)`,
+    );
+    for (const f of failures) ctx.out(`  - ${f.injected ? 'failure' : f.name.startsWith('attempt-') ? 'earlier attempt' : 'sibling'} ${f.name}: ${f.trigger}`);
   }
   return EXIT_OK;
 }

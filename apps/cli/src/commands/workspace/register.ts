@@ -17,13 +17,16 @@ export const registerWorkspace: RegisterArea = (program: Command, action) => {
   dir(
     workspace
       .command('create')
-      .description('create the active workspace of a task whose dependencies are complete, with lineage, prior knowledge and sibling failures')
+      .description(
+        'create the active workspace of a task whose dependencies are complete, with lineage, prior knowledge and sibling failures; ' +
+          "for a retried task (blocked, then update-task SEQ pending) the blocked workspace is kept as {seq}_{slug}_blocked.{n}.xml and the new one carries the task's earlier failures",
+      )
       .argument('<seq>', 'the task')
       .option('--prior-knowledge <file>', 'JSON {"failures": [...], "patterns": [...]} to inject as <prior_knowledge> instead of querying memory')
       .option('--memory <file>', 'the memory file queried for <prior_knowledge> (default: .ratchet/memory.json, when it exists)')
       .option('--no-memory', 'inject no memory entries (sibling failures are still injected)'),
   )
-    .addHelpText('after', '\nExample:\n  ratchet workspace create 002')
+    .addHelpText('after', '\nExamples:\n  ratchet workspace create 002\n  ratchet campaign update-task 002 pending && ratchet workspace create 002   # retry: attempt 2')
     .action(action(() => import('./create.js')));
 
   dir(
@@ -59,7 +62,7 @@ export const registerWorkspace: RegisterArea = (program: Command, action) => {
     .addHelpText('after', '\nExample:\n  ratchet workspace show 002 --xml')
     .action(action(() => import('./show.js')));
 
-  dir(workspace.command('list').description('list the workspaces of the active campaign with their status'))
+  dir(workspace.command('list').description("list the workspaces of the active campaign with their status, and retried tasks' failed earlier attempts"))
     .addHelpText('after', '\nExample:\n  ratchet workspace list')
     .action(action(() => import('./list.js')));
 };
