@@ -190,6 +190,40 @@ describe('ratchet workspace', () => {
     expect((await ratchet(dir, ['workspace', 'block', '1', '--reason', 'x'])).err).toContain('already complete');
   });
 
+  test('--workspace-dir is honoured by every command that has it: workspace *, campaign complete, memory observe', async () => {
+    const dir = temp();
+    await ratchet(dir, ['campaign', 'create', 'x']);
+    await ratchet(dir, ['campaign', 'add-tasks'], plan([{ seq: 1, slug: 'a', delta: ['a'], verify: 'v' }, { seq: 2, slug: 'b', delta: ['b'], verify: 'v' }, { seq: 3, slug: 'c', delta: ['c'], verify: 'v' }]));
+    const ws = ['--workspace-dir', 'work/ws'];
+    for (const args of [['workspace', 'create', '1'], ['workspace', 'complete', '1', '--delivered', 'done'], ['workspace', 'create', '2'], ['workspace', 'block', '2', '--reason', 'the fixture server never starts on port 4000']]) {
+      const r = await ratchet(dir, [...args, ...ws]);
+      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(0);
+    }
+    expect(readdirSync(join(dir, 'work', 'ws')).filter((n) => n.endsWith('.xml')).sort()).toEqual(['001_a_complete.xml', '002_b_blocked.xml']);
+    expect(existsSync(join(dir, '.ratchet', 'workspace'))).toBe(false);
+    // Sibling failures, show and list read the same directory.
+    const third = await ratchet(dir, ['workspace', 'create', '3', ...ws]);
+    expect(third.out).toContain('sibling sibling-002_b_blocked: the fixture server never starts on port 4000');
+    expect((await ratchet(dir, ['workspace', 'show', '2', ...ws])).out).toContain('work/ws/002_b_blocked.xml (blocked)');
+    expect((await ratchet(dir, ['workspace', 'list', ...ws])).out).toContain('002_b');
+    // memory observe learns from that directory (it saw nothing there before the fix).
+    const observed = JSON.parse((await ratchet(dir, ['--json', 'memory', 'observe', ...ws])).out) as { observed: number; applied: { failures: { workspace: string }[] } };
+    expect(observed.observed).toBe(2);
+    expect(observed.applied.failures.map((f) => f.workspace)).toEqual(['002_b']);
+    expect((await ratchet(dir, ['memory', 'observe', '--workspace-dir', '../elsewhere'])).code).toBe(2);
+    // campaign complete archives the workspaces from that directory (it left them behind before).
+    expect((await ratchet(dir, ['campaign', 'complete', '--workspace-dir', '../elsewhere'])).err).toContain('outside the project root');
+    const done = JSON.parse((await ratchet(dir, ['--json', 'campaign', 'complete', ...ws])).out) as { workspaces: string; summary: { id: string } };
+    expect(done.workspaces).toBe(`.ratchet/archive/${done.summary.id}/workspace`);
+    expect(readdirSync(join(dir, done.workspaces)).sort()).toEqual(['001_a_complete.xml', '002_b_blocked.xml', '003_c_active.xml']);
+    expect(existsSync(join(dir, 'work', 'ws'))).toBe(false);
+    // An archived campaign is observed from its archive; a workspace directory does not apply to it.
+    expect(JSON.parse((await ratchet(dir, ['--json', 'memory', 'observe', done.summary.id])).out)).toMatchObject({ observed: 2 });
+    const wrong = await ratchet(dir, ['memory', 'observe', done.summary.id, ...ws]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('a workspace directory does not apply');
+  });
+
   test('workspace directories outside the project are refused (exit 2); bad prior knowledge names the file', async () => {
     const dir = temp();
     await ratchet(dir, ['campaign', 'create', 'x']);

@@ -3,7 +3,7 @@
  * through @ratchet/store (inter-process lock, re-read inside the lock, validate, atomic rename), and
  * `.ratchet/archive/<id>.json` plus `.ratchet/archive/<id>/workspace/` once a campaign completes.
  */
-import { mkdir, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
 import { addPlan, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
@@ -205,7 +205,8 @@ async function moveWorkspaces(from: string, to: string): Promise<string | undefi
   if (names.length === 0) return undefined;
   await mkdir(to, { recursive: true });
   for (const name of names) await rename(join(from, name), join(to, name));
-  await rm(from, { recursive: false, force: true }).catch(() => undefined);
+  // Only when empty: anything else in it (a user's own file) stays where it was.
+  await rmdir(from).catch(() => undefined);
   return to;
 }
 

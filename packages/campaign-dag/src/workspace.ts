@@ -289,6 +289,8 @@ export async function readCampaignWorkspaces(root: string, options: CampaignOpti
     if (active?.id !== options.campaign) {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(options.campaign)) throw new CampaignError('invalid-argument', `not a campaign id: ${JSON.stringify(options.campaign)}`);
       dir = join(paths.archive, options.campaign, 'workspace');
+      // An archived campaign's workspaces were moved beside its archive entry, wherever they were made.
+      if (options.workspaceDir !== undefined) throw new CampaignError('invalid-argument', `campaign ${options.campaign} is not the active one: its workspaces are archived in ${dir}, a workspace directory does not apply`);
     }
   }
   const workspaces: (WorkspaceRecord & { file: string; live: boolean })[] = [];

@@ -80,7 +80,8 @@ export const registerCampaign: RegisterArea = (program: Command, action) => {
     .command('complete')
     .description('archive the campaign to .ratchet/archive/<id>.json with a summary (its workspaces move beside it) and free the slot for the next one')
     .option('--force', 'archive even with tasks in progress')
-    .addHelpText('after', '\nExample:\n  ratchet campaign complete')
+    .option('--workspace-dir <dir>', 'where the workspaces were created (the --workspace-dir given to `ratchet workspace`), inside the project (default: .ratchet/workspace)')
+    .addHelpText('after', '\nExamples:\n  ratchet campaign complete\n  ratchet campaign complete --workspace-dir work/ws')
     .action(action(() => import('./complete.js')));
 
   campaign

@@ -3,7 +3,7 @@ import { applyObservation, observe, openMemory, runVerifyCommand, type Observati
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { toObserved } from '../../memory-campaign.js';
-import { guard } from '../campaign/shared.js';
+import { campaignOptions, guard } from '../campaign/shared.js';
 import { memoryFile, now, numberOption, truncate, withMemoryErrors } from './shared.js';
 
 /**
@@ -17,7 +17,7 @@ export default async function memoryObserve(ctx: Context, args: string[], option
   const { path, shown } = memoryFile(ctx, options);
   const campaign = args[0];
   const timeoutMs = numberOption(options, 'timeoutMs', '--timeout-ms', { min: 100, max: 3_600_000, integer: true });
-  const found = await guard(ctx, () => readCampaignWorkspaces(ctx.cwd, campaign === undefined ? {} : { campaign }));
+  const found = await guard(ctx, () => readCampaignWorkspaces(ctx.cwd, { ...campaignOptions(ctx, options), ...(campaign === undefined ? {} : { campaign }) }));
   const records = found.workspaces.map(toObserved).filter((r) => r !== undefined);
   const campaignId = campaign ?? found.workspaces[0]?.campaign ?? 'campaign';
   const observation = await observe(records, {

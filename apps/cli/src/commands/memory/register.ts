@@ -128,8 +128,9 @@ export const registerMemory: RegisterArea = (program, action) => {
       .description("learn from a campaign's finished workspaces: blocked ones become failures, completed ones patterns (when they score enough), used entries get feedback")
       .argument('[campaign]', 'an archived campaign id (default: the active campaign)')
       .option('--verify', "re-run a blocked workspace's verify command first (a child process with a timeout): one that passes now is a false positive and is not learned")
-      .option('--timeout-ms <ms>', 'per verify command (default 60000)'),
+      .option('--timeout-ms <ms>', 'per verify command (default 60000)')
+      .option('--workspace-dir <dir>', "the active campaign's workspace directory, if `ratchet workspace` was given one (inside the project; default .ratchet/workspace)"),
   )
-    .addHelpText('after', '\nExamples:\n  ratchet memory observe\n  ratchet memory observe auth-2026-11-22 --verify')
+    .addHelpText('after', '\nExamples:\n  ratchet memory observe\n  ratchet memory observe auth-2026-11-22 --verify\n  ratchet memory observe --workspace-dir work/ws')
     .action(action(() => import('./observe.js')));
 };
