@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -94,4 +94,42 @@ describe('ratchet campaign ready --claim across real processes', () => {
     expect(tasks.filter((t) => t.status === 'pending')).toEqual([]);
     expect(tasks.filter((t) => t.status === 'in_progress')).toHaveLength(24);
   }, 180_000);
+});
+
+describe('ratchet campaign add-tasks on standard input', () => {
+  const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+  // `script` gives the command a real terminal as stdin: before, add-tasks sat there waiting forever.
+  test.skipIf(!hasScript)('with no file on an interactive terminal it refuses at once (exit 2) and says what to do', () => {
+    const dir = tempDir('ratchet-stdin-');
+    expect(ratchet(['campaign', 'create', 'x', '--cwd', dir]).status).toBe(0);
+    const r = spawnSync('script', ['-qec', `"${process.execPath}" "${bin}" campaign add-tasks --cwd "${dir}"; echo "rc=$?"`, '/dev/null'], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.error).toBeUndefined(); // not killed by the timeout
+    expect(r.stdout).toContain('no plan given: pass a plan file (ratchet campaign add-tasks plan.json) or pipe one');
+    expect(r.stdout).toMatch(/rc=2\s*$/);
+  });
+
+  test('an endless stream is cut off at the size limit (exit 2) instead of being read to the end', async () => {
+    const dir = tempDir('ratchet-stdin-');
+    expect(ratchet(['campaign', 'create', 'x', '--cwd', dir]).status).toBe(0);
+    const before = readFileSync(join(dir, '.ratchet', 'campaign.json'), 'utf8');
+    const child = spawn(process.execPath, [bin, 'campaign', 'add-tasks', '--cwd', dir], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => void (stderr += c));
+    const chunk = Buffer.alloc(1 << 20, 0x20);
+    let written = 0;
+    let open = true;
+    const pump = (): void => {
+      while (open && child.stdin.write(chunk)) written += chunk.length;
+    };
+    child.stdin.on('drain', pump).on('error', () => void (open = false));
+    pump();
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    open = false;
+    expect(code).toBe(2);
+    expect(stderr).toContain('<stdin>: the plan on standard input is over 128 MiB, the most it may be; reading stopped there');
+    // The producer never ended its stream: ratchet stopped on its own, having read little past the limit.
+    expect(written).toBeLessThan(256 * 1024 * 1024);
+    expect(readFileSync(join(dir, '.ratchet', 'campaign.json'), 'utf8')).toBe(before);
+  }, 60_000);
 });

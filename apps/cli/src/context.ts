@@ -10,8 +10,23 @@ export interface Io {
   env: Record<string, string | undefined>;
   /** Process working directory; `--cwd` resolves against it. */
   cwd: string;
-  /** All of standard input, for `--from-file -`. */
-  readStdin: () => Promise<string>;
+  /**
+   * All of standard input, for `--from-file -`. With `maxBytes`, reading stops as soon as more
+   * arrived and the promise rejects with StdinTooLargeError (a huge pipe is never buffered whole).
+   */
+  readStdin: (options?: { maxBytes?: number }) => Promise<string>;
+  /** Whether standard input is a terminal (nothing piped): commands that would wait on it refuse instead. */
+  stdinIsTTY?: boolean;
+}
+
+/** Standard input went past the caller's `maxBytes`; reading stopped there. */
+export class StdinTooLargeError extends Error {
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(`standard input is larger than ${maxBytes} bytes`);
+    this.name = 'StdinTooLargeError';
+    this.maxBytes = maxBytes;
+  }
 }
 
 export interface GlobalOptions {
@@ -38,9 +53,20 @@ export function processIo(): Io {
     isTTY: Boolean(process.stdout.isTTY),
     env: process.env,
     cwd: process.cwd(),
-    readStdin: async () => {
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    readStdin: async (options = {}) => {
+      const max = options.maxBytes ?? Infinity;
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      let size = 0;
+      for await (const chunk of process.stdin) {
+        size += (chunk as Buffer).length;
+        if (size > max) {
+          // Stop reading now: the writer gets EPIPE instead of us buffering the rest.
+          process.stdin.destroy();
+          throw new StdinTooLargeError(max);
+        }
+        chunks.push(chunk as Buffer);
+      }
       return Buffer.concat(chunks).toString('utf8');
     },
   };

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
-import { campaignOptions, formatProblem, guard } from './shared.js';
+import { campaignOptions, formatProblem, guard, readStdinLimited } from './shared.js';
 
 /** `ratchet campaign add-tasks [plan]`: the plan from a file or stdin, every problem at once. */
 export default async function addTasksCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -12,10 +12,13 @@ export default async function addTasksCommand(ctx: Context, args: string[], opti
   let value: unknown;
   let text: string;
   let shown: string;
+  if (file === undefined && ctx.io.stdinIsTTY === true) {
+    // Nothing piped and no file: reading the terminal would wait forever for an agent.
+    throw new CliError('no plan given: pass a plan file (ratchet campaign add-tasks plan.json) or pipe one (cat plan.json | ratchet campaign add-tasks); "-" reads the terminal until end of input');
+  }
   if (file === undefined || file === '-') {
     shown = '<stdin>';
-    text = await ctx.io.readStdin();
-    if (text.length > CAMPAIGN_MAX_BYTES) throw new CliError(`the plan is over ${CAMPAIGN_MAX_BYTES / 1024 / 1024} MiB, the most a campaign holds`, { file: shown, code: 'too-large' });
+    text = await readStdinLimited(ctx, CAMPAIGN_MAX_BYTES, 'the plan');
     value = parseJson(text, { path: shown });
   } else {
     const abs = resolvePath(ctx, file);

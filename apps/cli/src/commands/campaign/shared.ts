@@ -1,7 +1,7 @@
 /** Helpers shared by the campaign and workspace commands: seq arguments, options, error mapping. */
 import { CampaignError, formatSeq, normalizeSeq, type CampaignOptions, type PlanProblem, type Task } from '@ratchet/campaign-dag';
 import { ValidationError, type ValidationIssue } from '@ratchet/store';
-import type { Context } from '../../context.js';
+import { StdinTooLargeError, type Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { displayPath } from '../../paths.js';
 
@@ -60,4 +60,21 @@ export function taskLine(t: Task): string {
   const cascade = t.cascade === true && t.blockedBy !== undefined ? `cascade: blocked by ${t.blockedBy.map(formatSeq).join(', ')}${t.rootCause === undefined ? '' : ` (root cause ${formatSeq(t.rootCause)})`}` : '';
   const extra = [t.runner === undefined ? '' : `runner ${t.runner}`, cascade, t.reason === undefined ? '' : t.reason].filter((x) => x !== '').join('; ');
   return `${formatSeq(t.seq)}  ${t.slug.padEnd(20)} ${t.type.padEnd(6)} ${t.status.padEnd(11)} deps ${deps}${extra === '' ? '' : `  (${extra})`}`;
+}
+
+/** Standard input up to `maxBytes`; past that, reading stops and it is a usage error (exit 2) naming the limit. */
+export async function readStdinLimited(ctx: Context, maxBytes: number, what: string): Promise<string> {
+  try {
+    const text = await ctx.io.readStdin({ maxBytes });
+    // An Io that cannot stop early (tests, embedders) is still held to the limit.
+    if (Buffer.byteLength(text) > maxBytes) throw new StdinTooLargeError(maxBytes);
+    return text;
+  } catch (err) {
+    if (!(err instanceof StdinTooLargeError)) throw err;
+    throw new CliError(`${what} on standard input is over ${formatBytes(maxBytes)}, the most it may be; reading stopped there`, { file: '<stdin>', code: 'too-large' });
+  }
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / 1024 / 1024} MiB` : `${n} bytes`;
 }
