@@ -190,6 +190,25 @@ describe('ratchet workspace', () => {
     expect((await ratchet(dir, ['workspace', 'block', '1', '--reason', 'x'])).err).toContain('already complete');
   });
 
+  test('a delivery larger than a workspace may hold exits 2 and leaves the workspace active and readable', async () => {
+    const dir = temp();
+    await ratchet(dir, ['campaign', 'create', 'x']);
+    await ratchet(dir, ['campaign', 'add-tasks'], plan([{ seq: 1, slug: 'a', delta: ['a'], verify: 'v' }]));
+    expect((await ratchet(dir, ['workspace', 'create', '1'])).code).toBe(0);
+    writeFileSync(join(dir, 'big.txt'), 'x'.repeat(5 * 1024 * 1024));
+    const file = await ratchet(dir, ['workspace', 'complete', '1', '--from-file', 'big.txt']);
+    expect(file.code).toBe(2);
+    expect(file.err).toContain('big.txt: file is 5 MiB, over the 4 MiB limit');
+    const piped = await ratchet(dir, ['workspace', 'complete', '1', '--from-file', '-'], 'y'.repeat(5 * 1024 * 1024));
+    expect(piped.code).toBe(2);
+    expect(piped.err).toContain('<stdin>: the delivery on standard input is over 4 MiB');
+    // Under the read limit, but the workspace around it would not be: refused by the library.
+    const near = await ratchet(dir, ['workspace', 'complete', '1', '--from-file', '-'], 'z'.repeat(4 * 1024 * 1024 - 200));
+    expect(near.code).toBe(2);
+    expect(near.err).toContain('over the 4 MiB a workspace may hold; nothing was written');
+    expect(JSON.parse((await ratchet(dir, ['--json', 'workspace', 'show', '1'])).out)).toMatchObject({ workspace: { status: 'active', delivered: '' } });
+  });
+
   test('--workspace-dir is honoured by every command that has it: workspace *, campaign complete, memory observe', async () => {
     const dir = temp();
     await ratchet(dir, ['campaign', 'create', 'x']);

@@ -85,6 +85,19 @@ export async function readWorkspace(path: string): Promise<WorkspaceRecord> {
 }
 
 /**
+ * The record as XML, refused (nothing written) when it would be larger than the readers accept: a
+ * workspace written but never readable again would break `show`, its children's lineage and observe.
+ */
+function readableXml(record: WorkspaceRecord, what: string): string {
+  const xml = serializeWorkspace(record);
+  const bytes = Buffer.byteLength(xml);
+  if (bytes > MAX_WORKSPACE_BYTES) {
+    throw new CampaignError('invalid-argument', `${what} makes workspace ${record.id} ${(bytes / 1024 / 1024).toFixed(1)} MiB, over the ${MAX_WORKSPACE_BYTES / 1024 / 1024} MiB a workspace may hold; nothing was written (deliver a summary and point at the files)`);
+  }
+  return xml;
+}
+
+/**
  * Sibling failures: one per blocked workspace file (live `*_blocked.xml`, and failed earlier attempts
  * when `files` lists them) whose delivery says `BLOCKED:`, named `sibling-{stem}`.
  */
@@ -194,7 +207,7 @@ export async function createWorkspace(root: string, seq: number, options: Create
       if (task.budget !== undefined) record.budget = task.budget;
       if (options.codeContext !== undefined && options.codeContext.length > 0) record.codeContext = options.codeContext.map((c) => ({ ...c }));
       const path = join(paths.workspace, workspaceFileName(seq, task.slug, 'active'));
-      await writeFileAtomic(path, serializeWorkspace(record), { createParentDirs: true });
+      await writeFileAtomic(path, readableXml(record, 'the workspace'), { createParentDirs: true });
       return { path, record };
     },
     { ...options.store?.lock, createParentDirs: true },
@@ -249,7 +262,7 @@ async function finish(root: string, seq: number, status: 'complete' | 'blocked',
     const next: WorkspaceRecord = { ...record, status, delivered, updatedAt: now, utilization: options.utilized ?? record.utilization };
     if (status === 'blocked') next.blockedReason = delivered.replace(/^BLOCKED:\s*/, '');
     else delete next.blockedReason;
-    await writeFileAtomic(file.path, serializeWorkspace(next));
+    await writeFileAtomic(file.path, readableXml(next, 'the delivery'));
     const path = join(paths.workspace, workspaceFileName(seq, record.slug, status));
     await rename(file.path, path);
     return { path, record: next };

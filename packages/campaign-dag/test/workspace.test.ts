@@ -1,8 +1,9 @@
-import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
+  MAX_WORKSPACE_BYTES,
   addTasks,
   blockWorkspace,
   claimTask,
@@ -93,6 +94,24 @@ describe('workspaces', () => {
     await expect(blockWorkspace(root, 1, 'late', opts)).rejects.toMatchObject({ code: 'illegal-transition' });
     await expect(completeWorkspace(root, 2, 'x', opts)).rejects.toMatchObject({ code: 'no-workspace' });
     await expect(blockWorkspace(root, 1, '   ', opts)).rejects.toMatchObject({ code: 'invalid-argument' });
+  });
+
+  test('a delivery too large to read back is refused before anything is written', async () => {
+    const root = await started();
+    const { path } = await createWorkspace(root, 1, opts);
+    const before = readFileSync(path, 'utf8');
+    const huge = 'x'.repeat(MAX_WORKSPACE_BYTES);
+    await expect(completeWorkspace(root, 1, huge, opts)).rejects.toMatchObject({ code: 'invalid-argument', reason: expect.stringContaining('over the 4 MiB a workspace may hold; nothing was written') as unknown });
+    await expect(blockWorkspace(root, 1, huge, opts)).rejects.toMatchObject({ code: 'invalid-argument' });
+    expect(readdirSync(wsDir(root))).toEqual(['001_spec_active.xml']);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    const other = await started();
+    await expect(createWorkspace(other, 1, { ...opts, codeContext: [{ path: 'a.ts', content: huge }] })).rejects.toMatchObject({ code: 'invalid-argument' });
+    expect(existsSync(wsDir(other)) ? readdirSync(wsDir(other)).filter((n) => n.endsWith('.xml')) : []).toEqual([]);
+    // Just under the limit is written and reads back.
+    const fits = 'y'.repeat(MAX_WORKSPACE_BYTES - before.length - 1000);
+    await completeWorkspace(root, 1, fits, opts);
+    expect((await showWorkspace(root, 1)).record.delivered).toBe(fits);
   });
 
   test('a crash between the rewrite and the rename is finished by the next call', async () => {

@@ -1,10 +1,10 @@
-import { blockWorkspace, completeWorkspace, type Utilized } from '@ratchet/campaign-dag';
+import { MAX_WORKSPACE_BYTES, blockWorkspace, completeWorkspace, type Utilized } from '@ratchet/campaign-dag';
 import { readTextFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
-import { campaignOptions, guard, seqArg } from '../campaign/shared.js';
+import { campaignOptions, guard, readStdinLimited, seqArg } from '../campaign/shared.js';
 
 /** `ratchet workspace complete|block SEQ ...` */
 export default async function finish(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -29,8 +29,9 @@ export default async function finish(ctx: Context, args: string[], options: Reco
 async function readDelivery(ctx: Context, options: Record<string, unknown>): Promise<string> {
   if (typeof options.delivered === 'string' && typeof options.fromFile === 'string') throw new CliError('give --delivered or --from-file, not both');
   if (typeof options.delivered === 'string') return options.delivered;
-  if (options.fromFile === '-') return ctx.io.readStdin();
-  if (typeof options.fromFile === 'string') return (await readTextFile(resolvePath(ctx, options.fromFile))).text;
+  // A delivery larger than a workspace may be is refused while reading, not after.
+  if (options.fromFile === '-') return readStdinLimited(ctx, MAX_WORKSPACE_BYTES, 'the delivery');
+  if (typeof options.fromFile === 'string') return (await readTextFile(resolvePath(ctx, options.fromFile), { maxBytes: MAX_WORKSPACE_BYTES })).text;
   throw new CliError('say what was delivered: --delivered TEXT or --from-file FILE');
 }
 
