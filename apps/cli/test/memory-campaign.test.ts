@@ -190,6 +190,26 @@ describe('memory x campaign (composed by the CLI)', () => {
     expect(memory.observed.filter((o) => o.endsWith('002_bcrypt-hashing#2'))).toHaveLength(1);
   });
 
+  test('a pattern refused by a quality gate says which gate', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify({ objective: 'auth', tasks: [{ seq: 1, slug: 'login', delta: ['src/login.ts'], verify: 'npm test' }] }));
+    for (const argv of [
+      ['campaign', 'create', 'auth'],
+      ['campaign', 'add-tasks', 'plan.json'],
+      ['workspace', 'create', '1'],
+      ['workspace', 'block', '1', '--reason', 'jsonwebtoken rejects the RS256 key format'],
+      ['campaign', 'update-task', '1', 'blocked', '--reason', 'key'],
+      ['campaign', 'update-task', '1', 'pending'],
+      ['workspace', 'create', '1'],
+      ['workspace', 'complete', '1', '--delivered', 'Pattern: convert the PEM key with createPublicKey before jwt.verify'],
+    ]) {
+      const r = await ratchet(dir, ...argv);
+      expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(0);
+    }
+    const r = await ratchet(dir, 'memory', 'observe');
+    expect(r.out).toContain('pattern   001_login#2: refused: trigger is 4 characters; at least 10 are needed');
+  });
+
   test('observe on an unknown or hostile campaign id is an input error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
     await campaignWithBlockedSibling(dir);
