@@ -4,7 +4,7 @@
  * zod schemas in src/schema.ts accept; test/schema.test.ts checks both on valid and broken samples.
  */
 import type { SafeParseResult, Schema, SchemaIssue } from '@ratchet/store';
-import { checkGraph, type GraphTask } from './graph.js';
+import { checkGraph, seqLookup, type GraphTask } from './graph.js';
 import { formatSeq, MAX_SEQ } from './seq.js';
 import { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign } from './types.js';
 
@@ -100,6 +100,10 @@ export function graphIssues(tasks: readonly GraphTask[]): SchemaIssue[] {
       seen.add(deps[at]!);
     }
   }
+  // The common shape (every task after the tasks it depends on, as plans are usually written and
+  // add-tasks appends them) is a DAG by construction: one pass over a seq table proves it, and the
+  // full check (graph build, Kahn, cycle walk: ~20x the cost, on every read) is only for the rest.
+  if (issues.length === 0 && dependsOnEarlierOnly(tasks)) return issues;
   for (const p of checkGraph(tasks)) {
     switch (p.rule) {
       case 'duplicate-seq':
@@ -123,4 +127,21 @@ export function graphIssues(tasks: readonly GraphTask[]): SchemaIssue[] {
   // In file order: by task, then by place inside it (stable, so one place keeps its rule order).
   const at = (i: SchemaIssue): number => (typeof i.path[3] === 'number' ? i.path[3] : -1);
   return issues.sort((a, b) => (a.path[1] as number) - (b.path[1] as number) || at(a) - at(b));
+}
+
+/** True when seqs are unique and every dependency names a task earlier in the list (so: no cycle, no unknown or self dependency). */
+function dependsOnEarlierOnly(tasks: readonly GraphTask[]): boolean {
+  const lookup = seqLookup(tasks);
+  const table = lookup.table;
+  for (let i = 0; i < tasks.length; i++) {
+    const t = tasks[i]!;
+    if (lookup.get(t.seq) !== i) return false;
+    const deps = t.depends;
+    for (let k = 0; k < deps.length; k++) {
+      const d = deps[k]!;
+      const j = table !== undefined ? (d < table.length ? table[d]! : -1) : lookup.get(d);
+      if (j < 0 || j >= i) return false;
+    }
+  }
+  return true;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { buildIndex, cascadeStatus, checkGraph, propagateBlocks, readyTasks, releaseCascades, renderGraph, waves, type Task } from '../src/index.js';
+import { buildIndex, cascadeStatus, checkGraph, graphIssues, propagateBlocks, readyTasks, releaseCascades, renderGraph, waves, type Task } from '../src/index.js';
 import { randomDag, task } from './support/fixtures.js';
 
 describe('ready', () => {
@@ -67,6 +67,36 @@ describe('checkGraph', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('graphIssues (campaign.json on read)', () => {
+  test('property: no issue exactly when checkGraph finds none and no task lists a dependency twice, in any task order', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.tuple(fc.nat(11), fc.nat(13)), { maxLength: 20 }), fc.boolean(), fc.integer(), (n, edges, shuffle, seed) => {
+        const tasks = Array.from({ length: n }, (_, i) => task(i + 1));
+        for (const [from, to] of edges) tasks[from % n]!.depends.push(to);
+        if (shuffle) {
+          let x = seed >>> 0 || 1;
+          for (let i = tasks.length - 1; i > 0; i--) {
+            x = (x * 1103515245 + 12345) >>> 0;
+            const j = x % (i + 1);
+            [tasks[i], tasks[j]] = [tasks[j]!, tasks[i]!];
+          }
+        }
+        const dupDeps = tasks.some((t) => new Set(t.depends).size !== t.depends.length);
+        expect(graphIssues(tasks).length === 0).toBe(checkGraph(tasks).length === 0 && !dupDeps);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('a valid campaign in any order has no issue (tasks listed before their dependencies take the full check)', () => {
+    const dag = randomDag(300, 900, 5);
+    expect(graphIssues(dag)).toEqual([]);
+    expect(graphIssues([...dag].reverse())).toEqual([]);
+    expect(graphIssues([task(2, [1]), task(1)])).toEqual([]);
+    expect(graphIssues([task(2, [1]), task(1, [2])]).map((i) => [i.path.join('/'), i.code])).toEqual([['tasks/0/depends/0', 'cycle']]);
   });
 });
 
