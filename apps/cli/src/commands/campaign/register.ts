@@ -25,7 +25,7 @@ export const registerCampaign: RegisterArea = (program: Command, action) => {
       'add the tasks of a plan.json (FTL contract: objective, tasks[].seq/delta/verify, type SPEC|BUILD|VERIFY, depends "none"|seq|[seqs]); ' +
         'every problem is reported at once: exit 1 for a cycle (with its path) or unknown/self/duplicate dependencies, 2 for malformed input',
     )
-    .argument('[plan]', 'the plan file; "-" or nothing reads standard input')
+    .argument('[plan]', 'the plan file; nothing reads a piped plan from standard input (refused on a terminal), "-" reads standard input even from a terminal; at most 128 MiB')
     .addHelpText('after', '\nExamples:\n  ratchet campaign add-tasks plan.json\n  cat plan.json | ratchet campaign add-tasks')
     .action(action(() => import('./add-tasks.js')));
 
