@@ -5,7 +5,8 @@
  *   fix = the rest of the reason (or a pointer to the workspace), cost = budget x 1000. With a
  *   verify runner, its verify command is re-run: still failing (non-zero exit) = CONFIRMED, now
  *   passing = FALSE_POSITIVE (not learned: the block was not real), killed by the timeout = TIMEOUT
- *   (learned, flagged). Without a runner the verdict is UNVERIFIED (learned, flagged).
+ *   (learned, flagged); each distinct command runs once per observation. Without a runner the
+ *   verdict is UNVERIFIED (learned, flagged).
  * - A completed workspace becomes a pattern candidate only if it scores at least 3 points AND has an
  *   insight to store (FTL's rule passed nearly every completion):
  *     +2 recovery: a blocked workspace in the same batch shares a delta file, or at least half the words
@@ -133,6 +134,7 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
   const patterns: PatternCandidate[] = [];
   const feedbackList: FeedbackCandidate[] = [];
   const blocked = records.filter((r) => r.status === 'blocked');
+  const verified = new Map<string, ReturnType<VerifyRunner>>();
   for (const record of records) {
     const id = workspaceId(record);
     const source = [`${options.campaign}/${id}`];
@@ -147,7 +149,10 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
       const restText = rest.join('\n').trim();
       let verdict: Verdict = 'UNVERIFIED';
       if (options.verify !== undefined && record.verify.trim() !== '') {
-        const outcome = await options.verify(record.verify, { cwd: options.cwd ?? '.', timeoutMs: options.timeoutMs ?? 60_000 });
+        // Once per command: a retried task's attempts (and tasks sharing `npm test`) ask the same question of the same tree.
+        let run = verified.get(record.verify);
+        if (run === undefined) verified.set(record.verify, (run = options.verify(record.verify, { cwd: options.cwd ?? '.', timeoutMs: options.timeoutMs ?? 60_000 })));
+        const outcome = await run;
         verdict = outcome.timedOut ? 'TIMEOUT' : outcome.exitCode === 0 ? 'FALSE_POSITIVE' : 'CONFIRMED';
       }
       failures.push({

@@ -71,6 +71,15 @@ describe('observe', () => {
     expect((await observe([blocked], { campaign: 'c', verify: runner({ exitCode: 0, timedOut: false }) })).failures[0]).toMatchObject({ verdict: 'FALSE_POSITIVE', learn: false });
     expect((await observe([blocked], { campaign: 'c', verify: runner({ exitCode: null, timedOut: true }) })).failures[0]).toMatchObject({ verdict: 'TIMEOUT', learn: true });
     expect(calls).toEqual(['npm test', 'npm test', 'npm test']);
+    // Within one observation each distinct command runs once (a retried task's attempts share it).
+    calls.length = 0;
+    const o = await observe([blocked, { ...blocked, attempt: 2 }, { ...blocked, seq: 7, verify: 'pytest -x' }], { campaign: 'c', verify: runner({ exitCode: 1, timedOut: false }) });
+    expect(o.failures.map((f) => [f.workspace, f.verdict])).toEqual([
+      ['002_auth-api', 'CONFIRMED'],
+      ['002_auth-api#2', 'CONFIRMED'],
+      ['007_auth-api', 'CONFIRMED'],
+    ]);
+    expect(calls).toEqual(['npm test', 'pytest -x']);
   });
 
   test('pattern rule: a recovery with a stated insight passes; a routine completion does not', async () => {
