@@ -56,7 +56,7 @@ export interface WorkspaceFile {
 /**
  * The live workspace files in `dir` (one per seq), sorted by seq then name; other files are ignored.
  * With `attempts: true`, also the failed earlier attempts of retried tasks (each with `attempt`),
- * after the live file of the same seq, by attempt.
+ * oldest first, before the live file of the same seq.
  */
 export async function listWorkspaceFiles(dir: string, options: { attempts?: boolean } = {}): Promise<WorkspaceFile[]> {
   let names: string[];
@@ -75,8 +75,13 @@ export async function listWorkspaceFiles(dir: string, options: { attempts?: bool
       if (a) out.push({ seq: Number(a[1]), slug: a[2]!, status: 'blocked', path: join(dir, name), stem: name.slice(0, -4), attempt: Number(a[3]) });
     }
   }
-  const order = (f: WorkspaceFile): number => f.attempt ?? 0;
-  return out.sort((a, b) => a.seq - b.seq || order(a) - order(b) || (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : 0));
+  return out.sort(byAttempt);
+}
+
+/** By seq, then oldest first: a seq's kept attempts by number, its live workspace last; ties by name. */
+function byAttempt(a: WorkspaceFile, b: WorkspaceFile): number {
+  const order = (f: WorkspaceFile): number => f.attempt ?? Infinity;
+  return a.seq - b.seq || order(a) - order(b) || (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : 0);
 }
 
 export async function readWorkspace(path: string): Promise<WorkspaceRecord> {
@@ -228,7 +233,7 @@ async function retireAttempt(dir: string, live: WorkspaceFile, files: WorkspaceF
   const name = attemptFileName(live.seq, live.slug, n);
   await rename(live.path, join(dir, name));
   const retired: WorkspaceFile = { seq: live.seq, slug: live.slug, status: 'blocked', path: join(dir, name), stem: name.slice(0, -4), attempt: n };
-  return files.map((f) => (f === live ? retired : f)).sort((a, b) => a.seq - b.seq || (a.attempt ?? 0) - (b.attempt ?? 0));
+  return files.map((f) => (f === live ? retired : f)).sort(byAttempt);
 }
 
 export interface FinishOptions extends CampaignOptions {
@@ -281,8 +286,8 @@ export interface CampaignWorkspaces {
   /** The directory read. */
   dir: string;
   /**
-   * By seq; a retried task's failed earlier attempts (`live: false`, status blocked) come after its
-   * live workspace, each once.
+   * By seq; a retried task's failed earlier attempts (`live: false`, status blocked) come before its
+   * live workspace, oldest first, each once.
    */
   workspaces: (WorkspaceRecord & { file: string; live: boolean })[];
   /** Files that could not be read or parsed, with why (they are skipped, not fatal). */

@@ -166,12 +166,12 @@ describe('workspaces', () => {
       ['sibling-003_docs_blocked.2', 'sphinx theme missing', false],
     ]);
 
-    // Every attempt is listed once for memory observe, the live one first.
+    // Every attempt is listed once for memory observe, oldest first, the live one last.
     const all = await readCampaignWorkspaces(root);
     expect(all.workspaces.filter((w) => w.seq === 3).map((w) => [w.status, w.attempt, w.live, w.blockedReason])).toEqual([
-      ['active', 3, true, undefined],
       ['blocked', undefined, false, 'sphinx-build: command not found\npip install sphinx in the docs venv'],
       ['blocked', 2, false, 'sphinx theme missing'],
+      ['active', 3, true, undefined],
     ]);
     // complete/block act on the live workspace only; the history moves with the campaign's archive.
     await completeWorkspace(root, 3, 'docs built', opts);
