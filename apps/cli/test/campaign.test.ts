@@ -121,6 +121,24 @@ describe('ratchet campaign', () => {
     expect(alone.err).toContain('--framework goes with --objective');
   });
 
+  test('add-tasks with no file on a terminal refuses without reading; "-" still reads; the stdin limit is enforced', async () => {
+    const dir = temp();
+    await ratchet(dir, ['campaign', 'create', 'x']);
+    let reads = 0;
+    let err = '';
+    const io = (stdin: string): Io => ({ stdout: () => undefined, stderr: (t) => void (err += t), isTTY: true, stdinIsTTY: true, env: {}, cwd: dir, readStdin: () => (reads++, Promise.resolve(stdin)) });
+    const body = plan([{ seq: 1, delta: ['a'], verify: 'v' }]);
+    expect(await run(['campaign', 'add-tasks'], io(body))).toBe(2);
+    expect(err).toContain('no plan given: pass a plan file (ratchet campaign add-tasks plan.json) or pipe one (cat plan.json | ratchet campaign add-tasks)');
+    expect(reads).toBe(0);
+    expect(await run(['campaign', 'add-tasks', '-'], io(body))).toBe(0);
+    expect(reads).toBe(1);
+    // An Io that hands over more than the limit is still held to it (bytes, not characters).
+    err = '';
+    expect(await run(['campaign', 'add-tasks'], { ...io(''), stdinIsTTY: false, readStdin: () => Promise.resolve('é'.repeat(64 * 1024 * 1024 + 1)) })).toBe(2);
+    expect(err).toContain('<stdin>: the plan on standard input is over 128 MiB');
+  });
+
   test('a corrupt campaign.json exits 2 with file:line:col and is left as it was', async () => {
     const dir = temp();
     await ratchet(dir, ['campaign', 'create', 'x']);
