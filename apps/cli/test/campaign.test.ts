@@ -254,6 +254,14 @@ describe('ratchet workspace', () => {
     expect(done.workspaces).toBe(`.ratchet/archive/${done.summary.id}/workspace`);
     expect(readdirSync(join(dir, done.workspaces)).sort()).toEqual(['001_a_complete.xml', '002_b_blocked.xml', '003_c_active.xml']);
     expect(existsSync(join(dir, 'work', 'ws'))).toBe(false);
+    // Only workspace files move: a directory shared with other files (here the project root) keeps them.
+    await ratchet(dir, ['campaign', 'create', 'y']);
+    await ratchet(dir, ['campaign', 'add-tasks'], plan([{ seq: 1, slug: 'a', delta: ['a'], verify: 'v' }]));
+    writeFileSync(join(dir, 'pom.xml'), '<project/>');
+    expect((await ratchet(dir, ['workspace', 'create', '1', '--workspace-dir', '.'])).code).toBe(0);
+    const second = JSON.parse((await ratchet(dir, ['--json', 'campaign', 'complete', '--workspace-dir', '.'])).out) as { workspaces: string };
+    expect(readdirSync(join(dir, second.workspaces))).toEqual(['001_a_active.xml']);
+    expect(readFileSync(join(dir, 'pom.xml'), 'utf8')).toBe('<project/>');
     // An archived campaign is observed from its archive; a workspace directory does not apply to it.
     expect(JSON.parse((await ratchet(dir, ['--json', 'memory', 'observe', done.summary.id])).out)).toMatchObject({ observed: 2 });
     const wrong = await ratchet(dir, ['memory', 'observe', done.summary.id, ...ws]);
