@@ -104,14 +104,15 @@ function readableXml(record: WorkspaceRecord, what: string): string {
 
 /**
  * Sibling failures: one per blocked workspace file (live `*_blocked.xml`, and failed earlier attempts
- * when `files` lists them) whose delivery says `BLOCKED:`, named `sibling-{stem}`.
+ * when `files` lists them) whose delivery says `BLOCKED:`, named `sibling-{stem}`; with `campaign`,
+ * only that campaign's (a workspace left behind by another campaign is not a sibling).
  */
-export async function siblingFailures(files: readonly WorkspaceFile[], exceptSeq?: number): Promise<InjectedFailure[]> {
+export async function siblingFailures(files: readonly WorkspaceFile[], exceptSeq?: number, campaign?: string): Promise<InjectedFailure[]> {
   const out: InjectedFailure[] = [];
   for (const f of files) {
     if (f.status !== 'blocked' || f.seq === exceptSeq) continue;
     const record = await readWorkspace(f.path);
-    if (record.blockedReason === undefined) continue;
+    if (record.blockedReason === undefined || !ofCampaign(record, campaign)) continue;
     const firstLine = record.blockedReason.split('\n')[0]!.trim();
     out.push({ name: `sibling-${f.stem}`, trigger: firstLine, fix: 'See blocked workspace', cost: SIBLING_FAILURE_COST, source: [f.stem], injected: false });
   }
@@ -124,12 +125,13 @@ export async function siblingFailures(files: readonly WorkspaceFile[], exceptSeq
  * where to read it), so the next builder sees why the last attempt failed; and the next attempt's
  * number, one past every kept attempt by file name and by content.
  */
-export async function priorAttempts(files: readonly WorkspaceFile[], seq: number): Promise<{ failures: InjectedFailure[]; next: number }> {
+export async function priorAttempts(files: readonly WorkspaceFile[], seq: number, campaign?: string): Promise<{ failures: InjectedFailure[]; next: number }> {
   const failures: InjectedFailure[] = [];
   let last = 0;
   for (const f of files) {
     if (f.seq !== seq || f.attempt === undefined) continue;
     const record = await readWorkspace(f.path);
+    if (!ofCampaign(record, campaign)) continue;
     last = Math.max(last, f.attempt, record.attempt ?? 1);
     if (record.blockedReason === undefined) continue;
     const [first = '', ...rest] = record.blockedReason.split('\n');
@@ -138,6 +140,11 @@ export async function priorAttempts(files: readonly WorkspaceFile[], seq: number
     failures.push({ name: `attempt-${f.stem}`, trigger: first.trim(), fix, cost: SIBLING_FAILURE_COST, source: [f.stem], injected: false });
   }
   return { failures, next: last + 1 };
+}
+
+/** Whether a workspace belongs to `campaign` (FTL's files carry no campaign: they belong to any). */
+function ofCampaign(record: Pick<WorkspaceRecord, 'campaign'>, campaign: string | undefined): boolean {
+  return campaign === undefined || record.campaign === '' || record.campaign === campaign;
 }
 
 export interface CreateWorkspaceOptions extends CampaignOptions {
@@ -175,15 +182,23 @@ export async function createWorkspace(root: string, seq: number, options: Create
     async () => {
       let files = await listWorkspaceFiles(paths.workspace, { attempts: true });
       const existing = files.find((f) => f.seq === seq && f.attempt === undefined);
-      if (existing !== undefined && existing.status !== 'blocked') {
-        throw new CampaignError('workspace-exists', `task ${formatSeq(seq)} already has a workspace: ${existing.stem}.xml (see it with \`ratchet workspace show ${formatSeq(seq)}\`)`, { path: existing.path });
+      if (existing !== undefined) {
+        const other = (await readWorkspace(existing.path)).campaign;
+        if (!ofCampaign({ campaign: other }, campaign.id)) {
+          throw new CampaignError('workspace-exists', `${existing.stem}.xml belongs to campaign ${other}, not the active ${campaign.id}: it was left behind (archive that campaign with the same workspace directory, or move the file)`, { path: existing.path });
+        }
+        if (existing.status !== 'blocked') {
+          throw new CampaignError('workspace-exists', `task ${formatSeq(seq)} already has a workspace: ${existing.stem}.xml (see it with \`ratchet workspace show ${formatSeq(seq)}\`)`, { path: existing.path });
+        }
+        files = await retireAttempt(paths.workspace, existing, files);
       }
-      if (existing !== undefined) files = await retireAttempt(paths.workspace, existing, files);
-      const { failures: ownFailures, next: attempt } = await priorAttempts(files, seq);
+      const { failures: ownFailures, next: attempt } = await priorAttempts(files, seq, campaign.id);
       const lineage = [];
       for (const parent of task.depends) {
-        const file = files.find((f) => f.seq === parent && f.status === 'complete');
-        lineage.push({ seq: parent, workspace: file?.stem ?? '', priorDelivery: file ? (await readWorkspace(file.path)).delivered : '' });
+        const file = files.find((f) => f.seq === parent && f.status === 'complete' && f.attempt === undefined);
+        const record = file === undefined ? undefined : await readWorkspace(file.path);
+        const mine = record !== undefined && ofCampaign(record, campaign.id);
+        lineage.push({ seq: parent, workspace: mine ? file!.stem : '', priorDelivery: mine ? record.delivered : '' });
       }
       const memory = options.priorKnowledge ?? { failures: [], patterns: [] };
       const record: WorkspaceRecord = {
@@ -201,7 +216,7 @@ export async function createWorkspace(root: string, seq: number, options: Create
         framework: campaign.framework,
         idioms: campaign.idioms,
         priorKnowledge: {
-          failures: [...ownFailures, ...memory.failures.map((f) => ({ ...f, injected: true })), ...(await siblingFailures(files, seq))],
+          failures: [...ownFailures, ...memory.failures.map((f) => ({ ...f, injected: true })), ...(await siblingFailures(files, seq, campaign.id))],
           patterns: memory.patterns.map((p) => ({ ...p, injected: true })),
         },
         lineage,
@@ -302,8 +317,20 @@ export interface CampaignWorkspaces {
 export async function readCampaignWorkspaces(root: string, options: CampaignOptions & { campaign?: string } = {}): Promise<CampaignWorkspaces> {
   const paths = campaignPaths(root, options);
   let dir = paths.workspace;
-  if (options.campaign !== undefined) {
+  // The active campaign's workspace directory may hold files another campaign left behind: not its.
+  let owner: string | undefined;
+  if (options.campaign === undefined) {
+    owner = (
+      await readCampaign(root, options).catch((err: unknown) => {
+        // No active campaign: whatever is in the directory is read as it is. A broken campaign.json is reported.
+        if (err instanceof CampaignError && err.code === 'no-campaign') return undefined;
+        throw err;
+      })
+    )?.id;
+  }
+  else {
     const active = await readCampaign(root, options).catch(() => undefined);
+    owner = options.campaign;
     if (active?.id !== options.campaign) {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(options.campaign)) throw new CampaignError('invalid-argument', `not a campaign id: ${JSON.stringify(options.campaign)}`);
       dir = join(paths.archive, options.campaign, 'workspace');
@@ -315,7 +342,12 @@ export async function readCampaignWorkspaces(root: string, options: CampaignOpti
   const skipped: { path: string; reason: string }[] = [];
   for (const f of await listWorkspaceFiles(dir, { attempts: true })) {
     try {
-      workspaces.push({ ...(await readWorkspace(f.path)), status: f.status, file: f.path, live: f.attempt === undefined });
+      const record = await readWorkspace(f.path);
+      if (!ofCampaign(record, owner)) {
+        skipped.push({ path: f.path, reason: `belongs to campaign ${record.campaign}, not ${owner!}` });
+        continue;
+      }
+      workspaces.push({ ...record, status: f.status, file: f.path, live: f.attempt === undefined });
     } catch (err) {
       skipped.push({ path: f.path, reason: err instanceof Error ? ((err as { reason?: string }).reason ?? err.message) : String(err) });
     }

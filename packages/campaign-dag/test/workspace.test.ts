@@ -208,6 +208,36 @@ describe('workspaces', () => {
     await expect(createWorkspace(root, 1, opts)).rejects.toMatchObject({ code: 'invalid-workspace', path: join(wsDir(root), '001_spec_blocked.3.xml') });
   });
 
+  test("workspaces another campaign left in the directory are not this campaign's siblings, lineage, attempts or observations", async () => {
+    const root = await started();
+    await createWorkspace(root, 1, opts);
+    await completeWorkspace(root, 1, 'old spec', opts);
+    await updateTask(root, 1, 'in_progress', opts);
+    await updateTask(root, 1, 'complete', opts);
+    await createWorkspace(root, 3, opts);
+    await blockWorkspace(root, 3, 'old failure of another campaign', opts);
+    // Archived elsewhere (as if `complete` had been given another workspace directory): the files stay.
+    await completeCampaign(root, { ...opts, workspaceDir: 'elsewhere', force: true });
+    expect(readdirSync(wsDir(root)).sort()).toEqual(['001_spec_complete.xml', '003_docs_blocked.xml']);
+    await createCampaign(root, 'Add user auth again', opts);
+    await addTasks(root, plan, opts);
+    const err = (await createWorkspace(root, 1, opts).catch((e: unknown) => e)) as { code: string; reason: string };
+    expect(err.code).toBe('workspace-exists');
+    expect(err.reason).toMatch(/^001_spec_complete\.xml belongs to campaign \S+-add-user-auth, not the active \S+-add-user-auth-again: it was left behind/);
+    const listed = await readCampaignWorkspaces(root);
+    expect(listed.workspaces).toEqual([]);
+    expect(listed.skipped.map((x) => x.reason)).toEqual([expect.stringMatching(/^belongs to campaign /), expect.stringMatching(/^belongs to campaign /)]);
+    // A task whose seq the old files do not use: no old sibling failure, no old lineage.
+    renameSync(join(wsDir(root), '001_spec_complete.xml'), join(root, 'old-001.xml'));
+    await createWorkspace(root, 1, opts);
+    await completeWorkspace(root, 1, 'new spec', opts);
+    await updateTask(root, 1, 'in_progress', opts);
+    await updateTask(root, 1, 'complete', opts);
+    const second = await createWorkspace(root, 2, opts);
+    expect(second.record.priorKnowledge.failures).toEqual([]);
+    expect(second.record.lineage).toEqual([{ seq: 1, workspace: '001_spec_complete', priorDelivery: 'new spec' }]);
+  });
+
   test('delta paths outside the project are refused at creation even if campaign.json was edited by hand', async () => {
     const root = await started();
     await updateCampaign(root, opts, (c) => {
