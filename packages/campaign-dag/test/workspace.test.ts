@@ -43,6 +43,14 @@ async function started(): Promise<string> {
 }
 
 const wsDir = (root: string): string => join(root, '.ratchet', 'workspace');
+/** Task `seq` done end to end: its workspace created and completed, the task complete. */
+async function deliver(root: string, seq: number, delivered: string): Promise<void> {
+  await createWorkspace(root, seq, opts);
+  await completeWorkspace(root, seq, delivered, opts);
+  await updateTask(root, seq, 'in_progress', opts);
+  await updateTask(root, seq, 'complete', opts);
+}
+
 const hostile = 'if (a < b && c > d) { x = "]]>" } & done <![CDATA[ ]]> \r\n\ttabbed &amp; literal &#13;';
 
 describe('workspaces', () => {
@@ -125,10 +133,7 @@ describe('workspaces', () => {
 
   test('a retried task gets a fresh workspace: the failed attempt is kept as history and its failure is injected, each failure seen once', async () => {
     const root = await started();
-    await createWorkspace(root, 1, opts);
-    await completeWorkspace(root, 1, 'spec written', opts);
-    await updateTask(root, 1, 'in_progress', opts);
-    await updateTask(root, 1, 'complete', opts);
+    await deliver(root, 1, 'spec written');
     await updateTask(root, 3, 'in_progress', opts);
     await createWorkspace(root, 3, opts);
     const firstBlock = await blockWorkspace(root, 3, 'sphinx-build: command not found\npip install sphinx in the docs venv', opts);
@@ -210,10 +215,7 @@ describe('workspaces', () => {
 
   test("workspaces another campaign left in the directory are not this campaign's siblings, lineage, attempts or observations", async () => {
     const root = await started();
-    await createWorkspace(root, 1, opts);
-    await completeWorkspace(root, 1, 'old spec', opts);
-    await updateTask(root, 1, 'in_progress', opts);
-    await updateTask(root, 1, 'complete', opts);
+    await deliver(root, 1, 'old spec');
     await createWorkspace(root, 3, opts);
     await blockWorkspace(root, 3, 'old failure of another campaign', opts);
     // Archived elsewhere (as if `complete` had been given another workspace directory): the files stay.
@@ -229,10 +231,7 @@ describe('workspaces', () => {
     expect(listed.skipped.map((x) => x.reason)).toEqual([expect.stringMatching(/^belongs to campaign /), expect.stringMatching(/^belongs to campaign /)]);
     // A task whose seq the old files do not use: no old sibling failure, no old lineage.
     renameSync(join(wsDir(root), '001_spec_complete.xml'), join(root, 'old-001.xml'));
-    await createWorkspace(root, 1, opts);
-    await completeWorkspace(root, 1, 'new spec', opts);
-    await updateTask(root, 1, 'in_progress', opts);
-    await updateTask(root, 1, 'complete', opts);
+    await deliver(root, 1, 'new spec');
     const second = await createWorkspace(root, 2, opts);
     expect(second.record.priorKnowledge.failures).toEqual([]);
     expect(second.record.lineage).toEqual([{ seq: 1, workspace: '001_spec_complete', priorDelivery: 'new spec' }]);
