@@ -132,6 +132,31 @@ describe('ratchet flow', () => {
     expect(session(root, 'r').status).toBe('COMPLETED');
   });
 
+  test('a route must name a flow the CLI knows (built-in or project): an unknown one is exit 2 listing them, nothing saved; the final directive then runs', async () => {
+    const root = project();
+    put(root, 'protocols/flows/review.flow.json', JSON.stringify({ id: 'review', title: 'Review', steps: [{ id: '0', title: 'Scope', content: 'review/scope.md' }] }));
+    put(root, 'protocols/flows/review/scope.md', '# Scope\n');
+    expect((await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's', '--input', 'query=review PR 12')).code).toBe(0);
+    while (session(root, 's').current !== '4') expect((await ratchet(root, 'flow', 'advance', '--session', 's')).code).toBe(0);
+    const before = readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8');
+    const unknown = await ratchet(root, 'flow', 'advance', '--session', 's', '--set', 'route=code-review');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe('ratchet: --set route="code-review": route must be the name of a flow: develop-feature, reasoning, review\n');
+    expect(unknown.out).toBe('');
+    const json = await ratchet(root, '--json', 'flow', 'advance', '--session', 's', '--set', 'route=../x');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.out)).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+    expect(readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8')).toBe(before);
+    expect((await ratchet(root, 'flow', 'advance', '--session', 's', '--set', 'route=review')).code).toBe(0);
+    let last = { code: 0, out: '', err: '' };
+    while (session(root, 's').status !== 'COMPLETED') last = await ratchet(root, 'flow', 'advance', '--session', 's');
+    const directive = /`(ratchet flow start [^`]+)`/.exec(last.out)?.[1];
+    expect(directive).toBe('ratchet flow start review --session s-review --input task=s');
+    const routed = await ratchet(root, ...directive!.split(' ').slice(1));
+    expect(routed.code, routed.err).toBe(0);
+    expect(routed.out).toContain('## Step 0: Scope');
+  });
+
   test('bad input is exit 2 with the file and place', async () => {
     const root = project();
     put(root, 'bad.flow.json', '{\n  "id": "bad",\n  "title": "Bad",\n  "steps": [\n    { "id": "0", "title": "Z", "content": "z.md", "type": "OPTIONAL", "skip": { "mode": "agent" } }\n  ]\n}\n');

@@ -65,3 +65,4 @@ export {
 } from './runner.js';
 export { SESSION_FSM, nextStatus, sessionMachine, type SessionEvent } from './status.js';
 export { FLOW_EXTENSIONS, findFlowFile, listFlowFiles, type FlowFile } from './catalog.js';
+export { checkValues, needsCatalogue } from './values.js';

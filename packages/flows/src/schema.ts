@@ -90,7 +90,18 @@ export const FlowSchema = z
     kind: d(z.enum(FLOW_KINDS), 'protocol (default) or skill: a skill needs agentGate, transitionGate and an agent per phase.').optional(),
     start: d(z.string(), 'First step (default: the first in the list).').optional(),
     inputs: z
-      .record(varName(), z.strictObject({ description: nonEmpty().optional(), required: z.boolean().optional(), default: z.string().optional() }))
+      .record(
+        varName(),
+        z.strictObject({
+          description: nonEmpty().optional(),
+          required: z.boolean().optional(),
+          default: z.string().optional(),
+          values: d(
+            z.union([z.literal('flows'), z.array(z.string().regex(/^\P{Cc}+$/u)).min(1)]),
+            'The values the input may take (checked on --input and --set): a list, or "flows": the name of a flow the runner knows (a route to the flow to run next).',
+          ).optional(),
+        }),
+      )
       .optional(),
     agentGate: d(GateSchema, 'Checked once per agent a step invokes ({agent}).').optional(),
     transitionGate: d(GateSchema, "The memory agent's file, checked at every step-to-step transition ({from}, {to}).").optional(),

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FlowError, findFlowFile, loadFlowFile, type FlowView, type LoadedFlow, type RunnerOptions } from '@ratchet/flows';
+import { FlowError, findFlowFile, listFlowFiles, loadFlowFile, type FlowView, type LoadedFlow, type RunnerOptions } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
@@ -48,7 +48,8 @@ export function loadRef(ctx: Context, ref: string): Promise<LoadedFlow> {
 }
 
 export function runnerOptions(ctx: Context): RunnerOptions {
-  return { root: ctx.cwd, loadFlow: (ref) => loadRef(ctx, ref) };
+  // The flows `ratchet flow start <name>` can find: a route must name one of them.
+  return { root: ctx.cwd, loadFlow: (ref) => loadRef(ctx, ref), flows: () => listFlowFiles(flowDirs(ctx)).map((f) => f.name) };
 }
 
 /** Library errors without a file become usage errors (exit 2); every problem of an invalid flow is listed. */

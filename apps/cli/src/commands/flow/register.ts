@@ -48,7 +48,7 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .requiredOption('--session <id>', 'the session')
     .option('--loop', 'ITERATIVE step: go back to its loop target (limited, 3 by default)')
     .option('--remediate', 'REMEDIATION step: send the work back to its remediation target (limited)')
-    .option('--set <key=value>', 'set a session variable the step requires, e.g. route=develop-feature (repeatable)', collect)
+    .option('--set <key=value>', 'set a session variable the step requires, e.g. route=develop-feature (repeatable); a value the flow does not allow (a route that names no flow) is exit 2', collect)
     .option('--note <text>', 'record a note on the step (repeatable)', collect)
     .option('--question <text>', 'record a clarifying question (repeatable, at most 5): the session halts until the user answers', collect)
     .addHelpText(
