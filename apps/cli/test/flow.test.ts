@@ -157,6 +157,38 @@ describe('ratchet flow', () => {
     expect(routed.out).toContain('## Step 0: Scope');
   });
 
+  test('protocols/flow-settings.json words the directive of every flow (built-in ones too); a bad file is exit 2 with its place, nothing saved', async () => {
+    const root = project();
+    put(root, 'protocols/flow-settings.json', JSON.stringify({ directive: { heading: '**Run exactly this next:**', warnings: ['- Progress is saved.'] } }, null, 2));
+    const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's');
+    expect(started.code).toBe(0);
+    expect(started.out.trimEnd().split('\n').slice(-5)).toEqual(['**Run exactly this next:**', '', '`ratchet flow advance --session s`', '', '- Progress is saved.']);
+    expect(started.out).not.toContain('NEXT COMMAND (required)');
+    const json = JSON.parse((await ratchet(root, '--json', 'flow', 'status', '--session', 's')).out) as { directive: { text: string } };
+    expect(json.directive.text).toBe('**Run exactly this next:**\n\n`ratchet flow advance --session s`\n\n- Progress is saved.');
+    expect((await ratchet(root, 'flow', 'list')).out).toContain('settings  protocols/flow-settings.json (directive wording for flows that set none)');
+
+    const before = readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8');
+    put(root, 'protocols/flow-settings.json', '{\n  "directive": {\n    "heading": "two\\nlines",\n    "warnings": "one"\n  }\n}\n');
+    const bad = await ratchet(root, 'flow', 'advance', '--session', 's');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe(
+      'protocols/flow-settings.json:3:16: invalid flow settings: the heading must be one non-empty line of text (no control characters) (and 1 more problem)\n' +
+        'protocols/flow-settings.json:4:17: must be an array of lines (it may be empty) (at /directive/warnings)\n',
+    );
+    expect(readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8')).toBe(before);
+    const list = await ratchet(root, 'flow', 'list');
+    expect(list.code).toBe(1);
+    expect(list.out).toContain('settings  INVALID: protocols/flow-settings.json:3:16: invalid flow settings: the heading must be one non-empty line of text (no control characters) (and 1 more problem)');
+    put(root, 'protocols/flow-settings.json', '{ "directive": { "heading": "x", }');
+    const malformed = await ratchet(root, 'flow', 'status', '--session', 's');
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toMatch(/protocols\/flow-settings\.json:1:\d+: /);
+    const help = await ratchet(root, 'flow', '--help');
+    expect(help.out).toContain('protocols/flow-settings.json');
+    expect(help.out).toContain('@ratchet/flows/schemas/flow-settings.schema.json');
+  });
+
   test('bad input is exit 2 with the file and place', async () => {
     const root = project();
     put(root, 'bad.flow.json', '{\n  "id": "bad",\n  "title": "Bad",\n  "steps": [\n    { "id": "0", "title": "Z", "content": "z.md", "type": "OPTIONAL", "skip": { "mode": "agent" } }\n  ]\n}\n');

@@ -45,6 +45,11 @@ export interface RunnerOptions {
   clock?: () => number;
   /** How directives spell the CLI. Default `ratchet`. */
   command?: string;
+  /**
+   * Directive wording for flows that set no `directive` of their own: a project-wide default (the
+   * CLI reads it from `protocols/flow-settings.json`). A flow's own `directive` wins over it.
+   */
+  defaultDirective?: Partial<DirectiveText>;
   /** Replaces the directive wording of every flow (after the flow's own `directive`). */
   directive?: Partial<DirectiveText>;
   /**
@@ -334,7 +339,7 @@ async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState
     }
   }
   const directiveCommand = command ?? nextCommand(opts, loaded, state);
-  const text = renderDirective(directiveCommand, directiveText(flow.directive, opts.directive));
+  const text = renderDirective(directiveCommand, directiveText(opts.defaultDirective, flow.directive, opts.directive));
   const stepView: StepView | null = step
     ? {
         id: step.id,

@@ -348,7 +348,7 @@ class Checker {
       else if (seen.has(x)) this.add(`${p}/values/${i}`, `value ${JSON.stringify(x)} is listed twice`);
       seen.add(x);
     });
-    return [...(v as string[])];
+    return [...v];
   }
 
   bool(obj: Json, key: string, p: string): boolean | undefined {

@@ -18,7 +18,10 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .addHelpText(
       'after',
       '\nExit codes: 0 ok, 1 refused (a gate does not hold yet: the output says what is missing), 2 bad input.\n' +
-        'Flows are found in protocols/flows/<name>.flow.{json,yaml} of the project first, then among the built-in ones.',
+        'Flows are found in protocols/flows/<name>.flow.{json,yaml} of the project first, then among the built-in ones.\n' +
+        '\nDirective wording: protocols/flow-settings.json replaces Ratchet\'s for every flow that sets no "directive" of its own\n' +
+        '(JSON Schema @ratchet/flows/schemas/flow-settings.schema.json; a file that does not validate is exit 2 with its place):\n' +
+        '  { "directive": { "heading": "**Next, and only this:**", "warnings": ["- Your progress is saved."] } }',
     );
 
   flow
