@@ -85,6 +85,7 @@ export {
   type PolicyHandlers,
   type ProgressDelta,
   type ProposalAmendment,
+  type ProposedTypeFields,
   type ProposalInput,
   type QuestionInput,
   type StoryUpdate,

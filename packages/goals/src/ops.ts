@@ -436,11 +436,8 @@ export function upsertStory(tx: Tx, update: StoryUpdate): Story {
   return tx.create('story', story);
 }
 
-/** A proposal as submitted (JSON Schema: `@ratchet/goals/schemas/proposal.schema.json`). */
-export interface ProposalInput {
-  $schema?: string | undefined;
-  id?: string | undefined;
-  proposal_type: RegistryProposal['proposal_type'];
+/** The fields that describe the action type a proposal adds or changes. */
+export interface ProposedTypeFields {
   type_id?: string | undefined;
   display_name?: string | undefined;
   description?: string | undefined;
@@ -450,17 +447,26 @@ export interface ProposalInput {
   allowed_statuses?: string[] | undefined;
   allowed_transitions?: Record<string, string[]> | undefined;
   policy_handlers?: RegistryProposal['policy_handlers'];
+}
+
+/** A proposal as submitted (JSON Schema: `@ratchet/goals/schemas/proposal.schema.json`). */
+export interface ProposalInput extends ProposedTypeFields {
+  $schema?: string | undefined;
+  id?: string | undefined;
+  proposal_type: RegistryProposal['proposal_type'];
   rationale: string;
   examples?: string[] | undefined;
   risks?: string[] | undefined;
   created_from_turn_id?: string | undefined;
 }
 
+/** Absent and undefined are the same to a caller; JSON has no undefined. */
+const definedOnly = (input: unknown): unknown =>
+  input !== null && typeof input === 'object' && !Array.isArray(input) ? Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) : input;
+
 /** Check a proposal as submitted against its schema (`schemas/proposal.schema.json`): every problem, with its pointer. */
 export function checkProposal(input: unknown): asserts input is ProposalInput {
-  // Absent and undefined are the same to a caller; JSON has no undefined.
-  const plain = input !== null && typeof input === 'object' && !Array.isArray(input) ? Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) : input;
-  const issues = proposalIssues(plain);
+  const issues = proposalIssues(definedOnly(input));
   if (issues.length > 0) throw InputError.invalid('proposal', issues.map(({ pointer, message }) => ({ pointer, message })));
 }
 
@@ -492,17 +498,8 @@ export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
 }
 
 /** The fields of a proposal an amendment may replace (JSON Schema: `@ratchet/goals/schemas/proposal-amendment.schema.json`). */
-export interface ProposalAmendment {
+export interface ProposalAmendment extends ProposedTypeFields {
   $schema?: string | undefined;
-  type_id?: string | undefined;
-  display_name?: string | undefined;
-  description?: string | undefined;
-  diff?: string | undefined;
-  allowed_owners?: Owner[] | undefined;
-  suggested_policies?: RegistryProposal['suggested_policies'];
-  allowed_statuses?: string[] | undefined;
-  allowed_transitions?: Record<string, string[]> | undefined;
-  policy_handlers?: RegistryProposal['policy_handlers'];
   rationale?: string | undefined;
   examples?: string[] | undefined;
   risks?: string[] | undefined;
@@ -512,8 +509,7 @@ const AMENDABLE = ['type_id', 'display_name', 'description', 'diff', 'allowed_ow
 
 /** Check an amendment against its schema: every problem, with its pointer. */
 export function checkAmendment(input: unknown): asserts input is ProposalAmendment {
-  const plain = input !== null && typeof input === 'object' && !Array.isArray(input) ? Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) : input;
-  const issues = amendmentIssues(plain);
+  const issues = amendmentIssues(definedOnly(input));
   if (issues.length > 0) throw InputError.invalid('amendment', issues.map(({ pointer, message }) => ({ pointer, message })));
 }
 
