@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ratchet, tempDir } from '../helpers.js';
+import { ratchet, repoRoot, tempDir } from '../helpers.js';
+
+const managedBlock = (text: string): string => text.slice(text.indexOf('<!-- ratchet:protocols:begin -->'), text.indexOf('<!-- ratchet:protocols:end -->'));
 
 describe('ratchet init', () => {
   test('scaffolds the protocol machines into a repository, and they check clean', () => {
@@ -34,7 +36,34 @@ describe('ratchet init', () => {
     const r = ratchet(['init', '--dry-run'], { cwd: dir });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('would create');
+    for (const f of ['protocols/protocol.schema.json', 'protocols/VERSION', 'protocols/compile.json', 'protocols/01-core-directive.protocol.json', 'protocols/04-fdc.protocol.md']) expect(r.stdout).toContain(`would create  ${f}  — `);
     expect(existsSync(join(dir, 'protocols'))).toBe(false);
+  });
+
+  test('a fresh project compiles a real AGENTS.md: init, then protocol compile writes the protocol set, and --check is clean', () => {
+    const dir = tempDir();
+    expect(ratchet(['init', '--quiet'], { cwd: dir }).status).toBe(0);
+    const config = JSON.parse(readFileSync(join(dir, 'protocols/compile.json'), 'utf8')) as { $schema: string; targets: string[] };
+    expect(config).toEqual({ $schema: 'https://unpkg.com/@ratchet/protocol-compiler/schemas/compile-config.schema.json', targets: ['AGENTS.md'] });
+    const compiled = ratchet(['protocol', 'compile'], { cwd: dir });
+    expect(compiled.stderr).toBe('');
+    expect(compiled.status).toBe(0);
+    expect(compiled.stdout).toBe('AGENTS.md: created (10 protocols, version 1.0.0)\n');
+    const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+    expect(agents).toContain('## Protocol `core-directive`');
+    expect(agents).toContain('ratchet task start');
+    // The same sources and the same CLI: the block Ratchet's own AGENTS.md is compiled into.
+    expect(managedBlock(agents)).toBe(managedBlock(readFileSync(join(repoRoot, 'AGENTS.md'), 'utf8')));
+    expect(ratchet(['protocol', 'compile', '--check'], { cwd: dir }).status).toBe(0);
+    // A project's edit to a source shows up as a stale AGENTS.md, then compiles in.
+    writeFileSync(join(dir, 'protocols/VERSION'), '1.1.0\n');
+    expect(ratchet(['protocol', 'compile', '--check'], { cwd: dir }).status).toBe(1);
+    expect(ratchet(['protocol', 'compile'], { cwd: dir }).status).toBe(0);
+    expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toContain('**Version:** 1.1.0');
+    // init again keeps the edit.
+    const again = JSON.parse(ratchet(['init', '--json'], { cwd: dir }).stdout) as { files: { path: string; outcome: string }[] };
+    expect(again.files.find((f) => f.path === 'protocols/VERSION')?.outcome).toBe('kept');
+    expect(readFileSync(join(dir, 'protocols/VERSION'), 'utf8')).toBe('1.1.0\n');
   });
 });
 

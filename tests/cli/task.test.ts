@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { blackHole } from '../../scripts/dev/black-hole.js';
@@ -87,6 +87,76 @@ describe('the task cycle through the built binary (separate processes)', () => {
     } finally {
       hole.close();
     }
+  });
+
+  describe('task close is retryable: a failure at any of its steps, then a retry, gives one post-mortem and one TASK_END', () => {
+    /** A project whose plan has run to the end: the next command is `task close`. */
+    function readyToClose(): string {
+      const dir = project();
+      expect(ratchet(['task', 'start', '--task-id', 'T-1', '--no-network'], { cwd: dir }).status).toBe(0);
+      expect(ratchet(['run', 'plan', 'plans/sub.txt'], { cwd: dir }).status).toBe(0);
+      for (let i = 0; i < 3; i++) expect(ratchet(['run', 'done'], { cwd: dir }).status).toBe(0);
+      expect(session(dir).state).toBe('AWAITING_ANALYSIS');
+      return dir;
+    }
+    const taskEnds = (dir: string): number => readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"TASK_END"')).length;
+    const close = (dir: string): ReturnType<typeof ratchet> => ratchet(['task', 'close', '--task-id', 'T-1'], { cwd: dir });
+
+    test('the session update fails (its lock is unusable): nothing is written, and the retry closes the task', () => {
+      const dir = readyToClose();
+      // A directory where the lock file goes: the update cannot take the lock (root or not).
+      mkdirSync(join(dir, '.ratchet/session.json.lock'));
+      const failed = close(dir);
+      expect(failed.status).toBe(2);
+      expect(failed.stderr).toContain('session.json.lock is not valid lock metadata');
+      expect(existsSync(join(dir, 'postmortems/T-1.md'))).toBe(false);
+      expect(session(dir).state).toBe('AWAITING_ANALYSIS');
+      rmdirSync(join(dir, '.ratchet/session.json.lock'));
+      const retried = close(dir);
+      expect(retried.stderr).toBe('');
+      expect(retried.status).toBe(0);
+      expect(retried.stdout).toContain('Task T-1 closed (SUCCESS)');
+      expect(session(dir).state).toBe('POST_MORTEM');
+      expect(taskEnds(dir)).toBe(1);
+    });
+
+    test('writing the post-mortem fails: the task is closed, the error says to run close again, which writes the same template and logs TASK_END once', () => {
+      const dir = readyToClose();
+      writeFileSync(join(dir, 'postmortems'), 'a file where the directory goes');
+      const failed = close(dir);
+      expect(failed.status).toBe(2);
+      expect(failed.stderr).toContain('Task T-1 is closed (POST_MORTEM); fix this, then run `ratchet task close --task-id T-1` again to finish');
+      expect(session(dir).state).toBe('POST_MORTEM');
+      expect(existsSync(join(dir, 'logs/activity.log.jsonl')) ? taskEnds(dir) : 0).toBe(0);
+      rmSync(join(dir, 'postmortems'));
+      const retried = ratchet(['--json', 'task', 'close', '--task-id', 'T-1'], { cwd: dir });
+      expect(retried.status).toBe(0);
+      expect(JSON.parse(retried.stdout)).toMatchObject({ ok: true, state: 'POST_MORTEM', alreadyClosed: true, repaired: ['wrote the missing post-mortem postmortems/T-1.md', 'logged the missing TASK_END'] });
+      expect(taskEnds(dir)).toBe(1);
+      // The template written on the retry is the one the session recorded: submit still refuses it untouched.
+      const submit = ratchet(['task', 'submit', '--task-id', 'T-1'], { cwd: dir });
+      expect(submit.status).toBe(1);
+      expect(submit.stderr).toContain('still the untouched template');
+    });
+
+    test('logging TASK_END fails: the retry logs it once and keeps the post-mortem the user already edited', () => {
+      const dir = readyToClose();
+      mkdirSync(join(dir, 'logs/activity.log.jsonl.lock'));
+      const failed = close(dir);
+      expect(failed.status).toBe(2);
+      expect(failed.stderr).toContain('again to finish');
+      rmdirSync(join(dir, 'logs/activity.log.jsonl.lock'));
+      const pm = join(dir, 'postmortems/T-1.md');
+      writeFileSync(pm, `${readFileSync(pm, 'utf8')}\nFilled in.\n`);
+      const retried = close(dir);
+      expect(retried.status).toBe(0);
+      expect(retried.stdout).toContain('Task T-1 was already closed (SUCCESS); logged the missing TASK_END.');
+      expect(readFileSync(pm, 'utf8')).toContain('Filled in.');
+      const again = close(dir);
+      expect(again.stdout).toContain('nothing left to do');
+      expect(taskEnds(dir)).toBe(1);
+      expect(ratchet(['task', 'submit', '--task-id', 'T-1'], { cwd: dir }).status).toBe(0);
+    });
   });
 
   test('help names every step of the cycle', () => {

@@ -158,9 +158,9 @@ Start here:
 
   program
     .command('init')
-    .description("add Ratchet's files (protocol FSMs, state directory) to an existing repository; never overwrites")
+    .description("add Ratchet's files (protocol FSMs and dialects, the protocol set `ratchet protocol compile` turns into AGENTS.md, state directory) to an existing repository; never overwrites")
     .option('--dry-run', 'list what would be created without writing', false)
-    .addHelpText('after', '\nExample:\n  cd my-repo && ratchet init')
+    .addHelpText('after', '\nExample:\n  cd my-repo && ratchet init && ratchet protocol compile')
     .action(action(() => import('./commands/init.js')));
 
   program

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { FSM_DEFINITION_SCHEMA_URL } from '@ratchet/fsm-core';
 import { AGENT_META_SCHEMA_URL } from '@ratchet/orchestrator';
 import { DIALECT_SCHEMA_URL } from '@ratchet/plan-lint';
+import { COMPILE_CONFIG_SCHEMA_URL } from '@ratchet/protocol-compiler';
 import { assetPath } from './paths.js';
 
 export interface ScaffoldFile {
@@ -24,6 +25,34 @@ async function protocolAsset(name: string, schemaUrl: string): Promise<string> {
 }
 
 const protocolFsm = (name: string): Promise<string> => protocolAsset(name, FSM_DEFINITION_SCHEMA_URL);
+
+/** A protocol file as Ratchet ships it (sources point at the project's own `./protocol.schema.json`). */
+const asShipped = (name: string) => (): Promise<string> => readFile(assetPath('protocols', name), 'utf8');
+
+/**
+ * Ratchet's own protocol set, the starting point of a project's AGENTS.md: it describes the
+ * workflow the other scaffolded files drive (orientation, plans checked against the FDC machine,
+ * the plan registry, post-mortems and self-correction, research), naming `ratchet` commands.
+ * The project edits, removes or adds sources; `ratchet protocol compile` renders what is there.
+ * A test keeps this list equal to the repository's protocols/.
+ */
+export const PROTOCOL_SET: readonly { base: string; prose: boolean; purpose: string }[] = [
+  { base: '00-aorp-header', prose: true, purpose: 'the protocol set itself: identity and version' },
+  { base: '01-core-directive', prose: false, purpose: 'the mandatory first action of every task' },
+  { base: '02-decidability', prose: false, purpose: 'plans must be decidable: bounded, checked before they run' },
+  { base: '03-orientation-cascade', prose: false, purpose: 'orientation at task start (ratchet task start)' },
+  { base: '04-fdc', prose: true, purpose: 'the Finite Development Cycle: plans linted against the FDC machine' },
+  { base: '05-standing-orders', prose: true, purpose: 'standing orders that hold across every task' },
+  { base: '06-cfdc', prose: true, purpose: 'hierarchical plans (call_plan) and their depth limit' },
+  { base: '07-plan-registry', prose: true, purpose: 'plans found by name in the plan registry' },
+  { base: '08-self-correction', prose: true, purpose: 'post-mortem -> lessons -> protocol updates -> recompile' },
+  { base: '09-research', prose: true, purpose: 'the research cycle for unknowns' },
+];
+
+const PROTOCOL_FILES: readonly ScaffoldFile[] = PROTOCOL_SET.flatMap(({ base, prose, purpose }) => [
+  { path: `protocols/${base}.protocol.json`, purpose: `protocol source: ${purpose}`, content: asShipped(`${base}.protocol.json`) },
+  ...(prose ? [{ path: `protocols/${base}.protocol.md`, purpose: `prose of ${base}, compiled with it`, content: asShipped(`${base}.protocol.md`) }] : []),
+]);
 
 export const SCAFFOLD: readonly ScaffoldFile[] = [
   {
@@ -51,6 +80,22 @@ export const SCAFFOLD: readonly ScaffoldFile[] = [
     purpose: 'the research plan dialect',
     content: () => protocolAsset('research.dialect.json', DIALECT_SCHEMA_URL),
   },
+  {
+    path: 'protocols/protocol.schema.json',
+    purpose: 'what a protocol source must look like (yours to extend); `ratchet protocol compile` validates against it',
+    content: asShipped('protocol.schema.json'),
+  },
+  {
+    path: 'protocols/VERSION',
+    purpose: 'the version of your protocol set (semver), shown in the compiled AGENTS.md',
+    content: asShipped('VERSION'),
+  },
+  {
+    path: 'protocols/compile.json',
+    purpose: 'which files `ratchet protocol compile` writes the protocols into (AGENTS.md; add CLAUDE.md, ...)',
+    content: () => protocolAsset('compile.json', COMPILE_CONFIG_SCHEMA_URL),
+  },
+  ...PROTOCOL_FILES,
   {
     path: 'knowledge_core/agent_meta.json',
     purpose: 'who the agent is: `ratchet task start` reads it first (orientation level 1); edit it',

@@ -132,6 +132,63 @@ describe('ratchet flow', () => {
     expect(session(root, 'r').status).toBe('COMPLETED');
   });
 
+  test('a route must name a flow the CLI knows (built-in or project): an unknown one is exit 2 listing them, nothing saved; the final directive then runs', async () => {
+    const root = project();
+    put(root, 'protocols/flows/review.flow.json', JSON.stringify({ id: 'review', title: 'Review', steps: [{ id: '0', title: 'Scope', content: 'review/scope.md' }] }));
+    put(root, 'protocols/flows/review/scope.md', '# Scope\n');
+    expect((await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's', '--input', 'query=review PR 12')).code).toBe(0);
+    while (session(root, 's').current !== '4') expect((await ratchet(root, 'flow', 'advance', '--session', 's')).code).toBe(0);
+    const before = readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8');
+    const unknown = await ratchet(root, 'flow', 'advance', '--session', 's', '--set', 'route=code-review');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe('ratchet: --set route="code-review": route must be the name of a flow: develop-feature, reasoning, review\n');
+    expect(unknown.out).toBe('');
+    const json = await ratchet(root, '--json', 'flow', 'advance', '--session', 's', '--set', 'route=../x');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.out)).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+    expect(readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8')).toBe(before);
+    expect((await ratchet(root, 'flow', 'advance', '--session', 's', '--set', 'route=review')).code).toBe(0);
+    let last = { code: 0, out: '', err: '' };
+    while (session(root, 's').status !== 'COMPLETED') last = await ratchet(root, 'flow', 'advance', '--session', 's');
+    const directive = /`(ratchet flow start [^`]+)`/.exec(last.out)?.[1];
+    expect(directive).toBe('ratchet flow start review --session s-review --input task=s');
+    const routed = await ratchet(root, ...directive!.split(' ').slice(1));
+    expect(routed.code, routed.err).toBe(0);
+    expect(routed.out).toContain('## Step 0: Scope');
+  });
+
+  test('protocols/flow-settings.json words the directive of every flow (built-in ones too); a bad file is exit 2 with its place, nothing saved', async () => {
+    const root = project();
+    put(root, 'protocols/flow-settings.json', JSON.stringify({ directive: { heading: '**Run exactly this next:**', warnings: ['- Progress is saved.'] } }, null, 2));
+    const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's');
+    expect(started.code).toBe(0);
+    expect(started.out.trimEnd().split('\n').slice(-5)).toEqual(['**Run exactly this next:**', '', '`ratchet flow advance --session s`', '', '- Progress is saved.']);
+    expect(started.out).not.toContain('NEXT COMMAND (required)');
+    const json = JSON.parse((await ratchet(root, '--json', 'flow', 'status', '--session', 's')).out) as { directive: { text: string } };
+    expect(json.directive.text).toBe('**Run exactly this next:**\n\n`ratchet flow advance --session s`\n\n- Progress is saved.');
+    expect((await ratchet(root, 'flow', 'list')).out).toContain('settings  protocols/flow-settings.json (directive wording for flows that set none)');
+
+    const before = readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8');
+    put(root, 'protocols/flow-settings.json', '{\n  "directive": {\n    "heading": "two\\nlines",\n    "warnings": "one"\n  }\n}\n');
+    const bad = await ratchet(root, 'flow', 'advance', '--session', 's');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe(
+      'protocols/flow-settings.json:3:16: invalid flow settings: the heading must be one non-empty line of text (no control characters) (and 1 more problem)\n' +
+        'protocols/flow-settings.json:4:17: must be an array of lines (it may be empty) (at /directive/warnings)\n',
+    );
+    expect(readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8')).toBe(before);
+    const list = await ratchet(root, 'flow', 'list');
+    expect(list.code).toBe(1);
+    expect(list.out).toContain('settings  INVALID: protocols/flow-settings.json:3:16: invalid flow settings: the heading must be one non-empty line of text (no control characters) (and 1 more problem)');
+    put(root, 'protocols/flow-settings.json', '{ "directive": { "heading": "x", }');
+    const malformed = await ratchet(root, 'flow', 'status', '--session', 's');
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toMatch(/protocols\/flow-settings\.json:1:\d+: /);
+    const help = await ratchet(root, 'flow', '--help');
+    expect(help.out).toContain('protocols/flow-settings.json');
+    expect(help.out).toContain('@ratchet/flows/schemas/flow-settings.schema.json');
+  });
+
   test('bad input is exit 2 with the file and place', async () => {
     const root = project();
     put(root, 'bad.flow.json', '{\n  "id": "bad",\n  "title": "Bad",\n  "steps": [\n    { "id": "0", "title": "Z", "content": "z.md", "type": "OPTIONAL", "skip": { "mode": "agent" } }\n  ]\n}\n');

@@ -186,6 +186,60 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     expect((await ratchet(dir, ['--json', 'actions', 'add', 'load_test', 'Load-test login'])).json()).toMatchObject({ action: { type: 'load_test', status: 'requested' } });
   });
 
+  test('an unknown type in a turn: the proposal filed is approved and merged as filed; the next turn uses the type, the turn that filed it did not', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 't1.json'), JSON.stringify({ turn_id: 't1', new_actions: [{ type: 'code_review', title: 'Review PR 12' }] }));
+    const t1 = await ratchet(dir, ['turn', 'commit', 't1.json']);
+    expect(t1.code).toBe(0);
+    expect(t1.err).toContain('proposal p1 filed with user_task\'s semantics');
+    const filed = (await ratchet(dir, ['--json', 'proposals', 'list'])).json().proposals as Record<string, unknown>[];
+    expect(filed).toMatchObject([{ id: 'p1', type_id: 'code_review', allowed_owners: ['user'], allowed_statuses: ['open', 'awaiting_confirmation', 'done', 'cancelled'], suggested_policies: { requires_confirmation: true } }]);
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user', '--comments', 'as filed'])).code).toBe(0);
+    const merged = await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user']);
+    expect(merged.code, merged.err).toBe(0);
+    expect(merged.out).toContain('merged p1');
+    expect((await ratchet(dir, ['actions', 'types'])).out).toContain('protocols/action_types.json: 10 action types, valid');
+    writeFileSync(join(dir, 't2.json'), JSON.stringify({ turn_id: 't2', new_actions: [{ type: 'code_review', title: 'Review PR 13' }] }));
+    const t2 = await ratchet(dir, ['--json', 'turn', 'commit', 't2.json']);
+    expect(t2.json()).toMatchObject({ ok: true, proposals: [], created: [{ id: 'a2', type: 'code_review', owner: 'user', requires_confirmation: true }] });
+    const all = (await ratchet(dir, ['--json', 'actions', 'list', '--all'])).json().actions as { id: string; type: string; metadata: Record<string, unknown> }[];
+    // The action of the turn that met the unknown type keeps the semantics it was given then.
+    expect(all.map((a) => [a.id, a.type, a.metadata.requested_type])).toEqual([['a1', 'user_task', 'code_review'], ['a2', 'code_review', undefined]]);
+  });
+
+  test('proposals amend: a bad file is placed at file:line:col (exit 2, nothing written); an amended approval goes back to review; the audit keeps before and after', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['actions', 'add', 'deploy window', 'Deploy on Friday'])).err).toContain('ratchet proposals amend p1 --type-id <id>');
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user'])).code).toBe(0);
+    const noId = await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user']);
+    expect(noId.code).toBe(1);
+    expect(noId.err).toContain('names no type_id: amend it');
+    writeFileSync(join(dir, 'bad.json'), '{\n  "type_id": "deploy_window",\n  "allowed_transitions": {\n    "open": ["shipped"]\n  }\n}\n');
+    const bad = await ratchet(dir, ['proposals', 'amend', 'p1', 'bad.json', '--as', 'user']);
+    expect(bad.code).toBe(2);
+    expect(bad.err.split('\n')[0]).toBe('bad.json:4:14: invalid action type "deploy_window" in proposal p1: transition to "shipped", which is not in allowed_statuses at /allowed_transitions/open/0');
+    writeFileSync(join(dir, 'unknown.json'), '{ "type_id": "deploy_window", "owner": "agent" }');
+    expect((await ratchet(dir, ['proposals', 'amend', 'p1', 'unknown.json'])).err).toBe('unknown.json:1:40: invalid amendment: unknown property "owner" at /owner\n');
+    writeFileSync(join(dir, 'arr.json'), '[]');
+    expect((await ratchet(dir, ['proposals', 'amend', 'p1', 'arr.json'])).code).toBe(2);
+    expect((await ratchet(dir, ['proposals', 'amend', 'p1', '-'], '{"__proto__": {"type_id": "x"}}')).code).toBe(2);
+    expect((await ratchet(dir, ['proposals', 'amend', 'p9', '--type-id', 'x'])).code).toBe(2);
+    expect((await ratchet(dir, ['--json', 'goals', 'history'])).json().history).toHaveLength(2);
+
+    writeFileSync(join(dir, 'fix.json'), JSON.stringify({ type_id: 'deploy_window', display_name: 'Deploy window', allowed_owners: ['user', 'agent'] }));
+    const fixed = await ratchet(dir, ['proposals', 'amend', 'p1', 'fix.json', '--as', 'user', '--who', 'alice']);
+    expect(fixed.code, fixed.err).toBe(0);
+    expect(fixed.out).toContain('amended p1  [open]  add deploy_window');
+    expect(fixed.err).toContain('sends it back to review');
+    expect((await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user'])).code).toBe(1);
+    const history = (await ratchet(dir, ['--json', 'goals', 'history'])).json().history as { op: string; who: string; changes: { before: Record<string, unknown>; after: Record<string, unknown> }[] }[];
+    expect(history.at(-1)).toMatchObject({ op: 'proposal.amend', who: 'alice', changes: [{ before: { status: 'approved' }, after: { status: 'open', type_id: 'deploy_window', allowed_owners: ['user', 'agent'] } }] });
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user'])).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user'])).code).toBe(0);
+    expect((await ratchet(dir, ['--json', 'actions', 'add', 'deploy_window', 'Deploy next Friday', '--owner', 'agent'])).json()).toMatchObject({ action: { type: 'deploy_window', owner: 'agent', requires_confirmation: true } });
+    expect((await ratchet(dir, ['proposals', 'amend', 'p1', '--rationale', 'late'])).code).toBe(1);
+  });
+
   test('a YAML project registry is found, merged into and exported from; two registries are ambiguous', async () => {
     const dir = project();
     mkdirSync(join(dir, 'protocols'));

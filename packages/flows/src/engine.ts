@@ -6,6 +6,7 @@ import { FlowError } from './errors.js';
 import { nextStatus } from './status.js';
 import { placeholders, renderTemplate, resolveInside, valuePathProblem, VAR_NAME } from './template.js';
 import type { Branch, Flow, Gate, SessionMode, SessionState, SkipCondition, Step } from './types.js';
+import { checkValues } from './values.js';
 
 export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** The seed's Johari ASK: at most five clarifying questions. */
@@ -53,6 +54,8 @@ export interface NewSession {
   mode?: SessionMode;
   inputs?: Readonly<Record<string, string>>;
   now: string;
+  /** The flow names the caller knows, to check inputs declared `values: "flows"` (unchecked without it). */
+  flows?: readonly string[];
 }
 
 /** A fresh session positioned at the start step (OPTIONAL steps after it are skipped as they are reached). */
@@ -65,6 +68,7 @@ export function createSession(flow: Flow, input: NewSession): SessionState {
       throw new FlowError('bad-input', `flow "${flow.id}" has no input "${name}" (inputs: ${known})`);
     }
   }
+  checkValues(flow, given, '--input', input.flows);
   const vars: Record<string, string> = {};
   for (const [name, decl] of Object.entries(flow.inputs)) {
     const value = given[name] ?? decl.default;

@@ -7,6 +7,7 @@
 export type FlowErrorCode =
   | 'flow-parse-error'
   | 'invalid-flow'
+  | 'invalid-settings'
   | 'unknown-flow'
   | 'missing-content'
   | 'unknown-session'

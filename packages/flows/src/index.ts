@@ -65,3 +65,13 @@ export {
 } from './runner.js';
 export { SESSION_FSM, nextStatus, sessionMachine, type SessionEvent } from './status.js';
 export { FLOW_EXTENSIONS, findFlowFile, listFlowFiles, type FlowFile } from './catalog.js';
+export { checkValues, needsCatalogue } from './values.js';
+export {
+  FLOW_SETTINGS_MAX_BYTES,
+  FLOW_SETTINGS_SCHEMA_URL,
+  MAX_DIRECTIVE_LINE,
+  MAX_DIRECTIVE_WARNINGS,
+  checkFlowSettings,
+  loadFlowSettings,
+  type FlowSettings,
+} from './settings.js';

@@ -4,7 +4,11 @@
  */
 import type { DirectiveText, Flow, SessionState, Step } from './types.js';
 
-/** Ratchet's own wording; flows (`directive`) and callers (`RunnerOptions.directive`) may replace it. */
+/**
+ * Ratchet's own wording. A project default (`RunnerOptions.defaultDirective`, the CLI's
+ * protocols/flow-settings.json), then a flow's own `directive`, then `RunnerOptions.directive`
+ * replace it, each field (heading, warnings) on its own.
+ */
 export const DEFAULT_DIRECTIVE: DirectiveText = {
   heading: '**NEXT COMMAND (required): run it before doing anything else:**',
   warnings: [

@@ -33,7 +33,8 @@ import type { LoadedFlow } from './parse.js';
 import { directiveText, renderDirective, renderView, type GateLine } from './render.js';
 import { openSession, SESSIONS_DIR, sessionPath } from './session-file.js';
 import { placeholders, renderTemplate } from './template.js';
-import type { DirectiveText, FlowKind, SessionMode, SessionState, Step, StepType } from './types.js';
+import type { DirectiveText, Flow, FlowKind, SessionMode, SessionState, Step, StepType } from './types.js';
+import { checkValues, needsCatalogue } from './values.js';
 
 export interface RunnerOptions {
   /** Absolute project root: sessions live in `<root>/.ratchet/flows/`, artifacts must be inside it. */
@@ -44,8 +45,19 @@ export interface RunnerOptions {
   clock?: () => number;
   /** How directives spell the CLI. Default `ratchet`. */
   command?: string;
+  /**
+   * Directive wording for flows that set no `directive` of their own: a project-wide default (the
+   * CLI reads it from `protocols/flow-settings.json`). A flow's own `directive` wins over it.
+   */
+  defaultDirective?: Partial<DirectiveText>;
   /** Replaces the directive wording of every flow (after the flow's own `directive`). */
   directive?: Partial<DirectiveText>;
+  /**
+   * The names of the flows the caller can start (the CLI: project and built-in flows). Variables
+   * declared `values: "flows"` (the reasoning protocol's `route`) must name one of them; without
+   * this option they are not checked. Called only when such a variable is given.
+   */
+  flows?: () => readonly string[] | Promise<readonly string[]>;
 }
 
 export type Outcome = 'started' | 'advanced' | 'looped' | 'remediated' | 'completed' | 'halted' | 'resumed' | 'branch-completed' | 'refused' | 'status';
@@ -101,13 +113,19 @@ export interface StartInput {
   mode?: SessionMode;
 }
 
+/** The flow catalogue, when `vars` holds a variable that must name a flow (and the caller gave one). */
+async function catalogue(opts: RunnerOptions, flow: Flow, vars: Readonly<Record<string, string>> | undefined): Promise<readonly string[] | undefined> {
+  return vars !== undefined && opts.flows !== undefined && needsCatalogue(flow, vars) ? await opts.flows() : undefined;
+}
+
 export async function startFlow(opts: RunnerOptions, input: StartInput): Promise<FlowView> {
+  const flows = await catalogue(opts, input.flow.flow, input.inputs);
   const doc = openSession(opts.root, input.sessionId);
   const state = await doc.update((draft) => {
     if (draft.revision > 0) {
       throw new FlowError('session-exists', `session ${input.sessionId} already exists (flow ${draft.flow.id}, ${draft.status}${draft.current !== null ? ` at step ${draft.current}` : ''}); continue it with \`${cli(opts)} flow status --session ${input.sessionId}\` or pick another --session`, { path: doc.path });
     }
-    const fresh = createSession(input.flow.flow, { sessionId: input.sessionId, ref: input.ref, mode: input.mode ?? 'normal', inputs: input.inputs ?? {}, now: now(opts) });
+    const fresh = createSession(input.flow.flow, { sessionId: input.sessionId, ref: input.ref, mode: input.mode ?? 'normal', inputs: input.inputs ?? {}, now: now(opts), ...(flows !== undefined ? { flows } : {}) });
     assertGatePaths(input.flow.flow, fresh, opts.root);
     return fresh;
   });
@@ -128,6 +146,7 @@ export interface AdvanceInput {
 export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Promise<FlowView> {
   const { doc, loaded } = await openExisting(opts, input.sessionId);
   const kind = input.kind ?? 'next';
+  const flows = await catalogue(opts, loaded.flow, input.set);
   const again = `${cli(opts)} flow advance --session ${input.sessionId}${kind === 'loop' ? ' --loop' : kind === 'remediate' ? ' --remediate' : ''}`;
   let from: string | null = null;
   try {
@@ -135,6 +154,8 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       requireSession(draft, input.sessionId, doc.path);
       from = draft.current;
       const t = now(opts);
+      // A value outside what the flow declares is refused before anything else: nothing is saved.
+      checkValues(loaded.flow, input.set ?? {}, '--set', flows);
       if (input.questions !== undefined && input.questions.length > 0) {
         nextStatus(draft, 'halt');
         setVars(draft, input.set ?? {}, t);
@@ -318,7 +339,7 @@ async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState
     }
   }
   const directiveCommand = command ?? nextCommand(opts, loaded, state);
-  const text = renderDirective(directiveCommand, directiveText(flow.directive, opts.directive));
+  const text = renderDirective(directiveCommand, directiveText(opts.defaultDirective, flow.directive, opts.directive));
   const stepView: StepView | null = step
     ? {
         id: step.id,

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID } from './validate-flow.js';
 import { SESSION_SCHEMA_URL, SESSION_VERSION } from './session-file.js';
+import { FLOW_SETTINGS_SCHEMA_URL, MAX_DIRECTIVE_LINE, MAX_DIRECTIVE_WARNINGS } from './settings.js';
 import { FLOW_KINDS, SESSION_MODES, SESSION_STATUSES, STEP_TYPES } from './types.js';
 
 interface Meta {
@@ -90,7 +91,18 @@ export const FlowSchema = z
     kind: d(z.enum(FLOW_KINDS), 'protocol (default) or skill: a skill needs agentGate, transitionGate and an agent per phase.').optional(),
     start: d(z.string(), 'First step (default: the first in the list).').optional(),
     inputs: z
-      .record(varName(), z.strictObject({ description: nonEmpty().optional(), required: z.boolean().optional(), default: z.string().optional() }))
+      .record(
+        varName(),
+        z.strictObject({
+          description: nonEmpty().optional(),
+          required: z.boolean().optional(),
+          default: z.string().optional(),
+          values: d(
+            z.union([z.literal('flows'), z.array(z.string().regex(/^\P{Cc}+$/u)).min(1)]),
+            'The values the input may take (checked on --input and --set): a list, or "flows": the name of a flow the runner knows (a route to the flow to run next).',
+          ).optional(),
+        }),
+      )
       .optional(),
     agentGate: d(GateSchema, 'Checked once per agent a step invokes ({agent}).').optional(),
     transitionGate: d(GateSchema, "The memory agent's file, checked at every step-to-step transition ({from}, {to}).").optional(),
@@ -130,6 +142,23 @@ export const SessionDataSchema = z
   })
   .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });
 
+const directiveLine = (): z.ZodString => z.string().regex(/^[^\p{Cc}]*\S[^\p{Cc}]*$/u).max(MAX_DIRECTIVE_LINE);
+
+/** `protocols/flow-settings.json`: project-wide flow settings (the CLI reads it for every flow command). */
+export const FlowSettingsSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    schemaVersion: z.literal(1).optional(),
+    directive: d(
+      z.strictObject({
+        heading: d(directiveLine(), 'First line of every directive, e.g. "**NEXT COMMAND (required):**".').optional(),
+        warnings: d(z.array(directiveLine()).max(MAX_DIRECTIVE_WARNINGS), 'Lines printed after the command (may be empty).').optional(),
+      }),
+      "Replaces Ratchet's directive wording for every flow that sets no directive of its own (a flow's own directive wins).",
+    ).optional(),
+  })
+  .register(flowsSchemaRegistry, { title: 'Ratchet flow settings', description: 'protocols/flow-settings.json: project-wide settings for `ratchet flow`.' });
+
 function toJson(schema: z.ZodType, id: string): Record<string, unknown> {
   const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: flowsSchemaRegistry }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
@@ -138,6 +167,10 @@ function toJson(schema: z.ZodType, id: string): Record<string, unknown> {
 
 export function flowJsonSchema(): Record<string, unknown> {
   return toJson(FlowSchema, FLOW_SCHEMA_URL);
+}
+
+export function flowSettingsJsonSchema(): Record<string, unknown> {
+  return toJson(FlowSettingsSchema, FLOW_SETTINGS_SCHEMA_URL);
 }
 
 export function sessionJsonSchema(): Record<string, unknown> {

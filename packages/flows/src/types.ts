@@ -76,6 +76,12 @@ export interface InputDeclaration {
   description?: string;
   required: boolean;
   default?: string;
+  /**
+   * The values the variable may take, checked when it is given (`--input` at start, `--set` on
+   * advance): a list, or `"flows"`, the names of the flows the runner knows (`RunnerOptions.flows`),
+   * for a variable that names the flow to run next (the reasoning protocol's route).
+   */
+  values?: readonly string[] | 'flows';
 }
 
 export interface DirectiveText {

@@ -83,15 +83,20 @@ export function checkFlow(value: unknown): FlowCheck {
         const p = `/inputs/${esc(name)}`;
         if (!VAR_NAME.test(name)) add(p, `input name "${name}" must start with a letter and use letters, digits and "_"`);
         if (!isObject(decl)) {
-          add(p, 'must be an object ({ description?, required?, default? })');
+          add(p, 'must be an object ({ description?, required?, default?, values? })');
           continue;
         }
-        c.keys(decl, ['description', 'required', 'default'], p);
+        c.keys(decl, ['description', 'required', 'default', 'values'], p);
         const d: InputDeclaration = { required: c.bool(decl, 'required', p) ?? false };
         const desc = c.str(decl, 'description', p, false);
         if (desc !== undefined) d.description = desc;
         const def = c.str(decl, 'default', p, false);
         if (def !== undefined) d.default = def;
+        const values = c.values(decl, p);
+        if (values !== undefined) {
+          d.values = values;
+          if (def !== undefined && Array.isArray(values) && !values.includes(def)) add(`${p}/default`, `default ${JSON.stringify(def)} is not one of the values (${values.join(', ')})`);
+        }
         inputs[name] = d;
       }
   }
@@ -326,6 +331,23 @@ class Checker {
       this.add(`${p}/${key}`, `"${key}" must be an array of strings`);
       return undefined;
     }
+    return [...v];
+  }
+
+  /** An input's `values`: a non-empty list of distinct one-line strings, or "flows". */
+  values(obj: Json, p: string): readonly string[] | 'flows' | undefined {
+    const v = obj.values;
+    if (v === undefined || v === 'flows') return v;
+    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string')) {
+      this.add(`${p}/values`, '"values" must be "flows" or a non-empty array of strings');
+      return undefined;
+    }
+    const seen = new Set<string>();
+    v.forEach((x: string, i) => {
+      if (x === '' || /\p{Cc}/u.test(x)) this.add(`${p}/values/${i}`, 'a value must be one non-empty line');
+      else if (seen.has(x)) this.add(`${p}/values/${i}`, `value ${JSON.stringify(x)} is listed twice`);
+      seen.add(x);
+    });
     return [...v];
   }
 

@@ -24,6 +24,49 @@ describe('reasoning protocol', () => {
     expect((await advanceFlow(opts, { sessionId: 's', set: { route: 'develop-feature' } })).session).toMatchObject({ current: '5', vars: { route: 'develop-feature' } });
   });
 
+  test('a route that names no flow the caller knows is refused on advance, listing the flows; nothing is saved', async () => {
+    const root = tmpProject();
+    await reasoning(root);
+    const opts = runner(root, { flows: () => ['develop-feature', 'reasoning', 'review'] });
+    for (let i = 0; i < 5; i++) await advanceFlow(opts, { sessionId: 's' });
+    const file = join(root, '.ratchet', 'flows', 's.json');
+    const before = readFileSync(file, 'utf8');
+    const err = (await advanceFlow(opts, { sessionId: 's', set: { route: 'develop-featur' }, notes: ['typo'] }).catch((e: unknown) => e)) as FlowError;
+    expect(err).toMatchObject({ code: 'bad-input', reason: '--set route="develop-featur": route must be the name of a flow: develop-feature, reasoning, review' });
+    // Recording questions sets variables too: the same check applies.
+    await expect(advanceFlow(opts, { sessionId: 's', set: { route: 'nope' }, questions: ['which?'] })).rejects.toMatchObject({ code: 'bad-input' });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    const routed = await advanceFlow(opts, { sessionId: 's', set: { route: 'review' } });
+    expect(routed.session).toMatchObject({ current: '5', vars: { route: 'review' } });
+    // Without a catalogue the runner cannot know the flows: routes are not checked (documented).
+    expect((await advanceFlow(runner(root), { sessionId: 's', set: { route: 'anything' } })).session.vars.route).toBe('anything');
+  });
+
+  test('declared values: --input and --set outside them are refused; a flow whose default is not a value does not load', async () => {
+    const root = tmpProject();
+    const skill = await loadFlowFile(SKILL);
+    await expect(startFlow(runner(root), { flow: skill, ref: SKILL, sessionId: 'k', inputs: { task: 'T', depth: 'quik' } })).rejects.toMatchObject({
+      code: 'bad-input',
+      reason: '--input depth="quik": depth must be one of: full, quick',
+    });
+    const flow = await loadFlowFile(REASONING);
+    const catalogue = { flows: () => Promise.resolve(['develop-feature']) };
+    await expect(startFlow(runner(root, catalogue), { flow, ref: REASONING, sessionId: 'r', inputs: { route: 'nope' } })).rejects.toMatchObject({ code: 'bad-input' });
+    await expect(openSession(root, 'r').read()).resolves.toMatchObject({ revision: 0 });
+    // The catalogue is consulted only when a variable that must name a flow is given.
+    let asked = 0;
+    await startFlow(runner(root, { flows: () => (asked++, []) }), { flow, ref: REASONING, sessionId: 'q', inputs: { query: 'q' } });
+    expect(asked).toBe(0);
+    const dir = tmpProject();
+    const bad = { id: 'x', title: 'X', inputs: { mode: { default: 'slow', values: ['fast', 'fast'] }, other: { values: [] } }, steps: [{ id: '0', title: 'Z', content: 'a.md' }] };
+    const err = (await flowIn(dir, bad).catch((e: unknown) => e)) as FlowError;
+    expect(err.problems.map((p) => [p.pointer, p.message])).toEqual([
+      ['/inputs/mode/values/1', 'value "fast" is listed twice'],
+      ['/inputs/mode/default', 'default "slow" is not one of the values (fast, fast)'],
+      ['/inputs/other/values', '"values" must be "flows" or a non-empty array of strings'],
+    ]);
+  });
+
   test('agent mode skips task routing (3b -> 5) and the skip is recorded', async () => {
     const root = tmpProject();
     await reasoning(root, 'a', 'agent');

@@ -4,6 +4,7 @@
  *   schemas/goals-state.schema.json    the state document format
  *   schemas/turn-commit.schema.json    a turn commit file (`ratchet turn commit`)
  *   schemas/proposal.schema.json       a proposal file (`ratchet proposals submit`)
+ *   schemas/proposal-amendment.schema.json  an amendment file (`ratchet proposals amend`)
  *   src/generated/validators.ts        ajv standalone validators, precompiled, importing nothing
  * All are committed; test/schema.test.ts regenerates them in memory and fails when stale.
  * Run: `pnpm --filter @ratchet/goals generate`.
@@ -16,10 +17,12 @@ import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
 import {
   ACTION_TYPES_SCHEMA_URL,
   GOALS_STATE_SCHEMA_URL,
+  PROPOSAL_AMENDMENT_SCHEMA_URL,
   PROPOSAL_SCHEMA_URL,
   TURN_COMMIT_SCHEMA_URL,
   actionTypesJsonSchema,
   goalsStateJsonSchema,
+  proposalAmendmentJsonSchema,
   proposalJsonSchema,
   turnCommitJsonSchema,
 } from '../src/schema.js';
@@ -29,6 +32,7 @@ export const REGISTRY_SCHEMA_PATH = at('schemas/action-types.schema.json');
 export const STATE_SCHEMA_PATH = at('schemas/goals-state.schema.json');
 export const COMMIT_SCHEMA_PATH = at('schemas/turn-commit.schema.json');
 export const PROPOSAL_SCHEMA_PATH = at('schemas/proposal.schema.json');
+export const AMENDMENT_SCHEMA_PATH = at('schemas/proposal-amendment.schema.json');
 export const VALIDATORS_PATH = at('src/generated/validators.ts');
 
 const HEADER = `// @ts-nocheck
@@ -42,6 +46,7 @@ export function generate(): { path: string; text: string }[] {
   const state = goalsStateJsonSchema();
   const commit = turnCommitJsonSchema();
   const proposal = proposalJsonSchema();
+  const amendment = proposalAmendmentJsonSchema();
   const warnings: string[] = [];
   const ajv = new Ajv2020({
     allErrors: true,
@@ -61,11 +66,13 @@ export function generate(): { path: string; text: string }[] {
   ajv.addSchema(state);
   ajv.addSchema(commit);
   ajv.addSchema(proposal);
+  ajv.addSchema(amendment);
   const code = standalone.default(ajv, {
     validateRegistry: ACTION_TYPES_SCHEMA_URL,
     validateState: GOALS_STATE_SCHEMA_URL,
     validateCommit: TURN_COMMIT_SCHEMA_URL,
     validateProposal: PROPOSAL_SCHEMA_URL,
+    validateAmendment: PROPOSAL_AMENDMENT_SCHEMA_URL,
   });
   const unexpected = warnings.filter((w) => !w.includes('option unicode'));
   if (unexpected.length > 0) throw new Error(`ajv warned while compiling the schemas:\n${unexpected.join('\n')}`);
@@ -75,6 +82,7 @@ export function generate(): { path: string; text: string }[] {
     { path: STATE_SCHEMA_PATH, text: `${JSON.stringify(state, null, 2)}\n` },
     { path: COMMIT_SCHEMA_PATH, text: `${JSON.stringify(commit, null, 2)}\n` },
     { path: PROPOSAL_SCHEMA_PATH, text: `${JSON.stringify(proposal, null, 2)}\n` },
+    { path: AMENDMENT_SCHEMA_PATH, text: `${JSON.stringify(amendment, null, 2)}\n` },
     { path: VALIDATORS_PATH, text: `${HEADER}${code.trimEnd()}\n` },
   ];
 }

@@ -36,7 +36,7 @@ export {
   type GoalsErrorCode,
   type RegistryIssue,
 } from './errors.js';
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 export { DEFAULT_ACTION_TYPES, defaultRegistryDocument } from './default-registry.js';
 export {
   REGISTRY_MAX_BYTES,
@@ -60,6 +60,8 @@ export {
   BUILTIN_POLICY_HANDLERS,
   CANCEL_STATUSES,
   SAFE_DEFAULT_TYPE,
+  amendProposal,
+  checkAmendment,
   checkProposal,
   completeAction,
   completionStatus,
@@ -82,13 +84,15 @@ export {
   type MoveOptions,
   type PolicyHandlers,
   type ProgressDelta,
+  type ProposalAmendment,
+  type ProposedTypeFields,
   type ProposalInput,
   type QuestionInput,
   type StoryUpdate,
 } from './ops.js';
 export { assess, compareKeys, isPending, type AssessOptions, type AssessedAction, type Assessment } from './assess.js';
 export { applyCommit, checkCommit, commitDigest, type CommitResult, type CompletedAction, type TurnCommit } from './turn.js';
-export { applyProposal, serializeRegistry } from './proposals.js';
+export { applyProposal, proposedType, proposedTypeIssues, serializeRegistry } from './proposals.js';
 export { unifiedDiff } from './diff.js';
 export { parseDuration } from './duration.js';
 export { backoffDelay, withRetry, type RetryOptions } from './retry.js';

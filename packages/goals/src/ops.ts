@@ -8,7 +8,8 @@ import { parseDuration } from './duration.js';
 import { ConfirmationRequiredError, InputError, OwnerError, TransitionError } from './errors.js';
 import { canTransition, nextStatuses, type CompiledActionType, type Registry } from './registry.js';
 import { checkId, type Tx } from './tx.js';
-import { proposalIssues } from './validate.js';
+import { proposedTypeIssues } from './proposals.js';
+import { amendmentIssues, proposalIssues } from './validate.js';
 import type { Actor, Goal, Owner, PendingAction, Question, RegistryProposal, Story } from './types.js';
 
 /** Terminal statuses that abandon rather than complete an action. */
@@ -152,7 +153,7 @@ export function createAction(tx: Tx, registry: Registry, input: ActionInput, tur
     const fallback = registry.types.get(SAFE_DEFAULT_TYPE);
     if (fallback === undefined) throw new InputError(`unknown action type "${input.type}", and the registry has no ${SAFE_DEFAULT_TYPE} to fall back to`);
     metadata.requested_type = input.type;
-    proposal = fileUnknownTypeProposal(tx, input.type, input.title, turnId);
+    proposal = fileUnknownTypeProposal(tx, input.type, input.title, turnId, fallback);
     compiled = fallback;
   } else if (compiled.type.deprecation_status === 'deprecated') {
     throw new InputError(`action type "${input.type}" is deprecated: new actions of it are refused`, 'deprecated-type');
@@ -196,14 +197,26 @@ export function createAction(tx: Tx, registry: Registry, input: ActionInput, tur
   return proposal === undefined ? { action } : { action, proposal };
 }
 
-function fileUnknownTypeProposal(tx: Tx, typeId: string, title: string, turnId: string | undefined): RegistryProposal {
+/**
+ * The proposal filed for an unknown type: pre-filled with the semantics the action was coerced to
+ * (the safe default type's statuses, transitions, policies and guard; owned by the user; requiring
+ * confirmation), so a reviewer can approve and merge it as filed, or amend it first to give the
+ * type semantics of its own. A type id that is not a valid name is left out (amend sets one).
+ */
+function fileUnknownTypeProposal(tx: Tx, typeId: string, title: string, turnId: string | undefined, fallback: CompiledActionType): RegistryProposal {
   const open = tx.state.proposals.find((p) => p.proposal_type === 'add' && p.type_id === typeId && (p.status === 'open' || p.status === 'approved'));
   if (open !== undefined) return open;
+  const safe = fallback.type;
   return submitProposal(tx, {
     proposal_type: 'add',
     type_id: ID_SAFE.test(typeId) ? typeId : undefined,
     display_name: typeId.slice(0, 200),
-    rationale: `an action "${title.slice(0, 200)}" referenced the unknown type "${typeId.slice(0, 200)}"; it was coerced to ${SAFE_DEFAULT_TYPE} requiring confirmation`,
+    allowed_owners: ['user'],
+    suggested_policies: { ...structuredClone(safe.default_policies), requires_confirmation: true },
+    allowed_statuses: [...safe.allowed_statuses],
+    allowed_transitions: structuredClone(safe.allowed_transitions),
+    policy_handlers: safe.policy_handlers === undefined ? undefined : structuredClone(safe.policy_handlers),
+    rationale: `an action "${title.slice(0, 200)}" referenced the unknown type "${typeId.slice(0, 200)}"; it was coerced to ${SAFE_DEFAULT_TYPE} requiring confirmation. Filed with ${SAFE_DEFAULT_TYPE}'s semantics (owned by the user, requires confirmation): amend it to give the type its own before approving`,
     examples: [title.slice(0, 1000)],
     created_from_turn_id: turnId,
   });
@@ -423,11 +436,8 @@ export function upsertStory(tx: Tx, update: StoryUpdate): Story {
   return tx.create('story', story);
 }
 
-/** A proposal as submitted (JSON Schema: `@ratchet/goals/schemas/proposal.schema.json`). */
-export interface ProposalInput {
-  $schema?: string | undefined;
-  id?: string | undefined;
-  proposal_type: RegistryProposal['proposal_type'];
+/** The fields that describe the action type a proposal adds or changes. */
+export interface ProposedTypeFields {
   type_id?: string | undefined;
   display_name?: string | undefined;
   description?: string | undefined;
@@ -436,17 +446,27 @@ export interface ProposalInput {
   suggested_policies?: RegistryProposal['suggested_policies'];
   allowed_statuses?: string[] | undefined;
   allowed_transitions?: Record<string, string[]> | undefined;
+  policy_handlers?: RegistryProposal['policy_handlers'];
+}
+
+/** A proposal as submitted (JSON Schema: `@ratchet/goals/schemas/proposal.schema.json`). */
+export interface ProposalInput extends ProposedTypeFields {
+  $schema?: string | undefined;
+  id?: string | undefined;
+  proposal_type: RegistryProposal['proposal_type'];
   rationale: string;
   examples?: string[] | undefined;
   risks?: string[] | undefined;
   created_from_turn_id?: string | undefined;
 }
 
+/** Absent and undefined are the same to a caller; JSON has no undefined. */
+const definedOnly = (input: unknown): unknown =>
+  input !== null && typeof input === 'object' && !Array.isArray(input) ? Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) : input;
+
 /** Check a proposal as submitted against its schema (`schemas/proposal.schema.json`): every problem, with its pointer. */
 export function checkProposal(input: unknown): asserts input is ProposalInput {
-  // Absent and undefined are the same to a caller; JSON has no undefined.
-  const plain = input !== null && typeof input === 'object' && !Array.isArray(input) ? Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) : input;
-  const issues = proposalIssues(plain);
+  const issues = proposalIssues(definedOnly(input));
   if (issues.length > 0) throw InputError.invalid('proposal', issues.map(({ pointer, message }) => ({ pointer, message })));
 }
 
@@ -470,10 +490,59 @@ export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
     updated_at: tx.now,
     version: 0,
   };
-  for (const key of ['type_id', 'display_name', 'description', 'diff', 'allowed_owners', 'suggested_policies', 'allowed_statuses', 'allowed_transitions', 'created_from_turn_id'] as const) {
+  for (const key of ['type_id', 'display_name', 'description', 'diff', 'allowed_owners', 'suggested_policies', 'allowed_statuses', 'allowed_transitions', 'policy_handlers', 'created_from_turn_id'] as const) {
     if (input[key] !== undefined) (p as unknown as Record<string, unknown>)[key] = structuredClone(input[key]);
   }
+  checkProposedType(p);
   return tx.create('proposal', p);
+}
+
+/** The fields of a proposal an amendment may replace (JSON Schema: `@ratchet/goals/schemas/proposal-amendment.schema.json`). */
+export interface ProposalAmendment extends ProposedTypeFields {
+  $schema?: string | undefined;
+  rationale?: string | undefined;
+  examples?: string[] | undefined;
+  risks?: string[] | undefined;
+}
+
+const AMENDABLE = ['type_id', 'display_name', 'description', 'diff', 'allowed_owners', 'suggested_policies', 'allowed_statuses', 'allowed_transitions', 'policy_handlers', 'rationale', 'examples', 'risks'] as const;
+
+/** Check an amendment against its schema: every problem, with its pointer. */
+export function checkAmendment(input: unknown): asserts input is ProposalAmendment {
+  const issues = amendmentIssues(definedOnly(input));
+  if (issues.length > 0) throw InputError.invalid('amendment', issues.map(({ pointer, message }) => ({ pointer, message })));
+}
+
+/**
+ * Amend an open or approved proposal: each field the amendment gives replaces the proposal's. The
+ * result must still be a valid proposal, and an `add` that is complete must describe a valid action
+ * type (checked as the registry checks one). An approved proposal goes back to review (status open):
+ * the approval was for other content. Rejected and merged proposals are final. The audit entry
+ * (op `proposal.amend`) keeps the proposal before and after.
+ */
+export function amendProposal(tx: Tx, id: string, amendment: ProposalAmendment): RegistryProposal {
+  checkAmendment(amendment);
+  const current = tx.get('proposal', id);
+  if (current.status === 'rejected' || current.status === 'merged') throw new InputError(`proposal ${id} is already ${current.status}: submit a new proposal instead`, 'proposal-state');
+  const given = AMENDABLE.filter((key) => amendment[key] !== undefined);
+  if (given.length === 0) throw new InputError(`the amendment of proposal ${id} changes nothing: give at least one of ${AMENDABLE.join(', ')}`);
+  if (amendment.type_id !== undefined) checkId(amendment.type_id, 'action type');
+  if (amendment.rationale !== undefined) requireText(amendment.rationale, 'proposal rationale');
+  const next: RegistryProposal = structuredClone(current);
+  for (const key of given) (next as unknown as Record<string, unknown>)[key] = structuredClone(amendment[key]);
+  checkProposedType(next);
+  if (JSON.stringify(next) === JSON.stringify(current)) return current;
+  const p = tx.edit('proposal', id);
+  for (const key of given) (p as unknown as Record<string, unknown>)[key] = structuredClone(amendment[key]);
+  if (p.status === 'approved') p.status = 'open';
+  p.updated_at = tx.now;
+  return p;
+}
+
+/** An `add` proposal complete enough to merge must describe a valid action type: every problem, pointing into the proposal. */
+function checkProposedType(p: RegistryProposal): void {
+  const issues = proposedTypeIssues(p);
+  if (issues.length > 0) throw InputError.invalid(`action type "${p.type_id ?? ''}" in proposal ${p.id}`, issues);
 }
 
 /**

@@ -2,32 +2,60 @@
  * Merging a registry proposal: the pure change to a registry document, its serialisation (JSON or
  * YAML, as the file is), and the patch export. The file write itself is in goals-file.ts.
  */
-import { RegistryError } from './errors.js';
-import { InputError } from './errors.js';
-import { deprecateActionType, registerActionType, type RegistryFormat } from './registry.js';
+import { InputError, RegistryError, type RegistryIssue } from './errors.js';
+import { checkRegistry, deprecateActionType, registerActionType, type RegistryFormat } from './registry.js';
 import type { ActionType, ActionTypeRegistryDocument, RegistryProposal } from './types.js';
 import type * as Yaml from 'yaml';
+
+/** The action type an `add` proposal would register (undefined while it lacks a type id, statuses or transitions). */
+export function proposedType(proposal: RegistryProposal): ActionType | undefined {
+  const id = proposal.type_id;
+  if (id === undefined || proposal.allowed_statuses === undefined || proposal.allowed_transitions === undefined) return undefined;
+  const type: ActionType = {
+    id,
+    display_name: proposal.display_name ?? id,
+    allowed_owners: proposal.allowed_owners ?? ['user'],
+    default_policies: structuredClone(proposal.suggested_policies ?? {}),
+    allowed_statuses: [...proposal.allowed_statuses],
+    allowed_transitions: structuredClone(proposal.allowed_transitions),
+    deprecation_status: 'active',
+  };
+  if (proposal.description !== undefined) type.description = proposal.description;
+  if (proposal.policy_handlers !== undefined) type.policy_handlers = structuredClone(proposal.policy_handlers);
+  return type;
+}
+
+/** Where a problem in a proposed action type is, in the proposal (its fields are named differently there). */
+const PROPOSAL_FIELD: Readonly<Record<string, string>> = { id: 'type_id', default_policies: 'suggested_policies' };
+
+/**
+ * Every problem in the action type an `add` proposal would register, checked as the registry checks
+ * a type (the ajv validator of the action-type schema, then statuses, transitions and a terminal
+ * status), with pointers into the proposal (`/allowed_transitions/open/0`, `/suggested_policies`).
+ * Empty when the proposal is not a complete `add` (a draft may be completed later by amending it).
+ */
+export function proposedTypeIssues(proposal: RegistryProposal): RegistryIssue[] {
+  if (proposal.proposal_type !== 'add') return [];
+  const type = proposedType(proposal);
+  if (type === undefined) return [];
+  return checkRegistry({ action_types: [type] }).map(({ pointer, message }) => {
+    const rest = pointer.replace(/^\/action_types\/0/, '');
+    const [, field = '', tail = ''] = /^\/([^/]*)(.*)$/.exec(rest) ?? [];
+    return { pointer: rest === '' ? '' : `/${PROPOSAL_FIELD[field] ?? field}${tail}`, message };
+  });
+}
 
 /** The registry document after merging `proposal` (validated: RegistryError if the result is invalid). */
 export function applyProposal(doc: ActionTypeRegistryDocument, proposal: RegistryProposal): ActionTypeRegistryDocument {
   const id = proposal.type_id;
-  if (id === undefined) throw new InputError(`proposal ${proposal.id} names no type_id: set one before merging`, 'proposal-state');
+  if (id === undefined) throw new InputError(`proposal ${proposal.id} names no type_id: amend it to set one before merging`, 'proposal-state');
   const existing = doc.action_types.find((t) => t.id === id);
   if (proposal.proposal_type === 'deprecate') return deprecateActionType(doc, id);
   if (proposal.proposal_type === 'add') {
-    if (proposal.allowed_statuses === undefined || proposal.allowed_transitions === undefined) {
-      throw new InputError(`proposal ${proposal.id} adds "${id}" without allowed_statuses and allowed_transitions`, 'proposal-state');
+    const type = proposedType(proposal);
+    if (type === undefined) {
+      throw new InputError(`proposal ${proposal.id} adds "${id}" without allowed_statuses and allowed_transitions: amend it to give them before merging`, 'proposal-state');
     }
-    const type: ActionType = {
-      id,
-      display_name: proposal.display_name ?? id,
-      allowed_owners: proposal.allowed_owners ?? ['user'],
-      default_policies: structuredClone(proposal.suggested_policies ?? {}),
-      allowed_statuses: [...proposal.allowed_statuses],
-      allowed_transitions: structuredClone(proposal.allowed_transitions),
-      deprecation_status: 'active',
-    };
-    if (proposal.description !== undefined) type.description = proposal.description;
     if (existing !== undefined) {
       // Merging twice (say, after a crash between the file write and the state update) is a no-op.
       if (JSON.stringify(existing) === JSON.stringify(type)) return structuredClone(doc);
@@ -43,6 +71,7 @@ export function applyProposal(doc: ActionTypeRegistryDocument, proposal: Registr
   if (proposal.suggested_policies !== undefined) type.default_policies = { ...type.default_policies, ...structuredClone(proposal.suggested_policies) };
   if (proposal.allowed_statuses !== undefined) type.allowed_statuses = [...proposal.allowed_statuses];
   if (proposal.allowed_transitions !== undefined) type.allowed_transitions = structuredClone(proposal.allowed_transitions);
+  if (proposal.policy_handlers !== undefined) type.policy_handlers = { ...type.policy_handlers, ...structuredClone(proposal.policy_handlers) };
   return registerActionType(doc, type);
 }
 

@@ -7,9 +7,9 @@
  */
 import { z } from 'zod';
 
-import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
 
 /** Ids, statuses and type ids: a safe, printable token (never `__proto__` and friends). */
 const Name = z
@@ -150,6 +150,7 @@ const TypeChange = {
   suggested_policies: ActionTypeSchema.shape.default_policies.optional(),
   allowed_statuses: z.array(Name).min(1).optional(),
   allowed_transitions: z.record(Name, z.array(Name)).optional(),
+  policy_handlers: ActionTypeSchema.shape.policy_handlers,
 };
 
 export const RegistryProposalSchema = z
@@ -211,7 +212,7 @@ export const GoalsStateSchema = z
   .strict()
   .meta({ id: 'GoalsState', title: 'Ratchet goals state document (Frontal Cortex)' });
 
-// ---- input files: a turn commit (`ratchet turn commit`) and a proposal (`ratchet proposals submit`) ----
+// ---- input files: a turn commit (`ratchet turn commit`), a proposal (`ratchet proposals submit`) and an amendment (`ratchet proposals amend`) ----
 
 const Metadata = z.record(z.string(), z.unknown());
 
@@ -326,6 +327,21 @@ export const ProposalInputSchema = z
   .strict()
   .meta({ id: 'ProposalInput', title: 'Ratchet action-type registry proposal, as submitted' });
 
+export const ProposalAmendmentSchema = z
+  .object({
+    $schema: z.string().optional(),
+    type_id: Name.optional(),
+    ...TypeChange,
+    rationale: RegistryProposalSchema.shape.rationale.optional(),
+    examples: RegistryProposalSchema.shape.examples.optional(),
+    risks: RegistryProposalSchema.shape.risks.optional(),
+  })
+  .strict()
+  .meta({
+    id: 'ProposalAmendment',
+    title: 'Ratchet registry proposal amendment: the fields to replace in an open or approved proposal',
+  });
+
 function jsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
   const { $schema, ...rest } = out;
@@ -344,6 +360,7 @@ export const goalsStateJsonSchema = (): Record<string, unknown> => {
 
 export const turnCommitJsonSchema = (): Record<string, unknown> => jsonSchema(TurnCommitSchema, TURN_COMMIT_SCHEMA_URL);
 export const proposalJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalInputSchema, PROPOSAL_SCHEMA_URL);
+export const proposalAmendmentJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalAmendmentSchema, PROPOSAL_AMENDMENT_SCHEMA_URL);
 
 export type ActionTypeInput = z.input<typeof ActionTypeSchema>;
 export type ActionTypeRegistryInput = z.input<typeof ActionTypeRegistrySchema>;

@@ -124,6 +124,7 @@ export interface RegistryProposal {
   suggested_policies?: DefaultPolicies | undefined;
   allowed_statuses?: string[] | undefined;
   allowed_transitions?: Record<string, string[]> | undefined;
+  policy_handlers?: ActionType['policy_handlers'];
   rationale: string;
   examples: string[];
   risks: string[];

@@ -2,7 +2,7 @@
  * Structural validation with the precompiled ajv validators (src/generated/, built from the zod
  * schemas by scripts/generate.ts), turned into pointer-addressed issues a person can act on.
  */
-import { validateCommit, validateProposal, validateRegistry, validateState } from './generated/validators.js';
+import { validateAmendment, validateCommit, validateProposal, validateRegistry, validateState } from './generated/validators.js';
 
 interface AjvError {
   instancePath: string;
@@ -26,6 +26,7 @@ const registryValidator = validateRegistry as unknown as ValidateFunction;
 const stateValidator = validateState as unknown as ValidateFunction;
 const commitValidator = validateCommit as unknown as ValidateFunction;
 const proposalValidator = validateProposal as unknown as ValidateFunction;
+const amendmentValidator = validateAmendment as unknown as ValidateFunction;
 
 function issuesOf(fn: ValidateFunction, value: unknown): StructuralIssue[] {
   if (fn(value)) return [];
@@ -78,3 +79,4 @@ export const registryIssues = (value: unknown): StructuralIssue[] => issuesOf(re
 export const stateIssues = (value: unknown): StructuralIssue[] => issuesOf(stateValidator, value);
 export const commitIssues = (value: unknown): StructuralIssue[] => issuesOf(commitValidator, value);
 export const proposalIssues = (value: unknown): StructuralIssue[] => issuesOf(proposalValidator, value);
+export const amendmentIssues = (value: unknown): StructuralIssue[] => issuesOf(amendmentValidator, value);

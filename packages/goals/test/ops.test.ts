@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import {
   ConfirmationRequiredError,
+  InputError,
+  amendProposal,
+  applyProposal,
   OwnerError,
   TransitionError,
   completeAction,
@@ -140,6 +143,37 @@ describe('unknown and deprecated types', () => {
     expect(() => completeAction(tx, registry, first.action.id)).toThrow();
   });
 
+  test("the proposal filed for an unknown type carries user_task's semantics, so it merges as filed", () => {
+    const { tx } = inMemory(AGENT);
+    const { proposal } = createAction(tx, registry, { type: 'deploy_window', title: 'deploy on Friday' }, 'turn-1');
+    const safe = registry.types.get('user_task')!.type;
+    expect(proposal).toMatchObject({
+      allowed_owners: ['user'],
+      suggested_policies: { ...safe.default_policies, requires_confirmation: true },
+      allowed_statuses: safe.allowed_statuses,
+      allowed_transitions: safe.allowed_transitions,
+      policy_handlers: safe.policy_handlers,
+    });
+    const merged = loadRegistry(applyProposal(defaultRegistryDocument(), proposal!));
+    const added = merged.types.get('deploy_window')!;
+    expect(added.type).toEqual({ ...safe, id: 'deploy_window', display_name: 'deploy_window', description: undefined, deprecation_status: 'active' });
+    // The new type keeps the safeguards the coerced action had: the user owns it, the agent cannot finish it.
+    const next = createAction(tx, merged, { type: 'deploy_window', title: 'deploy next Friday' }, 'turn-2');
+    expect(next.proposal).toBeUndefined();
+    expect(next.action).toMatchObject({ type: 'deploy_window', owner: 'user', requires_confirmation: true });
+    moveAction(tx, merged, next.action.id, 'awaiting_confirmation');
+    expect(() => moveAction(tx, merged, next.action.id, 'done')).toThrow(OwnerError);
+  });
+
+  test('a type id that is not a valid name is filed without one; merging says to amend it', () => {
+    const { tx } = inMemory(AGENT);
+    const { proposal } = createAction(tx, registry, { type: 'deploy window!', title: 'deploy' });
+    expect(proposal!.type_id).toBeUndefined();
+    expect(() => applyProposal(defaultRegistryDocument(), proposal!)).toThrow(/names no type_id: amend it/);
+    const amended = amendProposal(tx, proposal!.id, { type_id: 'deploy_window' });
+    expect(loadRegistry(applyProposal(defaultRegistryDocument(), amended)).types.has('deploy_window')).toBe(true);
+  });
+
   test('a deprecated type refuses new actions but old ones keep working', () => {
     const { tx } = inMemory(AGENT);
     const { action } = createAction(tx, registry, { type: 'research', title: 'read the docs' });
@@ -210,6 +244,36 @@ describe('proposals', () => {
     expect(reviewProposal(reviewer, p.id, 'reject', 'not yet')).toMatchObject({ status: 'rejected', reviewers: [{ reviewer: 'alice', decision: 'reject', comments: 'not yet' }] });
     expect(() => reviewProposal(reviewer, p.id, 'approve', 'changed my mind')).toThrow(/already rejected/);
     expect(() => submitProposal(tx, { proposal_type: 'modify', rationale: 'x' })).toThrow(/needs a type_id/);
+  });
+
+  test('submit: a complete add proposal must describe a valid action type (every problem, pointing into the proposal)', () => {
+    const { tx, state } = inMemory(AGENT);
+    let err: unknown;
+    try {
+      submitProposal(tx, { proposal_type: 'add', type_id: 'x', rationale: 'r', allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['nowhere'], done: ['open'] } });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).issues.map((i) => i.pointer)).toEqual(['/allowed_transitions/open/0', '/allowed_transitions']);
+    expect(state.proposals).toEqual([]);
+  });
+
+  test('amend: fields replace, an approved proposal goes back to review, rejected and merged ones are final', () => {
+    const { tx } = inMemory(AGENT);
+    const p = submitProposal(tx, { proposal_type: 'add', type_id: 'code_review', rationale: 'frequent', allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['done'] } });
+    reviewProposal(as(tx, USER), p.id, 'approve', 'ok');
+    const amended = amendProposal(tx, p.id, { allowed_owners: ['agent'], allowed_statuses: ['requested', 'reviewed'], allowed_transitions: { requested: ['reviewed'] }, risks: ['slow'] });
+    expect(amended).toMatchObject({ status: 'open', allowed_owners: ['agent'], allowed_statuses: ['requested', 'reviewed'], allowed_transitions: { requested: ['reviewed'] }, rationale: 'frequent', risks: ['slow'] });
+    expect(amended.reviewers).toHaveLength(1);
+    // Invalid amendments change nothing: a transition to an unknown status, an unknown field, nothing to change.
+    expect(() => amendProposal(tx, p.id, { allowed_transitions: { requested: ['gone'] } })).toThrow(/transition to "gone".*at \/allowed_transitions\/requested\/0/);
+    expect(() => amendProposal(tx, p.id, { bogus: 1 } as never)).toThrow(/unknown property "bogus"/);
+    expect(() => amendProposal(tx, p.id, {})).toThrow(/changes nothing/);
+    expect(() => amendProposal(tx, p.id, { type_id: '__proto__' })).toThrow();
+    expect(tx.get('proposal', p.id)).toMatchObject({ allowed_transitions: { requested: ['reviewed'] } });
+    reviewProposal(as(tx, USER), p.id, 'reject', 'no');
+    expect(() => amendProposal(tx, p.id, { rationale: 'please' })).toThrow(/already rejected/);
   });
 
   test('the agent submits proposals but cannot review them', () => {

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import {
   ConflictError,
   InputError,
+  amendProposal,
   applyProposal,
   readRegistryFile,
   serializeRegistry,
@@ -317,6 +318,24 @@ describe('registry proposals: merge and export', () => {
     // The next turn loads the merged file: code_review is a type of its own.
     const next = await store.commitTurn(await readRegistryFile(registryPath), { turn_id: 'next', new_actions: [{ type: 'code_review', title: 'review PR 2' }] }, { actor: AGENT });
     expect(next.created[0]).toMatchObject({ type: 'code_review', owner: 'agent', status: 'open' });
+  });
+
+  test('amending a proposal is an audited mutation: who, when, the proposal before and after; an approval must be given again', async () => {
+    const { store, dir } = tempStore();
+    const registryPath = join(dir, 'action_types.json');
+    writeFileSync(registryPath, `${JSON.stringify(defaultRegistryDocument(), null, 2)}\n`);
+    const filed = await store.commitTurn(await readRegistryFile(registryPath), { turn_id: 't1', new_actions: [{ type: 'code_review', title: 'review PR 1' }] }, { actor: AGENT });
+    const id = filed.proposals[0]!.id;
+    await store.mutate({ actor: USER, op: 'proposal.review' }, (tx) => reviewProposal(tx, id, 'approve', 'as filed'));
+    const amended = await store.mutate({ actor: USER, op: 'proposal.amend' }, (tx) => amendProposal(tx, id, { allowed_owners: ['agent', 'user'], display_name: 'Code review' }));
+    expect(amended.entry).toMatchObject({ op: 'proposal.amend', who: 'alice', previous_version: 2, version: 3 });
+    expect(amended.entry!.changes).toMatchObject([{ kind: 'proposal', id, before: { status: 'approved', allowed_owners: ['user'] }, after: { status: 'open', allowed_owners: ['agent', 'user'] } }]);
+    expect(amended.entry!.changes).toHaveLength(1);
+    await expect(store.mergeProposal(id, registryPath, { actor: USER })).rejects.toMatchObject({ code: 'proposal-state' });
+    await store.mutate({ actor: USER, op: 'proposal.review' }, (tx) => reviewProposal(tx, id, 'approve', 'amended'));
+    await store.mergeProposal(id, registryPath, { actor: USER });
+    const next = await store.commitTurn(await readRegistryFile(registryPath), { turn_id: 't2', new_actions: [{ type: 'code_review', title: 'review PR 2', owner: 'agent' }] }, { actor: AGENT });
+    expect(next.created[0]).toMatchObject({ type: 'code_review', owner: 'agent', requires_confirmation: true });
   });
 
   test('a project without a registry file: export is a patch that creates it, merge creates it (from the registry in use, plus the change)', async () => {

@@ -15,4 +15,5 @@ export { unifiedDiff } from './diff.js';
 export { editJsonText, type JsonTextOp } from './json-text-edit.js';
 export { isSemver } from './semver.js';
 export { CONFIG_FILE, checkCompileConfig, readCompileConfig, type CompileConfig } from './config.js';
+export { COMPILE_CONFIG_SCHEMA_URL, PROTOCOL_SCHEMA_URL } from './urls.js';
 export { resolveInsideRoot } from './safe-path.js';

@@ -5,8 +5,9 @@
  * loads zod; it validates with ajv against the JSON file.
  */
 import { z } from 'zod';
+import { COMPILE_CONFIG_SCHEMA_URL, PROTOCOL_SCHEMA_URL } from './urls.js';
 
-export const PROTOCOL_SCHEMA_URL = 'https://unpkg.com/@ratchet/protocol-compiler/schemas/protocol.schema.json';
+export { COMPILE_CONFIG_SCHEMA_URL, PROTOCOL_SCHEMA_URL };
 
 const id = z.string().regex(/^[a-z0-9-]+$/);
 const names = z.array(z.string().min(1));
@@ -31,8 +32,6 @@ export function protocolJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(ProtocolSchema, { target: 'draft-7' }) as Record<string, unknown>;
   return { ...schema, $id: PROTOCOL_SCHEMA_URL, title: 'Ratchet protocol source (*.protocol.json)' };
 }
-
-export const COMPILE_CONFIG_SCHEMA_URL = 'https://unpkg.com/@ratchet/protocol-compiler/schemas/compile-config.schema.json';
 
 /** protocols/compile.json: the targets `ratchet protocol compile` writes when no --out is given. */
 export const CompileConfigSchema = z.strictObject({

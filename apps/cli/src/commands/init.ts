@@ -44,6 +44,7 @@ export default async function init(ctx: Context, _args: string[], options: Recor
     kept: 'kept (yours differs; not overwritten)',
   };
   for (const r of results) ctx.out(`${label[r.outcome]}  ${r.path}  — ${r.purpose}`);
+  if (!dryRun && results.some((r) => r.outcome === 'created')) ctx.out('\nNext: `ratchet protocol compile` writes the protocols into AGENTS.md; `ratchet task start --task-id <id>` starts a task.');
   const kept = results.filter((r) => r.outcome === 'kept').length;
   if (kept > 0) ctx.note(`${kept} existing file${kept === 1 ? '' : 's'} left as they were; compare with \`ratchet init --dry-run --json\`.`);
   return EXIT_OK;

@@ -796,7 +796,7 @@ return errors === 0;
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateState = validate57;
-const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"},"Goal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"},"PendingAction":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"},"Question":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"},"Story":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"},"RegistryProposal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"}}};
+const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"},"Goal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"},"PendingAction":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"},"Question":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"},"Story":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"},"RegistryProposal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"}}};
 const schema23 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"};
 const pattern29 = new RegExp("^[0-9a-f]{64}$", "u");
 const schema24 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"};
@@ -3207,7 +3207,7 @@ return errors === 0;
 }
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema28 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"};
+const schema28 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3842,11 +3842,12 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.rationale !== undefined){
-let data20 = data.rationale;
-if(typeof data20 === "string"){
-if(data20.length > 10000){
-const err52 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(data.policy_handlers !== undefined){
+let data20 = data.policy_handlers;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key5 in data20){
+if(!((key5 === "escalation") || (key5 === "completion_guard"))){
+const err52 = {instancePath:instancePath+"/policy_handlers",schemaPath:"#/properties/policy_handlers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3855,8 +3856,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data20.length < 1){
-const err53 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data20.escalation !== undefined){
+let data21 = data20.escalation;
+if(typeof data21 === "string"){
+if(data21.length > 200){
+const err53 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3865,9 +3870,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data21.length < 1){
+const err54 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3877,15 +3881,8 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data.examples !== undefined){
-let data21 = data.examples;
-if(Array.isArray(data21)){
-const len3 = data21.length;
-for(let i3=0; i3<len3; i3++){
-let data22 = data21[i3];
-if(typeof data22 === "string"){
-if(data22.length > 10000){
-const err55 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+else {
+const err55 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3895,8 +3892,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-else {
-const err56 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.completion_guard !== undefined){
+let data22 = data20.completion_guard;
+if(typeof data22 === "string"){
+if(data22.length > 200){
+const err56 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3905,10 +3905,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data22.length < 1){
+const err57 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3918,15 +3916,8 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data.risks !== undefined){
-let data23 = data.risks;
-if(Array.isArray(data23)){
-const len4 = data23.length;
-for(let i4=0; i4<len4; i4++){
-let data24 = data23[i4];
-if(typeof data24 === "string"){
-if(data24.length > 10000){
-const err58 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+else {
+const err58 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3936,8 +3927,9 @@ vErrors.push(err58);
 errors++;
 }
 }
+}
 else {
-const err59 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err59 = {instancePath:instancePath+"/policy_handlers",schemaPath:"#/properties/policy_handlers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3947,9 +3939,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
-else {
-const err60 = {instancePath:instancePath+"/risks",schemaPath:"#/properties/risks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.rationale !== undefined){
+let data23 = data.rationale;
+if(typeof data23 === "string"){
+if(data23.length > 10000){
+const err60 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3958,12 +3952,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data.created_by !== undefined){
-let data25 = data.created_by;
-if(typeof data25 === "string"){
-if(data25.length > 200){
-const err61 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data23.length < 1){
+const err61 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -3972,8 +3962,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data25.length < 1){
-const err62 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err62 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -3983,8 +3974,15 @@ vErrors.push(err62);
 errors++;
 }
 }
-else {
-const err63 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.examples !== undefined){
+let data24 = data.examples;
+if(Array.isArray(data24)){
+const len3 = data24.length;
+for(let i3=0; i3<len3; i3++){
+let data25 = data24[i3];
+if(typeof data25 === "string"){
+if(data25.length > 10000){
+const err63 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -3994,11 +3992,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data.created_from_turn_id !== undefined){
-let data26 = data.created_from_turn_id;
-if(typeof data26 === "string"){
-if(!pattern3.test(data26)){
-const err64 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err64 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4008,8 +4003,9 @@ vErrors.push(err64);
 errors++;
 }
 }
+}
 else {
-const err65 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err65 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -4019,10 +4015,15 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data27 = data.status;
-if(typeof data27 !== "string"){
-const err66 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.risks !== undefined){
+let data26 = data.risks;
+if(Array.isArray(data26)){
+const len4 = data26.length;
+for(let i4=0; i4<len4; i4++){
+let data27 = data26[i4];
+if(typeof data27 === "string"){
+if(data27.length > 10000){
+const err66 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -4031,8 +4032,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(!((((data27 === "open") || (data27 === "approved")) || (data27 === "rejected")) || (data27 === "merged"))){
-const err67 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err67 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -4042,15 +4044,9 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data.reviewers !== undefined){
-let data28 = data.reviewers;
-if(Array.isArray(data28)){
-const len5 = data28.length;
-for(let i5=0; i5<len5; i5++){
-let data29 = data28[i5];
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.reviewer === undefined){
-const err68 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "reviewer"},message:"must have required property '"+"reviewer"+"'"};
+}
+else {
+const err68 = {instancePath:instancePath+"/risks",schemaPath:"#/properties/risks/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -4059,8 +4055,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data29.decision === undefined){
-const err69 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'"};
+}
+if(data.created_by !== undefined){
+let data28 = data.created_by;
+if(typeof data28 === "string"){
+if(data28.length > 200){
+const err69 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -4069,8 +4069,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(data29.comments === undefined){
-const err70 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "comments"},message:"must have required property '"+"comments"+"'"};
+if(data28.length < 1){
+const err70 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -4079,8 +4079,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data29.at === undefined){
-const err71 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+}
+else {
+const err71 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -4089,9 +4090,12 @@ vErrors.push(err71);
 }
 errors++;
 }
-for(const key5 in data29){
-if(!((((key5 === "reviewer") || (key5 === "decision")) || (key5 === "comments")) || (key5 === "at"))){
-const err72 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data.created_from_turn_id !== undefined){
+let data29 = data.created_from_turn_id;
+if(typeof data29 === "string"){
+if(!pattern3.test(data29)){
+const err72 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -4101,11 +4105,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data29.reviewer !== undefined){
-let data30 = data29.reviewer;
-if(typeof data30 === "string"){
-if(data30.length > 200){
-const err73 = {instancePath:instancePath+"/reviewers/" + i5+"/reviewer",schemaPath:"#/properties/reviewers/items/properties/reviewer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err73 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -4114,8 +4115,11 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data30.length < 1){
-const err74 = {instancePath:instancePath+"/reviewers/" + i5+"/reviewer",schemaPath:"#/properties/reviewers/items/properties/reviewer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.status !== undefined){
+let data30 = data.status;
+if(typeof data30 !== "string"){
+const err74 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -4124,9 +4128,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-else {
-const err75 = {instancePath:instancePath+"/reviewers/" + i5+"/reviewer",schemaPath:"#/properties/reviewers/items/properties/reviewer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data30 === "open") || (data30 === "approved")) || (data30 === "rejected")) || (data30 === "merged"))){
+const err75 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -4136,10 +4139,15 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data29.decision !== undefined){
-let data31 = data29.decision;
-if(typeof data31 !== "string"){
-const err76 = {instancePath:instancePath+"/reviewers/" + i5+"/decision",schemaPath:"#/properties/reviewers/items/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.reviewers !== undefined){
+let data31 = data.reviewers;
+if(Array.isArray(data31)){
+const len5 = data31.length;
+for(let i5=0; i5<len5; i5++){
+let data32 = data31[i5];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.reviewer === undefined){
+const err76 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "reviewer"},message:"must have required property '"+"reviewer"+"'"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -4148,8 +4156,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(!((data31 === "approve") || (data31 === "reject"))){
-const err77 = {instancePath:instancePath+"/reviewers/" + i5+"/decision",schemaPath:"#/properties/reviewers/items/properties/decision/enum",keyword:"enum",params:{allowedValues: schema28.properties.reviewers.items.properties.decision.enum},message:"must be equal to one of the allowed values"};
+if(data32.decision === undefined){
+const err77 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -4158,12 +4166,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-if(data29.comments !== undefined){
-let data32 = data29.comments;
-if(typeof data32 === "string"){
-if(data32.length > 10000){
-const err78 = {instancePath:instancePath+"/reviewers/" + i5+"/comments",schemaPath:"#/properties/reviewers/items/properties/comments/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(data32.comments === undefined){
+const err78 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "comments"},message:"must have required property '"+"comments"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -4172,9 +4176,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-else {
-const err79 = {instancePath:instancePath+"/reviewers/" + i5+"/comments",schemaPath:"#/properties/reviewers/items/properties/comments/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.at === undefined){
+const err79 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -4183,12 +4186,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-if(data29.at !== undefined){
-let data33 = data29.at;
-if(typeof data33 === "string"){
-if(data33.length > 64){
-const err80 = {instancePath:instancePath+"/reviewers/" + i5+"/at",schemaPath:"#/properties/reviewers/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+for(const key6 in data32){
+if(!((((key6 === "reviewer") || (key6 === "decision")) || (key6 === "comments")) || (key6 === "at"))){
+const err80 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -4197,8 +4197,12 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data33.length < 1){
-const err81 = {instancePath:instancePath+"/reviewers/" + i5+"/at",schemaPath:"#/properties/reviewers/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data32.reviewer !== undefined){
+let data33 = data32.reviewer;
+if(typeof data33 === "string"){
+if(data33.length > 200){
+const err81 = {instancePath:instancePath+"/reviewers/" + i5+"/reviewer",schemaPath:"#/properties/reviewers/items/properties/reviewer/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -4207,9 +4211,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-else {
-const err82 = {instancePath:instancePath+"/reviewers/" + i5+"/at",schemaPath:"#/properties/reviewers/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.length < 1){
+const err82 = {instancePath:instancePath+"/reviewers/" + i5+"/reviewer",schemaPath:"#/properties/reviewers/items/properties/reviewer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -4219,9 +4222,8 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
 else {
-const err83 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err83 = {instancePath:instancePath+"/reviewers/" + i5+"/reviewer",schemaPath:"#/properties/reviewers/items/properties/reviewer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -4231,9 +4233,10 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/reviewers",schemaPath:"#/properties/reviewers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data32.decision !== undefined){
+let data34 = data32.decision;
+if(typeof data34 !== "string"){
+const err84 = {instancePath:instancePath+"/reviewers/" + i5+"/decision",schemaPath:"#/properties/reviewers/items/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -4242,12 +4245,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-if(data.created_at !== undefined){
-let data34 = data.created_at;
-if(typeof data34 === "string"){
-if(data34.length > 64){
-const err85 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(!((data34 === "approve") || (data34 === "reject"))){
+const err85 = {instancePath:instancePath+"/reviewers/" + i5+"/decision",schemaPath:"#/properties/reviewers/items/properties/decision/enum",keyword:"enum",params:{allowedValues: schema28.properties.reviewers.items.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -4256,8 +4255,12 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data34.length < 1){
-const err86 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data32.comments !== undefined){
+let data35 = data32.comments;
+if(typeof data35 === "string"){
+if(data35.length > 10000){
+const err86 = {instancePath:instancePath+"/reviewers/" + i5+"/comments",schemaPath:"#/properties/reviewers/items/properties/comments/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -4268,7 +4271,7 @@ errors++;
 }
 }
 else {
-const err87 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err87 = {instancePath:instancePath+"/reviewers/" + i5+"/comments",schemaPath:"#/properties/reviewers/items/properties/comments/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -4278,11 +4281,11 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data.updated_at !== undefined){
-let data35 = data.updated_at;
-if(typeof data35 === "string"){
-if(data35.length > 64){
-const err88 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data32.at !== undefined){
+let data36 = data32.at;
+if(typeof data36 === "string"){
+if(data36.length > 64){
+const err88 = {instancePath:instancePath+"/reviewers/" + i5+"/at",schemaPath:"#/properties/reviewers/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -4291,8 +4294,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data35.length < 1){
-const err89 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data36.length < 1){
+const err89 = {instancePath:instancePath+"/reviewers/" + i5+"/at",schemaPath:"#/properties/reviewers/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -4303,7 +4306,7 @@ errors++;
 }
 }
 else {
-const err90 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err90 = {instancePath:instancePath+"/reviewers/" + i5+"/at",schemaPath:"#/properties/reviewers/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -4313,10 +4316,9 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data36 = data.version;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-const err91 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err91 = {instancePath:instancePath+"/reviewers/" + i5,schemaPath:"#/properties/reviewers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -4325,9 +4327,10 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 > 9007199254740991 || isNaN(data36)){
-const err92 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/reviewers",schemaPath:"#/properties/reviewers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -4336,8 +4339,12 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data36 < 0 || isNaN(data36)){
-const err93 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.created_at !== undefined){
+let data37 = data.created_at;
+if(typeof data37 === "string"){
+if(data37.length > 64){
+const err93 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -4346,16 +4353,106 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err94 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data37.length < 1){
+const err94 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err94];
 }
 else {
 vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+let data38 = data.updated_at;
+if(typeof data38 === "string"){
+if(data38.length > 64){
+const err96 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data38.length < 1){
+const err97 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data39 = data.version;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err99 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 > 9007199254740991 || isNaN(data39)){
+const err100 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if(data39 < 0 || isNaN(data39)){
+const err101 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err102 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
 }
 errors++;
 }
@@ -7759,8 +7856,8 @@ return errors === 0;
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateProposal = validate73;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json","$ref":"#/$defs/ProposalInput","$defs":{"ProposalInput":{"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"}}};
-const schema32 = {"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json","$ref":"#/$defs/ProposalInput","$defs":{"ProposalInput":{"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"}}};
+const schema32 = {"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8317,11 +8414,12 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.rationale !== undefined){
-let data21 = data.rationale;
-if(typeof data21 === "string"){
-if(data21.length > 10000){
-const err44 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(data.policy_handlers !== undefined){
+let data21 = data.policy_handlers;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key5 in data21){
+if(!((key5 === "escalation") || (key5 === "completion_guard"))){
+const err44 = {instancePath:instancePath+"/policy_handlers",schemaPath:"#/properties/policy_handlers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -8330,8 +8428,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data21.length < 1){
-const err45 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data21.escalation !== undefined){
+let data22 = data21.escalation;
+if(typeof data22 === "string"){
+if(data22.length > 200){
+const err45 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -8340,9 +8442,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.length < 1){
+const err46 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -8352,15 +8453,8 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data.examples !== undefined){
-let data22 = data.examples;
-if(Array.isArray(data22)){
-const len3 = data22.length;
-for(let i3=0; i3<len3; i3++){
-let data23 = data22[i3];
-if(typeof data23 === "string"){
-if(data23.length > 10000){
-const err47 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+else {
+const err47 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -8370,8 +8464,11 @@ vErrors.push(err47);
 errors++;
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data21.completion_guard !== undefined){
+let data23 = data21.completion_guard;
+if(typeof data23 === "string"){
+if(data23.length > 200){
+const err48 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -8380,10 +8477,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data23.length < 1){
+const err49 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -8393,15 +8488,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data.risks !== undefined){
-let data24 = data.risks;
-if(Array.isArray(data24)){
-const len4 = data24.length;
-for(let i4=0; i4<len4; i4++){
-let data25 = data24[i4];
-if(typeof data25 === "string"){
-if(data25.length > 10000){
-const err50 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+else {
+const err50 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -8411,8 +8499,9 @@ vErrors.push(err50);
 errors++;
 }
 }
+}
 else {
-const err51 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err51 = {instancePath:instancePath+"/policy_handlers",schemaPath:"#/properties/policy_handlers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -8422,9 +8511,11 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/risks",schemaPath:"#/properties/risks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.rationale !== undefined){
+let data24 = data.rationale;
+if(typeof data24 === "string"){
+if(data24.length > 10000){
+const err52 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -8433,12 +8524,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data.created_from_turn_id !== undefined){
-let data26 = data.created_from_turn_id;
-if(typeof data26 === "string"){
-if(!pattern3.test(data26)){
-const err53 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data24.length < 1){
+const err53 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -8449,7 +8536,7 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err54 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -8459,14 +8546,121 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-else {
-const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.examples !== undefined){
+let data25 = data.examples;
+if(Array.isArray(data25)){
+const len3 = data25.length;
+for(let i3=0; i3<len3; i3++){
+let data26 = data25[i3];
+if(typeof data26 === "string"){
+if(data26.length > 10000){
+const err55 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
 else {
 vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.risks !== undefined){
+let data27 = data.risks;
+if(Array.isArray(data27)){
+const len4 = data27.length;
+for(let i4=0; i4<len4; i4++){
+let data28 = data27[i4];
+if(typeof data28 === "string"){
+if(data28.length > 10000){
+const err58 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/risks",schemaPath:"#/properties/risks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.created_from_turn_id !== undefined){
+let data29 = data.created_from_turn_id;
+if(typeof data29 === "string"){
+if(!pattern3.test(data29)){
+const err61 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/created_from_turn_id",schemaPath:"#/properties/created_from_turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
 }
 errors++;
 }
@@ -8495,3 +8689,745 @@ validate73.errors = vErrors;
 return errors === 0;
 }
 validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateAmendment = validate76;
+const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json","$ref":"#/$defs/ProposalAmendment","$defs":{"ProposalAmendment":{"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"}}};
+const schema34 = {"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"};
+
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate77.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func1.call(schema34.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.$schema !== undefined){
+if(typeof data.$schema !== "string"){
+const err1 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.type_id !== undefined){
+let data1 = data.type_id;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err2 = {instancePath:instancePath+"/type_id",schemaPath:"#/properties/type_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/type_id",schemaPath:"#/properties/type_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.display_name !== undefined){
+let data2 = data.display_name;
+if(typeof data2 === "string"){
+if(data2.length > 200){
+const err4 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2.length < 1){
+const err5 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/display_name",schemaPath:"#/properties/display_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data3 = data.description;
+if(typeof data3 === "string"){
+if(data3.length > 100000){
+const err7 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.diff !== undefined){
+let data4 = data.diff;
+if(typeof data4 === "string"){
+if(data4.length > 100000){
+const err9 = {instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/diff",schemaPath:"#/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.allowed_owners !== undefined){
+let data5 = data.allowed_owners;
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err11 = {instancePath:instancePath+"/allowed_owners",schemaPath:"#/properties/allowed_owners/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(typeof data6 !== "string"){
+const err12 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((data6 === "agent") || (data6 === "user"))){
+const err13 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema34.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/allowed_owners",schemaPath:"#/properties/allowed_owners/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.suggested_policies !== undefined){
+let data7 = data.suggested_policies;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key1 in data7){
+if(!((((key1 === "requires_confirmation") || (key1 === "auto_complete")) || (key1 === "blocking")) || (key1 === "escalation"))){
+const err15 = {instancePath:instancePath+"/suggested_policies",schemaPath:"#/properties/suggested_policies/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data7.requires_confirmation !== undefined){
+if(typeof data7.requires_confirmation !== "boolean"){
+const err16 = {instancePath:instancePath+"/suggested_policies/requires_confirmation",schemaPath:"#/properties/suggested_policies/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data7.auto_complete !== undefined){
+if(typeof data7.auto_complete !== "boolean"){
+const err17 = {instancePath:instancePath+"/suggested_policies/auto_complete",schemaPath:"#/properties/suggested_policies/properties/auto_complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data7.blocking !== undefined){
+if(typeof data7.blocking !== "boolean"){
+const err18 = {instancePath:instancePath+"/suggested_policies/blocking",schemaPath:"#/properties/suggested_policies/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data7.escalation !== undefined){
+let data11 = data7.escalation;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key2 in data11){
+if(!((key2 === "after") || (key2 === "policy"))){
+const err19 = {instancePath:instancePath+"/suggested_policies/escalation",schemaPath:"#/properties/suggested_policies/properties/escalation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data11.after !== undefined){
+let data12 = data11.after;
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+const err20 = {instancePath:instancePath+"/suggested_policies/escalation/after",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/after/pattern",keyword:"pattern",params:{pattern: "^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},message:"must match pattern \""+"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/suggested_policies/escalation/after",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data11.policy !== undefined){
+let data13 = data11.policy;
+if(typeof data13 === "string"){
+if(data13.length > 200){
+const err22 = {instancePath:instancePath+"/suggested_policies/escalation/policy",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/policy/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data13.length < 1){
+const err23 = {instancePath:instancePath+"/suggested_policies/escalation/policy",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/policy/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/suggested_policies/escalation/policy",schemaPath:"#/properties/suggested_policies/properties/escalation/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/suggested_policies/escalation",schemaPath:"#/properties/suggested_policies/properties/escalation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/suggested_policies",schemaPath:"#/properties/suggested_policies/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.allowed_statuses !== undefined){
+let data14 = data.allowed_statuses;
+if(Array.isArray(data14)){
+if(data14.length < 1){
+const err27 = {instancePath:instancePath+"/allowed_statuses",schemaPath:"#/properties/allowed_statuses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+if(typeof data15 === "string"){
+if(!pattern3.test(data15)){
+const err28 = {instancePath:instancePath+"/allowed_statuses/" + i1,schemaPath:"#/properties/allowed_statuses/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/allowed_statuses/" + i1,schemaPath:"#/properties/allowed_statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/allowed_statuses",schemaPath:"#/properties/allowed_statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.allowed_transitions !== undefined){
+let data16 = data.allowed_transitions;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key3 in data16){
+const _errs38 = errors;
+if(typeof key3 === "string"){
+if(!pattern3.test(key3)){
+const err31 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\"",propertyName:key3};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var valid7 = _errs38 === errors;
+if(!valid7){
+const err33 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+for(const key4 in data16){
+let data17 = data16[key4];
+if(Array.isArray(data17)){
+const len2 = data17.length;
+for(let i2=0; i2<len2; i2++){
+let data18 = data17[i2];
+if(typeof data18 === "string"){
+if(!pattern3.test(data18)){
+const err34 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/allowed_transitions/additionalProperties/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/allowed_transitions/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/allowed_transitions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/allowed_transitions/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/allowed_transitions",schemaPath:"#/properties/allowed_transitions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.policy_handlers !== undefined){
+let data19 = data.policy_handlers;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key5 in data19){
+if(!((key5 === "escalation") || (key5 === "completion_guard"))){
+const err38 = {instancePath:instancePath+"/policy_handlers",schemaPath:"#/properties/policy_handlers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data19.escalation !== undefined){
+let data20 = data19.escalation;
+if(typeof data20 === "string"){
+if(data20.length > 200){
+const err39 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data20.length < 1){
+const err40 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/policy_handlers/escalation",schemaPath:"#/properties/policy_handlers/properties/escalation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data19.completion_guard !== undefined){
+let data21 = data19.completion_guard;
+if(typeof data21 === "string"){
+if(data21.length > 200){
+const err42 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data21.length < 1){
+const err43 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/policy_handlers/completion_guard",schemaPath:"#/properties/policy_handlers/properties/completion_guard/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/policy_handlers",schemaPath:"#/properties/policy_handlers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.rationale !== undefined){
+let data22 = data.rationale;
+if(typeof data22 === "string"){
+if(data22.length > 10000){
+const err46 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data22.length < 1){
+const err47 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/rationale",schemaPath:"#/properties/rationale/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.examples !== undefined){
+let data23 = data.examples;
+if(Array.isArray(data23)){
+const len3 = data23.length;
+for(let i3=0; i3<len3; i3++){
+let data24 = data23[i3];
+if(typeof data24 === "string"){
+if(data24.length > 10000){
+const err49 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/examples/" + i3,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.risks !== undefined){
+let data25 = data.risks;
+if(Array.isArray(data25)){
+const len4 = data25.length;
+for(let i4=0; i4<len4; i4++){
+let data26 = data25[i4];
+if(typeof data26 === "string"){
+if(data26.length > 10000){
+const err52 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/risks/" + i4,schemaPath:"#/properties/risks/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/risks",schemaPath:"#/properties/risks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate76.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+errors = vErrors.length;
+}
+validate76.errors = vErrors;
+return errors === 0;
+}
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

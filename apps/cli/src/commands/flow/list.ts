@@ -1,8 +1,9 @@
-import { listFlowFiles, listSessions, loadFlowFile } from '@ratchet/flows';
+import { resolve } from 'node:path';
+import { listFlowFiles, listSessions, loadFlowFile, loadFlowSettings } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { flowDirs, guard } from './project.js';
+import { FLOW_SETTINGS, flowDirs, guard } from './project.js';
 
 interface Row {
   name: string;
@@ -14,7 +15,13 @@ interface Row {
   error?: string;
 }
 
-/** `ratchet flow list`: every flow (project ones hide built-in ones of the same name), checked; then the sessions. */
+/** A problem as `file:line:col: reason`. */
+function placed(file: string, err: unknown): string {
+  const e = err as { reason?: string; line?: number; column?: number; message: string };
+  return `${file}${e.line !== undefined ? `:${e.line}:${e.column ?? 1}` : ''}: ${e.reason ?? e.message}`;
+}
+
+/** `ratchet flow list`: every flow (project ones hide built-in ones of the same name), checked; the project's flow settings; then the sessions. */
 export default async function list(ctx: Context): Promise<number> {
   const rows: Row[] = [];
   for (const file of listFlowFiles(flowDirs(ctx))) {
@@ -23,24 +30,33 @@ export default async function list(ctx: Context): Promise<number> {
       const { flow } = await loadFlowFile(file.path);
       Object.assign(row, { title: flow.title, kind: flow.kind, steps: flow.steps.map((s) => s.id) });
     } catch (err) {
-      const e = err as { reason?: string; line?: number; column?: number; message: string };
-      row.error = `${row.file}${e.line !== undefined ? `:${e.line}:${e.column ?? 1}` : ''}: ${e.reason ?? e.message}`;
+      row.error = placed(row.file, err);
     }
     rows.push(row);
   }
+  // The settings apply to every flow: a broken file stops every other flow command, so show it here.
+  let settings: { file: string; present: boolean; error?: string } = { file: FLOW_SETTINGS, present: false };
+  try {
+    settings.present = (await loadFlowSettings(resolve(ctx.cwd, FLOW_SETTINGS))) !== undefined;
+  } catch (err) {
+    settings = { file: FLOW_SETTINGS, present: true, error: placed(FLOW_SETTINGS, err) };
+  }
   const sessions = await guard(ctx, () => listSessions(ctx.cwd));
   const bad = rows.filter((r) => r.error !== undefined);
-  if (ctx.json) ctx.emitJson({ ok: bad.length === 0, flows: rows, sessions: sessions.map((s) => ({ ...s, file: displayPath(ctx, s.file) })) });
+  const ok = bad.length === 0 && settings.error === undefined;
+  if (ctx.json) ctx.emitJson({ ok, flows: rows, settings, sessions: sessions.map((s) => ({ ...s, file: displayPath(ctx, s.file) })) });
   else {
     for (const r of rows) {
       if (r.error !== undefined) ctx.out(`${r.name}  (${r.source})  INVALID: ${r.error}`);
       else ctx.out(`${r.name}  ${r.kind ?? ''}  ${r.title ?? ''}  (${r.source}; steps ${(r.steps ?? []).join(' ')})`);
     }
+    if (settings.error !== undefined) ctx.out(`\nsettings  INVALID: ${settings.error}`);
+    else if (settings.present) ctx.out(`\nsettings  ${settings.file} (directive wording for flows that set none)`);
     if (sessions.length > 0) {
       ctx.out('');
       ctx.out('sessions:');
       for (const s of sessions) ctx.out(`  ${s.sessionId}  ${s.flow}  ${s.status}${s.current !== null ? `  step ${s.current}` : ''}`);
     }
   }
-  return bad.length === 0 ? EXIT_OK : EXIT_PROBLEMS;
+  return ok ? EXIT_OK : EXIT_PROBLEMS;
 }

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FlowError, findFlowFile, loadFlowFile, type FlowView, type LoadedFlow, type RunnerOptions } from '@ratchet/flows';
+import { FlowError, findFlowFile, listFlowFiles, loadFlowFile, loadFlowSettings, type FlowView, type LoadedFlow, type RunnerOptions } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
@@ -47,21 +47,38 @@ export function loadRef(ctx: Context, ref: string): Promise<LoadedFlow> {
   throw new CliError(`the session names its flow as ${JSON.stringify(ref)}, which is neither name:<flow> nor file:<path>`, { code: 'bad-session' });
 }
 
-export function runnerOptions(ctx: Context): RunnerOptions {
-  return { root: ctx.cwd, loadFlow: (ref) => loadRef(ctx, ref) };
+/** Project-wide flow settings (the directive wording); absent: Ratchet's defaults. */
+export const FLOW_SETTINGS = 'protocols/flow-settings.json';
+
+/**
+ * How every flow command runs: the project root, how a session finds its flow, the flows a route may
+ * name (what `ratchet flow start <name>` can find), and the project's directive wording. A settings
+ * file that does not parse or validate stops the command (its place, exit 2) before anything is saved.
+ */
+export async function runnerOptions(ctx: Context): Promise<RunnerOptions> {
+  const settings = await loadFlowSettings(resolve(ctx.cwd, FLOW_SETTINGS));
+  return {
+    root: ctx.cwd,
+    loadFlow: (ref) => loadRef(ctx, ref),
+    flows: () => listFlowFiles(flowDirs(ctx)).map((f) => f.name),
+    ...(settings?.directive !== undefined ? { defaultDirective: settings.directive } : {}),
+  };
 }
 
-/** Library errors without a file become usage errors (exit 2); every problem of an invalid flow is listed. */
+/**
+ * Library errors become usage errors (exit 2): without a file, the reason; with one (an invalid flow
+ * or settings file), `file:line:col: reason` relative to --cwd, then every further problem on its
+ * own line in the same form.
+ */
 export async function guard<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (!(err instanceof FlowError)) throw err;
-    if (err.problems.length > 1 && err.path !== undefined) {
-      for (const p of err.problems.slice(1)) ctx.note(`${displayPath(ctx, err.path)}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ''}: ${p.message}${p.pointer ? ` (at ${p.pointer})` : ''}`);
-    }
     if (err.path === undefined) throw new CliError(err.reason, { code: err.code });
-    throw err;
+    const file = displayPath(ctx, err.path);
+    const more = err.problems.slice(1).map((p) => `${file}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ''}: ${p.message}${p.pointer ? ` (at ${p.pointer})` : ''}`);
+    throw new CliError([err.reason, ...more].join('\n'), { code: err.code, file, line: err.line, column: err.column });
   }
 }
 

@@ -18,7 +18,10 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .addHelpText(
       'after',
       '\nExit codes: 0 ok, 1 refused (a gate does not hold yet: the output says what is missing), 2 bad input.\n' +
-        'Flows are found in protocols/flows/<name>.flow.{json,yaml} of the project first, then among the built-in ones.',
+        'Flows are found in protocols/flows/<name>.flow.{json,yaml} of the project first, then among the built-in ones.\n' +
+        '\nDirective wording: protocols/flow-settings.json replaces Ratchet\'s for every flow that sets no "directive" of its own\n' +
+        '(JSON Schema @ratchet/flows/schemas/flow-settings.schema.json; a file that does not validate is exit 2 with its place):\n' +
+        '  { "directive": { "heading": "**Next, and only this:**", "warnings": ["- Your progress is saved."] } }',
     );
 
   flow
@@ -48,7 +51,7 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .requiredOption('--session <id>', 'the session')
     .option('--loop', 'ITERATIVE step: go back to its loop target (limited, 3 by default)')
     .option('--remediate', 'REMEDIATION step: send the work back to its remediation target (limited)')
-    .option('--set <key=value>', 'set a session variable the step requires, e.g. route=develop-feature (repeatable)', collect)
+    .option('--set <key=value>', 'set a session variable the step requires, e.g. route=develop-feature (repeatable); a value the flow does not allow (a route that names no flow) is exit 2', collect)
     .option('--note <text>', 'record a note on the step (repeatable)', collect)
     .option('--question <text>', 'record a clarifying question (repeatable, at most 5): the session halts until the user answers', collect)
     .addHelpText(

@@ -8,7 +8,7 @@ export default async function start(ctx: Context, args: string[], options: Recor
   const spec = args[0]!;
   const view = await guard(ctx, async () => {
     const { loaded, ref } = await resolveFlow(ctx, spec);
-    return startFlow(runnerOptions(ctx), {
+    return startFlow(await runnerOptions(ctx), {
       flow: loaded,
       ref,
       sessionId: sessionOf(options),

@@ -8,9 +8,9 @@ import { guard, printView, runnerOptions } from './project.js';
 export default async function status(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   if (typeof options.session === 'string') {
     const session = options.session;
-    return printView(ctx, await guard(ctx, () => flowStatus(runnerOptions(ctx), session)));
+    return printView(ctx, await guard(ctx, async () => flowStatus(await runnerOptions(ctx), session)));
   }
-  const sessions = await guard(ctx, () => listSessions(ctx.cwd));
+  const sessions = await guard(ctx, async () => listSessions(ctx.cwd));
   if (ctx.json) ctx.emitJson({ ok: true, sessions: sessions.map((s) => ({ ...s, file: displayPath(ctx, s.file) })) });
   else if (sessions.length === 0) ctx.out('no flow sessions in .ratchet/flows/ (start one with `ratchet flow start <flow> --session <id>`)');
   else for (const s of sessions) ctx.out(`${s.sessionId}  ${s.flow}  ${s.status}${s.current !== null ? `  step ${s.current}` : ''}`);

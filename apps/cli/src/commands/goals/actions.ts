@@ -1,4 +1,4 @@
-import { assess, completeAction, confirmAction, createAction, isPending, moveAction, updateAction, type PendingAction } from '@ratchet/goals';
+import { assess, completeAction, confirmAction, createAction, isPending, moveAction, updateAction, type PendingAction, type RegistryProposal } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
@@ -57,7 +57,7 @@ export default async function actions(ctx: Context, args: string[], options: Opt
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, action, proposal });
       else {
         ctx.out(`added ${line(action)}  (state v${r.version})`);
-        if (proposal !== undefined) ctx.note(`unknown action type "${first}": recorded as a user_task requiring confirmation; proposal ${proposal.id} filed (ratchet proposals list)`);
+        if (proposal !== undefined) ctx.note(filedNote(proposal));
       }
       return EXIT_OK;
     }
@@ -76,6 +76,13 @@ export default async function actions(ctx: Context, args: string[], options: Opt
     else ctx.out(`${r.entry === undefined ? 'unchanged' : command === 'confirm' ? 'confirmed' : 'moved'} ${line(r.result)}  (state v${r.version})`);
     return EXIT_OK;
   });
+}
+
+/** What to tell the user when an unknown type was coerced and a proposal filed: how the proposal goes on. */
+export function filedNote(p: RegistryProposal): string {
+  const name = p.type_id ?? p.display_name ?? '';
+  const next = p.type_id === undefined ? `give it a valid type id first: ratchet proposals amend ${p.id} --type-id <id>` : `see it with ratchet proposals export ${p.id}; amend it (ratchet proposals amend ${p.id} <file>) or approve it as filed (ratchet proposals review ${p.id} approve --as user)`;
+  return `unknown action type ${JSON.stringify(name)}: recorded as a user_task requiring confirmation; proposal ${p.id} filed with user_task's semantics (${next})`;
 }
 
 export function line(a: PendingAction): string {

@@ -1,4 +1,4 @@
-import { reviewProposal, submitProposal, type ProposalInput, type RegistryProposal } from '@ratchet/goals';
+import { amendProposal, reviewProposal, submitProposal, type ProposalAmendment, type ProposalInput, type RegistryProposal } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
@@ -6,7 +6,7 @@ import { displayPath } from '../../paths.js';
 import { PROJECT_REGISTRIES, actorOf, expectedVersion, loadRegistryFor, mapErrors, openState, projectRegistry, readJsonArg, registryPath, type Options } from './shared.js';
 import { resolve } from 'node:path';
 
-/** `ratchet proposals submit|list|review|merge|export`. */
+/** `ratchet proposals submit|amend|list|review|merge|export`. */
 export default async function proposals(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, first, second] = args;
   const store = openState(ctx, options);
@@ -36,6 +36,23 @@ export default async function proposals(ctx: Context, args: string[], options: O
       return EXIT_OK;
     }
     if (first === undefined) throw new CliError(`proposals ${command ?? ''}: missing <id>`);
+    if (command === 'amend') {
+      const input = second === undefined ? undefined : await readJsonArg(ctx, second);
+      const value = input === undefined ? {} : input.value;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('an amendment must be a JSON object', { file: input?.file, line: 1, column: 1 });
+      const amendment = { ...(value as Record<string, unknown>) } as ProposalAmendment;
+      if (options.typeId !== undefined) amendment.type_id = options.typeId as string;
+      if (options.rationale !== undefined) amendment.rationale = options.rationale as string;
+      const before = (await store.read()).proposals.find((p) => p.id === first)?.status;
+      const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.amend' }, (tx) => amendProposal(tx, first, amendment)), input);
+      if (ctx.json) ctx.emitJson({ ok: true, version: r.version, changed: r.entry !== undefined, proposal: r.result });
+      else if (r.entry === undefined) ctx.out(`${line(r.result)}  (the amendment changes nothing)`);
+      else {
+        ctx.out(`amended ${line(r.result)}  (state v${r.version}; before and after: ratchet goals history)`);
+        if (before === 'approved') ctx.note(`proposal ${first} was approved; the amendment sends it back to review: ratchet proposals review ${first} approve --as user`);
+      }
+      return EXIT_OK;
+    }
     if (command === 'review') {
       if (second !== 'approve' && second !== 'reject') throw new CliError('proposals review: <decision> must be approve or reject');
       const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => reviewProposal(tx, first, second, (options.comments as string | undefined) ?? ''));

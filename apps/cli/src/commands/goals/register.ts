@@ -79,13 +79,30 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(actions.command('types').description('check the action-type registry and list its types, statuses and transitions (exit 2 if it is invalid)'))
     .action(action(() => import('./actions.js'), 'types'));
 
-  const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, review, merge, export as a patch');
+  const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, amend, review, merge, export as a patch');
   writer(proposals.command('submit').description('propose adding, modifying or deprecating an action type').argument('[file]', 'a JSON proposal ({proposal_type, type_id, allowed_statuses, ...}); "-" for stdin'))
     .addOption(new Option('--kind <kind>', 'proposal type').choices(['add', 'modify', 'deprecate']))
     .option('--type-id <id>', 'the action type concerned')
     .option('--rationale <text>', 'why')
     .addHelpText('after', '\nExamples:\n  ratchet proposals submit examples/goals/code-review.proposal.json\n  ratchet proposals submit --kind deprecate --type-id research --rationale "use agent_task"')
     .action(action(() => import('./proposals.js'), 'submit'));
+  writer(
+    proposals
+      .command('amend')
+      .description('change an open or approved proposal before it is merged: the fields the file gives replace the proposal\'s (an approved one goes back to review)')
+      .argument('<id>', 'proposal id')
+      .argument('[file]', 'a JSON amendment ({type_id?, display_name?, allowed_owners?, suggested_policies?, allowed_statuses?, allowed_transitions?, policy_handlers?, rationale?, ...}); "-" for stdin'),
+  )
+    .option('--type-id <id>', 'set the action type id')
+    .option('--rationale <text>', 'replace the rationale')
+    .addHelpText(
+      'after',
+      '\nThe file is checked against @ratchet/goals/schemas/proposal-amendment.schema.json, and the action type an add\n' +
+        'proposal describes is checked as the registry checks one; problems are placed at file:line:col (exit 2).\n' +
+        'Rejected and merged proposals are final (exit 1). The audit trail (ratchet goals history) keeps before and after.\n' +
+        '\nExamples:\n  ratchet proposals amend p1 code-review.amend.json --as user\n  ratchet proposals amend p1 --type-id deploy_window',
+    )
+    .action(action(() => import('./proposals.js'), 'amend'));
   common(proposals.command('list').description('list proposals'))
     .addOption(new Option('--status <status>', 'only this status').choices(['open', 'approved', 'rejected', 'merged']))
     .action(action(() => import('./proposals.js'), 'list'));

@@ -2,7 +2,7 @@ import { assess, type Assessment } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { line } from './actions.js';
+import { filedNote, line } from './actions.js';
 import { actorOf, clockOf, expectedVersion, intOption, loadRegistryFor, mapErrors, openState, readJsonArg, type Options } from './shared.js';
 
 /** `ratchet turn assess|commit`: what to look at when a turn starts, and the turn's deltas when it ends. */
@@ -39,7 +39,7 @@ export default async function turn(ctx: Context, args: string[], options: Option
     else if (r.replayed) ctx.out(`turn ${r.turn_id} was already committed: nothing changed (state v${r.version})`);
     else {
       ctx.out(`committed turn ${r.turn_id} as state v${r.version}: ${r.created.length} new, ${r.completed.length} completed, ${r.escalated.length} escalated`);
-      for (const p of r.proposals) ctx.note(`unknown action type "${p.type_id ?? ''}": coerced to user_task requiring confirmation; proposal ${p.id} filed`);
+      for (const p of r.proposals) ctx.note(filedNote(p));
     }
     return EXIT_OK;
   });

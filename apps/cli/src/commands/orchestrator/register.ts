@@ -38,7 +38,7 @@ The cycle:
   sessionOption(
     task
       .command('close')
-      .description('after the plan completes (or to abandon a failed task): log TASK_END, write postmortems/<id>.md')
+      .description('after the plan completes (or to abandon a failed task): move to POST_MORTEM, write postmortems/<id>.md, log TASK_END; if a step fails, run it again: it finishes only what is missing')
       .requiredOption('--task-id <id>', 'the task being closed'),
   )
     .addHelpText('after', '\nExample:\n  ratchet task close --task-id add-greeting')

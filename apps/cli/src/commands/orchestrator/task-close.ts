@@ -1,48 +1,112 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { moveTo } from '@ratchet/orchestrator';
+import { ACTIVITY_LOG_PATH, moveTo, openActivityLog, type Session } from '@ratchet/orchestrator';
 import { renderPostMortemTemplate } from '@ratchet/self-correction';
 import { writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { resolvePath } from '../../paths.js';
+import { displayPath, resolvePath } from '../../paths.js';
 import { checkTaskId, logActivity, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
 export const POSTMORTEM_DIR = 'postmortems';
 
+/** Thrown inside the session update to leave the file alone: the task was closed already. */
+class AlreadyClosed extends Error {
+  constructor(readonly session: Session) {
+    super('already closed');
+  }
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** The template `close` wrote for this session: a function of the session alone, so a retry writes the same bytes. */
+function templateOf(session: Session): string {
+  const entered = session.history.findLast((h) => h.to === 'POST_MORTEM');
+  const outcome = session.postMortem?.outcome ?? 'SUCCESS';
+  return renderPostMortemTemplate({ taskId: session.taskId, startedAt: session.createdAt, endedAt: entered?.at ?? session.updatedAt, outcome: outcome.toLowerCase() });
+}
+
 /**
  * `ratchet task close --task-id ID`: after the plan is complete (or, abandoning it, from ERROR),
- * log TASK_END and write postmortems/<id>.md, the template whose "Corrective Actions & Lessons
- * Learned" section `ratchet lessons extract` reads. An existing report is never overwritten.
+ * move the task to POST_MORTEM, write postmortems/<id>.md (the template whose "Corrective Actions &
+ * Lessons Learned" section `ratchet lessons extract` reads) and log TASK_END.
+ *
+ * Retryable: the session is updated first, recording the report's path, hash and outcome, and the
+ * template is a function of the session. If writing the report or the log fails, running close
+ * again finishes the job: it writes the report if it is missing (the same bytes), logs TASK_END if
+ * the log has none for this session, and changes nothing else. A report that exists before the
+ * first close is never overwritten (the close is refused and nothing changes); one that exists
+ * after it is the user's (filled in or not) and is kept.
  */
 export default async function taskClose(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const taskId = checkTaskId(options.taskId);
   const { file, session } = await requireSession(ctx, options);
   if (session.taskId !== taskId) throw new CliError(`--task-id ${taskId}: the session's task is ${session.taskId}`, { code: 'wrong-task' });
-  const abandoning = session.state === 'ERROR';
-  requireTrigger(session, abandoning ? 'abandon_task' : 'analysis_complete');
-
   const relPath = `${POSTMORTEM_DIR}/${taskId}.md`;
   const path = resolvePath(ctx, relPath);
-  if (existsSync(path)) throw new CliError(`${relPath} already exists; move it away so the new post-mortem does not overwrite it`, { code: 'postmortem-exists', file: path });
-  const outcome = abandoning ? 'FAILURE' : 'SUCCESS';
-  const endedAt = new Date().toISOString();
-  const template = renderPostMortemTemplate({ taskId, startedAt: session.createdAt, endedAt, outcome: outcome.toLowerCase() });
-  await writeFileAtomic(path, template, { createParentDirs: true });
-  const templateSha256 = createHash('sha256').update(template).digest('hex');
 
-  const closed = await file.update((s) => ({
-    ...moveTo(s, 'POST_MORTEM', { now: () => new Date(), message: abandoning ? 'abandoned after failure' : 'plan complete' }),
-    postMortem: { path: relPath, templateSha256, outcome },
-  }));
-  await logActivity(ctx, closed, { type: 'TASK_END', status: abandoning ? 'FAILURE' : 'SUCCESS', message: `post-mortem template: ${relPath}`, details: { postMortem: relPath, outcome } });
+  let closed: Session;
+  let retry = false;
+  try {
+    closed = await file.update((s) => {
+      if (s.taskId !== taskId) throw new CliError(`--task-id ${taskId}: the session's task is ${s.taskId}`, { code: 'wrong-task' });
+      if (s.state === 'POST_MORTEM' && s.postMortem?.path === relPath) throw new AlreadyClosed(s);
+      const abandoning = s.state === 'ERROR';
+      requireTrigger(s, abandoning ? 'abandon_task' : 'analysis_complete');
+      if (existsSync(path)) throw new CliError(`${relPath} already exists; move it away so the new post-mortem does not overwrite it`, { code: 'postmortem-exists', file: path });
+      const endedAt = new Date();
+      const outcome = abandoning ? 'FAILURE' : 'SUCCESS';
+      const next = moveTo(s, 'POST_MORTEM', { now: () => endedAt, message: abandoning ? 'abandoned after failure' : 'plan complete' });
+      const draft: Session = { ...next, postMortem: { path: relPath, templateSha256: '', outcome } };
+      return { ...draft, postMortem: { path: relPath, templateSha256: sha256(templateOf(draft)), outcome } };
+    });
+  } catch (err) {
+    if (!(err instanceof AlreadyClosed)) throw err;
+    closed = err.session;
+    retry = true;
+  }
+  const pm = closed.postMortem!;
+
+  const repaired: string[] = [];
+  try {
+    if (!existsSync(path)) {
+      const template = templateOf(closed);
+      await writeFileAtomic(path, template, { createParentDirs: true });
+      if (retry) repaired.push(`wrote the missing post-mortem ${relPath}`);
+      // Same renderer, same bytes; if a newer Ratchet renders it differently, record what was written
+      // so `task submit` still tells the untouched template from a filled-in report.
+      if (sha256(template) !== pm.templateSha256) {
+        closed = await file.update((s) => (s.postMortem?.path === relPath ? { ...s, postMortem: { ...s.postMortem, templateSha256: sha256(template) } } : s));
+      }
+    }
+    if (!retry || !(await taskEndLogged(ctx, closed))) {
+      await logActivity(ctx, closed, { type: 'TASK_END', status: pm.outcome, message: `post-mortem template: ${relPath}`, details: { postMortem: relPath, outcome: pm.outcome } });
+      if (retry) repaired.push('logged the missing TASK_END');
+    }
+  } catch (err) {
+    // The close is recorded; say so, and that running it again finishes what failed.
+    const placed = err as { reason?: unknown; path?: unknown; code?: unknown };
+    if (typeof placed.reason !== 'string' || typeof placed.path !== 'string') throw err;
+    throw new CliError(`${placed.reason}. Task ${taskId} is closed (POST_MORTEM); fix this, then run \`ratchet task close --task-id ${taskId}\` again to finish (it writes only what is missing)`, {
+      code: typeof placed.code === 'string' ? placed.code : 'io-error',
+      file: displayPath(ctx, placed.path),
+    });
+  }
 
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(closed), postMortem: relPath, outcome, next: printDirective({ ...ctx, out: () => undefined }, closed) });
+    ctx.emitJson({ ok: true, ...sessionJson(closed), postMortem: relPath, outcome: pm.outcome, alreadyClosed: retry, repaired, next: printDirective({ ...ctx, out: () => undefined }, closed) });
     return EXIT_OK;
   }
-  ctx.out(`Task ${taskId} closed (${outcome}); logged TASK_END. Post-mortem template: ${relPath}`);
+  if (!retry) ctx.out(`Task ${taskId} closed (${pm.outcome}); logged TASK_END. Post-mortem template: ${relPath}`);
+  else ctx.out(`Task ${taskId} was already closed (${pm.outcome}); ${repaired.length > 0 ? `${repaired.join('; ')}.` : 'nothing left to do.'} Post-mortem: ${relPath}`);
   printDirective(ctx, closed);
   return EXIT_OK;
+}
+
+/** Whether the activity log has this session's TASK_END (read only on a retry, where a failed append may have left it out). */
+async function taskEndLogged(ctx: Context, session: Session): Promise<boolean> {
+  const sessionId = session.sessionId ?? session.taskId;
+  const entries = await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH)).read();
+  return entries.some((e) => e.action.type === 'TASK_END' && e.session_id === sessionId && e.task.id === session.taskId);
 }
