@@ -109,6 +109,26 @@ describe('ratchet plan lint options', () => {
     expect(research.status).toBe(0);
   });
 
+  test('a dialect with several problems: exit 2, every problem on its own line in file order', () => {
+    const dir = project();
+    const dialect = JSON.parse(readFileSync(join(dir, 'protocols/fdc.dialect.json'), 'utf8')) as { fsm: string; commands: Record<string, { symbol: string }> };
+    dialect.fsm = 'protocols/fdc.fsm.json';
+    dialect.commands.set_plan!.symbol = 'nope_op';
+    dialect.commands.read_file!.symbol = 'zzz_op';
+    writeFileSync(join(dir, 'bad.dialect.json'), JSON.stringify(dialect, null, 2));
+    writeFileSync(join(dir, 'p.txt'), 'set_plan x\nrun_in_bash_session close\n');
+    const r = ratchet(['plan', 'lint', 'p.txt', '--dialect', 'bad.dialect.json'], { cwd: dir });
+    expect(r.status).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/bad\.dialect\.json:\d+:\d+: invalid dialect: symbol "nope_op" is not in the FSM's alphabet/);
+    expect(lines[1]).toMatch(/bad\.dialect\.json:\d+:\d+: invalid dialect: symbol "zzz_op" is not in the FSM's alphabet/);
+    const json = ratchet(['--json', '--quiet', 'plan', 'lint', 'p.txt', '--dialect', 'bad.dialect.json'], { cwd: dir });
+    const error = (JSON.parse(json.stdout) as { error: { problems: { line: number }[] } }).error;
+    expect(error.problems.map((p) => p.line)).toEqual([...error.problems.map((p) => p.line)].sort((a, b) => a - b));
+    expect(error.problems).toHaveLength(2);
+  });
+
   test('--fsm: another plan machine over the same dialect', () => {
     const dir = project();
     // A read-only variant of the fdc machine: no write_op, delete_op or move_op in EXECUTING.

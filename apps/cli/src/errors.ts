@@ -7,10 +7,12 @@ export class CliError extends Error {
   readonly line: number | undefined;
   readonly column: number | undefined;
   readonly code: string;
+  /** Every problem when there are several; `message` sums them up for one-line contexts. */
+  readonly problems: ProblemReport[] | undefined;
 
   constructor(
     message: string,
-    options: { exitCode?: number; code?: string; file?: string; line?: number; column?: number } = {},
+    options: { exitCode?: number; code?: string; file?: string; line?: number; column?: number; problems?: ProblemReport[] } = {},
   ) {
     super(message);
     this.name = 'CliError';
@@ -19,6 +21,7 @@ export class CliError extends Error {
     this.file = options.file;
     this.line = options.line;
     this.column = options.column;
+    this.problems = options.problems;
   }
 }
 
@@ -31,6 +34,16 @@ interface PlacedError {
   line?: unknown;
   column?: unknown;
   pointer?: unknown;
+  /** Every problem found (jixo-log's JixoParseError and the like); the message names only the first. */
+  diagnostics?: unknown;
+}
+
+/** One of several problems in the same input, each printed on its own line. */
+export interface ProblemReport {
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
 }
 
 export interface ErrorReport {
@@ -40,12 +53,16 @@ export interface ErrorReport {
   line?: number;
   column?: number;
   pointer?: string;
+  /** Present when the input had more than one error: all of them, in file order. */
+  problems?: ProblemReport[];
 }
 
 /** Normalise anything thrown by a command into a report that names the file and place. */
 export function toErrorReport(err: unknown): ErrorReport {
   if (err instanceof CliError) {
-    return strip({ code: err.code, message: err.message, file: err.file, line: err.line, column: err.column });
+    const report = strip({ code: err.code, message: err.message, file: err.file, line: err.line, column: err.column });
+    if (err.problems !== undefined && err.problems.length > 1) report.problems = err.problems;
+    return report;
   }
   if (err instanceof Error) {
     const placed = err as Error & PlacedError;
@@ -57,13 +74,44 @@ export function toErrorReport(err: unknown): ErrorReport {
     if (typeof placed.line === 'number') report.line = placed.line;
     if (typeof placed.column === 'number') report.column = placed.column;
     if (typeof placed.pointer === 'string') report.pointer = placed.pointer;
+    // Only for errors about a file: a diagnostic without one would print as a bare message.
+    const problems = report.file === undefined ? [] : errorProblems(placed.diagnostics, report.file);
+    if (problems.length > 1) report.problems = problems;
     return report;
   }
   return { code: 'internal', message: String(err) };
 }
 
-/** `file:line:col: message` — the form editors and terminals turn into links. */
+/**
+ * The error-severity entries of a `diagnostics` array that carry a message (warnings are not why
+ * the command failed). Items without a line keep the file alone.
+ */
+function errorProblems(diagnostics: unknown, file: string | undefined): ProblemReport[] {
+  if (!Array.isArray(diagnostics)) return [];
+  const out: ProblemReport[] = [];
+  for (const d of diagnostics as unknown[]) {
+    if (d === null || typeof d !== 'object') continue;
+    const { message, severity, line, column } = d as Record<string, unknown>;
+    if (typeof message !== 'string' || (severity !== undefined && severity !== 'error')) continue;
+    const problem: ProblemReport = { message };
+    if (file !== undefined) problem.file = file;
+    if (typeof line === 'number') problem.line = line;
+    if (typeof column === 'number') problem.column = column;
+    out.push(problem);
+  }
+  return out;
+}
+
+/**
+ * `file:line:col: message` — the form editors and terminals turn into links. Several problems in
+ * one input print one per line, so a user fixes them all in one pass instead of one per run.
+ */
 export function formatErrorReport(report: ErrorReport): string {
+  if (report.problems !== undefined) return report.problems.map(formatPlaced).join('\n');
+  return formatPlaced(report);
+}
+
+function formatPlaced(report: { message: string; file?: string | undefined; line?: number | undefined; column?: number | undefined }): string {
   if (report.file === undefined) return `ratchet: ${report.message}`;
   let place = report.file;
   if (report.line !== undefined) {

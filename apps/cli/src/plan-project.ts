@@ -109,13 +109,19 @@ function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptio
   const machine = requireMachine(loaded, displayPath(ctx, fsmPath));
   const result = loadDialect(doc.value, machine);
   if (!result.dialect || result.problems.length > 0) {
-    const first = result.problems[0];
-    const place = first ? doc.locate(first.pointer) : undefined;
-    const more = result.problems.length > 1 ? ` (and ${result.problems.length - 1} more)` : '';
-    throw new CliError(`invalid dialect: ${first?.message ?? 'unknown problem'}${more}`, {
+    const problems = result.problems.map((p) => {
+      const place = doc.locate(p.pointer);
+      return { message: `invalid dialect: ${p.message}`, file: dialectPath, ...(place ? { line: place.line, column: place.column } : {}) };
+    });
+    // In file order, as a reader meets them (the dialect checker reports by kind).
+    problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+    const first = problems[0];
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    throw new CliError(`${first?.message ?? 'invalid dialect: unknown problem'}${more}`, {
       file: dialectPath,
       code: 'invalid-dialect',
-      ...(place ? { line: place.line, column: place.column } : {}),
+      problems,
+      ...(first?.line !== undefined ? { line: first.line, column: first.column ?? 1 } : {}),
     });
   }
   return { dialect: result.dialect, machine };

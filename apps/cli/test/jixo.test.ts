@@ -125,6 +125,24 @@ describe('ratchet jixo', () => {
     expect((await jixo(dir, ['unlock', 'docs.log.md', '--runner', 'r1'])).code).toBe(1); // lock given back
   });
 
+  test('a log with several problems: each on its own line with its place, all in the --json error', async () => {
+    const dir = await project();
+    const broken = '---\ntitle: x\nprogress: abc\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Doing\n- [ ] 2. b\n  - status: Nope\n\n## Work Log\n';
+    await writeFile(join(dir, 'docs.log.md'), broken);
+    const c = capture(dir);
+    expect(await run(['jixo', 'progress', 'docs.log.md'], c.io)).toBe(2);
+    const lines = c.err().trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/docs\.log\.md:3:\d+: front matter "progress"/);
+    expect(lines[1]).toMatch(/docs\.log\.md:9:\d+: task 1: unknown status "Doing"/);
+    expect(lines[2]).toMatch(/docs\.log\.md:11:\d+: task 2: unknown status "Nope"/);
+    const j = capture(dir);
+    expect(await run(['--json', '--quiet', 'jixo', 'progress', 'docs.log.md'], j.io)).toBe(2);
+    const error = (JSON.parse(j.out()) as { error: { problems: { line: number; message: string }[] } }).error;
+    expect(error.problems.map((p) => p.line)).toEqual([3, 9, 11]);
+    expect(await readFile(join(dir, 'docs.log.md'), 'utf8')).toBe(broken);
+  });
+
   test('hostile input: binary, __proto__ front matter, traversal in a job name, a bad runner id; CRLF+BOM is fine', async () => {
     const dir = await project();
     await writeFile(join(dir, 'bin.log.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0xff, 0xfe]));

@@ -13,6 +13,13 @@ export interface SplitFile {
   /** 1-based line number of body[0]. */
   bodyLine: number;
   diagnostics: Diagnostic[];
+  /** Where each front matter key is written, so a bad value is reported on its own line. */
+  keyPlaces: Map<string, KeyPlace>;
+}
+
+export interface KeyPlace {
+  line: number;
+  column: number;
 }
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -26,10 +33,11 @@ export function normalizeText(text: string): string {
 
 export function splitFrontMatter(text: string, required: boolean): SplitFile {
   const diagnostics: Diagnostic[] = [];
+  const keyPlaces = new Map<string, KeyPlace>();
   const lines = text.split('\n');
   if (lines[0] !== '---') {
     if (required) diagnostics.push({ rule: 'missing-front-matter', severity: 'error', message: 'missing YAML front matter: the file must start with a line "---"', line: 1, column: 1 });
-    return { data: required ? undefined : Object.create(null) as Record<string, unknown>, body: lines, bodyLine: 1, diagnostics };
+    return { data: required ? undefined : Object.create(null) as Record<string, unknown>, body: lines, bodyLine: 1, diagnostics, keyPlaces };
   }
   let close = -1;
   for (let i = 1; i < lines.length; i++) {
@@ -40,14 +48,14 @@ export function splitFrontMatter(text: string, required: boolean): SplitFile {
   }
   if (close < 0) {
     diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: 'front matter is not closed: no line "---" after the opening one', line: 1, column: 1 });
-    return { data: undefined, body: [], bodyLine: lines.length + 1, diagnostics };
+    return { data: undefined, body: [], bodyLine: lines.length + 1, diagnostics, keyPlaces };
   }
   const yamlText = lines.slice(1, close).join('\n');
-  const data = parseYaml(yamlText, 2, diagnostics);
-  return { data, body: lines.slice(close + 1), bodyLine: close + 2, diagnostics };
+  const data = parseYaml(yamlText, 2, diagnostics, keyPlaces);
+  return { data, body: lines.slice(close + 1), bodyLine: close + 2, diagnostics, keyPlaces };
 }
 
-function parseYaml(yamlText: string, firstLine: number, diagnostics: Diagnostic[]): Record<string, unknown> | undefined {
+function parseYaml(yamlText: string, firstLine: number, diagnostics: Diagnostic[], keyPlaces: Map<string, KeyPlace>): Record<string, unknown> | undefined {
   const counter = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   const place = (offset: number | undefined): { line: number; column: number } => {
@@ -78,6 +86,7 @@ function parseYaml(yamlText: string, firstLine: number, diagnostics: Diagnostic[
       ok = false;
       continue;
     }
+    keyPlaces.set(key, at);
     out[key] = (pair.value as { toJSON?: () => unknown } | null)?.toJSON?.() ?? (isScalar(pair.value) ? pair.value.value : null);
   }
   return ok ? out : undefined;
@@ -90,6 +99,11 @@ function hasUnsafeKey(node: unknown): boolean {
 }
 
 /** `key: value` for a known key: strings JSON-quoted, other JSON values in flow style. */
+/** The place of a front matter key, or the front matter's first line when it is not known. */
+export function keyPlace(keyPlaces: ReadonlyMap<string, KeyPlace>, key: string): KeyPlace {
+  return keyPlaces.get(key) ?? { line: 2, column: 1 };
+}
+
 export function yamlLine(key: string, value: unknown): string {
   return `${key}: ${JSON.stringify(value)}\n`;
 }

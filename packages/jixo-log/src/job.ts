@@ -5,7 +5,7 @@
  * heading is told from a thematic break as CommonMark says.
  */
 import { JixoParseError } from './errors.js';
-import { normalizeText, splitFrontMatter, yamlExtra, yamlLine } from './front-matter.js';
+import { keyPlace, normalizeText, splitFrontMatter, yamlExtra, yamlLine, type KeyPlace } from './front-matter.js';
 import type { ParseResult } from './log.js';
 import { MAX_NESTING, parseBlocks } from './markdown-blocks.js';
 import type { Clarification, Diagnostic, JobFile, JobFrontMatter } from './types.js';
@@ -16,8 +16,8 @@ export const RESPONSE_PLACEHOLDER = '<!-- Please fill in your answer here. after
 
 export function parseJob(text: string): ParseResult<JobFile> {
   const src = normalizeText(text);
-  const { data, body, bodyLine, diagnostics } = splitFrontMatter(src, false);
-  const frontMatter = readJobFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics);
+  const { data, body, bodyLine, diagnostics, keyPlaces } = splitFrontMatter(src, false);
+  const frontMatter = readJobFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics, keyPlaces);
   const { blocks: nodes, tooDeepAt } = parseBlocks(body.join('\n'));
   if (tooDeepAt !== undefined) diagnostics.push({ rule: 'nesting-too-deep', severity: 'error', message: `the Markdown nests more than ${MAX_NESTING / 2} lists or quotes deep here; what follows cannot be read`, line: bodyLine + tooDeepAt, column: 1 });
   // Line ranges [from, to) of the body that are clarification blocks (with their `---` lines).
@@ -73,18 +73,21 @@ function trimBlank(text: string): string {
   return text.replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
 }
 
-function readJobFrontMatter(data: Record<string, unknown>, diagnostics: Diagnostic[]): JobFrontMatter {
+function readJobFrontMatter(data: Record<string, unknown>, diagnostics: Diagnostic[], keyPlaces: ReadonlyMap<string, KeyPlace>): JobFrontMatter {
   const fm: JobFrontMatter = { extra: {} };
+  const bad = (key: string, message: string): void => {
+    diagnostics.push({ rule: 'bad-front-matter', severity: 'error', message, ...keyPlace(keyPlaces, key) });
+  };
   const strings = (key: string, value: unknown): string[] | undefined => {
     if (typeof value === 'string') return [value];
     if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
-    diagnostics.push({ rule: 'bad-front-matter', severity: 'error', message: `front matter "${key}" must be a string or a list of strings`, line: 2, column: 1 });
+    bad(key, `front matter "${key}" must be a string or a list of strings`);
     return undefined;
   };
   for (const [key, value] of Object.entries(data)) {
     if (key === 'name' || key === 'model' || key === 'useLog') {
       if (typeof value === 'string') fm[key] = value;
-      else if (value !== null) diagnostics.push({ rule: 'bad-front-matter', severity: 'error', message: `front matter "${key}" must be a string`, line: 2, column: 1 });
+      else if (value !== null) bad(key, `front matter "${key}" must be a string`);
     } else if (key === 'dirs' || key === 'dir') {
       const v = strings(key, value);
       if (v) fm.dirs = [...(fm.dirs ?? []), ...v];
@@ -94,10 +97,10 @@ function readJobFrontMatter(data: Record<string, unknown>, diagnostics: Diagnost
     } else fm.extra[key] = value;
   }
   if (fm.name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fm.name)) {
-    diagnostics.push({ rule: 'bad-job-name', severity: 'error', message: `job name "${fm.name}" must be letters, digits, ".", "_" or "-" (it names the log file)`, line: 2, column: 1 });
+    diagnostics.push({ rule: 'bad-job-name', severity: 'error', message: `job name "${fm.name}" must be letters, digits, ".", "_" or "-" (it names the log file)`, ...keyPlace(keyPlaces, 'name') });
   }
   if (fm.useLog !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fm.useLog)) {
-    diagnostics.push({ rule: 'bad-job-name', severity: 'error', message: `useLog "${fm.useLog}" must be letters, digits, ".", "_" or "-" (it names the log file)`, line: 2, column: 1 });
+    diagnostics.push({ rule: 'bad-job-name', severity: 'error', message: `useLog "${fm.useLog}" must be letters, digits, ".", "_" or "-" (it names the log file)`, ...keyPlace(keyPlaces, 'useLog') });
   }
   return fm;
 }

@@ -6,7 +6,7 @@
  * the source lines, so whatever Ratchet does not understand is kept verbatim (notes, intros, unknown
  * sections, unknown front matter keys, extra lines of an entry).
  */
-import { normalizeText, splitFrontMatter, yamlExtra, yamlLine } from './front-matter.js';
+import { keyPlace, normalizeText, splitFrontMatter, yamlExtra, yamlLine, type KeyPlace } from './front-matter.js';
 import { JixoParseError } from './errors.js';
 import { MAX_NESTING, dedentLines, expandIndent, indentOf, itemContentColumn, parseBlocks, trimBlock, unindentFirst, type Block } from './markdown-blocks.js';
 import { TASK_STATUSES, type Diagnostic, type ExtraSection, type LogFile, type LogFrontMatter, type RoadmapItem, type TaskStatus, type TasksExit, type WorkLogEntry } from './types.js';
@@ -45,8 +45,8 @@ interface Scope {
 /** Parse a log; diagnostics with severity "error" mean the file must not be rewritten. */
 export function parseLog(text: string): ParseResult<LogFile> {
   const src = normalizeText(text);
-  const { data, body, bodyLine, diagnostics } = splitFrontMatter(src, true);
-  const frontMatter = readFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics, data !== undefined);
+  const { data, body, bodyLine, diagnostics, keyPlaces } = splitFrontMatter(src, true);
+  const frontMatter = readFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics, data !== undefined, keyPlaces);
   const log: LogFile = { frontMatter, preamble: '', roadmapIntro: '', roadmap: [], roadmapOutro: '', workLogIntro: '', workLog: [], sections: [] };
   const scope: Scope = { lines: body, firstLine: bodyLine, diagnostics, seenIds: new Set() };
   const { blocks, tooDeepAt } = parseBlocks(body.join('\n'));
@@ -95,17 +95,21 @@ function warn(rule: string, message: string, line: number, column = 1): Diagnost
   return { rule, severity: 'warning', message, line, column };
 }
 
-function readFrontMatter(data: Record<string, unknown>, diagnostics: Diagnostic[], present: boolean): LogFrontMatter {
+function readFrontMatter(data: Record<string, unknown>, diagnostics: Diagnostic[], present: boolean, keyPlaces: ReadonlyMap<string, KeyPlace>): LogFrontMatter {
   const fm: LogFrontMatter = { title: PLACEHOLDER_TITLE, progress: 0, extra: {} };
+  const bad = (key: string, message: string): void => {
+    const at = keyPlace(keyPlaces, key);
+    diagnostics.push(err('bad-front-matter', message, at.line, at.column));
+  };
   for (const [key, value] of Object.entries(data)) {
     switch (key) {
       case 'title':
         if (typeof value === 'string') fm.title = value;
-        else diagnostics.push(err('bad-front-matter', 'front matter "title" must be a string', 2));
+        else bad(key, 'front matter "title" must be a string');
         break;
       case 'progress': {
         const p = parseProgress(value);
-        if (p === undefined) diagnostics.push(err('bad-front-matter', `front matter "progress" must be a number or "NN%", got ${JSON.stringify(value)}`, 2));
+        if (p === undefined) bad(key, `front matter "progress" must be a number or "NN%", got ${JSON.stringify(value)}`);
         else fm.progress = p;
         break;
       }
@@ -113,11 +117,11 @@ function readFrontMatter(data: Record<string, unknown>, diagnostics: Diagnostic[
       case 'updateTime':
         if (typeof value === 'string') fm[key] = value;
         else if (value instanceof Date) fm[key] = value.toISOString();
-        else diagnostics.push(err('bad-front-matter', `front matter "${key}" must be a string`, 2));
+        else bad(key, `front matter "${key}" must be a string`);
         break;
       case 'exit': {
         const e = readExit(value);
-        if (e === undefined) diagnostics.push(err('bad-front-matter', 'front matter "exit" must be {code: 0|1|2, reason, runner, time}', 2));
+        if (e === undefined) bad(key, 'front matter "exit" must be {code: 0|1|2, reason, runner, time}');
         else fm.exit = e;
         break;
       }

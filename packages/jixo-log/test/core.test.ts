@@ -158,7 +158,8 @@ describe('job files', () => {
     expect(parseJob('G\n\n---\n### JIXO: CLARIFICATION REQUEST\n**Question**:\n- q\n---\n').diagnostics[0]).toMatchObject({ rule: 'missing-clarification-id', line: 4 });
     const block = '\n---\n### JIXO: CLARIFICATION REQUEST\n**ID**: a\n**Question**:\n- q\n---\n';
     expect(parseJob(`G\n${block}${block}`).diagnostics.map((d) => d.rule)).toEqual(['duplicate-clarification-id']);
-    expect(parseJob('---\nname: ../../etc\n---\nG\n').diagnostics[0]).toMatchObject({ rule: 'bad-job-name' });
+    expect(parseJob('---\nname: ../../etc\n---\nG\n').diagnostics[0]).toMatchObject({ rule: 'bad-job-name', line: 2 });
+    expect(parseJob('---\nmodel: m\n\nuseLog: ../x\n---\nG\n').diagnostics[0]).toMatchObject({ rule: 'bad-job-name', line: 4 });
     // text the block's template has no place for is refused at its line, never dropped on a rewrite
     expect(parseJob('G\n\n---\n### JIXO: CLARIFICATION REQUEST\nPlease hurry.\n**ID**: a\n---\n').diagnostics).toMatchObject([{ rule: 'unknown-clarification-text', line: 5 }]);
     expect(parseJob('G\n\n---\n### JIXO: CLARIFICATION REQUEST\n**ID**: a\n**Question**:\n- q1\n**Question**:\n- q2\n---\n').diagnostics).toMatchObject([{ rule: 'duplicate-field', line: 8 }]);

@@ -57,7 +57,10 @@ describe('parseLog / serializeLog', () => {
     expect(make('7')).toBe(1);
     expect(make('"-20%"')).toBe(0);
     expect(make('"250%"')).toBe(1);
-    expect(parseLog('---\ntitle: t\nprogress: lots\n---\n\n## Roadmap\n\n## Work Log\n').diagnostics[0]).toMatchObject({ rule: 'bad-front-matter', severity: 'error' });
+    expect(parseLog('---\ntitle: t\nprogress: lots\n---\n\n## Roadmap\n\n## Work Log\n').diagnostics[0]).toMatchObject({ rule: 'bad-front-matter', severity: 'error', line: 3, column: 1 });
+    // The bad value's own line, also after other keys and in a CRLF file.
+    expect(parseLog('\ufeff---\r\ntitle: t\r\nupdateTime: x\r\ncreateTime: [1]\r\n---\r\n\r\n## Roadmap\r\n\r\n## Work Log\r\n').diagnostics[0]).toMatchObject({ rule: 'bad-front-matter', line: 4 });
+    expect(parseLog('---\ntitle: t\nupdateTime: x\ncreateTime: [1]\n---\n\n## Roadmap\n\n## Work Log\n').diagnostics[0]).toMatchObject({ rule: 'bad-front-matter', line: 4 });
   });
 });
 
