@@ -195,6 +195,23 @@ describe('ratchet plan lint options', () => {
     expect(reg.stderr).toContain('symbolic link');
   });
 
+  test('a plan named on the command line that a symbolic link leads out of the project: exit 2, not linted', () => {
+    const dir = project();
+    const outside = tempDir('ratchet-outside-');
+    writeFileSync(join(outside, 'evil.txt'), 'set_plan evil\nplan_step_complete go\nrun_in_bash_session close\n');
+    symlinkSync(join(outside, 'evil.txt'), join(dir, 'linked.txt'));
+    symlinkSync(outside, join(dir, 'elsewhere'));
+    for (const plan of ['linked.txt', 'elsewhere/evil.txt']) {
+      const r = ratchet(['plan', 'lint', plan], { cwd: dir });
+      expect(r.status, plan).toBe(2);
+      expect(r.stderr, plan).toContain('through a symbolic link to');
+      expect(r.stdout, plan).not.toContain('no problems');
+    }
+    const up = ratchet(['plan', 'lint', join(outside, 'evil.txt')], { cwd: dir });
+    expect(up.status).toBe(2);
+    expect(up.stderr).toContain('outside the project root');
+  });
+
   test('--registry: another registry file, for register, list and lint alike', () => {
     const dir = project();
     expect(ratchet(['plan', 'registry', 'register', 'tests', 'examples/plans/write-tests.txt', '--registry', 'conf/plans.json'], { cwd: dir }).status).toBe(0);

@@ -4,11 +4,11 @@
  * registry, the files that exist (seeding the simulated file system) and a host that reads plans
  * through the store's guarded reader.
  */
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { loadDialect, type Dialect, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
 import type { Machine } from '@ratchet/fsm-core';
-import { NotFoundError, readJsonFileSync, readTextFileSync } from '@ratchet/store';
+import { NotFoundError, OutsideRootError, readJsonFileSync, readTextFileSync, resolveInsideRoot } from '@ratchet/store';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
 import { loadFsmFile, requireMachine } from './fsm-file.js';
@@ -41,10 +41,14 @@ export interface PlanProjectOptions {
 export async function loadPlanProject(ctx: Context, planPath: string, options: PlanProjectOptions): Promise<PlanProject> {
   const root = resolve(ctx.cwd, options.root ?? '.');
   const planAbs = resolve(ctx.cwd, planPath);
-  const entry = relative(root, planAbs);
-  if (isOutside(entry)) {
-    throw new CliError(`${planPath} is outside the project root ${root} (set --root)`, { file: planAbs, code: 'outside-root' });
+  try {
+    // Symbolic links followed: lint must judge the plan the agent would actually run.
+    resolveInsideRoot(root, planAbs, { allowAbsolute: true });
+  } catch (err) {
+    if (err instanceof OutsideRootError) throw new CliError(`${planPath} ${err.reason} (set --root)`, { file: planAbs, code: 'outside-root' });
+    throw err;
   }
+  const entry = relative(root, planAbs);
   // Read the entry now so an unreadable plan is an input error (exit 2), not a finding.
   readTextFileSync(planAbs, { maxBytes: PLAN_MAX_BYTES });
 
@@ -60,11 +64,6 @@ export async function loadPlanProject(ctx: Context, planPath: string, options: P
   };
 }
 
-/** `..` or `../x` (not `..x`, a name that merely starts with two dots), or another drive. */
-export function isOutside(rel: string): boolean {
-  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-}
-
 /**
  * Reads project-relative plans for lint and for the plan stack: through the store's guarded reader
  * (size limit, binary and encoding checks), and only when the file's real path, symbolic links
@@ -72,19 +71,16 @@ export function isOutside(rel: string): boolean {
  * call_plan can never pull in a plan from elsewhere on the machine.
  */
 export function planReader(root: string): (relPath: string) => string | undefined | PlanRefusal {
-  let realRoot: string | undefined;
   return (relPath) => {
-    let real: string;
+    let abs: string;
     try {
-      real = realpathSync(join(root, relPath));
+      abs = resolveInsideRoot(root, relPath);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      if (err instanceof OutsideRootError) return err.kind === 'broken-symlink' ? undefined : { refused: `${relPath} ${err.reason}` };
       throw err;
     }
-    realRoot ??= realpathSync(root);
-    if (isOutside(relative(realRoot, real))) return { refused: `${relPath} resolves to ${real} (a symbolic link), outside the project root ${root}` };
     try {
-      return readTextFileSync(real, { maxBytes: PLAN_MAX_BYTES }).text;
+      return readTextFileSync(abs, { maxBytes: PLAN_MAX_BYTES }).text;
     } catch (err) {
       if (err instanceof NotFoundError) return undefined;
       throw err;

@@ -141,9 +141,9 @@ describe('ratchet lessons', () => {
     expect(await run(['--json', 'lessons', 'apply'], c.io)).toBe(1);
     const doc = JSON.parse(c.out()) as { outcomes: { status: string; reason: string; files: string[] }[] };
     expect(doc.outcomes.map((o) => o.status)).toEqual(['applied', 'applied', 'failed', 'failed', 'failed', 'failed']);
-    expect(doc.outcomes[2]!.reason).toContain('symlink on the path leads outside');
-    expect(doc.outcomes[3]!.reason).toContain('".." segments');
-    expect(doc.outcomes[4]!.reason).toContain('absolute paths');
+    expect(doc.outcomes[2]!.reason).toContain('through a symbolic link to');
+    expect(doc.outcomes[3]!.reason).toContain('".." segment');
+    expect(doc.outcomes[4]!.reason).toContain('is absolute; use a path relative to the project root');
     expect(doc.outcomes[5]!.reason).toContain('does not match the file');
     for (const o of doc.outcomes.slice(0, 2)) {
       const plan = o.files.find((f) => f.endsWith('.plan'))!;
@@ -167,7 +167,7 @@ describe('ratchet lessons', () => {
     expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
     const c = capture(dir);
     expect(await run(['lessons', 'apply'], c.io)).toBe(1);
-    expect(c.out()).toContain('symlink on the path leads outside');
+    expect(c.out()).toContain('through a symbolic link to');
     expect(readdirSync(outside)).toEqual([]);
   });
 

@@ -312,7 +312,7 @@ describe('run: registries, loops and links at run time; the log schema; the post
       expect((await ratchet('run', 'done')).code).toBe(0);
       const r = await ratchet('run', 'done');
       expect(r.code).toBe(1);
-      expect(r.err).toMatch(/plans\/verify\.txt resolves to .*evil\.txt \(a symbolic link\), outside the project root/);
+      expect(r.err).toMatch(/plans\/verify\.txt leads through a symbolic link to .*evil\.txt, outside the project root/);
       const status = await json<{ session: { state: string } }>('run', 'status');
       expect(status.session.state).toBe('ERROR');
     } finally {

@@ -221,7 +221,7 @@ describe('ratchet protocol compile', () => {
     const dir = await demo();
     const outside = await mkdtemp(join(tmpdir(), 'cli-protocol-outside-'));
     await symlink(outside, join(dir, 'docs'));
-    for (const [target, why] of [['/tmp/x.md', 'not absolute'], ['../x.md', '".." segments'], ['docs/AGENTS.md', 'leads outside the project root']] as const) {
+    for (const [target, why] of [['/tmp/x.md', 'not absolute'], ['../x.md', '".." segments'], ['docs/AGENTS.md', 'through a symbolic link to']] as const) {
       await writeFile(join(dir, 'protocols/compile.json'), `{\n  "targets": [\n    ${JSON.stringify(target)}\n  ]\n}\n`);
       const c = capture(dir);
       expect(await run(['protocol', 'compile'], c.io), target).toBe(2);

@@ -204,7 +204,7 @@ describe('campaign lifecycle on disk', () => {
     expect(() => campaignPaths(root, { stateDir: '../elsewhere' })).toThrow(CampaignError);
     expect(() => campaignPaths(root, { workspaceDir: '/tmp' })).toThrow(/outside the project/);
     symlinkSync(tempDir(), join(root, 'link'));
-    expect(() => campaignPaths(root, { workspaceDir: 'link/ws' })).toThrow(/symlink/);
+    expect(() => campaignPaths(root, { workspaceDir: 'link/ws' })).toThrow(/symbolic link/);
     expect(campaignPaths(root, { workspaceDir: 'work/ws' }).workspace).toBe(join(root, 'work', 'ws'));
   });
 });

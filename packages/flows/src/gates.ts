@@ -2,11 +2,9 @@
  * Evaluating artifact gates against the file system: exists, is text, long enough, has every
  * required heading line. A symlink that leads out of the project is refused like a `..` path.
  */
-import { realpath } from 'node:fs/promises';
-import { NotFoundError, readTextFile } from '@ratchet/store';
+import { NotFoundError, OutsideRootError, readTextFile, resolveInsideRoot } from '@ratchet/store';
 import type { ResolvedGate } from './engine.js';
 import { FlowError } from './errors.js';
-import { isInside } from './template.js';
 
 /** Artifacts larger than this do not count (a memory file is a few KiB). */
 export const ARTIFACT_MAX_BYTES = 8 * 1024 * 1024;
@@ -20,17 +18,18 @@ export interface GateResult {
 
 export async function evaluateGate(root: string, gate: ResolvedGate): Promise<GateResult> {
   const fail = (...problems: string[]): GateResult => ({ gate, ok: false, problems });
-  let real: string;
+  // Checked again now, not only when the path was rendered: the artifact (or a directory above it)
+  // may have become a symbolic link since.
   try {
-    real = await realpath(gate.path);
-  } catch {
-    return fail(`${gate.artifact} does not exist (${gate.why})`);
+    resolveInsideRoot(root, gate.path, { allowAbsolute: true });
+  } catch (err) {
+    if (!(err instanceof OutsideRootError)) throw err;
+    if (err.kind === 'broken-symlink') return fail(`${gate.artifact} does not exist (${gate.why})`);
+    throw new FlowError('artifact-outside-project', `artifact ${gate.artifact} ${err.reason}`);
   }
-  const realRoot = await realpath(root).catch(() => root);
-  if (!isInside(realRoot, real)) throw new FlowError('artifact-outside-project', `artifact ${gate.artifact} leads outside the project ${root} (through a symbolic link)`);
   let text: string;
   try {
-    text = (await readTextFile(real, { maxBytes: ARTIFACT_MAX_BYTES })).text;
+    text = (await readTextFile(gate.path, { maxBytes: ARTIFACT_MAX_BYTES })).text;
   } catch (err) {
     if (err instanceof NotFoundError) return fail(`${gate.artifact} does not exist (${gate.why})`);
     return fail(`${gate.artifact} is not a readable text file: ${(err as { reason?: string }).reason ?? String(err)} (${gate.why})`);

@@ -3,7 +3,7 @@
  * artifact inside the project: a template that escapes statically is refused when the flow loads,
  * one that escapes through a variable's value is refused when it is resolved.
  */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { OutsideRootError, resolveInsideRoot } from '@ratchet/store';
 import { FlowError } from './errors.js';
 
 export const VAR_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -46,21 +46,16 @@ export function valuePathProblem(value: string): string | undefined {
 }
 
 /**
- * Resolve a rendered, project-relative artifact path. Throws `artifact-outside-project` when it
- * leaves the root (absolute, `..` through a variable's value) and `bad-input` for a NUL byte.
+ * Resolve a rendered, project-relative path (an artifact, or a content file under the flow's
+ * directory): through the store's check, so a symbolic link on the way out is refused like `..`.
+ * Throws `artifact-outside-project`, or `bad-input` for a NUL byte.
  */
 export function resolveInside(root: string, relPath: string, what = 'artifact'): string {
-  if (relPath.includes('\0')) throw new FlowError('bad-input', `${what} path contains a NUL character`);
-  const normalized = relPath.replace(/\\/g, '/');
-  if (normalized.startsWith('/') || /^[A-Za-z]:/.test(normalized) || isAbsolute(relPath)) {
-    throw new FlowError('artifact-outside-project', `${what} path ${JSON.stringify(relPath)} is outside the project ${root}`);
+  try {
+    return resolveInsideRoot(root, relPath);
+  } catch (err) {
+    if (!(err instanceof OutsideRootError)) throw err;
+    if (err.kind === 'nul') throw new FlowError('bad-input', `${what} path contains a NUL character`);
+    throw new FlowError('artifact-outside-project', `${what} path ${JSON.stringify(relPath)} ${err.reason}`);
   }
-  const abs = resolve(root, normalized);
-  if (!isInside(root, abs)) throw new FlowError('artifact-outside-project', `${what} path ${JSON.stringify(relPath)} is outside the project ${root}`);
-  return abs;
-}
-
-export function isInside(root: string, abs: string): boolean {
-  const rel = relative(resolve(root), abs);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }

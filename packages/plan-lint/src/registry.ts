@@ -6,9 +6,8 @@
  * Import through `@ratchet/plan-lint/registry`. It does not load zod (a hand-written validator,
  * registry-data.ts): `plan lint` and `run done` read the registry on every call.
  */
-import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { NotFoundError, ValidationError, defineDocument, openDocument, readJsonFile, readTextFile, toJsonPointer, withLock, writeFileAtomic, type DocumentOptions } from '@ratchet/store';
+import { relative, resolve, sep } from 'node:path';
+import { NotFoundError, OutsideRootError, ValidationError, defineDocument, openDocument, readJsonFile, readTextFile, toJsonPointer, withLock, writeFileAtomic, resolveInsideRoot, type DocumentOptions } from '@ratchet/store';
 import { PLAN_NAME, PLAN_REGISTRY_SCHEMA_URL, planRegistryValidator, type PlanRegistryData } from './registry-data.js';
 
 export const PLAN_REGISTRY_PATH = 'knowledge_core/plan_registry.json';
@@ -50,10 +49,13 @@ export interface RegisteredPlan {
 export async function registerPlan(registryPath: string, root: string, name: string, planPath: string, options: RegisterOptions = {}): Promise<RegisteredPlan> {
   checkName(name);
   const absRoot = resolve(root);
-  const abs = resolve(absRoot, planPath);
-  const rel = relative(absRoot, abs);
-  if (isOutside(rel)) {
-    throw new PlanRegistryError('outside-root', name, `${planPath}: plans must be files inside the project root ${absRoot}`);
+  let abs: string;
+  try {
+    // Lexically inside is not enough: a symbolic link (the plan, or a directory on its way) may lead out.
+    abs = resolveInsideRoot(absRoot, planPath, { allowAbsolute: true });
+  } catch (err) {
+    if (err instanceof OutsideRootError) throw new PlanRegistryError('outside-root', name, `${planPath}: plans must be files inside the project root: the path ${err.reason}`, { cause: err });
+    throw err;
   }
   try {
     await readTextFile(abs);
@@ -62,11 +64,7 @@ export async function registerPlan(registryPath: string, root: string, name: str
     if (err instanceof Error && (err as { code?: string }).code === 'not-a-file') throw new PlanRegistryError('not-a-file', name, `${planPath}: not a file`, { cause: err });
     throw err;
   }
-  // Lexically inside is not enough: a symbolic link (the plan, or a directory on its way) may lead out.
-  const real = await realpath(abs);
-  if (isOutside(relative(await realpath(absRoot), real))) {
-    throw new PlanRegistryError('outside-root', name, `${planPath}: resolves through a symbolic link to ${real}, outside the project root ${absRoot}`);
-  }
+  const rel = relative(absRoot, abs);
   const path = rel.split(sep).join('/');
   const file = resolve(absRoot, registryPath);
   await upgradeLegacy(file);
@@ -109,11 +107,6 @@ export async function readRegistry(registryPath: string, root: string): Promise<
   const legacy = await readLegacy(file);
   const data = legacy ?? (await openDocument(file, planRegistryDocument).read());
   return { ...data.plans };
-}
-
-/** `..` or `../x` (not `..x`, a file name that merely starts with two dots), or another drive. */
-function isOutside(rel: string): boolean {
-  return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }
 
 function checkName(name: string): void {

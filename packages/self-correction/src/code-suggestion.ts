@@ -3,8 +3,7 @@
  * cleanly), then written next to a one-step plan in the FDC plan language that `ratchet plan lint`
  * accepts. Ratchet never runs anything here; applying the diff itself happens only on request.
  */
-import { realpath } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { resolveInsideRoot, withBom } from '@ratchet/protocol-compiler';
 import { NotFoundError, StoreError, readTextFile, writeFileAtomic } from '@ratchet/store';
 import { LessonsError } from './errors.js';
@@ -50,7 +49,7 @@ export async function prepareCodeSuggestion(root: string, lesson: Lesson, option
   // A BOM is not part of the first line a diff talks about: patch without it, keep it after.
   const bom = current?.startsWith('\uFEFF') === true ? '\uFEFF' : '';
   const patched = `${bom}${applyPatch(bom === '' ? current : current!.slice(1), patch, filepath)}`;
-  const file = relative(await realpath(root), target).split(sep).join('/');
+  const file = relative(resolve(root), target).split(sep).join('/');
   // Plan arguments are split on whitespace: such a path could not be named in the plan.
   if (/\s/.test(file)) throw new LessonsError('unsafe-path', filepath, 'paths with whitespace cannot be named in a plan');
   const planPath = `${dir}/${lesson.lesson_id}.plan`;

@@ -108,7 +108,7 @@ describe('applyLessons', () => {
     );
     const result = await applyLessons({ root, lessonsPath, protocolsDir, now: () => NOW, applyCode: true });
     expect(result.outcomes.map((o) => o.status)).toEqual(['applied', 'failed', 'failed', 'failed']);
-    expect(result.outcomes[1]!.reason).toContain('".." segments');
+    expect(result.outcomes[1]!.reason).toContain('".." segment');
     expect(result.outcomes[2]!.reason).toContain('absolute');
     expect(result.outcomes[3]!.reason).toContain('does not match');
     expect(await readFile(join(root, 'src/greet.js'), 'utf8')).toBe("export const greeting = 'hello';\n");

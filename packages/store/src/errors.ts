@@ -18,7 +18,8 @@ export type StoreErrorCode =
   | 'lock-lost'
   | 'lock-not-held'
   | 'lock-corrupt'
-  | 'io-error';
+  | 'io-error'
+  | 'outside-root';
 
 /** Where in a file a problem is. `line` and `column` are 1-based; columns count UTF-16 code units. */
 export interface Place {
@@ -103,6 +104,20 @@ export class UnsafeInputError extends StoreError {
   constructor(path: string, key: string, place: Place) {
     super('unsafe-input', path, `the key "${key}" is not allowed in Ratchet files (prototype pollution guard)`, place);
     this.key = key;
+  }
+}
+
+/** Why a path was refused by resolveInsideRoot: callers map kinds to their own error codes. */
+export type OutsideRootKind = 'empty' | 'too-long' | 'nul' | 'absolute' | 'dot-dot' | 'outside' | 'symlink' | 'broken-symlink';
+
+/** A path that does not stay inside the project root (lexically, or through a symbolic link). */
+export class OutsideRootError extends StoreError {
+  readonly root: string;
+  readonly kind: OutsideRootKind;
+  constructor(path: string, root: string, kind: OutsideRootKind, reason: string) {
+    super('outside-root', path, reason);
+    this.root = root;
+    this.kind = kind;
   }
 }
 
