@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { acquireLock } from '../../packages/store/src/index.js';
 import { blackHole } from '../../scripts/dev/black-hole.js';
 import { bin, ratchet, tempDir } from '../helpers.js';
 
@@ -137,6 +138,21 @@ describe('the task cycle through the built binary (separate processes)', () => {
       const submit = ratchet(['task', 'submit', '--task-id', 'T-1'], { cwd: dir });
       expect(submit.status).toBe(1);
       expect(submit.stderr).toContain('still the untouched template');
+    });
+
+    test('six closes at once, in separate processes, racing for the activity log: one post-mortem, one TASK_END', async () => {
+      const dir = readyToClose();
+      // Hold the activity log's lock, so every close gets past the session update (the first closing,
+      // the others seeing it closed) and then waits to log: released together, they race.
+      const lock = await acquireLock(join(dir, 'logs/activity.log.jsonl'), { timeoutMs: 0, createParentDirs: true });
+      const closes = Array.from({ length: 6 }, () => spawnRatchet(['task', 'close', '--task-id', 'T-1'], dir));
+      for (let i = 0; i < 200 && !existsSync(join(dir, 'postmortems/T-1.md')); i++) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 1500));
+      await lock.release();
+      expect(await Promise.all(closes)).toEqual(Array<number>(6).fill(0));
+      expect(session(dir).state).toBe('POST_MORTEM');
+      expect(taskEnds(dir)).toBe(1);
+      expect(readFileSync(join(dir, 'postmortems/T-1.md'), 'utf8')).toContain('Corrective Actions');
     });
 
     test('logging TASK_END fails: the retry logs it once and keeps the post-mortem the user already edited', () => {

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { ACTIVITY_LOG_PATH, moveTo, openActivityLog, type Session } from '@ratchet/orchestrator';
+import { ACTIVITY_LOG_PATH, activityEntry, moveTo, openActivityLog, type ActivityInput, type Session } from '@ratchet/orchestrator';
 import { renderPostMortemTemplate } from '@ratchet/self-correction';
 import { writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
-import { checkTaskId, logActivity, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
+import { checkTaskId, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
 export const POSTMORTEM_DIR = 'postmortems';
 
@@ -35,7 +35,8 @@ function templateOf(session: Session): string {
  * Retryable: the session is updated first, recording the report's path, hash and outcome, and the
  * template is a function of the session. If writing the report or the log fails, running close
  * again finishes the job: it writes the report if it is missing (the same bytes), logs TASK_END if
- * the log has none for this session, and changes nothing else. A report that exists before the
+ * the log has none for this session (checked and appended under the log's lock, so concurrent
+ * closes log it once), and changes nothing else. A report that exists before the
  * first close is never overwritten (the close is refused and nothing changes); one that exists
  * after it is the user's (filled in or not) and is kept.
  */
@@ -80,10 +81,8 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
         closed = await file.update((s) => (s.postMortem?.path === relPath ? { ...s, postMortem: { ...s.postMortem, templateSha256: sha256(template) } } : s));
       }
     }
-    if (!retry || !(await taskEndLogged(ctx, closed))) {
-      await logActivity(ctx, closed, { type: 'TASK_END', status: pm.outcome, message: `post-mortem template: ${relPath}`, details: { postMortem: relPath, outcome: pm.outcome } });
-      if (retry) repaired.push('logged the missing TASK_END');
-    }
+    const logged = await logTaskEndOnce(ctx, closed, { type: 'TASK_END', status: pm.outcome, message: `post-mortem template: ${relPath}`, details: { postMortem: relPath, outcome: pm.outcome } });
+    if (retry && logged) repaired.push('logged the missing TASK_END');
   } catch (err) {
     // The close is recorded; say so, and that running it again finishes what failed.
     const placed = err as { reason?: unknown; path?: unknown; code?: unknown };
@@ -104,9 +103,17 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
   return EXIT_OK;
 }
 
-/** Whether the activity log has this session's TASK_END (read only on a retry, where a failed append may have left it out). */
-async function taskEndLogged(ctx: Context, session: Session): Promise<boolean> {
+/**
+ * Append this session's TASK_END unless the log has it, as one locked read-modify-write of the log:
+ * two closes racing (the first, and a retry that saw the task closed) log it exactly once.
+ */
+async function logTaskEndOnce(ctx: Context, session: Session, input: ActivityInput): Promise<boolean> {
   const sessionId = session.sessionId ?? session.taskId;
-  const entries = await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH)).read();
-  return entries.some((e) => e.action.type === 'TASK_END' && e.session_id === sessionId && e.task.id === session.taskId);
+  let appended = false;
+  await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true }).rewrite((entries) => {
+    if (entries.some((e) => e.action.type === 'TASK_END' && e.session_id === sessionId && e.task.id === session.taskId)) return entries;
+    appended = true;
+    return [...entries, activityEntry(session, input, { now: () => new Date() })];
+  });
+  return appended;
 }
