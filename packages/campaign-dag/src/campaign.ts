@@ -121,10 +121,22 @@ export function unmetDependencies(campaign: Campaign, task: Task): number[] {
   });
 }
 
+/**
+ * A runner name is one line of printable text: it is shown in status lines and graphs, and a newline
+ * in it could forge a line of output another tool parses.
+ */
+export function checkRunner(runner: string): void {
+  if (runner.trim() === '') throw new CampaignError('invalid-argument', 'a runner name is required to claim a task');
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (runner.length > 200 || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(runner)) {
+    throw new CampaignError('invalid-argument', `runner name ${JSON.stringify(runner.slice(0, 80))} must be one line of at most 200 printable characters`);
+  }
+}
+
 /** Claim the first ready task (lowest position) for `runner`; undefined when nothing is ready. */
 export function claimNext(campaign: Campaign, runner: string, now?: string): Task | undefined {
   requireActive(campaign);
-  if (runner.trim() === '') throw new CampaignError('invalid-argument', 'a runner name is required to claim a task');
+  checkRunner(runner);
   const [next] = readyTasks(campaign.tasks);
   if (next === undefined) return undefined;
   // Ready tasks are pending, so the lifecycle allows this; asking it keeps it the only authority.

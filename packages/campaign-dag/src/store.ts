@@ -6,7 +6,7 @@
 import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
-import { addPlan, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
+import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
 import { CampaignError, PlanError } from './errors.js';
 import { cascadeStatus, propagateBlocks, readyTasks } from './graph.js';
 import { resolveInside } from './paths.js';
@@ -114,7 +114,7 @@ export async function listReady(root: string, options: CampaignOptions = {}): Pr
 
 /** Atomically claim the first ready task for `runner` (in_progress): parallel runners never get the same task. */
 export async function claimTask(root: string, runner: string, options: CampaignOptions = {}): Promise<Task | undefined> {
-  if (runner.trim() === '') throw new CampaignError('invalid-argument', 'a runner name is required to claim a task');
+  checkRunner(runner);
   // Nothing ready in a lock-free read means nothing to claim: no lock, no write (builders poll).
   if (readyTasks((await readCampaign(root, options)).tasks).length === 0) return undefined;
   try {

@@ -78,6 +78,11 @@ describe('campaign lifecycle on disk', () => {
     await expect(updateTask(root, 2, 'in_progress', opts)).rejects.toMatchObject({ code: 'not-ready', reason: expect.stringContaining('waits for 001') as unknown });
     expect(await claimTask(root, 'r1', opts)).toMatchObject({ seq: 1, status: 'in_progress', runner: 'r1' });
     expect(await claimTask(root, 'r2', opts)).toBeUndefined();
+    // A runner name is one printable line: a newline could forge a status line.
+    for (const bad of ['', '  ', 'r1\nclaimed 002 for r9', 'r\u0000', 'r\u2028x', 'x'.repeat(201)]) {
+      await expect(claimTask(root, bad, opts), JSON.stringify(bad)).rejects.toMatchObject({ code: 'invalid-argument' });
+    }
+    expect(await claimTask(root, 'builder 7 (host-a)', opts)).toBeUndefined();
     await updateTask(root, 1, 'complete', opts);
     await expect(updateTask(root, 1, 'pending', opts)).rejects.toMatchObject({ code: 'illegal-transition', reason: expect.stringContaining('final') as unknown });
     expect((await listReady(root)).map((t) => t.seq)).toEqual([2, 3]);
