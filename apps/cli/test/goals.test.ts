@@ -115,6 +115,16 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     const patch = await ratchet(dir, ['proposals', 'export', 'p1']);
     expect(patch.out).toMatch(/^--- a\/protocols\/action_types\.json\n\+\+\+ b\/protocols\/action_types\.json\n/);
     expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user', '--comments', 'ok'])).code).toBe(0);
+    // show: everything the reviewer decides on, and the review itself.
+    const proposal = JSON.parse(readFileSync(join(dir, 'p.json'), 'utf8')) as { type_id: string; allowed_statuses: string[]; rationale: string };
+    const shown = await ratchet(dir, ['proposals', 'show', 'p1']);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain(`p1  [approved]  add ${proposal.type_id}`);
+    expect(shown.out).toContain(`  statuses: ${proposal.allowed_statuses.join(', ')}`);
+    expect(shown.out).toContain(`  rationale: ${proposal.rationale.split('\n')[0]}`);
+    expect(shown.out).toMatch(/ {2}review \S+: approve by user: ok/);
+    expect((await ratchet(dir, ['--json', 'proposals', 'show', 'p1'])).json()).toMatchObject({ ok: true, proposal: { id: 'p1', status: 'approved', type_id: proposal.type_id } });
+    expect((await ratchet(dir, ['proposals', 'show', 'p7'])).code).toBe(2);
     expect((await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user'])).code).toBe(0);
     expect((await ratchet(dir, ['actions', 'add', 'code_review', 'Review PR 12'])).code).toBe(0);
     expect((await ratchet(dir, ['proposals', 'review', 'p1', 'maybe'])).code).toBe(2);

@@ -6,7 +6,7 @@ import { displayPath } from '../../paths.js';
 import { PROJECT_REGISTRIES, actorOf, expectedVersion, loadRegistryFor, mapErrors, openState, projectRegistry, readJsonArg, registryPath, type Options } from './shared.js';
 import { resolve } from 'node:path';
 
-/** `ratchet proposals submit|amend|list|review|merge|export`. */
+/** `ratchet proposals submit|amend|list|show|review|merge|export`. */
 export default async function proposals(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, first, second] = args;
   const store = openState(ctx, options);
@@ -53,6 +53,13 @@ export default async function proposals(ctx: Context, args: string[], options: O
       }
       return EXIT_OK;
     }
+    if (command === 'show') {
+      const proposal = (await store.read()).proposals.find((p) => p.id === first);
+      if (proposal === undefined) throw new CliError(`no proposal ${JSON.stringify(first)} (ratchet proposals list shows them)`, { code: 'not-found' });
+      if (ctx.json) ctx.emitJson({ ok: true, proposal });
+      else ctx.out(details(proposal));
+      return EXIT_OK;
+    }
     if (command === 'review') {
       if (second !== 'approve' && second !== 'reject') throw new CliError('proposals review: <decision> must be approve or reject');
       const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => reviewProposal(tx, first, second, (options.comments as string | undefined) ?? ''));
@@ -82,4 +89,32 @@ export default async function proposals(ctx: Context, args: string[], options: O
 
 function line(p: RegistryProposal): string {
   return `${p.id}  [${p.status}]  ${p.proposal_type} ${p.type_id ?? '(no type id)'}  by ${p.created_by}  ${p.rationale.split('\n')[0] ?? ''}`;
+}
+
+/** Everything a reviewer decides on, one field per line; multi-line text indented under its label. */
+function details(p: RegistryProposal): string {
+  const out = [line(p), `  created ${p.created_at}${p.created_from_turn_id === undefined ? '' : ` in turn ${p.created_from_turn_id}`}, updated ${p.updated_at}`];
+  const field = (label: string, value: unknown): void => {
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) return;
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    const [head = '', ...rest] = text.split('\n');
+    out.push(`  ${label}: ${head}`, ...rest.map((l) => `    ${l}`));
+  };
+  field('display name', p.display_name);
+  field('description', p.description);
+  field('owners', p.allowed_owners?.join(', '));
+  field('policies', p.suggested_policies);
+  field('statuses', p.allowed_statuses?.join(', '));
+  if (p.allowed_transitions !== undefined) {
+    out.push('  transitions:');
+    for (const [from, to] of Object.entries(p.allowed_transitions)) out.push(`    ${from} -> ${to.length > 0 ? to.join(', ') : '(final)'}`);
+  }
+  field('policy handlers', p.policy_handlers);
+  field('diff', p.diff);
+  field('rationale', p.rationale);
+  for (const e of p.examples) field('example', e);
+  for (const r of p.risks) field('risk', r);
+  if (p.reviewers.length === 0) out.push('  reviews: none yet');
+  for (const r of p.reviewers) field(`review ${r.at}`, `${r.decision} by ${r.reviewer}${r.comments === '' ? '' : `: ${r.comments}`}`);
+  return out.join('\n');
 }

@@ -79,7 +79,7 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(actions.command('types').description('check the action-type registry and list its types, statuses and transitions (exit 2 if it is invalid)'))
     .action(action(() => import('./actions.js'), 'types'));
 
-  const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, amend, review, merge, export as a patch');
+  const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, amend, show, review, merge, export as a patch');
   writer(proposals.command('submit').description('propose adding, modifying or deprecating an action type').argument('[file]', 'a JSON proposal ({proposal_type, type_id, allowed_statuses, ...}); "-" for stdin'))
     .addOption(new Option('--kind <kind>', 'proposal type').choices(['add', 'modify', 'deprecate']))
     .option('--type-id <id>', 'the action type concerned')
@@ -106,6 +106,9 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(proposals.command('list').description('list proposals'))
     .addOption(new Option('--status <status>', 'only this status').choices(['open', 'approved', 'rejected', 'merged']))
     .action(action(() => import('./proposals.js'), 'list'));
+  common(proposals.command('show').description('show one proposal in full: the type it describes, rationale, examples, risks, reviews').argument('<id>', 'proposal id'))
+    .addHelpText('after', '\nExample:\n  ratchet proposals show p1\n  ratchet proposals export p1   # the same change as a diff of the registry file')
+    .action(action(() => import('./proposals.js'), 'show'));
   writer(proposals.command('review').description('approve or reject a proposal, with comments (the user reviews: --as user)').argument('<id>', 'proposal id').argument('<decision>', 'approve or reject'))
     .option('--comments <text>', 'review comments', '')
     .action(action(() => import('./proposals.js'), 'review'));
