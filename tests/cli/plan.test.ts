@@ -195,6 +195,24 @@ describe('ratchet plan lint options', () => {
     expect(reg.stderr).toContain('symbolic link');
   });
 
+  test('files under a linked directory inside the project exist for lint; links out, loops and broken links do not hang or count', () => {
+    const dir = project();
+    const outside = tempDir('ratchet-outside-');
+    writeFileSync(join(outside, 'secret.txt'), 'x');
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src/a.txt'), 'a');
+    symlinkSync(join(dir, 'src'), join(dir, 'lib'));
+    symlinkSync(dir, join(dir, 'src/loop'));
+    symlinkSync(outside, join(dir, 'out'));
+    symlinkSync(join(dir, 'x1'), join(dir, 'x2'));
+    symlinkSync(join(dir, 'x2'), join(dir, 'x1'));
+    symlinkSync(join(dir, 'nothing'), join(dir, 'broken'));
+    writeFileSync(join(dir, 'p.txt'), 'set_plan x\nplan_step_complete go\nread_file lib/a.txt\nread_file src/a.txt\nread_file out/secret.txt\nread_file broken\nrun_in_bash_session close\n');
+    const r = ratchet(['--json', 'plan', 'lint', 'p.txt'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(findings(r)).toEqual(['file-not-found@p.txt:5', 'file-not-found@p.txt:6']);
+  });
+
   test('a plan named on the command line that a symbolic link leads out of the project: exit 2, not linted', () => {
     const dir = project();
     const outside = tempDir('ratchet-outside-');

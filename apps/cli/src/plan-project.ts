@@ -4,11 +4,11 @@
  * registry, the files that exist (seeding the simulated file system) and a host that reads plans
  * through the store's guarded reader.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { loadDialect, type Dialect, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
 import type { Machine } from '@ratchet/fsm-core';
-import { NotFoundError, OutsideRootError, readJsonFileSync, readTextFileSync, resolveInsideRoot } from '@ratchet/store';
+import { NotFoundError, OutsideRootError, isInsideRoot, readJsonFileSync, readTextFileSync, resolveInsideRoot } from '@ratchet/store';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
 import { loadFsmFile, requireMachine } from './fsm-file.js';
@@ -134,13 +134,33 @@ async function loadRegistry(root: string, registry: string | undefined): Promise
 /** Project-relative paths (forward slashes) of every file under root, sorted, skipping tooling dirs. */
 export function listFiles(root: string): string[] {
   const out: string[] = [];
-  const walk = (dir: string, prefix: string): void => {
+  const realRoot = realpathSync(root);
+  // `inLink`: under a linked directory, links to directories are not followed again, so no chain
+  // of links (`loop -> ..`, or links to links) can make the walk loop or grow exponentially.
+  const walk = (dir: string, prefix: string, inLink: boolean): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
+        if (!SKIP_DIRS.has(entry.name)) walk(path, `${prefix}${entry.name}/`, inLink);
+      } else if (entry.isSymbolicLink()) {
+        // A linked directory inside the project holds files a plan can read (`lib -> src`); one
+        // that leads out is not the project's. A broken link is no file at all.
+        const target = statQuietly(path);
+        if (target === undefined) continue;
+        if (!target.isDirectory()) out.push(`${prefix}${entry.name}`);
+        else if (!inLink && !SKIP_DIRS.has(entry.name) && isInsideRoot(realRoot, realpathSync(path))) walk(path, `${prefix}${entry.name}/`, true);
       } else out.push(`${prefix}${entry.name}`);
     }
   };
-  walk(root, '');
+  walk(root, '', false);
   return out.sort();
+}
+
+/** stat through a link; undefined for a broken one, a loop of links (ELOOP) or one we may not read. */
+function statQuietly(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
