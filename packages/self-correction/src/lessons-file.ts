@@ -2,10 +2,12 @@
  * knowledge_core/lessons.jsonl. Not `openJsonl`: one corrupt line must not hide the other lessons,
  * and it must survive every rewrite byte for byte. So each line is kept as raw text; valid lines
  * are parsed (the store's parser: no `__proto__`), bad ones are reported with their line number and
- * written back unchanged. Writes: lock, re-read inside the lock, atomic replace.
+ * written back unchanged. Lines in the original system's format are read as the lessons they mean
+ * (seed-lesson.ts). Writes: lock, re-read inside the lock, atomic replace.
  */
 import { NotFoundError, parseJson, readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
 import { checkLesson } from './check-lesson.js';
+import { upgradeSeedLesson } from './seed-lesson.js';
 import type { Lesson } from './types.js';
 
 export const LESSONS_PATH = 'knowledge_core/lessons.jsonl';
@@ -60,6 +62,7 @@ export function parseLessons(text: string, path = LESSONS_PATH): LessonsFile {
       problems.push({ line, message });
       return;
     }
+    value = upgradeSeedLesson(value);
     const problem = checkLesson(value);
     if (problem !== undefined) {
       lines.push({ line, raw, problem });

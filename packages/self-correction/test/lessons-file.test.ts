@@ -21,6 +21,38 @@ describe('lessons.jsonl', () => {
     expect(await readFile(path, 'utf8')).toBe(text);
   });
 
+  test("the original system's lines are read as the lessons they mean, and rewritten only when changed", async () => {
+    const path = join(await tempDir(), 'lessons.jsonl');
+    const seed = (id: string, command: string, parameters: object, type = 'UPDATE_PROTOCOL'): string =>
+      JSON.stringify({ lesson_id: id, task_id: 't1', date: '2025-01-02T10:00:00', insight: `insight ${id}`, action: { type, command, parameters }, status: 'pending' });
+    const lines = [
+      seed('a1', 'add-tool', { protocol_id: 'fdc', tool_name: 'grep' }),
+      seed('b2', 'update-rule', { protocol_id: 'fdc', rule_id: 'r1', new_description: 'New text.' }),
+      seed('c3', 'placeholder', {}),
+      seed('d4', 'propose-code-change', { filepath: 'src/a.js', details: '--- a/src/a.js\n+++ b/src/a.js\n' }, 'PROPOSE_CODE_CHANGE'),
+      seed('e5', 'launch-rockets', {}),
+    ];
+    await writeFile(path, `${lines.join('\n')}\n`);
+    const file = await readLessons(path);
+    expect(file.lessons.map((l) => [l.lesson_id, l.status, l.action.command, l.action.parameters, l.date])).toEqual([
+      ['a1', 'pending', 'add-tool', { protocol_id: 'fdc', tool: 'grep' }, '2025-01-02'],
+      ['b2', 'pending', 'update-rule', { protocol_id: 'fdc', rule_id: 'r1', description: 'New text.' }, '2025-01-02'],
+      ['c3', 'manual', 'manual', { text: expect.stringContaining('a person decides') as string }, '2025-01-02'],
+      ['d4', 'pending', 'propose-code-change', { filepath: 'src/a.js', diff: '--- a/src/a.js\n+++ b/src/a.js\n' }, '2025-01-02'],
+    ]);
+    expect(file.lessons[0]!.history).toEqual([{ status: 'pending', time: '2025-01-02', reason: expect.stringContaining('original format') as string }]);
+    // An unknown command is still a problem, with its line; nothing is guessed.
+    expect(file.problems).toEqual([{ line: 5, message: expect.stringContaining('/action/command') as string }]);
+    // Changing one lesson rewrites that line in Ratchet's format and leaves the others as they were.
+    await updateLessons(path, (f) => {
+      f.lessons[0]!.status = 'applied';
+      return { result: undefined };
+    });
+    const after = (await readFile(path, 'utf8')).split('\n');
+    expect(JSON.parse(after[0]!)).toMatchObject({ lesson_id: 'a1', status: 'applied', action: { parameters: { tool: 'grep' } }, history: [{ status: 'pending' }] });
+    expect(after.slice(1, 5)).toEqual(lines.slice(1));
+  });
+
   test('a corrupt line: its line number, the other lessons still load, and rewrites keep it byte for byte', async () => {
     const path = join(await tempDir(), 'lessons.jsonl');
     const [a, b, c] = lessons(3);
