@@ -12,10 +12,10 @@ function project(): string {
   return mkdtempSync(join(tmpdir(), 'cli-goals-'));
 }
 
-async function ratchet(cwd: string, args: string[], stdin = ''): Promise<{ code: number; out: string; err: string; json: () => Record<string, unknown> }> {
+async function ratchet(cwd: string, args: string[], stdin = '', env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string; json: () => Record<string, unknown> }> {
   let out = '';
   let err = '';
-  const io: Io = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env: {}, cwd, readStdin: () => Promise.resolve(stdin) };
+  const io: Io = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env, cwd, readStdin: () => Promise.resolve(stdin) };
   const code = await run(args, io);
   return { code, out, err, json: () => JSON.parse(out) as Record<string, unknown> };
 }
@@ -103,6 +103,20 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/goals\.json:3:\d+: /);
     expect(readFileSync(join(dir, '.ratchet', 'goals.json'), 'utf8')).toContain(',,');
+  });
+
+  test('a harness pins its agent with RATCHET_ACTOR=agent: --as user is refused, the state untouched', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['actions', 'add', 'user_task', 'Sign the contract'])).code).toBe(0);
+    const stateText = readFileSync(join(dir, '.ratchet/goals.json'), 'utf8');
+    const pinned = await ratchet(dir, ['actions', 'complete', 'a1', '--as', 'user'], '', { RATCHET_ACTOR: 'agent' });
+    expect(pinned.code).toBe(2);
+    expect(pinned.err).toContain('RATCHET_ACTOR=agent');
+    expect(readFileSync(join(dir, '.ratchet/goals.json'), 'utf8')).toBe(stateText);
+    // Without --as the pinned role is the actor; the user's own shell completes it.
+    expect((await ratchet(dir, ['actions', 'complete', 'a1'], '', { RATCHET_ACTOR: 'agent' })).code).toBe(1);
+    expect((await ratchet(dir, ['actions', 'complete', 'a1'], '', { RATCHET_ACTOR: 'user' })).code).toBe(0);
+    expect((await ratchet(dir, ['actions', 'add', 'agent_task', 'x'], '', { RATCHET_ACTOR: 'root' })).code).toBe(2);
   });
 
   test('proposals: submit from a file, review, export a patch, merge into the project registry', async () => {

@@ -184,6 +184,8 @@ export async function runJob(options: RunOptions): Promise<RunResult> {
             RATCHET_JIXO_DIRS: (job.frontMatter.dirs ?? []).join(','),
             RATCHET_JIXO_LOOP: String(loop),
             RATCHET_JIXO_OWNER_PID: String(process.pid),
+            // The agent is an agent for every ratchet command it runs (goals' owner rules).
+            RATCHET_ACTOR: 'agent',
           };
           const stdin = `${prompt}\n\n<ENVIRONMENT_VALUES>\nTask_Runner: ${id}\nJob_Name: ${name}\nCurrent_Task_Max_Turns_Quota: ${env.RATCHET_JIXO_MAX_TURNS}\nOther_Runner_List: ${others.length > 0 ? others.join(', ') : '(none)'}\ntask.cwd: ${cwd}\ntask.dirs: ${env.RATCHET_JIXO_DIRS || '(none)'}\ntask.filepath: ${jobPath}\ntask.log.filepath: ${logPath}\n</ENVIRONMENT_VALUES>\n`;
           let outcome: AgentOutcome;

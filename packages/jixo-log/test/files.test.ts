@@ -83,7 +83,7 @@ describe('runJob (injected spawner)', () => {
     expect(a.env.RATCHET_JIXO_ACTIVE).toBe(b.env.RATCHET_JIXO_RUNNER);
     expect(b.env.RATCHET_JIXO_ACTIVE).toBe(a.env.RATCHET_JIXO_RUNNER);
     expect(retry.env.RATCHET_JIXO_RUNNER).not.toBe(a.env.RATCHET_JIXO_RUNNER);
-    expect(a.env).toMatchObject({ RATCHET_JIXO_JOB: 'docs', RATCHET_JIXO_MAX_TURNS: '7', RATCHET_JIXO_DIRS: 'src', RATCHET_JIXO_JOB_FILE: join(dir, 'docs.job.md'), RATCHET_JIXO_LOG_FILE: join(dir, 'docs.log.md'), RATCHET_JIXO_OWNER_PID: String(process.pid) });
+    expect(a.env).toMatchObject({ RATCHET_JIXO_JOB: 'docs', RATCHET_JIXO_MAX_TURNS: '7', RATCHET_JIXO_DIRS: 'src', RATCHET_JIXO_JOB_FILE: join(dir, 'docs.job.md'), RATCHET_JIXO_LOG_FILE: join(dir, 'docs.log.md'), RATCHET_JIXO_OWNER_PID: String(process.pid), RATCHET_ACTOR: 'agent' });
     expect(a.stdin.startsWith(SYSTEM_PROMPT)).toBe(true);
     expect(a.stdin).toContain(`Task_Runner: ${a.env.RATCHET_JIXO_RUNNER}`);
   });

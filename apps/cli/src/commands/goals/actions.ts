@@ -25,7 +25,7 @@ export default async function actions(ctx: Context, args: string[], options: Opt
       return EXIT_OK;
     }
     const store = openState(ctx, options);
-    const meta = { actor: actorOf(options), expected_version: expectedVersion(options) };
+    const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options) };
     if (command === 'list') {
       const state = await store.read();
       const now = Date.now();

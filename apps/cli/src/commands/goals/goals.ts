@@ -8,7 +8,7 @@ import { actorOf, expectedVersion, intOption, mapErrors, numberOption, openState
 export default async function goals(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, arg] = args;
   const store = openState(ctx, options);
-  const meta = { actor: actorOf(options), expected_version: expectedVersion(options) };
+  const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options) };
   return mapErrors(ctx, async () => {
     if (command === 'list') {
       const state = await store.read();

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 export default async function proposals(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, first, second] = args;
   const store = openState(ctx, options);
-  const meta = { actor: actorOf(options), expected_version: expectedVersion(options) };
+  const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options) };
   return mapErrors(ctx, async () => {
     if (command === 'list') {
       const state = await store.read();

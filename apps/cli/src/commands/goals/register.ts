@@ -19,7 +19,9 @@ function common(cmd: Command): Command {
 /** Commands that change the state: who is acting, and optimistic locking. */
 function writer(cmd: Command): Command {
   return common(cmd)
-    .addOption(new Option('--as <role>', 'who is acting: the agent or the user (owner semantics depend on it)').choices(['agent', 'user']).default('agent'))
+    .addOption(
+      new Option('--as <role>', 'who is acting: the agent or the user (owner semantics depend on it); default: $RATCHET_ACTOR, else agent. Where RATCHET_ACTOR=agent (set by the harness for its agents), --as user is refused').choices(['agent', 'user']),
+    )
     .option('--who <name>', 'name recorded in the audit trail (default: the role)')
     .option('--expected-version <n>', 'optimistic locking: refuse (exit 1) unless the state is at this version');
 }

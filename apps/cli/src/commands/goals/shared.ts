@@ -56,8 +56,22 @@ export async function loadRegistryFor(ctx: Context, options: Options): Promise<R
   return path === undefined ? defaultRegistry() : readRegistryFile(path);
 }
 
-export function actorOf(options: Options): Actor {
-  return options.who === undefined ? { role: options.as ?? 'agent' } : { role: options.as ?? 'agent', name: options.who };
+/**
+ * Who is acting. A command line can claim anything, so a harness pins its agents down through the
+ * environment it gives them: with RATCHET_ACTOR=agent, `--as user` is refused, and the owner rules
+ * (the agent cannot complete a user's item, nor confirm, review or merge) hold for real. A person's
+ * own shell has no RATCHET_ACTOR, or RATCHET_ACTOR=user.
+ */
+export function actorOf(ctx: Context, options: Options): Actor {
+  const pinned = ctx.io.env.RATCHET_ACTOR;
+  if (pinned !== undefined && pinned !== 'agent' && pinned !== 'user') {
+    throw new CliError(`RATCHET_ACTOR must be "agent" or "user", got ${JSON.stringify(pinned)}`, { code: 'bad-environment' });
+  }
+  if (pinned === 'agent' && options.as === 'user') {
+    throw new CliError('--as user is refused: this environment sets RATCHET_ACTOR=agent (an agent cannot act as the user; the user runs this from their own shell)', { code: 'actor-pinned' });
+  }
+  const role = options.as ?? pinned ?? 'agent';
+  return options.who === undefined ? { role } : { role, name: options.who };
 }
 
 export function intOption(value: unknown, name: string, min = 0): number | undefined {

@@ -34,7 +34,7 @@ export default async function turn(ctx: Context, args: string[], options: Option
       input.value = { ...input.value, expected_version: flag };
     }
     // Problems in the commit are placed in its file: `turn.json:12:7: ... (at /completed_actions/1)`.
-    const r = await mapErrors(ctx, () => store.commitTurn(registry, input.value as never, { actor: actorOf(options) }), input);
+    const r = await mapErrors(ctx, () => store.commitTurn(registry, input.value as never, { actor: actorOf(ctx, options) }), input);
     if (ctx.json) ctx.emitJson({ ok: true, ...r });
     else if (r.replayed) ctx.out(`turn ${r.turn_id} was already committed: nothing changed (state v${r.version})`);
     else {
