@@ -213,6 +213,15 @@ describe('ratchet plan lint options', () => {
     expect(findings(r)).toEqual(['file-not-found@p.txt:5', 'file-not-found@p.txt:6']);
   });
 
+  test('a file in a tooling directory exists when named, though globs leave such directories out', () => {
+    const dir = project();
+    mkdirSync(join(dir, 'node_modules/pkg'), { recursive: true });
+    writeFileSync(join(dir, 'node_modules/pkg/package.json'), '{}');
+    writeFileSync(join(dir, 'p.txt'), 'set_plan x\nplan_step_complete go\nread_file node_modules/pkg/package.json\nread_file node_modules/pkg/nothing.json\nfor_each_file **/package.json\n  read_file {file}\nrun_in_bash_session close\n');
+    const r = ratchet(['--json', 'plan', 'lint', 'p.txt'], { cwd: dir });
+    expect(findings(r)).toEqual(['file-not-found@p.txt:4', 'empty-glob@p.txt:5']);
+  });
+
   test('a plan named on the command line that a symbolic link leads out of the project: exit 2, not linted', () => {
     const dir = project();
     const outside = tempDir('ratchet-outside-');

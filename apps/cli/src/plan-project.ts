@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { loadDialect, type Dialect, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
+import { loadDialect, type Dialect, type FileView, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
 import type { Machine } from '@ratchet/fsm-core';
 import { NotFoundError, OutsideRootError, isInsideRoot, readJsonFileSync, readTextFileSync, resolveInsideRoot } from '@ratchet/store';
 import type { Context } from './context.js';
@@ -27,7 +27,7 @@ export interface PlanProject {
   machine: Machine;
   dialect: Dialect;
   registry: Record<string, string>;
-  files: string[];
+  files: FileView;
   host: PlanHost;
 }
 
@@ -59,7 +59,7 @@ export async function loadPlanProject(ctx: Context, planPath: string, options: P
     machine,
     dialect,
     registry: await loadRegistry(root, options.registry),
-    files: listFiles(root),
+    files: projectFiles(root),
     host: { readPlan: planReader(root) },
   };
 }
@@ -129,6 +129,27 @@ async function loadRegistry(root: string, registry: string | undefined): Promise
   if (!existsSync(resolve(root, path))) return {};
   const { readRegistry } = await import('@ratchet/plan-lint/registry');
   return readRegistry(path, root);
+}
+
+/**
+ * The project's files as lint sees them, without walking the tree: a path exists when it is a file
+ * (symbolic links followed, but none leading out of the project); the walk (listFiles) happens only
+ * when a `for_each_file` glob needs every file. Tooling directories (.git, node_modules) are left
+ * out of globs but a plan may still read a file in them by name.
+ */
+export function projectFiles(root: string): FileView {
+  return {
+    exists(path) {
+      let abs: string;
+      try {
+        abs = resolveInsideRoot(root, path);
+      } catch {
+        return false;
+      }
+      return statQuietly(abs)?.isFile() === true;
+    },
+    list: () => listFiles(root),
+  };
 }
 
 /** Project-relative paths (forward slashes) of every file under root, sorted, skipping tooling dirs. */

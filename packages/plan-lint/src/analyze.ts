@@ -4,6 +4,7 @@
  * plan of depth k counts d + k). 0 -> Constant (O(1)), 1 -> Polynomial (P), >= 2 -> Exponential
  * (EXPTIME). Read-Write when any reachable command has a create/write/edit/delete/move effect.
  */
+import type { FileView } from './sim-fs.js';
 import { DEFAULT_MAX_DEPTH } from '@ratchet/fsm-core';
 import { actionFor, WRITE_EFFECTS, type Dialect } from './dialect.js';
 import type { PlanHost } from './lint.js';
@@ -23,7 +24,7 @@ export interface AnalyzeOptions {
   maxDepth?: number;
   /** Accepted (and ignored) so lint options can be passed as they are. */
   root?: string;
-  files?: Iterable<string>;
+  files?: Iterable<string> | FileView;
   machine?: unknown;
 }
 

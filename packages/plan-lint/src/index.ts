@@ -31,6 +31,7 @@ export { analyzePlan, complexityOf, type Analysis, type AnalyzeOptions, type Com
 export { resolveCall, type CallResolution, type PlanRegistry } from './resolve-call.js';
 export { normalizeRelative } from './paths.js';
 export { globToRegExp, matchGlob } from './glob.js';
+export { listView, type FileView } from './sim-fs.js';
 export { formatStylish, type StylishOptions } from './format/stylish.js';
 export { formatJson } from './format/json.js';
 export { GITHUB_MAX_RESULTS, INFORMATION_URI, SARIF_SCHEMA, formatSarif, toSarif, type SarifOptions } from './format/sarif.js';

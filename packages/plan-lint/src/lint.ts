@@ -1,7 +1,7 @@
 /**
  * `lintPlan`: run every rule over a plan and the sub-plans it calls. Pure: plan text comes from the
- * injected `host.readPlan`, the file system is simulated from `files` (a Set, mutated in place as
- * the plan creates, deletes and moves files). The walk is iterative (explicit stacks for blocks
+ * injected `host.readPlan`, the file system is simulated from `files` (sim-fs.ts: the starting files
+ * plus what the plan creates, deletes and moves). The walk is iterative (explicit stacks for blocks
  * and call frames), so plan length and nesting never touch the JS call stack; fsm-core's pushdown
  * `start`/`step` decides the call depth limit and the call chain. It walks the compact form
  * (`scanPlan`: typed arrays over the text, arguments sliced only when a rule needs them), so the
@@ -10,6 +10,7 @@
 import { DEFAULT_MAX_DEPTH, nextSymbols, start, step, type Machine, type RunSnapshot } from '@ratchet/fsm-core';
 import { actionFor, commandsForSymbol, type CompiledCommand, type Dialect, type DialectAction } from './dialect.js';
 import { RULES, sortFindings, type CallSite, type Finding, type RuleId } from './findings.js';
+import { SimulatedFs, type FileView } from './sim-fs.js';
 import { matchGlob } from './glob.js';
 import { KIND_COMMAND, KIND_LOOP, argOf, scanPlan, type PlanCode, type ScanResult } from './parse.js';
 import { normalizeRelative } from './paths.js';
@@ -35,8 +36,11 @@ export interface LintOptions {
   /** Absolute project root (for the shell and the formatters; the core resolves paths lexically). */
   root: string;
   host: PlanHost;
-  /** Project-relative paths of the files that exist before the plan runs. */
-  files: Iterable<string>;
+  /**
+   * The files that exist before the plan runs: project-relative paths, or a FileView of a real tree
+   * (asked per path, listed only for `for_each_file`).
+   */
+  files: Iterable<string> | FileView;
   machine: Machine;
   dialect: Dialect;
   /** Plan registry: logical name -> project-relative path. */
@@ -86,11 +90,7 @@ export function lintPlan(options: LintOptions): LintResult {
   const width = machine.alphabet.length;
   const table = machine.table;
 
-  const fs = new Set<string>();
-  for (const f of options.files) {
-    const p = normalizeRelative(f);
-    if (p !== undefined) fs.add(p);
-  }
+  const fs = SimulatedFs.of(options.files);
   const gone = new Map<string, string>();
 
   const report = (frame: Frame | undefined, ruleId: RuleId, file: string, line: number, column: number, message: string, extra?: Pick<Finding, 'chain' | 'callSites'>): void => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { globToRegExp, lintPlan, loadDialect, matchGlob, type LintOptions } from '../src/index.js';
+import { globToRegExp, lintPlan, listView, loadDialect, matchGlob, type FileView, type LintOptions } from '../src/index.js';
 import { brief, fdc, memoryHost } from './support.js';
 
 const HEAD = 'set_plan x\nplan_step_complete go\n';
@@ -32,6 +32,40 @@ describe('glob matcher', () => {
 });
 
 describe('simulated file system', () => {
+  /** A view of a tree that counts what lint asks: a real tree is probed per path, listed only for globs. */
+  function countingView(files: string[]): FileView & { asked: string[]; lists: number } {
+    const inner = listView(files);
+    const view = {
+      asked: [] as string[],
+      lists: 0,
+      exists: (p: string) => {
+        view.asked.push(p);
+        return inner.exists(p);
+      },
+      list: () => {
+        view.lists++;
+        return inner.list();
+      },
+    };
+    return view;
+  }
+
+  test('a FileView is asked only about the paths the plan names, and listed only for a glob', () => {
+    const view = countingView(['src/a.ts', 'src/b.ts', 'docs/x.md']);
+    const plain = lint({ 'main.plan': `${HEAD}read_file src/a.ts\nread_file src/missing.ts\ncreate_file_with_block src/a.ts\ndelete_file docs/x.md\nread_file docs/x.md\n${CLOSE}` }, { files: view });
+    expect(plain.map((f) => `${f.ruleId}:${f.line}`)).toEqual(['file-not-found:4', 'file-exists:5', 'file-not-found:7']);
+    expect(view.lists).toBe(0);
+    expect(new Set(view.asked)).toEqual(new Set(['src/a.ts', 'src/missing.ts', 'docs/x.md']));
+    // The same plan against the same files as a list gives the same findings.
+    expect(lint({ 'main.plan': `${HEAD}read_file src/a.ts\nread_file src/missing.ts\ncreate_file_with_block src/a.ts\ndelete_file docs/x.md\nread_file docs/x.md\n${CLOSE}` }, { files: ['src/a.ts', 'src/b.ts', 'docs/x.md'] })).toEqual(plain);
+    // A glob lists the tree once, and sees what the plan did before it.
+    const globbed = countingView(['src/a.ts', 'src/b.ts']);
+    const findings = lint({ 'main.plan': `${HEAD}delete_file src/a.ts\ncreate_file_with_block src/c.ts\nfor_each_file src/*.ts\n  read_file {file}\nfor_each_file src/*.ts\n  read_file {file}\n${CLOSE}` }, { files: globbed });
+    expect(findings).toEqual([]);
+    expect(globbed.lists).toBe(1);
+  });
+
+
   test('for_each_file expands against the state at that point: created files are included', () => {
     const findings = lint({ 'main.plan': `${HEAD}create_file_with_block src/new.ts\nfor_each_file src/*.ts\n  create_file_with_block {file}.bak\n  read_file {file}.bak\n${CLOSE}` });
     expect(findings).toEqual([]);

@@ -37,7 +37,7 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   try {
     // The registry is remembered: `run done` resolves later call_plan names through the same one.
     started = await file.update((s) => {
-      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, registry: project.registry, files: project.files, readPlan: (rel) => project.host.readPlan(rel) });
+      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, registry: project.registry, files: () => [...project.files.list()], readPlan: (rel) => project.host.readPlan(rel) });
       return registry === undefined ? next : { ...next, registry };
     });
   } catch (err) {
