@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { NotFoundError, StoreError, inspectLock } from '@ratchet/store';
-import { nextDirective, openSession, type Session } from '@ratchet/orchestrator';
+import { nextDirective, readSessionSync, type Session } from '@ratchet/orchestrator/session-view';
 import type { Context } from '../context.js';
 import type { HookMemory } from './memory.js';
 
@@ -36,12 +36,7 @@ export function corruptObligation(root: string, err: StoreError): Obligation {
 
 /** The task session, undefined when there is none; throws StoreError when it is unreadable. */
 export function readTaskSession(root: string): Session | undefined {
-  try {
-    return openSession(join(root, TASK_SESSION), { taskId: 'unnamed', now: () => new Date() }).readSync();
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
+  return readSessionSync(join(root, TASK_SESSION));
 }
 
 /** The task's obligation: any state between a start and DONE. */

@@ -7,9 +7,9 @@
  *    (config `strictness`: off | warn | enforce).
  * A state file that cannot be read denies every write, naming the file and place.
  */
-import { globToRegExp } from '@ratchet/plan-lint';
+import { globToRegExp } from '@ratchet/plan-lint/glob';
 import { StoreError } from '@ratchet/store';
-import { currentStep, type Session } from '@ratchet/orchestrator';
+import { currentStep, type Session } from '@ratchet/orchestrator/session-view';
 import type { HookAnswer } from './answer.js';
 import { bashWrites, pathsIn } from './bash.js';
 import { ConfigError, loadHookConfig, type HookConfig } from './config.js';
