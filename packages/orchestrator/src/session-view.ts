@@ -10,13 +10,14 @@ import { SESSION_SCHEMA_URL } from './urls.js';
 import { sessionValidator } from './validate.js';
 
 export const SESSION_SCHEMA_VERSION = 1;
+const NO_FILE = '1970-01-01T00:00:00.000Z';
 
 const viewDocument = defineDocument<Session>({
   schema: sessionValidator,
   version: SESSION_SCHEMA_VERSION,
   $schema: SESSION_SCHEMA_URL,
-  // Never returned: a missing file reads as undefined below.
-  initial: { taskId: 'none', state: 'START', stack: [], history: [], createdAt: '', updatedAt: '' },
+  // Never returned: a missing file reads as undefined below (this value marks "no file").
+  initial: { taskId: 'none', state: 'START', stack: [], history: [], createdAt: NO_FILE, updatedAt: NO_FILE },
 });
 
 /** The session stored at `path`, or undefined when there is none. Throws the store's errors for a file it refuses. */
@@ -25,7 +26,7 @@ export function readSessionSync(path: string): Session | undefined {
     const doc = openDocument(path, viewDocument);
     // The document reads a missing file as its initial value; the view wants "no session".
     const session = doc.readSync();
-    return session.taskId === 'none' && session.createdAt === '' ? undefined : session;
+    return session.taskId === 'none' && session.createdAt === NO_FILE && session.history.length === 0 ? undefined : session;
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;

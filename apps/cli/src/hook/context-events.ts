@@ -30,6 +30,12 @@ async function ratchet(ctx: Context, args: string[]): Promise<{ code: number; ou
   return { code, out };
 }
 
+/** Flow inputs are one line of text: a multi-line prompt becomes one line, control characters spaces. */
+function oneLine(prompt: string): string {
+  // eslint-disable-next-line no-control-regex -- exactly the characters a flow input refuses
+  return clip(prompt.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim(), QUERY_MAX) || '(empty prompt)';
+}
+
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
@@ -83,7 +89,7 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
 
   const flowSession = `cc-${sessionId.replace(/[^A-Za-z0-9]/g, '').slice(0, 8) || 'session'}-${memory.flows.length + 1}`;
   const { loaded, ref } = await resolveFlow(ctx, config.reasoningFlow);
-  const view = await startFlow(options, { flow: loaded, ref, sessionId: flowSession, inputs: { query: clip(prompt, QUERY_MAX) } });
+  const view = await startFlow(options, { flow: loaded, ref, sessionId: flowSession, inputs: { query: oneLine(prompt) } });
   await doc.update((m) => ({ ...m, sessionId, flows: remember(m.flows, flowSession) }));
   const lead = `Ratchet: this prompt runs the reasoning protocol as flow session ${flowSession} (start a prompt with \`${config.bypassPrefix.trim()}\` to skip it). You MUST follow its directive; you cannot stop while it is open.`;
   return { kind: 'note', event: 'UserPromptSubmit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
