@@ -209,4 +209,32 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     expect(r.stdout).toBe('');
     expect(hook(d, 'stop', {}).stdout).toBe('');
   });
+
+  test('init --claude merges the hooks into .claude/settings.json, idempotently, and never overwrites a broken file', { timeout: 120_000 }, () => {
+    const d = tempDir('ratchet-hook-init-');
+    mkdirSync(join(d, '.claude'));
+    const mine = { permissions: { allow: ['Bash(npm test)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-guard.sh' }] }] } };
+    writeFileSync(join(d, '.claude/settings.json'), JSON.stringify(mine));
+    const first = JSON.parse(ratchet(['--cwd', d, '--json', 'init', '--claude'], { timeout: 60_000 }).stdout);
+    expect(first.claude.added).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop']);
+    const settings = JSON.parse(readFileSync(join(d, '.claude/settings.json'), 'utf8'));
+    expect(settings.permissions).toEqual(mine.permissions);
+    expect(settings.hooks.PreToolUse[0]).toEqual(mine.hooks.PreToolUse[0]);
+    expect(settings.hooks.PreToolUse[1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: 'ratchet hook pre-tool-use', timeout: 30 }] });
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe('ratchet hook stop');
+    const before = readFileSync(join(d, '.claude/settings.json'), 'utf8');
+    const again = JSON.parse(ratchet(['--cwd', d, '--json', 'init', '--claude'], { timeout: 60_000 }).stdout);
+    expect(again.claude.added).toEqual([]);
+    expect(readFileSync(join(d, '.claude/settings.json'), 'utf8')).toBe(before);
+    // The agent cannot switch the rails off by editing the settings.
+    expect(denied(hook(d, 'pre-tool-use', { tool_name: 'Edit', tool_input: { file_path: '.claude/settings.json' } }))).toContain('is Ratchet state');
+
+    const broken = tempDir('ratchet-hook-init-broken-');
+    mkdirSync(join(broken, '.claude'));
+    writeFileSync(join(broken, '.claude/settings.json'), '{\n  "hooks": {,\n}');
+    const r = ratchet(['--cwd', broken, 'init', '--claude'], { timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('.claude/settings.json:2:');
+    expect(readFileSync(join(broken, '.claude/settings.json'), 'utf8')).toBe('{\n  "hooks": {,\n}');
+  });
 });

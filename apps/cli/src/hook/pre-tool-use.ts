@@ -63,7 +63,7 @@ function stateCommand(rel: string): string {
   if (key.endsWith('activity.log.jsonl')) return 'ratchet run done (every ratchet command logs its own action)';
   if (key.endsWith('action_types.json')) return 'ratchet proposals submit (a user reviews and merges it)';
   if (/\.log\.md(\.lock)?$/.test(key)) return 'ratchet jixo lock|task|log|unlock';
-  if (key === 'ratchet.config.json') return 'ask the user: the project config is theirs to change';
+  if (key === 'ratchet.config.json' || key.startsWith('.claude/settings')) return 'ask the user: the project config and its hooks are theirs to change';
   return 'the ratchet command that owns it (ratchet --help)';
 }
 
