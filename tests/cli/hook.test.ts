@@ -17,17 +17,30 @@ interface Answer {
   status: number | null;
   stdout: string;
   stderr: string;
-  json: Record<string, any> | undefined;
+  json: HookJson | undefined;
+}
+
+interface HookJson {
+  hookSpecificOutput?: { hookEventName?: string; permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string };
+  decision?: string;
+  reason?: string;
+}
+
+interface Settings {
+  permissions?: unknown;
+  hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]>;
 }
 
 function hook(dir: string, event: string, payload: Record<string, unknown> | string, env: Record<string, string> = {}): Answer {
   const input = typeof payload === 'string' ? payload : JSON.stringify({ session_id: SID, transcript_path: join(dir, 't.jsonl'), cwd: dir, ...payload });
   const r = ratchet(['hook', event], { cwd: dir, input, env: { CLAUDE_PROJECT_DIR: dir, RATCHET_RUNNER: '', ...env }, timeout: 60_000 });
-  return { ...r, json: r.stdout.trim() === '' ? undefined : JSON.parse(r.stdout) };
+  return { ...r, json: r.stdout.trim() === '' ? undefined : (JSON.parse(r.stdout) as HookJson) };
 }
 
 const denied = (a: Answer): string | undefined => (a.json?.hookSpecificOutput?.permissionDecision === 'deny' ? a.json.hookSpecificOutput.permissionDecisionReason : undefined);
 const blocked = (a: Answer): string | undefined => (a.json?.decision === 'block' ? a.json.reason : undefined);
+const initClaude = (d: string): { claude: { added: string[] } } => JSON.parse(ratchet(['--cwd', d, '--json', 'init', '--claude'], { timeout: 60_000 }).stdout) as { claude: { added: string[] } };
+const settingsOf = (d: string): Settings => JSON.parse(readFileSync(join(d, '.claude/settings.json'), 'utf8')) as Settings;
 const context = (a: Answer): string | undefined => a.json?.hookSpecificOutput?.additionalContext;
 const write = (file_path: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path, content: 'x' } });
 const bash = (command: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
@@ -59,7 +72,7 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     const prompt = hook(dir, 'user-prompt-submit', { hook_event_name: 'UserPromptSubmit', prompt: 'Füge eine Login-Seite hinzu\nmit Passwort-Reset ✓' });
     expect(context(prompt)).toContain('flow session cc-sess0001-1');
     expect(context(prompt)).toMatch(/ratchet flow (advance|complete-branch)/);
-    const flowFile = JSON.parse(readFileSync(join(dir, '.ratchet/flows/cc-sess0001-1.json'), 'utf8'));
+    const flowFile = JSON.parse(readFileSync(join(dir, '.ratchet/flows/cc-sess0001-1.json'), 'utf8')) as { vars: Record<string, string> };
     expect(flowFile.vars.query).toBe('Füge eine Login-Seite hinzu mit Passwort-Reset ✓');
 
     // 3. Shortcut: skip the reasoning flow and stop.
@@ -128,7 +141,7 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     // 9. PostToolUse logs the call.
     writeFileSync(join(dir, 'src/login.js'), 'export {};\n');
     expect(hook(dir, 'post-tool-use', { hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, 'src/login.js'), content: 'export {};\n' }, tool_response: { success: true } }).stdout).toBe('');
-    const log = readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const log = readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
     expect(log.at(-1)).toMatchObject({ phase: 'EXECUTING', task: { id: 'login', plan_step: 2 }, action: { type: 'TOOL_CALL', details: { tool: 'Write', claude_session: SID } }, outcome: { status: 'SUCCESS' } });
     expect(JSON.stringify(log.at(-1))).not.toContain('export {}');
 
@@ -215,15 +228,15 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     mkdirSync(join(d, '.claude'));
     const mine = { permissions: { allow: ['Bash(npm test)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-guard.sh' }] }] } };
     writeFileSync(join(d, '.claude/settings.json'), JSON.stringify(mine));
-    const first = JSON.parse(ratchet(['--cwd', d, '--json', 'init', '--claude'], { timeout: 60_000 }).stdout);
+    const first = initClaude(d);
     expect(first.claude.added).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop']);
-    const settings = JSON.parse(readFileSync(join(d, '.claude/settings.json'), 'utf8'));
+    const settings = settingsOf(d);
     expect(settings.permissions).toEqual(mine.permissions);
-    expect(settings.hooks.PreToolUse[0]).toEqual(mine.hooks.PreToolUse[0]);
-    expect(settings.hooks.PreToolUse[1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: 'ratchet hook pre-tool-use', timeout: 30 }] });
-    expect(settings.hooks.Stop[0].hooks[0].command).toBe('ratchet hook stop');
+    expect(settings.hooks.PreToolUse![0]).toEqual(mine.hooks.PreToolUse[0]);
+    expect(settings.hooks.PreToolUse![1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: 'ratchet hook pre-tool-use', timeout: 30 }] });
+    expect(settings.hooks.Stop![0]!.hooks[0]!.command).toBe('ratchet hook stop');
     const before = readFileSync(join(d, '.claude/settings.json'), 'utf8');
-    const again = JSON.parse(ratchet(['--cwd', d, '--json', 'init', '--claude'], { timeout: 60_000 }).stdout);
+    const again = initClaude(d);
     expect(again.claude.added).toEqual([]);
     expect(readFileSync(join(d, '.claude/settings.json'), 'utf8')).toBe(before);
     // The agent cannot switch the rails off by editing the settings.

@@ -32,14 +32,14 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** The settings with Ratchet's hooks merged in, and the events that were added. Pure. */
 export function mergeHooks(settings: Json, base: string, file = CLAUDE_SETTINGS): { settings: Json; added: string[] } {
   if (settings.hooks !== undefined && !isObject(settings.hooks)) throw new CliError(`${file}: "hooks" is not an object; fix it by hand, Ratchet will not guess`, { file, code: 'bad-settings' });
-  const hooks: Json = { ...((settings.hooks as Json | undefined) ?? {}) };
+  const hooks: Json = { ...(settings.hooks ?? {}) };
   const added: string[] = [];
   for (const [claude, event, tools] of EVENTS) {
-    const entries = hooks[claude] ?? [];
+    const entries: unknown = hooks[claude] ?? [];
     if (!Array.isArray(entries)) throw new CliError(`${file}: "hooks.${claude}" is not a list; fix it by hand, Ratchet will not guess`, { file, code: 'bad-settings' });
     const present = entries.some((e) => isObject(e) && Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && typeof h.command === 'string' && h.command.includes(`hook ${event}`) && /ratchet/.test(h.command)));
     if (present) continue;
-    hooks[claude] = [...entries, { ...(tools ? { matcher: '*' } : {}), hooks: [{ type: 'command', command: `${base} hook ${event}`, timeout: 30 }] }];
+    hooks[claude] = [...(entries as unknown[]), { ...(tools ? { matcher: '*' } : {}), hooks: [{ type: 'command', command: `${base} hook ${event}`, timeout: 30 }] }];
     added.push(claude);
   }
   return { settings: { ...settings, hooks }, added };
