@@ -5,6 +5,7 @@
  * that discharges it. A state file that does not parse or validate is an obligation too (the one
  * thing the hooks do not fail open on): nothing can be judged until a person repairs it.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError, StoreError, inspectLock } from '@ratchet/store';
 import { nextDirective, readSessionSync, type Session } from '@ratchet/orchestrator/session-view';
@@ -73,7 +74,8 @@ export async function openObligations(ctx: Context, memory: HookMemory, runners:
       out.push(...(await flowObligations(ctx, memory.flows)));
     });
   }
-  if (runners.length > 0) {
+  // campaign-dag is only loaded when there is a campaign to read (Stop runs at every turn's end).
+  if (runners.length > 0 && existsSync(join(root, '.ratchet', 'campaign.json'))) {
     await guard(async () => {
       const { readCampaign } = await import('@ratchet/campaign-dag');
       const campaign = await readCampaign(root).catch((err: unknown) => {
