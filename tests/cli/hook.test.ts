@@ -250,4 +250,38 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     expect(r.stderr).toContain('.claude/settings.json:2:');
     expect(readFileSync(join(broken, '.claude/settings.json'), 'utf8')).toBe('{\n  "hooks": {,\n}');
   });
+
+  test('SessionStart shows the top of turn assess and the pending lessons, within 1,500 characters', { timeout: 120_000 }, () => {
+    const d = tempDir('ratchet-hook-context-');
+    run(d, ['init']);
+    run(d, ['goals', 'add', 'Ship the beta', '--priority', '5']);
+    run(d, ['actions', 'add', 'agent_task', 'Write the migration', '--priority', '3', '--goal', 'g1']);
+    mkdirSync(join(d, 'postmortems'), { recursive: true });
+    writeFileSync(
+      join(d, 'postmortems/pm.md'),
+      "# Post-Mortem\n\n## 3. Corrective Actions & Lessons Learned\n\n**Lesson:** Plans should be analysed before they run.\n**Action:** add tool 'ratchet plan analyze' to protocol 'greeting'\n",
+    );
+    ratchet(['--cwd', d, 'lessons', 'extract', 'postmortems/pm.md'], { timeout: 60_000 });
+    expect(ratchet(['--cwd', d, 'lessons', 'list', '--status', 'pending'], { timeout: 60_000 }).stdout).toContain('add-tool');
+    const text = context(hook(d, 'session-start', { hook_event_name: 'SessionStart', source: 'resume' }))!;
+    expect(text).toContain('Top of `ratchet turn assess`');
+    expect(text).toContain('Write the migration');
+    expect(text).toContain('1 pending lesson(s)');
+    expect(text.length).toBeLessThanOrEqual(1500);
+  });
+
+  test('ratchet hook --help explains the events; the full program answers like the fast path', { timeout: 60_000 }, () => {
+    const help = ratchet(['hook', '--help'], { timeout: 60_000 });
+    expect(help.status).toBe(0);
+    for (const event of ['session-start', 'user-prompt-submit', 'pre-tool-use', 'post-tool-use', 'stop', 'subagent-stop']) expect(help.stdout).toContain(event);
+    const d = tempDir('ratchet-hook-slow-');
+    run(d, ['init']);
+    run(d, ['task', 'start', '--task-id', 'x', '--no-network']);
+    const input = JSON.stringify({ session_id: SID, tool_name: 'Write', tool_input: { file_path: 'src/a.js' } });
+    const viaProgram = ratchet(['--cwd', d, 'hook', 'pre-tool-use'], { input, timeout: 60_000, env: { CLAUDE_PROJECT_DIR: '' } });
+    const fast = ratchet(['hook', 'pre-tool-use'], { input, cwd: d, timeout: 60_000, env: { CLAUDE_PROJECT_DIR: d } });
+    expect(viaProgram.stdout).toContain('"permissionDecision":"deny"');
+    expect(viaProgram.stdout).toBe(fast.stdout);
+    expect(ratchet(['hook', 'no-such-event'], { input, cwd: d, timeout: 60_000 }).status).toBe(2);
+  });
 });
