@@ -64,21 +64,17 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
   const prompt = payload.prompt ?? '';
   if (config.reasoningFlow === false || prompt.startsWith(config.bypassPrefix) || payload.sessionId === undefined) return { kind: 'none' };
   const sessionId = payload.sessionId;
-  const { FlowError, flowStatus, startFlow } = await import('@ratchet/flows');
+  const { startFlow } = await import('@ratchet/flows');
   const { resolveFlow, runnerOptions } = await import('../commands/flow/project.js');
+  const { flowView } = await import('./flow-obligations.js');
   const options = await runnerOptions(ctx);
   const doc = openHookMemory(ctx.cwd, sessionId);
   const memory = doc.readSync();
 
   // Continue this session's open (or halted) reasoning flow rather than starting a second one.
   for (const id of [...memory.flows].reverse()) {
-    let view;
-    try {
-      view = await flowStatus(options, id);
-    } catch (err) {
-      if (err instanceof FlowError && err.code === 'unknown-session') continue;
-      throw err;
-    }
+    const view = await flowView(options, id);
+    if (view === undefined) continue;
     if (view.flow.id !== config.reasoningFlow || view.session.status === 'COMPLETED') continue;
     const lead =
       view.session.status === 'HALTED'
