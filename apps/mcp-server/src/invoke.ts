@@ -3,6 +3,7 @@
  * capturing Io) and turns what it printed and its exit code into an MCP tool result.
  */
 import { EXIT_OK, EXIT_PROBLEMS, run } from '@ratchet/cli';
+import { resolveInsideRoot } from '@ratchet/store';
 import { captureIo } from './capture-io.js';
 import type { ToolArgs, ToolSpec } from './tool-spec.js';
 
@@ -37,6 +38,10 @@ export async function runCommand(spec: ToolSpec, args: ToolArgs, options: Invoke
 
 export async function invokeTool(spec: ToolSpec, args: ToolArgs, options: InvokeOptions): Promise<ToolResult> {
   try {
+    for (const name of spec.paths ?? []) {
+      const value = args[name];
+      if (typeof value === 'string') resolveInsideRoot(options.project, value, { allowAbsolute: true });
+    }
     return toToolResult(spec, await runCommand(spec, args, options));
   } catch (err) {
     // run() reports command failures itself; this is a failure around it (a bug): still a tool error.
@@ -76,10 +81,13 @@ function parseDocument(stdout: string): Record<string, unknown> | undefined {
   }
 }
 
+/** The CLI's error message, after the place it names (`file:line:col: `) as the CLI prints it on stderr. */
 function errorMessage(document: Record<string, unknown> | undefined): string | undefined {
-  const error = document?.error;
-  if (error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
-  return undefined;
+  const error = document?.error as { message?: unknown; file?: unknown; line?: unknown; column?: unknown } | undefined;
+  if (error === null || typeof error !== 'object' || typeof error.message !== 'string') return undefined;
+  if (typeof error.file !== 'string') return error.message;
+  const place = [error.file, error.line, error.line === undefined ? undefined : error.column].filter((p) => typeof p === 'string' || typeof p === 'number').join(':');
+  return `${place}: ${error.message}`;
 }
 
 function lastLine(text: string): string {

@@ -19,6 +19,12 @@ export interface ToolSpec {
   description: string;
   shape: (z: Zod) => z.ZodRawShape;
   argv: (args: ToolArgs) => Argv;
+  /**
+   * Arguments that name a file or directory. A model supplies them, so each must resolve inside
+   * the project (the store's own check) before the command runs, including where the CLI trusts
+   * its human user with a path elsewhere (a --session file, a jixo log).
+   */
+  paths?: readonly string[];
   /** Content the command reads as standard input (`-`), from an argument. */
   stdin?: (args: ToolArgs) => string | undefined;
   /**

@@ -26,6 +26,7 @@ export const campaignTools: ToolSpec[] = [
   },
   {
     name: 'campaign_add_tasks',
+    paths: ['file'],
     preset: 'all',
     description: 'Add the tasks of a plan.json (a file path, or the plan object itself).',
     shape: (z) => ({ file: z.string().optional(), plan: z.record(z.string(), z.unknown()).optional() }),

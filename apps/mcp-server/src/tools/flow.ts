@@ -15,6 +15,7 @@ export const flowTools: ToolSpec[] = [
   },
   {
     name: 'flow_start',
+    paths: ['flow'],
     preset: 'standard',
     description: 'Start a flow session; returns the first step and the next command.',
     shape: (z) => ({ flow: z.string(), session: z.string(), input: values(z), agent: z.boolean().optional() }),

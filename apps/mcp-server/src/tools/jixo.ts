@@ -5,6 +5,7 @@ import type { ToolSpec } from '../tool-spec.js';
 export const jixoTools: ToolSpec[] = [
   {
     name: 'jixo_check',
+    paths: ['file'],
     preset: 'standard',
     description: 'Parse a *.log.md or *.job.md file and report every problem.',
     shape: (z) => ({ file: z.string() }),
@@ -13,6 +14,7 @@ export const jixoTools: ToolSpec[] = [
   },
   {
     name: 'jixo_triage',
+    paths: ['job', 'log'],
     preset: 'standard',
     description: 'Protocol 0: release stale locks, then your role and objective.',
     shape: (z) => ({ job: z.string(), runner: z.string(), active: z.array(z.string()).optional(), log: z.string().optional(), dry_run: z.boolean().optional() }),
@@ -26,6 +28,7 @@ export const jixoTools: ToolSpec[] = [
   },
   {
     name: 'jixo_lock',
+    paths: ['log'],
     preset: 'standard',
     description: 'Take the log lock for your runner and return the fresh content.',
     shape: (z) => ({ log: z.string(), runner: z.string(), timeout_ms: z.number().int().positive().optional() }),
@@ -33,6 +36,7 @@ export const jixoTools: ToolSpec[] = [
   },
   {
     name: 'jixo_unlock',
+    paths: ['log'],
     preset: 'standard',
     description: 'Release the log lock your runner holds.',
     shape: (z) => ({ log: z.string(), runner: z.string() }),
@@ -40,6 +44,7 @@ export const jixoTools: ToolSpec[] = [
   },
   {
     name: 'jixo_task_list',
+    paths: ['log'],
     preset: 'all',
     description: 'Roadmap tasks with status and runner.',
     shape: (z) => ({ log: z.string() }),
@@ -47,6 +52,7 @@ export const jixoTools: ToolSpec[] = [
   },
   {
     name: 'jixo_task_lock',
+    paths: ['log'],
     preset: 'all',
     description: 'Lock one pending roadmap task for your runner.',
     shape: (z) => ({ log: z.string(), id: z.string(), runner: z.string() }),
@@ -54,6 +60,7 @@ export const jixoTools: ToolSpec[] = [
   },
   {
     name: 'jixo_task_finish',
+    paths: ['log'],
     preset: 'all',
     description: 'Complete, fail or pause your locked task with its Work Log entry.',
     shape: (z) => ({ log: z.string(), id: z.string(), runner: z.string(), outcome: z.enum(['complete', 'fail', 'pause']), summary: z.string() }),

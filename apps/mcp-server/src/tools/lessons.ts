@@ -5,6 +5,7 @@ import type { ToolSpec } from '../tool-spec.js';
 export const lessonsTools: ToolSpec[] = [
   {
     name: 'lessons_extract',
+    paths: ['postmortem'],
     preset: 'standard',
     description: "Read a post-mortem's lessons into lessons.jsonl.",
     shape: (z) => ({ postmortem: z.string(), task: z.string().optional() }),

@@ -19,6 +19,7 @@ export const memoryTools: ToolSpec[] = [
   },
   {
     name: 'memory_add_failure',
+    paths: ['file'],
     preset: 'all',
     description: 'Remember a failure and how to avoid it.',
     shape: (z) => ({ trigger: z.string(), fix: z.string(), cost: z.number().int(), name: z.string().optional(), match: z.string().optional(), tag: z.array(z.string()).optional(), file: file(z) }),
@@ -27,6 +28,7 @@ export const memoryTools: ToolSpec[] = [
   },
   {
     name: 'memory_add_pattern',
+    paths: ['file'],
     preset: 'all',
     description: 'Remember something that worked.',
     shape: (z) => ({ trigger: z.string(), insight: z.string(), saved: z.number().int(), name: z.string().optional(), tag: z.array(z.string()).optional(), file: file(z) }),
@@ -34,6 +36,7 @@ export const memoryTools: ToolSpec[] = [
   },
   {
     name: 'memory_feedback',
+    paths: ['file'],
     preset: 'all',
     description: 'Report whether a remembered entry helped.',
     shape: (z) => ({ name: z.string(), helped: z.boolean(), file: file(z) }),
@@ -41,6 +44,7 @@ export const memoryTools: ToolSpec[] = [
   },
   {
     name: 'memory_stats',
+    paths: ['file'],
     preset: 'all',
     description: 'Memory counts, caps, feedback and the most important entries.',
     shape: (z) => ({ file: file(z) }),

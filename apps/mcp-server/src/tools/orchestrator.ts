@@ -7,6 +7,7 @@ const session = (z: Zod) => z.string().optional().describe('session file (defaul
 export const orchestratorTools: ToolSpec[] = [
   {
     name: 'task_start',
+    paths: ['session'],
     preset: 'core',
     description: 'Begin a task: orientation, then PLANNING.',
     shape: (z) => ({ task_id: z.string(), network: z.boolean().optional().describe('probe the network (default true)'), session: session(z) }),
@@ -14,6 +15,7 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'run_plan',
+    paths: ['plan', 'dialect', 'registry', 'session'],
     preset: 'core',
     description: 'Submit a plan file: lint errors keep the task in PLANNING; a clean plan starts executing.',
     shape: (z) => ({ plan: z.string(), dialect: z.string().optional(), registry: z.string().optional(), session: session(z) }),
@@ -21,6 +23,7 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'run_next',
+    paths: ['session'],
     preset: 'core',
     description: 'The step to execute now and the commands that follow.',
     shape: (z) => ({ session: session(z) }),
@@ -28,6 +31,7 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'run_done',
+    paths: ['session'],
     preset: 'core',
     description: 'Report the current step done (or failed); moves to the next step.',
     shape: (z) => ({ failed: z.boolean().optional(), message: z.string().optional(), session: session(z) }),
@@ -35,6 +39,7 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'run_status',
+    paths: ['session'],
     preset: 'core',
     description: 'Lifecycle state, legal moves, plan stack, current step.',
     shape: (z) => ({ session: session(z) }),
@@ -42,6 +47,7 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'task_close',
+    paths: ['session'],
     preset: 'core',
     description: 'Close the task (POST_MORTEM) and write postmortems/<id>.md to fill in.',
     shape: (z) => ({ task_id: z.string(), session: session(z) }),
@@ -49,6 +55,7 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'task_submit',
+    paths: ['session'],
     preset: 'core',
     description: 'Finish a closed task once its post-mortem is filled in.',
     shape: (z) => ({ task_id: z.string(), session: session(z) }),
@@ -56,6 +63,7 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'research_plan',
+    paths: ['session'],
     preset: 'all',
     description: 'Write a research plan for a topic; in PLANNING, enter the research cycle.',
     shape: (z) => ({ topic: z.string(), session: session(z) }),
@@ -63,6 +71,7 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'research_done',
+    paths: ['session'],
     preset: 'all',
     description: 'Leave the research cycle (report must exist), or fail it.',
     shape: (z) => ({ failed: z.boolean().optional(), message: z.string().optional(), session: session(z) }),

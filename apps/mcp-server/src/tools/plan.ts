@@ -5,6 +5,7 @@ import type { ToolSpec } from '../tool-spec.js';
 export const planTools: ToolSpec[] = [
   {
     name: 'plan_lint',
+    paths: ['plan', 'dialect', 'fsm', 'registry'],
     preset: 'core',
     description: 'Lint a plan and its sub-plans; findings with file:line.',
     shape: (z) => ({ plan: z.string(), dialect: z.string().optional(), fsm: z.string().optional(), registry: z.string().optional() }),
@@ -13,6 +14,7 @@ export const planTools: ToolSpec[] = [
   },
   {
     name: 'plan_analyze',
+    paths: ['plan', 'dialect', 'registry'],
     preset: 'all',
     description: 'Complexity class and modality of a plan.',
     shape: (z) => ({ plan: z.string(), dialect: z.string().optional(), registry: z.string().optional() }),
