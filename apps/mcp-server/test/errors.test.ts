@@ -1,16 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { call, connect, errorText, ok, taskProject, tempDir, type Connected } from './helpers.js';
+import { call, connect, errorText, plannedTask, tempDir, type Connected } from './helpers.js';
 
 let dir: string;
 let server: Connected;
 const sessionBytes = (): string => readFileSync(join(dir, '.ratchet/session.json'), 'utf8');
 
 beforeEach(async () => {
-  dir = taskProject();
-  server = await connect(dir);
-  await ok(server, 'task_start', { task_id: 'T-1', network: false });
+  ({ dir, server } = await plannedTask());
 }, 60_000);
 afterEach(async () => {
   await server.close();

@@ -85,3 +85,11 @@ export function errorText(r: ToolCall): string {
   const first = r.content[0];
   return first?.type === 'text' ? first.text : '';
 }
+
+/** A task project with a server connected to it and task T-1 started (PLANNING). */
+export async function plannedTask(): Promise<{ dir: string; server: Connected }> {
+  const dir = taskProject();
+  const server = await connect(dir);
+  await ok(server, 'task_start', { task_id: 'T-1', network: false });
+  return { dir, server };
+}

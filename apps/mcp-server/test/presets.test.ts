@@ -74,4 +74,12 @@ describe('the server process: initialize and tools/list per preset', () => {
     expect(r.stderr).toContain('RATCHET_MCP_TOOLS=cor: unknown tool cor');
     expect(r.stdout).toBe('');
   });
+
+  test('a RATCHET_PROJECT that is not a directory stops it at start-up too', { timeout: 60_000 }, () => {
+    const missing = `${tempDir()}/absent`;
+    const r = spawnSync(process.execPath, [serverBin], { encoding: 'utf8', env: { ...process.env, RATCHET_MCP_TOOLS: '', RATCHET_PROJECT: missing }, input: '' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`RATCHET_PROJECT=${missing}: not a directory`);
+    expect(r.stdout).toBe('');
+  });
 });

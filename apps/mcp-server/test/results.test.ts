@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { call, connect, errorText, ok, taskProject, type Connected } from './helpers.js';
+import { call, errorText, ok, plannedTask, type Connected } from './helpers.js';
 
 /** The exit-1 convention: a check's findings are a result; any other command's refusal is a tool error. */
 const broken = fileURLToPath(new URL('../../../examples/plans/broken.txt', import.meta.url));
@@ -10,10 +10,8 @@ let dir: string;
 let server: Connected;
 
 beforeAll(async () => {
-  dir = taskProject();
+  ({ dir, server } = await plannedTask());
   copyFileSync(broken, join(dir, 'plans/broken.txt'));
-  server = await connect(dir);
-  await ok(server, 'task_start', { task_id: 'T-1', network: false });
 }, 60_000);
 afterAll(async () => {
   await server.close();
