@@ -1,0 +1,43 @@
+/**
+ * Builds a `ratchet` argv from typed tool arguments. Option values are joined to their flag
+ * (`--message=-x`) and operands follow `--`, so no argument value can be read as another option.
+ */
+export class Argv {
+  private readonly options: string[] = [];
+  private readonly operands: string[] = [];
+
+  constructor(private readonly command: readonly string[]) {}
+
+  /** `--flag=value` for a defined value; once per element of an array (repeatable options). */
+  opt(flag: string, value: unknown): this {
+    if (value === undefined || value === null) return this;
+    for (const v of Array.isArray(value) ? value : [value]) this.options.push(`${flag}=${String(v)}`);
+    return this;
+  }
+
+  /** A boolean flag, present only when `on` is true. */
+  flag(flag: string, on: unknown): this {
+    if (on === true) this.options.push(flag);
+    return this;
+  }
+
+  /** `key=value` options from an object (`--input`, `--set`). */
+  pairs(flag: string, value: unknown): this {
+    if (value === undefined || value === null) return this;
+    // The tool schemas declare these as string records.
+    for (const [k, v] of Object.entries(value as Record<string, string>)) this.options.push(`${flag}=${k}=${v}`);
+    return this;
+  }
+
+  /** A positional argument (skipped when undefined). */
+  arg(value: unknown): this {
+    if (value !== undefined && value !== null) this.operands.push(typeof value === 'string' ? value : JSON.stringify(value));
+    return this;
+  }
+
+  build(): string[] {
+    return [...this.command, ...this.options, ...(this.operands.length > 0 ? ['--', ...this.operands] : [])];
+  }
+}
+
+export const cmd = (...command: string[]): Argv => new Argv(command);

@@ -1,0 +1,95 @@
+/**
+ * Runs one tool as a `ratchet` command in this process (the CLI's own command layer, with a
+ * capturing Io) and turns what it printed and its exit code into an MCP tool result.
+ */
+import { EXIT_OK, EXIT_PROBLEMS, run } from '@ratchet/cli';
+import { resolveInsideRoot } from '@ratchet/store';
+import { captureIo } from './capture-io.js';
+import type { ToolArgs, ToolSpec } from './tool-spec.js';
+
+export interface InvokeOptions {
+  /** The project directory every command runs in (`--cwd`). */
+  project: string;
+  env: Record<string, string | undefined>;
+}
+
+/** The shape of an MCP CallToolResult, kept local so this module does not import the SDK. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface CommandOutcome {
+  argv: string[];
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the tool's command with `--json --cwd <project>` and returns what it printed. */
+export async function runCommand(spec: ToolSpec, args: ToolArgs, options: InvokeOptions): Promise<CommandOutcome> {
+  const argv = ['--json', '--cwd', options.project, ...spec.argv(args).build()];
+  const capture = captureIo({ cwd: options.project, env: options.env, stdin: spec.stdin?.(args) });
+  const exitCode = await run(argv, capture.io);
+  return { argv, exitCode, stdout: capture.stdout(), stderr: capture.stderr() };
+}
+
+export async function invokeTool(spec: ToolSpec, args: ToolArgs, options: InvokeOptions): Promise<ToolResult> {
+  try {
+    for (const name of spec.paths ?? []) {
+      const value = args[name];
+      if (typeof value === 'string') resolveInsideRoot(options.project, value, { allowAbsolute: true });
+    }
+    return toToolResult(spec, await runCommand(spec, args, options));
+  } catch (err) {
+    // run() reports command failures itself; this is a failure around it (a bug): still a tool error.
+    return errorResult(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * Exit 0, or exit 1 of a check (`findings`): the document is the result. Exit 1 of any other
+ * command means it refused to do what was asked, exit 2 a usage or input error, anything else an
+ * internal error: a tool error whose text is the CLI's own message.
+ */
+export function toToolResult(spec: ToolSpec, outcome: CommandOutcome): ToolResult {
+  const document = parseDocument(outcome.stdout);
+  const ok = outcome.exitCode === EXIT_OK || (outcome.exitCode === EXIT_PROBLEMS && spec.findings === true);
+  if (ok && document !== undefined) return { content: [{ type: 'text', text: JSON.stringify(document) }], structuredContent: document };
+  // A refusal without an error message (a plan rejected for its findings) shows its document.
+  const message =
+    errorMessage(document) ??
+    (document === undefined ? lastLine(outcome.stderr) || `ratchet ${outcome.argv.slice(3).join(' ')} exited with ${outcome.exitCode} without a JSON result` : JSON.stringify(document));
+  return ok ? errorResult(message) : errorResult(message, document);
+}
+
+function errorResult(text: string, document?: Record<string, unknown>): ToolResult {
+  return document === undefined ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }], structuredContent: document, isError: true };
+}
+
+/** The one JSON document a --json run prints; structured content must be an object, so others are wrapped. */
+function parseDocument(stdout: string): Record<string, unknown> | undefined {
+  const text = stdout.trim();
+  if (text === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+  } catch {
+    return { output: text };
+  }
+}
+
+/** The CLI's error message, after the place it names (`file:line:col: `) as the CLI prints it on stderr. */
+function errorMessage(document: Record<string, unknown> | undefined): string | undefined {
+  const error = document?.error as { message?: unknown; file?: unknown; line?: unknown; column?: unknown } | undefined;
+  if (error === null || typeof error !== 'object' || typeof error.message !== 'string') return undefined;
+  if (typeof error.file !== 'string') return error.message;
+  const place = [error.file, error.line, error.line === undefined ? undefined : error.column].filter((p) => typeof p === 'string' || typeof p === 'number').join(':');
+  return `${place}: ${error.message}`;
+}
+
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').pop() ?? '';
+}

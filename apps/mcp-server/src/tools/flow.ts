@@ -1,0 +1,60 @@
+/** Step/phase workflows with gates (`ratchet flow`). */
+import { cmd } from '../argv.js';
+import type { ToolSpec, Zod } from '../tool-spec.js';
+
+const values = (z: Zod) => z.record(z.string(), z.string()).optional();
+const texts = (z: Zod) => z.array(z.string()).optional();
+
+export const flowTools: ToolSpec[] = [
+  {
+    name: 'flow_list',
+    preset: 'standard',
+    description: 'Flows you can start, and the saved sessions.',
+    shape: () => ({}),
+    argv: () => cmd('flow', 'list'),
+  },
+  {
+    name: 'flow_start',
+    paths: ['flow'],
+    preset: 'standard',
+    description: 'Start a flow session; returns the first step and the next command.',
+    shape: (z) => ({ flow: z.string(), session: z.string(), input: values(z), agent: z.boolean().optional() }),
+    argv: (a) => cmd('flow', 'start').opt('--session', a.session).pairs('--input', a.input).flag('--agent', a.agent).arg(a.flow),
+  },
+  {
+    name: 'flow_advance',
+    preset: 'standard',
+    description: "Leave the current step once its gates hold (else says what is missing).",
+    shape: (z) => ({ session: z.string(), loop: z.boolean().optional(), remediate: z.boolean().optional(), set: values(z), note: texts(z), question: texts(z) }),
+    argv: (a) =>
+      cmd('flow', 'advance').opt('--session', a.session).flag('--loop', a.loop).flag('--remediate', a.remediate).pairs('--set', a.set).opt('--note', a.note).opt('--question', a.question),
+  },
+  {
+    name: 'flow_status',
+    preset: 'standard',
+    description: "A session's current step and next command; without session, list sessions.",
+    shape: (z) => ({ session: z.string().optional() }),
+    argv: (a) => cmd('flow', 'status').opt('--session', a.session),
+  },
+  {
+    name: 'flow_complete_branch',
+    preset: 'all',
+    description: 'Mark a branch (STEP:BRANCH) of a parallel step complete.',
+    shape: (z) => ({ session: z.string(), branch: z.string() }),
+    argv: (a) => cmd('flow', 'complete-branch').opt('--session', a.session).arg(a.branch),
+  },
+  {
+    name: 'flow_halt',
+    preset: 'all',
+    description: 'Stop a flow session with a reason.',
+    shape: (z) => ({ session: z.string(), reason: z.string() }),
+    argv: (a) => cmd('flow', 'halt').opt('--session', a.session).opt('--reason', a.reason),
+  },
+  {
+    name: 'flow_resume',
+    preset: 'all',
+    description: 'Continue a halted flow session.',
+    shape: (z) => ({ session: z.string(), note: texts(z) }),
+    argv: (a) => cmd('flow', 'resume').opt('--session', a.session).opt('--note', a.note),
+  },
+];

@@ -1,0 +1,28 @@
+/** The self-correction loop (`ratchet lessons`). */
+import { cmd } from '../argv.js';
+import type { ToolSpec } from '../tool-spec.js';
+
+export const lessonsTools: ToolSpec[] = [
+  {
+    name: 'lessons_extract',
+    paths: ['postmortem'],
+    preset: 'standard',
+    description: "Read a post-mortem's lessons into lessons.jsonl.",
+    shape: (z) => ({ postmortem: z.string(), task: z.string().optional() }),
+    argv: (a) => cmd('lessons', 'extract').opt('--task', a.task).arg(a.postmortem),
+  },
+  {
+    name: 'lessons_apply',
+    preset: 'standard',
+    description: 'Apply pending lessons to the protocols and recompile.',
+    shape: (z) => ({ dry_run: z.boolean().optional(), id: z.array(z.string()).optional(), retry_failed: z.boolean().optional() }),
+    argv: (a) => cmd('lessons', 'apply').flag('--dry-run', a.dry_run).opt('--id', a.id).flag('--retry-failed', a.retry_failed),
+  },
+  {
+    name: 'lessons_list',
+    preset: 'standard',
+    description: 'Lessons with their status.',
+    shape: (z) => ({ status: z.enum(['pending', 'applied', 'failed', 'manual', 'resolved']).optional() }),
+    argv: (a) => cmd('lessons', 'list').opt('--status', a.status),
+  },
+];
