@@ -17,6 +17,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = await import('node:fs');
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
-  const { run } = await import('../dist/main.js');
-  process.exitCode = await run(args);
+  // Hooks run on every tool call: `ratchet hook <event>` skips the command tree (see src/hook-main.ts).
+  const code = args[0] === 'hook' ? await (await import('../dist/hook-main.js')).runHookFast(args) : undefined;
+  if (code !== undefined) process.exitCode = code;
+  else {
+    const { run } = await import('../dist/main.js');
+    process.exitCode = await run(args);
+  }
 }

@@ -32,7 +32,7 @@ const lazyChildProcess = {
 
 await build({
   absWorkingDir: cliRoot,
-  entryPoints: ['src/main.ts', 'src/index.ts'],
+  entryPoints: ['src/main.ts', 'src/index.ts', 'src/hook-main.ts'],
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -28,6 +28,7 @@ export const AREAS: readonly Area[] = [
   { commands: ['campaign'], load: async () => (await import('./commands/campaign/register.js')).registerCampaign },
   { commands: ['workspace'], load: async () => (await import('./commands/workspace/register.js')).registerWorkspace },
   { commands: ['memory'], load: async () => (await import('./commands/memory/register.js')).registerMemory },
+  { commands: ['hook'], load: async () => (await import('./commands/hook/register.js')).registerHook },
   { commands: ['goals', 'actions', 'proposals', 'turn'], load: async () => (await import('./commands/goals/register.js')).registerGoals },
 ];
 

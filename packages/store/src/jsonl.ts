@@ -3,6 +3,7 @@
  * `append` is a locked rewrite through temp file + rename, not an O_APPEND write: a crash can then
  * never leave a torn last line, and a file with a bad line is refused instead of appended to.
  */
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from './errors.js';
@@ -23,6 +24,13 @@ export interface JsonlFile<T> {
   read(): Promise<T[]>;
   /** Validate `records` and add them at the end, under the lock. Existing lines are kept byte for byte. */
   append(records: readonly T[]): Promise<void>;
+  /**
+   * `append` at a cost independent of the file's size, for logs written on every agent action: under
+   * the lock, a torn tail (bytes after the last newline, left by a writer killed mid-write and never
+   * acknowledged) is cut off, then the lines are appended (O_APPEND) and fsynced. Unlike `append` it
+   * does not re-read earlier lines; a reader still refuses a file with a bad line, naming it.
+   */
+  appendFast(records: readonly T[]): Promise<void>;
   /** Locked read-modify-write of all records; `fn` may mutate the array or return a new one. Returns what was written. */
   rewrite(fn: (records: T[]) => T[] | void | Promise<T[] | void>): Promise<T[]>;
 }
@@ -64,6 +72,14 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
         await writeFileAtomic(file, `${text}${separator}${lines.join('\n')}\n`, { beforeRename });
       });
     },
+    async appendFast(records) {
+      if (records.length === 0) return;
+      const { lines } = serialize(records);
+      await lockedUpdate(file, options, async (beforeRename) => {
+        await beforeRename();
+        await appendAfterLastNewline(file, `${lines.join('\n')}\n`);
+      });
+    },
     async rewrite(fn) {
       return lockedUpdate(file, options, async (beforeRename) => {
         const records = parseLines(await readText(), schema, file);
@@ -75,6 +91,33 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
       });
     },
   };
+}
+
+/** Cut a torn tail off `file` (creating it if missing), then append `text` and fsync. */
+async function appendAfterLastNewline(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'a+');
+  try {
+    const { size } = await handle.stat();
+    if (size > 0) {
+      // Read backwards to the last newline: a tail without one was never acknowledged.
+      const chunk = Buffer.alloc(Math.min(size, 64 * 1024));
+      let end = size;
+      let cut = -1;
+      while (end > 0 && cut < 0) {
+        const start = Math.max(0, end - chunk.length);
+        const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+        const at = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+        if (at >= 0) cut = start + at + 1;
+        end = start;
+      }
+      if (cut < 0) cut = 0;
+      if (cut < size) await handle.truncate(cut);
+    }
+    await handle.appendFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Parse and validate every non-blank line; parse errors and schema issues carry the file's line number. */

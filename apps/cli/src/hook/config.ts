@@ -1,0 +1,104 @@
+/**
+ * The project config the hooks read: `ratchet.config.json` at the project root, section `hooks`.
+ * Hand-validated (no zod on the hook's path: it runs on every tool call); config-schema.ts holds the
+ * zod source of truth the shipped JSON Schema is generated from, and a test checks both agree.
+ * The file is Ratchet state for the hooks' purposes: an agent cannot edit it to lower the bar.
+ */
+import { join } from 'node:path';
+import { NotFoundError, StoreError, readJsonFileSync } from '@ratchet/store';
+
+export const CONFIG_FILE = 'ratchet.config.json';
+export const CONFIG_SCHEMA_URL = 'https://unpkg.com/@ratchet/cli/schemas/ratchet-config.schema.json';
+
+export const STRICTNESS = ['off', 'warn', 'enforce'] as const;
+export type Strictness = (typeof STRICTNESS)[number];
+
+export interface HookConfig {
+  /** Tools that do not belong to the current plan step: allowed (off), allowed with a note (warn), denied (enforce). */
+  strictness: Strictness;
+  /** At most this many Stop blocks per Claude Code session; then the agent may stop (and is told why). */
+  maxStopBlocks: number;
+  /** The flow UserPromptSubmit starts for each prompt; false: none. */
+  reasoningFlow: string | false;
+  /** A prompt that starts with this skips the reasoning flow (the original's `-b `). */
+  bypassPrefix: string;
+  /** Globs (project-relative) an agent may write while a task is ORIENTING, PLANNING or POST_MORTEM: plans and notes. */
+  planningWrites: string[];
+}
+
+export const DEFAULT_HOOK_CONFIG: HookConfig = {
+  strictness: 'warn',
+  maxStopBlocks: 8,
+  reasoningFlow: 'reasoning',
+  bypassPrefix: '-b ',
+  planningWrites: ['plans/**', '**/*.plan', '**/*.plan.txt', '**/*.plan.md', 'research/**', '.claude/memory/**', 'notes/**'],
+};
+
+/** A config file that does not parse or validate: the hooks block, naming the file and place. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(`${file}${line === undefined ? '' : `:${line}:${column ?? 1}`}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every problem of a parsed config value, as `pointer: message` (empty: valid). */
+export function configProblems(value: unknown): string[] {
+  const problems: string[] = [];
+  if (!isObject(value)) return ['(root): expected an object'];
+  for (const key of Object.keys(value)) {
+    if (!['$schema', 'schemaVersion', 'hooks'].includes(key)) problems.push(`/${key}: unknown property (expected $schema, schemaVersion, hooks)`);
+  }
+  if ('$schema' in value && typeof value.$schema !== 'string') problems.push('/$schema: expected a string');
+  if ('schemaVersion' in value && value.schemaVersion !== 1) problems.push('/schemaVersion: expected 1');
+  const hooks = value.hooks;
+  if (hooks === undefined) return problems;
+  if (!isObject(hooks)) return [...problems, '/hooks: expected an object'];
+  for (const [key, v] of Object.entries(hooks)) {
+    const at = `/hooks/${key}`;
+    switch (key) {
+      case 'strictness':
+        if (!STRICTNESS.includes(v as Strictness)) problems.push(`${at}: expected one of ${STRICTNESS.join(', ')}`);
+        break;
+      case 'maxStopBlocks':
+        if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > 1000) problems.push(`${at}: expected a whole number from 0 to 1000`);
+        break;
+      case 'reasoningFlow':
+        if (v !== false && (typeof v !== 'string' || v === '')) problems.push(`${at}: expected a flow name or false`);
+        break;
+      case 'bypassPrefix':
+        if (typeof v !== 'string' || v === '') problems.push(`${at}: expected a non-empty string`);
+        break;
+      case 'planningWrites':
+        if (!Array.isArray(v) || !v.every((g) => typeof g === 'string' && g !== '')) problems.push(`${at}: expected an array of non-empty glob strings`);
+        break;
+      default:
+        problems.push(`${at}: unknown property`);
+    }
+  }
+  return problems;
+}
+
+/** The project's hook config (defaults for what it does not say). Throws ConfigError when the file is broken. */
+export function loadHookConfig(root: string): HookConfig {
+  const path = join(root, CONFIG_FILE);
+  let value: unknown;
+  try {
+    value = readJsonFileSync(path, { maxBytes: 256 * 1024 }).value;
+  } catch (err) {
+    if (err instanceof NotFoundError) return DEFAULT_HOOK_CONFIG;
+    if (err instanceof StoreError) throw new ConfigError(CONFIG_FILE, err.reason, err.line, err.column);
+    throw err;
+  }
+  const problems = configProblems(value);
+  if (problems.length > 0) throw new ConfigError(CONFIG_FILE, problems.join('; '));
+  const hooks = (value as { hooks?: Partial<HookConfig> }).hooks ?? {};
+  return { ...DEFAULT_HOOK_CONFIG, ...hooks };
+}

@@ -1,0 +1,90 @@
+/**
+ * SessionStart and UserPromptSubmit: what the agent must know before it acts, as additional
+ * context. SessionStart: the task's state and next command, open flows, claims and locks (the
+ * obligations Stop will hold it to), this session's runner name, the top of `turn assess` and the
+ * pending lessons, in at most 1,500 characters. UserPromptSubmit: every prompt runs the reasoning
+ * flow (seed 001) unless it starts with the bypass prefix; the flow's mandatory directive goes back.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context, Io } from '../context.js';
+import type { HookAnswer } from './answer.js';
+import { loadHookConfig } from './config.js';
+import { openHookMemory, remember } from './memory.js';
+import { describeObligations, openObligations } from './obligations.js';
+import type { HookPayload } from './payload.js';
+import { defaultRunner, sessionRunners } from './runner.js';
+
+export const SESSION_CONTEXT_MAX = 1500;
+/** The directive of a started flow is long; the prompt's context keeps its head. */
+const PROMPT_CONTEXT_MAX = 4000;
+/** The prompt as the flow's `query` input: enough to route it, never a whole pasted file. */
+const QUERY_MAX = 2000;
+
+/** Run another `ratchet` command in this process (the same command layer), capturing its output. */
+async function ratchet(ctx: Context, args: string[]): Promise<{ code: number; out: string }> {
+  const { run } = await import('../main.js');
+  let out = '';
+  const io: Io = { ...ctx.io, stdout: (t) => (out += t), stderr: () => undefined, isTTY: false, readStdin: () => Promise.resolve(''), stdinIsTTY: true };
+  const code = await run(['--cwd', ctx.cwd, ...args], io);
+  return { code, out };
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+export async function sessionStart(ctx: Context, payload: HookPayload): Promise<HookAnswer> {
+  const memory = openHookMemory(ctx.cwd, payload.sessionId ?? 'unknown').readSync();
+  const runner = defaultRunner(ctx.io.env, payload.sessionId);
+  const parts: string[] = ['Ratchet keeps this project on rails: state changes go through `ratchet` commands, never by hand.'];
+  const obligations = await openObligations(ctx, memory, sessionRunners(ctx.io.env, payload.sessionId, memory));
+  parts.push(obligations.length > 0 ? `Open now (you cannot stop until each is done):\n${describeObligations(obligations)}` : 'No task is open: start one with `ratchet task start --task-id <id>`.');
+  parts.push(`Your runner name: ${runner} (claim campaign work with \`ratchet campaign ready --claim ${runner}\`).`);
+  if (existsSync(join(ctx.cwd, '.ratchet', 'goals.json'))) {
+    const r = await ratchet(ctx, ['turn', 'assess', '--limit', '3']);
+    if (r.code === 0 && r.out.trim() !== '') parts.push(`Top of \`ratchet turn assess\`:\n${clip(r.out.trim(), 400)}`);
+  }
+  if (existsSync(join(ctx.cwd, 'knowledge_core', 'lessons.jsonl'))) {
+    const r = await ratchet(ctx, ['lessons', 'list', '--status', 'pending']);
+    const lines = r.out.trim().split('\n').filter((l) => l !== '' && !l.startsWith('no '));
+    if (lines.length > 0) parts.push(`${lines.length} pending lesson(s) (apply with \`ratchet lessons apply\`):\n${clip(lines.slice(0, 3).join('\n'), 300)}`);
+  }
+  return { kind: 'note', event: 'SessionStart', context: clip(parts.join('\n\n'), SESSION_CONTEXT_MAX) };
+}
+
+export async function userPromptSubmit(ctx: Context, payload: HookPayload): Promise<HookAnswer> {
+  const config = loadHookConfig(ctx.cwd);
+  const prompt = payload.prompt ?? '';
+  if (config.reasoningFlow === false || prompt.startsWith(config.bypassPrefix) || payload.sessionId === undefined) return { kind: 'none' };
+  const sessionId = payload.sessionId;
+  const { FlowError, flowStatus, startFlow } = await import('@ratchet/flows');
+  const { resolveFlow, runnerOptions } = await import('../commands/flow/project.js');
+  const options = await runnerOptions(ctx);
+  const doc = openHookMemory(ctx.cwd, sessionId);
+  const memory = doc.readSync();
+
+  // Continue this session's open (or halted) reasoning flow rather than starting a second one.
+  for (const id of [...memory.flows].reverse()) {
+    let view;
+    try {
+      view = await flowStatus(options, id);
+    } catch (err) {
+      if (err instanceof FlowError && err.code === 'unknown-session') continue;
+      throw err;
+    }
+    if (view.flow.id !== config.reasoningFlow || view.session.status === 'COMPLETED') continue;
+    const lead =
+      view.session.status === 'HALTED'
+        ? `Ratchet: reasoning flow session ${id} is halted for the user's clarification. If this prompt answers its questions, the user resumes it with \`${view.directive.command}\`; do not work around it.`
+        : `Ratchet: reasoning flow session ${id} is still open; continue it before other work.`;
+    return { kind: 'note', event: 'UserPromptSubmit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
+  }
+
+  const flowSession = `cc-${sessionId.replace(/[^A-Za-z0-9]/g, '').slice(0, 8) || 'session'}-${memory.flows.length + 1}`;
+  const { loaded, ref } = await resolveFlow(ctx, config.reasoningFlow);
+  const view = await startFlow(options, { flow: loaded, ref, sessionId: flowSession, inputs: { query: clip(prompt, QUERY_MAX) } });
+  await doc.update((m) => ({ ...m, sessionId, flows: remember(m.flows, flowSession) }));
+  const lead = `Ratchet: this prompt runs the reasoning protocol as flow session ${flowSession} (start a prompt with \`${config.bypassPrefix.trim()}\` to skip it). You MUST follow its directive; you cannot stop while it is open.`;
+  return { kind: 'note', event: 'UserPromptSubmit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
+}

@@ -1,0 +1,115 @@
+/**
+ * An agent's open obligations, read from the state that owns each one: the task lifecycle
+ * (`.ratchet/session.json`), the flow sessions this Claude Code session started, the campaign
+ * tasks its runners claimed, the JIXO log locks it took. Each obligation names the exact command
+ * that discharges it. A state file that does not parse or validate is an obligation too (the one
+ * thing the hooks do not fail open on): nothing can be judged until a person repairs it.
+ */
+import { join } from 'node:path';
+import { NotFoundError, StoreError, inspectLock } from '@ratchet/store';
+import { nextDirective, openSession, type Session } from '@ratchet/orchestrator';
+import type { Context } from '../context.js';
+import type { HookMemory } from './memory.js';
+
+export type ObligationKind = 'task' | 'flow' | 'claim' | 'jixo-lock' | 'corrupt';
+
+export interface Obligation {
+  kind: ObligationKind;
+  /** One line: what is open. */
+  what: string;
+  /** The exact command that moves it on. */
+  command: string;
+}
+
+export const TASK_SESSION = '.ratchet/session.json';
+
+/** A state file that cannot be read: its place, for the block reason. */
+export function corruptObligation(root: string, err: StoreError): Obligation {
+  const file = err.path.startsWith(root) ? err.path.slice(root.length + 1) : err.path;
+  const place = err.line === undefined ? (err.pointer !== undefined ? ` at ${err.pointer || '(root)'}` : '') : `:${err.line}:${err.column ?? 1}`;
+  return {
+    kind: 'corrupt',
+    what: `${file}${place} cannot be read (${err.reason}); Ratchet will not guess what it meant`,
+    command: `git checkout -- ${file} (or ask the user to repair it; never edit it by hand)`,
+  };
+}
+
+/** The task session, undefined when there is none; throws StoreError when it is unreadable. */
+export function readTaskSession(root: string): Session | undefined {
+  try {
+    return openSession(join(root, TASK_SESSION), { taskId: 'unnamed', now: () => new Date() }).readSync();
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The task's obligation: any state between a start and DONE. */
+export function taskObligation(session: Session | undefined): Obligation | undefined {
+  if (session === undefined || session.state === 'START' || session.state === 'DONE') return undefined;
+  const directive = nextDirective(session);
+  return {
+    kind: 'task',
+    what: `task ${session.taskId} is ${session.state}: ${directive.instruction}`,
+    command: directive.commands[0] ?? 'ratchet run status',
+  };
+}
+
+/** Obligations that block stopping, in a stable order. Reads only. */
+export async function openObligations(ctx: Context, memory: HookMemory, runners: readonly string[]): Promise<Obligation[]> {
+  const root = ctx.cwd;
+  const out: Obligation[] = [];
+  const guard = async (fn: () => Promise<void> | void): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      if (err instanceof NotFoundError) return;
+      if (err instanceof StoreError) out.push(corruptObligation(root, err));
+      else throw err;
+    }
+  };
+  await guard(() => {
+    const task = taskObligation(readTaskSession(root));
+    if (task) out.push(task);
+  });
+  if (memory.flows.length > 0) {
+    const { flowObligations } = await import('./flow-obligations.js');
+    await guard(async () => {
+      out.push(...(await flowObligations(ctx, memory.flows)));
+    });
+  }
+  if (runners.length > 0) {
+    await guard(async () => {
+      const { readCampaign } = await import('@ratchet/campaign-dag');
+      const campaign = await readCampaign(root).catch((err: unknown) => {
+        // No active campaign is no obligation.
+        if (err instanceof Error && 'code' in err && (err as { code: string }).code === 'no-campaign') return undefined;
+        throw err;
+      });
+      for (const task of campaign?.tasks ?? []) {
+        if (task.status === 'in_progress' && task.runner !== undefined && runners.includes(task.runner)) {
+          const seq = String(task.seq).padStart(3, '0');
+          out.push({
+            kind: 'claim',
+            what: `campaign task ${seq} (${task.slug}) is claimed by ${task.runner} and still in_progress`,
+            command: `ratchet campaign update-task ${seq} complete (or: ratchet campaign update-task ${seq} blocked --reason "<why>")`,
+          });
+        }
+      }
+    });
+  }
+  for (const lock of memory.jixoLocks) {
+    await guard(async () => {
+      const info = await inspectLock(join(root, lock.log));
+      if (info !== undefined && info.holder.detached === true && info.holder.runner === lock.runner && !info.stale) {
+        out.push({ kind: 'jixo-lock', what: `${lock.runner} holds the JIXO log lock on ${lock.log}`, command: `ratchet jixo unlock ${lock.log} --runner ${lock.runner}` });
+      }
+    });
+  }
+  return out;
+}
+
+/** One block reason naming every obligation and its command. */
+export function describeObligations(obligations: readonly Obligation[]): string {
+  return obligations.map((o) => `- ${o.what}\n  next: \`${o.command}\``).join('\n');
+}

@@ -1,0 +1,96 @@
+/**
+ * `ratchet hook <event>`: read one Claude Code hook payload from standard input and answer it.
+ * Errors fail open (a note on stderr, exit 0) so a Ratchet bug never wedges an agent; the one
+ * exception, a state file that cannot be read, is an answer (deny / block naming the file and
+ * place), not an error. Projects without Ratchet (no `.ratchet/`, no ratchet.config.json) get no
+ * answer at all, so a plugin installed for every project stays out of the others' way.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { StdinTooLargeError, makeContext, type Io } from '../context.js';
+import { writeAnswer, type HookAnswer } from './answer.js';
+import { CONFIG_FILE } from './config.js';
+import { MAX_PAYLOAD_BYTES, parsePayload, type HookEvent, type HookPayload } from './payload.js';
+
+const isDir = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+const usesRatchet = (dir: string): boolean => isDir(join(dir, '.ratchet')) || existsSync(join(dir, CONFIG_FILE));
+
+/**
+ * The project: `--cwd` when given, else CLAUDE_PROJECT_DIR (Claude Code sets it for hooks), else the
+ * nearest directory at or above the payload's cwd that uses Ratchet.
+ */
+export function hookRoot(io: Io, payload: HookPayload, explicit: string | undefined): string | undefined {
+  if (explicit !== undefined) return usesRatchet(explicit) ? explicit : undefined;
+  const fromEnv = io.env.CLAUDE_PROJECT_DIR;
+  if (fromEnv !== undefined && fromEnv !== '' && isDir(fromEnv)) return usesRatchet(fromEnv) ? resolve(fromEnv) : undefined;
+  let dir = resolve(io.cwd, payload.cwd ?? '.');
+  for (let i = 0; i < 64; i++) {
+    if (usesRatchet(dir)) return dir;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+  return undefined;
+}
+
+async function answer(event: HookEvent, io: Io, root: string, payload: HookPayload): Promise<HookAnswer> {
+  const ctx = makeContext(io, { json: false, quiet: false, cwd: root, color: false });
+  switch (event) {
+    case 'pre-tool-use':
+      return (await import('./pre-tool-use.js')).preToolUse(root, payload);
+    case 'post-tool-use': {
+      const { readTaskSession } = await import('./obligations.js');
+      let session;
+      try {
+        session = readTaskSession(root);
+      } catch {
+        session = undefined;
+      }
+      await (await import('./post-tool-use.js')).postToolUse(root, payload, session);
+      return { kind: 'none' };
+    }
+    case 'stop':
+    case 'subagent-stop':
+      return (await import('./stop.js')).stop(ctx, payload);
+    case 'session-start':
+      return (await import('./context-events.js')).sessionStart(ctx, payload);
+    case 'user-prompt-submit':
+      return (await import('./context-events.js')).userPromptSubmit(ctx, payload);
+  }
+}
+
+export async function runHook(event: HookEvent, io: Io, explicitCwd?: string): Promise<number> {
+  const note = (message: string): number => {
+    io.stderr(`ratchet hook ${event}: ${message} (failing open: the action goes ahead)\n`);
+    return 0;
+  };
+  let text: string;
+  try {
+    text = await io.readStdin({ maxBytes: MAX_PAYLOAD_BYTES });
+    if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) throw new StdinTooLargeError(MAX_PAYLOAD_BYTES);
+  } catch (err) {
+    if (err instanceof StdinTooLargeError) return note(`the payload is over ${MAX_PAYLOAD_BYTES} bytes; not read`);
+    return note(`cannot read the payload: ${(err as Error).message}`);
+  }
+  let payload: HookPayload;
+  try {
+    payload = parsePayload(text);
+  } catch (err) {
+    return note(`the payload is not usable JSON: ${(err as Error).message}`);
+  }
+  try {
+    const root = hookRoot(io, payload, explicitCwd);
+    if (root === undefined) return 0;
+    writeAnswer(io, await answer(event, io, root, payload));
+    return 0;
+  } catch (err) {
+    return note(err instanceof Error ? err.message : String(err));
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Stop / SubagentStop: the agent may not stop while this session has open obligations (a task
+ * started and not submitted, a flow neither complete nor halted, a claimed campaign task, a JIXO
+ * lock). The reason names each one's exact next command. Two guards keep it from looping: an
+ * unchanged set of obligations is not blocked twice in a row when Claude Code says a Stop hook
+ * already made it continue (`stop_hook_active`), and at most `maxStopBlocks` blocks per session.
+ */
+import type { Context } from '../context.js';
+import type { HookAnswer } from './answer.js';
+import { ConfigError, loadHookConfig } from './config.js';
+import { openHookMemory } from './memory.js';
+import { describeObligations, openObligations } from './obligations.js';
+import type { HookPayload } from './payload.js';
+import { sessionRunners } from './runner.js';
+
+export async function stop(ctx: Context, payload: HookPayload): Promise<HookAnswer> {
+  let maxBlocks: number;
+  try {
+    maxBlocks = loadHookConfig(ctx.cwd).maxStopBlocks;
+  } catch (err) {
+    if (err instanceof ConfigError) return { kind: 'block', reason: `Ratchet: ${err.message}. Ask the user to repair the project config before stopping.` };
+    throw err;
+  }
+  const sessionId = payload.sessionId ?? 'unknown';
+  const memoryFile = openHookMemory(ctx.cwd, sessionId);
+  const memory = memoryFile.readSync();
+  const obligations = await openObligations(ctx, memory, sessionRunners(ctx.io.env, payload.sessionId, memory));
+  const summary = describeObligations(obligations);
+  if (obligations.length === 0) {
+    if (memory.lastBlock !== null) await memoryFile.update((m) => ({ ...m, sessionId, lastBlock: null }));
+    return { kind: 'none' };
+  }
+  if (payload.stopHookActive && memory.lastBlock === summary) {
+    // Nothing moved since the last block: blocking again would only loop.
+    return { kind: 'none' };
+  }
+  if (memory.stopBlocks >= maxBlocks) {
+    ctx.io.stderr(`ratchet hook: letting the agent stop after ${memory.stopBlocks} blocks (hooks.maxStopBlocks); still open:\n${summary}\n`);
+    return { kind: 'none' };
+  }
+  await memoryFile.update((m) => ({ ...m, sessionId, stopBlocks: m.stopBlocks + 1, lastBlock: summary }));
+  return {
+    kind: 'block',
+    reason: `Ratchet: you cannot stop yet; this session still has open obligations:\n${summary}\nRun the next command for each (or block the work with a reason), then finish.`,
+  };
+}
