@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The plugin's only code: find @ratchet/cli and run `ratchet hook <event>` in this same process
-// (one node start-up per hook: hooks run on every tool call). All decisions live in `ratchet hook`.
+// (one node start-up per hook: hooks run on every tool call), as its bin would. All decisions live in `ratchet hook`.
 //
 // Where ratchet is looked for, first match wins:
 //   1. RATCHET_CLI: the path of its bin (bin/ratchet.js) or of its package directory;
@@ -79,8 +79,11 @@ if (!event) {
   note(`${PACKAGE} not found (set RATCHET_CLI, install it in the project, or put ratchet on PATH); ${event} not checked`);
 } else {
   try {
-    const { run } = await import(pathToFileURL(join(cli, 'dist', 'main.js')).href);
-    const code = await run(['hook', event]);
+    const args = ['hook', event];
+    // The bin's fast path (no command tree) when this version has it, else the full program.
+    const fast = join(cli, 'dist', 'hook-main.js');
+    let code = existsSync(fast) ? await (await import(pathToFileURL(fast).href)).runHookFast(args) : undefined;
+    if (code === undefined) code = await (await import(pathToFileURL(join(cli, 'dist', 'main.js')).href)).run(args);
     // Exit 2 would make Claude Code treat stderr as a refusal: `ratchet hook` never returns it, and a
     // version without `hook` (a usage error) must not block every tool call.
     process.exitCode = code === 2 ? 1 : code;
