@@ -75,7 +75,9 @@ export function claude(args: string[], options: { cwd: string; home: string; env
 /** One print-mode session: `claude -p PROMPT --permission-mode acceptEdits --session-id ID ...`. */
 export async function claudeSession(options: ClaudeOptions): Promise<ClaudeRun> {
   const sessionId = options.sessionId ?? randomUUID();
-  const args = ['-p', options.prompt, '--permission-mode', 'acceptEdits', '--session-id', sessionId, '--output-format', 'json', '--model', 'claude-sonnet-4-5', ...(options.args ?? [])];
+  // The prompt goes after `--`: a prompt starting with "-b " is not an option, and variadic
+  // options such as --allowedTools cannot swallow it.
+  const args = ['-p', '--permission-mode', 'acceptEdits', '--session-id', sessionId, '--output-format', 'json', '--model', 'claude-sonnet-4-5', ...(options.args ?? []), '--', options.prompt];
   const env = claudeEnv(options.home, { ANTHROPIC_BASE_URL: options.baseUrl, ...options.env });
   const run = await spawnClaude(args, options.cwd, env, options.timeoutMs ?? 150_000, sessionId);
   try {
