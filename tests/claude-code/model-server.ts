@@ -165,7 +165,7 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
 }
 
 /** The text of a message's blocks (tool results included), for assertions. */
-export function textOf(content: string | ContentBlock[] | unknown): string {
+export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
