@@ -46,8 +46,8 @@ export interface ModelServer {
   url: string;
   /** Bodies of the agent-loop requests (those offering tools), in order. */
   requests: MessagesRequest[];
-  /** Every other request: side calls and probes, for diagnostics. */
-  other: { method: string; path: string; tools: boolean }[];
+  /** Every other request (side calls without tools, probes), with its body when it had one. */
+  other: { method: string; path: string; body?: unknown }[];
   /** Scripted replies not yet used. */
   remaining(): number;
   close(): Promise<void>;
@@ -130,12 +130,12 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
           requests.push(request);
           answer(res, model, next(request), request.stream === true);
         } else {
-          other.push({ method: req.method, path, tools: false });
+          other.push({ method: req.method, path, body: request });
           answer(res, model, { text: 'Scripted side answer.' }, request.stream === true);
         }
         return;
       }
-      other.push({ method: req.method ?? 'GET', path, tools: false });
+      other.push({ method: req.method ?? 'GET', path, ...(raw ? { body: raw } : {}) });
       if (path === '/v1/messages/count_tokens') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ input_tokens: 100 }));

@@ -32,7 +32,7 @@ function runHookCommand(command: string, payload: unknown, env: Record<string, s
 const SESSION = '0badc0de-1111-4222-8333-444455556666';
 
 describe('claude plugin validate (the pinned Claude Code)', () => {
-  test('accepts apps/claude-plugin and the marketplace at the repository root', { timeout: 60_000 }, async () => {
+  test('accepts apps/claude-plugin and the marketplace at the repository root', { timeout: 120_000 }, async () => {
     const home = freshHome();
     const plugin = await claude(['plugin', 'validate', pluginDir], { cwd: repoRoot, home });
     expect(plugin.stdout + plugin.stderr).toContain('Validation passed');
@@ -58,7 +58,7 @@ describe('every hooks.json command answers a real payload through ratchet hook',
     expect(hooksFile.hooks.PostToolUse![0]!.matcher).toBe('*');
   });
 
-  test('with a task in PLANNING: context at start and on a prompt, a write denied, the call logged, the stop blocked', { timeout: 60_000 }, () => {
+  test('with a task in PLANNING: context at start and on a prompt, a write denied, the call logged, the stop blocked', { timeout: 120_000 }, () => {
     const dir = initProject({ task: 't1' });
     const env = { RATCHET_CLI: bin, CLAUDE_PROJECT_DIR: dir };
     const base = { session_id: SESSION, cwd: dir, transcript_path: join(dir, 'transcript.jsonl') };
@@ -112,26 +112,26 @@ describe('the shim finds ratchet, or fails open', () => {
     expect(r.stdout).toContain('.ratchet/session.json');
   };
 
-  test('from ratchet on PATH (an npm -g style symlink), without RATCHET_CLI', () => {
+  test('from ratchet on PATH (an npm -g style symlink), without RATCHET_CLI', { timeout: 60_000 }, () => {
     const dir = initProject();
     deniedStateWrite(runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir, PATH: `${ratchetOnPath()}:${join(process.execPath, '..')}:/usr/bin:/bin` }, dir));
   });
 
-  test("from the project's node_modules/@ratchet/cli", () => {
+  test("from the project's node_modules/@ratchet/cli", { timeout: 60_000 }, () => {
     const dir = initProject();
     mkdirSync(join(dir, 'node_modules/@ratchet'), { recursive: true });
     symlinkSync(join(repoRoot, 'apps/cli'), join(dir, 'node_modules/@ratchet/cli'));
     deniedStateWrite(runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir }, dir));
   });
 
-  test('nowhere: one note on stderr, nothing on stdout, exit 0 (the tool call goes ahead)', () => {
+  test('nowhere: one note on stderr, nothing on stdout, exit 0 (the tool call goes ahead)', { timeout: 60_000 }, () => {
     const dir = tempDir('ratchet-cc-noratchet-');
     const r = runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir }, dir);
     expect(r).toMatchObject({ status: 0, stdout: '' });
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('ratchet plugin: @ratchet/cli not found') as string]);
   });
 
-  test('RATCHET_CLI pointing at something else: said so, then found elsewhere', () => {
+  test('RATCHET_CLI pointing at something else: said so, then found elsewhere', { timeout: 60_000 }, () => {
     const dir = initProject();
     const r = runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir, RATCHET_CLI: dir, PATH: `${ratchetOnPath()}:${join(process.execPath, '..')}:/usr/bin:/bin` }, dir);
     deniedStateWrite(r);

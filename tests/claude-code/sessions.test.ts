@@ -196,6 +196,16 @@ describe('Claude Code with the Ratchet plugin: each shortcut is refused with Rat
     expect(readJson<{ stopBlocks: number }>(join(dir, '.ratchet/hooks/33333333-aaaa-4bbb-8ccc-000000000006.json')).stopBlocks).toBe(2);
   });
 
+  test("the plugin's slash commands expand and its seven agents are offered to the model", { timeout: SESSION_TIMEOUT }, async () => {
+    const dir = initProject({ config: { reasoningFlow: false } });
+    const { server } = await session(dir, '/ratchet:task-start t9', [{ text: 'Starting.' }], { sessionId: '55555555-aaaa-4bbb-8ccc-000000000008' });
+    const first = server.requests[0];
+    const prompt = JSON.stringify(first?.messages);
+    expect(prompt).toContain('ratchet task start --task-id t9');
+    const tools = JSON.stringify(first?.tools);
+    for (const agent of ['clarification', 'research', 'analysis', 'synthesis', 'generation', 'validation', 'memory']) expect(tools).toContain(`ratchet:${agent}-agent`);
+  });
+
   test('a session done properly (-b, the ratchet commands through Bash in order) ends with no block', { timeout: SESSION_TIMEOUT }, async () => {
     const dir = initProject();
     const { run, server } = await session(
