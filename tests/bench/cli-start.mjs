@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { interleavedMedians } from './lib/interleave.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'apps/cli/bin/ratchet.js');
@@ -39,19 +40,7 @@ const time = ([cmd, args]) => {
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
 };
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-const samples = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
-for (const k of Object.keys(commands)) time(commands[k]); // warm the file cache
-for (let i = 0; i < runs; i++) {
-  const order = Object.keys(commands);
-  for (let j = 0; j < i % order.length; j++) order.push(order.shift());
-  for (const k of order) samples[k].push(time(commands[k]));
-}
-const med = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+const med = interleavedMedians(Object.keys(commands), runs, (k) => time(commands[k]));
 const result = {
   runs,
   medianMs: Object.fromEntries(Object.entries(med).map(([k, v]) => [k, Number(v.toFixed(1))])),

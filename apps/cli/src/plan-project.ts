@@ -16,8 +16,9 @@ import { assetPath, displayPath } from './paths.js';
 
 /** Plans larger than this are refused before reading (the seed's plans are a few dozen lines). */
 export const PLAN_MAX_BYTES = 50 * 1024 * 1024;
-export const DEFAULT_DIALECT = 'protocols/fdc.dialect.json';
-export const DEFAULT_REGISTRY = 'knowledge_core/plan_registry.json';
+import { DEFAULT_DIALECT, DEFAULT_REGISTRY } from './project-files.js';
+
+export { DEFAULT_DIALECT, DEFAULT_REGISTRY };
 /** Directories never seeded into the simulated file system: tooling, not project content. */
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.turbo']);
 

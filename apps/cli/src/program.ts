@@ -160,7 +160,8 @@ Start here:
     .command('init')
     .description("add Ratchet's files (protocol FSMs and dialects, the protocol set `ratchet protocol compile` turns into AGENTS.md, state directory) to an existing repository; never overwrites")
     .option('--dry-run', 'list what would be created without writing', false)
-    .addHelpText('after', '\nExample:\n  cd my-repo && ratchet init && ratchet protocol compile')
+    .option('--claude', "also wire Ratchet's hooks into .claude/settings.json (merged with what is there, idempotent), for Claude Code without the plugin", false)
+    .addHelpText('after', '\nExamples:\n  cd my-repo && ratchet init && ratchet protocol compile\n  ratchet init --claude      # Claude Code then runs `ratchet hook <event>` on every tool call and stop')
     .action(action(() => import('./commands/init.js')));
 
   program

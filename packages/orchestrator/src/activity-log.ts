@@ -4,7 +4,7 @@
  * refused rather than appended to). The JSON Schema is schemas/activity-log-entry.schema.json.
  */
 import { openJsonl, type JsonlFile, type WriterOptions } from '@ratchet/store';
-import { currentStep } from './plan-stack.js';
+import { currentStep } from './current-step.js';
 import type { Clock, Session } from './types.js';
 import { activityEntryValidator } from './validate.js';
 

@@ -3,7 +3,7 @@
  * command ends by printing this, so an agent never has to guess the next command (and a harness can
  * call `nextDirective` itself).
  */
-import { currentStep, type CurrentStep } from './plan-stack.js';
+import { currentStep, type CurrentStep } from './current-step.js';
 import type { Session } from './types.js';
 
 export interface Directive {

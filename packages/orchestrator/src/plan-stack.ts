@@ -9,6 +9,7 @@
 import { DEFAULT_MAX_DEPTH, RecursionDepthError, type Machine } from '@ratchet/fsm-core';
 import { PLACEHOLDER, matchGlob, parsePlan, resolveCall, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
 import { moveTo } from './lifecycle.js';
+import { currentStep } from './current-step.js';
 import type { Clock, PlanFrame, Session } from './types.js';
 
 export { DEFAULT_MAX_DEPTH };
@@ -52,24 +53,7 @@ export class PlanStackError extends Error {
   }
 }
 
-export interface CurrentStep {
-  /** The command line to run. */
-  line: string;
-  planPath: string;
-  /** Index of the line in its plan's flattened steps. */
-  index: number;
-  /** Plan paths from the root to the plan the line is in. */
-  chain: string[];
-}
-
-/** The step to run next, or undefined when no plan is running. Never a call_plan line. */
-export function currentStep(session: Session): CurrentStep | undefined {
-  const top = session.stack[session.stack.length - 1];
-  if (top === undefined) return undefined;
-  const line = top.steps[top.current];
-  if (line === undefined) return undefined;
-  return { line, planPath: top.planPath, index: top.current, chain: session.stack.map((f) => f.planPath) };
-}
+export { currentStep, type CurrentStep } from './current-step.js';
 
 /**
  * Accept the plan at `planPath` (a registry name or a project-relative path): load it, move the

@@ -7,9 +7,10 @@ import { defineDocument, openDocument, type DocumentDefinition, type DocumentOpt
 import { createSession } from './lifecycle.js';
 import type { Clock, Session } from './types.js';
 import { SESSION_SCHEMA_URL } from './urls.js';
+import { SESSION_SCHEMA_VERSION } from './session-view.js';
 import { sessionValidator } from './validate.js';
 
-export const SESSION_SCHEMA_VERSION = 1;
+export { SESSION_SCHEMA_VERSION } from './session-view.js';
 
 /** The store definition for a session file; `initial` is what a missing file reads as. */
 export function sessionDocument(initial: Session): DocumentDefinition<Session> {

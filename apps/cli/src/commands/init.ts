@@ -33,9 +33,17 @@ export default async function init(ctx: Context, _args: string[], options: Recor
     }
     results.push({ path: file.path, outcome, purpose: file.purpose });
   }
+  const claude = options.claude === true ? await (await import('../claude-settings.js')).wireClaudeHooks(ctx.cwd, dryRun) : undefined;
   if (ctx.json) {
-    ctx.emitJson({ ok: true, root: ctx.cwd, dryRun, files: results });
+    ctx.emitJson({ ok: true, root: ctx.cwd, dryRun, files: results, ...(claude === undefined ? {} : { claude }) });
     return EXIT_OK;
+  }
+  if (claude !== undefined) {
+    ctx.out(
+      claude.added.length === 0
+        ? `up to date  ${claude.path}  — Ratchet's Claude Code hooks are already there`
+        : `${dryRun ? 'would add' : 'added'}  ${claude.path}  — hooks for ${claude.added.join(', ')} calling \`ratchet hook <event>\``,
+    );
   }
   const label: Record<Outcome, string> = {
     created: 'created  ',

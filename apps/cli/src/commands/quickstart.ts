@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Context, Io } from '../context.js';
@@ -33,14 +33,17 @@ export default async function quickstart(ctx: Context, _args: string[], options:
     }
     let output = '';
     let exitCode = 0;
-    const capture: Io = { ...ctx.io, cwd: dir, isTTY: false, stdout: (t) => void (output += t), stderr: (t) => void (output += t) };
+    const stdin = step.stdin === undefined ? '' : await readFile(join(dir, 'examples', step.stdin), 'utf8');
+    const capture: Io = { ...ctx.io, cwd: dir, isTTY: false, stdout: (t) => void (output += t), stderr: (t) => void (output += t), readStdin: () => Promise.resolve(stdin), stdinIsTTY: step.stdin === undefined };
     const times = step.repeat ?? 1;
     for (let n = 0; n < times; n++) {
       output = '';
       exitCode = await run([...step.args, '--cwd', dir], capture);
       if (exitCode !== step.expectExit) break;
     }
-    const command = `ratchet ${step.args.join(' ')}${times > 1 ? `   (${times} times; the last output shown)` : ''}`;
+    // A hook always exits 0: what it decided is in its answer.
+    const behaved = exitCode === step.expectExit && (step.expectOutput === undefined || output.includes(step.expectOutput));
+    const command = `ratchet ${step.args.join(' ')}${step.stdin === undefined ? '' : ` < examples/${step.stdin}`}${times > 1 ? `   (${times} times; the last output shown)` : ''}`;
     results.push({ title: step.title, command, exitCode, expectedExitCode: step.expectExit, output });
 
     ctx.out(style.bold(`${index + 1}. ${step.title}`));
@@ -49,9 +52,10 @@ export default async function quickstart(ctx: Context, _args: string[], options:
     for (const line of output.trimEnd().split('\n')) ctx.out(`   ${line}`);
     ctx.out(style.dim(`   (exit ${exitCode})`));
     ctx.out('');
-    if (exitCode !== step.expectExit) {
+    if (!behaved) {
       if (ctx.json) ctx.emitJson({ ok: false, dir, steps: results });
-      throw new CliError(`quickstart step ${index + 1} ("${step.title}") exited ${exitCode}, expected ${step.expectExit}`, {
+      const why = exitCode !== step.expectExit ? `exited ${exitCode}, expected ${step.expectExit}` : `printed no ${JSON.stringify(step.expectOutput)}`;
+      throw new CliError(`quickstart step ${index + 1} ("${step.title}") ${why}`, {
         exitCode: EXIT_PROBLEMS,
         code: 'quickstart-failed',
       });

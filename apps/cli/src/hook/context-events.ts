@@ -30,6 +30,12 @@ async function ratchet(ctx: Context, args: string[]): Promise<{ code: number; ou
   return { code, out };
 }
 
+/** Flow inputs are one line of text: a multi-line prompt becomes one line, control characters spaces. */
+function oneLine(prompt: string): string {
+  // eslint-disable-next-line no-control-regex -- exactly the characters a flow input refuses
+  return clip(prompt.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim(), QUERY_MAX) || '(empty prompt)';
+}
+
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
@@ -58,21 +64,17 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
   const prompt = payload.prompt ?? '';
   if (config.reasoningFlow === false || prompt.startsWith(config.bypassPrefix) || payload.sessionId === undefined) return { kind: 'none' };
   const sessionId = payload.sessionId;
-  const { FlowError, flowStatus, startFlow } = await import('@ratchet/flows');
+  const { startFlow } = await import('@ratchet/flows');
   const { resolveFlow, runnerOptions } = await import('../commands/flow/project.js');
+  const { flowView } = await import('./flow-obligations.js');
   const options = await runnerOptions(ctx);
   const doc = openHookMemory(ctx.cwd, sessionId);
   const memory = doc.readSync();
 
   // Continue this session's open (or halted) reasoning flow rather than starting a second one.
   for (const id of [...memory.flows].reverse()) {
-    let view;
-    try {
-      view = await flowStatus(options, id);
-    } catch (err) {
-      if (err instanceof FlowError && err.code === 'unknown-session') continue;
-      throw err;
-    }
+    const view = await flowView(options, id);
+    if (view === undefined) continue;
     if (view.flow.id !== config.reasoningFlow || view.session.status === 'COMPLETED') continue;
     const lead =
       view.session.status === 'HALTED'
@@ -83,7 +85,7 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
 
   const flowSession = `cc-${sessionId.replace(/[^A-Za-z0-9]/g, '').slice(0, 8) || 'session'}-${memory.flows.length + 1}`;
   const { loaded, ref } = await resolveFlow(ctx, config.reasoningFlow);
-  const view = await startFlow(options, { flow: loaded, ref, sessionId: flowSession, inputs: { query: clip(prompt, QUERY_MAX) } });
+  const view = await startFlow(options, { flow: loaded, ref, sessionId: flowSession, inputs: { query: oneLine(prompt) } });
   await doc.update((m) => ({ ...m, sessionId, flows: remember(m.flows, flowSession) }));
   const lead = `Ratchet: this prompt runs the reasoning protocol as flow session ${flowSession} (start a prompt with \`${config.bypassPrefix.trim()}\` to skip it). You MUST follow its directive; you cannot stop while it is open.`;
   return { kind: 'note', event: 'UserPromptSubmit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };

@@ -1,21 +1,25 @@
 /** Open flow sessions (neither COMPLETED nor HALTED) among `ids`, each with its exact next command. */
-import { FlowError, flowStatus } from '@ratchet/flows';
+import { FlowError, flowStatus, type FlowView, type RunnerOptions } from '@ratchet/flows';
 import type { Context } from '../context.js';
 import { runnerOptions } from '../commands/flow/project.js';
 import type { Obligation } from './obligations.js';
+
+/** A flow session's current view; undefined when it was never created (or was removed by `ratchet`). */
+export async function flowView(options: RunnerOptions, id: string): Promise<FlowView | undefined> {
+  try {
+    return await flowStatus(options, id);
+  } catch (err) {
+    if (err instanceof FlowError && err.code === 'unknown-session') return undefined;
+    throw err;
+  }
+}
 
 export async function flowObligations(ctx: Context, ids: readonly string[]): Promise<Obligation[]> {
   const options = await runnerOptions(ctx);
   const out: Obligation[] = [];
   for (const id of ids) {
-    let view;
-    try {
-      view = await flowStatus(options, id);
-    } catch (err) {
-      // A session that was never created (or removed by `ratchet`) is nothing to finish.
-      if (err instanceof FlowError && err.code === 'unknown-session') continue;
-      throw err;
-    }
+    const view = await flowView(options, id);
+    if (view === undefined) continue;
     const status = view.session.status;
     if (status === 'COMPLETED' || status === 'HALTED') continue;
     const step = view.step === null ? '' : ` at step ${view.step.id} (${view.step.title})`;

@@ -29,7 +29,7 @@ const MAX_ITEMS = 200;
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.length <= MAX_ITEMS && v.every((s) => typeof s === 'string');
 
 /** Hand-written (no zod on the hook path), shaped like zod's safeParse for @ratchet/store. */
-const schema = {
+export const hookMemorySchema = {
   safeParse(input: unknown): SafeParseResult<HookMemory> {
     const issues: SchemaIssue[] = [];
     const o = input as Record<string, unknown>;
@@ -48,7 +48,7 @@ const schema = {
 };
 
 const definition = defineDocument<HookMemory>({
-  schema,
+  schema: hookMemorySchema,
   version: 1,
   $schema: HOOK_MEMORY_SCHEMA_URL,
   initial: { sessionId: '', runners: [], jixoLocks: [], flows: [], stopBlocks: 0, lastBlock: null },

@@ -5,9 +5,10 @@
  * that discharges it. A state file that does not parse or validate is an obligation too (the one
  * thing the hooks do not fail open on): nothing can be judged until a person repairs it.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError, StoreError, inspectLock } from '@ratchet/store';
-import { nextDirective, openSession, type Session } from '@ratchet/orchestrator';
+import { nextDirective, readSessionSync, type Session } from '@ratchet/orchestrator/session-view';
 import type { Context } from '../context.js';
 import type { HookMemory } from './memory.js';
 
@@ -36,12 +37,7 @@ export function corruptObligation(root: string, err: StoreError): Obligation {
 
 /** The task session, undefined when there is none; throws StoreError when it is unreadable. */
 export function readTaskSession(root: string): Session | undefined {
-  try {
-    return openSession(join(root, TASK_SESSION), { taskId: 'unnamed', now: () => new Date() }).readSync();
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
+  return readSessionSync(join(root, TASK_SESSION));
 }
 
 /** The task's obligation: any state between a start and DONE. */
@@ -78,7 +74,8 @@ export async function openObligations(ctx: Context, memory: HookMemory, runners:
       out.push(...(await flowObligations(ctx, memory.flows)));
     });
   }
-  if (runners.length > 0) {
+  // campaign-dag is only loaded when there is a campaign to read (Stop runs at every turn's end).
+  if (runners.length > 0 && existsSync(join(root, '.ratchet', 'campaign.json'))) {
     await guard(async () => {
       const { readCampaign } = await import('@ratchet/campaign-dag');
       const campaign = await readCampaign(root).catch((err: unknown) => {

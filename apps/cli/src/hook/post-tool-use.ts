@@ -4,7 +4,7 @@
  * answer for (a campaign claim, a JIXO lock, a flow started by hand) are remembered for Stop.
  */
 import { join } from 'node:path';
-import { ACTIVITY_LOG_PATH, activityEntryValidator, currentStep, type ActivityEntry, type Session } from '@ratchet/orchestrator';
+import { ACTIVITY_LOG_PATH, activityEntryValidator, currentStep, type ActivityEntry, type Session } from '@ratchet/orchestrator/session-view';
 import { openJsonl } from '@ratchet/store';
 import { simpleCommands } from './bash.js';
 import { openHookMemory, remember, type HookMemory } from './memory.js';

@@ -7,9 +7,9 @@
  *    (config `strictness`: off | warn | enforce).
  * A state file that cannot be read denies every write, naming the file and place.
  */
-import { globToRegExp } from '@ratchet/plan-lint';
+import { globToRegExp } from '@ratchet/plan-lint/glob';
 import { StoreError } from '@ratchet/store';
-import { currentStep, type Session } from '@ratchet/orchestrator';
+import { currentStep, type Session } from '@ratchet/orchestrator/session-view';
 import type { HookAnswer } from './answer.js';
 import { bashWrites, pathsIn } from './bash.js';
 import { ConfigError, loadHookConfig, type HookConfig } from './config.js';
@@ -50,28 +50,25 @@ export function toolWrites(tool: string, input: Record<string, unknown>): ToolWr
   return { targets, mentions: [], ratchetOnly: false };
 }
 
-/** The command that changes a state file properly. */
+/** How a state file is changed properly: the `ratchet` commands that own it. */
 function stateCommand(rel: string): string {
   const key = rel.toLowerCase();
-  if (key === '.ratchet/session.json') return 'ratchet run status (then the task/run command it names)';
-  if (key.startsWith('.ratchet/flows/')) return 'ratchet flow status --session <id> (then the flow command it names)';
-  if (key.startsWith('.ratchet/campaign') || key.startsWith('.ratchet/workspace') || key.startsWith('.ratchet/archive')) return 'ratchet campaign update-task <seq> <status> / ratchet workspace ...';
-  if (key.startsWith('.ratchet/goals')) return 'ratchet goals ... / ratchet actions ... / ratchet turn commit';
-  if (key.startsWith('.ratchet/memory')) return 'ratchet memory add-failure|add-pattern|feedback';
-  if (key.endsWith('lessons.jsonl')) return 'ratchet lessons extract|apply|resolve';
-  if (key.endsWith('plan_registry.json')) return 'ratchet plan registry register|deregister';
-  if (key.endsWith('activity.log.jsonl')) return 'ratchet run done (every ratchet command logs its own action)';
-  if (key.endsWith('action_types.json')) return 'ratchet proposals submit (a user reviews and merges it)';
-  if (/\.log\.md(\.lock)?$/.test(key)) return 'ratchet jixo lock|task|log|unlock';
-  if (key === 'ratchet.config.json') return 'ask the user: the project config is theirs to change';
-  return 'the ratchet command that owns it (ratchet --help)';
+  if (key === '.ratchet/session.json') return 'run `ratchet run status` and the task/run command it names';
+  if (key.startsWith('.ratchet/flows/')) return 'run `ratchet flow status --session <id>` and the flow command it names';
+  if (key.startsWith('.ratchet/campaign') || key.startsWith('.ratchet/workspace') || key.startsWith('.ratchet/archive')) return 'use `ratchet campaign update-task <seq> <status>` or `ratchet workspace ...`';
+  if (key.startsWith('.ratchet/goals')) return 'use `ratchet goals ...`, `ratchet actions ...` or `ratchet turn commit`';
+  if (key.startsWith('.ratchet/memory')) return 'use `ratchet memory add-failure|add-pattern|feedback`';
+  if (key.endsWith('lessons.jsonl')) return 'use `ratchet lessons extract|apply|resolve`';
+  if (key.endsWith('plan_registry.json')) return 'use `ratchet plan registry register|deregister`';
+  if (key.endsWith('activity.log.jsonl')) return 'every `ratchet` command logs its own action (`ratchet run done` for a step)';
+  if (key.endsWith('action_types.json')) return 'file a proposal with `ratchet proposals submit` (a user reviews and merges it)';
+  if (/\.log\.md(\.lock)?$/.test(key)) return 'use `ratchet jixo lock|task|log|unlock`';
+  if (key === 'ratchet.config.json' || key.startsWith('.claude/settings')) return 'ask the user: the project config and its hooks are theirs to change';
+  return 'use the `ratchet` command that owns it (`ratchet --help`)';
 }
 
 function denyState(rel: string): HookAnswer {
-  return {
-    kind: 'deny',
-    reason: `Ratchet: ${rel} is Ratchet state; only \`ratchet\` writes it (a hand edit would walk around its gates). Use \`${stateCommand(rel)}\` instead.`,
-  };
+  return { kind: 'deny', reason: `Ratchet: ${rel} is Ratchet state; only \`ratchet\` writes it (a hand edit would walk around its gates). Instead, ${stateCommand(rel)}.` };
 }
 
 const PLANNING_STATES = new Set(['ORIENTING', 'PLANNING', 'POST_MORTEM']);

@@ -18,6 +18,9 @@ const STATE_PATHS = [
   'knowledge_core/plan_registry.json',
   'protocols/action_types.json',
   CONFIG_FILE,
+  // The hooks themselves: an agent that rewrote them would switch the rails off.
+  '.claude/settings.json',
+  '.claude/settings.local.json',
 ];
 
 /** JIXO logs (`*.log.md`) anywhere in the project, and any lock file beside one. */
@@ -27,7 +30,7 @@ const JIXO_LOG = /\.log\.md(?:\.lock(?:\.break)?)?$/;
 export function stateKind(rel: string): string | undefined {
   const key = rel.toLowerCase();
   for (const p of STATE_PATHS) {
-    if (p.endsWith('/') ? key === p.slice(0, -1) || key.startsWith(p) : key === p || key.startsWith(`${p}.`)) return rel;
+    if (p.endsWith('/') ? key === p.slice(0, -1) || key.startsWith(p) : key === p || key.startsWith(`${p}.lock`)) return rel;
   }
   return JIXO_LOG.test(key) ? rel : undefined;
 }

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFileSync } from '@ratchet/store';
 import { assetPath } from '../paths.js';
-import { DEFAULT_DIALECT } from '../plan-project.js';
+import { DEFAULT_DIALECT } from '../project-files.js';
 
 export interface StepScope {
   /** The step as written. */

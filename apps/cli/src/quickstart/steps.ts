@@ -14,6 +14,10 @@ export interface TourStep {
   examples?: string[];
   /** Run the command this many times (default 1), each expecting `expectExit`; only the last output is shown. */
   repeat?: number;
+  /** A bundled example (path under examples/) fed to the command on standard input, as Claude Code feeds a hook. */
+  stdin?: string;
+  /** Text the output must contain (for commands whose decision is not in their exit code: hooks always exit 0). */
+  expectOutput?: string;
 }
 
 /** The core tour: FSMs, plans, and one task through master control. tour.ts appends each capability's steps. */
@@ -94,6 +98,24 @@ export const CORE_STEPS: readonly TourStep[] = [
     expectExit: 0,
   },
   {
+    title: 'The hooks: an agent tries to write code while PLANNING',
+    explain: 'Claude Code runs `ratchet hook pre-tool-use` before every tool call (the plugin, or `ratchet init --claude`). No file is written before a plan is accepted: the Write is denied, and the reason names the command to run instead.',
+    args: ['hook', 'pre-tool-use'],
+    expectExit: 0,
+    examples: ['hooks/write-during-planning.json'],
+    stdin: 'hooks/write-during-planning.json',
+    expectOutput: '"permissionDecision":"deny"',
+  },
+  {
+    title: 'The hooks: an agent tries to edit the session by hand',
+    explain: 'Ratchet\'s state is written by `ratchet` only, whatever the tool and however the path is spelled (here a sed through Bash, in capitals).',
+    args: ['hook', 'pre-tool-use'],
+    expectExit: 0,
+    examples: ['hooks/edit-session.json'],
+    stdin: 'hooks/edit-session.json',
+    expectOutput: 'is Ratchet state',
+  },
+  {
     title: 'Submit the broken plan to the orchestrator',
     explain: 'Master control lints every plan before it runs: this one is rejected with its findings and the task stays in PLANNING (exit 1).',
     args: ['run', 'plan', 'examples/plans/broken.txt'],
@@ -155,5 +177,14 @@ export const CORE_STEPS: readonly TourStep[] = [
     explain: 'The post-mortem is the input of the self-correction loop, so the untouched template cannot be submitted (exit 1).',
     args: ['task', 'submit', '--task-id', 'add-greeting'],
     expectExit: 1,
+  },
+  {
+    title: 'The hooks: the agent tries to stop before submitting',
+    explain: 'Claude Code runs `ratchet hook stop` when the agent wants to end its turn: while the task is not submitted, the stop is blocked and the agent is told the exact next command.',
+    args: ['hook', 'stop'],
+    expectExit: 0,
+    examples: ['hooks/stop.json'],
+    stdin: 'hooks/stop.json',
+    expectOutput: '"decision":"block"',
   },
 ];

@@ -1,0 +1,59 @@
+/**
+ * The zod source of truth for `ratchet.config.json` and the hook memory files. The hooks validate
+ * with hand-written checks (config.ts, memory.ts: zod costs ~100 ms to import on every tool call);
+ * scripts/generate.ts writes schemas/*.schema.json from here, and test/hook-schema.test.ts checks
+ * that both agree on generated values and that the committed schemas are current.
+ */
+import { z } from 'zod';
+import { CONFIG_SCHEMA_URL, DEFAULT_HOOK_CONFIG, STRICTNESS } from './config.js';
+import { HOOK_MEMORY_SCHEMA_URL } from './memory.js';
+
+export const HookConfigSchema = z.strictObject({
+  strictness: z
+    .enum(STRICTNESS)
+    .optional()
+    .describe(`While a plan executes, a tool call that does not belong to the current step is allowed (off), allowed with a warning to the agent (warn) or denied (enforce). Default: ${DEFAULT_HOOK_CONFIG.strictness}.`),
+  maxStopBlocks: z
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .optional()
+    .describe(`The Stop hook refuses to let a session stop at most this many times while obligations are open; then it lets the agent stop and notes what is still open. Default: ${DEFAULT_HOOK_CONFIG.maxStopBlocks}.`),
+  reasoningFlow: z
+    .union([z.string().min(1), z.literal(false)])
+    .optional()
+    .describe('The flow every user prompt runs (the reasoning protocol), or false for none. Default: reasoning.'),
+  bypassPrefix: z.string().min(1).optional().describe('A prompt that starts with this skips the reasoning flow. Default: "-b ".'),
+  planningWrites: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(`Globs (project-relative) the agent may write while a task is ORIENTING or PLANNING: plans and notes. Default: ${DEFAULT_HOOK_CONFIG.planningWrites.join(', ')}.`),
+});
+
+export const RatchetConfigSchema = z.strictObject({
+  $schema: z.string().optional(),
+  schemaVersion: z.literal(1).optional(),
+  hooks: HookConfigSchema.optional().describe('How `ratchet hook` (the Claude Code plugin, `ratchet init --claude`) holds an agent to the rails.'),
+});
+
+export const HookMemorySchema = z.strictObject({
+  sessionId: z.string().describe('The Claude Code session id.'),
+  runners: z.array(z.string()).max(200).describe('Runner names this session claimed campaign tasks as.'),
+  jixoLocks: z.array(z.object({ log: z.string(), runner: z.string() })).max(200).describe('JIXO logs this session locked, with the runner.'),
+  flows: z.array(z.string()).max(200).describe('Flow sessions started for this session.'),
+  stopBlocks: z.number().int().min(0).describe('How many times Stop was blocked.'),
+  lastBlock: z.string().nullable().describe('The obligations the last block named.'),
+});
+
+function toJson(schema: z.ZodType, id: string, title: string): Record<string, unknown> {
+  const { $schema, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  return { $schema, $id: id, title, ...rest };
+}
+
+export const ratchetConfigJsonSchema = (): Record<string, unknown> => toJson(RatchetConfigSchema, CONFIG_SCHEMA_URL, 'Ratchet project config (ratchet.config.json)');
+export const hookMemoryJsonSchema = (): Record<string, unknown> => {
+  const base = toJson(HookMemorySchema, HOOK_MEMORY_SCHEMA_URL, 'Ratchet hook memory (.ratchet/hooks/<session>.json)');
+  const properties = base.properties as Record<string, unknown>;
+  return { ...base, properties: { $schema: { type: 'string' }, schemaVersion: { const: 1 }, ...properties } };
+};
