@@ -6,7 +6,7 @@
  * directory above it, also links from outside the project into it) and letter case (a
  * case-insensitive file system, or a tool that folds case) cannot hide a state file.
  */
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CONFIG_FILE } from './config.js';
 
@@ -37,32 +37,32 @@ export function stateKind(rel: string): string | undefined {
 
 /**
  * `path` as the file system would resolve it: the deepest existing ancestor through realpath (links
- * followed, including a final link to a file), the rest appended lexically. Never throws.
+ * followed, including a final link to a file), the rest appended lexically; a dangling link is
+ * followed to where it points. Never throws, and never throws internally on the common path either
+ * (an exception per missing component cost milliseconds on every tool call).
  */
 export function realPathOf(abs: string): string {
   let head = abs;
   const tail: string[] = [];
   for (let i = 0; i < 256; i++) {
-    try {
-      // A dangling link still points somewhere: follow its target lexically.
-      const st = lstatSync(head);
-      if (st.isSymbolicLink()) {
-        try {
-          return join(realpathSync(head), ...tail);
-        } catch {
-          const target = resolve(dirname(head), readlinkSafe(head));
-          if (target === head) return join(head, ...tail);
-          head = target;
-          continue;
-        }
+    if (existsSync(head)) {
+      try {
+        return join(realpathSync(head), ...tail);
+      } catch {
+        return join(head, ...tail);
       }
-      return join(realpathSync(head), ...tail);
-    } catch {
-      const parent = dirname(head);
-      if (parent === head) return join(head, ...tail);
-      tail.unshift(basename(head));
-      head = parent;
     }
+    const st = lstatSync(head, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink() === true) {
+      const target = resolve(dirname(head), readlinkSafe(head));
+      if (target === head) return join(head, ...tail);
+      head = target;
+      continue;
+    }
+    const parent = dirname(head);
+    if (parent === head) return join(head, ...tail);
+    tail.unshift(basename(head));
+    head = parent;
   }
   return abs;
 }
