@@ -1,0 +1,144 @@
+/**
+ * The plugin as files: Claude Code's own validator accepts it and the marketplace, and every
+ * command hooks.json declares runs (as Claude Code would run it, through a shell with
+ * CLAUDE_PLUGIN_ROOT set) and answers a real payload through the real `ratchet hook`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { bin, tempDir } from '../helpers.js';
+import { claude, freshHome, pluginDir, repoRoot } from './claude.js';
+import { initProject, ratchetOnPath } from './project.js';
+
+interface HooksFile {
+  hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]>;
+}
+const hooksFile = JSON.parse(readFileSync(join(pluginDir, 'hooks/hooks.json'), 'utf8')) as HooksFile;
+
+/** Run one hooks.json command line the way Claude Code does: `sh -c`, payload on stdin. */
+function runHookCommand(command: string, payload: unknown, env: Record<string, string>, cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('/bin/sh', ['-c', command], {
+    cwd,
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    // A PATH with node but without any `ratchet`, unless the test adds one.
+    env: { PATH: `${join(process.execPath, '..')}:/usr/bin:/bin`, CLAUDE_PLUGIN_ROOT: pluginDir, ...env },
+    timeout: 30_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const SESSION = '0badc0de-1111-4222-8333-444455556666';
+
+describe('claude plugin validate (the pinned Claude Code)', () => {
+  test('accepts apps/claude-plugin and the marketplace at the repository root', { timeout: 120_000 }, async () => {
+    const home = freshHome();
+    const plugin = await claude(['plugin', 'validate', pluginDir], { cwd: repoRoot, home });
+    expect(plugin.stdout + plugin.stderr).toContain('Validation passed');
+    expect(plugin.status).toBe(0);
+    const marketplace = await claude(['plugin', 'validate', repoRoot], { cwd: repoRoot, home });
+    expect(marketplace.stdout).toContain('Validating marketplace manifest');
+    expect(marketplace.stdout + marketplace.stderr).toContain('Validation passed');
+    expect(marketplace.status).toBe(0);
+  });
+});
+
+describe('every hooks.json command answers a real payload through ratchet hook', () => {
+  const command = (event: string): string => {
+    const entries = hooksFile.hooks[event];
+    expect(entries, `hooks.json declares ${event}`).toHaveLength(1);
+    return entries![0]!.hooks[0]!.command;
+  };
+
+  test('the six events are declared, each calling the shim with its ratchet hook event; tool events match every tool', () => {
+    expect(Object.keys(hooksFile.hooks).sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
+    expect(command('PreToolUse')).toBe('node "${CLAUDE_PLUGIN_ROOT}/scripts/ratchet-hook.mjs" pre-tool-use');
+    expect(hooksFile.hooks.PreToolUse![0]!.matcher).toBe('*');
+    expect(hooksFile.hooks.PostToolUse![0]!.matcher).toBe('*');
+  });
+
+  test('with a task in PLANNING: context at start and on a prompt, a write denied, the call logged, the stop blocked', { timeout: 120_000 }, () => {
+    const dir = initProject({ task: 't1' });
+    const env = { RATCHET_CLI: bin, CLAUDE_PROJECT_DIR: dir };
+    const base = { session_id: SESSION, cwd: dir, transcript_path: join(dir, 'transcript.jsonl') };
+
+    const start = runHookCommand(command('SessionStart'), { ...base, hook_event_name: 'SessionStart', source: 'startup' }, env, dir);
+    expect(start.status).toBe(0);
+    const startAnswer = JSON.parse(start.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(startAnswer.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(startAnswer.hookSpecificOutput.additionalContext).toContain('task t1 is PLANNING');
+    expect(startAnswer.hookSpecificOutput.additionalContext).toContain('claude-0badc0de');
+
+    const prompt = runHookCommand(command('UserPromptSubmit'), { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'add a login page' }, env, dir);
+    expect(prompt.status).toBe(0);
+    const promptAnswer = JSON.parse(prompt.stdout) as { hookSpecificOutput: { additionalContext: string } };
+    expect(promptAnswer.hookSpecificOutput.additionalContext).toContain('ratchet flow advance --session cc-0badc0de-1');
+
+    const write = { ...base, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, 'src/app.ts'), content: 'x' } };
+    const pre = runHookCommand(command('PreToolUse'), write, env, dir);
+    expect(pre.status).toBe(0);
+    expect(JSON.parse(pre.stdout)).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
+    expect(pre.stdout).toContain('PLANNING');
+    expect(pre.stdout).toContain('ratchet run plan');
+
+    const read = { ...base, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(dir, 'README.md') }, tool_response: { ok: true } };
+    const post = runHookCommand(command('PostToolUse'), read, env, dir);
+    expect(post.status).toBe(0);
+    expect(readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8')).toContain('"Read"');
+
+    for (const event of ['Stop', 'SubagentStop']) {
+      const stop = runHookCommand(command(event), { ...base, hook_event_name: event, stop_hook_active: false }, env, dir);
+      expect(stop.status).toBe(0);
+      const answer = JSON.parse(stop.stdout) as { decision: string; reason: string };
+      expect(answer.decision).toBe('block');
+      expect(answer.reason).toMatch(/^Ratchet/);
+      expect(answer.reason).toContain('task t1 is PLANNING');
+    }
+  });
+});
+
+describe('the shim finds ratchet, or fails open', () => {
+  const payload = (dir: string): unknown => ({
+    session_id: SESSION,
+    cwd: dir,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(dir, '.ratchet/session.json'), content: '{}' },
+  });
+  const deniedStateWrite = (r: { status: number | null; stdout: string }): void => {
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('"permissionDecision":"deny"');
+    expect(r.stdout).toContain('.ratchet/session.json');
+  };
+
+  test('from ratchet on PATH (an npm -g style symlink), without RATCHET_CLI', { timeout: 60_000 }, () => {
+    const dir = initProject();
+    deniedStateWrite(runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir, PATH: `${ratchetOnPath()}:${join(process.execPath, '..')}:/usr/bin:/bin` }, dir));
+  });
+
+  test("from the project's node_modules/@ratchet/cli", { timeout: 60_000 }, () => {
+    const dir = initProject();
+    mkdirSync(join(dir, 'node_modules/@ratchet'), { recursive: true });
+    symlinkSync(join(repoRoot, 'apps/cli'), join(dir, 'node_modules/@ratchet/cli'));
+    deniedStateWrite(runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir }, dir));
+  });
+
+  test('nowhere: one note on stderr, nothing on stdout, exit 0 (the tool call goes ahead)', { timeout: 60_000 }, () => {
+    const dir = tempDir('ratchet-cc-noratchet-');
+    const r = runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir }, dir);
+    expect(r).toMatchObject({ status: 0, stdout: '' });
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('ratchet plugin: @ratchet/cli not found') as string]);
+  });
+
+  test('RATCHET_CLI pointing at something else: said so, then found elsewhere', { timeout: 60_000 }, () => {
+    const dir = initProject();
+    const r = runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir, RATCHET_CLI: dir, PATH: `${ratchetOnPath()}:${join(process.execPath, '..')}:/usr/bin:/bin` }, dir);
+    deniedStateWrite(r);
+    expect(r.stderr).toContain(`RATCHET_CLI=${dir} is not @ratchet/cli`);
+  });
+
+  function command(event: string): string {
+    return hooksFile.hooks[event]![0]!.hooks[0]!.command;
+  }
+});
