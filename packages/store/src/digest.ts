@@ -6,8 +6,8 @@
  *
  * Write order, inside the document's lock (a crash between any two steps leaves a state that reads
  * as good):
- *   1. the sidecar (atomic, fsynced), naming the new content, the replaced one and the replaced
- *      file's inode;
+ *   1. the sidecar (atomic, its content fsynced; the directory is fsynced once, after step 3),
+ *      naming the new content, the replaced one and the replaced file's inode;
  *   2. `<file>.prev`: a copy of the new content (atomic rename, not fsynced: a restore checks it
  *      against the record first). A copy, not a hard link: an edit in place would change both;
  *   3. the data file's atomic rename (writeFileAtomic).
@@ -185,14 +185,15 @@ export async function writeTracked(path: string, text: string, options: TrackedW
   await writeFileAtomic(path, text, {
     beforeRename: async () => {
       await options.beforeRename?.();
-      await writeRecord(path, { version: 1, current, previous, writtenAt: options.writtenAt, replacedIno: previous === null ? null : (inodeOf(path) ?? null) });
+      const record: DigestRecord = { version: 1, current, previous, writtenAt: options.writtenAt, replacedIno: previous === null ? null : (inodeOf(path) ?? null) };
+      await writeRecord(path, record, false);
       keepCopy(path, text);
     },
   });
 }
 
-export async function writeRecord(path: string, record: DigestRecord): Promise<void> {
-  await writeFileAtomic(digestPathFor(path), `${JSON.stringify(record, null, 2)}\n`);
+export async function writeRecord(path: string, record: DigestRecord, syncDirectory = true): Promise<void> {
+  await writeFileAtomic(digestPathFor(path), `${JSON.stringify(record, null, 2)}\n`, { syncDirectory });
 }
 
 /** `<file>.prev` := `text`, replaced atomically. */
