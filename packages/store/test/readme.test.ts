@@ -50,5 +50,5 @@ describe('README example', () => {
     const r = run(example);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toEqual(expected);
-  });
+  }, 60_000);
 });
