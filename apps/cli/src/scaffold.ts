@@ -118,6 +118,10 @@ export const SCAFFOLD: readonly ScaffoldFile[] = [
   {
     path: '.ratchet/.gitignore',
     purpose: "Ratchet's state directory; lock and temp files are never committed",
-    content: () => Promise.resolve('# Written by `ratchet init`. Locks, temp files and the per-machine task session are transient.\n*.lock\n*.lock.break\n*.tmp\nsession.json\norientation.json\n'),
+    content: () =>
+      Promise.resolve(
+        '# Written by `ratchet init`. Locks, temp files, kept copies and the per-machine task session are transient.\n' +
+          '# Commit a state file with its <file>.digest record, or neither.\n*.lock\n*.lock.break\n*.tmp\n*.prev\n*.rejected-*\nsession.json\nsession.json.*\norientation.json\n',
+      ),
   },
 ];

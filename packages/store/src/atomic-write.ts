@@ -16,6 +16,8 @@ export interface AtomicWriteOptions {
   createParentDirs?: boolean;
   /** Called once the temp file is durable, just before the rename; throwing aborts the write (the store re-checks its lock here). */
   beforeRename?: () => Promise<void>;
+  /** fsync the directory after the rename. Default true; false when a later write to the same directory does it (a digest record before its data). */
+  syncDirectory?: boolean;
 }
 
 // Metadata steps (stat, open, close, rename) are synchronous: they take microseconds, less than the
@@ -74,7 +76,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     if (err instanceof StoreError) throw err;
     throw new IoError(target, `cannot write: ${(err as Error).message}`, err);
   }
-  await fsyncDirectory(dir);
+  if (options.syncDirectory !== false) await fsyncDirectory(dir);
 }
 
 /** Make a rename or unlink in `dir` durable. Errors are ignored: some systems refuse to fsync a directory. */

@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import type { Adapter } from 'lowdb';
-import { writeFileAtomic } from './atomic-write.js';
+import { checkDigest, writeTracked } from './digest.js';
 import { NotFoundError, SchemaVersionError, ValidationError, type Place } from './errors.js';
 import { locate, parseJson } from './json-parse.js';
 import { lockedUpdate, type WriterOptions } from './locked-update.js';
@@ -86,18 +86,18 @@ export function openDocument<T extends object>(path: string, definition: Documen
   return {
     path: file,
     async read() {
-      const adapter = new SafeJsonFile(file, options.maxBytes);
+      const adapter = new SafeJsonFile(file, options);
       const raw = await adapter.read();
       return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
     },
     readSync() {
-      const adapter = new SafeJsonFile(file, options.maxBytes);
+      const adapter = new SafeJsonFile(file, options);
       const raw = adapter.readSync();
       return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
     },
     async update(fn) {
       return lockedUpdate(file, options, async (beforeRename) => {
-        const adapter = new SafeJsonFile(file, options.maxBytes, beforeRename);
+        const adapter = new SafeJsonFile(file, options, beforeRename);
         // Loaded on first update only: read-only callers (most CLI commands) never pay for it.
         const { Low } = await import('lowdb');
         const db = new Low<JsonObject>(adapter, MISSING);
@@ -117,15 +117,16 @@ export function openDocument<T extends object>(path: string, definition: Documen
 const MISSING: JsonObject = Object.freeze({});
 
 /**
- * lowdb adapter: reads through the guarded reader and the safe parser, writes with a unique temp
- * file, fsync and rename. `text` keeps what was read so schema issues can be given a line.
+ * lowdb adapter: reads through the guarded reader and the safe parser, checks the text against the
+ * digest Ratchet recorded (digest.ts), writes with a unique temp file, fsync and rename, recording
+ * the new digest. `text` keeps what was read so schema issues can be given a line.
  */
 class SafeJsonFile implements Adapter<JsonObject> {
   text: string | undefined;
 
   constructor(
     private readonly path: string,
-    private readonly maxBytes: number | undefined,
+    private readonly options: DocumentOptions,
     private readonly beforeRename?: () => Promise<void>,
   ) {}
 
@@ -137,22 +138,36 @@ class SafeJsonFile implements Adapter<JsonObject> {
       if (err instanceof NotFoundError) return null;
       throw err;
     }
-    return this.parse(text);
+    return this.checked(text);
   }
 
   readSync(): JsonObject | null {
-    let text: string;
+    const text = this.reread();
+    return text === undefined ? null : this.checked(text);
+  }
+
+  /**
+   * Parse first (a broken file is reported with its line and column), then check the digest; a
+   * reader that raced a writer continues with the text the check verified.
+   */
+  private checked(text: string): JsonObject | null {
+    const value = this.parse(text);
+    const verified = checkDigest(this.path, text, () => this.reread());
+    if (verified === text) return value;
+    return verified === undefined ? null : this.parse(verified);
+  }
+
+  private reread(): string | undefined {
     try {
-      text = readTextFileSync(this.path, this.readOptions()).text;
+      return readTextFileSync(this.path, this.readOptions()).text;
     } catch (err) {
-      if (err instanceof NotFoundError) return null;
+      if (err instanceof NotFoundError) return undefined;
       throw err;
     }
-    return this.parse(text);
   }
 
   private readOptions(): { maxBytes?: number } {
-    return this.maxBytes === undefined ? {} : { maxBytes: this.maxBytes };
+    return this.options.maxBytes === undefined ? {} : { maxBytes: this.options.maxBytes };
   }
 
   private parse(text: string): JsonObject {
@@ -166,7 +181,9 @@ class SafeJsonFile implements Adapter<JsonObject> {
   }
 
   async write(data: JsonObject): Promise<void> {
-    await writeFileAtomic(this.path, `${JSON.stringify(data, null, 2)}\n`, this.beforeRename === undefined ? {} : { beforeRename: this.beforeRename });
+    const writtenAt = new Date((this.options.lock?.clock ?? Date.now)()).toISOString();
+    // `text` is what the update read inside the lock (undefined: no file), checked against its digest.
+    await writeTracked(this.path, `${JSON.stringify(data, null, 2)}\n`, { writtenAt, replacing: this.text, ...(this.beforeRename === undefined ? {} : { beforeRename: this.beforeRename }) });
   }
 }
 

@@ -18,6 +18,7 @@ export type StoreErrorCode =
   | 'lock-lost'
   | 'lock-not-held'
   | 'lock-corrupt'
+  | 'tampered'
   | 'io-error'
   | 'outside-root';
 
@@ -235,6 +236,31 @@ export class LockCorruptError extends StoreError {
   constructor(path: string, lockPath: string, reason: string) {
     super('lock-corrupt', path, `the lock file ${lockPath} is not valid lock metadata (${reason}); if no Ratchet process is using ${path}, delete ${lockPath}`);
     this.lockPath = lockPath;
+  }
+}
+
+/** Why a tracked file was refused: its content, its digest record's content, or the record is gone. */
+export type TamperKind = 'mismatch' | 'bad-record' | 'missing-record';
+
+/**
+ * A state file whose content is not what Ratchet last wrote (see `<file>.digest`): edited by hand or
+ * by another program. Nothing is read from it or written over it until a person accepts the edit or
+ * restores the last good version (`<file>.prev`).
+ */
+export class TamperedError extends StoreError {
+  readonly kind: TamperKind;
+  /** When Ratchet last wrote the file (from its digest record), if known. */
+  readonly writtenAt: string | undefined;
+  constructor(path: string, kind: TamperKind, writtenAt: string | undefined, what?: string) {
+    const changed = what ?? `its content is not what Ratchet last wrote${writtenAt === undefined ? '' : ` at ${writtenAt}`}`;
+    super(
+      'tampered',
+      path,
+      `changed outside Ratchet: ${changed}; refusing to use it. A person can keep the edit (\`ratchet doctor --accept <file>\`) ` +
+        `or put back the last good version (\`ratchet doctor --restore <file>\`)`,
+    );
+    this.kind = kind;
+    this.writtenAt = writtenAt;
   }
 }
 

@@ -17,6 +17,7 @@ export {
   OutsideRootError,
   SchemaVersionError,
   StoreError,
+  TamperedError,
   UnsafeInputError,
   ValidationError,
   describeHolder,
@@ -24,6 +25,7 @@ export {
   type OutsideRootKind,
   type Place,
   type StoreErrorCode,
+  type TamperKind,
   type ValidationIssue,
 } from './errors.js';
 export { lineColumn, locate, parseJson, type Located, type Location, type ParseOptions } from './json-parse.js';
@@ -33,6 +35,21 @@ export { MAX_PATH_LENGTH, isInsideRoot, resolveInsideRoot, unsafeRelativePath, t
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { acquireLock, inspectLock, lockPathFor, releaseLockByToken, withLock, type LockHandle, type LockInfo, type LockOptions } from './lock.js';
 export { defineDocument, openDocument, type Document, type DocumentDefinition, type DocumentDefinitionInput, type DocumentOptions, type Migration } from './document.js';
+export {
+  QUICK_MAX,
+  acceptCurrent,
+  checkDigest,
+  digestOf,
+  digestPathFor,
+  matchesDigest,
+  previousPathFor,
+  readDigestRecord,
+  restorePrevious,
+  type Digest,
+  type DigestAdminOptions,
+  type DigestRecord,
+  type RestoreResult,
+} from './digest.js';
 export { openJsonl, type JsonlFile, type JsonlOptions } from './jsonl.js';
 export type { WriterOptions } from './locked-update.js';
 export type { SafeParseResult, Schema, SchemaIssue } from './validate.js';

@@ -191,7 +191,7 @@ export function removeLeftovers(lock: LockHandle, options: Pick<LockOptions, 'cl
   const settings = normalize(options);
   const dir = dirname(lock.path);
   const base = escapeRegExp(basename(lock.path));
-  const temp = new RegExp(`^\\.${base}(?:\\.lock(?:\\.break-[A-Za-z0-9_-]+)?)?\\.\\d+\\.[0-9a-f]{12}\\.tmp$`, 'u');
+  const temp = new RegExp(`^\\.${base}(?:\\.lock(?:\\.break-[A-Za-z0-9_-]+)?|\\.digest|\\.prev)?\\.\\d+\\.[0-9a-f]{12}\\.tmp$`, 'u');
   const guard = new RegExp(`^${base}\\.lock\\.break-([A-Za-z0-9_-]+)$`, 'u');
   let names: string[];
   try {

@@ -52,7 +52,7 @@ describe('openDocument: reading and writing', () => {
     expect(doc.readSync()).toEqual({ title: 'old', items: [{ name: 'nut', qty: 1 }] });
   });
 
-  it('writes $schema and schemaVersion first, formatted, and nothing else beside the file', async () => {
+  it('writes $schema and schemaVersion first, formatted, and nothing but its digest record and a copy beside the file', async () => {
     const path = file();
     const doc = openDocument(path, catalog);
     const result = await doc.update((draft) => {
@@ -62,7 +62,7 @@ describe('openDocument: reading and writing', () => {
     expect(readFileSync(path, 'utf8')).toBe(
       `{\n  "$schema": "${SCHEMA_URL}",\n  "schemaVersion": 2,\n  "title": "new",\n  "items": [\n    {\n      "name": "bolt",\n      "qty": 3\n    }\n  ]\n}\n`,
     );
-    expect(readdirSync(dirname(path))).toEqual(['doc.json']);
+    expect(readdirSync(dirname(path)).sort()).toEqual(['doc.json', 'doc.json.digest', 'doc.json.prev']);
     expect(await doc.read()).toEqual(result);
   });
 
@@ -145,14 +145,14 @@ describe('openDocument: reading and writing', () => {
   it('deletes what killed writers left beside the file, and only that', async () => {
     const path = file();
     const dir = dirname(path);
-    const leftovers = ['.doc.json.4242.0123456789ab.tmp', '.doc.json.lock.4242.0123456789ab.tmp', '.doc.json.lock.break-abc.4242.0123456789ab.tmp'];
+    const leftovers = ['.doc.json.4242.0123456789ab.tmp', '.doc.json.lock.4242.0123456789ab.tmp', '.doc.json.lock.break-abc.4242.0123456789ab.tmp', '.doc.json.digest.4242.0123456789ab.tmp', '.doc.json.prev.4242.0123456789ab.tmp'];
     for (const name of leftovers) writeFileSync(join(dir, name), 'partial');
     const staleGuard = `doc.json.lock.break-${randomBytes(16).toString('hex')}`;
     writeFileSync(join(dir, staleGuard), JSON.stringify({ pid: deadPid(), host: hostname(), time: new Date().toISOString(), token: randomBytes(16).toString('hex') }));
     const unrelated = ['.other.json.4242.0123456789ab.tmp', 'doc.json.bak', '.doc.json.notes'];
     for (const name of unrelated) writeFileSync(join(dir, name), 'keep');
     await openDocument(path, counter).update((d) => d);
-    expect(readdirSync(dir).sort()).toEqual(['doc.json', ...unrelated].sort());
+    expect(readdirSync(dir).sort()).toEqual(['doc.json', 'doc.json.digest', 'doc.json.prev', ...unrelated].sort());
   });
 
   it('rejects definitions that cannot work', () => {

@@ -44,11 +44,11 @@ describe('README example', () => {
     const r = run(example.replace("from '@ratchet/store'", `from '${source}'`));
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toEqual(expected);
-  });
+  }, 60_000);
 
   it.runIf(builtAndFresh())('runs against the built package', () => {
     const r = run(example);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n')).toEqual(expected);
-  });
+  }, 60_000);
 });

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { GoalsError, RegistryError, defaultRegistry, openGoals, readRegistryFile, type Actor, type GoalsStore, type Registry } from '@ratchet/goals';
 import { locate, parseJson, readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
+import { pinnedActor } from '../../actor.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { assetPath, displayPath } from '../../paths.js';
@@ -63,10 +64,7 @@ export async function loadRegistryFor(ctx: Context, options: Options): Promise<R
  * own shell has no RATCHET_ACTOR, or RATCHET_ACTOR=user.
  */
 export function actorOf(ctx: Context, options: Options): Actor {
-  const pinned = ctx.io.env.RATCHET_ACTOR;
-  if (pinned !== undefined && pinned !== 'agent' && pinned !== 'user') {
-    throw new CliError(`RATCHET_ACTOR must be "agent" or "user", got ${JSON.stringify(pinned)}`, { code: 'bad-environment' });
-  }
+  const pinned = pinnedActor(ctx);
   if (pinned === 'agent' && options.as === 'user') {
     throw new CliError('--as user is refused: this environment sets RATCHET_ACTOR=agent (an agent cannot act as the user; the user runs this from their own shell)', { code: 'actor-pinned' });
   }

@@ -1,0 +1,296 @@
+/**
+ * Digests that show a hand edit. Every document `update` records what it wrote in a sidecar
+ * `<file>.digest` and keeps a copy of it as `<file>.prev` (the last good version, for a person to
+ * restore); a read whose content is not what Ratchet last wrote is refused with TamperedError. A
+ * file without a sidecar is "not tracked" and read as before.
+ *
+ * Write order, inside the document's lock (a crash between any two steps leaves a state that reads
+ * as good):
+ *   1. the sidecar (atomic, its content fsynced; the directory is fsynced once, after step 3),
+ *      naming the new content, the replaced one and the replaced file's inode;
+ *   2. `<file>.prev`: a copy of the new content (atomic rename, not fsynced: a restore checks it
+ *      against the record first). A copy, not a hard link: an edit in place would change both;
+ *   3. the data file's atomic rename (writeFileAtomic).
+ * A crash after 1 and before 3 leaves the replaced content under its own inode: a read accepts the
+ * previous content only there. A hand edit writes in place (the new file's inode) or renames a new
+ * file over it (a fresh inode), so it never passes for that state.
+ *
+ * The read check hashes the text with a small JS hash for files up to QUICK_MAX characters (state
+ * files on hot paths are a few KB, and loading node:crypto costs ~8 ms of CPU at start-up) and with
+ * SHA-256 above that (native: ~1 ms per MB once loaded). Both are recorded on write.
+ */
+import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { tempPathFor, writeFileAtomic } from './atomic-write.js';
+import { IoError, NotFoundError, TamperedError, errnoCode } from './errors.js';
+import { withLock, type LockOptions } from './lock.js';
+import { readTextFileSync } from './read-file.js';
+
+/** What one version of a file was: enough to recognise it again. */
+export interface Digest {
+  /** SHA-256 of the file's text (UTF-8, without a BOM), hex. Equal to `sha256sum <file>` for files Ratchet wrote. */
+  sha256: string;
+  /** A 64-bit JS hash of the same text (hex), checked on reads of small files instead of SHA-256. */
+  quick: string;
+  /** Size in bytes. */
+  size: number;
+}
+
+/** The sidecar `<file>.digest`. */
+export interface DigestRecord {
+  version: 1;
+  /** The content Ratchet last wrote (or a person accepted). */
+  current: Digest;
+  /** The content that write replaced; null when there was none (or after an accept or a restore). */
+  previous: Digest | null;
+  /** ISO time of that write. */
+  writtenAt: string;
+  /** Inode of the file that write replaced (decimal), null when there was none: until the rename, the file is still that one. */
+  replacedIno: string | null;
+}
+
+/** Files up to this many UTF-16 units are checked with the quick hash on read. */
+export const QUICK_MAX = 64 * 1024;
+const RETRIES = 20;
+
+export const digestPathFor = (path: string): string => `${path}.digest`;
+export const previousPathFor = (path: string): string => `${path}.prev`;
+
+interface HashModule {
+  createHash(algorithm: string): { update(data: string, encoding: 'utf8'): { digest(encoding: 'hex'): string } };
+}
+let crypto: HashModule | undefined;
+
+/** SHA-256 of `text` as UTF-8. node:crypto is loaded on first use only (never by a read of a small file). */
+export function sha256Hex(text: string): string {
+  crypto ??= process.getBuiltinModule('node:crypto') as HashModule;
+  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Two 32-bit multiplicative lanes over the UTF-16 units, mixed at the end (cyrb53's scheme, kept at 64 bits). */
+export function quickHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+}
+
+export function digestOf(text: string): Digest {
+  return { sha256: sha256Hex(text), quick: quickHash(text), size: Buffer.byteLength(text, 'utf8') };
+}
+
+/** Whether `text` is the version `digest` describes: size first, then the hash that fits its length. */
+export function matchesDigest(text: string, digest: Digest, full = false): boolean {
+  if (Buffer.byteLength(text, 'utf8') !== digest.size) return false;
+  return !full && text.length <= QUICK_MAX ? quickHash(text) === digest.quick : sha256Hex(text) === digest.sha256;
+}
+
+/** The sidecar's text, or undefined when there is none. */
+function readRecordText(path: string): string | undefined {
+  try {
+    return readFileSync(digestPathFor(path), 'utf8');
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return undefined;
+    throw new IoError(digestPathFor(path), `cannot read the digest record: ${(err as Error).message}`, err);
+  }
+}
+
+function parseRecord(text: string): DigestRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const r = value as Record<string, unknown>;
+  const ok = r.version === 1 && isDigest(r.current) && (r.previous === null || isDigest(r.previous)) && typeof r.writtenAt === 'string' && (r.replacedIno === null || typeof r.replacedIno === 'string');
+  return ok ? (value as DigestRecord) : undefined;
+}
+
+function inodeOf(path: string): string | undefined {
+  try {
+    return statSync(path, { bigint: true }).ino.toString();
+  } catch {
+    return undefined;
+  }
+}
+
+function isDigest(value: unknown): value is Digest {
+  if (typeof value !== 'object' || value === null) return false;
+  const d = value as Record<string, unknown>;
+  return typeof d.sha256 === 'string' && typeof d.quick === 'string' && Number.isSafeInteger(d.size);
+}
+
+/** The sidecar of `path`: undefined when there is none; throws TamperedError when it is not a digest record. */
+export function readDigestRecord(path: string): DigestRecord | undefined {
+  const text = readRecordText(path);
+  if (text === undefined) return undefined;
+  const record = parseRecord(text);
+  if (record === undefined) throw new TamperedError(path, 'bad-record', undefined, `its digest record ${digestPathFor(path)} is not one Ratchet wrote`);
+  return record;
+}
+
+/** Undefined when `text` (undefined: no file) is acceptable under the sidecar text `recordText`, else the error to throw. */
+function judge(path: string, text: string | undefined, recordText: string | undefined, full: boolean): TamperedError | undefined {
+  if (text === undefined) return undefined;
+  if (recordText === undefined) {
+    // Sidecars are never deleted by Ratchet, and `.prev` only exists beside one: a removed sidecar is an edit too.
+    return existsSync(previousPathFor(path)) ? new TamperedError(path, 'missing-record', undefined, `its digest record ${digestPathFor(path)} was removed`) : undefined;
+  }
+  const record = parseRecord(recordText);
+  if (record === undefined) return new TamperedError(path, 'bad-record', undefined, `its digest record ${digestPathFor(path)} is not one Ratchet wrote`);
+  if (matchesDigest(text, record.current, full)) return undefined;
+  if (record.previous !== null && record.replacedIno !== null && inodeOf(path) === record.replacedIno && matchesDigest(text, record.previous, full)) return undefined;
+  return new TamperedError(path, 'mismatch', record.writtenAt);
+}
+
+/**
+ * Throw TamperedError unless `text` (what a caller just read from `path`; undefined: no file) is
+ * what Ratchet last wrote; return the text that passed (a re-read one after a race with a writer). Lock-free readers can race a writer (data read before its rename, the
+ * sidecar after): on a mismatch both are read again, and only a mismatch seen twice on unchanged
+ * data and sidecar is reported. `reread` returns the file's text again (undefined: gone).
+ */
+export function checkDigest(path: string, text: string | undefined, reread: () => string | undefined, options: { full?: boolean } = {}): string | undefined {
+  let seen: { text: string | undefined; record: string | undefined } | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const record = readRecordText(path);
+    const error = judge(path, text, record, options.full === true);
+    if (error === undefined) return text;
+    if ((seen !== undefined && seen.text === text && seen.record === record) || attempt >= RETRIES) throw error;
+    seen = { text, record };
+    if (attempt >= 2) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    text = reread();
+  }
+}
+
+export interface TrackedWrite {
+  /** ISO time recorded as `writtenAt`. */
+  writtenAt: string;
+  /** The text being replaced (what the update read inside the lock); undefined when there is none to accept during the write. */
+  replacing: string | undefined;
+  beforeRename?: () => Promise<void>;
+}
+
+/** Write `text` to `path` atomically with its digest record, in the order the module comment gives. Call inside the file's lock. */
+export async function writeTracked(path: string, text: string, options: TrackedWrite): Promise<void> {
+  const current = digestOf(text);
+  const previous = options.replacing === undefined ? null : digestOf(options.replacing);
+  await writeFileAtomic(path, text, {
+    beforeRename: async () => {
+      await options.beforeRename?.();
+      const record: DigestRecord = { version: 1, current, previous, writtenAt: options.writtenAt, replacedIno: previous === null ? null : (inodeOf(path) ?? null) };
+      await writeRecord(path, record, false);
+      keepCopy(path, text);
+    },
+  });
+}
+
+export async function writeRecord(path: string, record: DigestRecord, syncDirectory = true): Promise<void> {
+  await writeFileAtomic(digestPathFor(path), `${JSON.stringify(record, null, 2)}\n`, { syncDirectory });
+}
+
+/** `<file>.prev` := `text`, replaced atomically. */
+function keepCopy(path: string, text: string): void {
+  const prev = previousPathFor(path);
+  const temp = tempPathFor(prev);
+  try {
+    writeFileSync(temp, text, { flag: 'wx' });
+    renameSync(temp, prev);
+  } catch (err) {
+    removeQuietly(temp);
+    throw new IoError(prev, `cannot keep a copy of the last good version: ${(err as Error).message}`, err);
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Not there: nothing to remove.
+  }
+}
+
+export interface DigestAdminOptions {
+  /** Lock behaviour (timeout, clock for the lock file and for `writtenAt`). */
+  lock?: Omit<LockOptions, 'leaseMs' | 'createParentDirs'>;
+}
+
+/**
+ * A person's "this content is good": record the file's current text as what Ratchet last wrote and
+ * keep a copy of it as the last good version (under the file's lock).
+ */
+export async function acceptCurrent(path: string, options: DigestAdminOptions = {}): Promise<DigestRecord> {
+  const file = resolve(path);
+  const clock = options.lock?.clock ?? Date.now;
+  return withLock(
+    file,
+    async () => {
+      const text = readTextFileSync(file).text;
+      const record: DigestRecord = { version: 1, current: digestOf(text), previous: null, writtenAt: new Date(clock()).toISOString(), replacedIno: null };
+      await writeRecord(file, record);
+      keepCopy(file, text);
+      return record;
+    },
+    { ...options.lock, leaseMs: undefined },
+  );
+}
+
+export interface RestoreResult {
+  /** The digest of the version put back. */
+  restored: Digest;
+  /** Where the refused content was kept (`<file>.rejected-<time>`); undefined when the file was missing. */
+  rejectedPath: string | undefined;
+}
+
+/**
+ * Put back the last good version (`<file>.prev`, checked against the digest record: normally what
+ * Ratchet last wrote) under the file's lock; the content it replaces is kept aside as
+ * `<file>.rejected-<time>`.
+ */
+export async function restorePrevious(path: string, options: DigestAdminOptions = {}): Promise<RestoreResult> {
+  const file = resolve(path);
+  const clock = options.lock?.clock ?? Date.now;
+  return withLock(
+    file,
+    async (lock) => {
+      const record = readDigestRecord(file);
+      if (record === undefined) throw new NotFoundError(digestPathFor(file), 'no digest record: Ratchet keeps no last good version of this file');
+      const prevPath = previousPathFor(file);
+      const prevText = textOrUndefined(prevPath);
+      if (prevText === undefined) throw new NotFoundError(prevPath, 'no copy of the last good version is kept (accept the content, or fix it by hand and accept)');
+      const good = [record.current, record.previous].find((d): d is Digest => d !== null && matchesDigest(prevText, d, true));
+      if (good === undefined) throw new TamperedError(prevPath, 'mismatch', record.writtenAt, 'the kept copy of the last good version matches no digest Ratchet recorded');
+      const now = new Date(clock()).toISOString();
+      let rejectedPath: string | undefined;
+      const text = textOrUndefined(file);
+      if (text !== undefined) {
+        rejectedPath = `${file}.rejected-${now.replace(/[:.]/gu, '-')}`;
+        try {
+          linkSync(file, rejectedPath);
+        } catch {
+          writeFileSync(rejectedPath, text, { flag: 'wx' });
+        }
+      }
+      // No `previous`: until the rename, the refused content stays refused.
+      await writeTracked(file, prevText, { writtenAt: now, replacing: undefined, beforeRename: () => lock.verify() });
+      return { restored: good, rejectedPath };
+    },
+    { ...options.lock, leaseMs: undefined },
+  );
+}
+
+function textOrUndefined(path: string): string | undefined {
+  try {
+    return readTextFileSync(path).text;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
