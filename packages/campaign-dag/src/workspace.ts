@@ -227,7 +227,7 @@ export async function createWorkspace(root: string, seq: number, options: Create
       if (task.budget !== undefined) record.budget = task.budget;
       if (options.codeContext !== undefined && options.codeContext.length > 0) record.codeContext = options.codeContext.map((c) => ({ ...c }));
       const path = join(paths.workspace, workspaceFileName(seq, task.slug, 'active'));
-      await writeFileAtomic(path, readableXml(record, 'the workspace'), { createParentDirs: true });
+      await writeFileAtomic(path, readableXml(record, 'the workspace'), { createParentDirs: true, maxBytes: MAX_WORKSPACE_BYTES });
       return { path, record };
     },
     { ...options.store?.lock, createParentDirs: true },
@@ -282,7 +282,7 @@ async function finish(root: string, seq: number, status: 'complete' | 'blocked',
     const next: WorkspaceRecord = { ...record, status, delivered, updatedAt: now, utilization: options.utilized ?? record.utilization };
     if (status === 'blocked') next.blockedReason = delivered.replace(/^BLOCKED:\s*/, '');
     else delete next.blockedReason;
-    await writeFileAtomic(file.path, readableXml(next, 'the delivery'));
+    await writeFileAtomic(file.path, readableXml(next, 'the delivery'), { maxBytes: MAX_WORKSPACE_BYTES });
     const path = join(paths.workspace, workspaceFileName(seq, record.slug, status));
     await rename(file.path, path);
     return { path, record: next };

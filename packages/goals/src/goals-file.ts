@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { ConflictError, InputError, OwnerError, UntrustedRegistryError } from './errors.js';
 import { markMerged, type PolicyHandlers } from './ops.js';
 import { applyProposal, serializeRegistry } from './proposals.js';
-import { readRegistryFile, registryFormat, type Registry, type RegistryFormat } from './registry.js';
+import { REGISTRY_MAX_BYTES, readRegistryFile, registryFormat, type Registry, type RegistryFormat } from './registry.js';
 import { applyCommit, checkCommit, commitDigest, findReplay, type CommitResult, type TurnCommit } from './turn.js';
 import { Tx, emptyState } from './tx.js';
 import type { ActionTypeRegistryDocument, Actor, AuditEntry, GoalsState, RegistryProposal } from './types.js';
@@ -249,7 +249,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
         const current = await currentRegistry(registryPath, meta.ifMissing);
         const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
         patch = unifiedDiff(current.text, next, meta.displayPath ?? registryPath, { created: current.created });
-        if (next !== current.text) await writeFileAtomic(registryPath, next);
+        if (next !== current.text) await writeFileAtomic(registryPath, next, { maxBytes: REGISTRY_MAX_BYTES });
         merged = next;
       }, options.lock);
       const { result } = await mutate({ actor: meta.actor, op: 'proposal.merge' }, (tx, state) => {

@@ -7,7 +7,8 @@
 import { closeSync, fsync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { IoError, NotAFileError, NotFoundError, StoreError, errnoCode } from './errors.js';
+import { FileTooLargeError, IoError, NotAFileError, NotFoundError, StoreError, errnoCode } from './errors.js';
+import { DEFAULT_MAX_BYTES } from './read-file.js';
 
 export interface AtomicWriteOptions {
   /** File mode for a new file (an existing file keeps its mode). Default 0o666 minus the umask. */
@@ -16,6 +17,11 @@ export interface AtomicWriteOptions {
   createParentDirs?: boolean;
   /** Called once the temp file is durable, just before the rename; throwing aborts the write (the store re-checks its lock here). */
   beforeRename?: () => Promise<void>;
+  /**
+   * The limit the file's readers use (default 16 MiB, `DEFAULT_MAX_BYTES`): content over it is refused
+   * before anything is written, since the next read would refuse the file. Pass the reader's limit.
+   */
+  maxBytes?: number;
 }
 
 // Metadata steps (stat, open, close, rename) are synchronous: they take microseconds, less than the
@@ -46,6 +52,8 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   const path = realTarget(target);
   const dir = dirname(path);
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (bytes.length > maxBytes) throw new FileTooLargeError(target, bytes.length, maxBytes, { write: true });
   let fd: number;
   let temp: string;
   try {

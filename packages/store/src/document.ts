@@ -166,7 +166,11 @@ class SafeJsonFile implements Adapter<JsonObject> {
   }
 
   async write(data: JsonObject): Promise<void> {
-    await writeFileAtomic(this.path, `${JSON.stringify(data, null, 2)}\n`, this.beforeRename === undefined ? {} : { beforeRename: this.beforeRename });
+    // The limit this document is read with: a write the next read would refuse is refused instead.
+    await writeFileAtomic(this.path, `${JSON.stringify(data, null, 2)}\n`, {
+      ...(this.beforeRename === undefined ? {} : { beforeRename: this.beforeRename }),
+      ...(this.maxBytes === undefined ? {} : { maxBytes: this.maxBytes }),
+    });
   }
 }
 

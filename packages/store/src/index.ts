@@ -26,7 +26,7 @@ export {
   type StoreErrorCode,
   type ValidationIssue,
 } from './errors.js';
-export { lineColumn, locate, parseJson, type Located, type Location, type ParseOptions } from './json-parse.js';
+export { MAX_JSON_DEPTH, lineColumn, locate, parseJson, type Located, type Location, type ParseOptions } from './json-parse.js';
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
 export { DEFAULT_MAX_BYTES, readJsonFile, readTextFile, readTextFileSync, readJsonFileSync, type JsonFile, type ReadOptions, type TextFile } from './read-file.js';
 export { MAX_PATH_LENGTH, isInsideRoot, resolveInsideRoot, unsafeRelativePath, type InsideRootOptions, type UnsafePath } from './inside-root.js';

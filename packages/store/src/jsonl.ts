@@ -39,6 +39,8 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
       throw err;
     }
   };
+  // Appends and rewrites are held to the limit reads use.
+  const limit = options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes };
   const serialize = (records: readonly unknown[]): { values: T[]; lines: string[] } => {
     const values = records.map((record, index) => validate(schema, record, { path: file, source: 'update', context: ` (record ${index})` }));
     const lines = values.map((value, index) => {
@@ -61,7 +63,7 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
         const text = await readText();
         parseLines(text, schema, file);
         const separator = text === '' || text.endsWith('\n') ? '' : '\n';
-        await writeFileAtomic(file, `${text}${separator}${lines.join('\n')}\n`, { beforeRename });
+        await writeFileAtomic(file, `${text}${separator}${lines.join('\n')}\n`, { beforeRename, ...limit });
       });
     },
     async rewrite(fn) {
@@ -70,7 +72,7 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
         const returned = await fn(records);
         const next = returned ?? records;
         const { values, lines } = serialize(next);
-        await writeFileAtomic(file, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { beforeRename });
+        await writeFileAtomic(file, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { beforeRename, ...limit });
         return values;
       });
     },
