@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
 import { findTask, unmetDependencies } from './campaign.js';
 import { CampaignError } from './errors.js';
-import { unsafePathReason } from './paths.js';
+import { outsideReason } from './paths.js';
 import { formatSeq } from './seq.js';
 import { campaignPaths, readCampaign, type CampaignOptions } from './store.js';
 import {
@@ -169,11 +169,11 @@ export async function createWorkspace(root: string, seq: number, options: Create
   const waiting = unmetDependencies(campaign, task);
   if (waiting.length > 0) throw new CampaignError('not-ready', `task ${formatSeq(seq)} waits for ${waiting.map(formatSeq).join(', ')} to complete; its workspace is created once its parents are`);
   for (const d of task.delta) {
-    const why = unsafePathReason(d);
+    const why = outsideReason(root, d);
     if (why !== undefined) throw new CampaignError('outside-root', `task ${formatSeq(seq)}: delta path ${JSON.stringify(d)} ${why}`, { path: paths.campaign });
   }
   for (const c of options.codeContext ?? []) {
-    const why = unsafePathReason(c.path);
+    const why = outsideReason(root, c.path);
     if (why !== undefined) throw new CampaignError('outside-root', `code context path ${JSON.stringify(c.path)} ${why}`);
   }
   const now = (options.clock ?? (() => new Date()))().toISOString();

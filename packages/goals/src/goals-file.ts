@@ -55,6 +55,8 @@ export interface GoalsStoreOptions {
   lock?: LockOptions | undefined;
   /** Create the state file's directory on the first write (default true). */
   createParentDirs?: boolean | undefined;
+  /** The project root the state file must resolve inside, symbolic links followed (see @ratchet/store). */
+  root?: string | undefined;
 }
 
 export interface MutationMeta {
@@ -153,7 +155,7 @@ async function currentRegistry(path: string, ifMissing: ActionTypeRegistryDocume
 
 export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsStore {
   const clock = options.clock ?? Date.now;
-  const doc = openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true });
+  const doc = openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true, ...(options.root === undefined ? {} : { root: options.root }) });
   const iso = (): string => new Date(clock()).toISOString();
 
   async function mutate<T>(meta: MutationMeta, fn: (tx: Tx, state: GoalsState) => T): Promise<MutationResult<T>> {

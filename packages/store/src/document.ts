@@ -10,7 +10,7 @@ import type { Adapter } from 'lowdb';
 import { writeFileAtomic } from './atomic-write.js';
 import { NotFoundError, SchemaVersionError, ValidationError, type Place } from './errors.js';
 import { locate, parseJson } from './json-parse.js';
-import { lockedUpdate, type WriterOptions } from './locked-update.js';
+import { confined, lockedUpdate, type WriterOptions } from './locked-update.js';
 import { readTextFile, readTextFileSync } from './read-file.js';
 import { validate, type Schema } from './validate.js';
 
@@ -86,12 +86,12 @@ export function openDocument<T extends object>(path: string, definition: Documen
   return {
     path: file,
     async read() {
-      const adapter = new SafeJsonFile(file, options.maxBytes);
+      const adapter = new SafeJsonFile(confined(file, options), options.maxBytes);
       const raw = await adapter.read();
       return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
     },
     readSync() {
-      const adapter = new SafeJsonFile(file, options.maxBytes);
+      const adapter = new SafeJsonFile(confined(file, options), options.maxBytes);
       const raw = adapter.readSync();
       return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
     },

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from './errors.js';
 import { parseJson } from './json-parse.js';
-import { lockedUpdate, type WriterOptions } from './locked-update.js';
+import { confined, lockedUpdate, type WriterOptions } from './locked-update.js';
 import { readTextFile } from './read-file.js';
 import { MAX_ISSUES, toValidationIssues, validate, type Schema } from './validate.js';
 
@@ -33,7 +33,7 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
   if (typeof schema?.safeParse !== 'function') throw new TypeError('openJsonl: schema must have a safeParse method (a zod schema)');
   const readText = async (): Promise<string> => {
     try {
-      return (await readTextFile(file, options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes })).text;
+      return (await readTextFile(confined(file, options), options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes })).text;
     } catch (err) {
       if (err instanceof NotFoundError) return '';
       throw err;

@@ -31,7 +31,7 @@ export function clockOf(options: Options): () => number {
 }
 
 export function openState(ctx: Context, options: Options): GoalsStore {
-  return openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options) });
+  return openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options), root: ctx.cwd });
 }
 
 /** The project's registry file (JSON or YAML), if it has one; two of them is an input error. */
