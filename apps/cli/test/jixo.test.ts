@@ -95,9 +95,11 @@ describe('ratchet jixo', () => {
     expect(l.code).toBe(0);
     expect(l.json.content).toContain('## Roadmap');
     expect(l.json.holder).toMatchObject({ runner: 'r1', detached: true });
-    const other = await jixo(dir, ['lock', 'docs.log.md', '--runner', 'r2', '--timeout', '200']);
-    expect(other.code).toBe(1);
+    const other = await jixo(dir, ['lock', 'docs.log.md', '--runner', 'r2', '--timeout', '1200']);
+    expect(other.code).toBe(2); // as every lock timeout
     expect(other.json.error.code).toBe('lock-timeout');
+    // The whole wait is reported, not the last polling slice of it.
+    expect(other.json.error.message).toMatch(/^timed out after 1200 ms waiting for the lock/);
     expect((await jixo(dir, ['unlock', 'docs.log.md', '--runner', 'r1'])).code).toBe(0);
   }, 20_000);
 
