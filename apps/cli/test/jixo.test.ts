@@ -48,6 +48,15 @@ async function project(): Promise<string> {
 }
 
 describe('ratchet jixo', () => {
+  test('a write clears temp files a killed writer left beside the log and the job file, as other state files do', async () => {
+    const dir = await project();
+    const leftovers = ['.docs.log.md.4242.0123456789ab.tmp', '.docs.job.md.4242.0123456789ab.tmp'];
+    for (const name of leftovers) await writeFile(join(dir, name), 'half a write');
+    expect((await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1'])).code).toBe(0);
+    expect((await jixo(dir, ['clarify', 'add', 'docs.job.md', '--id', 'q1', '--question', 'Which audience?'])).code).toBe(0);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
   test('triage -> task lock -> complete -> triage -> ... -> exit 0, with --json documents', async () => {
     const dir = await project();
     let t = await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r1']);
