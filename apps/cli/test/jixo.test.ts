@@ -48,6 +48,16 @@ async function project(): Promise<string> {
 }
 
 describe('ratchet jixo', () => {
+  test('front matter with YAML aliases is refused with the place, never rewritten with the aliases expanded', async () => {
+    const dir = await project();
+    const text = (await readFile(join(dir, 'docs.log.md'), 'utf8')).replace('progress: "0%"\n', 'progress: "0%"\na: &a [1, 2]\nb: &b [*a, *a]\n');
+    await writeFile(join(dir, 'docs.log.md'), text);
+    const r = await jixo(dir, ['title', 'docs.log.md', 'New title']);
+    expect(r.code).toBe(2);
+    expect(r.json.error.message).toContain('YAML aliases (*a) are not supported');
+    expect(await readFile(join(dir, 'docs.log.md'), 'utf8')).toBe(text);
+  });
+
   test('a write clears temp files a killed writer left beside the log and the job file, as other state files do', async () => {
     const dir = await project();
     const leftovers = ['.docs.log.md.4242.0123456789ab.tmp', '.docs.job.md.4242.0123456789ab.tmp'];
