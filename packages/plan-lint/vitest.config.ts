@@ -3,5 +3,5 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   resolve: { conditions: ['@ratchet/source'] },
   ssr: { resolve: { conditions: ['@ratchet/source'] } },
-  test: { name: 'plan-lint', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  test: { name: 'plan-lint', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000 },
 });

@@ -3,5 +3,5 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   resolve: { conditions: ['@ratchet/source'] },
   ssr: { resolve: { conditions: ['@ratchet/source'] } },
-  test: { name: 'self-correction', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  test: { name: 'self-correction', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000 },
 });

@@ -6,6 +6,8 @@ export default defineProject({
   test: {
     name: 'store',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Tests spawn processes: a busy shared machine must not fail them at vitest's 5 s default.
+    testTimeout: 60_000,
     // Transpiles the source once for the child processes of the concurrency and crash tests.
     globalSetup: ['test/support/global-setup.ts'],
     // The multi-process tests mostly wait on children and fsync; two files at a time (vitest's

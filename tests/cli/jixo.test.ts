@@ -42,8 +42,8 @@ describe('ratchet jixo lock/unlock across processes', () => {
 
     // Another runner waits for it (and times out), and cannot unlock it.
     const timedOut = ratchet(['--json', 'jixo', 'lock', 'docs.log.md', '--runner', 'bob', '--timeout', '300'], { cwd: dir });
-    expect(timedOut.status).toBe(1);
-    expect(json(timedOut.stdout)).toMatchObject({ ok: false, error: { code: 'lock-timeout' } });
+    expect(timedOut.status).toBe(2); // as every lock timeout
+    expect(json(timedOut.stdout)).toMatchObject({ ok: false, error: { code: 'lock-timeout', message: expect.stringMatching(/^timed out after 300 ms waiting for the lock/) as string } });
     const refused = ratchet(['--json', 'jixo', 'unlock', 'docs.log.md', '--runner', 'bob'], { cwd: dir });
     expect(refused.status).toBe(1);
     expect(json(refused.stdout)).toMatchObject({ error: { code: 'lock-not-held' } });
@@ -71,7 +71,7 @@ describe('ratchet jixo lock/unlock across processes', () => {
     expect(taken.status, taken.stderr).toBe(0);
     expect(holder(dir)).toMatchObject({ runner: 'victim', ownerPid: owner.pid });
     // While the owner lives, the lock holds.
-    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'next', '--timeout', '300'], { cwd: dir }).status).toBe(1);
+    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'next', '--timeout', '300'], { cwd: dir }).status).toBe(2);
     owner.kill('SIGKILL');
     await new Promise((r) => owner.on('exit', r));
     const next = ratchet(['--json', 'jixo', 'lock', 'docs.log.md', '--runner', 'next', '--timeout', '5000'], { cwd: dir });
@@ -84,8 +84,8 @@ describe('ratchet jixo lock/unlock across processes', () => {
     const dir = project();
     const old = new Date(Date.now() - 60_000).toISOString();
     writeFileSync(join(dir, 'docs.log.md.lock'), JSON.stringify({ pid: 4242, host: 'far-away-host', time: old, token: 'f0f0f0f0f0f0f0f0', runner: 'far' }));
-    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'me', '--timeout', '300'], { cwd: dir }).status).toBe(1);
-    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'me', '--timeout', '300', '--stale-after', '120000'], { cwd: dir }).status).toBe(1);
+    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'me', '--timeout', '300'], { cwd: dir }).status).toBe(2);
+    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'me', '--timeout', '300', '--stale-after', '120000'], { cwd: dir }).status).toBe(2);
     const after = ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'me', '--timeout', '3000', '--stale-after', '30000'], { cwd: dir });
     expect(after.status, after.stderr).toBe(0);
     expect(holder(dir)).toMatchObject({ runner: 'me', host: hostname() });

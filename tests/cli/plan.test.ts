@@ -195,7 +195,7 @@ describe('ratchet plan lint options', () => {
     expect(reg.stderr).toContain('symbolic link');
   });
 
-  test('files under a linked directory inside the project exist for lint; links out, loops and broken links do not hang or count', () => {
+  test('files under a linked directory inside the project exist for lint; links out are path-outside-root; loops and broken links do not hang or count', () => {
     const dir = project();
     const outside = tempDir('ratchet-outside-');
     writeFileSync(join(outside, 'secret.txt'), 'x');
@@ -210,7 +210,7 @@ describe('ratchet plan lint options', () => {
     writeFileSync(join(dir, 'p.txt'), 'set_plan x\nplan_step_complete go\nread_file lib/a.txt\nread_file src/a.txt\nread_file out/secret.txt\nread_file broken\nrun_in_bash_session close\n');
     const r = ratchet(['--json', 'plan', 'lint', 'p.txt'], { cwd: dir });
     expect(r.status).toBe(1);
-    expect(findings(r)).toEqual(['file-not-found@p.txt:5', 'file-not-found@p.txt:6']);
+    expect(findings(r)).toEqual(['path-outside-root@p.txt:5', 'file-not-found@p.txt:6']);
   });
 
   test('a file in a tooling directory exists when named, though globs leave such directories out', () => {

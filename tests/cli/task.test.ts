@@ -19,9 +19,17 @@ function project(): string {
 }
 
 function spawnRatchet(args: string[], cwd: string): Promise<number | null> {
+  return spawnOutput(args, cwd).then((r) => r.code);
+}
+
+function spawnOutput(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, stdio: 'ignore' });
-    child.on('exit', (code) => resolve(code));
+    const child = spawn(process.execPath, [bin, ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -59,7 +67,36 @@ describe('the task cycle through the built binary (separate processes)', () => {
     expect(s.history.filter((h) => h.trigger === 'step_complete')).toHaveLength(8);
     const log = readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8').trimEnd().split('\n');
     expect(log.filter((l) => l.includes('"STEP_COMPLETE"'))).toHaveLength(8);
-  });
+  }, 120_000);
+
+  test('8 concurrent `run done`: each reply and each log entry names a different step, the one it advanced', async () => {
+    const dir = project();
+    expect(ratchet(['task', 'start', '--task-id', 'T-1', '--no-network'], { cwd: dir }).status).toBe(0);
+    expect(ratchet(['run', 'plan', 'plans/main.txt'], { cwd: dir }).status).toBe(0);
+    const runs = await Promise.all(Array.from({ length: 8 }, () => spawnOutput(['--json', 'run', 'done'], dir)));
+    expect(runs.map((r) => r.code)).toEqual(Array<number>(8).fill(0));
+    const replied = runs.map((r) => (JSON.parse(r.stdout) as { done: { index: number } }).done.index).sort((a, b) => a - b);
+    expect(replied).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const logged = readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { action: { type: string; details: { line?: string } }; task: { plan_step: number | null } })
+      .filter((e) => e.action.type === 'STEP_COMPLETE');
+    expect(logged.map((e) => e.task.plan_step).sort((a, b) => a! - b!)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(new Set(logged.map((e) => e.action.details.line)).size).toBe(8);
+  }, 120_000);
+
+  test('`run done` racing the end of the plan: the late callers exit 1 with "no step pending", never 70', async () => {
+    const dir = project();
+    expect(ratchet(['task', 'start', '--task-id', 'T-1', '--no-network'], { cwd: dir }).status).toBe(0);
+    expect(ratchet(['run', 'plan', 'plans/sub.txt'], { cwd: dir }).status).toBe(0); // 3 steps
+    const runs = await Promise.all(Array.from({ length: 6 }, () => spawnOutput(['run', 'done'], dir)));
+    const codes = runs.map((r) => r.code).sort();
+    expect(codes).toEqual([0, 0, 0, 1, 1, 1]);
+    for (const r of runs.filter((x) => x.code === 1)) expect(r.stderr).toContain('no step pending');
+    expect(runs.some((r) => r.stderr.includes('IllegalMoveError'))).toBe(false);
+    expect(session(dir).state).toBe('AWAITING_ANALYSIS');
+  }, 120_000);
 
   // The network probe connects to a loopback port that never answers (nothing leaves the machine).
   test.runIf(process.platform === 'linux')('task start against an address that never answers: the probe gives up at its timeout and the process exits', async () => {

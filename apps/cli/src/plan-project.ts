@@ -139,15 +139,30 @@ async function loadRegistry(root: string, registry: string | undefined): Promise
  * out of globs but a plan may still read a file in them by name.
  */
 export function projectFiles(root: string): FileView {
+  // Per path: a plan names the same files many times (and for_each_file many under one directory).
+  const checked = new Map<string, { abs: string } | { refused: string }>();
+  const check = (path: string): { abs: string } | { refused: string } => {
+    let result = checked.get(path);
+    if (result === undefined) {
+      try {
+        result = { abs: resolveInsideRoot(root, path) };
+      } catch (err) {
+        if (!(err instanceof OutsideRootError)) throw err;
+        // A broken link is no file (file-not-found when read); one whose path leads out is a finding.
+        result = err.kind === 'broken-symlink' ? { abs: '' } : { refused: err.reason };
+      }
+      checked.set(path, result);
+    }
+    return result;
+  };
   return {
     exists(path) {
-      let abs: string;
-      try {
-        abs = resolveInsideRoot(root, path);
-      } catch {
-        return false;
-      }
-      return statQuietly(abs)?.isFile() === true;
+      const r = check(path);
+      return 'abs' in r && r.abs !== '' && statQuietly(r.abs)?.isFile() === true;
+    },
+    outside(path) {
+      const r = check(path);
+      return 'refused' in r ? r.refused : undefined;
     },
     list: () => listFiles(root),
   };

@@ -45,7 +45,7 @@ export interface TaskFiles {
 
 export function openTaskSession(ctx: Context, options: Record<string, unknown>, taskId = 'unnamed'): TaskFiles {
   const path = resolvePath(ctx, (options.session as string | undefined) ?? DEFAULT_SESSION);
-  return { session: openSession(path, { taskId, now: () => new Date(), createParentDirs: true }), exists: existsSync(path) };
+  return { session: openSession(path, { taskId, now: () => new Date(), createParentDirs: true, root: ctx.cwd }), exists: existsSync(path) };
 }
 
 /** The session, or a usage error when there is none yet. */
@@ -56,7 +56,7 @@ export async function requireSession(ctx: Context, options: Record<string, unkno
 }
 
 export async function logActivity(ctx: Context, session: Session, input: ActivityInput): Promise<void> {
-  await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true }).append([activityEntry(session, input, { now: () => new Date() })]);
+  await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true, root: ctx.cwd }).append([activityEntry(session, input, { now: () => new Date() })]);
 }
 
 /**

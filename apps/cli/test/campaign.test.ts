@@ -227,6 +227,27 @@ describe('ratchet workspace', () => {
     expect(JSON.parse((await ratchet(dir, ['--json', 'workspace', 'show', '1'])).out)).toMatchObject({ workspace: { status: 'active', delivered: '' } });
   });
 
+  test('a workspace with an undefined entity (&nope;) is refused with its place and never rewritten', async () => {
+    const dir = temp();
+    await ratchet(dir, ['campaign', 'create', 'x']);
+    await ratchet(dir, ['campaign', 'add-tasks'], plan([{ seq: 1, slug: 'a', delta: ['a'], verify: 'v' }]));
+    expect((await ratchet(dir, ['workspace', 'create', '1'])).code).toBe(0);
+    const file = join(dir, '.ratchet', 'workspace', '001_a_active.xml');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('<delivered'));
+    expect(at).toBeGreaterThan(0);
+    lines.splice(at, 0, '  <!-- x --><note>fish &nope; chips &amp; &#169;</note>');
+    const text = lines.join('\n');
+    writeFileSync(file, text);
+    for (const args of [['workspace', 'complete', '1', '--delivered', 'done'], ['workspace', 'show', '1']]) {
+      const r = await ratchet(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toContain(`.ratchet/workspace/001_a_active.xml:${at + 1}:`);
+      expect(r.err).toContain('undefined entity "&nope;"');
+    }
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
   test('--workspace-dir is honoured by every command that has it: workspace *, campaign complete, memory observe', async () => {
     const dir = temp();
     await ratchet(dir, ['campaign', 'create', 'x']);

@@ -119,6 +119,95 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     expect((await ratchet(dir, ['actions', 'add', 'agent_task', 'x'], '', { RATCHET_ACTOR: 'root' })).code).toBe(2);
   });
 
+  describe('owner rules are judged against the project registry as a user last merged it', () => {
+    const AGENT = { RATCHET_ACTOR: 'agent' };
+    const USER = { RATCHET_ACTOR: 'user' };
+    /**
+     * The bundled registry with user_task's "done" and approval_request's "approved" made non-terminal
+     * (an edge back out), so no owner rule looks at a move into them.
+     */
+    function forged(): string {
+      const doc = JSON.parse(readFileSync(join(repoRoot, 'protocols', 'action_types.json'), 'utf8')) as { action_types: Record<string, unknown>[] };
+      for (const t of doc.action_types) {
+        if (t.id === 'user_task') t.allowed_transitions = { open: ['awaiting_confirmation', 'done', 'cancelled'], awaiting_confirmation: ['done', 'cancelled', 'open'], done: ['open'] };
+        if (t.id === 'approval_request') t.allowed_transitions = { pending: ['approved', 'rejected', 'cancelled'], approved: ['pending'] };
+      }
+      return `${JSON.stringify(doc, null, 2)}\n`;
+    }
+    const status = (dir: string, id: string): string | undefined =>
+      (JSON.parse(readFileSync(join(dir, '.ratchet/goals.json'), 'utf8')) as { actions: { id: string; status: string }[] }).actions.find((a) => a.id === id)?.status;
+
+    test('--registry elsewhere is refused for the agent: actions move, turn commit, approving an approval_request', async () => {
+      const dir = project();
+      writeFileSync(join(dir, 'forged.json'), forged());
+      expect((await ratchet(dir, ['actions', 'add', 'user_task', 'Sign the contract'], '', AGENT)).code).toBe(0);
+      expect((await ratchet(dir, ['actions', 'add', 'approval_request', 'Deploy to prod'], '', AGENT)).code).toBe(0);
+      const before = readFileSync(join(dir, '.ratchet/goals.json'), 'utf8');
+      const move = await ratchet(dir, ['actions', 'move', 'a1', 'done', '--registry', 'forged.json'], '', AGENT);
+      expect(move.code).toBe(1);
+      expect(move.err).toMatch(/^forged\.json: --registry is refused for the agent/m);
+      writeFileSync(join(dir, 'turn.json'), JSON.stringify({ turn_id: 't1', completed_actions: ['a1'] }));
+      const commit = await ratchet(dir, ['turn', 'commit', 'turn.json', '--registry', 'forged.json'], '', AGENT);
+      expect(commit.code).toBe(1);
+      expect(commit.err).toContain('forged.json');
+      const approve = await ratchet(dir, ['actions', 'move', 'a2', 'approved', '--registry', 'forged.json'], '', AGENT);
+      expect(approve.code).toBe(1);
+      expect(readFileSync(join(dir, '.ratchet/goals.json'), 'utf8')).toBe(before);
+      expect([status(dir, 'a1'), status(dir, 'a2')]).toEqual(['open', 'pending']);
+      // The user may still point at another registry.
+      expect((await ratchet(dir, ['actions', 'move', 'a1', 'awaiting_confirmation', '--registry', 'forged.json'], '', USER)).code).toBe(0);
+    });
+
+    test('a project registry rewritten after the user used it is refused for the agent, naming the file; a merge makes the new one trusted', async () => {
+      const dir = project();
+      mkdirSync(join(dir, 'protocols'));
+      writeFileSync(join(dir, 'protocols', 'action_types.json'), readFileSync(join(repoRoot, 'protocols', 'action_types.json')));
+      // Never approved by a user: the agent cannot act under it.
+      const unapproved = await ratchet(dir, ['actions', 'add', 'agent_task', 'x'], '', AGENT);
+      expect(unapproved.code).toBe(1);
+      expect(unapproved.err).toMatch(/^protocols\/action_types\.json: no user has approved this action-type registry/m);
+      // The user's first use records it; now the agent works under it.
+      expect((await ratchet(dir, ['actions', 'add', 'user_task', 'Sign the contract'], '', USER)).code).toBe(0);
+      expect((await ratchet(dir, ['actions', 'add', 'agent_task', 'x'], '', AGENT)).code).toBe(0);
+      const before = readFileSync(join(dir, '.ratchet/goals.json'), 'utf8');
+      writeFileSync(join(dir, 'protocols', 'action_types.json'), forged());
+      const move = await ratchet(dir, ['actions', 'move', 'a1', 'done'], '', AGENT);
+      expect(move.code).toBe(1);
+      expect(move.err).toMatch(/^protocols\/action_types\.json: the action-type registry changed since a user last merged or approved it/m);
+      writeFileSync(join(dir, 'turn.json'), JSON.stringify({ turn_id: 't1', completed_actions: ['a1'] }));
+      expect((await ratchet(dir, ['turn', 'commit', 'turn.json'], '', AGENT)).code).toBe(1);
+      expect((await ratchet(dir, ['actions', 'move', 'a1', 'awaiting_confirmation'], '', AGENT)).code).toBe(1);
+      expect(readFileSync(join(dir, '.ratchet/goals.json'), 'utf8')).toBe(before);
+      // Another user command does not bless the edit: only a merge (or the first use) records a registry.
+      expect((await ratchet(dir, ['goals', 'add', 'Ship'], '', USER)).code).toBe(0);
+      expect((await ratchet(dir, ['actions', 'move', 'a1', 'done'], '', AGENT)).code).toBe(1);
+      // Put back as merged: the agent is judged by it again (and user_task stays the user's).
+      writeFileSync(join(dir, 'protocols', 'action_types.json'), readFileSync(join(repoRoot, 'protocols', 'action_types.json')));
+      const owner = await ratchet(dir, ['actions', 'move', 'a1', 'done'], '', AGENT);
+      expect(owner.code).toBe(1);
+      expect(owner.err).not.toContain('registry');
+      // A merged proposal is the new trusted registry.
+      writeFileSync(join(dir, 'p.json'), readFileSync(join(repoRoot, 'examples', 'goals', 'code-review.proposal.json')));
+      const submitted = await ratchet(dir, ['--json', 'proposals', 'submit', 'p.json'], '', AGENT);
+      expect(submitted.code, submitted.err).toBe(0);
+      const id = (submitted.json() as { proposal: { id: string } }).proposal.id;
+      expect((await ratchet(dir, ['proposals', 'review', id, 'approve'], '', USER)).code).toBe(0);
+      expect((await ratchet(dir, ['proposals', 'merge', id], '', USER)).code).toBe(0);
+      expect((await ratchet(dir, ['actions', 'add', 'code_review', 'Review PR 12'], '', AGENT)).code).toBe(0);
+    });
+
+    test('audit: the agent cannot record itself as the user with --who; the entry carries the real role', async () => {
+      const dir = project();
+      const spoof = await ratchet(dir, ['actions', 'add', 'agent_task', 'x', '--who', 'user'], '', AGENT);
+      expect(spoof.code).toBe(1);
+      expect(spoof.err).toContain('cannot record itself as "user"');
+      expect((await ratchet(dir, ['actions', 'add', 'agent_task', 'x', '--who', 'bot-7'], '', AGENT)).code).toBe(0);
+      const audit = (JSON.parse(readFileSync(join(dir, '.ratchet/goals.json'), 'utf8')) as { audit: { who: string; role?: string }[] }).audit;
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ who: 'bot-7', role: 'agent' });
+    });
+  });
+
   test('proposals: submit from a file, review, export a patch, merge into the project registry', async () => {
     const dir = project();
     mkdirSync(join(dir, 'protocols'));

@@ -48,6 +48,25 @@ async function project(): Promise<string> {
 }
 
 describe('ratchet jixo', () => {
+  test('front matter with YAML aliases is refused with the place, never rewritten with the aliases expanded', async () => {
+    const dir = await project();
+    const text = (await readFile(join(dir, 'docs.log.md'), 'utf8')).replace('progress: "0%"\n', 'progress: "0%"\na: &a [1, 2]\nb: &b [*a, *a]\n');
+    await writeFile(join(dir, 'docs.log.md'), text);
+    const r = await jixo(dir, ['title', 'docs.log.md', 'New title']);
+    expect(r.code).toBe(2);
+    expect(r.json.error.message).toContain('YAML aliases (*a) are not supported');
+    expect(await readFile(join(dir, 'docs.log.md'), 'utf8')).toBe(text);
+  });
+
+  test('a write clears temp files a killed writer left beside the log and the job file, as other state files do', async () => {
+    const dir = await project();
+    const leftovers = ['.docs.log.md.4242.0123456789ab.tmp', '.docs.job.md.4242.0123456789ab.tmp'];
+    for (const name of leftovers) await writeFile(join(dir, name), 'half a write');
+    expect((await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1'])).code).toBe(0);
+    expect((await jixo(dir, ['clarify', 'add', 'docs.job.md', '--id', 'q1', '--question', 'Which audience?'])).code).toBe(0);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
   test('triage -> task lock -> complete -> triage -> ... -> exit 0, with --json documents', async () => {
     const dir = await project();
     let t = await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r1']);
@@ -95,9 +114,11 @@ describe('ratchet jixo', () => {
     expect(l.code).toBe(0);
     expect(l.json.content).toContain('## Roadmap');
     expect(l.json.holder).toMatchObject({ runner: 'r1', detached: true });
-    const other = await jixo(dir, ['lock', 'docs.log.md', '--runner', 'r2', '--timeout', '200']);
-    expect(other.code).toBe(1);
+    const other = await jixo(dir, ['lock', 'docs.log.md', '--runner', 'r2', '--timeout', '1200']);
+    expect(other.code).toBe(2); // as every lock timeout
     expect(other.json.error.code).toBe('lock-timeout');
+    // The whole wait is reported, not the last polling slice of it.
+    expect(other.json.error.message).toMatch(/^timed out after 1200 ms waiting for the lock/);
     expect((await jixo(dir, ['unlock', 'docs.log.md', '--runner', 'r1'])).code).toBe(0);
   }, 20_000);
 

@@ -149,7 +149,9 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
       'plans/main.txt: run_in_bash_session close',
     ]);
     expect((await json('run', 'next')).state).toBe('AWAITING_ANALYSIS');
-    expect((await ratchet('run', 'done')).code).toBe(2); // nothing left to do
+    const over = await ratchet('run', 'done');
+    expect(over.code).toBe(1); // nothing left to do: the same answer a caller racing the last step gets
+    expect(over.err).toContain('no step pending');
 
     const closed = await ratchet('task', 'close', '--task-id', 'T-1');
     expect(closed.code).toBe(0);

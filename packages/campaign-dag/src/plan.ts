@@ -37,6 +37,8 @@ export interface CheckPlanOptions {
   text?: string;
   /** Tasks already in the campaign: new seqs must differ, dependencies may point at them. */
   existing?: readonly Pick<Task, 'seq' | 'depends'>[];
+  /** Why a (lexically safe) delta path leads out of the project on disk, e.g. through a symbolic link; the I/O layer passes it. */
+  outside?: (path: string) => string | undefined;
 }
 
 export interface CheckPlanResult {
@@ -89,7 +91,7 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): CheckPl
       const t: unknown = rawTasks[i];
       // The fast path accepts the common well-formed task without allocating closures; anything
       // unusual goes through the careful reader that names every problem.
-      const task = fastTask(t) ?? readTask(t, `/tasks/${i}`, add);
+      const task = fastTask(t, options.outside) ?? readTask(t, `/tasks/${i}`, add, options.outside);
       if (task) tasks.push(task);
     }
   }
@@ -122,7 +124,7 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): CheckPl
   return { plan: { objective: (objective as string).trim(), framework: typeof framework === 'string' ? framework : null, idioms, tasks }, problems };
 }
 
-function readTask(t: unknown, at: string, add: (rule: PlanRule, pointer: string, message: string) => void): PlanTask | undefined {
+function readTask(t: unknown, at: string, add: (rule: PlanRule, pointer: string, message: string) => void, outside?: (path: string) => string | undefined): PlanTask | undefined {
   if (!isObject(t)) {
     add('invalid', at, `a task must be an object, found ${describe(t)}`);
     return undefined;
@@ -157,7 +159,7 @@ function readTask(t: unknown, at: string, add: (rule: PlanRule, pointer: string,
     delta.forEach((p, j) => {
       if (typeof p !== 'string') bad(`${at}/delta/${j}`, `a delta path must be a string, found ${describe(p)}`);
       else {
-        const why = unsafePathReason(p);
+        const why = unsafePathReason(p) ?? outside?.(p);
         if (why !== undefined) bad(`${at}/delta/${j}`, `delta path ${JSON.stringify(p)} ${why}`, 'unsafe-path');
       }
     });
@@ -195,7 +197,7 @@ const DRIVE = /^[A-Za-z]:/;
 const TYPES: Record<string, TaskType> = { SPEC: 'SPEC', BUILD: 'BUILD', VERIFY: 'VERIFY', spec: 'SPEC', build: 'BUILD', verify: 'VERIFY' };
 
 /** A well-formed task read with no allocation beyond its result, or undefined to take the careful path. */
-function fastTask(t: unknown): PlanTask | undefined {
+function fastTask(t: unknown, outside?: (path: string) => string | undefined): PlanTask | undefined {
   if (!isObject(t)) return undefined;
   const { seq: rawSeq, slug, type, delta, verify, budget, depends: rawDepends, description, preflight } = t;
   if (Object.getPrototypeOf(t) !== Object.prototype && Object.getPrototypeOf(t) !== null) return undefined;
@@ -205,7 +207,7 @@ function fastTask(t: unknown): PlanTask | undefined {
   const taskType = type === undefined ? 'BUILD' : typeof type === 'string' ? TYPES[type] : undefined;
   if (taskType === undefined) return undefined;
   if (!Array.isArray(delta) || delta.length === 0) return undefined;
-  for (const p of delta) if (typeof p !== 'string' || p.includes('..') || !SIMPLE_SAFE_PATH.test(p) || DRIVE.test(p) || p.length > 4096) return undefined;
+  for (const p of delta) if (typeof p !== 'string' || p.includes('..') || !SIMPLE_SAFE_PATH.test(p) || DRIVE.test(p) || p.length > 4096 || outside?.(p) !== undefined) return undefined;
   if (typeof verify !== 'string' || verify.trim() === '') return undefined;
   if (budget !== undefined && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) return undefined;
   if (description !== undefined && typeof description !== 'string') return undefined;

@@ -9,7 +9,7 @@ import { NotFoundError, defineDocument, openDocument, readJsonFile, withLock, wr
 import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
 import { CampaignError, PlanError } from './errors.js';
 import { cascadeStatus, propagateBlocks, readyTasks } from './graph.js';
-import { resolveInside } from './paths.js';
+import { outsideChecker, resolveInside } from './paths.js';
 import { checkPlan } from './plan.js';
 import { similarity, SIMILARITY_THRESHOLD, type SimilarityScore } from './similar.js';
 import type { Campaign, CascadeStatus, Clock, Idioms, Task, TaskStatus, UnreachableTask } from './types.js';
@@ -100,7 +100,7 @@ export async function createCampaign(root: string, objective: string, options: C
  */
 export async function addTasks(root: string, plan: unknown, options: CampaignOptions & { text?: string; source?: string } = {}): Promise<{ campaign: Campaign; added: Task[] }> {
   const { campaign, result } = await updateCampaign(root, options, (draft) => {
-    const checked = checkPlan(plan, { ...(options.text === undefined ? {} : { text: options.text }), existing: draft.tasks });
+    const checked = checkPlan(plan, { ...(options.text === undefined ? {} : { text: options.text }), existing: draft.tasks, outside: outsideChecker(root) });
     if (checked.plan === undefined) throw new PlanError(checked.problems, options.source);
     return addPlan(draft, checked.plan);
   });

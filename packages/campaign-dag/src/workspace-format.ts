@@ -221,6 +221,13 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
     const before = body.slice(0, decl.index).split('\n');
     fail(`${decl[1]!.toUpperCase()} declarations are not allowed in a workspace`, before.length, before[before.length - 1]!.length + 1);
   }
+  // Only XML's five entities and character references: the parser would keep any other name as
+  // text, so a file that says `&nope;` would be rewritten as if it meant those six characters.
+  const entity = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});)([^\s;<&]{0,40};?)/.exec(body);
+  if (entity) {
+    const before = body.slice(0, entity.index).split('\n');
+    fail(`undefined entity "&${entity[1]!}": a workspace may use only &amp; &lt; &gt; &quot; &apos; and character references`, before.length, before[before.length - 1]!.length + 1);
+  }
   const { XMLParser, XMLValidator } = await import('fast-xml-parser');
   const valid = XMLValidator.validate(body);
   if (valid !== true) fail(`not well-formed XML: ${valid.err.msg}`, valid.err.line, valid.err.col);
@@ -231,6 +238,7 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
     parseTagValue: false,
     parseAttributeValue: false,
     processEntities: true,
+    // Decodes character references (&#13;); named ones other than XML's five were refused above.
     htmlEntities: true,
     alwaysCreateTextNode: true,
     ignoreDeclaration: true,

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
 import { findTask, unmetDependencies } from './campaign.js';
 import { CampaignError } from './errors.js';
-import { unsafePathReason } from './paths.js';
+import { outsideReason } from './paths.js';
 import { formatSeq } from './seq.js';
 import { campaignPaths, readCampaign, type CampaignOptions } from './store.js';
 import {
@@ -169,11 +169,11 @@ export async function createWorkspace(root: string, seq: number, options: Create
   const waiting = unmetDependencies(campaign, task);
   if (waiting.length > 0) throw new CampaignError('not-ready', `task ${formatSeq(seq)} waits for ${waiting.map(formatSeq).join(', ')} to complete; its workspace is created once its parents are`);
   for (const d of task.delta) {
-    const why = unsafePathReason(d);
+    const why = outsideReason(root, d);
     if (why !== undefined) throw new CampaignError('outside-root', `task ${formatSeq(seq)}: delta path ${JSON.stringify(d)} ${why}`, { path: paths.campaign });
   }
   for (const c of options.codeContext ?? []) {
-    const why = unsafePathReason(c.path);
+    const why = outsideReason(root, c.path);
     if (why !== undefined) throw new CampaignError('outside-root', `code context path ${JSON.stringify(c.path)} ${why}`);
   }
   const now = (options.clock ?? (() => new Date()))().toISOString();
@@ -227,7 +227,7 @@ export async function createWorkspace(root: string, seq: number, options: Create
       if (task.budget !== undefined) record.budget = task.budget;
       if (options.codeContext !== undefined && options.codeContext.length > 0) record.codeContext = options.codeContext.map((c) => ({ ...c }));
       const path = join(paths.workspace, workspaceFileName(seq, task.slug, 'active'));
-      await writeFileAtomic(path, readableXml(record, 'the workspace'), { createParentDirs: true });
+      await writeFileAtomic(path, readableXml(record, 'the workspace'), { createParentDirs: true, maxBytes: MAX_WORKSPACE_BYTES });
       return { path, record };
     },
     { ...options.store?.lock, createParentDirs: true },
@@ -282,7 +282,7 @@ async function finish(root: string, seq: number, status: 'complete' | 'blocked',
     const next: WorkspaceRecord = { ...record, status, delivered, updatedAt: now, utilization: options.utilized ?? record.utilization };
     if (status === 'blocked') next.blockedReason = delivered.replace(/^BLOCKED:\s*/, '');
     else delete next.blockedReason;
-    await writeFileAtomic(file.path, readableXml(next, 'the delivery'));
+    await writeFileAtomic(file.path, readableXml(next, 'the delivery'), { maxBytes: MAX_WORKSPACE_BYTES });
     const path = join(paths.workspace, workspaceFileName(seq, record.slug, status));
     await rename(file.path, path);
     return { path, record: next };

@@ -16,7 +16,8 @@ export type GoalsErrorCode =
   | 'completion-guard'
   | 'deprecated-type'
   | 'proposal-state'
-  | 'turn-mismatch';
+  | 'turn-mismatch'
+  | 'untrusted-registry';
 
 export interface RegistryIssue {
   pointer: string;
@@ -92,6 +93,17 @@ export class ConflictError extends GoalsError {
 export class OwnerError extends GoalsError {
   constructor(reason: string) {
     super('owner-violation', reason);
+  }
+}
+
+/**
+ * The agent acted under a registry the user has not approved: a file other than the project's, or
+ * the project's file changed since a user last merged (or first used) it. Owner rules come from the
+ * registry, so an agent that could edit it could grant itself anything.
+ */
+export class UntrustedRegistryError extends GoalsError {
+  constructor(path: string, reason: string) {
+    super('untrusted-registry', reason, { path });
   }
 }
 

@@ -8,10 +8,11 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { NotFoundError, defineDocument, openDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue } from '@ratchet/store';
-import { ConflictError, InputError, OwnerError } from './errors.js';
+import { createHash } from 'node:crypto';
+import { ConflictError, InputError, OwnerError, UntrustedRegistryError } from './errors.js';
 import { markMerged, type PolicyHandlers } from './ops.js';
 import { applyProposal, serializeRegistry } from './proposals.js';
-import { readRegistryFile, registryFormat, type Registry, type RegistryFormat } from './registry.js';
+import { REGISTRY_MAX_BYTES, readRegistryFile, registryFormat, type Registry, type RegistryFormat } from './registry.js';
 import { applyCommit, checkCommit, commitDigest, findReplay, type CommitResult, type TurnCommit } from './turn.js';
 import { Tx, emptyState } from './tx.js';
 import type { ActionTypeRegistryDocument, Actor, AuditEntry, GoalsState, RegistryProposal } from './types.js';
@@ -54,6 +55,8 @@ export interface GoalsStoreOptions {
   lock?: LockOptions | undefined;
   /** Create the state file's directory on the first write (default true). */
   createParentDirs?: boolean | undefined;
+  /** The project root the state file must resolve inside, symbolic links followed (see @ratchet/store). */
+  root?: string | undefined;
 }
 
 export interface MutationMeta {
@@ -63,6 +66,41 @@ export interface MutationMeta {
   /** Refuse (ConflictError) unless the state is at this version. */
   expected_version?: number | undefined;
   turn_id?: string | undefined;
+  /** The project registry file the decision is judged against (see `registryDigest`); none for the built-in one. */
+  registry?: RegistryFile | undefined;
+}
+
+/** A registry file in use: where it is (for messages) and the digest of its text. */
+export interface RegistryFile {
+  path: string;
+  digest: string;
+}
+
+/** What `registry_trust` records: sha256 of the registry file's text. */
+export function registryDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Judge the registry in use against the one the user approved, inside the state's lock: the agent
+ * is refused unless the file is byte for byte what a user last merged or first used; a user's first
+ * use records it. Returns whether `registry_trust` changed.
+ */
+function judgeRegistry(draft: GoalsState, actor: Actor, registry: RegistryFile | undefined, now: string): boolean {
+  if (registry === undefined) return false;
+  const trusted = draft.registry_trust;
+  if (actor.role === 'user') {
+    if (trusted !== undefined) return false;
+    draft.registry_trust = { digest: registry.digest, at: now, by: actor.name ?? actor.role };
+    return true;
+  }
+  if (trusted === undefined) {
+    throw new UntrustedRegistryError(registry.path, 'no user has approved this action-type registry yet, so the agent cannot act under it: the user runs a goals command (or merges a proposal) first');
+  }
+  if (trusted.digest !== registry.digest) {
+    throw new UntrustedRegistryError(registry.path, `the action-type registry changed since a user last merged or approved it (${trusted.at}, ${trusted.by}): the agent cannot act under an edited registry; the user reviews the change and merges it as a proposal`);
+  }
+  return false;
 }
 
 export interface MutationResult<T> {
@@ -86,7 +124,7 @@ export interface GoalsStore {
   /** A new version whose goals, actions, questions, stories, proposals and turns are as they were at `version`. */
   revert(version: number, meta: Omit<MutationMeta, 'op' | 'turn_id'>): Promise<MutationResult<{ reverted_to: number }>>;
   /** Apply a turn's deltas, idempotently by turn id. */
-  commitTurn(registry: Registry, commit: TurnCommit, meta: { actor: Actor; handlers?: PolicyHandlers | undefined }): Promise<CommitResult>;
+  commitTurn(registry: Registry, commit: TurnCommit, meta: { actor: Actor; handlers?: PolicyHandlers | undefined; registry?: RegistryFile | undefined }): Promise<CommitResult>;
   /**
    * Write an approved proposal into the registry file and mark it merged. Returns the patch applied.
    * `ifMissing`: the registry in use when the file does not exist yet (the bundled one): the file is
@@ -117,7 +155,7 @@ async function currentRegistry(path: string, ifMissing: ActionTypeRegistryDocume
 
 export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsStore {
   const clock = options.clock ?? Date.now;
-  const doc = openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true });
+  const doc = openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true, ...(options.root === undefined ? {} : { root: options.root }) });
   const iso = (): string => new Date(clock()).toISOString();
 
   async function mutate<T>(meta: MutationMeta, fn: (tx: Tx, state: GoalsState) => T): Promise<MutationResult<T>> {
@@ -127,12 +165,13 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       const state = await doc.update((draft) => {
         if (meta.expected_version !== undefined && draft.version !== meta.expected_version) throw new ConflictError(meta.expected_version, draft.version, doc.path);
         const tx = new Tx(draft, iso(), meta.actor);
+        const trusted = judgeRegistry(draft, meta.actor, meta.registry, tx.now);
         const live = fn(tx, draft);
         entry = tx.finish({ op: meta.op, turn_id: meta.turn_id });
         // A copy taken after the version is stamped: what the caller gets is what was written.
         result = structuredClone(live);
         // Nothing changed: leave the file alone (no new version, no audit entry).
-        if (entry === undefined) throw new NothingChanged(draft.version);
+        if (entry === undefined && !trusted) throw new NothingChanged(draft.version);
       });
       return { result: result as T, version: state.version, entry };
     } catch (err) {
@@ -178,6 +217,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       try {
         const state = await doc.update((draft) => {
           const tx = new Tx(draft, iso(), meta.actor);
+          judgeRegistry(draft, meta.actor, meta.registry, tx.now);
           // A replay is recognised before the version check: retrying a commit that went through must not fail.
           if (findReplay(tx, commit, digest)) {
             replayed = true;
@@ -204,15 +244,19 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
       if (proposal.status !== 'approved') throw new InputError(`proposal ${id} is ${proposal.status}: only an approved proposal can be merged`, 'proposal-state');
       let patch = '';
+      let merged = '';
       if (meta.ifMissing !== undefined) await mkdir(dirname(registryPath), { recursive: true });
       // The registry file is replaced atomically under its own lock; a running turn keeps the registry it loaded.
       await withLock(registryPath, async () => {
         const current = await currentRegistry(registryPath, meta.ifMissing);
         const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
         patch = unifiedDiff(current.text, next, meta.displayPath ?? registryPath, { created: current.created });
-        if (next !== current.text) await writeFileAtomic(registryPath, next);
+        if (next !== current.text) await writeFileAtomic(registryPath, next, { maxBytes: REGISTRY_MAX_BYTES });
+        merged = next;
       }, options.lock);
-      const { result } = await mutate({ actor: meta.actor, op: 'proposal.merge' }, (tx) => {
+      const { result } = await mutate({ actor: meta.actor, op: 'proposal.merge' }, (tx, state) => {
+        // The registry as the user merged it is the one agent decisions are judged against from now on.
+        state.registry_trust = { digest: registryDigest(merged), at: tx.now, by: tx.who };
         const p = tx.get('proposal', id);
         if (p.status !== 'approved') throw new InputError(`proposal ${id} is ${p.status}: only an approved proposal can be merged`, 'proposal-state');
         return markMerged(tx, id);

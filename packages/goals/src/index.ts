@@ -22,6 +22,7 @@ export type {
   ProposalReview,
   Question,
   RegistryProposal,
+  RegistryTrust,
   Story,
   TurnRecord,
 } from './types.js';
@@ -33,6 +34,7 @@ export {
   OwnerError,
   RegistryError,
   TransitionError,
+  UntrustedRegistryError,
   type GoalsErrorCode,
   type RegistryIssue,
 } from './errors.js';
@@ -101,8 +103,10 @@ export {
   GOALS_STATE_VERSION,
   goalsDocument,
   openGoals,
+  registryDigest,
   type GoalsStore,
   type GoalsStoreOptions,
   type MutationMeta,
   type MutationResult,
+  type RegistryFile,
 } from './goals-file.js';

@@ -184,11 +184,18 @@ export const TurnRecordSchema = z
 const Kind = z.enum(['goal', 'action', 'question', 'story', 'proposal', 'turn']);
 const Image = z.record(z.string(), z.unknown()).nullable();
 
+/** The project's action-type registry as a user last merged or first used it: agent decisions are judged against it. */
+export const RegistryTrustSchema = z
+  .object({ digest: z.string().regex(/^[0-9a-f]{64}$/), at: Timestamp, by: z.string().min(1).max(200) })
+  .strict();
+
 export const AuditEntrySchema = z
   .object({
     version: z.number().int().min(1),
     previous_version: z.number().int().min(0),
     who: z.string().min(1).max(200),
+    /** The actor's role (who may be a name); absent in entries written before it was recorded. */
+    role: z.enum(['agent', 'user']).optional(),
     at: Timestamp,
     op: z.string().min(1).max(200),
     turn_id: Name.optional(),
@@ -208,6 +215,7 @@ export const GoalsStateSchema = z
     proposals: z.array(RegistryProposalSchema),
     turns: z.array(TurnRecordSchema),
     audit: z.array(AuditEntrySchema),
+    registry_trust: RegistryTrustSchema.optional(),
   })
   .strict()
   .meta({ id: 'GoalsState', title: 'Ratchet goals state document (Frontal Cortex)' });

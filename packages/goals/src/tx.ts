@@ -3,7 +3,7 @@
  * knows exactly what changed: at the end it stamps the new version on what changed and writes one
  * immutable audit entry with before/after images (which is what `revert` replays backwards).
  */
-import { GoalsError, InputError } from './errors.js';
+import { GoalsError, InputError, OwnerError } from './errors.js';
 import { stateIssues } from './validate.js';
 import type { Actor, AuditEntry, Change, EntityKind, Goal, GoalsState, PendingAction, Question, RegistryProposal, Story, TurnRecord } from './types.js';
 
@@ -34,6 +34,10 @@ export class Tx {
   private readonly touched = new Map<string, { kind: EntityKind; id: string; before: Record<string, unknown> | null }>();
 
   constructor(state: GoalsState, now: string, actor: Actor) {
+    // A name that is the other role would read in the audit as that role acting.
+    if ((actor.name === 'user' || actor.name === 'agent') && actor.name !== actor.role) {
+      throw new OwnerError(`the ${actor.role} cannot record itself as ${JSON.stringify(actor.name)}: the audit names who acted`);
+    }
     this.state = state;
     this.now = now;
     this.actor = actor;
@@ -133,7 +137,7 @@ export class Tx {
     }
     if (changes.length === 0) return undefined;
     for (const c of changes) if (c.after !== null) checkEntity(c.kind, c.id, c.after);
-    const entry: AuditEntry = { version, previous_version: this.state.version, who: this.who, at: this.now, op: meta.op, changes };
+    const entry: AuditEntry = { version, previous_version: this.state.version, who: this.who, role: this.actor.role, at: this.now, op: meta.op, changes };
     if (meta.turn_id !== undefined) entry.turn_id = meta.turn_id;
     if (meta.reverted_to !== undefined) entry.reverted_to = meta.reverted_to;
     this.state.version = version;

@@ -162,6 +162,8 @@ export interface AuditEntry {
   version: number;
   previous_version: number;
   who: string;
+  /** The actor's role: `who` may be a name, this is what the owner rules saw. */
+  role?: Owner | undefined;
   at: string;
   op: string;
   turn_id?: string | undefined;
@@ -181,6 +183,14 @@ export interface GoalsState {
   proposals: RegistryProposal[];
   turns: TurnRecord[];
   audit: AuditEntry[];
+  /** The digest (sha256 of the text) of the project's registry as a user last merged or first used it. */
+  registry_trust?: RegistryTrust | undefined;
+}
+
+export interface RegistryTrust {
+  digest: string;
+  at: string;
+  by: string;
 }
 
 /** Who performs a mutation: the role decides owner semantics, the name goes into the audit. */

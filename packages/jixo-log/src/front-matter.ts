@@ -2,7 +2,7 @@
  * YAML front matter: split it off, parse it with line numbers, and write it back canonically
  * (known keys first, as JSON-quoted scalars, which are valid YAML; unknown keys through `yaml`).
  */
-import { LineCounter, parseDocument, stringify, isMap, isScalar } from 'yaml';
+import { LineCounter, parseDocument, stringify, isMap, isScalar, visit, type Alias } from 'yaml';
 import type { Diagnostic } from './types.js';
 
 export interface SplitFile {
@@ -64,6 +64,19 @@ function parseYaml(yamlText: string, firstLine: number, diagnostics: Diagnostic[
   };
   if (doc.errors.length > 0) {
     for (const e of doc.errors) diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: `front matter: ${e.message.split('\n')[0]}`, ...place(e.pos[0]) });
+    return undefined;
+  }
+  // A rewrite writes values, not the anchors they share: `b: &b [*a, *a]` would come back as copies
+  // (or, nested, as a blow-up). Refused with its place rather than changed behind the writer's back.
+  let alias: Alias | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      alias = node;
+      return visit.BREAK;
+    },
+  });
+  if (alias !== undefined) {
+    diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: `front matter: YAML aliases (*${alias.source}) are not supported; write the value out`, ...place(alias.range?.[0]) });
     return undefined;
   }
   const out = Object.create(null) as Record<string, unknown>;

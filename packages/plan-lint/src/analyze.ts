@@ -34,6 +34,11 @@ export interface Analysis {
   modality: Modality;
   /** Every plan the analysis read, entry first, then in call order. */
   plans: string[];
+  /**
+   * Plans a call reaches that could not be read, with why (missing, or refused: a path or a link
+   * leading out of the project): the figures above leave them out, so they are not complete.
+   */
+  unread: { path: string; reason: string }[];
 }
 
 export function complexityOf(loopDepth: number): Complexity {
@@ -45,11 +50,13 @@ export function analyzePlan(options: AnalyzeOptions): Analysis {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const entry = normalizeRelative(options.entry) ?? options.entry;
   const plans = new Map<string, Plan | null>();
+  const unread: { path: string; reason: string }[] = [];
   const memo = new Map<string, { loopDepth: number; writes: boolean }>();
   const load = (path: string): Plan | null => {
     if (!plans.has(path)) {
       const text = host.readPlan(path);
       plans.set(path, typeof text === 'string' ? parsePlan(text, path).plan : null);
+      if (typeof text !== 'string') unread.push({ path, reason: text === undefined ? 'no such plan file' : text.refused });
     }
     return plans.get(path)!;
   };
@@ -92,5 +99,6 @@ export function analyzePlan(options: AnalyzeOptions): Analysis {
     loopDepth,
     modality: writes ? 'Read-Write' : 'Read-Only',
     plans: [...plans.entries()].filter(([, p]) => p !== null).map(([k]) => k),
+    unread,
   };
 }

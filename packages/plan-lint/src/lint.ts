@@ -163,6 +163,11 @@ export function lintPlan(options: LintOptions): LintResult {
       report(frame, 'path-outside-root', code.file, code.line[i]!, column, `${nameOf(frame, i)}: ${JSON.stringify(value)} is outside the project root`);
       return undefined;
     }
+    const escape = fs.outside(path);
+    if (escape !== undefined) {
+      report(frame, 'path-outside-root', code.file, code.line[i]!, column, `${nameOf(frame, i)}: ${JSON.stringify(value)} ${escape}`);
+      return undefined;
+    }
     return { path, column };
   };
 

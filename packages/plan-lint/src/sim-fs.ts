@@ -13,6 +13,12 @@ export interface FileView {
   exists(path: string): boolean;
   /** Every file; called at most once per lint, and only for globs. */
   list(): Iterable<string>;
+  /**
+   * Why `path` (normalised, project-relative) leads out of the project on the real file system (a
+   * symbolic link on it, or a broken one that writing would follow), or undefined when it does not.
+   * Lint reports such a path wherever the plan names it (`path-outside-root`).
+   */
+  outside?(path: string): string | undefined;
 }
 
 export function isFileView(files: Iterable<string> | FileView): files is FileView {
@@ -42,6 +48,11 @@ export class SimulatedFs implements Iterable<string> {
   /** A Set is taken over and mutated (`of` passes a fresh one). */
   constructor(private readonly base: FileView | Set<string>) {
     if (base instanceof Set) this.all = base;
+  }
+
+  /** See `FileView.outside`; a plain list of files has no links. */
+  outside(path: string): string | undefined {
+    return this.base instanceof Set ? undefined : this.base.outside?.(path);
   }
 
   static of(files: Iterable<string> | FileView): SimulatedFs {

@@ -7,7 +7,7 @@ const run = (plans: Record<string, string>, registry?: Record<string, string>) =
 
 describe('analyzePlan', () => {
   test('no loops, reads only: Constant, Read-Only', () => {
-    expect(run({ 'main.plan': 'set_plan x\nread_file a\nrun_in_bash_session close\n' })).toEqual({ complexity: 'Constant', loopDepth: 0, modality: 'Read-Only', plans: ['main.plan'] });
+    expect(run({ 'main.plan': 'set_plan x\nread_file a\nrun_in_bash_session close\n' })).toEqual({ complexity: 'Constant', loopDepth: 0, modality: 'Read-Only', plans: ['main.plan'], unread: [] });
   });
 
   test('one loop level: Polynomial; any write effect: Read-Write', () => {
@@ -28,7 +28,7 @@ describe('analyzePlan', () => {
       },
       { inner: 'plans/inner.plan' },
     );
-    expect(a).toEqual({ complexity: 'Exponential', loopDepth: 2, modality: 'Read-Write', plans: ['main.plan', 'plans/inner.plan'] });
+    expect(a).toEqual({ complexity: 'Exponential', loopDepth: 2, modality: 'Read-Write', plans: ['main.plan', 'plans/inner.plan'], unread: [] });
   });
 
   test('each effect counts as a write except read; run_in_bash_session does not', () => {
@@ -36,6 +36,13 @@ describe('analyzePlan', () => {
       expect(run({ 'main.plan': `${cmd}\n` }).modality).toBe('Read-Write');
     }
     expect(run({ 'main.plan': 'read_file f\nlist_files\ngrep x\nrun_in_bash_session rm -rf x\n' }).modality).toBe('Read-Only');
+  });
+
+  test('a sub-plan that cannot be read is listed with why, not dropped', () => {
+    const missing = run({ 'main.plan': 'call_plan gone.plan\n' });
+    expect(missing.unread).toEqual([{ path: 'gone.plan', reason: 'no such plan file' }]);
+    const refused = analyzePlan({ entry: 'main.plan', host: { readPlan: (p) => (p === 'main.plan' ? 'call_plan out.plan\n' : { refused: 'out.plan leads through a symbolic link' }) }, dialect: fdc.dialect });
+    expect(refused.unread).toEqual([{ path: 'out.plan', reason: 'out.plan leads through a symbolic link' }]);
   });
 
   test('cycles terminate', () => {

@@ -7,7 +7,8 @@
 import { closeSync, fsync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { IoError, NotAFileError, NotFoundError, StoreError, errnoCode } from './errors.js';
+import { FileTooLargeError, IoError, NotAFileError, NotFoundError, StoreError, errnoCode } from './errors.js';
+import { DEFAULT_MAX_BYTES } from './read-file.js';
 
 export interface AtomicWriteOptions {
   /** File mode for a new file (an existing file keeps its mode). Default 0o666 minus the umask. */
@@ -18,6 +19,11 @@ export interface AtomicWriteOptions {
   beforeRename?: () => Promise<void>;
   /** fsync the directory after the rename. Default true; false when a later write to the same directory does it (a digest record before its data). */
   syncDirectory?: boolean;
+  /**
+   * The limit the file's readers use (default 16 MiB, `DEFAULT_MAX_BYTES`): content over it is refused
+   * before anything is written, since the next read would refuse the file. Pass the reader's limit.
+   */
+  maxBytes?: number;
 }
 
 // Metadata steps (stat, open, close, rename) are synchronous: they take microseconds, less than the
@@ -48,6 +54,8 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   const path = realTarget(target);
   const dir = dirname(path);
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (bytes.length > maxBytes) throw new FileTooLargeError(target, bytes.length, maxBytes, { write: true });
   let fd: number;
   let temp: string;
   try {

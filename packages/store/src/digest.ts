@@ -176,6 +176,8 @@ export interface TrackedWrite {
   /** The text being replaced (what the update read inside the lock); undefined when there is none to accept during the write. */
   replacing: string | undefined;
   beforeRename?: () => Promise<void>;
+  /** The limit the file's readers use: content over it is refused before anything is written. */
+  maxBytes?: number;
 }
 
 /** Write `text` to `path` atomically with its digest record, in the order the module comment gives. Call inside the file's lock. */
@@ -183,6 +185,7 @@ export async function writeTracked(path: string, text: string, options: TrackedW
   const current = digestOf(text);
   const previous = options.replacing === undefined ? null : digestOf(options.replacing);
   await writeFileAtomic(path, text, {
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     beforeRename: async () => {
       await options.beforeRename?.();
       const record: DigestRecord = { version: 1, current, previous, writtenAt: options.writtenAt, replacedIno: previous === null ? null : (inodeOf(path) ?? null) };

@@ -10,7 +10,7 @@ import type { Adapter } from 'lowdb';
 import { checkDigest, writeTracked } from './digest.js';
 import { NotFoundError, SchemaVersionError, ValidationError, type Place } from './errors.js';
 import { locate, parseJson } from './json-parse.js';
-import { lockedUpdate, type WriterOptions } from './locked-update.js';
+import { confined, lockedUpdate, type WriterOptions } from './locked-update.js';
 import { readTextFile, readTextFileSync } from './read-file.js';
 import { validate, type Schema } from './validate.js';
 
@@ -86,12 +86,12 @@ export function openDocument<T extends object>(path: string, definition: Documen
   return {
     path: file,
     async read() {
-      const adapter = new SafeJsonFile(file, options);
+      const adapter = new SafeJsonFile(confined(file, options), options);
       const raw = await adapter.read();
       return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
     },
     readSync() {
-      const adapter = new SafeJsonFile(file, options);
+      const adapter = new SafeJsonFile(confined(file, options), options);
       const raw = adapter.readSync();
       return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
     },
@@ -183,7 +183,13 @@ class SafeJsonFile implements Adapter<JsonObject> {
   async write(data: JsonObject): Promise<void> {
     const writtenAt = new Date((this.options.lock?.clock ?? Date.now)()).toISOString();
     // `text` is what the update read inside the lock (undefined: no file), checked against its digest.
-    await writeTracked(this.path, `${JSON.stringify(data, null, 2)}\n`, { writtenAt, replacing: this.text, ...(this.beforeRename === undefined ? {} : { beforeRename: this.beforeRename }) });
+    // The limit this document is read with: a write the next read would refuse is refused instead.
+    await writeTracked(this.path, `${JSON.stringify(data, null, 2)}\n`, {
+      writtenAt,
+      replacing: this.text,
+      ...(this.beforeRename === undefined ? {} : { beforeRename: this.beforeRename }),
+      ...(this.options.maxBytes === undefined ? {} : { maxBytes: this.options.maxBytes }),
+    });
   }
 }
 

@@ -76,8 +76,17 @@ export class NotAFileError extends StoreError {
 export class FileTooLargeError extends StoreError {
   readonly size: number;
   readonly maxBytes: number;
-  constructor(path: string, size: number, maxBytes: number) {
-    super('file-too-large', path, `file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for files Ratchet reads (raise maxBytes if this is intended)`);
+  /** True when the file was not written: the new content would be over the limit its readers use. */
+  readonly write: boolean;
+  constructor(path: string, size: number, maxBytes: number, options: { write?: boolean } = {}) {
+    super(
+      'file-too-large',
+      path,
+      options.write === true
+        ? `refused to write ${formatBytes(size)}: over the ${formatBytes(maxBytes)} limit Ratchet reads this file with, so the next read would fail; the file is unchanged`
+        : `file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for files Ratchet reads (raise maxBytes if this is intended)`,
+    );
+    this.write = options.write === true;
     this.size = size;
     this.maxBytes = maxBytes;
   }

@@ -28,12 +28,12 @@ export {
   type TamperKind,
   type ValidationIssue,
 } from './errors.js';
-export { lineColumn, locate, parseJson, type Located, type Location, type ParseOptions } from './json-parse.js';
+export { MAX_JSON_DEPTH, lineColumn, locate, parseJson, type Located, type Location, type ParseOptions } from './json-parse.js';
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
 export { DEFAULT_MAX_BYTES, readJsonFile, readTextFile, readTextFileSync, readJsonFileSync, type JsonFile, type ReadOptions, type TextFile } from './read-file.js';
 export { MAX_PATH_LENGTH, isInsideRoot, resolveInsideRoot, unsafeRelativePath, type InsideRootOptions, type UnsafePath } from './inside-root.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
-export { acquireLock, inspectLock, lockPathFor, releaseLockByToken, withLock, type LockHandle, type LockInfo, type LockOptions } from './lock.js';
+export { acquireLock, inspectLock, lockPathFor, releaseLockByToken, removeLeftovers, withLock, type LockHandle, type LockInfo, type LockOptions } from './lock.js';
 export { defineDocument, openDocument, type Document, type DocumentDefinition, type DocumentDefinitionInput, type DocumentOptions, type Migration } from './document.js';
 export {
   QUICK_MAX,

@@ -12,6 +12,8 @@ export interface ParseOptions {
   path?: string;
   /** Line number of the text's first line in its file (JSONL parses one line at a time). Default 1. */
   firstLine?: number;
+  /** Refuse arrays and objects nested deeper than this (JsonParseError at the opening bracket). Default `MAX_JSON_DEPTH`. */
+  maxDepth?: number;
 }
 
 export interface Location {
@@ -35,9 +37,12 @@ export interface Located extends Location {
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 // A forbidden key can only hide in text that spells it out or uses a \u escape.
 const SUSPICIOUS = /__proto__|constructor|prototype|\\u/u;
-// Recursion guard for the slow path; JSON.parse itself has no such limit, so only texts that also
-// fail the fast path (or look suspicious) can hit it.
-const MAX_DEPTH = 2000;
+/**
+ * How deep arrays and objects may nest in any JSON Ratchet reads. JSON.parse has no limit, but the
+ * code that walks a value afterwards (schema validators, structuredClone, renderers) recurses: a
+ * value nested 100,000 deep would overflow its stack. No real document needs more than a few dozen.
+ */
+export const MAX_JSON_DEPTH = 256;
 
 /**
  * Parse JSON text: strips a UTF-8 BOM, accepts CRLF, refuses forbidden keys (UnsafeInputError) and
@@ -45,17 +50,21 @@ const MAX_DEPTH = 2000;
  */
 export function parseJson(text: string, options: ParseOptions = {}): unknown {
   const path = options.path ?? '<input>';
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  if (!Number.isSafeInteger(maxDepth) || maxDepth < 1) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
   const body = stripBom(text);
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch (err) {
-    new Scanner(body, path, options.firstLine).parseDocument();
+    new Scanner(body, path, options.firstLine, true, maxDepth).parseDocument();
     // The scanner is stricter-or-equal to JSON.parse; reaching here would be a scanner bug.
     throw new JsonParseError(path, `invalid JSON: ${(err as Error).message}`, { line: options.firstLine ?? 1, column: 1 });
   }
+  const tooDeep = firstTooDeep(body, maxDepth);
+  if (tooDeep !== -1) throw new JsonParseError(path, `nesting deeper than ${maxDepth} levels`, lineColumn(body, tooDeep, options.firstLine));
   if (SUSPICIOUS.test(body) && hasForbiddenKey(value)) {
-    new Scanner(body, path, options.firstLine).parseDocument();
+    new Scanner(body, path, options.firstLine, true, maxDepth).parseDocument();
     throw new UnsafeInputError(path, '__proto__', {});
   }
   return value;
@@ -97,6 +106,37 @@ export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/**
+ * Offset of the first bracket that opens a level deeper than `maxDepth` in valid JSON text, or -1.
+ * A scan of the text (strings skipped), cheaper than walking the parsed value.
+ */
+function firstTooDeep(text: string, maxDepth: number): number {
+  // Fewer brackets than the limit cannot nest past it: most files stop here.
+  let brackets = 0;
+  for (let i = text.indexOf('['); i !== -1 && brackets <= maxDepth; i = text.indexOf('[', i + 1)) brackets++;
+  for (let i = text.indexOf('{'); i !== -1 && brackets <= maxDepth; i = text.indexOf('{', i + 1)) brackets++;
+  if (brackets <= maxDepth) return -1;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string: to the next quote not escaped by an odd run of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return -1;
+        let slashes = 0;
+        while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return i;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
 function hasForbiddenKey(root: unknown): boolean {
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -128,6 +168,7 @@ class Scanner {
     private readonly path: string,
     private readonly firstLine = 1,
     private readonly checkKeys = true,
+    private readonly maxDepth = MAX_JSON_DEPTH,
   ) {}
 
   parseDocument(): unknown {
@@ -368,7 +409,7 @@ class Scanner {
 
   private enter(at: number): void {
     this.depth++;
-    if (this.depth > MAX_DEPTH) this.fail(at, `nesting deeper than ${MAX_DEPTH} levels`);
+    if (this.depth > this.maxDepth) this.fail(at, `nesting deeper than ${this.maxDepth} levels`);
   }
 
   private expect(code: number, what: string): void {

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from './errors.js';
 import { parseJson } from './json-parse.js';
-import { lockedUpdate, type WriterOptions } from './locked-update.js';
+import { confined, lockedUpdate, type WriterOptions } from './locked-update.js';
 import { readTextFile } from './read-file.js';
 import { MAX_ISSUES, toValidationIssues, validate, type Schema } from './validate.js';
 
@@ -41,12 +41,14 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
   if (typeof schema?.safeParse !== 'function') throw new TypeError('openJsonl: schema must have a safeParse method (a zod schema)');
   const readText = async (): Promise<string> => {
     try {
-      return (await readTextFile(file, options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes })).text;
+      return (await readTextFile(confined(file, options), options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes })).text;
     } catch (err) {
       if (err instanceof NotFoundError) return '';
       throw err;
     }
   };
+  // Appends and rewrites are held to the limit reads use.
+  const limit = options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes };
   const serialize = (records: readonly unknown[]): { values: T[]; lines: string[] } => {
     const values = records.map((record, index) => validate(schema, record, { path: file, source: 'update', context: ` (record ${index})` }));
     const lines = values.map((value, index) => {
@@ -69,7 +71,7 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
         const text = await readText();
         parseLines(text, schema, file);
         const separator = text === '' || text.endsWith('\n') ? '' : '\n';
-        await writeFileAtomic(file, `${text}${separator}${lines.join('\n')}\n`, { beforeRename });
+        await writeFileAtomic(file, `${text}${separator}${lines.join('\n')}\n`, { beforeRename, ...limit });
       });
     },
     async appendFast(records) {
@@ -86,7 +88,7 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
         const returned = await fn(records);
         const next = returned ?? records;
         const { values, lines } = serialize(next);
-        await writeFileAtomic(file, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { beforeRename });
+        await writeFileAtomic(file, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { beforeRename, ...limit });
         return values;
       });
     },

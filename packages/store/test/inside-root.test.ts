@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OutsideRootError, isInsideRoot, resolveInsideRoot, unsafeRelativePath, type InsideRootOptions, type OutsideRootKind } from '../src/index.js';
+import { z } from 'zod';
+import { OutsideRootError, defineDocument, isInsideRoot, openDocument, openJsonl, resolveInsideRoot, unsafeRelativePath, type InsideRootOptions, type OutsideRootKind } from '../src/index.js';
 
 /** A project with src/a.ts, and links: escape -> a directory outside, src/link.ts -> a file outside, in -> src, dangling -> nothing. */
 function fixture(): { root: string; outside: string } {
@@ -99,5 +100,33 @@ describe('unsafeRelativePath / isInsideRoot', () => {
     expect(isInsideRoot('/p', '/p/..x')).toBe(true); // a name that starts with two dots
     expect(isInsideRoot('/p', '/px')).toBe(false);
     expect(isInsideRoot('/p', '/')).toBe(false);
+  });
+});
+
+describe('documents and JSONL files confined to a root', () => {
+  const def = defineDocument({ schema: z.object({ n: z.number() }), version: 1, initial: { n: 0 } });
+
+  it('a document linked out of the root is refused on read and update; nothing is written outside', async () => {
+    const { root, outside } = fixture();
+    writeFileSync(join(outside, 'state.json'), '{"schemaVersion": 1, "n": 7}\n');
+    symlinkSync(join(outside, 'state.json'), join(root, 'state.json'));
+    const doc = openDocument(join(root, 'state.json'), def, { root });
+    await expect(doc.read()).rejects.toBeInstanceOf(OutsideRootError);
+    expect(() => doc.readSync()).toThrow(OutsideRootError);
+    await expect(doc.update((d) => void (d.n = 8))).rejects.toMatchObject({ code: 'outside-root', kind: 'symlink' });
+    expect(readFileSync(join(outside, 'state.json'), 'utf8')).toContain('"n": 7');
+    // Without a root the same file is read through the link (callers that do not confine).
+    expect(await openDocument(join(root, 'state.json'), def).read()).toEqual({ n: 7 });
+  });
+
+  it('a JSONL file under a linked directory, and a broken link, are refused; no lock file is made outside', async () => {
+    const { root, outside } = fixture();
+    const log = openJsonl(join(root, 'escape', 'log.jsonl'), { schema: z.object({ a: z.number() }), root });
+    await expect(log.append([{ a: 1 }])).rejects.toBeInstanceOf(OutsideRootError);
+    await expect(log.read()).rejects.toBeInstanceOf(OutsideRootError);
+    expect(existsSync(join(outside, 'log.jsonl'))).toBe(false);
+    expect(existsSync(join(outside, 'log.jsonl.lock'))).toBe(false);
+    const inside = openDocument(join(root, 'src', 'ok.json'), def, { root });
+    expect(await inside.update((d) => void (d.n = 1))).toEqual({ n: 1 });
   });
 });

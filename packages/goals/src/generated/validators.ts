@@ -796,8 +796,8 @@ return errors === 0;
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateState = validate57;
-const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"},"Goal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"},"PendingAction":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"},"Question":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"},"Story":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"},"RegistryProposal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"}}};
-const schema23 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"};
+const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"},"Goal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"},"PendingAction":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"},"Question":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"},"Story":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"},"RegistryProposal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"}}};
+const schema23 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"};
 const pattern29 = new RegExp("^[0-9a-f]{64}$", "u");
 const schema24 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"};
 
@@ -5157,7 +5157,7 @@ vErrors.push(err54);
 errors++;
 }
 for(const key4 in data23){
-if(!((((((((key4 === "version") || (key4 === "previous_version")) || (key4 === "who")) || (key4 === "at")) || (key4 === "op")) || (key4 === "turn_id")) || (key4 === "reverted_to")) || (key4 === "changes"))){
+if(!(func1.call(schema23.properties.audit.items.properties, key4))){
 const err55 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err55];
@@ -5273,11 +5273,10 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data23.at !== undefined){
-let data27 = data23.at;
-if(typeof data27 === "string"){
-if(data27.length > 64){
-const err65 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data23.role !== undefined){
+let data27 = data23.role;
+if(typeof data27 !== "string"){
+const err65 = {instancePath:instancePath+"/audit/" + i6+"/role",schemaPath:"#/properties/audit/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -5286,8 +5285,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data27.length < 1){
-const err66 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!((data27 === "agent") || (data27 === "user"))){
+const err66 = {instancePath:instancePath+"/audit/" + i6+"/role",schemaPath:"#/properties/audit/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema23.properties.audit.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -5297,8 +5296,11 @@ vErrors.push(err66);
 errors++;
 }
 }
-else {
-const err67 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.at !== undefined){
+let data28 = data23.at;
+if(typeof data28 === "string"){
+if(data28.length > 64){
+const err67 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -5307,12 +5309,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-if(data23.op !== undefined){
-let data28 = data23.op;
-if(typeof data28 === "string"){
-if(data28.length > 200){
-const err68 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data28.length < 1){
+const err68 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -5321,8 +5319,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data28.length < 1){
-const err69 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err69 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -5332,8 +5331,11 @@ vErrors.push(err69);
 errors++;
 }
 }
-else {
-const err70 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.op !== undefined){
+let data29 = data23.op;
+if(typeof data29 === "string"){
+if(data29.length > 200){
+const err70 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -5342,12 +5344,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-if(data23.turn_id !== undefined){
-let data29 = data23.turn_id;
-if(typeof data29 === "string"){
-if(!pattern3.test(data29)){
-const err71 = {instancePath:instancePath+"/audit/" + i6+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data29.length < 1){
+const err71 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -5358,7 +5356,7 @@ errors++;
 }
 }
 else {
-const err72 = {instancePath:instancePath+"/audit/" + i6+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err72 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -5368,10 +5366,11 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data23.reverted_to !== undefined){
-let data30 = data23.reverted_to;
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
-const err73 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data23.turn_id !== undefined){
+let data30 = data23.turn_id;
+if(typeof data30 === "string"){
+if(!pattern3.test(data30)){
+const err73 = {instancePath:instancePath+"/audit/" + i6+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -5380,9 +5379,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 > 9007199254740991 || isNaN(data30)){
-const err74 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+else {
+const err74 = {instancePath:instancePath+"/audit/" + i6+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -5391,8 +5390,11 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data30 < 0 || isNaN(data30)){
-const err75 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data23.reverted_to !== undefined){
+let data31 = data23.reverted_to;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err75 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -5401,17 +5403,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-}
-if(data23.changes !== undefined){
-let data31 = data23.changes;
-if(Array.isArray(data31)){
-const len7 = data31.length;
-for(let i7=0; i7<len7; i7++){
-let data32 = data31[i7];
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.kind === undefined){
-const err76 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 9007199254740991 || isNaN(data31)){
+const err76 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -5420,8 +5414,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data32.id === undefined){
-const err77 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data31 < 0 || isNaN(data31)){
+const err77 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -5430,8 +5424,17 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data32.before === undefined){
-const err78 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'"};
+}
+}
+if(data23.changes !== undefined){
+let data32 = data23.changes;
+if(Array.isArray(data32)){
+const len7 = data32.length;
+for(let i7=0; i7<len7; i7++){
+let data33 = data32[i7];
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.kind === undefined){
+const err78 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -5440,8 +5443,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data32.after === undefined){
-const err79 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'"};
+if(data33.id === undefined){
+const err79 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -5450,9 +5453,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-for(const key5 in data32){
-if(!((((key5 === "kind") || (key5 === "id")) || (key5 === "before")) || (key5 === "after"))){
-const err80 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data33.before === undefined){
+const err80 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -5461,11 +5463,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(data32.kind !== undefined){
-let data33 = data32.kind;
-if(typeof data33 !== "string"){
-const err81 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.after === undefined){
+const err81 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -5474,8 +5473,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(!((((((data33 === "goal") || (data33 === "action")) || (data33 === "question")) || (data33 === "story")) || (data33 === "proposal")) || (data33 === "turn"))){
-const err82 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema23.properties.audit.items.properties.changes.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+for(const key5 in data33){
+if(!((((key5 === "kind") || (key5 === "id")) || (key5 === "before")) || (key5 === "after"))){
+const err82 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -5485,11 +5485,10 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data32.id !== undefined){
-let data34 = data32.id;
-if(typeof data34 === "string"){
-if(!pattern3.test(data34)){
-const err83 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data33.kind !== undefined){
+let data34 = data33.kind;
+if(typeof data34 !== "string"){
+const err83 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -5498,9 +5497,8 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((((data34 === "goal") || (data34 === "action")) || (data34 === "question")) || (data34 === "story")) || (data34 === "proposal")) || (data34 === "turn"))){
+const err84 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema23.properties.audit.items.properties.changes.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -5510,16 +5508,11 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data32.before !== undefined){
-let data35 = data32.before;
-const _errs74 = errors;
-let valid22 = false;
-const _errs75 = errors;
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-for(const key6 in data35){
-const _errs77 = errors;
-if(typeof key6 !== "string"){
-const err85 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
+if(data33.id !== undefined){
+let data35 = data33.id;
+if(typeof data35 === "string"){
+if(!pattern3.test(data35)){
+const err85 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -5528,9 +5521,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-var valid23 = _errs77 === errors;
-if(!valid23){
-const err86 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
+}
+else {
+const err86 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -5540,9 +5533,16 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-else {
-const err87 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data33.before !== undefined){
+let data36 = data33.before;
+const _errs76 = errors;
+let valid22 = false;
+const _errs77 = errors;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key6 in data36){
+const _errs79 = errors;
+if(typeof key6 !== "string"){
+const err87 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -5551,11 +5551,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-var _valid0 = _errs75 === errors;
-valid22 = valid22 || _valid0;
-const _errs80 = errors;
-if(data35 !== null){
-const err88 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var valid23 = _errs79 === errors;
+if(!valid23){
+const err88 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -5564,10 +5562,10 @@ vErrors.push(err88);
 }
 errors++;
 }
-var _valid0 = _errs80 === errors;
-valid22 = valid22 || _valid0;
-if(!valid22){
-const err89 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -5576,28 +5574,11 @@ vErrors.push(err89);
 }
 errors++;
 }
-else {
-errors = _errs74;
-if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data32.after !== undefined){
-let data36 = data32.after;
-const _errs83 = errors;
-let valid24 = false;
-const _errs84 = errors;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key7 in data36){
-const _errs86 = errors;
-if(typeof key7 !== "string"){
-const err90 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
+var _valid0 = _errs77 === errors;
+valid22 = valid22 || _valid0;
+const _errs82 = errors;
+if(data36 !== null){
+const err90 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -5606,9 +5587,10 @@ vErrors.push(err90);
 }
 errors++;
 }
-var valid25 = _errs86 === errors;
-if(!valid25){
-const err91 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
+var _valid0 = _errs82 === errors;
+valid22 = valid22 || _valid0;
+if(!valid22){
+const err91 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -5617,10 +5599,28 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
+else {
+errors = _errs76;
+if(vErrors !== null){
+if(_errs76){
+vErrors.length = _errs76;
 }
 else {
-const err92 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data33.after !== undefined){
+let data37 = data33.after;
+const _errs85 = errors;
+let valid24 = false;
+const _errs86 = errors;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key7 in data37){
+const _errs88 = errors;
+if(typeof key7 !== "string"){
+const err92 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -5629,11 +5629,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-var _valid1 = _errs84 === errors;
-valid24 = valid24 || _valid1;
-const _errs89 = errors;
-if(data36 !== null){
-const err93 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+var valid25 = _errs88 === errors;
+if(!valid25){
+const err93 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -5642,10 +5640,10 @@ vErrors.push(err93);
 }
 errors++;
 }
-var _valid1 = _errs89 === errors;
-valid24 = valid24 || _valid1;
-if(!valid24){
-const err94 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -5654,11 +5652,36 @@ vErrors.push(err94);
 }
 errors++;
 }
+var _valid1 = _errs86 === errors;
+valid24 = valid24 || _valid1;
+const _errs91 = errors;
+if(data37 !== null){
+const err95 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err95];
+}
 else {
-errors = _errs83;
+vErrors.push(err95);
+}
+errors++;
+}
+var _valid1 = _errs91 === errors;
+valid24 = valid24 || _valid1;
+if(!valid24){
+const err96 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+else {
+errors = _errs85;
 if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
+if(_errs85){
+vErrors.length = _errs85;
 }
 else {
 vErrors = null;
@@ -5668,31 +5691,7 @@ vErrors = null;
 }
 }
 else {
-const err95 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/audit/" + i6+"/changes",schemaPath:"#/properties/audit/items/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err97 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -5704,7 +5703,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err98 = {instancePath:instancePath+"/audit/" + i6+"/changes",schemaPath:"#/properties/audit/items/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -5716,12 +5715,188 @@ errors++;
 }
 }
 else {
-const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err99 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err99];
 }
 else {
 vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data.registry_trust !== undefined){
+let data38 = data.registry_trust;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.digest === undefined){
+const err101 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "digest"},message:"must have required property '"+"digest"+"'"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(data38.at === undefined){
+const err102 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data38.by === undefined){
+const err103 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+for(const key8 in data38){
+if(!(((key8 === "digest") || (key8 === "at")) || (key8 === "by"))){
+const err104 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data38.digest !== undefined){
+let data39 = data38.digest;
+if(typeof data39 === "string"){
+if(!pattern29.test(data39)){
+const err105 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data38.at !== undefined){
+let data40 = data38.at;
+if(typeof data40 === "string"){
+if(data40.length > 64){
+const err107 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(data40.length < 1){
+const err108 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data38.by !== undefined){
+let data41 = data38.by;
+if(typeof data41 === "string"){
+if(data41.length > 200){
+const err110 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(data41.length < 1){
+const err111 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+else {
+const err113 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+else {
+const err114 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
 }
 errors++;
 }

@@ -4,7 +4,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { parsePairs } from '../../pairs.js';
 import { displayPath } from '../../paths.js';
-import { actorOf, expectedVersion, loadRegistryFor, mapErrors, numberOption, openState, registryPath, type Options } from './shared.js';
+import { actorOf, expectedVersion, loadRegistryFor, mapErrors, numberOption, openState, registryFileOf, registryPath, type Options } from './shared.js';
 
 /** `ratchet actions add|list|move|complete|confirm|types`. */
 export default async function actions(ctx: Context, args: string[], options: Options): Promise<number> {
@@ -25,7 +25,7 @@ export default async function actions(ctx: Context, args: string[], options: Opt
       return EXIT_OK;
     }
     const store = openState(ctx, options);
-    const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options) };
+    const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options), registry: command === 'list' ? undefined : registryFileOf(ctx, options, registry) };
     if (command === 'list') {
       const state = await store.read();
       const now = Date.now();

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { GoalsError, RegistryError, defaultRegistry, openGoals, readRegistryFile, type Actor, type GoalsStore, type Registry } from '@ratchet/goals';
+import { GoalsError, RegistryError, defaultRegistry, openGoals, readRegistryFile, registryDigest, type Actor, type GoalsStore, type Registry, type RegistryFile } from '@ratchet/goals';
 import { locate, parseJson, readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { pinnedActor } from '../../actor.js';
@@ -32,7 +32,7 @@ export function clockOf(options: Options): () => number {
 }
 
 export function openState(ctx: Context, options: Options): GoalsStore {
-  return openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options) });
+  return openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options), root: ctx.cwd });
 }
 
 /** The project's registry file (JSON or YAML), if it has one; two of them is an input error. */
@@ -55,6 +55,29 @@ export async function loadRegistryFor(ctx: Context, options: Options): Promise<R
   const path = registryPath(ctx, options);
   // Running from sources (tests) there is no bundled copy: the built-in nine types are the same file.
   return path === undefined ? defaultRegistry() : readRegistryFile(path);
+}
+
+/**
+ * The registry file a decision (a mutation) is judged against: its digest is compared with the one a
+ * user approved, in the goals state; none for the bundled or built-in registry, which live outside
+ * the project. The agent may not bring its own with --registry.
+ */
+export function registryFileOf(ctx: Context, options: Options, registry: Registry): RegistryFile | undefined {
+  if (options.registry !== undefined && actorOf(ctx, options).role === 'agent') {
+    const chosen = resolve(ctx.cwd, options.registry);
+    const project = projectRegistry(ctx) ?? resolve(ctx.cwd, PROJECT_REGISTRIES[0]);
+    // Owner rules come from the registry: the agent is judged by the project's, not one it brings.
+    if (chosen !== project) {
+      throw new CliError(`--registry is refused for the agent's decisions: owner rules come from the project's registry (${displayPath(ctx, project)}) as a user last merged it`, {
+        code: 'untrusted-registry',
+        exitCode: EXIT_PROBLEMS,
+        file: displayPath(ctx, chosen),
+      });
+    }
+  }
+  const text = (registry as { text?: unknown }).text;
+  if (registry.path === undefined || typeof text !== 'string' || registry.path === assetPath('protocols', 'action_types.json')) return undefined;
+  return { path: displayPath(ctx, registry.path), digest: registryDigest(text) };
 }
 
 /**
@@ -89,7 +112,7 @@ export function numberOption(value: unknown, name: string): number | undefined {
 export const expectedVersion = (options: Options): number | undefined => intOption(options.expectedVersion, '--expected-version');
 
 /** Library refusals are exit 1 (the rule held); malformed input is exit 2, with the file and place. */
-const REFUSALS = new Set(['conflict', 'owner-violation', 'invalid-transition', 'confirmation-required', 'completion-guard', 'deprecated-type', 'proposal-state', 'turn-mismatch']);
+const REFUSALS = new Set(['conflict', 'owner-violation', 'invalid-transition', 'confirmation-required', 'completion-guard', 'deprecated-type', 'proposal-state', 'turn-mismatch', 'untrusted-registry']);
 
 /** A JSON input file (a turn commit, a proposal), kept to place errors at line:col. */
 export interface JsonInput {

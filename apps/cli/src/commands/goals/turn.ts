@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { filedNote, line } from './actions.js';
-import { actorOf, clockOf, expectedVersion, intOption, loadRegistryFor, mapErrors, openState, readJsonArg, type Options } from './shared.js';
+import { actorOf, clockOf, expectedVersion, intOption, loadRegistryFor, mapErrors, openState, readJsonArg, registryFileOf, type Options } from './shared.js';
 
 /** `ratchet turn assess|commit`: what to look at when a turn starts, and the turn's deltas when it ends. */
 export default async function turn(ctx: Context, args: string[], options: Options): Promise<number> {
@@ -34,7 +34,7 @@ export default async function turn(ctx: Context, args: string[], options: Option
       input.value = { ...input.value, expected_version: flag };
     }
     // Problems in the commit are placed in its file: `turn.json:12:7: ... (at /completed_actions/1)`.
-    const r = await mapErrors(ctx, () => store.commitTurn(registry, input.value as never, { actor: actorOf(ctx, options) }), input);
+    const r = await mapErrors(ctx, () => store.commitTurn(registry, input.value as never, { actor: actorOf(ctx, options), registry: registryFileOf(ctx, options, registry) }), input);
     if (ctx.json) ctx.emitJson({ ok: true, ...r });
     else if (r.replayed) ctx.out(`turn ${r.turn_id} was already committed: nothing changed (state v${r.version})`);
     else {

@@ -4,8 +4,11 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 
-/** Refusals of the current state (not bad input): exit 1, so an agent knows to re-triage. */
-const REFUSALS = new Set(['illegal-transition', 'wrong-runner', 'lock-not-held', 'already-locked', 'unknown-task', 'unknown-clarification', 'lock-timeout']);
+/**
+ * Refusals of the current state (not bad input): exit 1, so an agent knows to re-triage. A lock
+ * timeout is not one: it exits 2, as it does in every other command.
+ */
+const REFUSALS = new Set(['illegal-transition', 'wrong-runner', 'lock-not-held', 'already-locked', 'unknown-task', 'unknown-clarification']);
 
 export function at(ctx: Context, file: string): string {
   return resolve(ctx.cwd, file);

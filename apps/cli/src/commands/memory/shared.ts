@@ -1,13 +1,22 @@
 /** Helpers the memory commands share: the file, the clock, number options, library errors -> CLI errors. */
 import { MemoryError } from '@ratchet/memory';
+import { OutsideRootError, resolveInsideRoot } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
-import { displayPath, resolvePath } from '../../paths.js';
+import { displayPath } from '../../paths.js';
 
 export const DEFAULT_FILE = '.ratchet/memory.json';
 
+/** The memory file: inside the project (--cwd), symbolic links followed, or refused (exit 2). */
 export function memoryFile(ctx: Context, options: Record<string, unknown>): { path: string; shown: string } {
-  const path = resolvePath(ctx, typeof options.file === 'string' ? options.file : DEFAULT_FILE);
+  const given = typeof options.file === 'string' ? options.file : DEFAULT_FILE;
+  let path: string;
+  try {
+    path = resolveInsideRoot(ctx.cwd, given, { allowAbsolute: true });
+  } catch (err) {
+    if (!(err instanceof OutsideRootError)) throw err;
+    throw new CliError(`--file ${given} refused: ${err.reason}`, { code: 'outside-root', file: given });
+  }
   return { path, shown: displayPath(ctx, path) };
 }
 

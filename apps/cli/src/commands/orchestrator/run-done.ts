@@ -1,4 +1,4 @@
-import { advance, currentStep, moveTo, type Session } from '@ratchet/orchestrator';
+import { advance, currentStep, moveTo, nextDirective, type CurrentStep, type Session } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
@@ -15,25 +15,37 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   const message = options.message as string | undefined;
   if (message !== undefined && !failed && message === '') throw new CliError('--message must not be empty');
   const { file, session } = await requireSession(ctx, options);
-  requireTrigger(session, failed ? 'step_failed' : 'step_complete');
-  const step = currentStep(session);
-  if (step === undefined) throw new CliError(`no plan step is pending in state ${session.state}`, { code: 'no-step' });
+  const trigger = failed ? 'step_failed' : 'step_complete';
+  // Checked before the trigger so the answer does not depend on timing: a caller that lost a race
+  // with the plan's last step gets the same exit 1 as one that came after it.
+  if (currentStep(session) === undefined) throw noStep(session);
+  requireTrigger(session, trigger);
 
   const stackOptions = await planStackOptions(ctx, session.registry);
-  let next: Session;
+  // The step, the reply and the log entry come from the session as read inside the lock: another
+  // `run done` may have advanced it (or completed the plan) since the read above.
+  let before: Session = session;
+  let step: CurrentStep = currentStep(session)!;
   let runError: Error | undefined;
-  try {
-    next = await file.update((s) => advance(s, { failed, ...(message !== undefined ? { message } : {}) }, stackOptions));
-  } catch (err) {
-    if (!isPlanRunError(err)) throw err;
-    // The step itself is done; what follows cannot run. Record it as a failure of the task.
-    runError = err;
-    next = await file.update((s) => moveTo(s, 'ERROR', { now: stackOptions.now, message: err.message }));
-  }
+  const next = await file.update((s) => {
+    const pending = currentStep(s);
+    if (pending === undefined) throw noStep(s);
+    requireTrigger(s, trigger);
+    before = s;
+    step = pending;
+    try {
+      return advance(s, { failed, ...(message !== undefined ? { message } : {}) }, stackOptions);
+    } catch (err) {
+      if (!isPlanRunError(err)) throw err;
+      // The step itself is done; what follows cannot run. Record it as a failure of the task.
+      runError = err;
+      return moveTo(s, 'ERROR', { now: stackOptions.now, message: err.message });
+    }
+  });
 
   const status = failed || runError ? 'FAILURE' : 'SUCCESS';
   const type = failed || runError ? 'STEP_FAILED' : 'STEP_COMPLETE';
-  await logActivity(ctx, { ...session, state: 'EXECUTING' }, {
+  await logActivity(ctx, before, {
     type,
     status,
     message: runError?.message ?? message ?? step.line,
@@ -48,4 +60,13 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
     printDirective(ctx, next);
   }
   return runError ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** Nothing to report: the plan finished (perhaps by a concurrent `run done`) or none is running. */
+function noStep(session: Session): CliError {
+  const directive = nextDirective(session);
+  return new CliError(`no step pending: task ${session.taskId} is in ${session.state}. ${directive.instruction} Next: ${directive.commands.join('  or  ')}`, {
+    code: 'no-step',
+    exitCode: EXIT_PROBLEMS,
+  });
 }

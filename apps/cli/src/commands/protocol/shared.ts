@@ -6,7 +6,9 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult } from '@ratchet/protocol-compiler';
+import { OutsideRootError, resolveInsideRoot as resolveInStore } from '@ratchet/store';
 import type { Context, Io } from '../../context.js';
+import { CliError } from '../../errors.js';
 import type { CommandAction } from '../../program.js';
 import { EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
@@ -61,14 +63,25 @@ export interface CompileFlags {
 }
 
 /**
- * The targets: `--out` when given (a person chose them), else `targets` of `<protocols>/compile.json`
- * (resolved inside the project, symlinks included: a file in the repository must not make Ratchet
- * write outside it), else AGENTS.md.
+ * The targets: `--out` when given, else `targets` of `<protocols>/compile.json`, else AGENTS.md. All
+ * resolve inside the project, symlinks included: neither a flag an agent passes nor a file in the
+ * repository (AGENTS.md itself may be a link) may make Ratchet write outside it.
  */
 export async function resolveTargets(ctx: Context, protocolsDir: string, out: readonly string[] | undefined): Promise<string[]> {
-  if (out !== undefined && out.length > 0) return [...new Set(out.map((o) => resolve(ctx.cwd, o)))];
+  if (out !== undefined && out.length > 0) {
+    const targets: string[] = [];
+    for (const o of out) {
+      try {
+        targets.push(resolveInStore(ctx.cwd, o, { allowAbsolute: true }));
+      } catch (err) {
+        if (!(err instanceof OutsideRootError)) throw err;
+        throw new CliError(`--out ${o} refused: ${err.reason}`, { code: 'outside-root', file: o });
+      }
+    }
+    return [...new Set(targets)];
+  }
   const config = await readCompileConfig(protocolsDir);
-  if (config === undefined) return [resolve(ctx.cwd, 'AGENTS.md')];
+  if (config === undefined) return [await resolveInsideRoot(ctx.cwd, 'AGENTS.md', 'compile target')];
   const targets: string[] = [];
   for (const [i, target] of config.targets.entries()) {
     try {
