@@ -78,11 +78,34 @@ export async function planStackOptions(ctx: Context, registryPath: string = DEFA
   };
 }
 
-/** Lifecycle refusals are usage errors (exit 2) that say what is legal instead. */
-export function asCliError(err: unknown, session: Session): never {
+/** The command that fires each lifecycle trigger: refusals speak in commands, never in trigger names. */
+const COMMAND_OF: Record<string, string> = {
+  begin_task: 'task start',
+  reorient: 'task start',
+  plan_accepted: 'run plan',
+  plan_rejected: 'run plan',
+  research_needed: 'research plan',
+  research_complete: 'research done',
+  research_failed: 'research done --failed',
+  step_complete: 'run done',
+  step_failed: 'run done --failed',
+  analysis_complete: 'task close',
+  abandon_task: 'task close --abandon',
+  post_mortem_complete: 'task submit',
+  lessons_applied: 'task submit',
+  submit: 'task submit',
+};
+
+/**
+ * Lifecycle refusals are usage errors (exit 2) that name the command the agent ran and the one to
+ * run instead (from `nextDirective`), e.g. "`ratchet task close` is not allowed while EXECUTING: ...".
+ */
+export function asCliError(err: unknown, session: Session, command?: string): never {
   if (err instanceof IllegalMoveError) {
     const directive = nextDirective(session);
-    throw new CliError(`${err.message}. Task ${session.taskId} is in ${session.state}: ${directive.instruction} Next: ${directive.commands.join('  or  ')}`, {
+    const cmd = command ?? (err.trigger !== undefined ? COMMAND_OF[err.trigger] : undefined);
+    const what = cmd !== undefined ? `\`ratchet ${cmd}\`` : 'this command';
+    throw new CliError(`${what} is not allowed while task ${session.taskId} is ${session.state}: ${directive.instruction} Next: ${directive.commands.map((c) => `\`${c}\``).join(' or ')}`, {
       code: err.code,
       exitCode: EXIT_USAGE,
     });
@@ -90,10 +113,10 @@ export function asCliError(err: unknown, session: Session): never {
   throw err;
 }
 
-/** Refuse (exit 2, naming the legal moves and the next command) unless `trigger` is legal now. */
-export function requireTrigger(session: Session, trigger: string): void {
+/** Refuse (exit 2, naming the command to run instead) unless `trigger` is legal now. */
+export function requireTrigger(session: Session, trigger: string, command?: string): void {
   const legal = legalTriggers(session);
-  if (!legal.includes(trigger)) asCliError(new IllegalMoveError({ state: session.state, trigger, legal }), session);
+  if (!legal.includes(trigger)) asCliError(new IllegalMoveError({ state: session.state, trigger, legal }), session, command);
 }
 
 export function isPlanRunError(err: unknown): err is PlanStackError | RecursionDepthError {

@@ -176,7 +176,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
     const failed = await ratchet('run', 'done', '--failed', '--message', 'disk full');
-    expect(failed.code).toBe(0);
+    expect(failed.code).toBe(1); // a failure report, not a success
     expect(failed.out).toContain('✘ failed: set_plan greet (disk full)');
     const status = await json<{ session: { state: string; history: { message?: string }[] } }>('run', 'status');
     expect(status.session.state).toBe('ERROR');
@@ -185,6 +185,20 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     const closed = await ratchet('task', 'close', '--task-id', 'T-1');
     expect(closed.code).toBe(0);
     expect(await readFile(join(dir, 'postmortems/T-1.md'), 'utf8')).toContain('**Outcome:** failure');
+  });
+
+  test('a shortcut is refused in commands, not trigger names: closing or submitting while EXECUTING', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    const close = await ratchet('task', 'close', '--task-id', 'T-1');
+    expect(close.code).toBe(2);
+    expect(close.err).toContain('`ratchet task close` is not allowed while task T-1 is EXECUTING: Execute step 1 of 5 of plans/main.txt: set_plan greet');
+    expect(close.err).toContain('Next: `ratchet run done` or `ratchet run done --failed');
+    const submit = await ratchet('task', 'submit', '--task-id', 'T-1');
+    expect(submit.code).toBe(2);
+    expect(submit.err).toContain('`ratchet task submit` is not allowed while task T-1 is EXECUTING');
+    for (const r of [close, submit]) expect(r.err).not.toMatch(/analysis_complete|post_mortem_complete|trigger/);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'EXECUTING' });
   });
 
   test('the depth limit holds at run time: a sub-plan edited into recursion after lint fails the step', async () => {

@@ -7,7 +7,7 @@ import { isPlanRunError, logActivity, planStackOptions, printDirective, requireS
 /**
  * `ratchet run done [--failed --message M]`: report the current step's result. Success moves to the
  * next step (into sub-plans, out of finished ones, plan_complete after the last); failure moves the
- * task to ERROR. A sub-plan that cannot be loaded at run time (missing, over the depth limit) is a
+ * task to ERROR and exits 1 (it reports a failure). A sub-plan that cannot be loaded at run time (missing, over the depth limit) is a
  * step failure too: the task goes to ERROR with the reason (exit 1).
  */
 export default async function runDone(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
@@ -47,5 +47,6 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
     ctx.out(`${failed ? '✘ failed' : '✔ done'}: ${step.line}${failed && message ? ` (${message})` : ''}`);
     printDirective(ctx, next);
   }
-  return runError ? EXIT_PROBLEMS : EXIT_OK;
+  // A failed step is a failure report: exit 1 like any check that found a problem.
+  return failed || runError ? EXIT_PROBLEMS : EXIT_OK;
 }

@@ -44,7 +44,7 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
       return moveTo(fresh, 'ORIENTING', { now });
     });
   } catch (err) {
-    asCliError(err, current);
+    asCliError(err, current, 'task start');
   }
 
   let report: OrientationReport;
