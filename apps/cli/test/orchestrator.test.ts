@@ -201,6 +201,32 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json('run', 'status')).session).toMatchObject({ state: 'EXECUTING' });
   });
 
+  test('abandon from PLANNING: only with --abandon and a reason, into POST_MORTEM as a FAILURE; not from EXECUTING', async () => {
+    expect((await start()).code).toBe(0);
+    const plain = await ratchet('task', 'close', '--task-id', 'T-1');
+    expect(plain.code).toBe(2); // closing a task that never ran is not a success
+    expect(plain.err).toContain('`ratchet task close` is not allowed while task T-1 is PLANNING');
+    expect(plain.err).toContain('ratchet task close --task-id T-1 --abandon --reason');
+    expect((await ratchet('task', 'close', '--task-id', 'T-1', '--abandon')).code).toBe(2); // no reason
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
+    const abandoned = await ratchet('task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'the API does not exist');
+    expect(abandoned.code).toBe(0);
+    expect(await readFile(join(dir, 'postmortems/T-1.md'), 'utf8')).toContain('**Outcome:** failure');
+    const status = await json<{ session: { state: string; history: { message?: string }[] } }>('run', 'status');
+    expect(status.session.state).toBe('POST_MORTEM');
+    expect(status.session.history.at(-1)?.message).toBe('abandoned while planning: the API does not exist');
+    expect((await activity()).at(-1)).toMatchObject({ action: { type: 'TASK_END', details: { outcome: 'FAILURE', abandoned: 'abandoned while planning: the API does not exist' } } });
+  });
+
+  test('abandon is refused while EXECUTING: finish or fail the step first', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    const r = await ratchet('task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'bored');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('`ratchet task close --abandon` is not allowed while task T-1 is EXECUTING');
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'EXECUTING' });
+  });
+
   test('the depth limit holds at run time: a sub-plan edited into recursion after lint fails the step', async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);

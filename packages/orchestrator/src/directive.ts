@@ -29,7 +29,7 @@ export function nextDirective(session: Session | undefined): Directive {
       return {
         state: session.state,
         instruction: 'Write a plan (one command per line, ending with the close command) and submit it; it is linted before it runs. Research first if you lack knowledge.',
-        commands: ['ratchet run plan <plan-file>', 'ratchet research plan "<topic>"'],
+        commands: ['ratchet run plan <plan-file>', 'ratchet research plan "<topic>"', `ratchet task close --task-id ${id} --abandon --reason "<why>"`],
       };
     case 'RESEARCHING':
     case 'AWAITING_RESULT':

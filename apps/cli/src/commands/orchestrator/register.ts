@@ -38,10 +38,12 @@ The cycle:
   sessionOption(
     task
       .command('close')
-      .description('after the plan completes (or to abandon a failed task): move to POST_MORTEM, write postmortems/<id>.md, log TASK_END; if a step fails, run it again: it finishes only what is missing')
-      .requiredOption('--task-id <id>', 'the task being closed'),
+      .description('after the plan completes (or to abandon a failed task, or with --abandon one still in PLANNING): move to POST_MORTEM, write postmortems/<id>.md, log TASK_END; if a step fails, run it again: it finishes only what is missing')
+      .requiredOption('--task-id <id>', 'the task being closed')
+      .option('--abandon', 'give up a task in PLANNING: close it as a FAILURE (needs --reason)', false)
+      .option('--reason <text>', 'why the task is abandoned (recorded in the history and TASK_END)'),
   )
-    .addHelpText('after', '\nExample:\n  ratchet task close --task-id add-greeting')
+    .addHelpText('after', '\nExamples:\n  ratchet task close --task-id add-greeting\n  ratchet task close --task-id add-greeting --abandon --reason "the API it needs does not exist"')
     .action(action(() => import('./task-close.js')));
 
   sessionOption(
