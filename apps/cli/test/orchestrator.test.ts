@@ -42,6 +42,13 @@ const activity = async (): Promise<{ action: { type: string }; outcome: { status
     .split('\n')
     .map((l) => JSON.parse(l) as never);
 const start = (): Promise<Result> => ratchet('task', 'start', '--task-id', 'T-1', '--no-network');
+/** The post-mortem template with every section written and one lesson (a manual one unless `lesson` says otherwise). */
+const filled = (pm: string, lesson = '**Lesson:** The greeting needed a test first.\n**Action:** ask the team whether tests come first'): string =>
+  pm
+    .replace('<!-- What was the task?', 'Greeting added.\n<!--')
+    .replace('<!-- Facts first', 'It went to plan.\n<!--')
+    .replace('<!--\nWrite each lesson', `${lesson}\n\n<!--\nWrite each lesson`)
+    .replace('<!-- Open questions', 'None.\n<!--');
 
 const MAIN = 'set_plan greet\nplan_step_complete start\ncreate_file_with_block src/greet.ts\ncall_plan verify\nrun_in_bash_session close\n';
 // A sub-plan is a whole plan in the same language: validated from the start state, closed at its end.
@@ -157,10 +164,25 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect(pm).toContain('## 3. Corrective Actions & Lessons Learned');
     expect(pm).toContain('**Outcome:** success');
 
+    // Shortcut 1: submit the untouched template. Every empty section is listed, the task stays in POST_MORTEM.
     const early = await ratchet('task', 'submit', '--task-id', 'T-1');
     expect(early.code).toBe(1);
-    expect(early.err).toContain('postmortems/T-1.md: still the untouched template');
+    for (const section of ['1. Summary', '2. What Went Well and What Went Wrong', '3. Corrective Actions & Lessons Learned', '4. Follow-ups']) expect(early.err).toContain(`postmortems/T-1.md: section "${section}" is empty`);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'POST_MORTEM' });
+    // Shortcut 2: write only the Summary.
     await writeFile(join(dir, 'postmortems/T-1.md'), pm.replace('<!-- What was the task?', 'Greeting added.\n<!--'));
+    const summaryOnly = await ratchet('task', 'submit', '--task-id', 'T-1');
+    expect(summaryOnly.code).toBe(1);
+    expect(summaryOnly.err).not.toContain('"1. Summary"');
+    expect(summaryOnly.err).toContain('section "2. What Went Well and What Went Wrong" is empty');
+    expect(summaryOnly.err).toContain('the lessons section has no **Lesson:**/**Action:** pair');
+    // Shortcut 3: a filled-in post-mortem whose lessons were never extracted: SELF_CORRECTING, not DONE.
+    await writeFile(join(dir, 'postmortems/T-1.md'), filled(pm));
+    const unextracted = await json<{ state: string; missing: { code: string; command: string }[] }>('task', 'submit', '--task-id', 'T-1');
+    expect(unextracted.code).toBe(1);
+    expect(unextracted.state).toBe('SELF_CORRECTING');
+    expect(unextracted.missing).toEqual([expect.objectContaining({ code: 'not-extracted', command: 'ratchet lessons extract postmortems/T-1.md' })]);
+    expect((await ratchet('lessons', 'extract', 'postmortems/T-1.md')).code).toBe(0);
     expect((await ratchet('task', 'submit', '--task-id', 'T-1')).code).toBe(0);
     expect((await json('run', 'status')).session).toMatchObject({ state: 'DONE' });
 
@@ -216,6 +238,40 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect(status.session.state).toBe('POST_MORTEM');
     expect(status.session.history.at(-1)?.message).toBe('abandoned while planning: the API does not exist');
     expect((await activity()).at(-1)).toMatchObject({ action: { type: 'TASK_END', details: { outcome: 'FAILURE', abandoned: 'abandoned while planning: the API does not exist' } } });
+  });
+
+  test('self-correction cannot be skipped: a pending lesson, then a stale AGENTS.md, each refuse the submit', async () => {
+    await write('plans/short.txt', 'set_plan x\nplan_step_complete go\nrun_in_bash_session close\n');
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    const closed = await json<{ next: { commands: string[] } }>('task', 'close', '--task-id', 'T-1');
+    // The directive names the self-correction steps in order.
+    expect(closed.next.commands).toEqual([
+      'ratchet lessons extract postmortems/T-1.md',
+      'ratchet lessons apply',
+      'ratchet lessons list --status manual',
+      'ratchet protocol compile --check',
+      'ratchet task submit --task-id T-1',
+    ]);
+    const pm = await readFile(join(dir, 'postmortems/T-1.md'), 'utf8');
+    await writeFile(join(dir, 'postmortems/T-1.md'), filled(pm, "**Lesson:** Nobody ran the analyzer.\n**Action:** add tool 'ratchet run status' to protocol 'fdc'"));
+    expect((await ratchet('lessons', 'extract', 'postmortems/T-1.md')).code).toBe(0);
+    const pending = await json<{ missing: { code: string; command: string }[]; state: string }>('task', 'submit', '--task-id', 'T-1');
+    expect(pending.code).toBe(1);
+    expect(pending.state).toBe('SELF_CORRECTING');
+    expect(pending.missing).toEqual([expect.objectContaining({ code: 'lessons-unsettled', command: 'ratchet lessons apply' })]);
+    expect((await ratchet('lessons', 'apply')).code).toBe(0);
+    // The lesson changed a protocol: an AGENTS.md that does not show the change (stale) is refused until it is recompiled.
+    const agents = await readFile(join(dir, 'AGENTS.md'), 'utf8');
+    expect(agents).toContain('ratchet run status');
+    await writeFile(join(dir, 'AGENTS.md'), agents.replaceAll('ratchet run status', 'ratchet run'));
+    const stale = await json<{ missing: { code: string; command: string }[] }>('task', 'submit', '--task-id', 'T-1');
+    expect(stale.code).toBe(1);
+    expect(stale.missing).toEqual([expect.objectContaining({ code: 'agents-stale', command: 'ratchet protocol compile' })]);
+    expect((await ratchet('protocol', 'compile')).code).toBe(0);
+    expect((await ratchet('task', 'submit', '--task-id', 'T-1')).code).toBe(0);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'DONE' });
   });
 
   test('abandon is refused while EXECUTING: finish or fail the step first', async () => {

@@ -51,3 +51,4 @@ export {
 } from './orientation.js';
 export { normaliseTopic, researchPlan, researchSlug, type ResearchPlan } from './research.js';
 export { nextDirective, type Directive } from './directive.js';
+export { POST_MORTEM_GAPS, selfCorrectionCommands, selfCorrectionGaps, type SelfCorrectionEvidence, type SelfCorrectionGap } from './self-correction-gate.js';

@@ -173,8 +173,8 @@ export const CORE_STEPS: readonly TourStep[] = [
     expectExit: 0,
   },
   {
-    title: 'Submitting an unfilled post-mortem is refused',
-    explain: 'The post-mortem is the input of the self-correction loop, so the untouched template cannot be submitted (exit 1).',
+    title: 'Submitting before self-correction is refused',
+    explain: 'The post-mortem is the input of the self-correction loop: submit lists everything still missing, in order (every section written, its lessons extracted and applied, AGENTS.md current) and exits 1.',
     args: ['task', 'submit', '--task-id', 'add-greeting'],
     expectExit: 1,
   },
