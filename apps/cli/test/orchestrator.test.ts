@@ -132,7 +132,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await activity()).at(-1)?.action.type).toBe('PLAN_REJECTED');
   });
 
-  test('a good plan runs to the end through a nested call_plan, then close and submit', async () => {
+  test('a good plan runs to the end through a nested call_plan, then close and submit', { timeout: 60_000 }, async () => {
     expect((await start()).code).toBe(0);
     const accepted = await ratchet('run', 'plan', 'plans/main.txt');
     expect(accepted.code).toBe(0);
@@ -240,7 +240,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await activity()).at(-1)).toMatchObject({ action: { type: 'TASK_END', details: { outcome: 'FAILURE', abandoned: 'abandoned while planning: the API does not exist' } } });
   });
 
-  test('self-correction cannot be skipped: a pending lesson, then a stale AGENTS.md, each refuse the submit', async () => {
+  test('self-correction cannot be skipped: a pending lesson, then a stale AGENTS.md, each refuse the submit', { timeout: 60_000 }, async () => {
     await write('plans/short.txt', 'set_plan x\nplan_step_complete go\nrun_in_bash_session close\n');
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
@@ -272,6 +272,39 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await ratchet('protocol', 'compile')).code).toBe(0);
     expect((await ratchet('task', 'submit', '--task-id', 'T-1')).code).toBe(0);
     expect((await json('run', 'status')).session).toMatchObject({ state: 'DONE' });
+  });
+
+  test("the lifecycle is the project's protocols/orchestrator.fsm.json: an edit that drops a move is obeyed; an invalid one is exit 2 at its place", { timeout: 60_000 }, async () => {
+    const fsm = await readFile(join(dir, 'protocols/orchestrator.fsm.json'), 'utf8');
+    // This project does not let a task be abandoned while planning.
+    await write('protocols/orchestrator.fsm.json', fsm.replace(/\n\s*\{ "source": "PLANNING", "dest": "POST_MORTEM", "trigger": "abandon_task" \},/, ''));
+    expect((await start()).code).toBe(0);
+    const abandon = await ratchet('task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'no');
+    expect(abandon.code).toBe(2);
+    expect(abandon.err).toContain('`ratchet task close --abandon` is not allowed while task T-1 is PLANNING');
+    expect((await json<{ legal: string[] }>('run', 'next')).legal).toEqual(['plan_rejected', 'plan_accepted', 'research_needed']);
+    await write('protocols/orchestrator.fsm.json', fsm.replace('"dest": "EXECUTING", "trigger": "plan_accepted"', '"dest": "NOWHERE", "trigger": "plan_accepted"'));
+    const invalid = await ratchet('run', 'plan', 'plans/main.txt');
+    expect(invalid.code).toBe(2);
+    expect(invalid.err).toMatch(/^protocols\/orchestrator\.fsm\.json:\d+:\d+: invalid lifecycle: /m);
+    expect((await ratchet('run', 'status')).code).toBe(2); // every lifecycle command refuses it, none falls back
+    expect(JSON.parse(await readFile(join(dir, '.ratchet/session.json'), 'utf8'))).toMatchObject({ state: 'PLANNING' });
+    // Without a project lifecycle, the built-in one runs.
+    await rm(join(dir, 'protocols/orchestrator.fsm.json'));
+    expect((await json<{ legal: string[] }>('run', 'next')).legal).toContain('abandon_task');
+  });
+
+  test("run plan --dialect: a dialect that differs from the project's is refused; the same one is accepted", async () => {
+    expect((await start()).code).toBe(0);
+    const own = JSON.parse(await readFile(join(dir, 'protocols/fdc.dialect.json'), 'utf8')) as { fsm: string; commands: Record<string, unknown> };
+    // A laxer language: the write commands count as reads, so a plan could write while planning.
+    await write('lax/fdc.dialect.json', JSON.stringify({ ...own, fsm: '../protocols/fdc.fsm.json', description: 'lax' }));
+    const lax = await ratchet('run', 'plan', 'plans/main.txt', '--dialect', 'lax/fdc.dialect.json');
+    expect(lax.code).toBe(2);
+    expect(lax.err).toContain("--dialect lax/fdc.dialect.json differs from protocols/fdc.dialect.json (or the FSM it names): a task's plans are checked against the project's dialect and FSM");
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
+    // The project's own dialect, named explicitly, is fine.
+    expect((await ratchet('run', 'plan', 'plans/main.txt', '--dialect', 'protocols/fdc.dialect.json')).code).toBe(0);
   });
 
   test('abandon is refused while EXECUTING: finish or fail the step first', async () => {

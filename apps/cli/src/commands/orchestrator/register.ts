@@ -62,7 +62,7 @@ The cycle:
       .command('plan')
       .description('submit a plan: lint errors keep the task in PLANNING (exit 1, findings printed); a clean plan starts executing')
       .argument('<plan>', 'the plan file')
-      .option('--dialect <file>', 'command -> FSM symbol mapping (default: protocols/fdc.dialect.json, else the bundled one)')
+      .option('--dialect <file>', "command -> FSM symbol mapping; refused unless it (and its FSM) says the same as the project's protocols/fdc.dialect.json (else the bundled one)")
       .option('--registry <file>', 'plan registry for call_plan names, kept for the whole run (default: knowledge_core/plan_registry.json)'),
   )
     .addHelpText('after', '\nExample:\n  ratchet run plan plans/add-greeting.txt')

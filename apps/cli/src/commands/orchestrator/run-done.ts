@@ -14,8 +14,8 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   const failed = options.failed === true;
   const message = options.message as string | undefined;
   if (message !== undefined && !failed && message === '') throw new CliError('--message must not be empty');
-  const { file, session } = await requireSession(ctx, options);
-  requireTrigger(session, failed ? 'step_failed' : 'step_complete');
+  const { file, session, machine } = await requireSession(ctx, options);
+  requireTrigger(session, failed ? 'step_failed' : 'step_complete', machine);
   const step = currentStep(session);
   if (step === undefined) throw new CliError(`no plan step is pending in state ${session.state}`, { code: 'no-step' });
 
@@ -28,7 +28,7 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
     if (!isPlanRunError(err)) throw err;
     // The step itself is done; what follows cannot run. Record it as a failure of the task.
     runError = err;
-    next = await file.update((s) => moveTo(s, 'ERROR', { now: stackOptions.now, message: err.message }));
+    next = await file.update((s) => moveTo(s, 'ERROR', { now: stackOptions.now, machine, message: err.message }));
   }
 
   const status = failed || runError ? 'FAILURE' : 'SUCCESS';
@@ -41,7 +41,7 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   });
 
   if (ctx.json) {
-    ctx.emitJson({ ok: !runError, ...sessionJson(next), done: step, ...(runError ? { error: { code: (runError as { code?: string }).code, message: runError.message } } : {}), next: printDirective({ ...ctx, out: () => undefined }, next) });
+    ctx.emitJson({ ok: !runError, ...sessionJson(next, machine), done: step, ...(runError ? { error: { code: (runError as { code?: string }).code, message: runError.message } } : {}), next: printDirective({ ...ctx, out: () => undefined }, next) });
   } else {
     if (runError) ctx.io.stderr(`ratchet: ${runError.message}\n`);
     ctx.out(`${failed ? '✘ failed' : '✔ done'}: ${step.line}${failed && message ? ` (${message})` : ''}`);

@@ -46,7 +46,7 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
   const reason = typeof options.reason === 'string' ? options.reason.trim() : undefined;
   if (abandon && !reason) throw new CliError('task close --abandon needs --reason "<why the task is given up>": the failure post-mortem starts from it', { code: 'no-reason' });
   if (!abandon && reason !== undefined) throw new CliError('--reason goes with --abandon', { code: 'reason-without-abandon' });
-  const { file, session } = await requireSession(ctx, options);
+  const { file, session, machine } = await requireSession(ctx, options);
   if (session.taskId !== taskId) throw new CliError(`--task-id ${taskId}: the session's task is ${session.taskId}`, { code: 'wrong-task' });
   const relPath = `${POSTMORTEM_DIR}/${taskId}.md`;
   const path = resolvePath(ctx, relPath);
@@ -59,13 +59,13 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
       if (s.state === 'POST_MORTEM' && s.postMortem?.path === relPath) throw new AlreadyClosed(s);
       // Giving up is explicit: from PLANNING only with --abandon (and a reason); from ERROR it is the only way to close.
       const abandoning = s.state === 'ERROR' || (abandon && s.state === 'PLANNING');
-      if (abandon && !abandoning) requireTrigger(s, 'abandon_task', 'task close --abandon');
-      requireTrigger(s, abandoning ? 'abandon_task' : 'analysis_complete', abandoning ? 'task close --abandon' : 'task close');
+      if (abandon && !abandoning) requireTrigger(s, 'abandon_task', machine, 'task close --abandon');
+      requireTrigger(s, abandoning ? 'abandon_task' : 'analysis_complete', machine, abandoning ? 'task close --abandon' : 'task close');
       if (existsSync(path)) throw new CliError(`${relPath} already exists; move it away so the new post-mortem does not overwrite it`, { code: 'postmortem-exists', file: path });
       const endedAt = new Date();
       const outcome = abandoning ? 'FAILURE' : 'SUCCESS';
       const why = s.state === 'ERROR' ? 'abandoned after failure' : 'abandoned while planning';
-      const next = moveTo(s, 'POST_MORTEM', { now: () => endedAt, message: abandoning ? (reason !== undefined ? `${why}: ${reason}` : why) : 'plan complete' });
+      const next = moveTo(s, 'POST_MORTEM', { now: () => endedAt, machine, message: abandoning ? (reason !== undefined ? `${why}: ${reason}` : why) : 'plan complete' });
       const draft: Session = { ...next, postMortem: { path: relPath, templateSha256: '', outcome } };
       return { ...draft, postMortem: { path: relPath, templateSha256: sha256(templateOf(draft)), outcome } };
     });
@@ -102,7 +102,7 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
   }
 
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(closed), postMortem: relPath, outcome: pm.outcome, alreadyClosed: retry, repaired, next: printDirective({ ...ctx, out: () => undefined }, closed) });
+    ctx.emitJson({ ok: true, ...sessionJson(closed, machine), postMortem: relPath, outcome: pm.outcome, alreadyClosed: retry, repaired, next: printDirective({ ...ctx, out: () => undefined }, closed) });
     return EXIT_OK;
   }
   if (!retry) ctx.out(`Task ${taskId} closed (${pm.outcome}); logged TASK_END. Post-mortem template: ${relPath}`);

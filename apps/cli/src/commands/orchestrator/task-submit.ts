@@ -15,9 +15,9 @@ import { checkTaskId, logActivity, printDirective, requireSession, requireTrigge
  */
 export default async function taskSubmit(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const taskId = checkTaskId(options.taskId);
-  const { file, session } = await requireSession(ctx, options);
+  const { file, session, machine } = await requireSession(ctx, options);
   if (session.taskId !== taskId) throw new CliError(`--task-id ${taskId}: the session's task is ${session.taskId}`, { code: 'wrong-task' });
-  requireTrigger(session, session.state === 'SELF_CORRECTING' ? 'lessons_applied' : 'post_mortem_complete', 'task submit');
+  requireTrigger(session, session.state === 'SELF_CORRECTING' ? 'lessons_applied' : 'post_mortem_complete', machine, 'task submit');
   const pm = session.postMortem;
   if (!pm) throw new CliError(`task ${taskId} has no post-mortem recorded; close it with \`ratchet task close --task-id ${taskId}\``, { code: 'no-postmortem' });
 
@@ -25,11 +25,11 @@ export default async function taskSubmit(ctx: Context, _args: string[], options:
   const now = (): Date => new Date();
   const postMortemDone = !gaps.some((g) => POST_MORTEM_GAPS.has(g.code));
   // Every update re-checks the state inside the lock: a concurrent submit may have moved it on.
-  const enter = (s: Session): Session => (s.state === 'POST_MORTEM' && postMortemDone ? fire(s, 'post_mortem_complete', { now }) : s);
+  const enter = (s: Session): Session => (s.state === 'POST_MORTEM' && postMortemDone ? fire(s, 'post_mortem_complete', { now, machine }) : s);
 
   if (gaps.length > 0) {
     const current = postMortemDone && session.state === 'POST_MORTEM' ? await file.update(enter) : session;
-    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(current), missing: gaps, next: printDirective({ ...ctx, out: () => undefined }, current) });
+    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(current, machine), missing: gaps, next: printDirective({ ...ctx, out: () => undefined }, current) });
     else {
       ctx.io.stderr(`Task ${taskId} cannot be submitted yet (${current.state}); missing:\n`);
       for (const [i, g] of gaps.entries()) ctx.io.stderr(`  ${i + 1}. ${g.what}\n     -> ${g.command}\n`);
@@ -37,10 +37,10 @@ export default async function taskSubmit(ctx: Context, _args: string[], options:
     return EXIT_PROBLEMS;
   }
 
-  const done = await file.update((s) => fire(fire(enter(s), 'lessons_applied', { now }), 'submit', { now }));
+  const done = await file.update((s) => fire(fire(enter(s), 'lessons_applied', { now, machine }), 'submit', { now, machine }));
   await logActivity(ctx, done, { type: 'TASK_SUBMIT', status: 'SUCCESS', message: `task ${taskId} done`, details: { postMortem: pm.path, outcome: pm.outcome } });
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(done), next: printDirective({ ...ctx, out: () => undefined }, done) });
+    ctx.emitJson({ ok: true, ...sessionJson(done, machine), next: printDirective({ ...ctx, out: () => undefined }, done) });
     return EXIT_OK;
   }
   ctx.out(`Task ${taskId} submitted: DONE.`);
