@@ -307,6 +307,42 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await ratchet('run', 'plan', 'plans/main.txt', '--dialect', 'protocols/fdc.dialect.json')).code).toBe(0);
   });
 
+  test('the plan that runs is the plan that was linted: a sub-plan edited after run plan is linted again when called', { timeout: 60_000 }, async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    // A lint-clean edit is linted again, pinned, and runs.
+    await write('plans/verify.txt', VERIFY.replace('read_file src/greet.ts', 'list_files src'));
+    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    expect((await json<{ next: { step: { line: string } } }>('run', 'next')).next.step.line).toBe('set_plan verify');
+    expect((await ratchet('task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'x')).code).toBe(2); // still EXECUTING
+  });
+
+  test('a sub-plan edited into one that does not lint: the step is refused with the findings, the task goes back to PLANNING', { timeout: 60_000 }, async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    await write('plans/verify.txt', 'set_plan verify\ncreate_file_with_block src/evil.ts\nrun_in_bash_session close\n'); // writes while planning
+    for (let i = 0; i < 2; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    const refused = await ratchet('run', 'done');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('plans/verify.txt changed since `run plan` linted it and no longer lints');
+    expect(refused.out).toContain('fsm-adherence');
+    const status = await json<{ session: { state: string; stack: unknown[] } }>('run', 'status');
+    expect(status.session).toMatchObject({ state: 'PLANNING', stack: [] });
+    expect((await activity()).at(-1)).toMatchObject({ action: { type: 'PLAN_REJECTED' }, outcome: { status: 'FAILURE' } });
+  });
+
+  test('a registry entry re-pointed after run plan counts as a change', { timeout: 60_000 }, async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    await write('plans/other.txt', 'set_plan other\ncreate_file_with_block src/evil.ts\nrun_in_bash_session close\n');
+    await write('knowledge_core/plan_registry.json', '{"schemaVersion": 1, "plans": {"verify": "plans/other.txt"}}\n');
+    for (let i = 0; i < 2; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    const refused = await ratchet('run', 'done');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('plans/other.txt is where registry entry "verify" points now (it pointed to plans/verify.txt) since `run plan` linted it and no longer lints');
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
+  });
+
   test('abandon is refused while EXECUTING: finish or fail the step first', async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
@@ -316,25 +352,17 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json('run', 'status')).session).toMatchObject({ state: 'EXECUTING' });
   });
 
-  test('the depth limit holds at run time: a sub-plan edited into recursion after lint fails the step', async () => {
+  test('a sub-plan edited into recursion after run plan: linted again when called, the recursion is found, back to PLANNING', async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
     for (let i = 0; i < 2; i++) await ratchet('run', 'done');
     await write('plans/verify.txt', 'set_plan again\nplan_step_complete again\ncall_plan verify\nrun_in_bash_session close\n'); // now calls itself
-    // Each verify frame runs two steps, then calls itself again: the call from the tenth frame is refused.
-    let r = await ratchet('run', 'done');
-    let steps = 1;
-    while (r.code === 0 && steps < 40) {
-      r = await ratchet('run', 'done');
-      steps++;
-    }
+    // The run-time depth limit (plan-stack tests) is the last line; the re-lint stops it before the first call.
+    const r = await ratchet('run', 'done');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/call depth limit of 10 exceeded: plans\/main\.txt -> plans\/verify\.txt -> .*plans\/verify\.txt$/m);
-    expect(steps).toBe(1 + 2 * 9); // create_file in main, then two steps in each of frames 2..10
-    const status = await json<{ session: { state: string; stack: unknown[] } }>('run', 'status');
-    expect(status.session.state).toBe('ERROR');
-    expect(status.session.stack).toHaveLength(10);
-    expect((await activity()).at(-1)).toMatchObject({ action: { type: 'STEP_FAILED' }, outcome: { status: 'FAILURE' } });
+    expect(r.err).toContain('plans/verify.txt changed since `run plan` linted it and no longer lints');
+    expect(r.out).toContain('plan cycle: plans/verify.txt -> plans/verify.txt');
+    expect((await json<{ session: { state: string } }>('run', 'status')).session.state).toBe('PLANNING');
   });
 
   test('research: PLANNING -> research cycle -> PLANNING, with a lint-clean plan', async () => {

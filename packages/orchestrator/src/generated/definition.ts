@@ -90,6 +90,11 @@ export const ORCHESTRATOR_DEFINITION = {
       "trigger": "step_failed"
     },
     {
+      "source": "EXECUTING",
+      "dest": "PLANNING",
+      "trigger": "plan_changed"
+    },
+    {
       "source": "AWAITING_ANALYSIS",
       "dest": "POST_MORTEM",
       "trigger": "analysis_complete"

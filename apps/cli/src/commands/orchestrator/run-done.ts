@@ -1,14 +1,18 @@
-import { advance, currentStep, moveTo, type Session } from '@ratchet/orchestrator';
+import type { Machine } from '@ratchet/fsm-core';
+import { currentStep, moveTo, type Session, type SessionFile } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { PlanRefusedError, advancePinned } from '../../plan-pins.js';
 import { isPlanRunError, logActivity, planStackOptions, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
 /**
  * `ratchet run done [--failed --message M]`: report the current step's result. Success moves to the
  * next step (into sub-plans, out of finished ones, plan_complete after the last); failure moves the
  * task to ERROR and exits 1 (it reports a failure). A sub-plan that cannot be loaded at run time (missing, over the depth limit) is a
- * step failure too: the task goes to ERROR with the reason (exit 1).
+ * step failure too: the task goes to ERROR with the reason (exit 1). A sub-plan that changed since
+ * `run plan` is linted again when it is called: with errors, the step is refused with the findings
+ * and the task goes back to PLANNING (exit 1).
  */
 export default async function runDone(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const failed = options.failed === true;
@@ -23,8 +27,9 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   let next: Session;
   let runError: Error | undefined;
   try {
-    next = await file.update((s) => advance(s, { failed, ...(message !== undefined ? { message } : {}) }, stackOptions));
+    next = await advancePinned(ctx, file, { failed, ...(message !== undefined ? { message } : {}) }, stackOptions, session.registry);
   } catch (err) {
+    if (err instanceof PlanRefusedError) return refuseChangedPlan(ctx, file, machine, err);
     if (!isPlanRunError(err)) throw err;
     // The step itself is done; what follows cannot run. Record it as a failure of the task.
     runError = err;
@@ -49,4 +54,17 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   }
   // A failed step is a failure report: exit 1 like any check that found a problem.
   return failed || runError ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+async function refuseChangedPlan(ctx: Context, file: SessionFile, machine: Machine, err: PlanRefusedError): Promise<number> {
+  const now = (): Date => new Date();
+  const back = await file.update((s) => ({ ...moveTo(s, 'PLANNING', { now, machine, message: err.message }), stack: [] }));
+  await logActivity(ctx, back, { type: 'PLAN_REJECTED', status: 'FAILURE', message: err.message, phase: 'EXECUTING', details: { findings: err.findings } });
+  if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(back, machine), error: { code: err.code, message: err.message }, findings: err.findings, next: printDirective({ ...ctx, out: () => undefined }, back) });
+  else {
+    ctx.io.stderr(`ratchet: ${err.message}\n`);
+    ctx.out(err.findings);
+    printDirective(ctx, back);
+  }
+  return EXIT_PROBLEMS;
 }

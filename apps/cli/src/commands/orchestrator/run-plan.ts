@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { fire, startPlan, type Session } from '@ratchet/orchestrator';
+import { fire, pinPlans, startPlan, type Session } from '@ratchet/orchestrator';
 import { formatJson, formatStylish, hasErrors, lintPlan } from '@ratchet/plan-lint';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
@@ -50,8 +50,11 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   try {
     // The registry is remembered: `run done` resolves later call_plan names through the same one.
     started = await file.update((s) => {
-      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, machine, registry: project.registry, files: () => [...project.files.list()], readPlan: (rel) => project.host.readPlan(rel) });
-      return registry === undefined ? next : { ...next, registry };
+      const readPlan = (rel: string): ReturnType<typeof project.host.readPlan> => project.host.readPlan(rel);
+      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, machine, registry: project.registry, files: () => [...project.files.list()], readPlan });
+      // The content that was linted: a sub-plan (or registry entry) that differs when called is linted again.
+      const pinned = { ...next, pins: pinPlans(project.entry, { readPlan, registry: project.registry }) };
+      return registry === undefined ? pinned : { ...pinned, registry };
     });
   } catch (err) {
     if (isPlanRunError(err)) throw new CliError(err.message, { code: err.code, exitCode: EXIT_PROBLEMS });
