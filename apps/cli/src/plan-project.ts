@@ -102,6 +102,11 @@ export function dialectMeaning(path: string): string {
   return JSON.stringify([value, fsm !== undefined && existsSync(fsm) ? readJsonFileSync(fsm).value : null]);
 }
 
+/** The project's dialect (else the bundled one), loaded and checked against its FSM. */
+export function loadProjectDialect(ctx: Context): Dialect {
+  return loadDialectAndFsm(ctx, ctx.cwd, {}).dialect;
+}
+
 function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptions): { dialect: Dialect; machine: Machine } {
   const dialectPath = options.dialect !== undefined ? resolve(ctx.cwd, options.dialect) : defaultDialectPath(root);
   const doc = readJsonFileSync(dialectPath);

@@ -50,7 +50,7 @@ const filled = (pm: string, lesson = '**Lesson:** The greeting needed a test fir
     .replace('<!--\nWrite each lesson', `${lesson}\n\n<!--\nWrite each lesson`)
     .replace('<!-- Open questions', 'None.\n<!--');
 
-const MAIN = 'set_plan greet\nplan_step_complete start\ncreate_file_with_block src/greet.ts\ncall_plan verify\nrun_in_bash_session close\n';
+const MAIN = 'set_plan greet\nplan_step_complete start\noverwrite_file_with_block src/greet.ts\ncall_plan verify\nrun_in_bash_session close\n';
 // A sub-plan is a whole plan in the same language: validated from the start state, closed at its end.
 const VERIFY = 'set_plan verify\nplan_step_complete verify\nread_file src/greet.ts\nrun_in_bash_session close\n';
 
@@ -116,6 +116,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     await write('plans/main.txt', MAIN);
     await write('plans/verify.txt', VERIFY);
     await write('knowledge_core/plan_registry.json', '{"schemaVersion": 1, "plans": {"verify": "plans/verify.txt"}}\n');
+    await write('src/greet.ts', 'export const greeting = 1;\n'); // the file MAIN's overwrite_file_with_block step writes
   });
 
   test('a bad plan is rejected with its findings and the task stays in PLANNING', async () => {
@@ -148,7 +149,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect(seen).toEqual([
       'plans/main.txt: set_plan greet',
       'plans/main.txt: plan_step_complete start',
-      'plans/main.txt: create_file_with_block src/greet.ts',
+      'plans/main.txt: overwrite_file_with_block src/greet.ts',
       'plans/main.txt>plans/verify.txt: set_plan verify',
       'plans/main.txt>plans/verify.txt: plan_step_complete verify',
       'plans/main.txt>plans/verify.txt: read_file src/greet.ts',
@@ -343,6 +344,44 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
   });
 
+  test('run done checks file effects on disk: a create, move or delete not done is refused and the step stays current', { timeout: 60_000 }, async () => {
+    expect((await start()).code).toBe(0);
+    await write('src/a.ts', 'a');
+    await write('src/c.ts', 'c');
+    await write('plans/files.txt', 'set_plan files\nplan_step_complete go\ncreate_file_with_block src/new.ts\nrename_file src/a.ts src/b.ts\ndelete_file src/c.ts\nrun_in_bash_session close\n');
+    expect((await ratchet('run', 'plan', 'plans/files.txt')).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    const early = await ratchet('run', 'done');
+    expect(early.code).toBe(1);
+    expect(early.err).toContain('`create_file_with_block src/new.ts` is not done: src/new.ts does not exist');
+    expect((await json<{ next: { step: { line: string } } }>('run', 'next')).next.step.line).toBe('create_file_with_block src/new.ts');
+    await write('src/new.ts', 'export {};\n');
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    const move = await ratchet('run', 'done');
+    expect(move.code).toBe(1);
+    expect(move.err).toContain('`rename_file src/a.ts src/b.ts` is not done: src/b.ts does not exist and src/a.ts still exists');
+    await writeFile(join(dir, 'src/b.ts'), 'a');
+    expect((await ratchet('run', 'done')).err).toContain('src/a.ts still exists'); // copied, not moved
+    await rm(join(dir, 'src/a.ts'));
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    expect((await ratchet('run', 'done')).err).toContain('`delete_file src/c.ts` is not done: src/c.ts still exists');
+    await rm(join(dir, 'src/c.ts'));
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    const verified = (await readFile(join(dir, 'logs/activity.log.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { action: { type: string; details: { line?: string; verified?: string } } })
+      .filter((e) => e.action.type === 'STEP_COMPLETE')
+      .slice(-3)
+      .map((e) => [e.action.details.line, e.action.details.verified]);
+    expect(verified).toEqual([
+      ['rename_file src/a.ts src/b.ts', 'move seen on disk'],
+      ['delete_file src/c.ts', 'delete seen on disk'],
+      ['run_in_bash_session close', 'on trust'],
+    ]);
+  });
+
   test('abandon is refused while EXECUTING: finish or fail the step first', async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
@@ -414,6 +453,7 @@ describe('run: registries, loops and links at run time; the log schema; the post
     expect((await ratchet('plan', 'registry', 'register', 'verify', 'plans/verify.txt', '--registry', 'conf/plans.json')).code).toBe(0);
     await write('plans/main.txt', MAIN);
     expect((await start()).code).toBe(0);
+    await write('src/greet.ts', 'export const greeting = 1;\n');
     // Without it, "verify" is neither registered nor a file: the plan is rejected.
     const rejected = await ratchet('run', 'plan', 'plans/main.txt');
     expect(rejected.code).toBe(1);

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { PlanRefusedError, advancePinned } from '../../plan-pins.js';
+import { checkStepEffect } from '../../step-effect.js';
 import { isPlanRunError, logActivity, planStackOptions, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
 /**
@@ -22,6 +23,9 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   requireTrigger(session, failed ? 'step_failed' : 'step_complete', machine);
   const step = currentStep(session);
   if (step === undefined) throw new CliError(`no plan step is pending in state ${session.state}`, { code: 'no-step' });
+  // A step that changes files is checked on disk; one whose effect cannot be observed stays on trust.
+  const effect = failed ? undefined : checkStepEffect(ctx, step.line);
+  if (effect?.verified === 'refused') return refuseUnfinishedStep(ctx, session, machine, step.line, effect.problem);
 
   const stackOptions = await planStackOptions(ctx, session.registry);
   let next: Session;
@@ -42,7 +46,7 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
     type,
     status,
     message: runError?.message ?? message ?? step.line,
-    details: { line: step.line, plan: step.planPath, chain: step.chain, ...(next.state === 'AWAITING_ANALYSIS' ? { planComplete: true } : {}) },
+    details: { line: step.line, plan: step.planPath, chain: step.chain, ...(effect ? { verified: effect.verified === 'disk' ? `${effect.effect} seen on disk` : 'on trust' } : {}), ...(next.state === 'AWAITING_ANALYSIS' ? { planComplete: true } : {}) },
   });
 
   if (ctx.json) {
@@ -66,5 +70,12 @@ async function refuseChangedPlan(ctx: Context, file: SessionFile, machine: Machi
     ctx.out(err.findings);
     printDirective(ctx, back);
   }
+  return EXIT_PROBLEMS;
+}
+
+function refuseUnfinishedStep(ctx: Context, session: Session, machine: Machine, line: string, problem: string): number {
+  const message = `\`${line}\` is not done: ${problem}. Do the step, then run \`ratchet run done\` (or \`ratchet run done --failed --message "<why>"\`)`;
+  if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(session, machine), error: { code: 'effect-not-seen', message } });
+  else ctx.io.stderr(`ratchet: ${message}\n`);
   return EXIT_PROBLEMS;
 }
