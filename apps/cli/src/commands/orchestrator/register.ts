@@ -20,7 +20,8 @@ The cycle:
   ratchet run plan plan.txt              lint gate; a clean plan goes on the stack
   ratchet run next | ratchet run done    one step at a time
   ratchet task close --task-id T-1       TASK_END and a post-mortem template
-  ratchet task submit --task-id T-1      once the post-mortem is filled in`,
+  ratchet lessons extract postmortems/T-1.md; ratchet lessons apply   self-correction
+  ratchet task submit --task-id T-1      once self-correction is done`,
     );
 
   sessionOption(
@@ -40,7 +41,7 @@ The cycle:
       .command('close')
       .description('after the plan completes (or to abandon a failed task, or with --abandon one still in PLANNING): move to POST_MORTEM, write postmortems/<id>.md, log TASK_END; if a step fails, run it again: it finishes only what is missing')
       .requiredOption('--task-id <id>', 'the task being closed')
-      .option('--abandon', 'give up a task in PLANNING: close it as a FAILURE (needs --reason)', false)
+      .option('--abandon', 'give up a task in PLANNING: close it as a FAILURE (needs --reason)')
       .option('--reason <text>', 'why the task is abandoned (recorded in the history and TASK_END)'),
   )
     .addHelpText('after', '\nExamples:\n  ratchet task close --task-id add-greeting\n  ratchet task close --task-id add-greeting --abandon --reason "the API it needs does not exist"')
@@ -49,7 +50,7 @@ The cycle:
   sessionOption(
     task
       .command('submit')
-      .description('finish a closed task once its post-mortem is filled in (refused while it is the untouched template)')
+      .description('finish a closed task once self-correction is done: every post-mortem section written, its lessons extracted and applied (or manual), AGENTS.md current; refused (exit 1) with the list of what is missing')
       .requiredOption('--task-id <id>', 'the task being submitted'),
   )
     .addHelpText('after', '\nExample:\n  ratchet task submit --task-id add-greeting')
