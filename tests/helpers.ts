@@ -1,5 +1,5 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,4 +23,21 @@ export function ratchet(args: string[], options: SpawnSyncOptions = {}): CliResu
 
 export function tempDir(prefix = 'ratchet-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The post-mortem template `task close` wrote, with every section written and one (manual) lesson. */
+export function fillPostMortem(template: string, lesson = '**Lesson:** Nothing surprised us.\n**Action:** tell the team the plan held'): string {
+  return template
+    .replace('<!-- What was the task?', 'The task was delivered.\n<!--')
+    .replace('<!-- Facts first', 'It went to plan.\n<!--')
+    .replace('<!--\nWrite each lesson', `${lesson}\n\n<!--\nWrite each lesson`)
+    .replace('<!-- Open questions', 'None.\n<!--');
+}
+
+/** Self-correction after `task close`, as an agent does it: fill in the post-mortem, extract its lessons. */
+export function selfCorrect(dir: string, taskId: string): void {
+  const pm = join(dir, `postmortems/${taskId}.md`);
+  writeFileSync(pm, fillPostMortem(readFileSync(pm, 'utf8')));
+  const extracted = ratchet(['lessons', 'extract', `postmortems/${taskId}.md`], { cwd: dir });
+  if (extracted.status !== 0) throw new Error(`lessons extract failed: ${extracted.stderr}`);
 }

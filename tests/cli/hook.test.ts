@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ratchet, tempDir } from '../helpers.js';
+import { ratchet, selfCorrect, tempDir } from '../helpers.js';
 
 const SID = 'sess0001-4b1c-9f2e-aaaa-000000000001';
 const RUNNER = 'claude-sess0001';
@@ -163,8 +163,7 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     const pmWrite = hook(dir, 'pre-tool-use', write('postmortems/login.md'));
     expect(pmWrite.stdout).toBe('');
     expect(denied(hook(dir, 'pre-tool-use', write('src/late-fix.js')))).toContain('POST_MORTEM');
-    const pm = join(dir, 'postmortems/login.md');
-    writeFileSync(pm, `${readFileSync(pm, 'utf8')}\nThe page works; nothing to correct.\n`);
+    selfCorrect(dir, 'login');
     run(dir, ['task', 'submit', '--task-id', 'login']);
     run(dir, ['campaign', 'update-task', '001', 'complete']);
     const done = hook(dir, 'stop', { stop_hook_active: false });

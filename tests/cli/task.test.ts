@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { acquireLock } from '../../packages/store/src/index.js';
 import { blackHole } from '../../scripts/dev/black-hole.js';
-import { bin, ratchet, tempDir } from '../helpers.js';
+import { bin, ratchet, selfCorrect, tempDir } from '../helpers.js';
 
 /** A project after `ratchet init` with a 12-step plan whose middle calls a registered sub-plan. */
 function project(): string {
@@ -49,8 +49,7 @@ describe('the task cycle through the built binary (separate processes)', () => {
     }
     expect(steps).toBe(2 + 8 + 3 + 1);
     expect(ratchet(['task', 'close', '--task-id', 'T-1'], { cwd: dir }).status).toBe(0);
-    const pm = join(dir, 'postmortems/T-1.md');
-    writeFileSync(pm, `${readFileSync(pm, 'utf8')}\nDone.\n`);
+    selfCorrect(dir, 'T-1');
     const submit = ratchet(['task', 'submit', '--task-id', 'T-1'], { cwd: dir });
     expect(submit.status).toBe(0);
     expect(session(dir).state).toBe('DONE');
@@ -174,7 +173,7 @@ describe('the task cycle through the built binary (separate processes)', () => {
       // The template written on the retry is the one the session recorded: submit still refuses it untouched.
       const submit = ratchet(['task', 'submit', '--task-id', 'T-1'], { cwd: dir });
       expect(submit.status).toBe(1);
-      expect(submit.stderr).toContain('still the untouched template');
+      expect(submit.stderr).toContain('postmortems/T-1.md: section "1. Summary" is empty');
     });
 
     test('six closes at once, in separate processes, racing for the activity log: one post-mortem, one TASK_END', async () => {
@@ -208,6 +207,7 @@ describe('the task cycle through the built binary (separate processes)', () => {
       const again = close(dir);
       expect(again.stdout).toContain('nothing left to do');
       expect(taskEnds(dir)).toBe(1);
+      selfCorrect(dir, 'T-1');
       expect(ratchet(['task', 'submit', '--task-id', 'T-1'], { cwd: dir }).status).toBe(0);
     });
   });

@@ -89,10 +89,26 @@ export function planReader(root: string): (relPath: string) => string | undefine
   };
 }
 
-function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptions): { dialect: Dialect; machine: Machine } {
+/** The dialect plans are checked against unless told otherwise: the project's, else the bundled one. */
+export function defaultDialectPath(root: string): string {
   const projectDialect = join(root, DEFAULT_DIALECT);
-  const dialectPath =
-    options.dialect !== undefined ? resolve(ctx.cwd, options.dialect) : existsSync(projectDialect) ? projectDialect : assetPath('protocols', 'fdc.dialect.json');
+  return existsSync(projectDialect) ? projectDialect : assetPath('protocols', 'fdc.dialect.json');
+}
+
+/** What a dialect file means: its JSON and that of the FSM it names (formatting aside). */
+export function dialectMeaning(path: string): string {
+  const value = readJsonFileSync(path).value as { fsm?: unknown } | null;
+  const fsm = typeof value?.fsm === 'string' ? resolve(dirname(path), value.fsm) : undefined;
+  return JSON.stringify([value, fsm !== undefined && existsSync(fsm) ? readJsonFileSync(fsm).value : null]);
+}
+
+/** The project's dialect (else the bundled one), loaded and checked against its FSM. */
+export function loadProjectDialect(ctx: Context): Dialect {
+  return loadDialectAndFsm(ctx, ctx.cwd, {}).dialect;
+}
+
+function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptions): { dialect: Dialect; machine: Machine } {
+  const dialectPath = options.dialect !== undefined ? resolve(ctx.cwd, options.dialect) : defaultDialectPath(root);
   const doc = readJsonFileSync(dialectPath);
   const declaredFsm = (doc.value as { fsm?: unknown } | null)?.fsm;
   const fsmPath =

@@ -11,6 +11,7 @@ import {
   activityEntry,
   legalTriggers,
   nextDirective,
+  orchestratorMachine,
   openActivityLog,
   openSession,
   type ActivityInput,
@@ -20,10 +21,12 @@ import {
   type SessionFile,
 } from '@ratchet/orchestrator';
 import { existsSync } from 'node:fs';
+import type { Machine } from '@ratchet/fsm-core';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { displayPath, resolvePath } from './paths.js';
+import { loadFsmFile } from './fsm-file.js';
 import { DEFAULT_REGISTRY, listFiles, planReader } from './plan-project.js';
 
 export const DEFAULT_SESSION = '.ratchet/session.json';
@@ -37,6 +40,33 @@ export function checkTaskId(id: unknown): string {
   return id;
 }
 
+/** The project's lifecycle definition; without one, the built-in copy (the same file as shipped) runs. */
+export const LIFECYCLE_FSM = 'protocols/orchestrator.fsm.json';
+/** The states the orchestrator's commands move to by name: a project lifecycle must keep them. */
+const REQUIRED_STATES = ['START', 'ORIENTING', 'PLANNING', 'RESEARCHING', 'AWAITING_RESULT', 'EXECUTING', 'AWAITING_ANALYSIS', 'POST_MORTEM', 'SELF_CORRECTING', 'AWAITING_SUBMISSION', 'DONE', 'ERROR'];
+
+/**
+ * The lifecycle this project runs: its protocols/orchestrator.fsm.json, validated with fsm-core
+ * (an invalid one is exit 2 at its file:line:col, never silently replaced), else the built-in one.
+ */
+export function lifecycleMachine(ctx: Context): Machine {
+  const path = resolvePath(ctx, LIFECYCLE_FSM);
+  if (!existsSync(path)) return orchestratorMachine();
+  const loaded = loadFsmFile(ctx, path);
+  const first = loaded.diagnostics.find((d) => d.severity === 'error');
+  if (loaded.machine === undefined || first !== undefined) {
+    throw new CliError(`invalid lifecycle: ${first?.message ?? 'the definition does not load'}; run \`ratchet fsm check ${LIFECYCLE_FSM}\``, {
+      code: 'invalid-lifecycle',
+      file: loaded.file,
+      ...(first?.line !== undefined ? { line: first.line, column: first.column ?? 1 } : {}),
+    });
+  }
+  const machine = loaded.machine;
+  const missing = REQUIRED_STATES.filter((st) => !machine.stateIndex.has(st));
+  if (missing.length > 0) throw new CliError(`invalid lifecycle: the orchestrator needs the states ${missing.join(', ')}`, { code: 'invalid-lifecycle', file: loaded.file });
+  return machine;
+}
+
 export interface TaskFiles {
   session: SessionFile;
   /** Whether the session file exists (a missing one reads as a fresh session at START). */
@@ -48,11 +78,12 @@ export function openTaskSession(ctx: Context, options: Record<string, unknown>, 
   return { session: openSession(path, { taskId, now: () => new Date(), createParentDirs: true, root: ctx.cwd }), exists: existsSync(path) };
 }
 
-/** The session, or a usage error when there is none yet. */
-export async function requireSession(ctx: Context, options: Record<string, unknown>): Promise<{ file: SessionFile; session: Session }> {
+/** The session and the project's lifecycle machine, or a usage error when there is no session yet. */
+export async function requireSession(ctx: Context, options: Record<string, unknown>): Promise<{ file: SessionFile; session: Session; machine: Machine }> {
   const { session: file, exists } = openTaskSession(ctx, options);
   if (!exists) throw new CliError(`no task session at ${displayPath(ctx, file.path)}: start one with \`ratchet task start --task-id <id>\``, { code: 'no-session' });
-  return { file, session: await file.read() };
+  const machine = lifecycleMachine(ctx);
+  return { file, session: await file.read(), machine };
 }
 
 export async function logActivity(ctx: Context, session: Session, input: ActivityInput): Promise<void> {
@@ -72,17 +103,41 @@ export async function planStackOptions(ctx: Context, registryPath: string = DEFA
   }
   return {
     now: () => new Date(),
+    machine: lifecycleMachine(ctx),
     registry,
     files: () => (files ??= listFiles(ctx.cwd)),
     readPlan: planReader(ctx.cwd),
   };
 }
 
-/** Lifecycle refusals are usage errors (exit 2) that say what is legal instead. */
-export function asCliError(err: unknown, session: Session): never {
+/** The command that fires each lifecycle trigger: refusals speak in commands, never in trigger names. */
+const COMMAND_OF: Record<string, string> = {
+  begin_task: 'task start',
+  reorient: 'task start',
+  plan_accepted: 'run plan',
+  plan_rejected: 'run plan',
+  research_needed: 'research plan',
+  research_complete: 'research done',
+  research_failed: 'research done --failed',
+  step_complete: 'run done',
+  step_failed: 'run done --failed',
+  analysis_complete: 'task close',
+  abandon_task: 'task close --abandon',
+  post_mortem_complete: 'task submit',
+  lessons_applied: 'task submit',
+  submit: 'task submit',
+};
+
+/**
+ * Lifecycle refusals are usage errors (exit 2) that name the command the agent ran and the one to
+ * run instead (from `nextDirective`), e.g. "`ratchet task close` is not allowed while EXECUTING: ...".
+ */
+export function asCliError(err: unknown, session: Session, command?: string): never {
   if (err instanceof IllegalMoveError) {
     const directive = nextDirective(session);
-    throw new CliError(`${err.message}. Task ${session.taskId} is in ${session.state}: ${directive.instruction} Next: ${directive.commands.join('  or  ')}`, {
+    const cmd = command ?? (err.trigger !== undefined ? COMMAND_OF[err.trigger] : undefined);
+    const what = cmd !== undefined ? `\`ratchet ${cmd}\`` : 'this command';
+    throw new CliError(`${what} is not allowed while task ${session.taskId} is ${session.state}: ${directive.instruction} Next: ${directive.commands.map((c) => `\`${c}\``).join(' or ')}`, {
       code: err.code,
       exitCode: EXIT_USAGE,
     });
@@ -90,10 +145,10 @@ export function asCliError(err: unknown, session: Session): never {
   throw err;
 }
 
-/** Refuse (exit 2, naming the legal moves and the next command) unless `trigger` is legal now. */
-export function requireTrigger(session: Session, trigger: string): void {
-  const legal = legalTriggers(session);
-  if (!legal.includes(trigger)) asCliError(new IllegalMoveError({ state: session.state, trigger, legal }), session);
+/** Refuse (exit 2, naming the command to run instead) unless `trigger` is legal now. */
+export function requireTrigger(session: Session, trigger: string, machine: Machine, command?: string): void {
+  const legal = legalTriggers(session, machine);
+  if (!legal.includes(trigger)) asCliError(new IllegalMoveError({ state: session.state, trigger, legal }), session, command);
 }
 
 export function isPlanRunError(err: unknown): err is PlanStackError | RecursionDepthError {
@@ -116,6 +171,6 @@ export function printDirective(ctx: Context, session: Session | undefined): Dire
   return directive;
 }
 
-export function sessionJson(session: Session): Record<string, unknown> {
-  return { taskId: session.taskId, sessionId: session.sessionId, state: session.state, legal: legalTriggers(session) };
+export function sessionJson(session: Session, machine: Machine): Record<string, unknown> {
+  return { taskId: session.taskId, sessionId: session.sessionId, state: session.state, legal: legalTriggers(session, machine) };
 }

@@ -4,6 +4,7 @@
  * call `nextDirective` itself).
  */
 import { currentStep, type CurrentStep } from './current-step.js';
+import { selfCorrectionCommands } from './self-correction-gate.js';
 import type { Session } from './types.js';
 
 export interface Directive {
@@ -29,7 +30,7 @@ export function nextDirective(session: Session | undefined): Directive {
       return {
         state: session.state,
         instruction: 'Write a plan (one command per line, ending with the close command) and submit it; it is linted before it runs. Research first if you lack knowledge.',
-        commands: ['ratchet run plan <plan-file>', 'ratchet research plan "<topic>"'],
+        commands: ['ratchet run plan <plan-file>', 'ratchet research plan "<topic>"', `ratchet task close --task-id ${id} --abandon --reason "<why>"`],
       };
     case 'RESEARCHING':
     case 'AWAITING_RESULT':
@@ -52,10 +53,11 @@ export function nextDirective(session: Session | undefined): Directive {
     case 'AWAITING_ANALYSIS':
       return { state: session.state, instruction: 'The plan is complete. Close the task: this logs TASK_END and writes the post-mortem template.', commands: [`ratchet task close --task-id ${id}`] };
     case 'POST_MORTEM':
+    case 'SELF_CORRECTING':
       return {
         state: session.state,
-        instruction: `Fill in the post-mortem${session.postMortem ? ` ${session.postMortem.path}` : ''} (its "Corrective Actions & Lessons Learned" section feeds self-correction), then submit.`,
-        commands: [`ratchet task submit --task-id ${id}`],
+        instruction: `Self-correction, in order: fill in every section of the post-mortem${session.postMortem ? ` ${session.postMortem.path}` : ''} (at least one **Lesson:**/**Action:** pair under "Corrective Actions & Lessons Learned"), extract its lessons, apply them (a failed one keeps its reason; a manual one waits for a person), recompile AGENTS.md if a protocol changed, then submit.`,
+        commands: selfCorrectionCommands(session),
       };
     case 'ERROR': {
       const last = session.history[session.history.length - 1];

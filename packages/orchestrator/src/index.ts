@@ -3,7 +3,8 @@
  * execution (call_plan push/pop, run-time depth limit) and the persisted session document.
  * Pure functions over a plain-JSON `Session`; files only through @ratchet/store (session.ts).
  */
-export type { Clock, HistoryEntry, PlanFrame, PostMortemInfo, ResearchInfo, Session } from './types.js';
+export type { Clock, HistoryEntry, PlanFrame, PlanPins, PostMortemInfo, ResearchInfo, Session } from './types.js';
+export { pinPlans, planSha256 } from './pins.js';
 export { ORCHESTRATOR_DEFINITION } from './generated/definition.js';
 export { RecursionDepthError } from '@ratchet/fsm-core';
 export { IllegalMoveError, createSession, fire, isFinished, legalTriggers, moveTo, orchestratorMachine, type LifecycleOptions } from './lifecycle.js';
@@ -13,6 +14,7 @@ export {
   DEFAULT_MAX_STEPS,
   EXECUTING,
   FAILED,
+  PlanChangedError,
   PlanStackError,
   advance,
   currentStep,
@@ -51,3 +53,4 @@ export {
 } from './orientation.js';
 export { normaliseTopic, researchPlan, researchSlug, type ResearchPlan } from './research.js';
 export { nextDirective, type Directive } from './directive.js';
+export { POST_MORTEM_GAPS, selfCorrectionCommands, selfCorrectionGaps, type SelfCorrectionEvidence, type SelfCorrectionGap } from './self-correction-gate.js';

@@ -10,7 +10,8 @@ import { DEFAULT_MAX_DEPTH, RecursionDepthError, type Machine } from '@ratchet/f
 import { PLACEHOLDER, matchGlob, parsePlan, resolveCall, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
 import { moveTo } from './lifecycle.js';
 import { currentStep } from './current-step.js';
-import type { Clock, PlanFrame, Session } from './types.js';
+import { planSha256 } from './pins.js';
+import type { Clock, PlanFrame, PlanPins, Session } from './types.js';
 
 export { DEFAULT_MAX_DEPTH };
 
@@ -36,9 +37,11 @@ export interface PlanStackOptions extends Clock {
   /** Most command lines one plan may expand to (default DEFAULT_MAX_STEPS); past it, `plan-too-large`. */
   maxSteps?: number;
   machine?: Machine;
+  /** What `run plan` linted: a sub-plan whose text (or registry entry) differs when called throws PlanChangedError. */
+  pins?: PlanPins | undefined;
 }
 
-export type PlanStackErrorCode = 'plan-not-found' | 'plan-syntax' | 'unresolved-call' | 'no-plan-running' | 'plan-too-large';
+export type PlanStackErrorCode = 'plan-not-found' | 'plan-syntax' | 'unresolved-call' | 'no-plan-running' | 'plan-too-large' | 'plan-changed';
 
 /** A plan could not be loaded or there is no plan to step. The session passed in is unchanged. */
 export class PlanStackError extends Error {
@@ -50,6 +53,24 @@ export class PlanStackError extends Error {
     this.name = 'PlanStackError';
     this.code = code;
     this.chain = chain;
+  }
+}
+
+/**
+ * A sub-plan reached at run time is not the one `run plan` linted (its text differs from its pin, or
+ * its registry name now points elsewhere). The caller lints it again: clean, it pins `sha256` (and
+ * `target` -> `path`) and retries; not clean, it refuses the step. The session passed in is unchanged.
+ */
+export class PlanChangedError extends PlanStackError {
+  constructor(
+    readonly path: string,
+    readonly target: string,
+    readonly sha256: string,
+    readonly why: string,
+    chain: readonly string[],
+  ) {
+    super('plan-changed', `${path} ${why} since \`run plan\` linted it`, chain);
+    this.name = 'PlanChangedError';
   }
 }
 
@@ -106,7 +127,7 @@ function settle(session: Session, options: PlanStackOptions): Session {
     const resolved = resolveCall(target, options.registry);
     if (!resolved.ok) throw new PlanStackError('unresolved-call', resolved.message, chain);
     if (stack.length + 1 > maxDepth) throw new RecursionDepthError([...chain, resolved.path], maxDepth);
-    stack.push(loadFrame(resolved.path, chain, options, true));
+    stack.push(loadFrame(resolved.path, chain, options, true, target));
   }
 }
 
@@ -114,7 +135,7 @@ function callTarget(line: string): string | undefined {
   return line.startsWith(`${CALL} `) ? line.slice(CALL.length + 1).trim() : undefined;
 }
 
-function loadFrame(target: string, chain: readonly string[], options: PlanStackOptions, resolved = false): PlanFrame {
+function loadFrame(target: string, chain: readonly string[], options: PlanStackOptions, resolved = false, callTargetName = target): PlanFrame {
   let path = target;
   if (!resolved) {
     const r = resolveCall(target, options.registry);
@@ -125,6 +146,13 @@ function loadFrame(target: string, chain: readonly string[], options: PlanStackO
   const here = [...chain, path];
   if (text === undefined) throw new PlanStackError('plan-not-found', `no plan file ${JSON.stringify(path)}`, here);
   if (typeof text !== 'string') throw new PlanStackError('unresolved-call', text.refused, here);
+  const pins = options.pins;
+  if (resolved && pins !== undefined) {
+    const sha256 = planSha256(text);
+    const pointed = Object.hasOwn(pins.registry, callTargetName) ? pins.registry[callTargetName] : undefined;
+    if (pointed !== undefined && pointed !== path) throw new PlanChangedError(path, callTargetName, sha256, `is where registry entry ${JSON.stringify(callTargetName)} points now (it pointed to ${pointed})`, here);
+    if (pins.plans[path] !== sha256) throw new PlanChangedError(path, callTargetName, sha256, Object.hasOwn(pins.plans, path) ? 'changed' : 'was not linted', here);
+  }
   const { plan, diagnostics } = parsePlan(text, path);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {

@@ -34,6 +34,11 @@ export const PostMortemInfoSchema = z.strictObject({
   outcome: z.enum(['SUCCESS', 'FAILURE']),
 });
 
+export const PlanPinsSchema = z.strictObject({
+  plans: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)).describe('Plan path -> SHA-256 of the text `run plan` linted.'),
+  registry: z.record(z.string(), text).describe('Registry name -> the plan path it resolved to when linted.'),
+});
+
 /** The session without the store's envelope keys ($schema, schemaVersion). */
 export const SessionSchema = z.strictObject({
   taskId: text,
@@ -45,6 +50,7 @@ export const SessionSchema = z.strictObject({
   updatedAt: text,
   research: ResearchInfoSchema.optional(),
   postMortem: PostMortemInfoSchema.optional(),
+  pins: PlanPinsSchema.optional(),
   registry: text.describe('The plan registry `run plan --registry` named, project-relative (call_plan names resolve through it while the plan runs); absent: knowledge_core/plan_registry.json.').optional(),
 });
 

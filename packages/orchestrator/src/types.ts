@@ -40,6 +40,14 @@ export interface PostMortemInfo {
   outcome: 'SUCCESS' | 'FAILURE';
 }
 
+/** What `run plan` linted, by content: a sub-plan that differs when it is called is linted again. */
+export interface PlanPins {
+  /** Project-relative plan path -> SHA-256 (hex) of its text, for the root plan and every sub-plan it reaches. */
+  plans: Record<string, string>;
+  /** Registry name -> the path it resolved to, for every name a reached call_plan used. */
+  registry: Record<string, string>;
+}
+
 export interface Session {
   taskId: string;
   /** One id per `task start`, shared by every activity-log entry of that run (the seed's session_id). */
@@ -57,6 +65,8 @@ export interface Session {
   postMortem?: PostMortemInfo | undefined;
   /** The plan registry the running plan resolves call_plan names through (project-relative); default knowledge_core/plan_registry.json. */
   registry?: string | undefined;
+  /** The content pins `run plan` took of the plans it linted. */
+  pins?: PlanPins | undefined;
 }
 
 /** The clock every function that stamps a time takes. */

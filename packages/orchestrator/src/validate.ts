@@ -44,6 +44,12 @@ const arrayOf =
     if (!Array.isArray(v)) issues.push({ path, message: `expected an array, found ${kind(v)}` });
     else v.forEach((x, i) => item(x, [...path, i], issues));
   };
+const recordOf =
+  (value: Check): Check =>
+  (v, path, issues) => {
+    if (!isObject(v)) issues.push({ path, message: `expected an object, found ${kind(v)}` });
+    else for (const [k, x] of Object.entries(v)) value(x, [...path, k], issues);
+  };
 const anyRecord: Check = (v, path, issues) => {
   if (!isObject(v)) issues.push({ path, message: `expected an object, found ${kind(v)}` });
 };
@@ -92,6 +98,7 @@ export const sessionValidator: Schema<Session> = schemaOf<Session>(
       research: object({ topic: text, planPath: text, startedAt: text }, { reportPath: text }),
       postMortem: object({ path: text, templateSha256: matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest'), outcome: oneOf('SUCCESS', 'FAILURE') }),
       registry: text,
+      pins: object({ plans: recordOf(matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest')), registry: recordOf(text) }),
     },
   ),
 );

@@ -44,7 +44,7 @@ describe('lifecycle', () => {
   it('an illegal trigger names the state and the legal triggers', () => {
     const now = fakeClock();
     const s = fire(fire(createSession('T', { now }), 'begin_task', { now }), 'orientation_complete', { now });
-    expect(legalTriggers(s)).toEqual(['plan_rejected', 'plan_accepted', 'research_needed']);
+    expect(legalTriggers(s)).toEqual(['plan_rejected', 'plan_accepted', 'research_needed', 'abandon_task']);
     let err: unknown;
     try {
       fire(s, 'submit', { now });
@@ -55,8 +55,8 @@ describe('lifecycle', () => {
     const e = err as IllegalMoveError;
     expect(e.code).toBe('illegal-move');
     expect(e.state).toBe('PLANNING');
-    expect(e.legal).toEqual(['plan_rejected', 'plan_accepted', 'research_needed']);
-    expect(e.message).toBe('trigger "submit" is not allowed in state "PLANNING"; legal triggers: plan_rejected, plan_accepted, research_needed');
+    expect(e.legal).toEqual(['plan_rejected', 'plan_accepted', 'research_needed', 'abandon_task']);
+    expect(e.message).toBe('trigger "submit" is not allowed in state "PLANNING"; legal triggers: plan_rejected, plan_accepted, research_needed, abandon_task');
   });
 
   it('moveTo with no edge, or to an unknown state, is refused with the legal triggers', () => {

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Context, Io } from '../context.js';
@@ -30,6 +30,11 @@ export default async function quickstart(ctx: Context, _args: string[], options:
       const target = join(dir, 'examples', example);
       await mkdir(dirname(target), { recursive: true });
       await cp(assetPath('examples', example), target);
+    }
+    // What the agent did before reporting the step (the tour plays the agent).
+    for (const [rel, text] of Object.entries(step.writes ?? {})) {
+      await mkdir(dirname(join(dir, rel)), { recursive: true });
+      await writeFile(join(dir, rel), text);
     }
     let output = '';
     let exitCode = 0;

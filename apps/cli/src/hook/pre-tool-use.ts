@@ -71,14 +71,16 @@ function denyState(rel: string): HookAnswer {
   return { kind: 'deny', reason: `Ratchet: ${rel} is Ratchet state; only \`ratchet\` writes it (a hand edit would walk around its gates). Instead, ${stateCommand(rel)}.` };
 }
 
-const PLANNING_STATES = new Set(['ORIENTING', 'PLANNING', 'POST_MORTEM']);
+const PLANNING_STATES = new Set(['ORIENTING', 'PLANNING', 'POST_MORTEM', 'SELF_CORRECTING']);
+/** Self-correction: the post-mortem is the one project file the agent writes (lessons and protocols change through `ratchet lessons`). */
+const POST_MORTEM_STATES = new Set(['POST_MORTEM', 'SELF_CORRECTING']);
 
 function phaseReason(session: Session): string {
   const id = session.taskId;
   if (session.state === 'ORIENTING') return `task ${id} is ORIENTING: no project file is written before orientation finishes. Run \`ratchet task start --task-id ${id}\`.`;
   if (session.state === 'PLANNING') return `task ${id} is PLANNING: no project file is written before a plan is accepted. Write the plan under plans/ and run \`ratchet run plan <plan-file>\`, then execute it step by step with \`ratchet run next\`.`;
   const pm = session.postMortem?.path ?? `postmortems/${id}.md`;
-  return `task ${id} is POST_MORTEM: only the post-mortem ${pm} may be written now. Fill it in, then run \`ratchet task submit --task-id ${id}\`.`;
+  return `task ${id} is ${session.state}: only the post-mortem ${pm} may be written now. Fill it in, extract and apply its lessons (\`ratchet lessons extract ${pm}\`, \`ratchet lessons apply\`), then run \`ratchet task submit --task-id ${id}\`.`;
 }
 
 export function preToolUse(root: string, payload: HookPayload): HookAnswer {
@@ -116,8 +118,8 @@ export function preToolUse(root: string, payload: HookPayload): HookAnswer {
     for (const target of writes.targets) {
       const rel = insideProject(project, cwd, target);
       if (rel === undefined || rel === '') continue;
-      if (session.state === 'POST_MORTEM' && rel === (session.postMortem?.path ?? `postmortems/${session.taskId}.md`)) continue;
-      if (session.state !== 'POST_MORTEM' && allowed.some((re) => re.test(rel))) continue;
+      if (POST_MORTEM_STATES.has(session.state) && rel === (session.postMortem?.path ?? `postmortems/${session.taskId}.md`)) continue;
+      if (!POST_MORTEM_STATES.has(session.state) && allowed.some((re) => re.test(rel))) continue;
       return { kind: 'deny', reason: `Ratchet: ${tool} of ${rel} refused: ${phaseReason(session)}` };
     }
     return { kind: 'none' };

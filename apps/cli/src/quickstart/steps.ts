@@ -18,6 +18,8 @@ export interface TourStep {
   stdin?: string;
   /** Text the output must contain (for commands whose decision is not in their exit code: hooks always exit 0). */
   expectOutput?: string;
+  /** Files (project-relative path -> text) written before the step runs: the work the agent did for it. */
+  writes?: Record<string, string>;
 }
 
 /** The core tour: FSMs, plans, and one task through master control. tour.ts appends each capability's steps. */
@@ -128,11 +130,24 @@ export const CORE_STEPS: readonly TourStep[] = [
     expectExit: 0,
   },
   {
-    title: 'Execute it one step at a time, into the sub-plan',
-    explain: 'The agent does each step and reports it with `run done`. After four steps the call_plan is reached: the parent moves past it and the sub-plan is pushed, so the next step is the sub-plan\'s first.',
+    title: 'Execute it one step at a time',
+    explain: 'The agent does each step and reports it with `run done`.',
     args: ['run', 'done'],
     expectExit: 0,
-    repeat: 4,
+    repeat: 3,
+  },
+  {
+    title: 'A step that creates a file is checked on disk',
+    explain: 'The dialect says create_file_with_block creates its path: reporting it done before src/greet.js exists is refused (exit 1) and the step stays current.',
+    args: ['run', 'done'],
+    expectExit: 1,
+  },
+  {
+    title: 'Create the file, report the step, into the sub-plan',
+    explain: 'Now the effect is on disk. The call_plan is reached next: the parent moves past it and the sub-plan is pushed, so the next step is the sub-plan\'s first.',
+    args: ['run', 'done'],
+    expectExit: 0,
+    writes: { 'src/greet.js': "export const greeting = 'hello';\n" },
   },
   {
     title: 'The plan stack',
@@ -142,6 +157,7 @@ export const CORE_STEPS: readonly TourStep[] = [
   },
   {
     title: 'Finish the sub-plan',
+    writes: { 'test/greet.test.js': "import { greeting } from '../src/greet.js';\nif (greeting !== 'hello') throw new Error(greeting);\n" },
     explain: 'Its last step (the close command) pops it: execution resumes in the root plan, at the for_each_file loop expanded over protocols/*.fsm.json.',
     args: ['run', 'done'],
     expectExit: 0,
@@ -173,8 +189,8 @@ export const CORE_STEPS: readonly TourStep[] = [
     expectExit: 0,
   },
   {
-    title: 'Submitting an unfilled post-mortem is refused',
-    explain: 'The post-mortem is the input of the self-correction loop, so the untouched template cannot be submitted (exit 1).',
+    title: 'Submitting before self-correction is refused',
+    explain: 'The post-mortem is the input of the self-correction loop: submit lists everything still missing, in order (every section written, its lessons extracted and applied, AGENTS.md current) and exits 1.',
     args: ['task', 'submit', '--task-id', 'add-greeting'],
     expectExit: 1,
   },

@@ -55,6 +55,11 @@ export const ORCHESTRATOR_DEFINITION = {
       "trigger": "research_needed"
     },
     {
+      "source": "PLANNING",
+      "dest": "POST_MORTEM",
+      "trigger": "abandon_task"
+    },
+    {
       "source": "RESEARCHING",
       "dest": "AWAITING_RESULT",
       "trigger": "research_launched"
@@ -83,6 +88,11 @@ export const ORCHESTRATOR_DEFINITION = {
       "source": "EXECUTING",
       "dest": "ERROR",
       "trigger": "step_failed"
+    },
+    {
+      "source": "EXECUTING",
+      "dest": "PLANNING",
+      "trigger": "plan_changed"
     },
     {
       "source": "AWAITING_ANALYSIS",

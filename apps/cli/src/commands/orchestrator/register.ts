@@ -20,7 +20,8 @@ The cycle:
   ratchet run plan plan.txt              lint gate; a clean plan goes on the stack
   ratchet run next | ratchet run done    one step at a time
   ratchet task close --task-id T-1       TASK_END and a post-mortem template
-  ratchet task submit --task-id T-1      once the post-mortem is filled in`,
+  ratchet lessons extract postmortems/T-1.md; ratchet lessons apply   self-correction
+  ratchet task submit --task-id T-1      once self-correction is done`,
     );
 
   sessionOption(
@@ -38,16 +39,18 @@ The cycle:
   sessionOption(
     task
       .command('close')
-      .description('after the plan completes (or to abandon a failed task): move to POST_MORTEM, write postmortems/<id>.md, log TASK_END; if a step fails, run it again: it finishes only what is missing')
-      .requiredOption('--task-id <id>', 'the task being closed'),
+      .description('after the plan completes (or to abandon a failed task, or with --abandon one still in PLANNING): move to POST_MORTEM, write postmortems/<id>.md, log TASK_END; if a step fails, run it again: it finishes only what is missing')
+      .requiredOption('--task-id <id>', 'the task being closed')
+      .option('--abandon', 'give up a task in PLANNING: close it as a FAILURE (needs --reason)')
+      .option('--reason <text>', 'why the task is abandoned (recorded in the history and TASK_END)'),
   )
-    .addHelpText('after', '\nExample:\n  ratchet task close --task-id add-greeting')
+    .addHelpText('after', '\nExamples:\n  ratchet task close --task-id add-greeting\n  ratchet task close --task-id add-greeting --abandon --reason "the API it needs does not exist"')
     .action(action(() => import('./task-close.js')));
 
   sessionOption(
     task
       .command('submit')
-      .description('finish a closed task once its post-mortem is filled in (refused while it is the untouched template)')
+      .description('finish a closed task once self-correction is done: every post-mortem section written, its lessons extracted and applied (or manual), AGENTS.md current; refused (exit 1) with the list of what is missing')
       .requiredOption('--task-id <id>', 'the task being submitted'),
   )
     .addHelpText('after', '\nExample:\n  ratchet task submit --task-id add-greeting')
@@ -60,7 +63,7 @@ The cycle:
       .command('plan')
       .description('submit a plan: lint errors keep the task in PLANNING (exit 1, findings printed); a clean plan starts executing')
       .argument('<plan>', 'the plan file')
-      .option('--dialect <file>', 'command -> FSM symbol mapping (default: protocols/fdc.dialect.json, else the bundled one)')
+      .option('--dialect <file>', "command -> FSM symbol mapping; refused unless it (and its FSM) says the same as the project's protocols/fdc.dialect.json (else the bundled one)")
       .option('--registry <file>', 'plan registry for call_plan names, kept for the whole run (default: knowledge_core/plan_registry.json)'),
   )
     .addHelpText('after', '\nExample:\n  ratchet run plan plans/add-greeting.txt')

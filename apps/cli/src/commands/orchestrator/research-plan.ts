@@ -9,7 +9,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { assetPath, resolvePath } from '../../paths.js';
 import { loadPlanProject } from '../../plan-project.js';
-import { logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
+import { lifecycleMachine, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
 
 /**
  * `ratchet research plan "<topic>"`: write an L4 deep-research plan (research dialect) to
@@ -39,10 +39,11 @@ export default async function researchPlanCommand(ctx: Context, args: string[], 
   const { session: file, exists } = openTaskSession(ctx, options);
   let session: Session | undefined = exists ? await file.read() : undefined;
   let entered = false;
+  const machine = lifecycleMachine(ctx);
   if (session?.state === 'PLANNING') {
     const now = (): Date => new Date();
     session = await file.update((s) => ({
-      ...moveTo(moveTo(s, 'RESEARCHING', { now, message: topic }), 'AWAITING_RESULT', { now, message: planPath }),
+      ...moveTo(moveTo(s, 'RESEARCHING', { now, machine, message: topic }), 'AWAITING_RESULT', { now, machine, message: planPath }),
       research: { topic, planPath, reportPath: plan.reportPath, startedAt: now().toISOString() },
     }));
     entered = true;
@@ -50,7 +51,7 @@ export default async function researchPlanCommand(ctx: Context, args: string[], 
   }
 
   if (ctx.json) {
-    ctx.emitJson({ ok: true, topic, plan: planPath, report: plan.reportPath, text: plan.text, lifecycle: entered ? sessionJson(session!) : null });
+    ctx.emitJson({ ok: true, topic, plan: planPath, report: plan.reportPath, text: plan.text, lifecycle: entered ? sessionJson(session!, machine) : null });
     return EXIT_OK;
   }
   ctx.out(`Research plan written to ${planPath} (lint-clean against the research FSM); it creates ${plan.reportPath}.`);

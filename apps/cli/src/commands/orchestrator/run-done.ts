@@ -1,47 +1,58 @@
-import { advance, currentStep, moveTo, nextDirective, type CurrentStep, type Session } from '@ratchet/orchestrator';
+import type { Machine } from '@ratchet/fsm-core';
+import { currentStep, moveTo, nextDirective, type CurrentStep, type Session, type SessionFile } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { PlanRefusedError, advancePinned } from '../../plan-pins.js';
+import { checkStepEffect } from '../../step-effect.js';
 import { isPlanRunError, logActivity, planStackOptions, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
 /**
  * `ratchet run done [--failed --message M]`: report the current step's result. Success moves to the
  * next step (into sub-plans, out of finished ones, plan_complete after the last); failure moves the
- * task to ERROR. A sub-plan that cannot be loaded at run time (missing, over the depth limit) is a
- * step failure too: the task goes to ERROR with the reason (exit 1).
+ * task to ERROR and exits 1 (it reports a failure). A sub-plan that cannot be loaded at run time (missing, over the depth limit) is a
+ * step failure too: the task goes to ERROR with the reason (exit 1). A sub-plan that changed since
+ * `run plan` is linted again when it is called: with errors, the step is refused with the findings
+ * and the task goes back to PLANNING (exit 1).
  */
 export default async function runDone(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const failed = options.failed === true;
   const message = options.message as string | undefined;
   if (message !== undefined && !failed && message === '') throw new CliError('--message must not be empty');
-  const { file, session } = await requireSession(ctx, options);
+  const { file, session, machine } = await requireSession(ctx, options);
   const trigger = failed ? 'step_failed' : 'step_complete';
   // Checked before the trigger so the answer does not depend on timing: a caller that lost a race
   // with the plan's last step gets the same exit 1 as one that came after it.
-  if (currentStep(session) === undefined) throw noStep(session);
-  requireTrigger(session, trigger);
+  const seen = currentStep(session);
+  if (seen === undefined) throw noStep(session);
+  requireTrigger(session, trigger, machine);
+  // A step that changes files is checked on disk; one whose effect cannot be observed stays on trust.
+  const effect = failed ? undefined : checkStepEffect(ctx, seen.line);
+  if (effect?.verified === 'refused') return refuseUnfinishedStep(ctx, session, machine, seen.line, effect.problem);
 
   const stackOptions = await planStackOptions(ctx, session.registry);
   // The step, the reply and the log entry come from the session as read inside the lock: another
   // `run done` may have advanced it (or completed the plan) since the read above.
   let before: Session = session;
-  let step: CurrentStep = currentStep(session)!;
-  let runError: Error | undefined;
-  const next = await file.update((s) => {
+  let step: CurrentStep = seen;
+  const inLock = (s: Session): void => {
     const pending = currentStep(s);
     if (pending === undefined) throw noStep(s);
-    requireTrigger(s, trigger);
+    requireTrigger(s, trigger, machine);
     before = s;
     step = pending;
-    try {
-      return advance(s, { failed, ...(message !== undefined ? { message } : {}) }, stackOptions);
-    } catch (err) {
-      if (!isPlanRunError(err)) throw err;
-      // The step itself is done; what follows cannot run. Record it as a failure of the task.
-      runError = err;
-      return moveTo(s, 'ERROR', { now: stackOptions.now, message: err.message });
-    }
-  });
+  };
+  let next: Session;
+  let runError: Error | undefined;
+  try {
+    next = await advancePinned(ctx, file, { failed, ...(message !== undefined ? { message } : {}) }, stackOptions, session.registry, inLock);
+  } catch (err) {
+    if (err instanceof PlanRefusedError) return refuseChangedPlan(ctx, file, machine, err);
+    if (!isPlanRunError(err)) throw err;
+    // The step itself is done; what follows cannot run. Record it as a failure of the task.
+    runError = err;
+    next = await file.update((s) => moveTo(s, 'ERROR', { now: stackOptions.now, machine, message: err.message }));
+  }
 
   const status = failed || runError ? 'FAILURE' : 'SUCCESS';
   const type = failed || runError ? 'STEP_FAILED' : 'STEP_COMPLETE';
@@ -49,17 +60,38 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
     type,
     status,
     message: runError?.message ?? message ?? step.line,
-    details: { line: step.line, plan: step.planPath, chain: step.chain, ...(next.state === 'AWAITING_ANALYSIS' ? { planComplete: true } : {}) },
+    details: { line: step.line, plan: step.planPath, chain: step.chain, ...(effect ? { verified: effect.verified === 'disk' ? `${effect.effect} seen on disk` : 'on trust' } : {}), ...(next.state === 'AWAITING_ANALYSIS' ? { planComplete: true } : {}) },
   });
 
   if (ctx.json) {
-    ctx.emitJson({ ok: !runError, ...sessionJson(next), done: step, ...(runError ? { error: { code: (runError as { code?: string }).code, message: runError.message } } : {}), next: printDirective({ ...ctx, out: () => undefined }, next) });
+    ctx.emitJson({ ok: !runError, ...sessionJson(next, machine), done: step, ...(runError ? { error: { code: (runError as { code?: string }).code, message: runError.message } } : {}), next: printDirective({ ...ctx, out: () => undefined }, next) });
   } else {
     if (runError) ctx.io.stderr(`ratchet: ${runError.message}\n`);
     ctx.out(`${failed ? '✘ failed' : '✔ done'}: ${step.line}${failed && message ? ` (${message})` : ''}`);
     printDirective(ctx, next);
   }
-  return runError ? EXIT_PROBLEMS : EXIT_OK;
+  // A failed step is a failure report: exit 1 like any check that found a problem.
+  return failed || runError ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+async function refuseChangedPlan(ctx: Context, file: SessionFile, machine: Machine, err: PlanRefusedError): Promise<number> {
+  const now = (): Date => new Date();
+  const back = await file.update((s) => ({ ...moveTo(s, 'PLANNING', { now, machine, message: err.message }), stack: [] }));
+  await logActivity(ctx, back, { type: 'PLAN_REJECTED', status: 'FAILURE', message: err.message, phase: 'EXECUTING', details: { findings: err.findings } });
+  if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(back, machine), error: { code: err.code, message: err.message }, findings: err.findings, next: printDirective({ ...ctx, out: () => undefined }, back) });
+  else {
+    ctx.io.stderr(`ratchet: ${err.message}\n`);
+    ctx.out(err.findings);
+    printDirective(ctx, back);
+  }
+  return EXIT_PROBLEMS;
+}
+
+function refuseUnfinishedStep(ctx: Context, session: Session, machine: Machine, line: string, problem: string): number {
+  const message = `\`${line}\` is not done: ${problem}. Do the step, then run \`ratchet run done\` (or \`ratchet run done --failed --message "<why>"\`)`;
+  if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(session, machine), error: { code: 'effect-not-seen', message } });
+  else ctx.io.stderr(`ratchet: ${message}\n`);
+  return EXIT_PROBLEMS;
 }
 
 /** Nothing to report: the plan finished (perhaps by a concurrent `run done`) or none is running. */

@@ -1,9 +1,11 @@
-import { fire, startPlan, type Session } from '@ratchet/orchestrator';
+import { resolve } from 'node:path';
+import { fire, pinPlans, startPlan, type Session } from '@ratchet/orchestrator';
 import { formatJson, formatStylish, hasErrors, lintPlan } from '@ratchet/plan-lint';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { loadPlanProject } from '../../plan-project.js';
+import { displayPath } from '../../paths.js';
+import { defaultDialectPath, dialectMeaning, loadPlanProject } from '../../plan-project.js';
 import { asCliError, isPlanRunError, requireTrigger, logActivity, printDirective, requireSession, sessionJson } from '../../task-session.js';
 
 /**
@@ -13,19 +15,30 @@ import { asCliError, isPlanRunError, requireTrigger, logActivity, printDirective
  */
 export default async function runPlan(ctx: Context, [plan]: string[], options: Record<string, unknown>): Promise<number> {
   if (plan === undefined) throw new CliError('run plan: missing <plan>');
-  const { file, session } = await requireSession(ctx, options);
-  requireTrigger(session, 'plan_accepted');
+  const { file, session, machine } = await requireSession(ctx, options);
+  requireTrigger(session, 'plan_accepted', machine);
 
   const registry = options.registry as string | undefined;
-  const project = await loadPlanProject(ctx, plan, { root: ctx.cwd, dialect: options.dialect as string | undefined, registry });
+  const dialect = options.dialect as string | undefined;
+  // A started task is checked against the project's own language: a per-call dialect cannot lower the bar.
+  if (dialect !== undefined) {
+    const own = defaultDialectPath(ctx.cwd);
+    if (dialectMeaning(resolve(ctx.cwd, dialect)) !== dialectMeaning(own)) {
+      throw new CliError(`--dialect ${dialect} differs from ${displayPath(ctx, own)} (or the FSM it names): a task's plans are checked against the project's dialect and FSM; drop --dialect, or change the project's protocols`, {
+        code: 'dialect-differs',
+        file: resolve(ctx.cwd, dialect),
+      });
+    }
+  }
+  const project = await loadPlanProject(ctx, plan, { root: ctx.cwd, dialect, registry });
   const { findings } = lintPlan(project);
   const now = (): Date => new Date();
 
   if (hasErrors(findings)) {
     const errors = findings.filter((f) => f.severity === 'error').length;
-    const rejected = await file.update((s) => fire(s, 'plan_rejected', { now, message: `${project.entry}: ${errors} lint error(s)` }));
+    const rejected = await file.update((s) => fire(s, 'plan_rejected', { now, machine, message: `${project.entry}: ${errors} lint error(s)` }));
     await logActivity(ctx, rejected, { type: 'PLAN_REJECTED', status: 'FAILURE', message: `${errors} lint error(s)`, details: { plan: project.entry, rules: [...new Set(findings.map((f) => f.ruleId))] } });
-    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(rejected), plan: project.entry, findings: JSON.parse(formatJson(findings)) as unknown });
+    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(rejected, machine), plan: project.entry, findings: JSON.parse(formatJson(findings)) as unknown });
     else {
       ctx.out(formatStylish(findings, { color: ctx.color }).trimEnd());
       ctx.out(`\nPlan rejected: task ${rejected.taskId} stays in PLANNING. Fix the plan and run \`ratchet run plan ${plan}\` again.`);
@@ -37,8 +50,11 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   try {
     // The registry is remembered: `run done` resolves later call_plan names through the same one.
     started = await file.update((s) => {
-      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, registry: project.registry, files: () => [...project.files.list()], readPlan: (rel) => project.host.readPlan(rel) });
-      return registry === undefined ? next : { ...next, registry };
+      const readPlan = (rel: string): ReturnType<typeof project.host.readPlan> => project.host.readPlan(rel);
+      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, machine, registry: project.registry, files: () => [...project.files.list()], readPlan });
+      // The content that was linted: a sub-plan (or registry entry) that differs when called is linted again.
+      const pinned = { ...next, pins: pinPlans(project.entry, { readPlan, registry: project.registry }) };
+      return registry === undefined ? pinned : { ...pinned, registry };
     });
   } catch (err) {
     if (isPlanRunError(err)) throw new CliError(err.message, { code: err.code, exitCode: EXIT_PROBLEMS });
@@ -46,7 +62,7 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   }
   await logActivity(ctx, started, { type: 'PLAN_ACCEPTED', status: 'SUCCESS', message: `${project.entry} accepted`, phase: 'PLANNING', details: { plan: project.entry } });
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(started), plan: project.entry, warnings: findings.length, next: printDirective({ ...ctx, out: () => undefined }, started) });
+    ctx.emitJson({ ok: true, ...sessionJson(started, machine), plan: project.entry, warnings: findings.length, next: printDirective({ ...ctx, out: () => undefined }, started) });
     return EXIT_OK;
   }
   const warnings = formatStylish(findings, { color: ctx.color }).trimEnd();

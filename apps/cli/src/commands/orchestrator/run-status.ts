@@ -2,7 +2,7 @@ import { currentStep, legalTriggers } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { openTaskSession, printDirective } from '../../task-session.js';
+import { lifecycleMachine, openTaskSession, printDirective } from '../../task-session.js';
 
 /** `ratchet run status`: lifecycle state, the plan stack, the current step, recent history. Read-only. */
 export default function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): number {
@@ -17,11 +17,11 @@ export default function runStatus(ctx: Context, _args: string[], options: Record
   }
   const session = file.readSync();
   if (ctx.json) {
-    ctx.emitJson({ ok: true, session, legal: legalTriggers(session), step: currentStep(session) ?? null });
+    ctx.emitJson({ ok: true, session, legal: legalTriggers(session, lifecycleMachine(ctx)), step: currentStep(session) ?? null });
     return EXIT_OK;
   }
   ctx.out(`Task     ${session.taskId}${session.sessionId ? ` (session ${session.sessionId})` : ''}`);
-  ctx.out(`State    ${session.state}   legal: ${legalTriggers(session).join(', ') || '(none)'}`);
+  ctx.out(`State    ${session.state}   legal: ${legalTriggers(session, lifecycleMachine(ctx)).join(', ') || '(none)'}`);
   if (session.stack.length > 0) {
     ctx.out('Stack');
     session.stack.forEach((frame, depth) => ctx.out(`  ${'  '.repeat(depth)}${frame.planPath}  step ${Math.min(frame.current + 1, frame.steps.length)}/${frame.steps.length}`));

@@ -28,8 +28,8 @@ function templateOf(session: Session): string {
 }
 
 /**
- * `ratchet task close --task-id ID`: after the plan is complete (or, abandoning it, from ERROR),
- * move the task to POST_MORTEM, write postmortems/<id>.md (the template whose "Corrective Actions &
+ * `ratchet task close --task-id ID`: after the plan is complete (or, abandoning it, from ERROR; or
+ * from PLANNING with `--abandon --reason R`), move the task to POST_MORTEM (a FAILURE when abandoned), write postmortems/<id>.md (the template whose "Corrective Actions &
  * Lessons Learned" section `ratchet lessons extract` reads) and log TASK_END.
  *
  * Retryable: the session is updated first, recording the report's path, hash and outcome, and the
@@ -42,7 +42,11 @@ function templateOf(session: Session): string {
  */
 export default async function taskClose(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const taskId = checkTaskId(options.taskId);
-  const { file, session } = await requireSession(ctx, options);
+  const abandon = options.abandon === true;
+  const reason = typeof options.reason === 'string' ? options.reason.trim() : undefined;
+  if (abandon && !reason) throw new CliError('task close --abandon needs --reason "<why the task is given up>": the failure post-mortem starts from it', { code: 'no-reason' });
+  if (!abandon && reason !== undefined) throw new CliError('--reason goes with --abandon', { code: 'reason-without-abandon' });
+  const { file, session, machine } = await requireSession(ctx, options);
   if (session.taskId !== taskId) throw new CliError(`--task-id ${taskId}: the session's task is ${session.taskId}`, { code: 'wrong-task' });
   const relPath = `${POSTMORTEM_DIR}/${taskId}.md`;
   const path = resolvePath(ctx, relPath);
@@ -53,12 +57,15 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
     closed = await file.update((s) => {
       if (s.taskId !== taskId) throw new CliError(`--task-id ${taskId}: the session's task is ${s.taskId}`, { code: 'wrong-task' });
       if (s.state === 'POST_MORTEM' && s.postMortem?.path === relPath) throw new AlreadyClosed(s);
-      const abandoning = s.state === 'ERROR';
-      requireTrigger(s, abandoning ? 'abandon_task' : 'analysis_complete');
+      // Giving up is explicit: from PLANNING only with --abandon (and a reason); from ERROR it is the only way to close.
+      const abandoning = s.state === 'ERROR' || (abandon && s.state === 'PLANNING');
+      if (abandon && !abandoning) requireTrigger(s, 'abandon_task', machine, 'task close --abandon');
+      requireTrigger(s, abandoning ? 'abandon_task' : 'analysis_complete', machine, abandoning ? 'task close --abandon' : 'task close');
       if (existsSync(path)) throw new CliError(`${relPath} already exists; move it away so the new post-mortem does not overwrite it`, { code: 'postmortem-exists', file: path });
       const endedAt = new Date();
       const outcome = abandoning ? 'FAILURE' : 'SUCCESS';
-      const next = moveTo(s, 'POST_MORTEM', { now: () => endedAt, message: abandoning ? 'abandoned after failure' : 'plan complete' });
+      const why = s.state === 'ERROR' ? 'abandoned after failure' : 'abandoned while planning';
+      const next = moveTo(s, 'POST_MORTEM', { now: () => endedAt, machine, message: abandoning ? (reason !== undefined ? `${why}: ${reason}` : why) : 'plan complete' });
       const draft: Session = { ...next, postMortem: { path: relPath, templateSha256: '', outcome } };
       return { ...draft, postMortem: { path: relPath, templateSha256: sha256(templateOf(draft)), outcome } };
     });
@@ -81,7 +88,8 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
         closed = await file.update((s) => (s.postMortem?.path === relPath ? { ...s, postMortem: { ...s.postMortem, templateSha256: sha256(template) } } : s));
       }
     }
-    const logged = await logTaskEndOnce(ctx, closed, { type: 'TASK_END', status: pm.outcome, message: `post-mortem template: ${relPath}`, details: { postMortem: relPath, outcome: pm.outcome } });
+    const abandoned = closed.history.findLast((h) => h.to === 'POST_MORTEM')?.message;
+    const logged = await logTaskEndOnce(ctx, closed, { type: 'TASK_END', status: pm.outcome, message: `post-mortem template: ${relPath}`, details: { postMortem: relPath, outcome: pm.outcome, ...(pm.outcome === 'FAILURE' && abandoned ? { abandoned } : {}) } });
     if (retry && logged) repaired.push('logged the missing TASK_END');
   } catch (err) {
     // The close is recorded; say so, and that running it again finishes what failed.
@@ -94,7 +102,7 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
   }
 
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(closed), postMortem: relPath, outcome: pm.outcome, alreadyClosed: retry, repaired, next: printDirective({ ...ctx, out: () => undefined }, closed) });
+    ctx.emitJson({ ok: true, ...sessionJson(closed, machine), postMortem: relPath, outcome: pm.outcome, alreadyClosed: retry, repaired, next: printDirective({ ...ctx, out: () => undefined }, closed) });
     return EXIT_OK;
   }
   if (!retry) ctx.out(`Task ${taskId} closed (${pm.outcome}); logged TASK_END. Post-mortem template: ${relPath}`);

@@ -15,7 +15,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
-import { asCliError, checkTaskId, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
+import { asCliError, checkTaskId, lifecycleMachine, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
 
 export const ORIENTATION_REPORT = '.ratchet/orientation.json';
 
@@ -28,23 +28,24 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
   const network = networkOption(options);
   const { session: file } = openTaskSession(ctx, options, taskId);
   const now = (): Date => new Date();
+  const machine = lifecycleMachine(ctx);
 
   let orienting: Session;
   const current = await file.read();
   try {
     orienting = await file.update((s) => {
       if (s.taskId === taskId && (s.state === 'ERROR' || s.state === 'ORIENTING')) {
-        return s.state === 'ERROR' ? moveTo(s, 'ORIENTING', { now, message: 'reorient' }) : s;
+        return s.state === 'ERROR' ? moveTo(s, 'ORIENTING', { now, machine, message: 'reorient' }) : s;
       }
       if (s.state !== 'START' && s.state !== 'DONE') {
         const what = s.taskId === taskId ? `task ${taskId} is already started` : `task ${s.taskId} is in progress`;
         throw new CliError(`${what} (state ${s.state}); finish it first, or use another --session file. See \`ratchet run status\`.`, { code: 'task-in-progress' });
       }
-      const fresh = { ...createSession(taskId, { now }), sessionId: randomUUID() };
-      return moveTo(fresh, 'ORIENTING', { now });
+      const fresh = { ...createSession(taskId, { now, machine }), sessionId: randomUUID() };
+      return moveTo(fresh, 'ORIENTING', { now, machine });
     });
   } catch (err) {
-    asCliError(err, current);
+    asCliError(err, current, 'task start');
   }
 
   let report: OrientationReport;
@@ -52,9 +53,9 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
     report = await orient({ root: ctx.cwd, now, env: ctx.io.env, network });
   } catch (err) {
     if (!(err instanceof OrientationError)) throw err;
-    const failed = await file.update((s) => moveTo(s, 'ERROR', { now, message: err.message }));
+    const failed = await file.update((s) => moveTo(s, 'ERROR', { now, machine, message: err.message }));
     await logActivity(ctx, failed, { type: 'TASK_START', status: 'FAILURE', message: err.message, phase: 'ORIENTING', details: { level: 1, code: err.code } });
-    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(failed), error: { code: err.code, message: err.message, file: displayPath(ctx, err.path), line: err.line, column: err.column } });
+    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(failed, machine), error: { code: err.code, message: err.message, file: displayPath(ctx, err.path), line: err.line, column: err.column } });
     else {
       const place = [displayPath(ctx, err.path), err.line, err.column].filter((x) => x !== undefined).join(':');
       ctx.io.stderr(`${place}: ${err.message}\n`);
@@ -64,7 +65,7 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
   }
 
   await writeFileAtomic(resolvePath(ctx, ORIENTATION_REPORT), `${JSON.stringify(orientationReportFile(report, { taskId, sessionId: orienting.sessionId }), null, 2)}\n`, { createParentDirs: true });
-  const planning = await file.update((s) => moveTo(s, 'PLANNING', { now }));
+  const planning = await file.update((s) => moveTo(s, 'PLANNING', { now, machine }));
   const { level2, level3 } = report;
   const broken = level2.artifacts.filter((a) => !a.ok);
   await logActivity(ctx, planning, {
@@ -83,7 +84,7 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
   });
 
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(planning), report: ORIENTATION_REPORT, orientation: report, next: printDirective({ ...ctx, out: () => undefined }, planning) });
+    ctx.emitJson({ ok: true, ...sessionJson(planning, machine), report: ORIENTATION_REPORT, orientation: report, next: printDirective({ ...ctx, out: () => undefined }, planning) });
     return EXIT_OK;
   }
   ctx.out(`Task ${taskId} started (session ${planning.sessionId ?? ''}).`);

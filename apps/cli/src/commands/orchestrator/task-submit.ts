@@ -1,44 +1,46 @@
-import { createHash } from 'node:crypto';
-import { fire } from '@ratchet/orchestrator';
-import { NotFoundError, readTextFile } from '@ratchet/store';
+import { POST_MORTEM_GAPS, fire, selfCorrectionGaps, type Session } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { resolvePath } from '../../paths.js';
+import { selfCorrectionEvidence } from '../../self-correction-evidence.js';
 import { checkTaskId, logActivity, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
 /**
- * `ratchet task submit --task-id ID`: finish a closed task. Refused (exit 1) while the post-mortem is
- * still the untouched template: the post-mortem is the self-correction loop's input, so skipping it
- * is not an option. Walks POST_MORTEM -> SELF_CORRECTING -> AWAITING_SUBMISSION -> DONE.
+ * `ratchet task submit --task-id ID`: finish a closed task once self-correction is done. Refused
+ * (exit 1, listing everything still missing, in order) until the post-mortem has every section
+ * written and at least one lesson, its lessons are in the lessons file, each one is applied, failed
+ * with a reason or manual, and AGENTS.md is current if a lesson changed a protocol. A filled-in
+ * post-mortem moves the task to SELF_CORRECTING even when lessons are still missing; the rest walks
+ * SELF_CORRECTING -> AWAITING_SUBMISSION -> DONE.
  */
 export default async function taskSubmit(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const taskId = checkTaskId(options.taskId);
-  const { file, session } = await requireSession(ctx, options);
+  const { file, session, machine } = await requireSession(ctx, options);
   if (session.taskId !== taskId) throw new CliError(`--task-id ${taskId}: the session's task is ${session.taskId}`, { code: 'wrong-task' });
-  requireTrigger(session, 'post_mortem_complete');
+  requireTrigger(session, session.state === 'SELF_CORRECTING' ? 'lessons_applied' : 'post_mortem_complete', machine, 'task submit');
   const pm = session.postMortem;
   if (!pm) throw new CliError(`task ${taskId} has no post-mortem recorded; close it with \`ratchet task close --task-id ${taskId}\``, { code: 'no-postmortem' });
 
-  let text: string;
-  try {
-    text = (await readTextFile(resolvePath(ctx, pm.path))).text;
-  } catch (err) {
-    if (err instanceof NotFoundError) throw new CliError(`${pm.path} is missing: the post-mortem must be filled in, not deleted`, { code: 'postmortem-missing', file: resolvePath(ctx, pm.path) });
-    throw err;
-  }
-  if (createHash('sha256').update(text).digest('hex') === pm.templateSha256) {
-    const msg = `still the untouched template: fill it in (at least its "Corrective Actions & Lessons Learned" section), then submit again`;
-    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(session), error: { code: 'postmortem-unfilled', message: msg } });
-    else ctx.io.stderr(`${pm.path}: ${msg}\n`);
+  const gaps = selfCorrectionGaps(session, await selfCorrectionEvidence(ctx, session));
+  const now = (): Date => new Date();
+  const postMortemDone = !gaps.some((g) => POST_MORTEM_GAPS.has(g.code));
+  // Every update re-checks the state inside the lock: a concurrent submit may have moved it on.
+  const enter = (s: Session): Session => (s.state === 'POST_MORTEM' && postMortemDone ? fire(s, 'post_mortem_complete', { now, machine }) : s);
+
+  if (gaps.length > 0) {
+    const current = postMortemDone && session.state === 'POST_MORTEM' ? await file.update(enter) : session;
+    if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(current, machine), missing: gaps, next: printDirective({ ...ctx, out: () => undefined }, current) });
+    else {
+      ctx.io.stderr(`Task ${taskId} cannot be submitted yet (${current.state}); missing:\n`);
+      for (const [i, g] of gaps.entries()) ctx.io.stderr(`  ${i + 1}. ${g.what}\n     -> ${g.command}\n`);
+    }
     return EXIT_PROBLEMS;
   }
 
-  const now = (): Date => new Date();
-  const done = await file.update((s) => fire(fire(fire(s, 'post_mortem_complete', { now }), 'lessons_applied', { now }), 'submit', { now }));
+  const done = await file.update((s) => fire(fire(enter(s), 'lessons_applied', { now, machine }), 'submit', { now, machine }));
   await logActivity(ctx, done, { type: 'TASK_SUBMIT', status: 'SUCCESS', message: `task ${taskId} done`, details: { postMortem: pm.path, outcome: pm.outcome } });
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(done), next: printDirective({ ...ctx, out: () => undefined }, done) });
+    ctx.emitJson({ ok: true, ...sessionJson(done, machine), next: printDirective({ ...ctx, out: () => undefined }, done) });
     return EXIT_OK;
   }
   ctx.out(`Task ${taskId} submitted: DONE.`);
