@@ -183,6 +183,18 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     expect(hook(d, 'pre-tool-use', { tool_name: 'Read', tool_input: { file_path: '.ratchet/session.json' } }).stdout).toBe('');
   });
 
+  test('a session edited by hand (valid JSON, wrong digest) blocks too, pointing at ratchet doctor', { timeout: 120_000 }, () => {
+    const d = tempDir('ratchet-hook-tampered-');
+    run(d, ['init']);
+    run(d, ['task', 'start', '--task-id', 'x', '--no-network']);
+    const path = join(d, '.ratchet/session.json');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"state": "PLANNING"', '"state": "EXECUTING"'));
+    const stop = blocked(hook(d, 'stop', {}));
+    expect(stop).toContain('.ratchet/session.json');
+    expect(stop).toContain('ratchet doctor --restore .ratchet/session.json');
+    expect(denied(hook(d, 'pre-tool-use', write('src/a.js')))).toContain('.ratchet/session.json');
+  });
+
   test('Stop blocks at most maxStopBlocks times, then lets the agent stop with a note', { timeout: 120_000 }, () => {
     const d = tempDir('ratchet-hook-max-');
     run(d, ['init']);

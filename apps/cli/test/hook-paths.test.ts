@@ -76,6 +76,8 @@ describe('stateFileOf: state paths however they are spelled', () => {
     ['logs/activity.log.jsonl', 'logs/activity.log.jsonl'],
     ['knowledge_core/lessons.jsonl', 'knowledge_core/lessons.jsonl'],
     ['knowledge_core/plan_registry.json', 'knowledge_core/plan_registry.json'],
+    ['knowledge_core/plan_registry.json.digest', 'knowledge_core/plan_registry.json.digest'],
+    ['knowledge_core/plan_registry.json.prev', 'knowledge_core/plan_registry.json.prev'],
     ['docs/job.log.md', 'docs/job.log.md'],
     ['ratchet.config.json', 'ratchet.config.json'],
     ['.ratchet', '.ratchet'],

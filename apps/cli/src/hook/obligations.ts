@@ -31,7 +31,7 @@ export function corruptObligation(root: string, err: StoreError): Obligation {
   return {
     kind: 'corrupt',
     what: `${file}${place} cannot be read (${err.reason}); Ratchet will not guess what it meant`,
-    command: `git checkout -- ${file} (or ask the user to repair it; never edit it by hand)`,
+    command: `ratchet doctor (a person restores the last good version with ratchet doctor --restore ${file}, or accepts the edit with --accept; never edit it by hand)`,
   };
 }
 

@@ -23,6 +23,9 @@ const STATE_PATHS = [
   '.claude/settings.local.json',
 ];
 
+/** What the store keeps beside a state file: its lock, digest record and last good version. */
+const STATE_SUFFIX = /^\.(?:lock(?:\.break)?|digest|prev)$/;
+
 /** JIXO logs (`*.log.md`) anywhere in the project, and any lock file beside one. */
 const JIXO_LOG = /\.log\.md(?:\.lock(?:\.break)?)?$/;
 
@@ -30,7 +33,7 @@ const JIXO_LOG = /\.log\.md(?:\.lock(?:\.break)?)?$/;
 export function stateKind(rel: string): string | undefined {
   const key = rel.toLowerCase();
   for (const p of STATE_PATHS) {
-    if (p.endsWith('/') ? key === p.slice(0, -1) || key.startsWith(p) : key === p || key.startsWith(`${p}.lock`)) return rel;
+    if (p.endsWith('/') ? key === p.slice(0, -1) || key.startsWith(p) : key === p || STATE_SUFFIX.test(key.slice(p.length))) return rel;
   }
   return JIXO_LOG.test(key) ? rel : undefined;
 }
