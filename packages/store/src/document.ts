@@ -83,17 +83,29 @@ export function openDocument<T extends object>(path: string, definition: Documen
     if (!result.success) throw new TypeError(`the initial value of the document definition for ${file} does not match its schema: ${result.error.issues[0]?.message ?? ''}`);
     return result.data;
   };
+  /**
+   * Decode (migrate, validate) first, so a broken or invalid file is reported with its places; then
+   * check the digest: a valid file Ratchet did not write is a TamperedError. A reader that raced a
+   * writer continues with the text the check verified.
+   */
+  const load = (adapter: SafeJsonFile, raw: JsonObject | null): T => {
+    if (raw === null) return initialValue();
+    const text = adapter.text ?? '';
+    const value = decode(definition, raw, text, file);
+    const verified = adapter.verify();
+    if (verified === text) return value;
+    const again = verified === undefined ? null : adapter.parseText(verified);
+    return again === null ? initialValue() : decode(definition, again, verified ?? '', file);
+  };
   return {
     path: file,
     async read() {
       const adapter = new SafeJsonFile(confined(file, options), options);
-      const raw = await adapter.read();
-      return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
+      return load(adapter, await adapter.read());
     },
     readSync() {
       const adapter = new SafeJsonFile(confined(file, options), options);
-      const raw = adapter.readSync();
-      return raw === null ? initialValue() : decode(definition, raw, adapter.text ?? '', file);
+      return load(adapter, adapter.readSync());
     },
     async update(fn) {
       return lockedUpdate(file, options, async (beforeRename) => {
@@ -102,7 +114,7 @@ export function openDocument<T extends object>(path: string, definition: Documen
         const { Low } = await import('lowdb');
         const db = new Low<JsonObject>(adapter, MISSING);
         await db.read();
-        const current = db.data === MISSING ? initialValue() : decode(definition, db.data, adapter.text ?? '', file);
+        const current = load(adapter, db.data === MISSING ? null : db.data);
         const returned = await fn(current);
         const next = validate(definition.schema, returned ?? current, { path: file, source: 'update' });
         db.data = envelope(definition, next);
@@ -138,23 +150,21 @@ class SafeJsonFile implements Adapter<JsonObject> {
       if (err instanceof NotFoundError) return null;
       throw err;
     }
-    return this.checked(text);
+    return this.parse(text);
   }
 
   readSync(): JsonObject | null {
     const text = this.reread();
-    return text === undefined ? null : this.checked(text);
+    return text === undefined ? null : this.parse(text);
   }
 
-  /**
-   * Parse first (a broken file is reported with its line and column), then check the digest; a
-   * reader that raced a writer continues with the text the check verified.
-   */
-  private checked(text: string): JsonObject | null {
-    const value = this.parse(text);
-    const verified = checkDigest(this.path, text, () => this.reread());
-    if (verified === text) return value;
-    return verified === undefined ? null : this.parse(verified);
+  /** The text read, once checked against the digest record (a re-read one after a race; undefined: the file is gone). */
+  verify(): string | undefined {
+    return checkDigest(this.path, this.text, () => this.reread());
+  }
+
+  parseText(text: string): JsonObject {
+    return this.parse(text);
   }
 
   private reread(): string | undefined {
