@@ -114,14 +114,16 @@ describe('Claude Code with the Ratchet plugin: refused tool calls, and a session
         bash('ratchet run done'),
         bash('ratchet run done'),
         bash('ratchet task close --task-id t2'),
-        bash(`printf '\\nDone: wrote the plan and ran its three steps.\\n' >> postmortems/t2.md`),
+        // Self-correction: every section of the post-mortem filled in, then its lessons extracted.
+        bash(FILL_POST_MORTEM('postmortems/t2.md')),
+        bash('ratchet lessons extract postmortems/t2.md'),
         bash('ratchet task submit --task-id t2'),
         { text: 'Task t2 is submitted.' },
       ],
       { sessionId: '44444444-aaaa-4bbb-8ccc-000000000007' },
     );
     const results = toolResults(server);
-    expect(results).toHaveLength(10);
+    expect(results).toHaveLength(11);
     for (const r of results) expect(r.isError, r.text).toBe(false);
     expect(stopFeedback(server)).toEqual([]);
     expect(run.result?.result).toBe('Task t2 is submitted.');
@@ -133,3 +135,15 @@ describe('Claude Code with the Ratchet plugin: refused tool calls, and a session
     expect(log).toContain('TASK_END');
   });
 });
+
+/** A shell command that fills in every section of a post-mortem template, as an agent would. */
+function FILL_POST_MORTEM(path: string): string {
+  const js = [
+    `const fs = require('fs'); const p = ${JSON.stringify(path)};`,
+    "let t = fs.readFileSync(p, 'utf8');",
+    "t = t.replace('<!-- What was the task?', 'The task was delivered.\\n<!--').replace('<!-- Facts first', 'It went to plan.\\n<!--');",
+    "t = t.replace('<!--\\nWrite each lesson', '**Lesson:** Nothing surprised us.\\n**Action:** tell the team the plan held\\n\\n<!--\\nWrite each lesson').replace('<!-- Open questions', 'None.\\n<!--');",
+    'fs.writeFileSync(p, t);',
+  ].join(' ');
+  return `node -e ${JSON.stringify(js)}`;
+}

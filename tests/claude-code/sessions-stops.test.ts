@@ -25,6 +25,7 @@ describe('Claude Code with the Ratchet plugin: refused stops and the loop guards
     const feedback = stopFeedback(server);
     expect(feedback).toHaveLength(1);
     expect(feedback[0]).toContain('task t1 is POST_MORTEM');
+    expect(feedback[0]).toContain('`ratchet lessons extract postmortems/t1.md`');
     expect(feedback[0]).toContain('`ratchet task submit --task-id t1`');
     expect(taskState(dir)).toBe('POST_MORTEM');
   });

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { selfCorrect } from '../../../tests/helpers.js';
 import { call, connect, errorText, ok, taskProject, type Connected } from './helpers.js';
 
 interface Next {
@@ -51,10 +52,11 @@ describe('a whole task through tools/call (the server is its own process, the pr
 
     // The untouched template is refused: the command did not do what was asked, so a tool error.
     const refused = await call(server, 'task_submit', { task_id: 'T-1' });
-    expect(errorText(refused)).toContain('untouched template');
+    expect(errorText(refused)).toContain('postmortem-section-empty');
     expect(session(dir).state).toBe('POST_MORTEM');
 
-    writeFileSync(pm, `${readFileSync(pm, 'utf8')}\nEverything went to plan.\n`);
+    // Self-correction before submit: the post-mortem filled in and its lessons extracted.
+    selfCorrect(dir, 'T-1');
     const submitted = await ok(server, 'task_submit', { task_id: 'T-1' });
     expect(submitted).toMatchObject({ ok: true, state: 'DONE' });
     expect(session(dir).state).toBe('DONE');

@@ -36,9 +36,9 @@ describe('exit codes as tool results', () => {
     expect((JSON.parse(readFileSync(join(dir, '.ratchet/session.json'), 'utf8')) as { state: string }).state).toBe('PLANNING');
   });
 
-  test('run_done before a plan runs (exit 2, an illegal move) is a tool error with the CLI message and its next command', { timeout: 60_000 }, async () => {
+  test('run_done before a plan runs (no step pending, exit 1) is a tool error with the CLI message and its next command', { timeout: 60_000 }, async () => {
     const r = await call(server, 'run_done');
-    expect(errorText(r)).toMatch(/^trigger "step_complete" is not allowed in state "PLANNING".*Next: ratchet run plan/);
-    expect(r.structuredContent).toMatchObject({ ok: false, error: { code: 'illegal-move' } });
+    expect(errorText(r)).toMatch(/^no step pending: task T-1 is in PLANNING.*Next: ratchet run plan/);
+    expect(r.structuredContent).toMatchObject({ ok: false, error: { code: 'no-step' } });
   });
 });

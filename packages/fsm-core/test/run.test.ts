@@ -123,14 +123,9 @@ describe('graph queries', () => {
     expect(shortestPath(fdc, 'DONE', 'IDLE')).toBeNull();
     // A failed task can be abandoned into its post-mortem (abandon_task): shorter than reorienting.
     expect(shortestPath(orchestrator, 'ERROR', 'DONE')).toEqual(['abandon_task', 'post_mortem_complete', 'lessons_applied', 'submit']);
-    expect(shortestPath(orchestrator, 'PLANNING', 'DONE')).toEqual([
-      'plan_accepted',
-      'plan_complete',
-      'analysis_complete',
-      'post_mortem_complete',
-      'lessons_applied',
-      'submit',
-    ]);
+    // A task still planning can be abandoned too (with a failure post-mortem): the shortest way to DONE.
+    expect(shortestPath(orchestrator, 'PLANNING', 'DONE')).toEqual(['abandon_task', 'post_mortem_complete', 'lessons_applied', 'submit']);
+    expect(shortestPath(orchestrator, 'EXECUTING', 'DONE')).toEqual(['plan_complete', 'analysis_complete', 'post_mortem_complete', 'lessons_applied', 'submit']);
   });
 
   test('among equally short paths, the one whose symbols come first in the alphabet', () => {

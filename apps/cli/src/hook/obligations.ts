@@ -47,7 +47,8 @@ export function taskObligation(session: Session | undefined): Obligation | undef
   return {
     kind: 'task',
     what: `task ${session.taskId} is ${session.state}: ${directive.instruction}`,
-    command: directive.commands[0] ?? 'ratchet run status',
+    // Self-correction is a sequence of commands; elsewhere they are alternatives.
+    command: directive.commands.length === 0 ? 'ratchet run status' : directive.commands.join(session.state === 'POST_MORTEM' || session.state === 'SELF_CORRECTING' ? '`, then `' : '` or `'),
   };
 }
 
