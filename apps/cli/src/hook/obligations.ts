@@ -78,7 +78,7 @@ export async function openObligations(ctx: Context, memory: HookMemory, runners:
   // campaign-dag is only loaded when there is a campaign to read (Stop runs at every turn's end).
   if (runners.length > 0 && existsSync(join(root, '.ratchet', 'campaign.json'))) {
     await guard(async () => {
-      const { readCampaign } = await import('@ratchet/campaign-dag');
+      const { formatSeq, readCampaign } = await import('@ratchet/campaign-dag');
       const campaign = await readCampaign(root).catch((err: unknown) => {
         // No active campaign is no obligation.
         if (err instanceof Error && 'code' in err && (err as { code: string }).code === 'no-campaign') return undefined;
@@ -86,7 +86,7 @@ export async function openObligations(ctx: Context, memory: HookMemory, runners:
       });
       for (const task of campaign?.tasks ?? []) {
         if (task.status === 'in_progress' && task.runner !== undefined && runners.includes(task.runner)) {
-          const seq = String(task.seq).padStart(3, '0');
+          const seq = formatSeq(task.seq);
           out.push({
             kind: 'claim',
             what: `campaign task ${seq} (${task.slug}) is claimed by ${task.runner} and still in_progress`,
