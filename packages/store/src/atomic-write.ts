@@ -42,11 +42,15 @@ export function tempPathFor(path: string): string {
 }
 
 /**
- * `bytes` random bytes as hex. Web Crypto's global is loaded on first use, whereas importing
- * node:crypto would cost every importer of the store ~8 ms of start-up, even read-only CLI commands.
+ * `bytes` random bytes as hex, for names and tokens that must not collide (temp files, lock
+ * tokens), not for secrets: anyone who can read the lock file sees its token anyway. Math.random
+ * (V8 seeds it from the OS per process), not Web Crypto or node:crypto: their first use loads
+ * modules that cost 2-8 ms, paid on every hook and CLI call that writes.
  */
 export function randomHex(bytes: number): string {
-  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
+  let out = '';
+  while (out.length < bytes * 2) out += Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  return out.slice(0, bytes * 2);
 }
 
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {

@@ -17,7 +17,8 @@
  *
  * The read check hashes the text with a small JS hash for files up to QUICK_MAX characters (state
  * files on hot paths are a few KB, and loading node:crypto costs ~8 ms of CPU at start-up) and with
- * SHA-256 above that (native: ~1 ms per MB once loaded). Both are recorded on write.
+ * SHA-256 above that (native: ~1 ms per MB once loaded). Both are recorded on write; SHA-256 of a
+ * small text is computed in JavaScript (sha256.ts) so that a write does not load node:crypto either.
  */
 import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -25,6 +26,7 @@ import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import { IoError, NotFoundError, TamperedError, errnoCode } from './errors.js';
 import { withLock, type LockOptions } from './lock.js';
 import { readTextFileSync } from './read-file.js';
+import { sha256Js } from './sha256.js';
 
 /** What one version of a file was: enough to recognise it again. */
 export interface Digest {
@@ -61,8 +63,15 @@ interface HashModule {
 }
 let crypto: HashModule | undefined;
 
-/** SHA-256 of `text` as UTF-8. node:crypto is loaded on first use only (never by a read of a small file). */
+/** Texts up to this many UTF-16 units get their SHA-256 in JavaScript: cold, it beats loading node:crypto only for small inputs. */
+const SHA256_JS_MAX = 8 * 1024;
+
+/**
+ * SHA-256 of `text` as UTF-8: in JavaScript up to SHA256_JS_MAX characters (see sha256.ts), natively
+ * above, where node:crypto is loaded on first use.
+ */
 export function sha256Hex(text: string): string {
+  if (text.length <= SHA256_JS_MAX) return sha256Js(Buffer.from(text, 'utf8'));
   crypto ??= process.getBuiltinModule('node:crypto') as HashModule;
   return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }

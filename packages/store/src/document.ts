@@ -11,7 +11,7 @@ import { checkDigest, writeTracked } from './digest.js';
 import { NotFoundError, SchemaVersionError, ValidationError, type Place } from './errors.js';
 import { locate, parseJson } from './json-parse.js';
 import { confined, lockedUpdate, type WriterOptions } from './locked-update.js';
-import { readTextFile, readTextFileSync } from './read-file.js';
+import { readTextFileSync } from './read-file.js';
 import { validate, type Schema } from './validate.js';
 
 type JsonObject = Record<string, unknown>;
@@ -142,15 +142,14 @@ class SafeJsonFile implements Adapter<JsonObject> {
     private readonly beforeRename?: () => Promise<void>,
   ) {}
 
+  /**
+   * Synchronous underneath, like every read of a state file: they are small (16 MiB at most), and the
+   * promise-based FileHandle machinery costs about 5 ms on its first use in a process, which hooks
+   * and CLI commands would pay on every call.
+   */
+  // eslint-disable-next-line @typescript-eslint/require-await -- lowdb's Adapter wants a promise
   async read(): Promise<JsonObject | null> {
-    let text: string;
-    try {
-      text = (await readTextFile(this.path, this.readOptions())).text;
-    } catch (err) {
-      if (err instanceof NotFoundError) return null;
-      throw err;
-    }
-    return this.parse(text);
+    return this.readSync();
   }
 
   readSync(): JsonObject | null {
