@@ -3,24 +3,37 @@
 const args = process.argv.slice(2);
 
 // `ratchet ... | head`: the reader went away. Stop quietly, as other Unix tools do, instead of
-// dying with an EPIPE stack trace; anything else on stdout is a real error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
-  });
-}
+// dying with an EPIPE stack trace; anything else on stdout is a real error. Hooks skip this: they
+// write with writeSync and never build these streams (a few ms of every tool call).
+const quietOnEpipe = () => {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+};
 
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  quietOnEpipe();
   // Harnesses probe `ratchet --version` before every session: answer it without building the
   // command tree (the same package.json the program's own --version reads; about 10% of start-up).
   const { readFileSync } = await import('node:fs');
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
-  // Hooks run on every tool call: `ratchet hook <event>` skips the command tree (see src/hook-main.ts).
-  const code = args[0] === 'hook' ? await (await import('../dist/hook-main.js')).runHookFast(args) : undefined;
+  // Hooks run on every tool call: `ratchet hook <event>` imports the event's own start-up file
+  // (dist/hooks/<event>.js, see src/hook-main.ts). The name is folded as parseHookEvent folds it
+  // (pre-tool-use, PreToolUse, pre_tool_use); any other form takes the full program.
+  let code;
+  if (args.length === 2 && args[0] === 'hook') {
+    const key = args[1].toLowerCase().replace(/[-_]/g, '');
+    const { existsSync } = await import('node:fs');
+    const file = new URL(`../dist/hooks/${key}.js`, import.meta.url);
+    if (/^[a-z]{1,32}$/.test(key) && !key.startsWith('lazy') && existsSync(file)) code = await (await import(file.href)).main();
+  }
   if (code !== undefined) process.exitCode = code;
   else {
+    quietOnEpipe();
     const { run } = await import('../dist/main.js');
     process.exitCode = await run(args);
   }

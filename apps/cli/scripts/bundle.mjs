@@ -5,7 +5,7 @@
 // splitting, so each lazily imported command stays its own chunk and tree-shaking drops what a
 // command does not use. Types come from `tsc --emitDeclarationOnly`.
 import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,9 +30,24 @@ const lazyChildProcess = {
   },
 };
 
+// `ratchet hook <event>`: the bin imports dist/hooks/<event>.js (src/hook/fast/<event>.ts). Events
+// that run on every tool call or turn get one self-contained file each (built below); the rest
+// join the main graph.
+const hookDir = join(cliRoot, 'src', 'hook', 'fast');
+const PER_CALL_HOOKS = ['pretooluse', 'posttooluse', 'stop', 'subagentstop'];
+const MAIN_GRAPH_HOOKS = (await readdir(hookDir)).map((f) => f.replace(/\.ts$/, '')).filter((key) => !PER_CALL_HOOKS.includes(key));
+const LAZY_HOOK_MODULES = ['flow-obligations', 'claim-obligations'];
+
 await build({
   absWorkingDir: cliRoot,
-  entryPoints: ['src/main.ts', 'src/index.ts', 'src/hook-main.ts'],
+  entryPoints: {
+    main: 'src/main.ts',
+    index: 'src/index.ts',
+    // Hook events that run once per session or prompt, and the modules the per-call hook bundles
+    // below load only when there is a flow or a campaign to read: these share the main graph.
+    ...Object.fromEntries(MAIN_GRAPH_HOOKS.map((key) => [`hooks/${key}`, `src/hook/fast/${key}.ts`])),
+    ...Object.fromEntries(LAZY_HOOK_MODULES.map((name) => [`hooks/lazy-${name}`, `src/hook/${name}.ts`])),
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -47,5 +62,38 @@ await build({
   // commander is CommonJS: its bundled require() of node builtins needs a real `require`.
   banner: { js: "import { createRequire as __ratchetCreateRequire } from 'node:module';\nconst require = __ratchetCreateRequire(import.meta.url);" },
   plugins: [lazyChildProcess],
+  logLevel: 'warning',
+});
+
+
+// The per-call hooks: one file each, not an entry plus shared chunks, because the ESM loader
+// resolves and reads every chunk of a graph before running any of it, and here each costs start-up
+// time. Their rare dynamic imports (flows, campaigns: the LAZY_HOOK_MODULES) are not inlined but
+// load the main graph's copy; those modules return plain obligations and catch their own errors,
+// since that copy's classes (StoreError) are not these bundles'. No `require` banner: nothing on
+// these paths is CommonJS (commander, the one CJS dependency, is not reachable).
+const lazyHookModules = {
+  name: 'lazy-hook-modules',
+  setup(b) {
+    const names = LAZY_HOOK_MODULES.join('|');
+    b.onResolve({ filter: new RegExp(`^\\./(${names})\\.js$`) }, (args) => {
+      if (args.kind !== 'dynamic-import') throw new Error(`${args.importer}: import ${args.path} only dynamically (it loads from the main bundle)`);
+      return { path: `./lazy-${args.path.slice(2)}`, external: true };
+    });
+  },
+};
+await build({
+  absWorkingDir: cliRoot,
+  entryPoints: PER_CALL_HOOKS.map((key) => `src/hook/fast/${key}.ts`),
+  outdir: 'dist/hooks',
+  bundle: true,
+  splitting: false,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  conditions: ['@ratchet/source'],
+  sourcemap: true,
+  minify: true,
+  plugins: [lazyHookModules],
   logLevel: 'warning',
 });

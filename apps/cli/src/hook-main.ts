@@ -1,12 +1,13 @@
 /**
- * The bin's fast path for `ratchet hook <event>`: hooks run on every tool call, so this entry
- * answers them without building the commander tree (`ratchet hook --help` and any other form go
- * through the full program, which registers the same command).
+ * The bin's fast path for `ratchet hook <event>`: hooks run on every tool call, so each event has
+ * its own start-up bundle (dist/hooks/<event>.js, built from src/hook/fast/) that answers without
+ * building the commander tree and loads only that event's code, as one file. `ratchet hook --help`
+ * and any other form go through the full program, which registers the same command.
  */
-import { readSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 import { StdinTooLargeError, processIo, type Io } from './context.js';
-import { parseHookEvent } from './hook/payload.js';
-import { runHook } from './hook/run.js';
+import type { HookEvent } from './hook/payload.js';
+import { runHookWith, type HookHandler } from './hook/run.js';
 
 /**
  * Standard input read synchronously: Claude Code pipes a few KiB and closes, and a stream costs
@@ -35,11 +36,41 @@ function readStdinFast(fallback: Io['readStdin']): Io['readStdin'] {
   };
 }
 
-/** Exit code for `ratchet hook <event>`; undefined when `args` is not exactly that (the caller falls back). */
-export async function runHookFast(args: readonly string[]): Promise<number | undefined> {
-  if (args.length !== 2 || args[0] !== 'hook') return undefined;
-  const event = parseHookEvent(args[1]!);
-  if (event === undefined) return undefined;
-  const io = processIo();
-  return runHook(event, { ...io, readStdin: readStdinFast(io.readStdin) });
+/**
+ * Written with writeSync on the descriptor: touching process.stdout or process.stdin builds a
+ * stream (a socket for a pipe), a few milliseconds a hook would pay on every call. A descriptor
+ * that would block (a non-blocking pipe) gets the rest through the stream; a reader that went away
+ * (EPIPE) is ignored, as the bin does for every command.
+ */
+function writeFd(fd: 1 | 2): (text: string) => void {
+  return (text) => {
+    const bytes = Buffer.from(text, 'utf8');
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return;
+      if (code !== 'EAGAIN') throw err;
+      (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(done));
+    }
+  };
+}
+
+/** The process's Io for a hook: no terminal questions (Claude Code pipes both ends). */
+function hookIo(): Io {
+  return {
+    stdout: writeFd(1),
+    stderr: writeFd(2),
+    isTTY: false,
+    stdinIsTTY: false,
+    env: process.env,
+    cwd: process.cwd(),
+    readStdin: readStdinFast((options) => processIo().readStdin(options)),
+  };
+}
+
+/** Exit code for `ratchet hook <event>` answered by `handler` in this process. */
+export function hookMain(event: HookEvent, handler: HookHandler): Promise<number> {
+  return runHookWith(event, hookIo(), handler);
 }

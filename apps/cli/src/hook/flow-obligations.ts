@@ -1,8 +1,9 @@
 /** Open flow sessions (neither COMPLETED nor HALTED) among `ids`, each with its exact next command. */
 import { FlowError, flowStatus, type FlowView, type RunnerOptions } from '@ratchet/flows';
+import { NotFoundError, StoreError } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { runnerOptions } from '../commands/flow/project.js';
-import type { Obligation } from './obligations.js';
+import { corruptObligation, type Obligation } from './obligations.js';
 
 /** A flow session's current view; undefined when it was never created (or was removed by `ratchet`). */
 export async function flowView(options: RunnerOptions, id: string): Promise<FlowView | undefined> {
@@ -18,7 +19,19 @@ export async function flowObligations(ctx: Context, ids: readonly string[]): Pro
   const options = await runnerOptions(ctx);
   const out: Obligation[] = [];
   for (const id of ids) {
-    const view = await flowView(options, id);
+    let view: FlowView | undefined;
+    try {
+      view = await flowView(options, id);
+    } catch (err) {
+      // Caught here, not by the caller: the hook bundles load this module from the main bundle,
+      // whose StoreError is a different class from theirs.
+      if (err instanceof NotFoundError) continue;
+      if (err instanceof StoreError) {
+        out.push(corruptObligation(ctx.cwd, err));
+        continue;
+      }
+      throw err;
+    }
     if (view === undefined) continue;
     const status = view.session.status;
     if (status === 'COMPLETED' || status === 'HALTED') continue;

@@ -69,32 +69,16 @@ export async function openObligations(ctx: Context, memory: HookMemory, runners:
     const task = taskObligation(readTaskSession(root));
     if (task) out.push(task);
   });
+  // Flows and campaigns are read by modules loaded only when there is something to read (Stop
+  // runs at every turn's end). Each catches its own state errors and returns them as obligations:
+  // the hook bundles load them from the main bundle, whose StoreError is a different class.
   if (memory.flows.length > 0) {
     const { flowObligations } = await import('./flow-obligations.js');
-    await guard(async () => {
-      out.push(...(await flowObligations(ctx, memory.flows)));
-    });
+    out.push(...(await flowObligations(ctx, memory.flows)));
   }
-  // campaign-dag is only loaded when there is a campaign to read (Stop runs at every turn's end).
   if (runners.length > 0 && existsSync(join(root, '.ratchet', 'campaign.json'))) {
-    await guard(async () => {
-      const { formatSeq, readCampaign } = await import('@ratchet/campaign-dag');
-      const campaign = await readCampaign(root).catch((err: unknown) => {
-        // No active campaign is no obligation.
-        if (err instanceof Error && 'code' in err && (err as { code: string }).code === 'no-campaign') return undefined;
-        throw err;
-      });
-      for (const task of campaign?.tasks ?? []) {
-        if (task.status === 'in_progress' && task.runner !== undefined && runners.includes(task.runner)) {
-          const seq = formatSeq(task.seq);
-          out.push({
-            kind: 'claim',
-            what: `campaign task ${seq} (${task.slug}) is claimed by ${task.runner} and still in_progress`,
-            command: `ratchet campaign update-task ${seq} complete (or: ratchet campaign update-task ${seq} blocked --reason "<why>")`,
-          });
-        }
-      }
-    });
+    const { claimObligations } = await import('./claim-obligations.js');
+    out.push(...(await claimObligations(root, runners)));
   }
   for (const lock of memory.jixoLocks) {
     await guard(async () => {

@@ -1,5 +1,6 @@
 /**
  * `ratchet hook <event>`: read one Claude Code hook payload from standard input and answer it.
+ * Each event's handler lives in its own module (see handlers.ts for the table).
  * Errors fail open (a note on stderr, exit 0) so a Ratchet bug never wedges an agent; the one
  * exception, a state file that cannot be read, is an answer (deny / block naming the file and
  * place), not an error. Projects without Ratchet (no `.ratchet/`, no ratchet.config.json) get no
@@ -7,7 +8,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { StdinTooLargeError, makeContext, type Io } from '../context.js';
+import { StdinTooLargeError, makeContext, type Context, type Io } from '../context.js';
 import { writeAnswer, type HookAnswer } from './answer.js';
 import { CONFIG_FILE } from './config.js';
 import { MAX_PAYLOAD_BYTES, parsePayload, type HookEvent, type HookPayload } from './payload.js';
@@ -40,33 +41,14 @@ export function hookRoot(io: Io, payload: HookPayload, explicit: string | undefi
   return undefined;
 }
 
-async function answer(event: HookEvent, io: Io, root: string, payload: HookPayload): Promise<HookAnswer> {
-  const ctx = makeContext(io, { json: false, quiet: false, cwd: root, color: false });
-  switch (event) {
-    case 'pre-tool-use':
-      return (await import('./pre-tool-use.js')).preToolUse(root, payload);
-    case 'post-tool-use': {
-      const { readTaskSession } = await import('./obligations.js');
-      let session;
-      try {
-        session = readTaskSession(root);
-      } catch {
-        session = undefined;
-      }
-      await (await import('./post-tool-use.js')).postToolUse(root, payload, session);
-      return { kind: 'none' };
-    }
-    case 'stop':
-    case 'subagent-stop':
-      return (await import('./stop.js')).stop(ctx, payload);
-    case 'session-start':
-      return (await import('./context-events.js')).sessionStart(ctx, payload);
-    case 'user-prompt-submit':
-      return (await import('./context-events.js')).userPromptSubmit(ctx, payload);
-  }
-}
+/** Answers one parsed payload for the project at `root`. */
+export type HookHandler = (ctx: Context, root: string, payload: HookPayload) => Promise<HookAnswer>;
 
-export async function runHook(event: HookEvent, io: Io, explicitCwd?: string): Promise<number> {
+/**
+ * Read, parse and answer one payload with `handler`. The handler is a parameter so that each
+ * event's start-up bundle (src/hook/fast/) carries only its own handler's code.
+ */
+export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler, explicitCwd?: string): Promise<number> {
   const note = (message: string): number => {
     io.stderr(`ratchet hook ${event}: ${message} (failing open: the action goes ahead)\n`);
     return 0;
@@ -88,7 +70,8 @@ export async function runHook(event: HookEvent, io: Io, explicitCwd?: string): P
   try {
     const root = hookRoot(io, payload, explicitCwd);
     if (root === undefined) return 0;
-    writeAnswer(io, await answer(event, io, root, payload));
+    const ctx = makeContext(io, { json: false, quiet: false, cwd: root, color: false });
+    writeAnswer(io, await handler(ctx, root, payload));
     return 0;
   } catch (err) {
     return note(err instanceof Error ? err.message : String(err));

@@ -1,7 +1,7 @@
 import { parseHookEvent } from '../../hook/payload.js';
-import { runHook } from '../../hook/run.js';
+import { runHook } from '../../hook/dispatch.js';
 import type { CommandAction } from '../../program.js';
 
-/** `ratchet hook <event>` through the full program (the bin's fast path calls runHook directly). */
+/** `ratchet hook <event>` through the full program (the bin's fast path loads the event's own bundle). */
 const hook: CommandAction = (ctx, args, options) => runHook(parseHookEvent(args[0]!)!, ctx.io, typeof options.cwd === 'string' ? ctx.cwd : undefined);
 export default hook;

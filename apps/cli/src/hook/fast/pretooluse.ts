@@ -1,0 +1,7 @@
+/** `ratchet hook pre-tool-use`: its own start-up bundle (see src/hook-main.ts). */
+import { hookMain } from '../../hook-main.js';
+import { preToolUse } from '../pre-tool-use.js';
+import type { HookHandler } from '../run.js';
+
+export const handle: HookHandler = (_ctx, root, payload) => Promise.resolve(preToolUse(root, payload));
+export const main = (): Promise<number> => hookMain('pre-tool-use', handle);

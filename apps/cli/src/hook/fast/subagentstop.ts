@@ -1,0 +1,6 @@
+/** `ratchet hook subagent-stop`: a subagent answers for the same obligations as Stop. */
+import { hookMain } from '../../hook-main.js';
+import { handle } from './stop.js';
+
+export { handle };
+export const main = (): Promise<number> => hookMain('subagent-stop', handle);

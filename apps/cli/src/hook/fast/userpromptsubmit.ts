@@ -1,0 +1,7 @@
+/** `ratchet hook user-prompt-submit`: its own start-up bundle (see src/hook-main.ts). */
+import { hookMain } from '../../hook-main.js';
+import { userPromptSubmit } from '../context-events.js';
+import type { HookHandler } from '../run.js';
+
+export const handle: HookHandler = (ctx, _root, payload) => userPromptSubmit(ctx, payload);
+export const main = (): Promise<number> => hookMain('user-prompt-submit', handle);

@@ -1,0 +1,62 @@
+/**
+ * `ratchet hook <event>` start-up: the bin imports dist/hooks/<event>.js. Every event has one; the
+ * per-call events (pre-tool-use, post-tool-use, stop, subagent-stop) are single files that import
+ * only node builtins and, lazily, the two modules that read flows and campaigns from the main graph
+ * (a split graph costs every tool call a file read per chunk). The spellings the bin accepts all
+ * reach the same answer as the full program.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { HOOK_EVENTS } from '../src/hook/payload.js';
+import { DIST } from './bundle.js';
+
+const BIN = fileURLToPath(new URL('../bin/ratchet.js', import.meta.url));
+const key = (event: string): string => event.replace(/-/g, '');
+const PER_CALL = ['pre-tool-use', 'post-tool-use', 'stop', 'subagent-stop'];
+
+describe('hook start-up bundles', () => {
+  test('every hook event has its source entry and its built file', () => {
+    const sources = readdirSync(fileURLToPath(new URL('../src/hook/fast/', import.meta.url))).map((f) => f.replace(/\.ts$/, ''));
+    expect(sources.sort()).toEqual(HOOK_EVENTS.map(key).sort());
+    for (const event of HOOK_EVENTS) expect(existsSync(join(DIST, 'hooks', `${key(event)}.js`)), event).toBe(true);
+  });
+
+  test.each(PER_CALL)('%s is one self-contained file', (event) => {
+    const code = readFileSync(join(DIST, 'hooks', `${key(event)}.js`), 'utf8');
+    const statics = [...code.matchAll(/(?:^|[;}\s])import(?:[\w\s{},$*]*?from)?\s*"([^"]+)"/g)].map((m) => m[1]!);
+    const dynamics = [...code.matchAll(/import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
+    expect(statics.filter((s) => !s.startsWith('node:'))).toEqual([]);
+    expect(new Set(dynamics.filter((s) => !s.startsWith('node:')))).toEqual(event.includes('stop') ? new Set(['./lazy-claim-obligations.js', './lazy-flow-obligations.js']) : new Set());
+    // commander (the one CommonJS dependency, with its require banner) never reaches a hook.
+    expect(code).not.toContain('createRequire');
+  });
+
+  test('every spelling of an event gets the same answer as the full program', { timeout: 60_000 }, () => {
+    const project = mkdtempSync(join(tmpdir(), 'ratchet-hook-bundles-'));
+    const init = spawnSync(process.execPath, [BIN, 'init', '--quiet', '--cwd', project], { encoding: 'utf8' });
+    expect(init.status, init.stderr).toBe(0);
+    const start = spawnSync(process.execPath, [BIN, 'task', 'start', '--task-id', 'T-1', '--no-network', '--quiet', '--cwd', project], { encoding: 'utf8' });
+    expect(start.status, start.stderr).toBe(0);
+    const payload = JSON.stringify({ session_id: 's-1', cwd: project, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(project, 'a.js'), content: 'x' } });
+    const answers = ['pre-tool-use', 'PreToolUse', 'pre_tool_use', 'PRETOOLUSE'].map((spelling) => {
+      const r = spawnSync(process.execPath, [BIN, 'hook', spelling], { input: payload, encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: project } });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout;
+    });
+    // Through commander (a global flag defeats the fast path).
+    const full = spawnSync(process.execPath, [BIN, 'hook', 'pre-tool-use', '--cwd', project], { input: payload, encoding: 'utf8' });
+    expect(full.status, full.stderr).toBe(0);
+    expect((JSON.parse(answers[0]!) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe('deny');
+    for (const answer of [...answers, full.stdout]) expect(answer).toBe(answers[0]);
+    // A name that is not an event is the program's usage error, never a file outside dist/hooks.
+    for (const bad of ['lazyflowobligations', '../main', 'nope']) {
+      const r = spawnSync(process.execPath, [BIN, 'hook', bad], { input: payload, encoding: 'utf8' });
+      expect(r.status, bad).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
