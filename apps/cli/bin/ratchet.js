@@ -27,7 +27,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   let code;
   if (args.length === 2 && args[0] === 'hook') {
     const key = args[1].toLowerCase().replace(/[-_]/g, '');
-    const { existsSync } = await import('node:fs');
+    const { existsSync } = process.getBuiltinModule('node:fs');
     const file = new URL(`../dist/hooks/${key}.js`, import.meta.url);
     if (/^[a-z]{1,32}$/.test(key) && !key.startsWith('lazy') && existsSync(file)) code = await (await import(file.href)).main();
   }

@@ -82,6 +82,23 @@ const lazyHookModules = {
     });
   },
 };
+// `import { readSync } from 'node:fs'` makes the ESM loader build a facade of node:fs, reading every
+// export, and its ReadStream getter loads the stream modules (~4 ms here). The per-call hooks never
+// use streams, so they take builtins through process.getBuiltinModule instead: one constant per
+// export, dropped by tree-shaking when unused. Build-time Node lists the exports.
+const builtinsWithoutFacade = {
+  name: 'builtins-without-esm-facade',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, async (args) => {
+      const names = Object.keys(await import(args.path)).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+      // Loaded on first use, so a builtin whose imports tree-shaking dropped is never loaded at all.
+      const lines = [`let cached;`, `const m = () => (cached ??= process.getBuiltinModule(${JSON.stringify(args.path)}));`, 'export default /* @__PURE__ */ m();'];
+      for (const name of names) lines.push(`export const ${name} = /* @__PURE__ */ (() => m().${name})();`);
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
 await build({
   absWorkingDir: cliRoot,
   entryPoints: PER_CALL_HOOKS.map((key) => `src/hook/fast/${key}.ts`),
@@ -94,6 +111,6 @@ await build({
   conditions: ['@ratchet/source'],
   sourcemap: true,
   minify: true,
-  plugins: [lazyHookModules],
+  plugins: [lazyHookModules, builtinsWithoutFacade],
   logLevel: 'warning',
 });

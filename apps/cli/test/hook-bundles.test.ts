@@ -6,7 +6,7 @@
  * reach the same answer as the full program.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,30 @@ describe('hook start-up bundles', () => {
       const r = spawnSync(process.execPath, [BIN, 'hook', bad], { input: payload, encoding: 'utf8' });
       expect(r.status, bad).toBe(2);
       expect(r.stdout).toBe('');
+    }
+  });
+
+  test('a blocking stop and a denied write load no stream, socket, crypto or perf_hooks module', { timeout: 60_000 }, () => {
+    // Each of these costs every tool call milliseconds of start-up (see BENCHMARKS.md, "Hook start-up").
+    const project = mkdtempSync(join(tmpdir(), 'ratchet-hook-modules-'));
+    for (const args of [['init', '--quiet'], ['task', 'start', '--task-id', 'T-1', '--no-network', '--quiet']]) {
+      const r = spawnSync(process.execPath, [BIN, ...args, '--cwd', project], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    }
+    const preload = join(project, 'modules.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.MODULES_OUT, process.moduleLoadList.join('\\n')));\n");
+    const payloads = {
+      'pre-tool-use': { session_id: 's-1', cwd: project, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(project, 'a.js'), content: 'x' } },
+      stop: { session_id: 's-1', cwd: project, hook_event_name: 'Stop', stop_hook_active: false },
+    };
+    for (const [event, payload] of Object.entries(payloads)) {
+      const out = join(project, `${event}.modules`);
+      const r = spawnSync(process.execPath, ['-r', preload, BIN, 'hook', event], { input: JSON.stringify(payload), encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: project, MODULES_OUT: out } });
+      expect(r.status, r.stderr).toBe(0);
+      // The answer is real (a deny, a block), so the write and the block record were on this path.
+      expect(r.stdout).toMatch(event === 'stop' ? /"decision":"block"/ : /"permissionDecision":"deny"/);
+      const heavy = readFileSync(out, 'utf8').split('\n').filter((m) => /^NativeModule (stream|internal\/streams\/readable|net|tty|crypto|perf_hooks)$/.test(m));
+      expect(heavy, event).toEqual([]);
     }
   });
 });

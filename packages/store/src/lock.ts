@@ -16,12 +16,16 @@
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { randomHex } from './atomic-write.js';
 import { IoError, LockLostError, LockNotHeldError, LockTimeoutError, type LockHolder, type StoreError } from './errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { TOKEN, createExclusive, createExclusiveNow, readHolder, readHolderQuietly, removeFile, removeQuietly } from './lock-file.js';
 import { isProcessAlive, ownPidStart, thisHost } from './process-alive.js';
+
+// A monotonic clock and a sleep without node:timers/promises or the `performance` global: each
+// loads a set of modules (perf_hooks alone is ten) that a one-shot writer such as a hook would pay.
+const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export type { LockHolder } from './errors.js';
 
@@ -89,7 +93,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const settings = normalize(options);
   const target = resolve(path);
   const lockPath = `${target}.lock`;
-  const started = performance.now();
+  const started = monotonicMs();
   const releaseLocal = await local.acquire(lockPath, settings.timeoutMs);
   if (releaseLocal === undefined) {
     throw new LockTimeoutError(target, lockPath, settings.timeoutMs, readHolderQuietly(target, lockPath));
@@ -127,7 +131,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       }
       // A stale holder just removed: try again at once, too.
       if (current !== undefined && isStale(current, settings) && breakFile(target, lockPath, lockPath, current.token, 0, settings) && quickRetries++ < 100) continue;
-      const remaining = settings.timeoutMs - (performance.now() - started);
+      const remaining = settings.timeoutMs - (monotonicMs() - started);
       if (remaining <= 0) throw new LockTimeoutError(target, lockPath, settings.timeoutMs, current);
       quickRetries = 0;
       // Jitter keeps several waiters from polling in lockstep.
@@ -250,7 +254,7 @@ function handleFor(target: string, lockPath: string, holder: LockHolder, release
 async function releaseToken(target: string, lockPath: string, token: string, mismatch: (current: LockHolder | undefined) => StoreError): Promise<void> {
   const guard = `${lockPath}.break-${token}`;
   const settings = normalize({});
-  const started = performance.now();
+  const started = monotonicMs();
   for (;;) {
     if (createGuard(target, guard, settings)) {
       try {
@@ -266,7 +270,7 @@ async function releaseToken(target: string, lockPath: string, token: string, mis
     const breaker = readHolderQuietly(target, guard);
     if (breaker !== undefined && isStale(breaker, settings)) {
       breakFile(target, lockPath, guard, breaker.token, 1, settings);
-    } else if (performance.now() - started > RELEASE_WAIT_MS) {
+    } else if (monotonicMs() - started > RELEASE_WAIT_MS) {
       throw mismatch(readHolderQuietly(target, lockPath));
     } else {
       await sleep(2);
