@@ -10,7 +10,7 @@
  * plan text comes from an injected `readPlan`, the clock is injected, nothing is mutated.
  */
 import { DEFAULT_MAX_DEPTH, RecursionDepthError, type Machine } from '@ratchet/fsm-core';
-import { PLACEHOLDER, ROOT_FRAME, childFrame, matchGlob, parsePlan, resolveCall, type PlanExpansion, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
+import { PLACEHOLDER, ROOT_FRAME, childFrame, matchGlob, normalizeRelative, parsePlan, resolveCall, type PlanExpansion, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
 import { moveTo } from './lifecycle.js';
 import { currentStep } from './current-step.js';
 import { planSha256 } from './pins.js';
@@ -212,6 +212,9 @@ function loadFrame(target: string, chain: readonly string[], options: PlanStackO
     match = () => {
       const files = found[taken++];
       if (files === undefined) throw mismatch(`it reaches more for_each_file lines than lint expanded (${found.length})`);
+      // Lint only lists project-relative paths; anything else was written into the session by hand.
+      const outside = files.find((f) => normalizeRelative(f) !== f);
+      if (outside !== undefined) throw mismatch(`its expansion names ${JSON.stringify(outside)}, which is not a project-relative path`);
       return files;
     };
   }

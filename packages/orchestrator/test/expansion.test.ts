@@ -73,6 +73,9 @@ describe("for_each_file runs lint's expansion", () => {
     expect(() => advance(s, {}, o)).toThrow(expect.objectContaining({ code: 'expansion-mismatch', chain: ['main.plan', 'sub.plan'] }) as Error);
     expect(() => startPlan(planning(o), 'two.plan', { ...o, expansion: { '': { plan: 'two.plan', loops: [['a/x']] } } })).toThrow(/two\.plan: it reaches more for_each_file lines than lint expanded \(1\)/);
     expect(() => startPlan(planning(o), 'sub.plan', { ...o, expansion: { '': { plan: 'sub.plan', loops: [['src/a.ts'], ['src/b.ts']] } } })).toThrow(/it reaches 1 for_each_file line\(s\), lint expanded 2/);
+    // A session edited by hand cannot smuggle in a path out of the project.
+    for (const bad of ['../etc/passwd', '/etc/passwd', 'src/../../x'])
+      expect(() => startPlan(planning(o), 'sub.plan', { ...o, expansion: { '': { plan: 'sub.plan', loops: [[bad]] } } })).toThrow(expect.objectContaining({ code: 'expansion-mismatch' }) as Error);
     // A session from before expansions (none stored) globs the files, as it always did.
     expect(runAll(startPlan(planning(o), 'sub.plan', o), o).lines).toEqual(['sub.plan: read src/a.ts']);
   });
