@@ -16,9 +16,9 @@ import { assetPath, displayPath } from './paths.js';
 
 /** Plans larger than this are refused before reading (the seed's plans are a few dozen lines). */
 export const PLAN_MAX_BYTES = 50 * 1024 * 1024;
-import { DEFAULT_DIALECT, DEFAULT_REGISTRY } from './project-files.js';
+import { DEFAULT_DIALECT, DEFAULT_REGISTRY, RESEARCH_DIALECT } from './project-files.js';
 
-export { DEFAULT_DIALECT, DEFAULT_REGISTRY };
+export { DEFAULT_DIALECT, DEFAULT_REGISTRY, RESEARCH_DIALECT };
 /** Directories never seeded into the simulated file system: tooling, not project content. */
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.turbo']);
 
@@ -91,8 +91,17 @@ export function planReader(root: string): (relPath: string) => string | undefine
 
 /** The dialect plans are checked against unless told otherwise: the project's, else the bundled one. */
 export function defaultDialectPath(root: string): string {
-  const projectDialect = join(root, DEFAULT_DIALECT);
-  return existsSync(projectDialect) ? projectDialect : assetPath('protocols', 'fdc.dialect.json');
+  return projectOrBundled(root, DEFAULT_DIALECT);
+}
+
+/** The dialect research plans are written in and checked against: the project's, else the bundled one. */
+export function researchDialectPath(root: string): string {
+  return projectOrBundled(root, RESEARCH_DIALECT);
+}
+
+function projectOrBundled(root: string, relPath: string): string {
+  const own = join(root, relPath);
+  return existsSync(own) ? own : assetPath('protocols', relPath.slice(relPath.lastIndexOf('/') + 1));
 }
 
 /** What a dialect file means: its JSON and that of the FSM it names (formatting aside). */
@@ -105,6 +114,11 @@ export function dialectMeaning(path: string): string {
 /** The project's dialect (else the bundled one), loaded and checked against its FSM. */
 export function loadProjectDialect(ctx: Context): Dialect {
   return loadDialectAndFsm(ctx, ctx.cwd, {}).dialect;
+}
+
+/** The dialect file at `path`, loaded and checked against the FSM it names (CliError when it is invalid). */
+export function loadDialectFile(ctx: Context, path: string): Dialect {
+  return loadDialectAndFsm(ctx, ctx.cwd, { dialect: path }).dialect;
 }
 
 function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptions): { dialect: Dialect; machine: Machine } {

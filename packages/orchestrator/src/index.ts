@@ -23,6 +23,7 @@ export {
   type CurrentStep,
   type PlanStackErrorCode,
   type PlanStackOptions,
+  type StartPlanOptions,
   type StepResult,
 } from './plan-stack.js';
 export { SESSION_SCHEMA_VERSION, openSession, sessionDocument, type OpenSessionOptions, type SessionFile } from './session.js';

@@ -1,13 +1,16 @@
 /**
  * Plan-stack execution. A running plan is a stack of frames, each a plan flattened to command
- * lines (for_each_file expanded against a given file list, `{file}` substituted). `call_plan`
+ * lines (for_each_file expanded, `{file}` substituted). The files each loop iterates are the ones
+ * lint's simulated file system matched (`startPlan`'s `expansion`, kept in the session until each
+ * frame is loaded), so the run is the plan lint judged; a session without one (started by an older
+ * version, or by a caller that did not lint) globs the given file list instead. `call_plan`
  * lines are resolved lazily, when execution reaches them: the parent frame advances past the call
  * first, then the sub-plan is pushed (so popping it resumes the parent at the next line). The end
  * of a sub-plan pops it; the end of the root plan moves the lifecycle on (plan_complete). Pure:
  * plan text comes from an injected `readPlan`, the clock is injected, nothing is mutated.
  */
 import { DEFAULT_MAX_DEPTH, RecursionDepthError, type Machine } from '@ratchet/fsm-core';
-import { PLACEHOLDER, matchGlob, parsePlan, resolveCall, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
+import { PLACEHOLDER, ROOT_FRAME, childFrame, matchGlob, normalizeRelative, parsePlan, resolveCall, type PlanExpansion, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
 import { moveTo } from './lifecycle.js';
 import { currentStep } from './current-step.js';
 import { planSha256 } from './pins.js';
@@ -28,8 +31,9 @@ export interface PlanStackOptions extends Clock {
   /** Plan registry (logical name -> path) for call_plan targets. */
   registry?: PlanRegistry;
   /**
-   * Project-relative paths for_each_file globs expand against, or a function returning them (called
-   * only when a plan with for_each_file is loaded, so callers can skip walking the project otherwise).
+   * Project-relative paths for_each_file globs expand against when the session holds no expansion
+   * from lint, or a function returning them (called only when such a plan with for_each_file is
+   * loaded, so callers can skip walking the project otherwise).
    */
   files: readonly string[] | (() => readonly string[]);
   /** Most frames on the stack, the root included (default 10, like fsm-core's pushdown runs). */
@@ -41,7 +45,16 @@ export interface PlanStackOptions extends Clock {
   pins?: PlanPins | undefined;
 }
 
-export type PlanStackErrorCode = 'plan-not-found' | 'plan-syntax' | 'unresolved-call' | 'no-plan-running' | 'plan-too-large' | 'plan-changed';
+export interface StartPlanOptions extends PlanStackOptions {
+  /**
+   * What lint's simulated file system made of the plan's for_each_file lines (`lintPlan` with
+   * `expansion: true`): the run serves exactly those iterations, whatever the disk holds when a loop
+   * is reached. Without it, loops glob `files`.
+   */
+  expansion?: PlanExpansion | undefined;
+}
+
+export type PlanStackErrorCode = 'plan-not-found' | 'plan-syntax' | 'unresolved-call' | 'no-plan-running' | 'plan-too-large' | 'plan-changed' | 'expansion-mismatch';
 
 /** A plan could not be loaded or there is no plan to step. The session passed in is unchanged. */
 export class PlanStackError extends Error {
@@ -68,6 +81,8 @@ export class PlanChangedError extends PlanStackError {
     readonly sha256: string,
     readonly why: string,
     chain: readonly string[],
+    /** The frame position the plan would run at (expansion.ts): a new lint's expansion is grafted there. */
+    readonly at: string = ROOT_FRAME,
   ) {
     super('plan-changed', `${path} ${why} since \`run plan\` linted it`, chain);
     this.name = 'PlanChangedError';
@@ -81,10 +96,19 @@ export { currentStep, type CurrentStep } from './current-step.js';
  * lifecycle to EXECUTING (plan_accepted) and run up to its first command. An empty plan completes
  * at once. Throws PlanStackError / RecursionDepthError / IllegalMoveError, leaving `session` as it was.
  */
-export function startPlan(session: Session, planPath: string, options: PlanStackOptions): Session {
-  const root = loadFrame(planPath, [], options);
-  const accepted = moveTo(session, EXECUTING, options);
-  return settle({ ...accepted, stack: [root] }, options);
+export function startPlan(session: Session, planPath: string, options: StartPlanOptions): Session {
+  const { expansion } = options;
+  const root = loadFrame(planPath, [], options, { expansion, at: ROOT_FRAME });
+  // A previous plan's expansion never leaks into this one.
+  const { expansion: _previous, ...accepted } = moveTo(session, EXECUTING, options);
+  return settle({ ...accepted, ...(expansion !== undefined ? { expansion: without(expansion, ROOT_FRAME) } : {}), stack: [root] }, options);
+}
+
+/** The expansion minus a frame that is now loaded: the session keeps only what is still to run. */
+function without(expansion: PlanExpansion, at: string): PlanExpansion {
+  if (!Object.hasOwn(expansion, at)) return expansion;
+  const { [at]: _loaded, ...rest } = expansion;
+  return rest;
 }
 
 export interface StepResult {
@@ -112,22 +136,29 @@ function settle(session: Session, options: PlanStackOptions): Session {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!Number.isSafeInteger(maxDepth) || maxDepth < 1) throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
   const stack = session.stack.map((f) => ({ ...f }));
+  let expansion = session.expansion;
   for (;;) {
     const top = stack[stack.length - 1];
-    if (top === undefined) return moveTo({ ...session, stack }, AFTER_PLAN, options);
+    if (top === undefined) {
+      const { expansion: _done, ...finished } = session;
+      return moveTo({ ...finished, stack }, AFTER_PLAN, options);
+    }
     const line = top.steps[top.current];
     if (line === undefined) {
       stack.pop();
       continue;
     }
     const target = callTarget(line);
-    if (target === undefined) return { ...session, stack };
+    if (target === undefined) return { ...session, ...(expansion !== undefined ? { expansion } : {}), stack };
     top.current++; // the parent moves past the call before the sub-plan runs
     const chain = stack.map((f) => f.planPath);
     const resolved = resolveCall(target, options.registry);
     if (!resolved.ok) throw new PlanStackError('unresolved-call', resolved.message, chain);
     if (stack.length + 1 > maxDepth) throw new RecursionDepthError([...chain, resolved.path], maxDepth);
-    stack.push(loadFrame(resolved.path, chain, options, true, target));
+    // Every frame on the stack has just moved past the call that led to the next one.
+    const at = stack.reduce((parent, f) => childFrame(parent, f.current - 1), ROOT_FRAME);
+    stack.push(loadFrame(resolved.path, chain, options, { expansion, at }, true, target));
+    if (expansion !== undefined) expansion = without(expansion, at);
   }
 }
 
@@ -135,7 +166,13 @@ function callTarget(line: string): string | undefined {
   return line.startsWith(`${CALL} `) ? line.slice(CALL.length + 1).trim() : undefined;
 }
 
-function loadFrame(target: string, chain: readonly string[], options: PlanStackOptions, resolved = false, callTargetName = target): PlanFrame {
+/** Where a frame's loops come from: lint's expansion (undefined: glob `files`) and the frame's position in it. */
+interface FrameLoops {
+  expansion: PlanExpansion | undefined;
+  at: string;
+}
+
+function loadFrame(target: string, chain: readonly string[], options: PlanStackOptions, loops: FrameLoops, resolved = false, callTargetName = target): PlanFrame {
   let path = target;
   if (!resolved) {
     const r = resolveCall(target, options.registry);
@@ -150,8 +187,8 @@ function loadFrame(target: string, chain: readonly string[], options: PlanStackO
   if (resolved && pins !== undefined) {
     const sha256 = planSha256(text);
     const pointed = Object.hasOwn(pins.registry, callTargetName) ? pins.registry[callTargetName] : undefined;
-    if (pointed !== undefined && pointed !== path) throw new PlanChangedError(path, callTargetName, sha256, `is where registry entry ${JSON.stringify(callTargetName)} points now (it pointed to ${pointed})`, here);
-    if (pins.plans[path] !== sha256) throw new PlanChangedError(path, callTargetName, sha256, Object.hasOwn(pins.plans, path) ? 'changed' : 'was not linted', here);
+    if (pointed !== undefined && pointed !== path) throw new PlanChangedError(path, callTargetName, sha256, `is where registry entry ${JSON.stringify(callTargetName)} points now (it pointed to ${pointed})`, here, loops.at);
+    if (pins.plans[path] !== sha256) throw new PlanChangedError(path, callTargetName, sha256, Object.hasOwn(pins.plans, path) ? 'changed' : 'was not linted', here, loops.at);
   }
   const { plan, diagnostics } = parsePlan(text, path);
   const errors = diagnostics.filter((d) => d.severity === 'error');
@@ -159,10 +196,32 @@ function loadFrame(target: string, chain: readonly string[], options: PlanStackO
     const first = errors[0]!;
     throw new PlanStackError('plan-syntax', `${path}:${first.line}:${first.column}: ${first.message} [${first.ruleId}]${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, here);
   }
-  const needsFiles = plan.body.some((node) => node.kind === 'for_each_file');
-  const files = !needsFiles ? [] : typeof options.files === 'function' ? options.files() : options.files;
+  const hasLoops = plan.body.some((node) => node.kind === 'for_each_file');
+  const mismatch = (why: string): PlanStackError =>
+    new PlanStackError('expansion-mismatch', `${path}: ${why}, so it is not the plan \`run plan\` linted; run \`ratchet run plan\` again`, here);
+  let match: readonly string[] | (() => readonly string[]) = [];
+  let lists: readonly (readonly string[])[] | undefined;
+  let taken = 0;
+  if (hasLoops && loops.expansion === undefined) match = typeof options.files === 'function' ? options.files() : options.files;
+  else if (hasLoops) {
+    const linted = Object.hasOwn(loops.expansion!, loops.at) ? loops.expansion![loops.at] : undefined;
+    if (linted === undefined || linted.plan !== path) throw mismatch(`lint expanded no for_each_file of ${path} at this point`);
+    const found = linted.loops;
+    lists = found;
+    // The n-th loop the expansion reaches is the n-th lint reached: both walk the same lines in the same order.
+    match = () => {
+      const files = found[taken++];
+      if (files === undefined) throw mismatch(`it reaches more for_each_file lines than lint expanded (${found.length})`);
+      // Lint only lists project-relative paths; anything else was written into the session by hand.
+      const outside = files.find((f) => normalizeRelative(f) !== f);
+      if (outside !== undefined) throw mismatch(`its expansion names ${JSON.stringify(outside)}, which is not a project-relative path`);
+      return files;
+    };
+  }
   try {
-    return { planPath: path, steps: expandSteps(plan.body, files, undefined, options.maxSteps), current: 0 };
+    const steps = expandSteps(plan.body, match, undefined, options.maxSteps);
+    if (lists !== undefined && taken !== lists.length) throw mismatch(`it reaches ${taken} for_each_file line(s), lint expanded ${lists.length}`);
+    return { planPath: path, steps, current: 0 };
   } catch (err) {
     if (err instanceof RangeError) throw new PlanStackError('plan-too-large', `${path}: ${err.message}`, here);
     throw err;
@@ -173,12 +232,19 @@ function loadFrame(target: string, chain: readonly string[], options: PlanStackO
 export const DEFAULT_MAX_STEPS = 1_000_000;
 
 /**
- * Flatten plan nodes to command lines: each for_each_file body repeated for every matching file
- * (sorted), `{file}` replaced by that file (also in nested globs); call_plan lines kept as
- * `call_plan <target>` for run-time resolution. More than `maxSteps` lines (nested loops over a big
- * tree multiply) throws a RangeError instead of filling memory.
+ * Flatten plan nodes to command lines: each for_each_file body repeated for every file it iterates,
+ * `{file}` replaced by that file (also in nested globs); call_plan lines kept as
+ * `call_plan <target>` for run-time resolution. The files: those of `files` its glob matches
+ * (sorted), or, when `files` is a function, what it returns for the glob, asked once per loop in
+ * walk order (lint's expansion). More than `maxSteps` lines (nested loops over a big tree multiply)
+ * throws a RangeError instead of filling memory.
  */
-export function expandSteps(body: readonly PlanNode[], files: readonly string[], binding?: string, maxSteps = DEFAULT_MAX_STEPS): string[] {
+export function expandSteps(
+  body: readonly PlanNode[],
+  files: readonly string[] | ((glob: string) => readonly string[]),
+  binding?: string,
+  maxSteps = DEFAULT_MAX_STEPS,
+): string[] {
   const out: string[] = [];
   // Lines and loop iterations both count: loops of loops with no command inside must end too.
   let work = 0;
@@ -190,7 +256,8 @@ export function expandSteps(body: readonly PlanNode[], files: readonly string[],
     for (const node of nodes) {
       spend();
       if (node.kind === 'for_each_file') {
-        for (const file of matchGlob(bind(node.glob), files)) {
+        const glob = bind(node.glob);
+        for (const file of typeof files === 'function' ? files(glob) : matchGlob(glob, files)) {
           spend();
           walk(node.body, file);
         }

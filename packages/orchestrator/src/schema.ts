@@ -39,6 +39,11 @@ export const PlanPinsSchema = z.strictObject({
   registry: z.record(z.string(), text).describe('Registry name -> the plan path it resolved to when linted.'),
 });
 
+export const FrameExpansionSchema = z.strictObject({
+  plan: text.describe('The plan the frame runs.'),
+  loops: z.array(z.array(text)).describe('The files each for_each_file of the frame iterates, in the order the frame reaches them.'),
+});
+
 /** The session without the store's envelope keys ($schema, schemaVersion). */
 export const SessionSchema = z.strictObject({
   taskId: text,
@@ -51,6 +56,10 @@ export const SessionSchema = z.strictObject({
   research: ResearchInfoSchema.optional(),
   postMortem: PostMortemInfoSchema.optional(),
   pins: PlanPinsSchema.optional(),
+  expansion: z
+    .record(z.string(), FrameExpansionSchema)
+    .describe('Frame position (the step indexes of the call_plan lines leading to it, "/"-separated; "" is the entry plan) -> what lint\'s simulated file system matched for its for_each_file lines. Frames are removed as they load; absent in sessions written before it existed.')
+    .optional(),
   registry: text.describe('The plan registry `run plan --registry` named, project-relative (call_plan names resolve through it while the plan runs); absent: knowledge_core/plan_registry.json.').optional(),
 });
 

@@ -1,4 +1,5 @@
 /** The session: plain JSON, the value the session document stores (its zod schema is in session.ts). */
+import type { PlanExpansion } from '@ratchet/plan-lint';
 
 /** One plan on the stack: its flattened command lines and the index of the current one. */
 export interface PlanFrame {
@@ -67,6 +68,13 @@ export interface Session {
   registry?: string | undefined;
   /** The content pins `run plan` took of the plans it linted. */
   pins?: PlanPins | undefined;
+  /**
+   * What `run plan`'s lint made of the for_each_file lines of the frames not loaded yet (frame
+   * position -> loops, see @ratchet/plan-lint's PlanExpansion): a sub-plan's loops iterate these
+   * files, not what the disk holds when it is called. Absent in sessions written before it existed:
+   * their loops glob the project.
+   */
+  expansion?: PlanExpansion | undefined;
 }
 
 /** The clock every function that stamps a time takes. */

@@ -99,6 +99,7 @@ export const sessionValidator: Schema<Session> = schemaOf<Session>(
       postMortem: object({ path: text, templateSha256: matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest'), outcome: oneOf('SUCCESS', 'FAILURE') }),
       registry: text,
       pins: object({ plans: recordOf(matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest')), registry: recordOf(text) }),
+      expansion: recordOf(object({ plan: text, loops: arrayOf(arrayOf(text)) })),
     },
   ),
 );

@@ -49,6 +49,7 @@ const session = fc.integer({ min: 0, max: 19 }).map((n) => n === 0).chain((extra
         orJunk(record({ path: orJunk(str), templateSha256: fc.oneof({ weight: 8, arbitrary: fc.constant('a'.repeat(64)) }, { weight: 1, arbitrary: str }), outcome: fc.constantFrom('SUCCESS', 'FAILURE', 'SUCCESS', 'FAILURE', 'MAYBE') })),
       ),
       registry: maybe(orJunk(str)),
+      expansion: maybe(orJunk(fc.dictionary(fc.constantFrom('', '0', '3/1'), orJunk(record({ plan: orJunk(str), loops: orJunk(fc.array(orJunk(fc.array(orJunk(str), { maxLength: 2 })), { maxLength: 2 })) }))))),
     },
     extra,
   ),

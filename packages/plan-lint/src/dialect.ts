@@ -48,12 +48,15 @@ export interface DialectDocument {
 
 export interface CompiledCommand {
   name: string;
+  /** The dialect's one-line meaning, when it gives one (for the vocabulary AGENTS.md lists). */
+  description?: string;
   base: DialectAction;
   when: { re: RegExp; source: string; action: DialectAction }[];
 }
 
 export interface Dialect {
   id: string;
+  description?: string;
   fsm: string;
   close: string;
   commands: ReadonlyMap<string, CompiledCommand>;
@@ -176,7 +179,8 @@ export function loadDialect(raw: unknown, machine?: Machine): DialectLoadResult 
             if (re && a) when.push({ re, source: src as string, action: a });
           });
       }
-      if (base) commands.set(name, { name, base, when });
+      const description = own(c, 'description');
+      if (base) commands.set(name, { name, base, when, ...(typeof description === 'string' ? { description } : {}) });
     }
   }
   if (close !== undefined) {
@@ -185,7 +189,8 @@ export function loadDialect(raw: unknown, machine?: Machine): DialectLoadResult 
     if (!used && isObject(rawCommands)) bad('/close', `no command maps to the close symbol ${JSON.stringify(close)}`);
   }
   if (problems.length > 0 || id === undefined || fsm === undefined || close === undefined) return { problems };
-  return { dialect: { id, fsm, close, commands }, problems };
+  const description = own(raw, 'description');
+  return { dialect: { id, fsm, close, commands, ...(typeof description === 'string' ? { description } : {}) }, problems };
 }
 
 /** The action a command line performs (first matching `when`, else the command's own). */
@@ -204,7 +209,8 @@ export function commandsForSymbol(dialect: Dialect, symbol: string): string[] {
   return out;
 }
 
-function describeMatch(source: string): string {
+/** `^close$` -> `close`; any other pattern -> `<args matching /.../>`. */
+export function describeMatch(source: string): string {
   const literal = /^\^([^\\^$.*+?()[\]{}|]*)\$$/.exec(source);
   return literal ? literal[1]! : `<args matching /${source}/>`;
 }

@@ -27,6 +27,8 @@ export {
   type Effect,
 } from './dialect.js';
 export { DEFAULT_MAX_STEPS, lintPlan, type LintOptions, type LintResult, type PlanHost, type PlanRefusal } from './lint.js';
+export { ROOT_FRAME, childFrame, graftExpansion, type FrameExpansion, type PlanExpansion } from './expansion.js';
+export { dialectVocabulary, type VocabularyEntry } from './vocabulary.js';
 export { analyzePlan, complexityOf, type Analysis, type AnalyzeOptions, type Complexity, type Modality } from './analyze.js';
 export { resolveCall, type CallResolution, type PlanRegistry } from './resolve-call.js';
 export { normalizeRelative } from './paths.js';

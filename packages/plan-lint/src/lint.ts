@@ -10,6 +10,7 @@
 import { DEFAULT_MAX_DEPTH, nextSymbols, start, step, type Machine, type RunSnapshot } from '@ratchet/fsm-core';
 import { actionFor, commandsForSymbol, type CompiledCommand, type Dialect, type DialectAction } from './dialect.js';
 import { RULES, sortFindings, type CallSite, type Finding, type RuleId } from './findings.js';
+import { ROOT_FRAME, childFrame, type PlanExpansion } from './expansion.js';
 import { SimulatedFs, type FileView } from './sim-fs.js';
 import { matchGlob } from './glob.js';
 import { KIND_COMMAND, KIND_LOOP, argOf, scanPlan, type PlanCode, type ScanResult } from './parse.js';
@@ -54,6 +55,11 @@ export interface LintOptions {
    * exponentially: without a bound, lint of a ten-line plan could run for days.
    */
   maxSteps?: number;
+  /**
+   * Also return `expansion`: the files every for_each_file iterates in the simulated file system,
+   * per plan frame. Off by default: plain lint need not keep every match list until the end.
+   */
+  expansion?: boolean;
 }
 
 /** Five million simulated steps: a few seconds of lint, five times the longest plan the benchmark lints. */
@@ -61,6 +67,8 @@ export const DEFAULT_MAX_STEPS = 5_000_000;
 
 export interface LintResult {
   findings: Finding[];
+  /** With `expansion: true`: what each for_each_file iterates (complete only when there is no error). */
+  expansion?: PlanExpansion;
 }
 
 /** A range of sibling nodes being walked, or a for_each_file going through its matches. */
@@ -77,6 +85,11 @@ interface Frame {
   cursors: Cursor[];
   chain: string[] | undefined;
   callSites: CallSite[] | undefined;
+  /** Where the run will meet this frame (expansion.ts), and how many steps it has so far: a call's index names its frame. */
+  at: string;
+  steps: number;
+  /** The match lists of its for_each_file lines, in walk order (only when the expansion is asked for). */
+  loops: string[][] | undefined;
 }
 
 export function lintPlan(options: LintOptions): LintResult {
@@ -91,6 +104,7 @@ export function lintPlan(options: LintOptions): LintResult {
   const table = machine.table;
 
   const fs = SimulatedFs.of(options.files);
+  const expansion: PlanExpansion | undefined = options.expansion === true ? {} : undefined;
   const gone = new Map<string, string>();
 
   const report = (frame: Frame | undefined, ruleId: RuleId, file: string, line: number, column: number, message: string, extra?: Pick<Finding, 'chain' | 'callSites'>): void => {
@@ -116,7 +130,7 @@ export function lintPlan(options: LintOptions): LintResult {
   };
 
   const frames: Frame[] = [];
-  const enter = (result: ScanResult, snapshot: RunSnapshot, chain: string[] | undefined, callSites: CallSite[] | undefined): void => {
+  const enter = (result: ScanResult, snapshot: RunSnapshot, chain: string[] | undefined, callSites: CallSite[] | undefined, at: string): void => {
     const { code } = result;
     const frame: Frame = {
       code,
@@ -127,6 +141,9 @@ export function lintPlan(options: LintOptions): LintResult {
       cursors: [{ kind: 'body', i: 0, to: code.count, binding: undefined }],
       chain,
       callSites,
+      at,
+      steps: 0,
+      loops: expansion !== undefined ? [] : undefined,
     };
     for (const d of result.diagnostics) report(frame, d.ruleId, d.file, d.line, d.column, d.message);
     if (code.count === 0) report(frame, 'empty-plan', code.file, 1, 1, 'the plan has no commands');
@@ -137,9 +154,9 @@ export function lintPlan(options: LintOptions): LintResult {
   if (root === null || 'refused' in root) {
     if (root === null) report(undefined, 'call-plan-not-found', entry, 1, 1, `plan file ${JSON.stringify(entry)} not found`);
     else report(undefined, 'call-plan-outside-root', entry, 1, 1, root.refused);
-    return { findings };
+    return { findings, ...(expansion !== undefined ? { expansion } : {}) };
   }
-  enter(root, start(machine, { id: machineId, label: entry, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH }), undefined, undefined);
+  enter(root, start(machine, { id: machineId, label: entry, maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH }), undefined, undefined, ROOT_FRAME);
 
   const nameOf = (frame: Frame, i: number): string => frame.code.names[frame.code.name[i]!]!;
   /** 1-based column of the argument that starts at text offset `offset` on node i's line. */
@@ -231,6 +248,7 @@ export function lintPlan(options: LintOptions): LintResult {
 
   const finish = (frame: Frame): void => {
     const { code } = frame;
+    if (frame.loops !== undefined && frame.loops.length > 0) expansion![frame.at] = { plan: code.file, loops: frame.loops };
     const last = code.last;
     if (last < 0) return;
     const closeNames = commandsForSymbol(dialect, dialect.close).join(' or ');
@@ -281,6 +299,8 @@ export function lintPlan(options: LintOptions): LintResult {
     }
     const file = code.file;
     const kind = code.kind[i];
+    // Every command and call line is a step of the run, unknown or not (the run does not know the dialect).
+    const stepIndex = kind === KIND_LOOP ? -1 : frame.steps++;
     if (kind === KIND_COMMAND) {
       const command = frame.commands[code.name[i]!];
       if (command === undefined) {
@@ -307,6 +327,7 @@ export function lintPlan(options: LintOptions): LintResult {
         continue;
       }
       const matches = matchGlob(glob, fs);
+      frame.loops?.push(matches);
       if (matches.length === 0) report(frame, 'empty-glob', file, code.line[i]!, code.argsColumn[i]!, `for_each_file ${glob} matches no file at this point of the plan; its body is not checked`);
       frame.cursors.push({ kind: 'loop', at: i, matches, m: 0 });
       continue;
@@ -340,9 +361,9 @@ export function lintPlan(options: LintOptions): LintResult {
       report(frame, 'call-plan-outside-root', file, code.line[i]!, code.argsColumn[i]!, `call_plan ${JSON.stringify(target)}: ${sub.refused}`);
       continue;
     }
-    enter(sub, called.snapshot, [...chainHere, path], [...(frame.callSites ?? []), { file, line: code.line[i]!, column: code.column[i]! }]);
+    enter(sub, called.snapshot, [...chainHere, path], [...(frame.callSites ?? []), { file, line: code.line[i]!, column: code.column[i]! }], childFrame(frame.at, stepIndex));
   }
-  return { findings: sortFindings(findings) };
+  return { findings: sortFindings(findings), ...(expansion !== undefined ? { expansion } : {}) };
 }
 
 function edgeTarget(machine: Machine, s: number, a: number): number {

@@ -28,6 +28,7 @@ describe('schemas', () => {
     const graph = importGraph(join(src, 'index.ts'));
     expect([...graph.staticImports]).toEqual(['@ratchet/fsm-core']);
     expect([...graph.lazyImports]).toEqual([]);
-    expect(graph.files.size).toBeLessThanOrEqual(14);
+    // A cap on the modules the entry pulls in, raised by one per small module added on purpose (expansion.ts, vocabulary.ts).
+    expect(graph.files.size).toBeLessThanOrEqual(16);
   });
 });

@@ -8,6 +8,7 @@ export type { Protocol, ProtocolRule, ProtocolSet, ProtocolSource } from './type
 export { loadProtocolSet, readProtocolFile, readVersion, normaliseProse, SCHEMA_FILE, VERSION_FILE, type LoadOptions } from './load.js';
 export { compileProtocolSchema, defaultProtocolSchema, loadProtocolValidator, type ProtocolValidator } from './validate.js';
 export { renderProtocols, fenced, GENERATED_NOTICE, type RenderOptions, type UsageProvider } from './render.js';
+export type { PlanVocabulary } from './vocabulary.js';
 export { BEGIN_MARKER, END_MARKER, findManagedBlock, replaceManagedBlock, containsMarker, type BlockLocation } from './managed-block.js';
 export { compileProtocols, compileSet, withoutTimestamp, type CompileOptions, type CompileResult, type TargetResult, type TargetStatus } from './compile.js';
 export { applyProtocolEdit, updateProtocol, stringifyLike, withBom, type ProtocolEdit, type EditOutcome, type UpdateOptions, type UpdateResult } from './edit.js';

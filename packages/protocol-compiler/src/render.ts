@@ -3,7 +3,11 @@
  * machine reads its JSON in a fenced block. Pure and deterministic: the same set and options give the
  * same bytes (no clock is read; a timestamp appears only when the caller passes one).
  */
+import { code, fenced } from './markdown.js';
 import type { Protocol, ProtocolSet, ProtocolSource } from './types.js';
+import { renderVocabularies, type PlanVocabulary } from './vocabulary.js';
+
+export { code, fenced };
 
 /** Returns the usage text of a tool, or undefined when it is not a command the provider knows. */
 export type UsageProvider = (tool: string) => string | undefined;
@@ -17,6 +21,11 @@ export interface RenderOptions {
   sourceLabel?: string | undefined;
   /** Title of the compiled section. */
   title?: string | undefined;
+  /**
+   * Plan languages to list after the protocols ("Plan vocabulary"): the CLI passes the dialects the
+   * project's plans are linted against, so the block goes stale when one of them changes.
+   */
+  vocabularies?: readonly PlanVocabulary[] | undefined;
 }
 
 export const GENERATED_NOTICE =
@@ -40,6 +49,8 @@ export function renderProtocols(set: ProtocolSet, options: RenderOptions = {}): 
     out.push('---', '');
     out.push(...renderOne(source, options.usageFor, usages), '');
   }
+
+  out.push(...renderVocabularies(options.vocabularies ?? []));
 
   if (usages.size > 0) {
     out.push('---', '', '## Tool reference', '');
@@ -90,27 +101,6 @@ function renderOne(source: ProtocolSource, usageFor: UsageProvider | undefined, 
 function machineForm(p: Protocol): Protocol {
   const { $schema: _ignored, ...rest } = p;
   return rest;
-}
-
-/**
- * Inline code that its content cannot break: a delimiter longer than any backtick run inside (with
- * spaces when the content touches a backtick), on one line.
- */
-export function code(text: string): string {
-  const body = text.replace(/[\r\n]+/g, ' ');
-  let longest = 0;
-  for (const run of body.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const tick = '`'.repeat(longest + 1);
-  const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
-  return `${tick}${pad}${body}${pad}${tick}`;
-}
-
-/** A code fence longer than any backtick run inside, so no content can close it early. */
-export function fenced(lang: string, body: string): string[] {
-  let longest = 0;
-  for (const run of body.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${lang}`, body, fence];
 }
 
 function tidyUsage(text: string): string {

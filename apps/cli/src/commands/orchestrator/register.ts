@@ -61,7 +61,7 @@ The cycle:
   sessionOption(
     run
       .command('plan')
-      .description('submit a plan: lint errors keep the task in PLANNING (exit 1, findings printed); a clean plan starts executing')
+      .description('submit a plan: lint errors keep the task in PLANNING (exit 1, findings printed); a clean plan starts executing, each for_each_file over the files lint saw at that point (those the plan creates first included, none added later)')
       .argument('<plan>', 'the plan file')
       .option('--dialect <file>', "command -> FSM symbol mapping; refused unless it (and its FSM) says the same as the project's protocols/fdc.dialect.json (else the bundled one)")
       .option('--registry <file>', 'plan registry for call_plan names, kept for the whole run (default: knowledge_core/plan_registry.json)'),

@@ -7,8 +7,8 @@ import { writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { assetPath, resolvePath } from '../../paths.js';
-import { loadPlanProject } from '../../plan-project.js';
+import { resolvePath } from '../../paths.js';
+import { loadPlanProject, researchDialectPath } from '../../plan-project.js';
 import { lifecycleMachine, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
 
 /**
@@ -27,8 +27,7 @@ export default async function researchPlanCommand(ctx: Context, args: string[], 
   await writeFileAtomic(resolvePath(ctx, planPath), plan.text, { createParentDirs: true });
 
   // Belt and braces: the planner is property-tested to lint clean; a project dialect could differ.
-  const projectDialect = resolvePath(ctx, 'protocols/research.dialect.json');
-  const dialect = existsSync(projectDialect) ? projectDialect : assetPath('protocols', 'research.dialect.json');
+  const dialect = researchDialectPath(ctx.cwd);
   const project = await loadPlanProject(ctx, planPath, { root: ctx.cwd, dialect });
   const { findings } = lintPlan(project);
   if (hasErrors(findings)) {

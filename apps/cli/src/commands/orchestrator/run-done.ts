@@ -76,7 +76,10 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
 
 async function refuseChangedPlan(ctx: Context, file: SessionFile, machine: Machine, err: PlanRefusedError): Promise<number> {
   const now = (): Date => new Date();
-  const back = await file.update((s) => ({ ...moveTo(s, 'PLANNING', { now, machine, message: err.message }), stack: [] }));
+  const back = await file.update((s) => {
+    const { expansion: _unused, ...planning } = moveTo(s, 'PLANNING', { now, machine, message: err.message });
+    return { ...planning, stack: [] };
+  });
   await logActivity(ctx, back, { type: 'PLAN_REJECTED', status: 'FAILURE', message: err.message, phase: 'EXECUTING', details: { findings: err.findings } });
   if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(back, machine), error: { code: err.code, message: err.message }, findings: err.findings, next: printDirective({ ...ctx, out: () => undefined }, back) });
   else {

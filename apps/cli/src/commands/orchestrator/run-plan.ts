@@ -11,7 +11,9 @@ import { asCliError, isPlanRunError, requireTrigger, logActivity, printDirective
 /**
  * `ratchet run plan <file>`: the orchestrator's PLANNING gate. The plan is linted (FSM, closure,
  * files, call_plan); with errors the task stays in PLANNING (plan_rejected) and the findings are
- * printed (exit 1); a clean plan goes on the stack and its first step is the directive.
+ * printed (exit 1); a clean plan goes on the stack and its first step is the directive. Its
+ * for_each_file loops iterate what lint's simulated file system held at each loop (files the plan
+ * creates first included), stored in the session for the sub-plans still to be called.
  */
 export default async function runPlan(ctx: Context, [plan]: string[], options: Record<string, unknown>): Promise<number> {
   if (plan === undefined) throw new CliError('run plan: missing <plan>');
@@ -31,7 +33,8 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
     }
   }
   const project = await loadPlanProject(ctx, plan, { root: ctx.cwd, dialect, registry });
-  const { findings } = lintPlan(project);
+  // The expansion: what each for_each_file iterates in lint's simulated file system, which the run serves.
+  const { findings, expansion } = lintPlan({ ...project, expansion: true });
   const now = (): Date => new Date();
 
   if (hasErrors(findings)) {
@@ -51,7 +54,7 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
     // The registry is remembered: `run done` resolves later call_plan names through the same one.
     started = await file.update((s) => {
       const readPlan = (rel: string): ReturnType<typeof project.host.readPlan> => project.host.readPlan(rel);
-      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, machine, registry: project.registry, files: () => [...project.files.list()], readPlan });
+      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, machine, registry: project.registry, files: () => [...project.files.list()], readPlan, expansion });
       // The content that was linted: a sub-plan (or registry entry) that differs when called is linted again.
       const pinned = { ...next, pins: pinPlans(project.entry, { readPlan, registry: project.registry }) };
       return registry === undefined ? pinned : { ...pinned, registry };

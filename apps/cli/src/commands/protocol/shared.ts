@@ -1,6 +1,7 @@
 /**
  * What `protocol compile`, `protocol update` and `lessons apply` share: the usage provider built from
- * the CLI's own command tree (so embedded usage cannot drift from the tool), the compile call, and
+ * the CLI's own command tree (so embedded usage cannot drift from the tool), the plan vocabulary
+ * from the project's dialects (plan-vocabulary.ts), the compile call, and
  * the report of protocol problems (every one, each with its file and place).
  */
 import { join, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import type { CommandAction } from '../../program.js';
 import { EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import { buildProgram } from '../../program.js';
+import { planVocabularies } from '../../plan-vocabulary.js';
 
 export { displayPath };
 
@@ -102,6 +104,8 @@ export async function compileTargets(ctx: Context, flags: CompileFlags): Promise
     check: flags.check === true,
     usageFor: await cliUsage(),
     requireUsage: isRatchetTool,
+    // The plan vocabulary follows the project's dialects: editing one makes `--check` report drift.
+    vocabularies: planVocabularies(ctx),
     timestamp: flags.timestamp === true ? new Date().toISOString() : undefined,
     sourceLabel: `${displayPath(ctx, protocolsDir)}/`,
     labelFor: (t) => displayPath(ctx, t),
