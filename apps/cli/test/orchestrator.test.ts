@@ -406,24 +406,114 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json<{ session: { state: string } }>('run', 'status')).session.state).toBe('PLANNING');
   });
 
-  test('research: PLANNING -> research cycle -> PLANNING, with a lint-clean plan', async () => {
+  test('research: PLANNING -> research cycle (steps served by run next, logged like plan steps) -> PLANNING', async () => {
     expect((await start()).code).toBe(0);
     const r = await json<{ plan: string; lifecycle: { state: string } }>('research', 'plan', 'how', 'do', 'locks', 'work?');
     expect(r.code).toBe(0);
     expect(r.plan).toBe('research/how-do-locks-work/plan.txt');
-    expect(r.lifecycle.state).toBe('AWAITING_RESULT');
+    expect(r.lifecycle.state).toBe('RESEARCHING');
+    // The default settings, no --dialect: the project's own plan language accepts the generated plan.
+    expect(await ratchet('plan', 'lint', r.plan)).toMatchObject({ code: 0, out: expect.stringContaining('no problems') as string });
     expect((await ratchet('plan', 'lint', r.plan, '--dialect', 'protocols/research.dialect.json')).code).toBe(0);
-    expect((await json<{ plan: string }>('research', 'plan', 'how do locks work?')).plan).toBe('research/how-do-locks-work-2/plan.txt');
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(2); // must finish research first
-    // AWAITING_RESULT waits for the result: no report, no success (the task stays where it is).
+    // Shortcut: research done before the plan's steps are done is refused, naming the step to run.
     const early = await ratchet('research', 'done');
-    expect(early.code).toBe(1);
-    expect(early.err).toContain("the research plan's report research/how-do-locks-work/report.md does not exist yet");
-    expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_RESULT' });
-    await write('research/how-do-locks-work/report.md', '# Locks\n');
+    expect(early.code).toBe(2);
+    expect(early.err).toContain('`ratchet research done` is not allowed while task T-1 is RESEARCHING: Research: execute step 1 of 6 of research/how-do-locks-work/plan.txt');
+    const served: string[] = [];
+    for (;;) {
+      const next = await json<{ state: string; next: { step?: { line: string; planPath: string } } }>('run', 'next');
+      if (next.state !== 'RESEARCHING') break;
+      served.push(next.next.step!.line);
+      if (next.next.step!.line.startsWith('create_file_with_block')) await write('research/how-do-locks-work/report.md', '# Locks\n');
+      if (next.next.step!.line === 'run_in_bash_session close') {
+        // Shortcut: the last step waits for findings; a report that is only its title does not count.
+        const bare = await json<{ error: { code: string; message: string; file: string } }>('run', 'done');
+        expect(bare).toMatchObject({ code: 1, error: { code: 'research-report-empty', file: 'research/how-do-locks-work/report.md' } });
+        expect(bare.error.message).toContain('research/how-do-locks-work/report.md has only headings, no findings');
+        await write('research/how-do-locks-work/report.md', '# Locks\nThe store takes an O_EXCL lock file.\n');
+      }
+      expect((await ratchet('run', 'done')).code).toBe(0);
+    }
+    expect(served).toEqual([
+      'set_plan Deep research: how do locks work?',
+      'list_files .',
+      'grep how do locks work?',
+      'plan_step_complete Synthesise the findings on: how do locks work?',
+      'create_file_with_block research/how-do-locks-work/report.md',
+      'run_in_bash_session close',
+    ]);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_RESULT', stack: [] });
+    // Emptied after the last step: research done refuses too (a gate not met: exit 1).
+    await write('research/how-do-locks-work/report.md', '  \n');
+    const empty = await ratchet('research', 'done');
+    expect(empty.code).toBe(1);
+    expect(empty.err).toContain('research/how-do-locks-work/report.md is empty: write the findings of research/how-do-locks-work/plan.txt into it, then run `ratchet research done` again');
+    await write('research/how-do-locks-work/report.md', '# Locks\nO_EXCL.\n');
     expect((await ratchet('research', 'done', '-m', 'read the report')).code).toBe(0);
-    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING', research: { topic: 'how do locks work?' } });
-    expect((await activity()).map((e) => e.action.type)).toEqual(['TASK_START', 'RESEARCH_START', 'RESEARCH_END']);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING', research: { topic: 'how do locks work?', from: 'PLANNING' } });
+    const log = await activity();
+    expect(log.map((e) => e.action.type)).toEqual(['TASK_START', 'RESEARCH_START', ...served.map(() => 'STEP_COMPLETE'), 'RESEARCH_END']);
+    expect(log.filter((e) => e.action.type === 'STEP_COMPLETE').map((e) => e.task.plan_step)).toEqual([0, 1, 2, 3, 4, 5]);
+    // A second study of the same topic never overwrites the first.
+    expect((await json<{ plan: string }>('research', 'plan', 'how do locks work?')).plan).toBe('research/how-do-locks-work-2/plan.txt');
+  });
+
+  test('research from EXECUTING pauses the plan; research done resumes it at the same step', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    expect((await ratchet('run', 'done')).code).toBe(0); // set_plan greet
+    const r = await json<{ lifecycle: { state: string }; plan: string }>('research', 'plan', 'greeting conventions');
+    expect(r.lifecycle.state).toBe('RESEARCHING');
+    const status = await json<{ session: { stack: { planPath: string }[]; research: { from: string } } }>('run', 'status');
+    expect(status.session.stack.map((f) => f.planPath)).toEqual(['plans/main.txt', 'research/greeting-conventions/plan.txt']);
+    expect(status.session.research.from).toBe('EXECUTING');
+    for (let i = 0; i < 4; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    // The effect of a research step is checked like a plan step's: the report must exist.
+    const missing = await ratchet('run', 'done');
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('research/greeting-conventions/report.md does not exist');
+    await write('research/greeting-conventions/report.md', '');
+    expect((await ratchet('run', 'done')).code).toBe(0); // created (even empty): the create step's effect is seen
+    const closeEmpty = await ratchet('run', 'done');
+    expect(closeEmpty.code).toBe(1);
+    expect(closeEmpty.err).toContain('research/greeting-conventions/report.md is empty');
+    await write('research/greeting-conventions/report.md', 'Greetings end with a newline.\n');
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    // Shortcut: the paused plan's step cannot be reported while the research waits for its result.
+    const paused = await ratchet('run', 'done');
+    expect(paused.code).toBe(2);
+    expect(paused.err).toContain('`ratchet run done` is not allowed while task T-1 is AWAITING_RESULT');
+    const back = await json<{ state: string; next: { step: { planPath: string; line: string } } }>('research', 'done');
+    expect(back).toMatchObject({ code: 0, state: 'EXECUTING', next: { step: { planPath: 'plans/main.txt', line: 'plan_step_complete start' } } });
+    expect((await json<{ session: { history: { trigger: string }[] } }>('run', 'status')).session.history.at(-1)?.trigger).toBe('research_resumed');
+  });
+
+  test('a research plan runs as a call_plan sub-plan: its steps served and logged like plan steps, its last step waits for the report', async () => {
+    const made = await json<{ plan: string; lifecycle: null }>('research', 'plan', 'greeting conventions'); // no task yet: the lifecycle is unchanged
+    expect(made.lifecycle).toBeNull();
+    await write('plans/main.txt', `set_plan greet\nplan_step_complete start\ncall_plan ${made.plan}\nrun_in_bash_session close\n`);
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    const lines: string[] = [];
+    for (;;) {
+      const next = await json<{ state: string; next: { step?: { line: string; chain: string[] } } }>('run', 'next');
+      if (next.state !== 'EXECUTING') break;
+      const { line, chain } = next.next.step!;
+      lines.push(`${chain.at(-1)!}: ${line}`);
+      if (line.startsWith('create_file_with_block')) await write('research/greeting-conventions/report.md', '\n\n');
+      if (line === 'run_in_bash_session close' && chain.length === 2) {
+        const refused = await ratchet('run', 'done');
+        expect(refused.code).toBe(1);
+        expect(refused.err).toContain('research/greeting-conventions/report.md is empty: write the findings of research/greeting-conventions/plan.txt into it');
+        await write('research/greeting-conventions/report.md', 'Say hello.\n');
+      }
+      expect((await ratchet('run', 'done')).code).toBe(0);
+    }
+    expect(lines.filter((l) => l.startsWith('research/'))).toHaveLength(6);
+    expect(lines.at(-1)).toBe('plans/main.txt: run_in_bash_session close');
+    const steps = (await activity()).filter((e) => e.action.type === 'STEP_COMPLETE');
+    expect(steps).toHaveLength(lines.length);
   });
 });
 

@@ -26,7 +26,13 @@ export const HistoryEntrySchema = z.strictObject({
   message: z.string().optional(),
 });
 
-export const ResearchInfoSchema = z.strictObject({ topic: text, planPath: text, startedAt: text, reportPath: text.describe('The report the research plan creates; `research done` requires it.').optional() });
+export const ResearchInfoSchema = z.strictObject({
+  topic: text,
+  planPath: text,
+  startedAt: text,
+  reportPath: text.describe('The report the research plan creates; `research done` requires it, with content.').optional(),
+  from: text.describe('The state the research started in (PLANNING, or EXECUTING with the plan paused); `research done` returns there. Absent: PLANNING.').optional(),
+});
 
 export const PostMortemInfoSchema = z.strictObject({
   path: text,
