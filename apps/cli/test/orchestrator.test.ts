@@ -36,7 +36,7 @@ const write = async (rel: string, text: string): Promise<void> => {
   await mkdir(join(dir, rel, '..'), { recursive: true });
   await writeFile(join(dir, rel), text);
 };
-const activity = async (): Promise<{ action: { type: string }; outcome: { status: string }; session_id: string; task: { plan_step: number | null } }[]> =>
+const activity = async (): Promise<{ action: { type: string; details?: Record<string, unknown> }; outcome: { status: string }; session_id: string; task: { plan_step: number | null } }[]> =>
   (await readFile(join(dir, 'logs/activity.log.jsonl'), 'utf8'))
     .trimEnd()
     .split('\n')
@@ -98,6 +98,50 @@ describe('task start: the orientation cascade', () => {
     const log = await activity();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ action: { type: 'TASK_START' }, outcome: { status: 'SUCCESS' }, session_id: r.sessionId });
+  });
+
+  test('L2 reviews what the last task left: its post-mortem, pending and manual lessons, open code suggestions; and says when there is none', { timeout: 60_000 }, async () => {
+    await ratchet('init');
+    await write('src/greet.ts', 'export const greeting = 1;\n');
+    await write('plans/short.txt', 'set_plan x\nplan_step_complete go\nrun_in_bash_session close\n');
+    // Nothing left by earlier tasks: each part says so outright.
+    const first = await start();
+    expect(first.out).toContain('  L2 post-mortem  none (no postmortems/*.md)\n  L2 lessons      none pending or manual\n  L2 suggestions  none open\n');
+    const none = JSON.parse(await readFile(join(dir, '.ratchet/orientation.json'), 'utf8')) as { level2: { review: unknown } };
+    expect(none.level2.review).toEqual({ lastPostMortem: null, pendingLessons: [], manualLessons: [], openSuggestions: [], errors: [] });
+
+    // T-1 runs to DONE, leaving a manual lesson and a code suggestion whose change is not made yet.
+    expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    expect((await ratchet('task', 'close', '--task-id', 'T-1')).code).toBe(0);
+    const pm = await readFile(join(dir, 'postmortems/T-1.md'), 'utf8');
+    const code = "**Lesson:** The greeting was a number.\n**Action:** propose code change to 'src/greet.ts'\n```diff\n--- a/src/greet.ts\n+++ b/src/greet.ts\n@@ -1 +1 @@\n-export const greeting = 1;\n+export const greeting = 'hello';\n```";
+    await writeFile(join(dir, 'postmortems/T-1.md'), filled(pm, `**Lesson:** The greeting needed a test first.\n**Action:** ask the team whether tests come first\n\n${code}`));
+    expect((await ratchet('lessons', 'extract', 'postmortems/T-1.md')).code).toBe(0);
+    expect((await ratchet('lessons', 'apply')).code).toBe(0);
+    expect((await ratchet('task', 'submit', '--task-id', 'T-1')).code).toBe(0);
+    // A lesson another task extracted and nobody applied yet.
+    const lessons = (await readFile(join(dir, 'knowledge_core/lessons.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { lesson_id: string; status: string; insight: string; action: { command: string } });
+    const manual = lessons.find((l) => l.status === 'manual')!;
+    const suggested = lessons.find((l) => l.action.command === 'propose-code-change')!;
+    await writeFile(join(dir, 'knowledge_core/lessons.jsonl'), `${(await readFile(join(dir, 'knowledge_core/lessons.jsonl'), 'utf8'))}${JSON.stringify({ ...manual, lesson_id: 'lesson-later', status: 'pending', action: { type: 'UPDATE_PROTOCOL', command: 'add-tool', parameters: { protocol_id: 'fdc', tool: 'ratchet run status' } } })}\n`);
+
+    const next = await ratchet('task', 'start', '--task-id', 'T-2', '--no-network');
+    expect(next.code).toBe(0);
+    expect(next.out).toContain('  L2 post-mortem  postmortems/T-1.md (success): Greeting added.\n');
+    expect(next.out).toContain(`  L2 lessons      1 pending (lesson-later): run \`ratchet lessons apply\`; 1 manual (${manual.lesson_id}): for a person, \`ratchet lessons resolve\`\n`);
+    expect(next.out).toContain(`  L2 suggestions  1 open: knowledge_core/suggestions/${suggested.lesson_id}.plan (changes src/greet.ts)\n`);
+    const report = JSON.parse(await readFile(join(dir, '.ratchet/orientation.json'), 'utf8')) as { taskId: string; level2: { review: Record<string, unknown> } };
+    expect(report.taskId).toBe('T-2');
+    expect(report.level2.review).toEqual({
+      lastPostMortem: { path: 'postmortems/T-1.md', taskId: 'T-1', outcome: 'success', endedAt: expect.any(String) as string, summary: 'Greeting added.' },
+      pendingLessons: [{ id: 'lesson-later', taskId: 'T-1', insight: manual.insight }],
+      manualLessons: [{ id: manual.lesson_id, taskId: 'T-1', insight: 'The greeting needed a test first.' }],
+      openSuggestions: [{ lessonId: suggested.lesson_id, plan: `knowledge_core/suggestions/${suggested.lesson_id}.plan`, file: 'src/greet.ts' }],
+      errors: [],
+    });
+    expect(OrientationReportSchema.safeParse(report).success).toBe(true);
+    expect((await activity()).at(-1)).toMatchObject({ action: { type: 'TASK_START', details: { review: { lastPostMortem: 'postmortems/T-1.md', pendingLessons: ['lesson-later'], manualLessons: [manual.lesson_id] } } } });
   });
 
   test('a second task cannot start over one in progress; bad task ids are refused', async () => {
