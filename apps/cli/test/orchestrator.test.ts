@@ -533,6 +533,20 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json<{ session: { history: { trigger: string }[] } }>('run', 'status')).session.history.at(-1)?.trigger).toBe('research_resumed');
   });
 
+  test('a lifecycle copied before research steps existed: research plan refuses to enter a cycle it could not leave, naming the file', async () => {
+    const fsm = await readFile(join(dir, 'protocols/orchestrator.fsm.json'), 'utf8');
+    const old = JSON.parse(fsm) as { transitions: { source: string; dest: string; trigger: string }[] };
+    old.transitions = old.transitions.filter((t) => t.trigger !== 'research_step_complete');
+    await writeFile(join(dir, 'protocols/orchestrator.fsm.json'), JSON.stringify(old, null, 2));
+    expect((await start()).code).toBe(0);
+    const r = await ratchet('research', 'plan', 'locks');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('protocols/orchestrator.fsm.json has no research_step_complete from RESEARCHING');
+    expect(r.err).toContain('call_plan research/locks/plan.txt');
+    expect(existsSync(join(dir, 'research/locks/plan.txt'))).toBe(true);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
+  });
+
   test('a research plan runs as a call_plan sub-plan: its steps served and logged like plan steps, its last step waits for the report', async () => {
     const made = await json<{ plan: string; lifecycle: null }>('research', 'plan', 'greeting conventions'); // no task yet: the lifecycle is unchanged
     expect(made.lifecycle).toBeNull();

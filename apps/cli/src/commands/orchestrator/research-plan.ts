@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { enterResearch, legalTriggers, researchPlan, researchSlug, normaliseTopic, type Session } from '@ratchet/orchestrator';
+import type { Machine } from '@ratchet/fsm-core';
 import { formatStylish, hasErrors, lintPlan } from '@ratchet/plan-lint';
 import { writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
@@ -9,7 +10,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { assetPath, displayPath, resolvePath } from '../../paths.js';
 import { defaultDialectPath, loadPlanProject } from '../../plan-project.js';
-import { asCliError, isPlanRunError, lifecycleMachine, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
+import { LIFECYCLE_FSM, asCliError, isPlanRunError, lifecycleMachine, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
 
 /**
  * `ratchet research plan "<topic>"`: write an L4 deep-research plan to research/<id>/plan.txt, lint
@@ -44,6 +45,7 @@ export default async function researchPlanCommand(ctx: Context, args: string[], 
   const machine = lifecycleMachine(ctx);
   // The lifecycle says where research may start (research_needed): PLANNING and EXECUTING in the shipped one.
   if (session !== undefined && legalTriggers(session, machine).includes('research_needed')) {
+    requireResearchSteps(ctx, session, machine, planPath);
     const now = (): Date => new Date();
     const before = session;
     try {
@@ -67,6 +69,20 @@ export default async function researchPlanCommand(ctx: Context, args: string[], 
     printDirective(ctx, session);
   } else ctx.out(session ? `(task ${session.taskId} is in ${session.state}, where research cannot start: the lifecycle is unchanged)` : '(no task session: the lifecycle is unchanged)');
   return EXIT_OK;
+}
+
+/**
+ * A lifecycle copied before research steps existed moves into RESEARCHING but has no move on from
+ * there (`run done` would be refused for ever): say so, naming the file, before the task enters it.
+ */
+function requireResearchSteps(ctx: Context, session: Session, machine: Machine, planPath: string): void {
+  const inResearch = legalTriggers({ ...session, state: 'RESEARCHING' }, machine);
+  const missing = ['research_step_complete', 'research_plan_complete'].filter((t) => !inResearch.includes(t));
+  if (missing.length === 0) return;
+  throw new CliError(
+    `${LIFECYCLE_FSM} has no ${missing.join(' or ')} from RESEARCHING, so the research plan's steps could not run; the plan is written, and the task stays in ${session.state}. Add the research transitions from Ratchet's shipped copy (\`ratchet init\` writes it in an empty directory), or run the plan as a sub-plan: call_plan ${planPath}`,
+    { code: 'lifecycle-without-research-steps', file: resolvePath(ctx, LIFECYCLE_FSM) },
+  );
 }
 
 /** research/<slug>, or research/<slug>-2, -3, ... when taken: an earlier study is never overwritten. */
