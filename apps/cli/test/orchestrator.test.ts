@@ -36,7 +36,7 @@ const write = async (rel: string, text: string): Promise<void> => {
   await mkdir(join(dir, rel, '..'), { recursive: true });
   await writeFile(join(dir, rel), text);
 };
-const activity = async (): Promise<{ action: { type: string }; outcome: { status: string }; session_id: string; task: { plan_step: number | null } }[]> =>
+const activity = async (): Promise<{ action: { type: string; details?: Record<string, unknown> }; outcome: { status: string }; session_id: string; task: { plan_step: number | null } }[]> =>
   (await readFile(join(dir, 'logs/activity.log.jsonl'), 'utf8'))
     .trimEnd()
     .split('\n')
@@ -98,6 +98,50 @@ describe('task start: the orientation cascade', () => {
     const log = await activity();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ action: { type: 'TASK_START' }, outcome: { status: 'SUCCESS' }, session_id: r.sessionId });
+  });
+
+  test('L2 reviews what the last task left: its post-mortem, pending and manual lessons, open code suggestions; and says when there is none', { timeout: 60_000 }, async () => {
+    await ratchet('init');
+    await write('src/greet.ts', 'export const greeting = 1;\n');
+    await write('plans/short.txt', 'set_plan x\nplan_step_complete go\nrun_in_bash_session close\n');
+    // Nothing left by earlier tasks: each part says so outright.
+    const first = await start();
+    expect(first.out).toContain('  L2 post-mortem  none (no postmortems/*.md)\n  L2 lessons      none pending or manual\n  L2 suggestions  none open\n');
+    const none = JSON.parse(await readFile(join(dir, '.ratchet/orientation.json'), 'utf8')) as { level2: { review: unknown } };
+    expect(none.level2.review).toEqual({ lastPostMortem: null, pendingLessons: [], manualLessons: [], openSuggestions: [], errors: [] });
+
+    // T-1 runs to DONE, leaving a manual lesson and a code suggestion whose change is not made yet.
+    expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    expect((await ratchet('task', 'close', '--task-id', 'T-1')).code).toBe(0);
+    const pm = await readFile(join(dir, 'postmortems/T-1.md'), 'utf8');
+    const code = "**Lesson:** The greeting was a number.\n**Action:** propose code change to 'src/greet.ts'\n```diff\n--- a/src/greet.ts\n+++ b/src/greet.ts\n@@ -1 +1 @@\n-export const greeting = 1;\n+export const greeting = 'hello';\n```";
+    await writeFile(join(dir, 'postmortems/T-1.md'), filled(pm, `**Lesson:** The greeting needed a test first.\n**Action:** ask the team whether tests come first\n\n${code}`));
+    expect((await ratchet('lessons', 'extract', 'postmortems/T-1.md')).code).toBe(0);
+    expect((await ratchet('lessons', 'apply')).code).toBe(0);
+    expect((await ratchet('task', 'submit', '--task-id', 'T-1')).code).toBe(0);
+    // A lesson another task extracted and nobody applied yet.
+    const lessons = (await readFile(join(dir, 'knowledge_core/lessons.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { lesson_id: string; status: string; insight: string; action: { command: string } });
+    const manual = lessons.find((l) => l.status === 'manual')!;
+    const suggested = lessons.find((l) => l.action.command === 'propose-code-change')!;
+    await writeFile(join(dir, 'knowledge_core/lessons.jsonl'), `${(await readFile(join(dir, 'knowledge_core/lessons.jsonl'), 'utf8'))}${JSON.stringify({ ...manual, lesson_id: 'lesson-later', status: 'pending', action: { type: 'UPDATE_PROTOCOL', command: 'add-tool', parameters: { protocol_id: 'fdc', tool: 'ratchet run status' } } })}\n`);
+
+    const next = await ratchet('task', 'start', '--task-id', 'T-2', '--no-network');
+    expect(next.code).toBe(0);
+    expect(next.out).toContain('  L2 post-mortem  postmortems/T-1.md (success): Greeting added.\n');
+    expect(next.out).toContain(`  L2 lessons      1 pending (lesson-later): run \`ratchet lessons apply\`; 1 manual (${manual.lesson_id}): for a person, \`ratchet lessons resolve\`\n`);
+    expect(next.out).toContain(`  L2 suggestions  1 open: knowledge_core/suggestions/${suggested.lesson_id}.plan (changes src/greet.ts)\n`);
+    const report = JSON.parse(await readFile(join(dir, '.ratchet/orientation.json'), 'utf8')) as { taskId: string; level2: { review: Record<string, unknown> } };
+    expect(report.taskId).toBe('T-2');
+    expect(report.level2.review).toEqual({
+      lastPostMortem: { path: 'postmortems/T-1.md', taskId: 'T-1', outcome: 'success', endedAt: expect.any(String) as string, summary: 'Greeting added.' },
+      pendingLessons: [{ id: 'lesson-later', taskId: 'T-1', insight: manual.insight }],
+      manualLessons: [{ id: manual.lesson_id, taskId: 'T-1', insight: 'The greeting needed a test first.' }],
+      openSuggestions: [{ lessonId: suggested.lesson_id, plan: `knowledge_core/suggestions/${suggested.lesson_id}.plan`, file: 'src/greet.ts' }],
+      errors: [],
+    });
+    expect(OrientationReportSchema.safeParse(report).success).toBe(true);
+    expect((await activity()).at(-1)).toMatchObject({ action: { type: 'TASK_START', details: { review: { lastPostMortem: 'postmortems/T-1.md', pendingLessons: ['lesson-later'], manualLessons: [manual.lesson_id] } } } });
   });
 
   test('a second task cannot start over one in progress; bad task ids are refused', async () => {
@@ -406,24 +450,128 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json<{ session: { state: string } }>('run', 'status')).session.state).toBe('PLANNING');
   });
 
-  test('research: PLANNING -> research cycle -> PLANNING, with a lint-clean plan', async () => {
+  test('research: PLANNING -> research cycle (steps served by run next, logged like plan steps) -> PLANNING', async () => {
     expect((await start()).code).toBe(0);
     const r = await json<{ plan: string; lifecycle: { state: string } }>('research', 'plan', 'how', 'do', 'locks', 'work?');
     expect(r.code).toBe(0);
     expect(r.plan).toBe('research/how-do-locks-work/plan.txt');
-    expect(r.lifecycle.state).toBe('AWAITING_RESULT');
+    expect(r.lifecycle.state).toBe('RESEARCHING');
+    // The default settings, no --dialect: the project's own plan language accepts the generated plan.
+    expect(await ratchet('plan', 'lint', r.plan)).toMatchObject({ code: 0, out: expect.stringContaining('no problems') as string });
     expect((await ratchet('plan', 'lint', r.plan, '--dialect', 'protocols/research.dialect.json')).code).toBe(0);
-    expect((await json<{ plan: string }>('research', 'plan', 'how do locks work?')).plan).toBe('research/how-do-locks-work-2/plan.txt');
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(2); // must finish research first
-    // AWAITING_RESULT waits for the result: no report, no success (the task stays where it is).
+    // Shortcut: research done before the plan's steps are done is refused, naming the step to run.
     const early = await ratchet('research', 'done');
-    expect(early.code).toBe(1);
-    expect(early.err).toContain("the research plan's report research/how-do-locks-work/report.md does not exist yet");
-    expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_RESULT' });
-    await write('research/how-do-locks-work/report.md', '# Locks\n');
+    expect(early.code).toBe(2);
+    expect(early.err).toContain('`ratchet research done` is not allowed while task T-1 is RESEARCHING: Research: execute step 1 of 6 of research/how-do-locks-work/plan.txt');
+    const served: string[] = [];
+    for (;;) {
+      const next = await json<{ state: string; next: { step?: { line: string; planPath: string } } }>('run', 'next');
+      if (next.state !== 'RESEARCHING') break;
+      served.push(next.next.step!.line);
+      if (next.next.step!.line.startsWith('create_file_with_block')) await write('research/how-do-locks-work/report.md', '# Locks\n');
+      if (next.next.step!.line === 'run_in_bash_session close') {
+        // Shortcut: the last step waits for findings; a report that is only its title does not count.
+        const bare = await json<{ error: { code: string; message: string; file: string } }>('run', 'done');
+        expect(bare).toMatchObject({ code: 1, error: { code: 'research-report-empty', file: 'research/how-do-locks-work/report.md' } });
+        expect(bare.error.message).toContain('research/how-do-locks-work/report.md has only headings, no findings');
+        await write('research/how-do-locks-work/report.md', '# Locks\nThe store takes an O_EXCL lock file.\n');
+      }
+      expect((await ratchet('run', 'done')).code).toBe(0);
+    }
+    expect(served).toEqual([
+      'set_plan Deep research: how do locks work?',
+      'list_files .',
+      'grep how do locks work?',
+      'plan_step_complete Synthesise the findings on: how do locks work?',
+      'create_file_with_block research/how-do-locks-work/report.md',
+      'run_in_bash_session close',
+    ]);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_RESULT', stack: [] });
+    // Emptied after the last step: research done refuses too (a gate not met: exit 1).
+    await write('research/how-do-locks-work/report.md', '  \n');
+    const empty = await ratchet('research', 'done');
+    expect(empty.code).toBe(1);
+    expect(empty.err).toContain('research/how-do-locks-work/report.md is empty: write the findings of research/how-do-locks-work/plan.txt into it, then run `ratchet research done` again');
+    await write('research/how-do-locks-work/report.md', '# Locks\nO_EXCL.\n');
     expect((await ratchet('research', 'done', '-m', 'read the report')).code).toBe(0);
-    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING', research: { topic: 'how do locks work?' } });
-    expect((await activity()).map((e) => e.action.type)).toEqual(['TASK_START', 'RESEARCH_START', 'RESEARCH_END']);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING', research: { topic: 'how do locks work?', from: 'PLANNING' } });
+    const log = await activity();
+    expect(log.map((e) => e.action.type)).toEqual(['TASK_START', 'RESEARCH_START', ...served.map(() => 'STEP_COMPLETE'), 'RESEARCH_END']);
+    expect(log.filter((e) => e.action.type === 'STEP_COMPLETE').map((e) => e.task.plan_step)).toEqual([0, 1, 2, 3, 4, 5]);
+    // A second study of the same topic never overwrites the first.
+    expect((await json<{ plan: string }>('research', 'plan', 'how do locks work?')).plan).toBe('research/how-do-locks-work-2/plan.txt');
+  });
+
+  test('research from EXECUTING pauses the plan; research done resumes it at the same step', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    expect((await ratchet('run', 'done')).code).toBe(0); // set_plan greet
+    const r = await json<{ lifecycle: { state: string }; plan: string }>('research', 'plan', 'greeting conventions');
+    expect(r.lifecycle.state).toBe('RESEARCHING');
+    const status = await json<{ session: { stack: { planPath: string }[]; research: { from: string } } }>('run', 'status');
+    expect(status.session.stack.map((f) => f.planPath)).toEqual(['plans/main.txt', 'research/greeting-conventions/plan.txt']);
+    expect(status.session.research.from).toBe('EXECUTING');
+    for (let i = 0; i < 4; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    // The effect of a research step is checked like a plan step's: the report must exist.
+    const missing = await ratchet('run', 'done');
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('research/greeting-conventions/report.md does not exist');
+    await write('research/greeting-conventions/report.md', '');
+    expect((await ratchet('run', 'done')).code).toBe(0); // created (even empty): the create step's effect is seen
+    const closeEmpty = await ratchet('run', 'done');
+    expect(closeEmpty.code).toBe(1);
+    expect(closeEmpty.err).toContain('research/greeting-conventions/report.md is empty');
+    await write('research/greeting-conventions/report.md', 'Greetings end with a newline.\n');
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    // Shortcut: the paused plan's step cannot be reported while the research waits for its result.
+    const paused = await ratchet('run', 'done');
+    expect(paused.code).toBe(2);
+    expect(paused.err).toContain('`ratchet run done` is not allowed while task T-1 is AWAITING_RESULT');
+    const back = await json<{ state: string; next: { step: { planPath: string; line: string } } }>('research', 'done');
+    expect(back).toMatchObject({ code: 0, state: 'EXECUTING', next: { step: { planPath: 'plans/main.txt', line: 'plan_step_complete start' } } });
+    expect((await json<{ session: { history: { trigger: string }[] } }>('run', 'status')).session.history.at(-1)?.trigger).toBe('research_resumed');
+  });
+
+  test('a lifecycle copied before research steps existed: research plan refuses to enter a cycle it could not leave, naming the file', async () => {
+    const fsm = await readFile(join(dir, 'protocols/orchestrator.fsm.json'), 'utf8');
+    const old = JSON.parse(fsm) as { transitions: { source: string; dest: string; trigger: string }[] };
+    old.transitions = old.transitions.filter((t) => t.trigger !== 'research_step_complete');
+    await writeFile(join(dir, 'protocols/orchestrator.fsm.json'), JSON.stringify(old, null, 2));
+    expect((await start()).code).toBe(0);
+    const r = await ratchet('research', 'plan', 'locks');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('protocols/orchestrator.fsm.json has no research_step_complete from RESEARCHING');
+    expect(r.err).toContain('call_plan research/locks/plan.txt');
+    expect(existsSync(join(dir, 'research/locks/plan.txt'))).toBe(true);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
+  });
+
+  test('a research plan runs as a call_plan sub-plan: its steps served and logged like plan steps, its last step waits for the report', async () => {
+    const made = await json<{ plan: string; lifecycle: null }>('research', 'plan', 'greeting conventions'); // no task yet: the lifecycle is unchanged
+    expect(made.lifecycle).toBeNull();
+    await write('plans/main.txt', `set_plan greet\nplan_step_complete start\ncall_plan ${made.plan}\nrun_in_bash_session close\n`);
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
+    const lines: string[] = [];
+    for (;;) {
+      const next = await json<{ state: string; next: { step?: { line: string; chain: string[] } } }>('run', 'next');
+      if (next.state !== 'EXECUTING') break;
+      const { line, chain } = next.next.step!;
+      lines.push(`${chain.at(-1)!}: ${line}`);
+      if (line.startsWith('create_file_with_block')) await write('research/greeting-conventions/report.md', '\n\n');
+      if (line === 'run_in_bash_session close' && chain.length === 2) {
+        const refused = await ratchet('run', 'done');
+        expect(refused.code).toBe(1);
+        expect(refused.err).toContain('research/greeting-conventions/report.md is empty: write the findings of research/greeting-conventions/plan.txt into it');
+        await write('research/greeting-conventions/report.md', 'Say hello.\n');
+      }
+      expect((await ratchet('run', 'done')).code).toBe(0);
+    }
+    expect(lines.filter((l) => l.startsWith('research/'))).toHaveLength(6);
+    expect(lines.at(-1)).toBe('plans/main.txt: run_in_bash_session close');
+    const steps = (await activity()).filter((e) => e.action.type === 'STEP_COMPLETE');
+    expect(steps).toHaveLength(lines.length);
   });
 });
 

@@ -4,6 +4,7 @@
  * call `nextDirective` itself).
  */
 import { currentStep, type CurrentStep } from './current-step.js';
+import { returnState } from './research-return.js';
 import { selfCorrectionCommands } from './self-correction-gate.js';
 import type { Session } from './types.js';
 
@@ -14,7 +15,7 @@ export interface Directive {
   instruction: string;
   /** The commands that move the task on, most likely first (`<...>` marks a value to fill in). */
   commands: string[];
-  /** The plan step to execute (EXECUTING only). */
+  /** The plan step to execute (EXECUTING, and RESEARCHING for the research plan's steps). */
   step?: CurrentStep & { total: number };
 }
 
@@ -32,13 +33,27 @@ export function nextDirective(session: Session | undefined): Directive {
         instruction: 'Write a plan (one command per line, ending with the close command) and submit it; it is linted before it runs. Research first if you lack knowledge.',
         commands: ['ratchet run plan <plan-file>', 'ratchet research plan "<topic>"', `ratchet task close --task-id ${id} --abandon --reason "<why>"`],
       };
-    case 'RESEARCHING':
-    case 'AWAITING_RESULT':
+    case 'RESEARCHING': {
+      // The research plan's steps are served like a plan's: one at a time, each reported with `run done`.
+      const step = currentStep(session);
+      if (step === undefined) return { state: session.state, instruction: 'No research step is pending; check the session.', commands: ['ratchet run status'] };
+      const total = session.stack[session.stack.length - 1]!.steps.length;
       return {
         state: session.state,
-        instruction: `Carry out the research plan${session.research ? ` ${session.research.planPath}` : ''} step by step, write its report, then report back.`,
+        instruction: `Research: execute step ${step.index + 1} of ${total} of ${step.planPath}: ${step.line}`,
+        commands: ['ratchet run done', 'ratchet run done --failed --message "<what went wrong>"'],
+        step: { ...step, total },
+      };
+    }
+    case 'AWAITING_RESULT': {
+      const report = session.research?.reportPath;
+      const back = returnState(session) === 'EXECUTING' ? 'the paused plan resumes' : 'back to planning';
+      return {
+        state: session.state,
+        instruction: `The research plan is done. Check that the report${report ? ` ${report}` : ''} holds the findings, then finish the research (${back}).`,
         commands: ['ratchet research done', 'ratchet research done --failed --message "<why>"'],
       };
+    }
     case 'EXECUTING': {
       const step = currentStep(session);
       if (step === undefined) return { state: session.state, instruction: 'No step is pending; check the session.', commands: ['ratchet run status'] };

@@ -52,6 +52,17 @@ export {
   type OrientationReport,
   type OrientationReportFile,
 } from './orientation.js';
-export { normaliseTopic, researchPlan, researchSlug, type ResearchPlan } from './research.js';
+export { PLAN_FILE, REPORT_FILE, RESEARCH_DIR, normaliseTopic, researchPlan, researchReportPath, researchReportProblem, researchSlug, type ResearchPlan, type ResearchReportProblem } from './research.js';
+export {
+  AWAITING_RESULT,
+  RESEARCHING,
+  advanceResearch,
+  enterResearch,
+  leaveResearch,
+  returnState,
+  stepTriggers,
+  type ResearchCycleOptions,
+  type ResearchStart,
+} from './research-cycle.js';
 export { nextDirective, type Directive } from './directive.js';
 export { POST_MORTEM_GAPS, selfCorrectionCommands, selfCorrectionGaps, type SelfCorrectionEvidence, type SelfCorrectionGap } from './self-correction-gate.js';

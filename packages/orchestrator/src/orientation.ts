@@ -3,7 +3,9 @@
  *   L1 self-awareness: knowledge_core/agent_meta.json must exist and be valid, else the task fails
  *      orientation (OrientationError, naming the file and place);
  *   L2 repository sync: every artifact under knowledge_core/ is loaded and summarised (a broken
- *      artifact is reported, not fatal: the agent should know, and L1 is the only hard gate);
+ *      artifact is reported, not fatal: the agent should know, and L1 is the only hard gate), and
+ *      what the last tasks left is reviewed: the most recent post-mortem, the pending and manual
+ *      lessons, the open code suggestions (@ratchet/self-correction's `reviewSelfCorrection`);
  *   L3 environment probe: file-system write/read/delete with latency, network reachability with a
  *      hard timeout (it can never hang the task), which standard environment variables are set
  *      (names only: values may be secrets).
@@ -13,6 +15,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { join, relative, sep } from 'node:path';
 import { NotFoundError, readJsonFile, readTextFile, writeFileAtomic } from '@ratchet/store';
+import type { SelfCorrectionReview } from '@ratchet/self-correction';
 import type { Clock } from './types.js';
 import { ORIENTATION_REPORT_SCHEMA_URL } from './urls.js';
 
@@ -57,7 +60,7 @@ export interface NetworkProbe {
 export interface OrientationReport {
   generatedAt: string;
   level1: { path: string; agent: AgentMeta };
-  level2: { artifacts: ArtifactSummary[]; truncated: boolean };
+  level2: { artifacts: ArtifactSummary[]; truncated: boolean; review: SelfCorrectionReview };
   level3: {
     filesystem: { ok: boolean; writeMs?: number; readMs?: number; deleteMs?: number; error?: string };
     network: NetworkProbe;
@@ -116,7 +119,7 @@ export function orientationReportFile(report: OrientationReport, task: { taskId:
 export async function orient(options: OrientationOptions): Promise<OrientationReport> {
   const generatedAt = options.now().toISOString();
   const agent = await readAgentMeta(options.root);
-  const level2 = await loadArtifacts(options.root);
+  const level2 = { ...(await loadArtifacts(options.root)), review: await reviewLastTasks(options.root) };
   const [filesystem, network] = await Promise.all([probeFilesystem(options.scratchDir ?? join(options.root, '.ratchet')), probeNetwork(options.network)]);
   const present = PROBED_ENV.filter((name) => (options.env[name] ?? '') !== '');
   const missing = PROBED_ENV.filter((name) => !present.includes(name));
@@ -163,7 +166,17 @@ export function agentMetaProblem(value: unknown): { pointer: string; message: st
   return undefined;
 }
 
-async function loadArtifacts(root: string): Promise<OrientationReport['level2']> {
+/**
+ * L2's review of what the last tasks left. Loaded here, not at module level: the orchestrator's
+ * commands share this module's chunk in the CLI bundle, and only `task start` needs the lessons
+ * parser and the diff machinery.
+ */
+async function reviewLastTasks(root: string): Promise<SelfCorrectionReview> {
+  const { reviewSelfCorrection } = await import('@ratchet/self-correction');
+  return reviewSelfCorrection(root);
+}
+
+async function loadArtifacts(root: string): Promise<Omit<OrientationReport['level2'], 'review'>> {
   const base = join(root, KNOWLEDGE_CORE);
   const files: string[] = [];
   let truncated = false;

@@ -26,7 +26,13 @@ export const HistoryEntrySchema = z.strictObject({
   message: z.string().optional(),
 });
 
-export const ResearchInfoSchema = z.strictObject({ topic: text, planPath: text, startedAt: text, reportPath: text.describe('The report the research plan creates; `research done` requires it.').optional() });
+export const ResearchInfoSchema = z.strictObject({
+  topic: text,
+  planPath: text,
+  startedAt: text,
+  reportPath: text.describe('The report the research plan creates; `research done` requires it, with content.').optional(),
+  from: text.describe('The state the research started in (PLANNING, or EXECUTING with the plan paused); `research done` returns there. Absent: PLANNING.').optional(),
+});
 
 export const PostMortemInfoSchema = z.strictObject({
   path: text,
@@ -96,6 +102,7 @@ export const AgentMetaSchema = z
   .catchall(z.unknown());
 
 const ms = z.number().nonnegative();
+const lessonRef = z.strictObject({ id: text, taskId: text, insight: z.string() });
 
 /** .ratchet/orientation.json: what `ratchet task start` found at each level of the cascade. */
 export const OrientationReportSchema = z.strictObject({
@@ -118,8 +125,26 @@ export const OrientationReportSchema = z.strictObject({
         }),
       ),
       truncated: z.boolean().describe('More artifacts than the cascade summarises (500).'),
+      review: z
+        .strictObject({
+          lastPostMortem: z
+            .strictObject({
+              path: text,
+              taskId: text.optional(),
+              outcome: text.optional().describe('As the header says: success, failure, ...'),
+              endedAt: text.optional(),
+              summary: text.optional().describe('The Summary section on one line; absent while it is the unfilled template.'),
+            })
+            .nullable()
+            .describe('The most recent postmortems/*.md (by its Ended time), or null when there is none.'),
+          pendingLessons: z.array(lessonRef).describe('Lessons `ratchet lessons apply` has not carried out.'),
+          manualLessons: z.array(lessonRef).describe('Lessons waiting for a person (`ratchet lessons resolve`).'),
+          openSuggestions: z.array(z.strictObject({ lessonId: text, plan: text, file: text })).describe('Code suggestion plans whose diff still applies: the change is not in the code yet.'),
+          errors: z.array(z.string()).describe('What could not be read, with the file.'),
+        })
+        .describe('What the last tasks left: the last post-mortem, pending and manual lessons, open code suggestions.'),
     })
-    .describe('Repository sync: every knowledge_core/ artifact, loaded and summarised.'),
+    .describe('Repository sync: every knowledge_core/ artifact, loaded and summarised, and a review of what the last tasks left.'),
   level3: z
     .strictObject({
       filesystem: z.strictObject({ ok: z.boolean(), writeMs: ms.optional(), readMs: ms.optional(), deleteMs: ms.optional(), error: z.string().optional() }),

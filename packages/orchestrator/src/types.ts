@@ -22,14 +22,16 @@ export interface HistoryEntry {
   message?: string | undefined;
 }
 
-/** A research cycle the task entered from PLANNING (`ratchet research plan`). */
+/** A research cycle the task entered (`ratchet research plan`), from PLANNING or, pausing the plan, from EXECUTING. */
 export interface ResearchInfo {
   topic: string;
   /** Project-relative path of the generated research plan. */
   planPath: string;
-  /** Project-relative path of the report the plan creates; `research done` requires it to exist. */
+  /** Project-relative path of the report the plan creates; `research done` requires it, with content. */
   reportPath?: string | undefined;
   startedAt: string;
+  /** The state the research started in; `research done` returns there. Absent (older sessions): PLANNING. */
+  from?: string | undefined;
 }
 
 /** The post-mortem `task close` wrote; its hash tells a filled-in report from the untouched template. */

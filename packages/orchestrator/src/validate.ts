@@ -95,7 +95,7 @@ export const sessionValidator: Schema<Session> = schemaOf<Session>(
     { taskId: text, state: text, stack: arrayOf(planFrame), history: arrayOf(historyEntry), createdAt: text, updatedAt: text },
     {
       sessionId: text,
-      research: object({ topic: text, planPath: text, startedAt: text }, { reportPath: text }),
+      research: object({ topic: text, planPath: text, startedAt: text }, { reportPath: text, from: text }),
       postMortem: object({ path: text, templateSha256: matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest'), outcome: oneOf('SUCCESS', 'FAILURE') }),
       registry: text,
       pins: object({ plans: recordOf(matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest')), registry: recordOf(text) }),

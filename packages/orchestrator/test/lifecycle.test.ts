@@ -70,6 +70,6 @@ describe('lifecycle', () => {
     const now = fakeClock();
     let s = createSession('T', { now });
     for (const d of ['ORIENTING', 'PLANNING', 'RESEARCHING', 'AWAITING_RESULT', 'ERROR', 'ORIENTING']) s = moveTo(s, d, { now });
-    expect(s.history.map((h) => h.trigger)).toEqual(['begin_task', 'orientation_complete', 'research_needed', 'research_launched', 'research_failed', 'reorient']);
+    expect(s.history.map((h) => h.trigger)).toEqual(['begin_task', 'orientation_complete', 'research_needed', 'research_plan_complete', 'research_failed', 'reorient']);
   });
 });

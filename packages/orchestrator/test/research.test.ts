@@ -4,15 +4,19 @@ import fc from 'fast-check';
 import { loadDefinition } from '@ratchet/fsm-core';
 import { lintPlan, loadDialect, type Finding } from '@ratchet/plan-lint';
 import { describe, expect, test } from 'vitest';
-import { normaliseTopic, researchPlan, researchSlug } from '../src/index.js';
+import { normaliseTopic, researchPlan, researchReportPath, researchReportProblem, researchSlug } from '../src/index.js';
 
 const protocols = fileURLToPath(new URL('../../../protocols/', import.meta.url));
 const { machine } = loadDefinition(JSON.parse(readFileSync(`${protocols}research.fsm.json`, 'utf8')));
 const { dialect } = loadDialect(JSON.parse(readFileSync(`${protocols}research.dialect.json`, 'utf8')), machine);
+// The project's default plan language: a research plan called as a sub-plan is linted in it.
+const fdcMachine = loadDefinition(JSON.parse(readFileSync(`${protocols}fdc.fsm.json`, 'utf8'))).machine;
+const fdcDialect = loadDialect(JSON.parse(readFileSync(`${protocols}fdc.dialect.json`, 'utf8')), fdcMachine).dialect;
 
-function lint(text: string, files: string[] = ['README.md']): Finding[] {
+function lint(text: string, files: string[] = ['README.md'], language: 'research' | 'fdc' = 'research'): Finding[] {
   const entry = 'research.plan';
-  return lintPlan({ entry, root: '/project', host: { readPlan: (p) => (p === entry ? text : undefined) }, files, machine: machine!, dialect: dialect! }).findings;
+  const [m, d] = language === 'research' ? [machine, dialect] : [fdcMachine, fdcDialect];
+  return lintPlan({ entry, root: '/project', host: { readPlan: (p) => (p === entry ? text : undefined) }, files, machine: m!, dialect: d! }).findings;
 }
 
 describe('researchPlan', () => {
@@ -22,9 +26,10 @@ describe('researchPlan', () => {
     expect(plan.reportPath).toBe('research/how-do-pushdown-automata-bound-recursion/report.md');
     expect(plan.text).toMatch(/^# L4 deep research: How do pushdown automata bound recursion\?\n/);
     expect(lint(plan.text)).toEqual([]);
+    expect(lint(plan.text, ['README.md'], 'fdc')).toEqual([]);
   });
 
-  test('lint-clean for arbitrary topics (property): newlines, #, braces, unicode, empty', () => {
+  test('lint-clean in the research and the default (fdc) language for arbitrary topics (property): newlines, #, braces, unicode, empty', () => {
     const topic = fc.oneof(
       fc.string({ maxLength: 300 }),
       fc.string({ unit: 'grapheme', maxLength: 60 }),
@@ -33,7 +38,8 @@ describe('researchPlan', () => {
     fc.assert(
       fc.property(topic, (t) => {
         const plan = researchPlan(t);
-        const findings = lint(plan.text);
+        // Clean (no warnings either) in both languages: as the research cycle's plan and as a call_plan sub-plan.
+        const findings = [...lint(plan.text), ...lint(plan.text, ['README.md'], 'fdc')];
         return findings.length === 0 && !plan.reportPath.includes('..') && !plan.topic.includes('\n');
       }),
       { numRuns: 400 },
@@ -52,5 +58,24 @@ describe('researchPlan', () => {
     expect([...normaliseTopic('é'.repeat(500))]).toHaveLength(200);
     expect(researchSlug('Ünïcode & Friends!')).toBe('unicode-friends');
     expect(researchSlug('日本語')).toBe('research');
+  });
+});
+
+describe('the research report', () => {
+  test('a research plan is known by its place: research/<id>/plan.txt leaves research/<id>/report.md', () => {
+    expect(researchReportPath('research/locks/plan.txt')).toBe('research/locks/report.md');
+    expect(researchReportPath(researchPlan('x', { researchId: 'y' }).reportPath.replace('report.md', 'plan.txt'))).toBe('research/y/report.md');
+    for (const other of ['plans/main.txt', 'research/plan.txt', 'research/a/b/plan.txt', 'research/a/plan.md', 'x/research/a/plan.txt']) expect(researchReportPath(other)).toBeUndefined();
+  });
+
+  test('missing, empty, whitespace-only and headings-only reports are refused, naming the file', () => {
+    const at = 'research/x/report.md';
+    expect(researchReportProblem(at, undefined)).toEqual({ code: 'missing', message: 'research/x/report.md does not exist' });
+    for (const blank of ['', '  \n\t\r\n']) expect(researchReportProblem(at, blank)).toEqual({ code: 'empty', message: 'research/x/report.md is empty' });
+    for (const bare of ['# Locks\n', '# Locks\n\n## Findings\n\n<!-- write here -->\n', '#\n<!-- unclosed']) {
+      expect(researchReportProblem(at, bare)).toEqual({ code: 'empty', message: 'research/x/report.md has only headings, no findings' });
+    }
+    expect(researchReportProblem(at, '# Locks\nO_EXCL creates the lock file atomically.\n')).toBeUndefined();
+    expect(researchReportProblem(at, '#hashtag is text, not a heading\n')).toBeUndefined();
   });
 });

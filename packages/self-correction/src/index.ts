@@ -3,7 +3,8 @@
  * entries; pending lessons edit protocol sources (through @ratchet/protocol-compiler) or become code
  * suggestion plans; the targets are recompiled. This entry never imports zod (see `./schema`).
  */
-export { LESSONS_HEADING, renderPostMortemTemplate, type PostMortemTemplateInput } from './postmortem-template.js';
+export { LESSONS_HEADING, POSTMORTEMS_DIR, renderPostMortemTemplate, type PostMortemTemplateInput } from './postmortem-template.js';
+export { reviewSelfCorrection, summarisePostMortem, type LessonRef, type PostMortemSummary, type ReviewOptions, type SelfCorrectionReview, type SuggestionRef } from './review.js';
 export { extractLessons, isLessonsHeading, lessonId, parseAction, type ExtractOptions, type ExtractResult } from './extract.js';
 export { LESSONS_PATH, addLessons, parseLessons, readLessons, updateLessons, type LessonLine, type LessonsFile } from './lessons-file.js';
 export { applyLessons, lessonToEdit, resolveLesson, type ApplyOptions, type ApplyResult, type LessonOutcome } from './apply.js';

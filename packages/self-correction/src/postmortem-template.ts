@@ -13,6 +13,9 @@ export interface PostMortemTemplateInput {
   outcome?: string | undefined;
 }
 
+/** Where `ratchet task close` writes post-mortems (postmortems/<task-id>.md) and orientation looks for the last one. */
+export const POSTMORTEMS_DIR = 'postmortems';
+
 /** The heading `lessons extract` looks for (variants are accepted too, see `isLessonsHeading`). */
 export const LESSONS_HEADING = '## 3. Corrective Actions & Lessons Learned';
 

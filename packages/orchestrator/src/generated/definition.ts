@@ -4,7 +4,7 @@
 export const ORCHESTRATOR_DEFINITION = {
   "$schema": "../packages/fsm-core/schemas/fsm-definition.schema.json",
   "id": "orchestrator",
-  "description": "Master control: the task lifecycle an agent moves through one command at a time. Triggers are named so the orchestrator looks them up (triggerBetween) instead of hard-coding them.",
+  "description": "Master control: the task lifecycle an agent moves through one command at a time. Triggers are named so the orchestrator looks them up (triggerBetween) instead of hard-coding them. Research (L4) starts from PLANNING or, pausing the running plan, from EXECUTING; its plan's steps run in RESEARCHING, and research_complete / research_resumed return to where it started.",
   "states": [
     "START",
     "ORIENTING",
@@ -61,13 +61,28 @@ export const ORCHESTRATOR_DEFINITION = {
     },
     {
       "source": "RESEARCHING",
+      "dest": "RESEARCHING",
+      "trigger": "research_step_complete"
+    },
+    {
+      "source": "RESEARCHING",
       "dest": "AWAITING_RESULT",
-      "trigger": "research_launched"
+      "trigger": "research_plan_complete"
+    },
+    {
+      "source": "RESEARCHING",
+      "dest": "ERROR",
+      "trigger": "research_failed"
     },
     {
       "source": "AWAITING_RESULT",
       "dest": "PLANNING",
       "trigger": "research_complete"
+    },
+    {
+      "source": "AWAITING_RESULT",
+      "dest": "EXECUTING",
+      "trigger": "research_resumed"
     },
     {
       "source": "AWAITING_RESULT",
@@ -93,6 +108,11 @@ export const ORCHESTRATOR_DEFINITION = {
       "source": "EXECUTING",
       "dest": "PLANNING",
       "trigger": "plan_changed"
+    },
+    {
+      "source": "EXECUTING",
+      "dest": "RESEARCHING",
+      "trigger": "research_needed"
     },
     {
       "source": "AWAITING_ANALYSIS",

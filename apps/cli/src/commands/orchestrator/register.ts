@@ -87,12 +87,12 @@ The cycle:
     .addHelpText('after', '\nExample:\n  ratchet run status')
     .action(action(() => import('./run-status.js')));
 
-  const research = program.command('research').description('the L4 deep-research cycle: a generated research plan, entered from PLANNING and left with research done');
+  const research = program.command('research').description('the L4 deep-research cycle: a generated research plan, entered from PLANNING or EXECUTING, its steps run with run next/run done, left with research done');
 
   sessionOption(
     research
       .command('plan')
-      .description('write research/<id>/plan.txt for a topic (lint-clean against the research FSM); in PLANNING, enter the research cycle')
+      .description('write research/<id>/plan.txt for a topic (lint-clean in the research and the default plan language); in PLANNING or EXECUTING (pausing the plan), enter the research cycle')
       .argument('<topic...>', 'what to research'),
   )
     .addHelpText('after', '\nExample:\n  ratchet research plan "how does the store lock survive kill -9"')
@@ -101,7 +101,7 @@ The cycle:
   sessionOption(
     research
       .command('done')
-      .description('leave the research cycle: back to PLANNING once the research report exists, or to ERROR with --failed')
+      .description('leave the research cycle once its steps are done and the report holds findings: back to PLANNING, or to the paused plan; to ERROR with --failed')
       .option('--failed', 'the research failed', false)
       .option('-m, --message <text>', 'a note for the history and the activity log'),
   )

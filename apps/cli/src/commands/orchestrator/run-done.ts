@@ -1,9 +1,10 @@
 import type { Machine } from '@ratchet/fsm-core';
-import { currentStep, moveTo, nextDirective, type CurrentStep, type Session, type SessionFile } from '@ratchet/orchestrator';
+import { advanceResearch, currentStep, moveTo, nextDirective, stepTriggers, type CurrentStep, type Session, type SessionFile } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { PlanRefusedError, advancePinned } from '../../plan-pins.js';
+import { checkResearchReport, reportDueAt, reportErrorCode } from '../../research-report.js';
 import { checkStepEffect } from '../../step-effect.js';
 import { isPlanRunError, logActivity, planStackOptions, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
@@ -13,14 +14,18 @@ import { isPlanRunError, logActivity, planStackOptions, printDirective, requireS
  * task to ERROR and exits 1 (it reports a failure). A sub-plan that cannot be loaded at run time (missing, over the depth limit) is a
  * step failure too: the task goes to ERROR with the reason (exit 1). A sub-plan that changed since
  * `run plan` is linted again when it is called: with errors, the step is refused with the findings
- * and the task goes back to PLANNING (exit 1).
+ * and the task goes back to PLANNING (exit 1). In RESEARCHING the step is the research plan's (its
+ * own triggers; after its last step the task waits for `research done`). The last step of a research
+ * plan, in the research cycle or called as a sub-plan, is refused (exit 1) while its report is
+ * missing or holds no findings.
  */
 export default async function runDone(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const failed = options.failed === true;
   const message = options.message as string | undefined;
   if (message !== undefined && !failed && message === '') throw new CliError('--message must not be empty');
   const { file, session, machine } = await requireSession(ctx, options);
-  const trigger = failed ? 'step_failed' : 'step_complete';
+  const triggers = stepTriggers(session);
+  const trigger = failed ? triggers.failed : triggers.done;
   // Checked before the trigger so the answer does not depend on timing: a caller that lost a race
   // with the plan's last step gets the same exit 1 as one that came after it.
   const seen = currentStep(session);
@@ -29,6 +34,13 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   // A step that changes files is checked on disk; one whose effect cannot be observed stays on trust.
   const effect = failed ? undefined : checkStepEffect(ctx, seen.line);
   if (effect?.verified === 'refused') return refuseUnfinishedStep(ctx, session, machine, seen.line, effect.problem);
+  // Research is done when its findings are written down: the plan's last step waits for the report.
+  const report = failed ? undefined : reportDueAt(session, seen);
+  const reportProblem = report === undefined ? undefined : checkResearchReport(ctx, report);
+  if (reportProblem !== undefined) {
+    const why = `${reportProblem.message}: write the findings of ${seen.planPath} into it`;
+    return refuseUnfinishedStep(ctx, session, machine, seen.line, why, reportErrorCode(reportProblem), report);
+  }
 
   const stackOptions = await planStackOptions(ctx, session.registry);
   // The step, the reply and the log entry come from the session as read inside the lock: another
@@ -45,7 +57,15 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   let next: Session;
   let runError: Error | undefined;
   try {
-    next = await advancePinned(ctx, file, { failed, ...(message !== undefined ? { message } : {}) }, stackOptions, session.registry, inLock);
+    const result = { failed, ...(message !== undefined ? { message } : {}) };
+    // The research plan was generated and stored whole when the cycle began: nothing to re-lint or pin.
+    next =
+      session.state === 'RESEARCHING'
+        ? await file.update((s) => {
+            inLock(s);
+            return advanceResearch(s, result, stackOptions);
+          })
+        : await advancePinned(ctx, file, result, stackOptions, session.registry, inLock);
   } catch (err) {
     if (err instanceof PlanRefusedError) return refuseChangedPlan(ctx, file, machine, err);
     if (!isPlanRunError(err)) throw err;
@@ -60,7 +80,7 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
     type,
     status,
     message: runError?.message ?? message ?? step.line,
-    details: { line: step.line, plan: step.planPath, chain: step.chain, ...(effect ? { verified: effect.verified === 'disk' ? `${effect.effect} seen on disk` : 'on trust' } : {}), ...(next.state === 'AWAITING_ANALYSIS' ? { planComplete: true } : {}) },
+    details: { line: step.line, plan: step.planPath, chain: step.chain, ...(effect ? { verified: effect.verified === 'disk' ? `${effect.effect} seen on disk` : 'on trust' } : {}), ...(next.state === 'AWAITING_ANALYSIS' ? { planComplete: true } : {}), ...(before.state === 'RESEARCHING' && next.state === 'AWAITING_RESULT' ? { researchPlanComplete: true } : {}) },
   });
 
   if (ctx.json) {
@@ -90,9 +110,9 @@ async function refuseChangedPlan(ctx: Context, file: SessionFile, machine: Machi
   return EXIT_PROBLEMS;
 }
 
-function refuseUnfinishedStep(ctx: Context, session: Session, machine: Machine, line: string, problem: string): number {
+function refuseUnfinishedStep(ctx: Context, session: Session, machine: Machine, line: string, problem: string, code = 'effect-not-seen', file?: string): number {
   const message = `\`${line}\` is not done: ${problem}. Do the step, then run \`ratchet run done\` (or \`ratchet run done --failed --message "<why>"\`)`;
-  if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(session, machine), error: { code: 'effect-not-seen', message } });
+  if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(session, machine), error: { code, message, ...(file !== undefined ? { file } : {}) } });
   else ctx.io.stderr(`ratchet: ${message}\n`);
   return EXIT_PROBLEMS;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ACTIVITY_LOG_PATH, activityEntry, moveTo, openActivityLog, type ActivityInput, type Session } from '@ratchet/orchestrator';
-import { renderPostMortemTemplate } from '@ratchet/self-correction';
+import { POSTMORTEMS_DIR, renderPostMortemTemplate } from '@ratchet/self-correction';
 import { writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
@@ -9,7 +9,8 @@ import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { checkTaskId, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
-export const POSTMORTEM_DIR = 'postmortems';
+/** Where the post-mortem goes: self-correction's place, where orientation looks for the last one. */
+export const POSTMORTEM_DIR = POSTMORTEMS_DIR;
 
 /** Thrown inside the session update to leave the file alone: the task was closed already. */
 class AlreadyClosed extends Error {

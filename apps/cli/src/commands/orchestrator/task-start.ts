@@ -15,6 +15,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
+import { reviewDetails, reviewLines } from '../../orientation-review.js';
 import { asCliError, checkTaskId, lifecycleMachine, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
 
 export const ORIENTATION_REPORT = '.ratchet/orientation.json';
@@ -77,6 +78,7 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
       agent: report.level1.agent.name,
       artifacts: level2.artifacts.length,
       brokenArtifacts: broken.map((a) => a.path),
+      review: reviewDetails(level2.review),
       filesystem: level3.filesystem.ok,
       network: level3.network.skipped ? 'skipped' : level3.network.ok,
       report: ORIENTATION_REPORT,
@@ -90,6 +92,7 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
   ctx.out(`Task ${taskId} started (session ${planning.sessionId ?? ''}).`);
   ctx.out(`  L1 agent        ${report.level1.agent.name}${report.level1.agent.version ? ` ${report.level1.agent.version}` : ''} (${report.level1.path})`);
   ctx.out(`  L2 artifacts    ${level2.artifacts.length} in knowledge_core/${broken.length > 0 ? `; unreadable: ${broken.map((a) => `${a.path} (${a.error ?? ''})`).join(', ')}` : ''}`);
+  for (const line of reviewLines(level2.review)) ctx.out(line);
   const fs = level3.filesystem;
   ctx.out(`  L3 file system  ${fs.ok ? `ok (write ${fs.writeMs} ms, read ${fs.readMs} ms, delete ${fs.deleteMs} ms)` : `FAILED: ${fs.error ?? ''}`}`);
   const net = level3.network;
