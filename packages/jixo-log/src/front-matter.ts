@@ -2,7 +2,7 @@
  * YAML front matter: split it off, parse it with line numbers, and write it back canonically
  * (known keys first, as JSON-quoted scalars, which are valid YAML; unknown keys through `yaml`).
  */
-import { LineCounter, parseDocument, stringify, isCollection, isMap, isPair, isScalar, visit, type Alias } from 'yaml';
+import { LineCounter, parseDocument, stringify, isCollection, isMap, isPair, isScalar, visit, type Alias, type Document } from 'yaml';
 import { MAX_JSON_DEPTH } from '@ratchet/store';
 import type { Diagnostic } from './types.js';
 
@@ -66,13 +66,26 @@ export function splitFrontMatter(text: string, required: boolean): SplitFile {
 
 function parseYaml(yamlText: string, firstLine: number, diagnostics: Diagnostic[], keyPlaces: Map<string, KeyPlace>): Record<string, unknown> | undefined {
   const counter = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   const place = (offset: number | undefined): { line: number; column: number } => {
     const pos = counter.linePos(offset ?? 0);
     return { line: pos.line + firstLine - 1, column: pos.col };
   };
+  // The yaml library recurses once per nested collection: a couple of thousand levels (`k:` each
+  // indented one more space) overflow the stack, which its parser throws and its composer reports as
+  // an error. Either way the file's problem, said the same way, not an internal error.
+  const tooDeepToRead = `front matter nests too deeply to read (more than ${MAX_FRONT_MATTER_DEPTH} levels is refused)`;
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: tooDeepToRead, line: firstLine, column: 1 });
+    return undefined;
+  }
   if (doc.errors.length > 0) {
-    for (const e of doc.errors) diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: `front matter: ${e.message.split('\n')[0]}`, ...place(e.pos[0]) });
+    const overflow = doc.errors.find((e) => e.message.includes('Maximum call stack size exceeded'));
+    if (overflow !== undefined) diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: tooDeepToRead, ...place(overflow.pos[0]) });
+    else for (const e of doc.errors) diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: `front matter: ${e.message.split('\n')[0]}`, ...place(e.pos[0]) });
     return undefined;
   }
   const deep = tooDeep(doc.contents, MAX_FRONT_MATTER_DEPTH);
