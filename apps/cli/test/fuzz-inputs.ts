@@ -49,6 +49,23 @@ export function expectNoInternalError(r: Result, args: readonly string[]): void 
 }
 
 /**
+ * `ratchet <args>` in `dir`: never exit 70, and when `refused(code)` (by default any failure) no
+ * file under `dir` changed. Returns the exit code.
+ */
+export async function refusalKeepsState(dir: string, args: string[], refused: (code: number) => boolean = (code) => code !== 0, stdin = ''): Promise<number> {
+  const before = snapshot(dir);
+  const r = await ratchet(dir, args, stdin);
+  expectNoInternalError(r, args);
+  if (refused(r.code)) expect(snapshot(dir), `ratchet ${args.join(' ')} exited ${r.code} and changed files:\n${r.err}`).toEqual(before);
+  return r.code;
+}
+
+/** A command that only reads: never exit 70, and no file under `dir` changes, whatever it exits with. */
+export function readOnly(dir: string, args: string[]): Promise<number> {
+  return refusalKeepsState(dir, args, () => true);
+}
+
+/**
  * Every file under `dir` (recursively, symbolic links as their target text) by relative path, as a
  * digest: two snapshots are equal exactly when no file was created, removed or changed (lock and
  * temp files included, so a refused command that leaves one behind is caught too).
@@ -82,11 +99,18 @@ export async function fuzz<T>(label: string, arbitrary: fc.Arbitrary<T>, runs: n
       tried++;
       for (const code of await property(input)) codes.set(code, (codes.get(code) ?? 0) + 1);
     }),
-    { numRuns: runs, seed: SEED },
+    { numRuns: runs, seed: SEED, reporter: compactReport<[T]> },
   );
   const tally = [...codes].sort(([a], [b]) => a - b).map(([code, n]) => `${code} x${n}`);
   console.log(`fuzz: ${label}: ${tried} inputs (exit codes: ${tally.join(', ')})`);
   expect(tried).toBe(runs);
+}
+
+/** fast-check's report with long lines cut (a counterexample may be a 200,000-character line), the failure kept as the cause. */
+function compactReport<Ts>(details: fc.RunDetails<Ts>): void {
+  if (!details.failed) return;
+  const cut = (line: string): string => (line.length > 2000 ? `${line.slice(0, 2000)}... (${line.length} characters)` : line);
+  throw new Error((fc.defaultReportMessage(details) ?? '').split('\n').map(cut).join('\n'), { cause: details.errorInstance });
 }
 
 /**
