@@ -144,11 +144,11 @@ function spliced(text: string, inserted: fc.Arbitrary<string>): fc.Arbitrary<str
 
 /**
  * Hostile variations of a valid input: random text and bytes, nesting up to 5,000 levels, prototype
- * keys, BOM + CRLF, truncation, arbitrary JSON, random text spliced in; plus the format's own
- * (`extra`, e.g. `yamlBombs`, `xmlBombs`). Every variant is as likely as the others.
+ * keys, BOM + CRLF, truncation, arbitrary JSON, random text spliced in; and, as often as all of
+ * those together, the format's own (`extra`, e.g. `yamlBombs`, `xmlBombs`, `jsonMutations`).
  */
 export function hostile(valid: string, extra: fc.Arbitrary<string>[] = []): fc.Arbitrary<string> {
-  return fc.oneof(
+  const generic = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 200 }),
     fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('latin1')),
     fc.integer({ min: 1, max: 5000 }).map((d) => `${'['.repeat(d)}${']'.repeat(d)}`),
@@ -158,8 +158,8 @@ export function hostile(valid: string, extra: fc.Arbitrary<string>[] = []): fc.A
     fc.constant(`\ufeff${valid.replace(/\n/g, '\r\n')}`),
     fc.json({ maxDepth: 6 }),
     spliced(valid, fc.string({ unit: 'binary', maxLength: 20 })),
-    ...extra,
   );
+  return extra.length === 0 ? generic : fc.oneof(generic, fc.oneof(...extra));
 }
 
 /** Text-file hazards: NUL bytes, a lone CR, a 200,000-character line, each at a random place. */
@@ -216,17 +216,28 @@ export function xmlBombs(valid: string): fc.Arbitrary<string>[] {
     for (let i = 1; i <= n; i++) d += `<!ENTITY l${i} "${`&l${i - 1};`.repeat(10)}">\n`;
     return `${d}]>\n`;
   };
-  const attribute = fc.tuple(fc.constantFrom('slug', 'seq', 'id', 'status', 'attempt', 'campaign'), fc.constantFrom('../../outside', 'a/b', '..', '', '99999999999', '-1', '1e3', '0', 'a\0b', 'x'.repeat(10_000), '1" seq="2'));
+  // Each attribute of the root element with values that must not reach a file name or a number unchecked.
+  const attributes: Record<string, string[]> = {
+    slug: ['../../outside', 'a/b', '..', '', 'x'.repeat(10_000), 'other', 'a\0b'],
+    seq: ['99999999999', '-1', '1e3', '0', '2', ''],
+    id: ['001_../../outside', '..', '', '3_c', 'x'],
+    status: ['complete', 'blocked', 'weird', ''],
+    attempt: ['0', '1', '2', '999999', '1000000', 'x'],
+    campaign: ['other', '', '../x'],
+  };
+  const tampered = Object.entries(attributes).map(([name, values]) =>
+    fc.constantFrom(...values).map((value) => {
+      const re = new RegExp(`(<workspace[^>]*?) ${name}="[^"]*"`);
+      return re.test(valid) ? valid.replace(re, `$1 ${name}="${value}"`) : valid.replace('<workspace', `<workspace ${name}="${value}"`);
+    }),
+  );
   return [
     fc.integer({ min: 1, max: 12 }).map((n) => valid.replace(/\n/, `\n${laughs(n)}`).replace('<objective>', '<objective>&l1;')),
     fc.constantFrom('<!DOCTYPE workspace SYSTEM "file:///etc/passwd">', '<!ENTITY x SYSTEM "file:///etc/passwd">').map((d) => valid.replace(/\n/, `\n${d}\n`)),
     spliced(valid.slice(body), fc.constantFrom('&nope;', '&amp', '&#0;', '&#xD800;', '&#1114112;', '&#x110000;', '&#99999999;', '&lt', '<?pi x?>', '<![CDATA[ ]]> ]]>', '<!-- -- -->', '</workspace>', '<workspace>', '\0')).map((rest) => valid.slice(0, body) + rest),
     fc.integer({ min: 1, max: 5000 }).map((d) => valid.slice(0, body) + '<a>'.repeat(d) + '</a>'.repeat(d) + valid.slice(body)),
-    attribute.map(([name, value]) => {
-      const re = new RegExp(`(<workspace[^>]*?) ${name}="[^"]*"`);
-      return re.test(valid) ? valid.replace(re, `$1 ${name}="${value}"`) : valid.replace('<workspace', `<workspace ${name}="${value}"`);
-    }),
-    attribute.map(([name, value]) => valid.replace('<workspace', `<workspace ${name}="${value}"`)),
+    ...tampered,
+    fc.constantFrom(...Object.keys(attributes)).map((name) => valid.replace('<workspace', `<workspace ${name}="1"`)),
   ];
 }
 
