@@ -93,6 +93,7 @@ export function snapshot(dir: string): Record<string, string> {
  */
 export async function fuzz<T>(label: string, arbitrary: fc.Arbitrary<T>, runs: number, property: (input: T) => Promise<readonly number[]>): Promise<void> {
   let tried = 0;
+  const started = performance.now();
   const codes = new Map<number, number>();
   await fc.assert(
     fc.asyncProperty(arbitrary, async (input) => {
@@ -102,7 +103,8 @@ export async function fuzz<T>(label: string, arbitrary: fc.Arbitrary<T>, runs: n
     { numRuns: runs, seed: SEED, reporter: compactReport<[T]> },
   );
   const tally = [...codes].sort(([a], [b]) => a - b).map(([code, n]) => `${code} x${n}`);
-  console.log(`fuzz: ${label}: ${tried} inputs (exit codes: ${tally.join(', ')})`);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`fuzz: ${label}: ${tried} inputs in ${seconds.toFixed(1)} s (exit codes: ${tally.join(', ')})`);
   expect(tried).toBe(runs);
 }
 
