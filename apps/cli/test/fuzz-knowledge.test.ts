@@ -15,6 +15,8 @@ import { describe, expect, test } from 'vitest';
 import { RUNS, expectNoInternalError, fuzz, hostile, hostileJsonl, jsonMutations, keep, ok, ratchet, readOnly, refusalKeepsState, textBombs } from './fuzz-inputs.js';
 
 const repo = new URL('../../../', import.meta.url);
+/** Half the usual inputs for lessons: each one runs apply twice (dry and real), which recompiles AGENTS.md (about 0.3 s an input). */
+const LESSON_RUNS = RUNS / 2;
 const POSTMORTEM = readFileSync(new URL('examples/protocols/postmortem.md', repo), 'utf8');
 const FTL_MEMORY = JSON.stringify(
   {
@@ -39,7 +41,7 @@ describe('fuzzing lessons and memory through the CLI (in process)', { timeout: 6
     const manual = (JSON.parse(lines.find((l) => l.includes('"manual"'))!) as { lesson_id: string }).lesson_id;
     const restore = keep(dir);
     const inputs = fc.tuple(hostileJsonl(lines), hostile(POSTMORTEM, textBombs(POSTMORTEM)));
-    await fuzz('lessons JSONL through lessons list, apply --dry-run, resolve, apply (+ post-mortem Markdown through extract)', inputs, RUNS, async ([jsonl, postmortem]) => {
+    await fuzz('lessons JSONL through lessons list, apply --dry-run, resolve, apply (+ post-mortem Markdown through extract; half the runs: apply recompiles AGENTS.md)', inputs, LESSON_RUNS, async ([jsonl, postmortem]) => {
       restore();
       writeFileSync(file, jsonl);
       const list = await ratchet(dir, ['--json', 'lessons', 'list']);
