@@ -216,6 +216,23 @@ describe('ratchet flow', () => {
     }
     expect((await ratchet(root, 'flow', 'status')).out).not.toContain('o  develop-feature');
   });
+
+  test('a YAML flow nested thousands of levels deep is exit 2 (start) and INVALID (list), never an internal error', async () => {
+    // Found by the fuzz test: the yaml library's parser recurses once per nested block mapping and,
+    // deep inside a command, a couple of thousand overflowed the stack: `flow start` exited 70.
+    const root = project();
+    for (const depth of [1500, 2000, 2500]) {
+      const nested = Array.from({ length: depth }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+      put(root, 'protocols/flows/deep.flow.yaml', `${nested} v\nid: deep\ntitle: Deep\nsteps:\n  - { id: "0", title: Z, content: z.md }\n`);
+      const start = await ratchet(root, 'flow', 'start', 'deep', '--session', 'd');
+      expect(start.code, start.err).toBe(2);
+      expect(start.err).toMatch(/^protocols\/flows\/deep\.flow\.yaml:\d+:\d+: YAML: the flow nests too deeply to read$/m);
+      const list = await ratchet(root, 'flow', 'list');
+      expect(list.code, list.err).toBe(1);
+      expect(list.out).toContain('deep  (project)  INVALID: protocols/flows/deep.flow.yaml:');
+    }
+    expect((await ratchet(root, 'flow', 'status')).out).toContain('no flow sessions');
+  });
 });
 
 describe('quickstart steps', () => {

@@ -58,6 +58,44 @@ describe('ratchet jixo', () => {
     expect(await readFile(join(dir, 'docs.log.md'), 'utf8')).toBe(text);
   });
 
+  test('a job file with YAML aliases is refused the same way: clarify add and remove never rewrite it with the aliases expanded', async () => {
+    const dir = await project();
+    expect((await jixo(dir, ['clarify', 'add', 'docs.job.md', '--id', 'q1', '--question', 'Audience?'])).code).toBe(0);
+    const text = (await readFile(join(dir, 'docs.job.md'), 'utf8')).replace('name: "docs"\n', 'name: "docs"\na: &a [1, 2]\nb: &b [*a, *a]\n');
+    await writeFile(join(dir, 'docs.job.md'), text);
+    for (const args of [
+      ['clarify', 'add', 'docs.job.md', '--id', 'q2', '--question', 'Format?'],
+      ['clarify', 'remove', 'docs.job.md', 'q1'],
+      ['clarify', 'list', 'docs.job.md'],
+      ['triage', 'docs.job.md', '--runner', 'r1'],
+    ]) {
+      const r = await jixo(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.json.error.message).toContain('YAML aliases (*a) are not supported');
+      // The job file's own place: the first alias, on the line of `b:` (line 4).
+      expect(r.json.error).toMatchObject({ code: 'parse-error', line: 4 });
+    }
+    expect(await readFile(join(dir, 'docs.job.md'), 'utf8')).toBe(text);
+  });
+
+  test('front matter nested thousands of levels deep is an input error (exit 2), never an internal one', async () => {
+    // The yaml library's parser recurses once per nested block mapping: deep inside a command, a
+    // couple of thousand overflowed the stack and `jixo check` / `jixo title` exited 70.
+    const dir = await project();
+    const text = await readFile(join(dir, 'docs.log.md'), 'utf8');
+    for (const depth of [1500, 2000, 2500, 3000]) {
+      const nested = Array.from({ length: depth }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+      const deep = text.replace('---\n', `---\n${nested} v\n`);
+      await writeFile(join(dir, 'docs.log.md'), deep);
+      const check = await jixo(dir, ['check', 'docs.log.md']);
+      expect(check.code, check.err).toBe(1);
+      const title = await jixo(dir, ['title', 'docs.log.md', 'New title']);
+      expect(title.code, title.err).toBe(2);
+      expect(title.json.error.message).toBe('front matter nests too deeply to read (more than 256 levels is refused)');
+      expect(await readFile(join(dir, 'docs.log.md'), 'utf8')).toBe(deep);
+    }
+  });
+
   test('a write clears temp files a killed writer left beside the log and the job file, as other state files do', async () => {
     const dir = await project();
     const leftovers = ['.docs.log.md.4242.0123456789ab.tmp', '.docs.job.md.4242.0123456789ab.tmp'];

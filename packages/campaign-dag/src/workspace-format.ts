@@ -6,7 +6,7 @@
  */
 import { CampaignError } from './errors.js';
 import { formatSeq } from './seq.js';
-import type { Idioms } from './types.js';
+import { SLUG_PATTERN, type Idioms } from './types.js';
 
 export const WORKSPACE_SCHEMA_VERSION = '1.0';
 export const WORKSPACE_STATUSES = ['active', 'complete', 'blocked'] as const;
@@ -275,6 +275,10 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
   const idMatch = /^(\d{1,9})_(.+)$/.exec(id);
   const seqText = attr(ws, 'seq') ?? idMatch?.[1];
   if (seqText === undefined || !/^\d{1,9}$/.test(seqText)) return fail(`<workspace> needs a seq (attribute seq or an id like 001_slug), found id ${JSON.stringify(id)}`);
+  // The slug names the workspace file: one that is not a task slug (a path, 10,000 characters) is
+  // the file's problem here, not a rename that fails or leaves the directory later.
+  const slug = attr(ws, 'slug') ?? idMatch?.[2] ?? '';
+  if (slug !== '' && !SLUG_PATTERN.test(slug)) fail(`<workspace slug> must be 1-64 letters, digits, ".", "_" or "-" (it names the workspace file), found ${JSON.stringify(slug.length > 80 ? `${slug.slice(0, 80)}...` : slug)}`);
   const impl = child(ws, 'implementation');
   const idioms = child(ws, 'idioms');
   const pk = child(ws, 'prior_knowledge');
@@ -314,7 +318,7 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
   const record: WorkspaceRecord = {
     id: idMatch ? id : `${formatSeq(Number(seqText))}_${attr(ws, 'slug') ?? ''}`,
     seq: Number(seqText),
-    slug: attr(ws, 'slug') ?? idMatch?.[2] ?? '',
+    slug,
     status: status as WorkspaceStatus,
     campaign: attr(ws, 'campaign') ?? '',
     schemaVersion: attr(ws, '_schema_version') ?? WORKSPACE_SCHEMA_VERSION,

@@ -282,8 +282,9 @@ async function finish(root: string, seq: number, status: 'complete' | 'blocked',
     const next: WorkspaceRecord = { ...record, status, delivered, updatedAt: now, utilization: options.utilized ?? record.utilization };
     if (status === 'blocked') next.blockedReason = delivered.replace(/^BLOCKED:\s*/, '');
     else delete next.blockedReason;
+    // Renamed by the name it has, never by what its content says: the file stays where its listing found it.
+    const path = join(paths.workspace, workspaceFileName(seq, file.slug, status));
     await writeFileAtomic(file.path, readableXml(next, 'the delivery'), { maxBytes: MAX_WORKSPACE_BYTES });
-    const path = join(paths.workspace, workspaceFileName(seq, record.slug, status));
     await rename(file.path, path);
     return { path, record: next };
   }, { ...options.store?.lock });

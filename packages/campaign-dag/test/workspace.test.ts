@@ -256,6 +256,34 @@ describe('workspaces', () => {
     expect(readdirSync(root).filter((n) => n.includes('evil'))).toEqual([]);
   });
 
+  test('a hand-edited workspace slug (a path, a separator, 10,000 characters) is refused when read, and complete/block never move the file', async () => {
+    // Found by the CLI fuzz test: finishing renamed the file by the slug its XML said, after rewriting
+    // it in place: `../../../x` moved it out of the workspace directory, `a/b` or a long slug failed
+    // the rename and left an active-named file saying complete.
+    const root = await started();
+    await createWorkspace(root, 1, opts);
+    const path = join(wsDir(root), '001_spec_active.xml');
+    const xml = readFileSync(path, 'utf8');
+    for (const slug of ['../../../evil', 'a/b', 'x'.repeat(10_000), '..']) {
+      const edited = xml.replace('slug="spec"', `slug="${slug}"`);
+      writeFileSync(path, edited);
+      await expect(showWorkspace(root, 1)).rejects.toMatchObject({ code: 'invalid-workspace', path, reason: expect.stringContaining('<workspace slug>') as unknown });
+      await expect(completeWorkspace(root, 1, 'done', opts)).rejects.toMatchObject({ code: 'invalid-workspace' });
+      await expect(blockWorkspace(root, 1, 'stuck', opts)).rejects.toMatchObject({ code: 'invalid-workspace' });
+      expect(readFileSync(path, 'utf8')).toBe(edited);
+      expect(readdirSync(wsDir(root))).toEqual(['001_spec_active.xml']);
+    }
+    // The same through FTL's id (no slug attribute): the slug is the id's tail.
+    writeFileSync(path, xml.replace(' slug="spec"', '').replace('id="001_spec"', 'id="001_a/b"'));
+    await expect(showWorkspace(root, 1)).rejects.toMatchObject({ code: 'invalid-workspace' });
+    // A valid slug that differs from the file name's: the file is renamed by its own name.
+    writeFileSync(path, xml.replace('slug="spec"', 'slug="other"'));
+    const done = await completeWorkspace(root, 1, 'done', opts);
+    expect(done.path).toBe(join(wsDir(root), '001_spec_complete.xml'));
+    expect(readdirSync(wsDir(root))).toEqual(['001_spec_complete.xml']);
+    expect(readdirSync(join(root, '.ratchet')).filter((n) => n.includes('evil'))).toEqual([]);
+  });
+
   test('hostile files: DOCTYPE/ENTITY refused, malformed XML located, binary and control characters refused', async () => {
     await expect(parseWorkspace('<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "aaaa">]>\n<workspace status="active" id="001_x"/>', 'w.xml')).rejects.toMatchObject({ code: 'invalid-workspace', line: 2, column: 1 });
     await expect(parseWorkspace('<workspace status="active" id="001_x">\n  <delivered>oops</delivred>\n</workspace>', 'w.xml')).rejects.toMatchObject({ code: 'invalid-workspace', line: 2 });

@@ -89,11 +89,22 @@ async function parseYaml(text: string, path: string): Promise<{ value: unknown; 
   const { LineCounter, parseDocument, isMap, isSeq } = await loadYaml();
   const lineCounter = new LineCounter();
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const doc = parseDocument(body, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
-  const err = doc.errors[0];
+  // The yaml library recurses once per nested collection: a couple of thousand nested block mappings
+  // overflow the stack, which its parser throws and its composer reports as an error. Either way the
+  // file's problem, said the same way, not an internal error.
+  const tooDeep = 'YAML: the flow nests too deeply to read';
+  let doc: Yaml.Document.Parsed;
+  try {
+    doc = parseDocument(body, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new FlowError('flow-parse-error', tooDeep, { path, line: 1, column: 1 });
+  }
+  const err = doc.errors.find((e) => e.message.includes('Maximum call stack size exceeded')) ?? doc.errors[0];
   if (err !== undefined) {
     const pos = lineCounter.linePos(err.pos[0]);
-    throw new FlowError('flow-parse-error', `YAML: ${err.message.split('\n')[0] ?? err.code}`, { path, line: pos.line, column: pos.col });
+    const reason = err.message.includes('Maximum call stack size exceeded') ? tooDeep : `YAML: ${err.message.split('\n')[0] ?? err.code}`;
+    throw new FlowError('flow-parse-error', reason, { path, line: pos.line, column: pos.col });
   }
   const place = (pointer: string): { line: number; column: number } | undefined => {
     const segments = pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));

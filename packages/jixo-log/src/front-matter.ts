@@ -2,7 +2,8 @@
  * YAML front matter: split it off, parse it with line numbers, and write it back canonically
  * (known keys first, as JSON-quoted scalars, which are valid YAML; unknown keys through `yaml`).
  */
-import { LineCounter, parseDocument, stringify, isMap, isScalar, visit, type Alias } from 'yaml';
+import { LineCounter, parseDocument, stringify, isCollection, isMap, isPair, isScalar, visit, type Alias, type Document } from 'yaml';
+import { MAX_JSON_DEPTH } from '@ratchet/store';
 import type { Diagnostic } from './types.js';
 
 export interface SplitFile {
@@ -23,6 +24,14 @@ export interface KeyPlace {
 }
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Front matter nested deeper than this is refused, as JSON state files are (@ratchet/store's limit).
+ * What reads a parsed value (the alias check, toJSON, and on a rewrite the yaml library's stringify)
+ * recurses with more stack per level than parsing did: near the stack's limit a value that parsed
+ * would overflow later, an internal error in the middle of a command.
+ */
+export const MAX_FRONT_MATTER_DEPTH = MAX_JSON_DEPTH;
 
 /** Normalise a file's text: BOM dropped, CRLF/CR to LF (line numbers are unchanged). */
 export function normalizeText(text: string): string {
@@ -57,13 +66,31 @@ export function splitFrontMatter(text: string, required: boolean): SplitFile {
 
 function parseYaml(yamlText: string, firstLine: number, diagnostics: Diagnostic[], keyPlaces: Map<string, KeyPlace>): Record<string, unknown> | undefined {
   const counter = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   const place = (offset: number | undefined): { line: number; column: number } => {
     const pos = counter.linePos(offset ?? 0);
     return { line: pos.line + firstLine - 1, column: pos.col };
   };
+  // The yaml library recurses once per nested collection: a couple of thousand levels (`k:` each
+  // indented one more space) overflow the stack, which its parser throws and its composer reports as
+  // an error. Either way the file's problem, said the same way, not an internal error.
+  const tooDeepToRead = `front matter nests too deeply to read (more than ${MAX_FRONT_MATTER_DEPTH} levels is refused)`;
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(yamlText, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: tooDeepToRead, line: firstLine, column: 1 });
+    return undefined;
+  }
   if (doc.errors.length > 0) {
-    for (const e of doc.errors) diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: `front matter: ${e.message.split('\n')[0]}`, ...place(e.pos[0]) });
+    const overflow = doc.errors.find((e) => e.message.includes('Maximum call stack size exceeded'));
+    if (overflow !== undefined) diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: tooDeepToRead, ...place(overflow.pos[0]) });
+    else for (const e of doc.errors) diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: `front matter: ${e.message.split('\n')[0]}`, ...place(e.pos[0]) });
+    return undefined;
+  }
+  const deep = tooDeep(doc.contents, MAX_FRONT_MATTER_DEPTH);
+  if (deep !== undefined) {
+    diagnostics.push({ rule: 'malformed-front-matter', severity: 'error', message: `front matter nests deeper than ${MAX_FRONT_MATTER_DEPTH} levels`, ...place(deep) });
     return undefined;
   }
   // A rewrite writes values, not the anchors they share: `b: &b [*a, *a]` would come back as copies
@@ -103,6 +130,21 @@ function parseYaml(yamlText: string, firstLine: number, diagnostics: Diagnostic[
     out[key] = (pair.value as { toJSON?: () => unknown } | null)?.toJSON?.() ?? (isScalar(pair.value) ? pair.value.value : null);
   }
   return ok ? out : undefined;
+}
+
+/** The offset of the first collection nested deeper than `max`, found without recursion; undefined when none is. */
+function tooDeep(root: unknown, max: number): number | undefined {
+  const stack: { node: unknown; depth: number }[] = [{ node: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (!isCollection(node)) continue;
+    if (depth > max) return node.range?.[0] ?? 0;
+    for (const item of node.items as unknown[]) {
+      if (isPair(item)) stack.push({ node: item.key, depth: depth + 1 }, { node: item.value, depth: depth + 1 });
+      else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return undefined;
 }
 
 function hasUnsafeKey(node: unknown): boolean {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, test } from 'vitest';
-import { parseLog, parseLogStrict, serializeLog, JixoParseError, type ExtraSection, type LogFile, type RoadmapItem, type WorkLogEntry } from '../src/index.js';
+import { parseJob, parseLog, parseLogStrict, serializeLog, JixoParseError, type ExtraSection, type LogFile, type RoadmapItem, type WorkLogEntry } from '../src/index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -80,6 +80,26 @@ describe('diagnostics with line numbers', () => {
     const d = bad('---\ntitle: x\n__proto__: { polluted: true }\nextra: { constructor: 1 }\n---\n\n## Roadmap\n\n## Work Log\n');
     expect(d.map((x) => x.rule)).toEqual(['unsafe-key', 'unsafe-key']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test('front matter nested deeper than 256 levels (the mapping included) is refused at its place; 256 levels still rewrite', () => {
+    // Near the stack's limit such a value parsed, then overflowed the rewrite (yaml's stringify):
+    // an internal error in the middle of `jixo title`. Refused when read, log and job alike.
+    const nested = (depth: number): string => `deep: ${'['.repeat(depth)}${']'.repeat(depth)}\n`;
+    const log = (yaml: string): string => `---\ntitle: x\n${yaml}---\n\n## Roadmap\n\n## Work Log\n`;
+    for (const depth of [256, 1000, 1856]) {
+      expect(bad(log(nested(depth)))[0]).toMatchObject({ rule: 'malformed-front-matter', line: 3 });
+      expect(parseJob(`---\nname: x\n${nested(depth)}---\n\nGoal\n`).diagnostics[0]).toMatchObject({ rule: 'malformed-front-matter', line: 3 });
+    }
+    expect(bad(log(nested(256)))[0]!.message).toBe('front matter nests deeper than 256 levels');
+    const deepest = parseLog(log(nested(255)));
+    expect(deepest.diagnostics).toEqual([]);
+    const rewritten = parseLog(serializeLog(deepest.value));
+    expect(rewritten.diagnostics).toEqual([]);
+    expect(rewritten.value.frontMatter).toEqual(deepest.value.frontMatter);
+    // Block style counts the same way (a mapping in a mapping...).
+    const block = Array.from({ length: 257 }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+    expect(bad(log(`${block} v\n`))[0]).toMatchObject({ rule: 'malformed-front-matter', message: 'front matter nests deeper than 256 levels' });
   });
 
   test('missing sections', () => {

@@ -3,7 +3,7 @@
  * least 10 characters, cost at least 100, generic triggers rejected), plus name and regex checks.
  * All gates run and all refusals are returned, so one call tells the user everything to fix.
  */
-import { checkRegex } from './regex-guard.js';
+import { checkRegex } from '@ratchet/store';
 import { tokenize } from './tokenize.js';
 
 export const MIN_TRIGGER_LENGTH = 10;

@@ -8,7 +8,8 @@ export type { Clock, EdgeType, Entry, EntryKind, Failure, MemoryData, Pattern, T
 export { MemoryError, type MemoryErrorCode } from './errors.js';
 export { tokenize, stem, normalizeText } from './tokenize.js';
 export { Bm25Index, BM25_B, BM25_K1, type TermContribution } from './bm25.js';
-export { checkRegex, MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, type RegexVerdict } from './regex-guard.js';
+// The guard lives in @ratchet/store (plan-lint's dialects use it too); memory keeps exporting it.
+export { checkRegex, MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, type RegexVerdict } from '@ratchet/store';
 export { checkFailureGates, checkPatternGates, isGenericTrigger, MIN_TRIGGER_LENGTH, MIN_VALUE, NAME_PATTERN, type GateId, type GateRefusal } from './gates.js';
 export { findNearDuplicate, triggerSimilarity, DUPLICATE_DICE, DUPLICATE_JACCARD } from './dedup.js';
 export { ageDays, decay, DEFAULT_THRESHOLD, entryValue, HALF_LIFE_DAYS, helpRatio, importance, PRUNE_BELOW, tierOf, TIERS, valueFactor, type Tier } from './score.js';

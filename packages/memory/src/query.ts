@@ -7,7 +7,7 @@
  * productive >= 0.4, exploration >= 0.25) and ranked by score (score.ts), best first, ties by name.
  */
 import { Bm25Index, type TermContribution } from './bm25.js';
-import { MATCH_SUBJECT_LIMIT, checkRegex } from './regex-guard.js';
+import { MATCH_SUBJECT_LIMIT, checkRegex } from '@ratchet/store';
 import { decay, DEFAULT_THRESHOLD, helpRatio, tierOf, valueFactor, type Tier } from './score.js';
 import type { Entry, EntryKind, MemoryData } from './types.js';
 

@@ -42,7 +42,7 @@ export interface Failure extends EntryBase {
   fix: string;
   /**
    * Optional regular expression tested against a query's topic: a hit makes the entry fully
-   * relevant. Checked by regex-guard.ts; unsafe patterns are refused (see README).
+   * relevant. Checked by @ratchet/store's checkRegex; unsafe patterns are refused (see README).
    */
   match: string | null;
   /** What the failure cost when it happened (FTL: budget x 1000). At least 100. */

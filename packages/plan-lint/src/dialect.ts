@@ -4,6 +4,8 @@
  * not load zod), then compiled into Maps and RegExps for the lint hot path.
  */
 import type { Machine } from '@ratchet/fsm-core';
+// The guard alone (one file, no imports): the main entry stays without the store's document machinery.
+import { checkRegex } from '@ratchet/store/regex-guard';
 
 export const EFFECTS = ['read', 'create', 'write', 'edit', 'delete', 'move'] as const;
 export type Effect = (typeof EFFECTS)[number];
@@ -173,6 +175,13 @@ export function loadDialect(raw: unknown, machine?: Machine): DialectLoadResult 
                 re = new RegExp(src, 'u');
               } catch (err) {
                 bad(`${wat}/argsMatch`, `invalid regular expression: ${(err as Error).message}`);
+              }
+              // Every plan line of this command runs the pattern: one that backtracks catastrophically
+              // (`(a+)+$` on 40 "a"s and a "!") would hang lint and the run for minutes. Refused here.
+              const verdict = re === undefined ? undefined : checkRegex(src);
+              if (verdict !== undefined && !verdict.safe) {
+                bad(`${wat}/argsMatch`, `unsafe regular expression: ${verdict.reason}`);
+                re = undefined;
               }
             }
             const a = action(wat, w);

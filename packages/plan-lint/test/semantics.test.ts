@@ -200,6 +200,18 @@ describe('dialects', () => {
     expect(problems.map((p) => p.pointer)).toEqual(['/extra', '/commands/a', '/commands/b/symbol', '/commands/call_plan', '/commands/m', '/commands/w/when/0/argsMatch', '/close', '/close']);
   });
 
+  test('an argsMatch that could backtrack catastrophically is refused at its pointer; the shipped patterns load', () => {
+    // Found by the CLI fuzz test: `(a+)+$` against `run_in_bash_session aaaa...a!` (40 "a"s) kept
+    // `ratchet plan lint` busy for minutes (38 s with 30), once per plan line of that command.
+    const dialect = (argsMatch: string): unknown => ({ id: 'x', fsm: 'x.json', close: 'close_op', commands: { finish: { symbol: 'close_op' }, run_in_bash_session: { symbol: 'tool_exec', when: [{ argsMatch, symbol: 'close_op' }] } } });
+    for (const pattern of ['(a+)+$', '^(a|a)*$', '(.*a){20}', '(\\w+\\s?)*$', '(a*)*b']) {
+      const { problems, dialect: loaded } = loadDialect(dialect(pattern), fdc.machine);
+      expect(loaded, pattern).toBeUndefined();
+      expect(problems, pattern).toEqual([{ pointer: '/commands/run_in_bash_session/when/0/argsMatch', message: expect.stringMatching(/^unsafe regular expression: it could backtrack catastrophically/) as unknown }]);
+    }
+    for (const pattern of ['^close$', '^(close|exit)$', '^git push.*--force', '\\bclose\\b']) expect(loadDialect(dialect(pattern), fdc.machine).problems, pattern).toEqual([]);
+  });
+
   test('__proto__ as a command name is refused', () => {
     const raw = JSON.parse('{"id":"x","fsm":"f","close":"close_op","commands":{"__proto__":{"symbol":"close_op"},"c":{"symbol":"close_op"}}}') as unknown;
     expect(loadDialect(raw).problems.map((p) => p.pointer)).toEqual(['/commands/__proto__']);

@@ -1,7 +1,8 @@
 /**
  * @ratchet/store: the only code in Ratchet that touches state files. Locked, atomic, validated and
- * versioned JSON documents and JSONL files, guarded reading of user files, and JSON parsing with
- * line:column errors. See README.md for the guarantees and the lock file format.
+ * versioned JSON documents and JSONL files, guarded reading of user files, JSON parsing with
+ * line:column errors, and a guard for user-supplied regular expressions. See README.md for the
+ * guarantees and the lock file format.
  */
 export {
   BinaryFileError,
@@ -51,5 +52,6 @@ export {
   type RestoreResult,
 } from './digest.js';
 export { openJsonl, type JsonlFile, type JsonlOptions } from './jsonl.js';
+export { MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, MAX_SPLITS, checkRegex, splitBound, type RegexVerdict } from './regex-guard.js';
 export type { WriterOptions } from './locked-update.js';
 export type { SafeParseResult, Schema, SchemaIssue } from './validate.js';

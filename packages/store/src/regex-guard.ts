@@ -1,7 +1,9 @@
 /**
- * `match` patterns are user data that a query runs. JavaScript regexes backtrack, so a pattern like
- * `(a+)+$` can take exponential time on a 30-character topic and hang the agent's shell. Policy:
- * REFUSED, not bounded by a timer (a timer cannot interrupt a running regex in-process).
+ * Regular expressions that are user data Ratchet runs: memory's `match` patterns (tested against a
+ * query's topic) and plan-lint dialects' `argsMatch` (tested against a plan command's arguments).
+ * JavaScript regexes backtrack, so a pattern like `(a+)+$` can take exponential time on a
+ * 30-character subject and hang the agent's shell. Policy: REFUSED, not bounded by a timer (a timer
+ * cannot interrupt a running regex in-process).
  *
  * A pattern is accepted only if an upper bound on the ways it can split its subject stays at most
  * MAX_SPLITS (257^2: two unbounded quantifiers). The bound, with S = MATCH_SUBJECT_LIMIT (256, the
@@ -14,16 +16,18 @@
  * `(foo|bar)+` is refused too (write `(?:foo|bar)` once, or a character class).
  * The bound is per start position and not every split costs the same, so an accepted pattern is
  * polynomial, not free: the worst found (`(?:a|a){16}x`, many small choices that the subject's length
- * does not limit) takes most of a second on 256 "a"s. Callers bound a query's total with a time
- * budget (query.ts, `matchBudget`).
+ * does not limit) takes most of a second on 256 "a"s, and longer subjects cost polynomially more.
+ * Memory bounds a query's total with a time budget (its query.ts, `matchBudget`).
  * Also refused: backreferences and lookarounds (not covered by the bound), patterns over 200
- * characters, and patterns that do not compile. Patterns are checked when added and again when a
- * query meets them (memory.json may be edited by hand); at query time an unsafe one is skipped and
- * reported, never run. The subject is cut to S characters before matching.
+ * characters, and patterns that do not compile. Memory checks a pattern when it is added and again
+ * when a query meets it (memory.json may be edited by hand): an unsafe one is skipped and reported,
+ * never run, and the topic is cut to S characters before matching. A dialect is refused as a whole.
  *
  * The scanner follows what V8 compiles without the `u` flag (Annex B): `[]` is an empty class and
  * `[^]` any character (their `]` closes them); `\u{...}`, `\p{...}` and a `\x` or `\u` without its
  * hex digits are the letter itself followed by a quantifier, so `(\u{1,})*` is `(u+)*` and refused.
+ * A pattern compiled with the `u` flag (dialects) reads `\u{...}` and `\p{...}` as one character, which
+ * the scanner never counts lower.
  */
 
 export const MATCH_MAX_LENGTH = 200;
@@ -109,7 +113,7 @@ function findProblem(p: string): string | undefined {
   }
   const bound = splitBound(p);
   if (bound > MAX_SPLITS) {
-    const why = `up to ${bound === Infinity ? 'more than 1e300' : bound.toExponential(1)} ways to split a ${MATCH_SUBJECT_LIMIT}-character topic; the limit is ${MAX_SPLITS}`;
+    const why = `up to ${bound === Infinity ? 'more than 1e300' : bound.toExponential(1)} ways to split a ${MATCH_SUBJECT_LIMIT}-character subject; the limit is ${MAX_SPLITS}`;
     return `it could backtrack catastrophically (${why}): avoid nested or repeated quantifiers and repeated alternations`;
   }
   return undefined;
