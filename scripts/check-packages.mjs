@@ -1,11 +1,12 @@
 // Every published package must be publishable alone: publint on what `pnpm pack` would ship, plus
-// the house rules publint does not know (ESM only, typed exports, sideEffects, files, README example,
-// caret ranges for runtime dependencies and each of them imported).
+// the house rules publint does not know (ESM only, typed exports, sideEffects, files, caret ranges
+// for runtime dependencies, a README example in the form check-installed.mjs runs).
 import { access, readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { readmeExample } from './readme-examples.mjs';
 import { publishablePackages } from './workspace.mjs';
 
 const problems = [];
@@ -73,7 +74,12 @@ for (const { dir, rel, manifest } of await publishablePackages()) {
   }
   const readme = await readFile(join(dir, 'README.md'), 'utf8').catch(() => '');
   if (!readme) report(rel, 'README.md is missing');
-  else if (!/```(ts|typescript|js|javascript|sh|bash)\n/u.test(readme)) report(rel, 'README.md has no runnable example (a fenced ts/js/sh block)');
+  else {
+    // The block check-installed.mjs runs, verbatim, against the packed package: that it runs is
+    // checked there (it needs the tarballs installed), that it is there is checked here.
+    const example = readmeExample(readme);
+    if (example.error) report(rel, `README.md: ${example.error} (CONTRIBUTING.md, "README examples")`);
+  }
 
   await checkDependencies(dir, rel, manifest);
 
