@@ -7,13 +7,15 @@
 //      the README documents its output, compare it;
 //   2. type-check a consumer of every typed entry point under moduleResolution NodeNext and
 //      Bundler with skipLibCheck off (a .d.ts that imports an undeclared dependency fails here);
-//   3. run `ratchet quickstart` from the installed bin.
+//   3. run `ratchet quickstart` from the installed bin, and check that every "$schema" it wrote or
+//      we shipped resolves outside the repository.
 // Run `pnpm build` first (`npm test` does). RATCHET_KEEP_INSTALLED=1 keeps the project for a look.
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readmeExample } from './readme-examples.mjs';
 import { publishablePackages, repoRoot } from './workspace.mjs';
@@ -47,6 +49,26 @@ function firstDifference(actual, expected) {
   const i = a.findIndex((line, k) => line !== e[k]);
   const at = i < 0 ? a.length : i;
   return `  line ${at + 1} printed:  ${JSON.stringify(a[at] ?? '(end of output)')}\n  the README says: ${JSON.stringify(e[at] ?? '(end of output)')}`;
+}
+
+/** Each JSON file under `root` whose top-level "$schema" does not resolve (see step 5). */
+async function danglingSchemas(root) {
+  const out = [];
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    const file = join(entry.parentPath, entry.name);
+    if (!entry.isFile() || !entry.name.endsWith('.json') || relative(root, file).split(sep).includes('node_modules')) continue;
+    let ref;
+    try {
+      ref = JSON.parse(await readFile(file, 'utf8')).$schema;
+    } catch {
+      continue;
+    }
+    if (typeof ref !== 'string') continue;
+    const ours = /^https:\/\/unpkg\.com\/(@ratchet\/[^/@]+)\/(.+)$/u.exec(ref);
+    const target = ours ? join(project, 'node_modules', ours[1], ours[2]) : /^[a-z][a-z0-9+.-]*:/iu.test(ref) ? undefined : resolve(dirname(file), ref);
+    if (target && !existsSync(target)) out.push(`  ${relative(work, file)}: "$schema": "${ref}"`);
+  }
+  return out;
 }
 
 // 1. Pack. Under `pnpm run` npm_execpath is pnpm itself; run directly, fetch the pinned pnpm.
@@ -148,13 +170,21 @@ for (const [name, options] of [
 }
 
 // 5. The tour from the installed bin: every command it runs, against the shipped assets.
-job('ratchet quickstart (installed bin)', join(project, 'node_modules', '.bin', 'ratchet'), ['quickstart', '--dir', join(work, 'quickstart')], { cwd: project, env }, failed);
+// Then every "$schema" in what the tour wrote (the files `ratchet init` scaffolds, the examples it
+// copies) and in the installed packages must resolve there: a relative path to a file beside it, an
+// unpkg URL of ours to a file in the installed package (what unpkg will serve once published).
+const tour = join(work, 'quickstart');
+job('ratchet quickstart (installed bin)', join(project, 'node_modules', '.bin', 'ratchet'), ['quickstart', '--dir', tour], { cwd: project, env }, async (r) => {
+  if (r.code !== 0) return failed(r);
+  const dangling = [...(await danglingSchemas(tour)), ...(await danglingSchemas(join(project, 'node_modules', '@ratchet')))];
+  return dangling.length > 0 && `wrote or installed "$schema" references that do not resolve outside the repository:\n${dangling.join('\n')}`;
+});
 for (const args of exampleJobs) job(...args);
 
 await Promise.all(
   Array.from({ length: Math.max(2, availableParallelism()) }, async () => {
     for (let next = jobs.shift(); next; next = jobs.shift()) {
-      const verdict = next.verdict(await next.run());
+      const verdict = await next.verdict(await next.run());
       if (verdict) problems.push(`${next.label} ${verdict}`);
       else console.log(`ok ${next.label} (${elapsed()})`);
     }
