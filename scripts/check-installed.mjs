@@ -10,13 +10,14 @@
 //   3. run `ratchet quickstart` from the installed bin, and check that every "$schema" it wrote or
 //      we shipped resolves outside the repository.
 // Run `pnpm build` first (`npm test` does). RATCHET_KEEP_INSTALLED=1 keeps the project for a look.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { packPackages } from './pack.mjs';
 import { readmeExample } from './readme-examples.mjs';
 import { publishablePackages, repoRoot } from './workspace.mjs';
 
@@ -71,20 +72,10 @@ async function danglingSchemas(root) {
   return out;
 }
 
-// 1. Pack. Under `pnpm run` npm_execpath is pnpm itself; run directly, fetch the pinned pnpm.
-const pnpm = process.env.npm_execpath?.includes('pnpm')
-  ? [process.execPath, process.env.npm_execpath]
-  : ['npx', '-y', rootManifest.packageManager];
+// 1. Pack.
 await mkdir(tarballs, { recursive: true });
-execFileSync(pnpm[0], [...pnpm.slice(1), '-r', ...packages.flatMap((p) => ['--filter', p.manifest.name]), 'pack', '--pack-destination', tarballs], {
-  cwd: repoRoot,
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const packed = (await readdir(tarballs)).filter((f) => f.endsWith('.tgz'));
-for (const { manifest } of packages) {
-  const file = `${manifest.name.replace(/^@/u, '').replace('/', '-')}-${manifest.version}.tgz`;
-  if (!packed.includes(file)) problems.push(`${manifest.name}: pnpm pack made no ${file}`);
-}
+const packed = packPackages(packages.map((p) => p.manifest), tarballs);
+console.log(`packed ${packed.length} packages (${elapsed()})`);
 
 // 2. Install into an empty project, as a user would (third-party dependencies from the registry;
 // --prefer-offline takes them from the npm cache without asking the registry again). @types/node
@@ -92,7 +83,7 @@ for (const { manifest } of packages) {
 await mkdir(project);
 await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'ratchet-installed-check', private: true, type: 'module' }, null, 2)}\n`);
 const typesNode = `@types/node@${rootManifest.devDependencies['@types/node']}`;
-const install = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...packed.map((f) => join(tarballs, f)), typesNode], {
+const install = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...packed, typesNode], {
   cwd: project,
 });
 if (install.code !== 0) {
