@@ -52,7 +52,7 @@ function firstDifference(actual, expected) {
   return `  line ${at + 1} printed:  ${JSON.stringify(a[at] ?? '(end of output)')}\n  the README says: ${JSON.stringify(e[at] ?? '(end of output)')}`;
 }
 
-/** Each JSON file under `root` whose top-level "$schema" does not resolve (see step 5). */
+/** Each JSON file under `root` whose top-level "$schema" does not resolve (see check 3). */
 async function danglingSchemas(root) {
   const out = [];
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
@@ -72,12 +72,12 @@ async function danglingSchemas(root) {
   return out;
 }
 
-// 1. Pack.
+// Pack.
 await mkdir(tarballs, { recursive: true });
 const packed = packPackages(packages.map((p) => p.manifest), tarballs);
 console.log(`packed ${packed.length} packages (${elapsed()})`);
 
-// 2. Install into an empty project, as a user would (third-party dependencies from the registry;
+// Install into an empty project, as a user would (third-party dependencies from the registry;
 // --prefer-offline takes them from the npm cache without asking the registry again). @types/node
 // because a consumer type-checking Node code has it, and our declarations use Node's types.
 await mkdir(project);
@@ -99,13 +99,13 @@ for (const [path, entry] of Object.entries(lock.packages)) {
 }
 console.log(`installed ${packed.length} tarballs (${elapsed()})`);
 
-// 3-5 are independent jobs, run side by side (longest first: the type checks, then the tour):
+// The checks are independent jobs, run side by side (longest first: the type checks, then the tour):
 // tsc is single-threaded and the examples mostly wait on child processes and the file system.
 const jobs = [];
 const job = (label, cmd, args, options, verdict) => jobs.push({ label, run: () => exec(cmd, args, options), verdict });
 const failed = (r) => r.code !== 0 && `exited ${r.code}:\n${tail(`${r.stdout}${r.stderr}`)}`;
 
-// 3. README examples, each in a fresh directory of the project (bare imports resolve from the
+// Check 1: README examples, each in a fresh directory of the project (bare imports resolve from the
 // project's node_modules; `ratchet` is on PATH from node_modules/.bin, as after `npm install`).
 const env = { ...process.env, PATH: `${join(project, 'node_modules', '.bin')}${delimiter}${process.env.PATH}`, NO_COLOR: '1' };
 delete env.npm_execpath;
@@ -137,7 +137,7 @@ for (const { dir, rel, manifest } of packages) {
   }]);
 }
 
-// 4. A consumer of every typed export, type-checked as users configure TypeScript.
+// Check 2: a consumer of every typed export, type-checked as users configure TypeScript.
 const imports = [];
 for (const { manifest } of packages) {
   for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
@@ -160,7 +160,7 @@ for (const [name, options] of [
   job(`the consumer of ${imports.length} entry points under moduleResolution ${name} (tsc)`, process.execPath, [tsc, '-p', config], { cwd: project }, failed);
 }
 
-// 5. The tour from the installed bin: every command it runs, against the shipped assets.
+// Check 3: the tour from the installed bin: every command it runs, against the shipped assets.
 // Then every "$schema" in what the tour wrote (the files `ratchet init` scaffolds, the examples it
 // copies) and in the installed packages must resolve there: a relative path to a file beside it, an
 // unpkg URL of ours to a file in the installed package (what unpkg will serve once published).
