@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-// Every *.mjs here but this runner is a benchmark; the core three first, the rest alphabetically.
-const core = ['cli-start.mjs', 'fsm-throughput.mjs', 'plan-lint.mjs'];
+// Every *.mjs here but this runner is a benchmark; the core ones first, the rest alphabetically.
+const core = ['cli-start.mjs', 'cli-start-installed.mjs', 'fsm-throughput.mjs', 'plan-lint.mjs'];
 const others = readdirSync(here).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && !core.includes(f)).sort();
 const only = process.argv.slice(2);
 const benches = [...core, ...others]

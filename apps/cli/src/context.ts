@@ -46,6 +46,9 @@ export interface Context extends GlobalOptions {
   emitJson: (value: unknown) => void;
 }
 
+/** A command implementation: returns the exit code. */
+export type CommandAction = (ctx: Context, args: string[], options: Record<string, unknown>) => number | Promise<number>;
+
 export function processIo(): Io {
   return {
     stdout: (text) => process.stdout.write(text),

@@ -1,10 +1,36 @@
 /**
  * @ratchet/cli as a library: run the `ratchet` command in-process (for harnesses and tests) and
  * read its command tree (protocol docs embed each command's usage from here, so they cannot drift).
+ *
+ * The published types are this module's closure only (scripts/emit-types.mjs fails the build when
+ * it reaches a bare import): commander and the @ratchet/* packages are bundled, not dependencies,
+ * so a declaration that named them would not resolve for users (TS2307).
  */
+import type { Io } from './context.js';
+import { buildProgram as buildCommandTree } from './program.js';
+
 export { run } from './main.js';
-export { buildProgram } from './program.js';
-export type { CommandAction } from './program.js';
-export type { Context, Io, GlobalOptions } from './context.js';
+export type { CommandAction, Context, Io, GlobalOptions } from './context.js';
 export { CliError } from './errors.js';
 export { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from './exit-codes.js';
+
+/**
+ * A command of the tree `buildProgram` returns: what library users may rely on of commander's
+ * `Command`, described here so the types do not name commander.
+ */
+export interface CommandTree {
+  name(): string;
+  description(): string;
+  summary(): string;
+  usage(): string;
+  aliases(): string[];
+  /** The full `--help` text of this command. */
+  helpInformation(): string;
+  readonly commands: readonly CommandTree[];
+}
+
+/**
+ * The command tree, for reading names, usage and help: every command, or with `argv` only the area
+ * that call needs. `state` receives the exit code of a command run through it.
+ */
+export const buildProgram: (io: Io, state: { exitCode: number }, argv?: readonly string[]) => Promise<CommandTree> = buildCommandTree;

@@ -7,12 +7,12 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { CliError } from './errors.js';
-import { makeContext, type Context, type GlobalOptions, type Io } from './context.js';
+import { makeContext, type CommandAction, type GlobalOptions, type Io } from './context.js';
 import { readVersion } from './version.js';
 import { areasFor } from './areas.js';
 
-/** A command implementation: returns the exit code. */
-export type CommandAction = (ctx: Context, args: string[], options: Record<string, unknown>) => number | Promise<number>;
+// Defined beside Context, so the public types (index.ts) need not reach this module and commander.
+export type { CommandAction } from './context.js';
 export type Loader = () => Promise<{ default: CommandAction }>;
 /**
  * Wraps a lazily loaded command implementation as a commander action. `leading` positionals are

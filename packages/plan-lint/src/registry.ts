@@ -7,7 +7,7 @@
  * registry-data.ts): `plan lint` and `run done` read the registry on every call.
  */
 import { relative, resolve, sep } from 'node:path';
-import { NotFoundError, OutsideRootError, ValidationError, defineDocument, openDocument, readJsonFile, readTextFile, toJsonPointer, withLock, writeFileAtomic, resolveInsideRoot, type DocumentOptions } from '@ratchet/store';
+import { NotFoundError, OutsideRootError, ValidationError, defineDocument, openDocument, readJsonFileSync, readTextFile, toJsonPointer, withLock, writeFileAtomic, resolveInsideRoot, type DocumentOptions } from '@ratchet/store';
 import { PLAN_NAME, PLAN_REGISTRY_SCHEMA_URL, planRegistryValidator, type PlanRegistryData } from './registry-data.js';
 
 export const PLAN_REGISTRY_PATH = 'knowledge_core/plan_registry.json';
@@ -101,11 +101,15 @@ export async function listPlans(registryPath: string, root: string): Promise<Reg
     .map((name) => ({ name, path: plans[name]! }));
 }
 
-/** The registry as the plain map lintPlan takes (`registry` option). */
+/**
+ * The registry as the plain map lintPlan takes (`registry` option). The reads are synchronous
+ * underneath: `plan lint` and `run done` read the registry on every call in a project that has one,
+ * and the promise-based file handle costs more start-up than reading the small file.
+ */
+// eslint-disable-next-line @typescript-eslint/require-await -- async for callers; a throw becomes a rejection
 export async function readRegistry(registryPath: string, root: string): Promise<Record<string, string>> {
   const file = resolve(root, registryPath);
-  const legacy = await readLegacy(file);
-  const data = legacy ?? (await openDocument(file, planRegistryDocument).read());
+  const data = readLegacy(file) ?? openDocument(file, planRegistryDocument).readSync();
   return { ...data.plans };
 }
 
@@ -114,10 +118,10 @@ function checkName(name: string): void {
 }
 
 /** A legacy flat map converted and validated, or undefined when the file is absent or already versioned. */
-async function readLegacy(file: string): Promise<PlanRegistryData | undefined> {
+function readLegacy(file: string): PlanRegistryData | undefined {
   let doc;
   try {
-    doc = await readJsonFile(file);
+    doc = readJsonFileSync(file);
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
@@ -139,9 +143,9 @@ async function readLegacy(file: string): Promise<PlanRegistryData | undefined> {
 
 /** Rewrite a legacy registry as version 1, under the store's lock, so the update can proceed. */
 async function upgradeLegacy(file: string): Promise<void> {
-  if ((await readLegacy(file)) === undefined) return;
+  if (readLegacy(file) === undefined) return;
   await withLock(file, async () => {
-    const data = await readLegacy(file);
+    const data = readLegacy(file);
     if (data === undefined) return;
     const doc = { $schema: PLAN_REGISTRY_SCHEMA_URL, schemaVersion: PLAN_REGISTRY_VERSION, plans: sortedRecord(data.plans) };
     await writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
