@@ -47,7 +47,7 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(goals.command('history').description('the audit trail: every version, who made it, when, and what changed'))
     .option('--since <version>', 'only versions after this one', '0')
     .action(action(() => import('./goals.js'), 'history'));
-  writer(goals.command('revert').description('make a new version whose goals, actions, questions and stories are as they were at <version>').argument('<version>', 'version to go back to'))
+  writer(goals.command('revert').description('make a new version whose goals, actions, questions and stories are as they were at <version> (the agent cannot undo a user\'s confirmation or review; nobody reverts across a registry merge)').argument('<version>', 'version to go back to'))
     .addHelpText('after', '\nExample:\n  ratchet goals history && ratchet goals revert 3')
     .action(action(() => import('./goals.js'), 'revert'));
 

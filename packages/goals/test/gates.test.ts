@@ -1,0 +1,45 @@
+/** Issue 15: the shortcuts an agent would take through the goals library are refused. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { confirmAction, createAction, defaultRegistryDocument, reviewProposal, submitProposal, upsertGoal } from '../src/index.js';
+import { AGENT, USER, registry, tempStore } from './support.js';
+
+describe('goals revert and the owner rules', () => {
+  test('the agent cannot revert past the user\'s confirmation or review; the user can; nothing is written on refusal', async () => {
+    const { store } = tempStore();
+    const { result: a } = await store.mutate({ actor: AGENT, op: 'action.create' }, (tx) => createAction(tx, registry, { type: 'decision', owner: 'agent', title: 'pick a database' }).action);
+    const before = (await store.read()).version;
+    await store.mutate({ actor: USER, op: 'action.confirm' }, (tx) => confirmAction(tx, a.id));
+    await store.mutate({ actor: AGENT, op: 'goal.upsert' }, (tx) => upsertGoal(tx, { title: 'later' }));
+    const snapshot = readFileSync(store.path, 'utf8');
+    await expect(store.revert(before, { actor: AGENT })).rejects.toMatchObject({ code: 'owner-violation' });
+    expect(readFileSync(store.path, 'utf8')).toBe(snapshot);
+    // Reverting only the agent's own later change is fine.
+    await expect(store.revert(before + 1, { actor: AGENT })).resolves.toMatchObject({ result: { reverted_to: before + 1 } });
+    // The user may undo their own confirmation.
+    await store.revert(before, { actor: USER });
+    expect((await store.read()).actions[0]!.confirmed_at).toBeUndefined();
+
+    const { result: p } = await store.mutate({ actor: AGENT, op: 'proposal.submit' }, (tx) =>
+      submitProposal(tx, { proposal_type: 'add', type_id: 'code_review', allowed_owners: ['agent'], allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['done'] }, rationale: 'frequent' }),
+    );
+    const submitted = (await store.read()).version;
+    await store.mutate({ actor: USER, op: 'proposal.review' }, (tx) => reviewProposal(tx, p.id, 'approve', 'ok'));
+    await expect(store.revert(submitted, { actor: AGENT })).rejects.toMatchObject({ code: 'owner-violation' });
+  });
+
+  test('nobody reverts across a merge: the registry file would keep the type beside an unmerged proposal', async () => {
+    const { store, dir } = tempStore();
+    const registryPath = join(dir, 'action_types.json');
+    writeFileSync(registryPath, `${JSON.stringify(defaultRegistryDocument(), null, 2)}\n`);
+    const { result: p } = await store.mutate({ actor: AGENT, op: 'proposal.submit' }, (tx) =>
+      submitProposal(tx, { proposal_type: 'add', type_id: 'code_review', allowed_owners: ['agent'], allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['done'] }, rationale: 'frequent' }),
+    );
+    await store.mutate({ actor: USER, op: 'proposal.review' }, (tx) => reviewProposal(tx, p.id, 'approve', 'ok'));
+    const approved = (await store.read()).version;
+    await store.mergeProposal(p.id, registryPath, { actor: USER });
+    for (const actor of [AGENT, USER]) await expect(store.revert(approved, { actor })).rejects.toMatchObject({ code: 'proposal-state' });
+    expect((await store.read()).proposals[0]!.status).toBe('merged');
+  });
+});
