@@ -66,7 +66,9 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     const history = await ratchet(dir, ['--json', 'goals', 'history']);
     const versions = (history.json().history as { version: number; who: string }[]).map((e) => [e.version, e.who]);
     expect(versions).toEqual([[1, 'agent'], [2, 'agent'], [3, 'agent'], [4, 'alice'], [5, 'agent']]);
-    expect((await ratchet(dir, ['goals', 'revert', '3'])).out).toContain('reverted to v3 as v6');
+    // v4 is alice completing her own action: the agent may not undo it, the user may.
+    expect((await ratchet(dir, ['goals', 'revert', '3'])).code).toBe(1);
+    expect((await ratchet(dir, ['goals', 'revert', '3', '--as', 'user'])).out).toContain('reverted to v3 as v6');
     const list = await ratchet(dir, ['--json', 'actions', 'list', '--all']);
     expect((list.json().actions as { id: string; status: string }[]).map((x) => [x.id, x.status])).toEqual([['a1', 'open'], ['a2', 'open']]);
   });
@@ -398,5 +400,39 @@ describe('quickstart steps', { timeout: 30_000 }, () => {
     }
     const history = await ratchet(dir, ['--json', 'goals', 'history']);
     expect((history.json().history as unknown[]).length).toBe(4);
+  });
+});
+
+describe('ratchet goals: the shortcuts an agent would take are refused (issue 15)', { timeout: 30_000 }, () => {
+  const agent = { RATCHET_ACTOR: 'agent' };
+
+  test('revert: the agent cannot undo the user\'s confirmation (exit 1, nothing written)', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['actions', 'add', 'decision', 'Pick a database', '--owner', 'agent'], '', agent)).code).toBe(0);
+    expect((await ratchet(dir, ['actions', 'confirm', 'a1', '--as', 'user'])).code).toBe(0);
+    const path = join(dir, '.ratchet', 'goals.json');
+    const before = readFileSync(path, 'utf8');
+    const r = await ratchet(dir, ['--json', 'goals', 'revert', '1'], '', agent);
+    expect(r.code).toBe(1);
+    expect(r.json()).toMatchObject({ ok: false, error: { code: 'owner-violation' } });
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect((await ratchet(dir, ['goals', 'revert', '1'], '', { RATCHET_ACTOR: 'user' })).code).toBe(0);
+  });
+
+  test('goals add --id changes only the fields given; a turn updates a goal with only the fields it changes', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['goals', 'add', 'Ship the beta', '--priority', '5', '--description', 'by June'])).code).toBe(0);
+    // The shortcut that used to reset the priority to 0: an update that does not name it.
+    const upd = await ratchet(dir, ['--json', 'goals', 'add', '--id', 'g1', '--description', 'by July']);
+    expect(upd.code, upd.err).toBe(0);
+    expect(upd.json()).toMatchObject({ goal: { id: 'g1', title: 'Ship the beta', priority: 5, description: 'by July' } });
+    const commit = await ratchet(dir, ['--json', 'turn', 'commit', '-'], JSON.stringify({ turn_id: 't1', goals: [{ id: 'g1', priority: 7 }] }));
+    expect(commit.code, commit.err).toBe(0);
+    const list = await ratchet(dir, ['--json', 'goals', 'list']);
+    expect(list.json()).toMatchObject({ goals: [{ id: 'g1', title: 'Ship the beta', priority: 7, description: 'by July' }] });
+    // A new goal still needs a title, and the error says where.
+    const bad = await ratchet(dir, ['--json', 'turn', 'commit', '-'], JSON.stringify({ turn_id: 't2', goals: [{ id: 'g9', priority: 1 }] }));
+    expect(bad.code).toBe(2);
+    expect(bad.json()).toMatchObject({ error: { file: '<stdin>', line: 1, message: expect.stringContaining('a new goal needs a title') } });
   });
 });

@@ -38,7 +38,8 @@ export const BUILTIN_POLICY_HANDLERS: Readonly<PolicyHandlers> = Object.freeze({
 
 export interface GoalInput {
   id?: string | undefined;
-  title: string;
+  /** Required to create a goal; absent in an update, which changes only the fields given. */
+  title?: string | undefined;
   description?: string | undefined;
   priority?: number | undefined;
   horizon?: Goal['horizon'];
@@ -61,12 +62,13 @@ export function upsertGoal(tx: Tx, input: GoalInput): Goal {
     goal.updated_at = tx.now;
     return goal;
   }
-  requireText(input.title, 'goal title');
+  if (input.id !== undefined && (typeof input.title !== 'string' || input.title.trim() === '')) throw new InputError(`no goal "${input.id}" exists to update, and a new goal needs a title`);
+  const title = requireText(input.title, 'goal title');
   const id = input.id ?? tx.nextId('goal');
   if (input.parent_goal_id !== undefined) checkParent(tx, id, input.parent_goal_id);
   const goal: Goal = {
     id,
-    title: input.title,
+    title,
     priority: input.priority ?? 0,
     status: input.status ?? 'active',
     progress: input.progress ?? 0,

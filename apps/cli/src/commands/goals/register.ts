@@ -28,12 +28,13 @@ function writer(cmd: Command): Command {
 
 export const registerGoals: RegisterArea = (program, action) => {
   const goals = program.command('goals').description('long-horizon goals: add, list, progress, and the versioned history you can revert');
-  writer(goals.command('add').description('add a goal (or update one with --id)').argument('<title>', 'what the goal is'))
+  writer(goals.command('add').description('add a goal, or with the --id of an existing goal change only the fields given (the others keep their values)').argument('[title]', 'what the goal is (required for a new goal)'))
     .option('--id <id>', 'goal id (default: g1, g2, ...)')
-    .option('--priority <n>', 'priority, higher first', '0')
+    // No default: with --id, a default would reset the priority of a goal whose update did not name it.
+    .option('--priority <n>', 'priority, higher first (a new goal: 0)')
     .option('--description <text>', 'longer description')
     .option('--parent <id>', 'parent goal id')
-    .addHelpText('after', '\nExample:\n  ratchet goals add "Ship the beta" --priority 5')
+    .addHelpText('after', '\nExamples:\n  ratchet goals add "Ship the beta" --priority 5\n  ratchet goals add --id g1 --description "public beta by June"   # title and priority unchanged')
     .action(action(() => import('./goals.js'), 'add'));
   common(goals.command('list').description('list goals, highest priority first'))
     .option('--all', 'include paused, achieved and abandoned goals', false)
