@@ -472,6 +472,9 @@ export function checkProposal(input: unknown): asserts input is ProposalInput {
   if (issues.length > 0) throw InputError.invalid('proposal', issues.map(({ pointer, message }) => ({ pointer, message })));
 }
 
+/** The fields a `modify` proposal changes in the type (see applyProposal). */
+const MODIFIABLE = ['display_name', 'description', 'allowed_owners', 'suggested_policies', 'allowed_statuses', 'allowed_transitions', 'policy_handlers'] as const;
+
 /** File a registry proposal. It is only data until merged: it never changes the running registry. */
 export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
   checkProposal(input);
@@ -479,6 +482,10 @@ export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
   if (!['add', 'modify', 'deprecate'].includes(input.proposal_type)) throw new InputError(`proposal_type must be add, modify or deprecate, got ${JSON.stringify(input.proposal_type)}`);
   if (input.proposal_type !== 'add' && input.type_id === undefined) throw new InputError(`a ${input.proposal_type} proposal needs a type_id`);
   if (input.type_id !== undefined) checkId(input.type_id, 'action type');
+  // A modify that names no field would merge as a no-op yet still take a review and a merge.
+  if (input.proposal_type === 'modify' && !MODIFIABLE.some((key) => input[key] !== undefined)) {
+    throw new InputError(`a modify proposal of "${input.type_id ?? ''}" changes nothing: give at least one of ${MODIFIABLE.join(', ')}`);
+  }
   const p: RegistryProposal = {
     id: input.id ?? tx.nextId('proposal'),
     proposal_type: input.proposal_type,
@@ -532,17 +539,39 @@ export function amendProposal(tx: Tx, id: string, amendment: ProposalAmendment):
   if (amendment.rationale !== undefined) requireText(amendment.rationale, 'proposal rationale');
   const next: RegistryProposal = structuredClone(current);
   for (const key of given) (next as unknown as Record<string, unknown>)[key] = structuredClone(amendment[key]);
+  dropOrphanedGuard(next, amendment);
   checkProposedType(next);
   if (JSON.stringify(next) === JSON.stringify(current)) return current;
   const p = tx.edit('proposal', id);
   for (const key of given) (p as unknown as Record<string, unknown>)[key] = structuredClone(amendment[key]);
+  dropOrphanedGuard(p, amendment);
   if (p.status === 'approved') p.status = 'open';
   p.updated_at = tx.now;
   return p;
 }
 
+/**
+ * A proposal filed for an unknown type carries user_task's guard (only the user's acknowledgment
+ * completes it). An amendment that hands the type to owners other than the user, without saying
+ * which guard it wants, would keep that guard and leave the new owner unable to ever complete its
+ * own actions: the inherited guard goes with the ownership it was for.
+ */
+function dropOrphanedGuard(p: RegistryProposal, amendment: ProposalAmendment): void {
+  if (amendment.allowed_owners === undefined || amendment.policy_handlers !== undefined) return;
+  if (p.allowed_owners?.includes('user') !== false || p.policy_handlers?.completion_guard !== USER_ONLY_GUARD) return;
+  const { completion_guard: _dropped, ...rest } = p.policy_handlers;
+  if (Object.keys(rest).length === 0) delete p.policy_handlers;
+  else p.policy_handlers = rest;
+}
+
+/** The built-in completion guard only the user passes. */
+const USER_ONLY_GUARD = 'user_acknowledgment';
+
 /** An `add` proposal complete enough to merge must describe a valid action type: every problem, pointing into the proposal. */
 function checkProposedType(p: RegistryProposal): void {
+  if (p.allowed_owners !== undefined && !p.allowed_owners.includes('user') && p.policy_handlers?.completion_guard === USER_ONLY_GUARD) {
+    throw InputError.invalid(`action type "${p.type_id ?? ''}" in proposal ${p.id}`, [{ pointer: '/policy_handlers/completion_guard', message: `"${USER_ONLY_GUARD}" lets only the user complete an action, but the type's owners (${p.allowed_owners.join(', ')}) exclude the user: nobody who owns it could ever complete it` }]);
+  }
   const issues = proposedTypeIssues(p);
   if (issues.length > 0) throw InputError.invalid(`action type "${p.type_id ?? ''}" in proposal ${p.id}`, issues);
 }

@@ -2,8 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { confirmAction, createAction, defaultRegistryDocument, reviewProposal, submitProposal, upsertGoal } from '../src/index.js';
-import { AGENT, USER, registry, tempStore } from './support.js';
+import { amendProposal, completeAction, confirmAction, createAction, defaultRegistryDocument, loadRegistry, applyProposal, reviewProposal, submitProposal, upsertGoal } from '../src/index.js';
+import { AGENT, USER, inMemory, registry, tempStore } from './support.js';
 
 describe('goals revert and the owner rules', () => {
   test('the agent cannot revert past the user\'s confirmation or review; the user can; nothing is written on refusal', async () => {
@@ -41,5 +41,28 @@ describe('goals revert and the owner rules', () => {
     await store.mergeProposal(p.id, registryPath, { actor: USER });
     for (const actor of [AGENT, USER]) await expect(store.revert(approved, { actor })).rejects.toMatchObject({ code: 'proposal-state' });
     expect((await store.read()).proposals[0]!.status).toBe('merged');
+  });
+});
+
+describe('proposals: guards and empty modifications', () => {
+  test('amending an auto-filed proposal to agent owners drops the user-only guard, so the agent can complete its own actions', () => {
+    const { tx, state } = inMemory(AGENT);
+    createAction(tx, registry, { type: 'code_review', title: 'review the PR' });
+    const filed = state.proposals[0]!;
+    expect(filed.policy_handlers?.completion_guard).toBe('user_acknowledgment');
+    const amended = amendProposal(tx, filed.id, { allowed_owners: ['agent'], suggested_policies: { requires_confirmation: false, auto_complete: true }, allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['done'] } });
+    expect(amended.policy_handlers?.completion_guard).toBeUndefined();
+    // Merged, the type really is completable by its owner.
+    const merged = loadRegistry(applyProposal(defaultRegistryDocument(), amended));
+    const { tx: tx2 } = inMemory(AGENT);
+    const { action } = createAction(tx2, merged, { type: 'code_review', title: 'review' });
+    expect(completeAction(tx2, merged, action.id).status).toBe('done');
+    // Saying so explicitly is refused, with the place.
+    expect(() => amendProposal(tx, filed.id, { policy_handlers: { completion_guard: 'user_acknowledgment' } })).toThrow(/policy_handlers\/completion_guard/);
+  });
+  test('a modify proposal that changes nothing is refused', () => {
+    const { tx } = inMemory(AGENT);
+    expect(() => submitProposal(tx, { proposal_type: 'modify', type_id: 'agent_task', rationale: 'why not' })).toThrow(/changes nothing/);
+    expect(submitProposal(tx, { proposal_type: 'modify', type_id: 'agent_task', display_name: 'Agent job', rationale: 'clearer' }).status).toBe('open');
   });
 });
