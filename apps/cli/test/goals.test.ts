@@ -419,6 +419,23 @@ describe('ratchet goals: the shortcuts an agent would take are refused (issue 15
     expect((await ratchet(dir, ['goals', 'revert', '1'], '', { RATCHET_ACTOR: 'user' })).code).toBe(0);
   });
 
+  test('actions retype: refused until the type\'s proposal is merged, then the coerced action takes it', async () => {
+    const dir = project();
+    const added = await ratchet(dir, ['--json', 'actions', 'add', 'code_review', 'Review the PR'], '', agent);
+    expect(added.json()).toMatchObject({ action: { id: 'a1', type: 'user_task' }, proposal: { id: 'p1' } });
+    const early = await ratchet(dir, ['--json', 'actions', 'retype', 'a1'], '', agent);
+    expect(early.code).toBe(1);
+    expect(early.json()).toMatchObject({ error: { code: 'proposal-state' } });
+    writeFileSync(join(dir, 'amend.json'), JSON.stringify({ allowed_owners: ['agent'], suggested_policies: { requires_confirmation: false, auto_complete: true }, allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['done'] } }));
+    expect((await ratchet(dir, ['proposals', 'amend', 'p1', 'amend.json'], '', agent)).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user'])).code).toBe(0);
+    const merge = await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user']);
+    expect(merge.code, merge.err).toBe(0);
+    const r = await ratchet(dir, ['--json', 'actions', 'retype', 'a1'], '', agent);
+    expect(r.code, r.err).toBe(0);
+    expect(r.json()).toMatchObject({ action: { id: 'a1', type: 'code_review', owner: 'agent', requires_confirmation: true } });
+  });
+
   test('goals add --id changes only the fields given; a turn updates a goal with only the fields it changes', async () => {
     const dir = project();
     expect((await ratchet(dir, ['goals', 'add', 'Ship the beta', '--priority', '5', '--description', 'by June'])).code).toBe(0);

@@ -298,6 +298,40 @@ export function confirmAction(tx: Tx, id: string): PendingAction {
   return action;
 }
 
+/**
+ * Give an action coerced to the safe default type (its type was unknown: `metadata.requested_type`)
+ * the type it asked for, once that type is in the registry (a proposal merged). The status carries
+ * over when the new type has it (the initial status maps to the new initial one); a finished action
+ * stays as it is. Ownership follows the new type when the current owner is not allowed. The agent may
+ * add a confirmation requirement, never waive one: re-typed by the agent, an action that required
+ * confirmation still does; the user's re-type takes the type's own policy.
+ */
+export function retypeAction(tx: Tx, registry: Registry, id: string): PendingAction {
+  const current = tx.get('action', id);
+  const requested = current.metadata.requested_type;
+  if (typeof requested !== 'string') throw new InputError(`action ${id} was not coerced from an unknown type (no metadata.requested_type): its type never changes`);
+  const target = registry.types.get(requested);
+  if (target === undefined) throw new InputError(`action ${id} asked for type "${requested}", which the registry still does not have: merge its proposal first (ratchet proposals list)`, 'proposal-state');
+  if (target.type.deprecation_status === 'deprecated') throw new InputError(`action type "${requested}" is deprecated: action ${id} stays a ${current.type}`, 'deprecated-type');
+  const from = typeOf(registry, current);
+  if (from.terminal.has(current.status)) throw new InputError(`action ${id} is ${current.status} (final): there is nothing left to re-type`);
+  const status = current.status === from.initial ? target.initial : current.status;
+  if (!target.type.allowed_statuses.includes(status)) throw new InputError(`action ${id} is ${current.status}, which type "${requested}" does not have (its statuses: ${target.type.allowed_statuses.join(', ')}): move it back to ${from.initial} first`);
+  const previous = current.type;
+  const a = tx.edit('action', id);
+  a.type = requested;
+  a.status = status;
+  if (!target.type.allowed_owners.includes(a.owner)) a.owner = target.type.allowed_owners[0]!;
+  const policy = target.type.default_policies.requires_confirmation;
+  const confirm = tx.actor.role === 'user' ? policy : a.requires_confirmation === true || policy === true;
+  if (confirm === undefined) delete a.requires_confirmation;
+  else a.requires_confirmation = confirm;
+  const { requested_type: _done, ...metadata } = a.metadata;
+  a.metadata = { ...metadata, retyped_from: previous };
+  a.updated_at = tx.now;
+  return a;
+}
+
 export interface ActionPatch {
   title?: string | undefined;
   description?: string | undefined;

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { amendProposal, completeAction, confirmAction, createAction, defaultRegistryDocument, loadRegistry, applyProposal, reviewProposal, submitProposal, upsertGoal } from '../src/index.js';
+import { amendProposal, completeAction, confirmAction, createAction, defaultRegistryDocument, loadRegistry, applyProposal, retypeAction, reviewProposal, submitProposal, upsertGoal } from '../src/index.js';
 import { AGENT, USER, inMemory, registry, tempStore } from './support.js';
 
 describe('goals revert and the owner rules', () => {
@@ -64,5 +64,29 @@ describe('proposals: guards and empty modifications', () => {
     const { tx } = inMemory(AGENT);
     expect(() => submitProposal(tx, { proposal_type: 'modify', type_id: 'agent_task', rationale: 'why not' })).toThrow(/changes nothing/);
     expect(submitProposal(tx, { proposal_type: 'modify', type_id: 'agent_task', display_name: 'Agent job', rationale: 'clearer' }).status).toBe('open');
+  });
+});
+
+describe('re-typing a coerced action after its type merged', () => {
+  const amendment = { allowed_owners: ['agent' as const], suggested_policies: { requires_confirmation: false, auto_complete: true }, allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['done'] } };
+  test('before the merge it is refused; after, the action takes the type; an agent re-type keeps the confirmation it required', () => {
+    const { tx, state } = inMemory(AGENT);
+    const { action } = createAction(tx, registry, { type: 'code_review', title: 'review the PR' });
+    expect(action).toMatchObject({ type: 'user_task', owner: 'user', requires_confirmation: true });
+    // The shortcut: claim the type before the user merged it.
+    expect(() => retypeAction(tx, registry, action.id)).toThrow(/merge its proposal first/);
+    const merged = loadRegistry(applyProposal(defaultRegistryDocument(), amendProposal(tx, state.proposals[0]!.id, amendment)));
+    const a = retypeAction(tx, merged, action.id);
+    expect(a).toMatchObject({ type: 'code_review', owner: 'agent', status: 'open', requires_confirmation: true, metadata: { retyped_from: 'user_task' } });
+    expect(a.metadata.requested_type).toBeUndefined();
+    // An action that was never coerced keeps its type.
+    const { action: plain } = createAction(tx, merged, { type: 'agent_task', title: 'x' });
+    expect(() => retypeAction(tx, merged, plain.id)).toThrow(/never changes/);
+  });
+  test('the user\'s re-type takes the type\'s own confirmation policy', () => {
+    const { tx, state } = inMemory(USER);
+    const { action } = createAction(tx, registry, { type: 'code_review', title: 'review' });
+    const merged = loadRegistry(applyProposal(defaultRegistryDocument(), amendProposal(tx, state.proposals[0]!.id, amendment)));
+    expect(retypeAction(tx, merged, action.id).requires_confirmation).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { assess, completeAction, confirmAction, createAction, isPending, moveAction, updateAction, type PendingAction, type RegistryProposal } from '@ratchet/goals';
+import { assess, completeAction, confirmAction, createAction, isPending, moveAction, retypeAction, updateAction, type PendingAction, type RegistryProposal } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
@@ -6,7 +6,7 @@ import { parsePairs } from '../../pairs.js';
 import { displayPath } from '../../paths.js';
 import { actorOf, expectedVersion, loadRegistryFor, mapErrors, numberOption, openState, registryFileOf, registryPath, type Options } from './shared.js';
 
-/** `ratchet actions add|list|move|complete|confirm|types`. */
+/** `ratchet actions add|list|move|complete|confirm|retype|types`. */
 export default async function actions(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, first, second] = args;
   return mapErrors(ctx, async () => {
@@ -66,6 +66,7 @@ export default async function actions(ctx: Context, args: string[], options: Opt
     const metadata = { ...parsePairs(options.meta, '--meta') };
     const r = await store.mutate({ ...meta, op: `action.${command ?? ''}` }, (tx) => {
       if (command === 'confirm') return confirmAction(tx, first);
+      if (command === 'retype') return retypeAction(tx, registry, first);
       // Recorded in the same version as the move, and before it: a completion guard may need it.
       if (Object.keys(metadata).length > 0) updateAction(tx, first, { metadata });
       if (command === 'complete') return completeAction(tx, registry, first, { evidence_refs: evidence });
@@ -73,7 +74,7 @@ export default async function actions(ctx: Context, args: string[], options: Opt
       return moveAction(tx, registry, first, second, { evidence_refs: evidence });
     });
     if (ctx.json) ctx.emitJson({ ok: true, version: r.version, action: r.result });
-    else ctx.out(`${r.entry === undefined ? 'unchanged' : command === 'confirm' ? 'confirmed' : 'moved'} ${line(r.result)}  (state v${r.version})`);
+    else ctx.out(`${r.entry === undefined ? 'unchanged' : command === 'confirm' ? 'confirmed' : command === 'retype' ? 're-typed' : 'moved'} ${line(r.result)}  (state v${r.version})`);
     return EXIT_OK;
   });
 }

@@ -77,6 +77,9 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--meta <key=value...>', 'metadata to record first (e.g. choice=postgres, which a decision needs before it closes)')
     .addHelpText('after', '\nExamples:\n  ratchet actions complete a1\n  ratchet actions complete a2 --as user\n  ratchet actions complete a3 --as user --meta choice=postgres')
     .action(action(() => import('./actions.js'), 'complete'));
+  writer(actions.command('retype').description('give an action coerced to user_task (its type was unknown) the type it asked for, once that type\'s proposal is merged').argument('<id>', 'action id'))
+    .addHelpText('after', '\nExample:\n  ratchet proposals merge p1 --as user && ratchet actions retype a3')
+    .action(action(() => import('./actions.js'), 'retype'));
   writer(actions.command('confirm').description('the user confirms an action that requires confirmation (use --as user)').argument('<id>', 'action id'))
     .action(action(() => import('./actions.js'), 'confirm'));
   common(actions.command('types').description('check the action-type registry and list its types, statuses and transitions (exit 2 if it is invalid)'))
