@@ -436,6 +436,33 @@ describe('ratchet goals: the shortcuts an agent would take are refused (issue 15
     expect(r.json()).toMatchObject({ action: { id: 'a1', type: 'code_review', owner: 'agent', requires_confirmation: true } });
   });
 
+  test('actions list filters by status, type and goal; questions and stories have commands', async () => {
+    const dir = project();
+    await ratchet(dir, ['goals', 'add', 'Ship', '--id', 'g1']);
+    await ratchet(dir, ['actions', 'add', 'agent_task', 'Write', '--goal', 'g1']);
+    await ratchet(dir, ['actions', 'add', 'user_task', 'Approve', '--goal', 'g1']);
+    await ratchet(dir, ['actions', 'add', 'agent_task', 'Other']);
+    await ratchet(dir, ['actions', 'complete', 'a3']);
+    const ids = async (...args: string[]): Promise<string[]> => ((await ratchet(dir, ['--json', 'actions', 'list', ...args])).json().actions as { id: string }[]).map((a) => a.id).sort();
+    expect(await ids('--goal', 'g1')).toEqual(['a1', 'a2']);
+    expect(await ids('--type', 'user_task')).toEqual(['a2']);
+    expect(await ids('--status', 'done')).toEqual(['a3']);
+    expect(await ids('--type', 'agent_task', '--status', 'open,done')).toEqual(['a1', 'a3']);
+    expect((await ratchet(dir, ['actions', 'list', '--goal', 'nope'])).code).toBe(2);
+
+    expect((await ratchet(dir, ['questions', 'add', 'Who churns first?', '--goal', 'g1', '--priority', '2'])).code).toBe(0);
+    const upd = await ratchet(dir, ['--json', 'questions', 'add', '--id', 'q1', '--tag', 'growth']);
+    expect(upd.json()).toMatchObject({ question: { id: 'q1', text: 'Who churns first?', priority: 2, tags: ['growth'] } });
+    expect((await ratchet(dir, ['--json', 'questions', 'list', '--goal', 'g1'])).json()).toMatchObject({ questions: [{ id: 'q1' }] });
+    const story = await ratchet(dir, ['--json', 'stories', 'update', '--question', 'q1', '--narrative', 'onboarding', '--criterion', '3 months of cohorts']);
+    expect(story.json()).toMatchObject({ story: { id: 's1', question_id: 'q1', acceptance_criteria: ['3 months of cohorts'] } });
+    await ratchet(dir, ['stories', 'update', '--id', 's1', '--evidence', 'reports/churn.md', '--status', 'accepted']);
+    expect((await ratchet(dir, ['--json', 'stories', 'list', '--question', 'q1'])).json()).toMatchObject({ stories: [{ id: 's1', status: 'accepted', evidence_refs: ['reports/churn.md'], acceptance_criteria: ['3 months of cohorts'] }] });
+    // Bad input is exit 2: a story for a question that does not exist, a question without text.
+    expect((await ratchet(dir, ['stories', 'update', '--question', 'q9'])).code).toBe(2);
+    expect((await ratchet(dir, ['questions', 'add'])).code).toBe(2);
+  });
+
   test('goals add --id changes only the fields given; a turn updates a goal with only the fields it changes', async () => {
     const dir = project();
     expect((await ratchet(dir, ['goals', 'add', 'Ship the beta', '--priority', '5', '--description', 'by June'])).code).toBe(0);

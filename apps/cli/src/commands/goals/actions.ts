@@ -30,8 +30,12 @@ export default async function actions(ctx: Context, args: string[], options: Opt
       const state = await store.read();
       const now = Date.now();
       const pending = assess(state, registry, { now, actions: Number.MAX_SAFE_INTEGER, owner: options.owner as 'agent' | 'user' | undefined }).actions.map((a) => a.action);
-      const done = options.all === true ? state.actions.filter((a) => !isPending(registry, a) && (options.owner === undefined || a.owner === options.owner)) : [];
-      const list = [...pending, ...done];
+      // A status filter names what it wants: finished statuses included, as with --all.
+      const withDone = options.all === true || options.status !== undefined;
+      const done = withDone ? state.actions.filter((a) => !isPending(registry, a) && (options.owner === undefined || a.owner === options.owner)) : [];
+      const filters = listFilters(options);
+      if (filters.goal !== undefined && !state.goals.some((g) => g.id === filters.goal)) throw new CliError(`actions list --goal: no goal "${filters.goal}" (ratchet goals list --all)`);
+      const list = [...pending, ...done].filter((a) => (filters.status === undefined || filters.status.includes(a.status)) && (filters.type === undefined || filters.type.includes(a.type)) && (filters.goal === undefined || a.goal_id === filters.goal));
       if (ctx.json) ctx.emitJson({ ok: true, version: state.version, actions: list });
       else if (list.length === 0) ctx.out('no pending actions');
       else for (const a of list) ctx.out(line(a));
@@ -89,4 +93,12 @@ export function filedNote(p: RegistryProposal): string {
 export function line(a: PendingAction): string {
   const flags = [a.blocking === true ? 'blocking' : '', a.requires_confirmation === true ? (a.confirmed_at === undefined ? 'needs confirmation' : 'confirmed') : '', a.due_at !== undefined ? `due ${a.due_at}` : '', a.escalated_at !== undefined ? 'escalated' : ''].filter(Boolean);
   return `${a.id}  ${a.type}  [${a.status}]  ${a.owner}  p${a.priority}${a.effort !== undefined ? `/e${a.effort}` : ''}  ${a.title}${flags.length > 0 ? `  (${flags.join(', ')})` : ''}`;
+}
+
+/** `--status a,b`, `--type x,y` (either repeated or comma separated) and `--goal id`. */
+function listFilters(options: Options): { status?: string[]; type?: string[]; goal?: string } {
+  const many = (v: unknown): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean));
+  const status = many(options.status);
+  const type = many(options.type);
+  return { ...(status ? { status } : {}), ...(type ? { type } : {}), ...(typeof options.goal === 'string' ? { goal: options.goal } : {}) };
 }
