@@ -5,7 +5,7 @@
  * of ticking a task off without doing (or recording) the work. Kept out of parseLog so such a log can
  * still be read and repaired by commands; `jixo check` reports these as errors.
  */
-import { lastEntryFor, listTasks } from './ops.js';
+import { entryConcerns, listTasks } from './ops.js';
 import type { Diagnostic, LogFile, RoadmapItem } from './types.js';
 
 const RESULT_FOR: Partial<Record<string, string>> = { Completed: 'Succeeded', Failed: 'Failed' };
@@ -18,7 +18,7 @@ export function auditLog(log: LogFile, text: string): Diagnostic[] {
     const result = task.status === undefined ? undefined : RESULT_FOR[task.status];
     if (result === undefined) continue;
     const place = lineOf(lines, task);
-    const backing = log.workLog.filter((e) => e.result === result && lastEntryFor({ ...log, workLog: [e] }, task) !== undefined);
+    const backing = log.workLog.filter((e) => e.result === result && entryConcerns(e.objective, task));
     if (backing.length === 0) {
       out.push({ rule: 'status-without-entry', severity: 'error', message: `task ${task.id} is ${task.status!} but no Work Log entry about it has Result ${result}: a status changes only with its entry (ratchet jixo task complete|fail)`, line: place, column: 1 });
       continue;
