@@ -66,7 +66,9 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     const history = await ratchet(dir, ['--json', 'goals', 'history']);
     const versions = (history.json().history as { version: number; who: string }[]).map((e) => [e.version, e.who]);
     expect(versions).toEqual([[1, 'agent'], [2, 'agent'], [3, 'agent'], [4, 'alice'], [5, 'agent']]);
-    expect((await ratchet(dir, ['goals', 'revert', '3'])).out).toContain('reverted to v3 as v6');
+    // v4 is alice completing her own action: the agent may not undo it, the user may.
+    expect((await ratchet(dir, ['goals', 'revert', '3'])).code).toBe(1);
+    expect((await ratchet(dir, ['goals', 'revert', '3', '--as', 'user'])).out).toContain('reverted to v3 as v6');
     const list = await ratchet(dir, ['--json', 'actions', 'list', '--all']);
     expect((list.json().actions as { id: string; status: string }[]).map((x) => [x.id, x.status])).toEqual([['a1', 'open'], ['a2', 'open']]);
   });
@@ -398,5 +400,84 @@ describe('quickstart steps', { timeout: 30_000 }, () => {
     }
     const history = await ratchet(dir, ['--json', 'goals', 'history']);
     expect((history.json().history as unknown[]).length).toBe(4);
+  });
+});
+
+describe('ratchet goals: the shortcuts an agent would take are refused (issue 15)', { timeout: 30_000 }, () => {
+  const agent = { RATCHET_ACTOR: 'agent' };
+
+  test('revert: the agent cannot undo the user\'s confirmation (exit 1, nothing written)', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['actions', 'add', 'decision', 'Pick a database', '--owner', 'agent'], '', agent)).code).toBe(0);
+    expect((await ratchet(dir, ['actions', 'confirm', 'a1', '--as', 'user'])).code).toBe(0);
+    const path = join(dir, '.ratchet', 'goals.json');
+    const before = readFileSync(path, 'utf8');
+    const r = await ratchet(dir, ['--json', 'goals', 'revert', '1'], '', agent);
+    expect(r.code).toBe(1);
+    expect(r.json()).toMatchObject({ ok: false, error: { code: 'owner-violation' } });
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect((await ratchet(dir, ['goals', 'revert', '1'], '', { RATCHET_ACTOR: 'user' })).code).toBe(0);
+  });
+
+  test('actions retype: refused until the type\'s proposal is merged, then the coerced action takes it', async () => {
+    const dir = project();
+    const added = await ratchet(dir, ['--json', 'actions', 'add', 'code_review', 'Review the PR'], '', agent);
+    expect(added.json()).toMatchObject({ action: { id: 'a1', type: 'user_task' }, proposal: { id: 'p1' } });
+    const early = await ratchet(dir, ['--json', 'actions', 'retype', 'a1'], '', agent);
+    expect(early.code).toBe(1);
+    expect(early.json()).toMatchObject({ error: { code: 'proposal-state' } });
+    writeFileSync(join(dir, 'amend.json'), JSON.stringify({ allowed_owners: ['agent'], suggested_policies: { requires_confirmation: false, auto_complete: true }, allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['done'] } }));
+    expect((await ratchet(dir, ['proposals', 'amend', 'p1', 'amend.json'], '', agent)).code).toBe(0);
+    expect((await ratchet(dir, ['proposals', 'review', 'p1', 'approve', '--as', 'user'])).code).toBe(0);
+    const merge = await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user']);
+    expect(merge.code, merge.err).toBe(0);
+    const r = await ratchet(dir, ['--json', 'actions', 'retype', 'a1'], '', agent);
+    expect(r.code, r.err).toBe(0);
+    expect(r.json()).toMatchObject({ action: { id: 'a1', type: 'code_review', owner: 'agent', requires_confirmation: true } });
+  });
+
+  test('actions list filters by status, type and goal; questions and stories have commands', async () => {
+    const dir = project();
+    await ratchet(dir, ['goals', 'add', 'Ship', '--id', 'g1']);
+    await ratchet(dir, ['actions', 'add', 'agent_task', 'Write', '--goal', 'g1']);
+    await ratchet(dir, ['actions', 'add', 'user_task', 'Approve', '--goal', 'g1']);
+    await ratchet(dir, ['actions', 'add', 'agent_task', 'Other']);
+    await ratchet(dir, ['actions', 'complete', 'a3']);
+    const ids = async (...args: string[]): Promise<string[]> => ((await ratchet(dir, ['--json', 'actions', 'list', ...args])).json().actions as { id: string }[]).map((a) => a.id).sort();
+    expect(await ids('--goal', 'g1')).toEqual(['a1', 'a2']);
+    expect(await ids('--type', 'user_task')).toEqual(['a2']);
+    expect(await ids('--status', 'done')).toEqual(['a3']);
+    expect(await ids('--type', 'agent_task', '--status', 'open,done')).toEqual(['a1', 'a3']);
+    expect((await ratchet(dir, ['actions', 'list', '--goal', 'nope'])).code).toBe(2);
+
+    expect((await ratchet(dir, ['questions', 'add', 'Who churns first?', '--goal', 'g1', '--priority', '2'])).code).toBe(0);
+    const upd = await ratchet(dir, ['--json', 'questions', 'add', '--id', 'q1', '--tag', 'growth']);
+    expect(upd.json()).toMatchObject({ question: { id: 'q1', text: 'Who churns first?', priority: 2, tags: ['growth'] } });
+    expect((await ratchet(dir, ['--json', 'questions', 'list', '--goal', 'g1'])).json()).toMatchObject({ questions: [{ id: 'q1' }] });
+    const story = await ratchet(dir, ['--json', 'stories', 'update', '--question', 'q1', '--narrative', 'onboarding', '--criterion', '3 months of cohorts']);
+    expect(story.json()).toMatchObject({ story: { id: 's1', question_id: 'q1', acceptance_criteria: ['3 months of cohorts'] } });
+    await ratchet(dir, ['stories', 'update', '--id', 's1', '--evidence', 'reports/churn.md', '--status', 'accepted']);
+    expect((await ratchet(dir, ['--json', 'stories', 'list', '--question', 'q1'])).json()).toMatchObject({ stories: [{ id: 's1', status: 'accepted', evidence_refs: ['reports/churn.md'], acceptance_criteria: ['3 months of cohorts'] }] });
+    // Bad input is exit 2: a story for a question that does not exist, a question without text.
+    expect((await ratchet(dir, ['stories', 'update', '--question', 'q9'])).code).toBe(2);
+    expect((await ratchet(dir, ['questions', 'add'])).code).toBe(2);
+  });
+
+  test('goals add --id changes only the fields given; a turn updates a goal with only the fields it changes', async () => {
+    const dir = project();
+    expect((await ratchet(dir, ['goals', 'add', 'Ship the beta', '--priority', '5', '--description', 'by June'])).code).toBe(0);
+    // The shortcut that used to reset the priority to 0: an update that does not name it.
+    const upd = await ratchet(dir, ['--json', 'goals', 'add', '--id', 'g1', '--description', 'by July']);
+    expect(upd.code, upd.err).toBe(0);
+    expect(upd.json()).toMatchObject({ goal: { id: 'g1', title: 'Ship the beta', priority: 5, description: 'by July' } });
+    const commit = await ratchet(dir, ['--json', 'turn', 'commit', '-'], JSON.stringify({ turn_id: 't1', goals: [{ id: 'g1', priority: 7 }] }));
+    expect(commit.code, commit.err).toBe(0);
+    const list = await ratchet(dir, ['--json', 'goals', 'list']);
+    expect(list.json()).toMatchObject({ goals: [{ id: 'g1', title: 'Ship the beta', priority: 7, description: 'by July' }] });
+    // A new goal still needs a title, and the error says where.
+    const bad = await ratchet(dir, ['--json', 'turn', 'commit', '-'], JSON.stringify({ turn_id: 't2', goals: [{ id: 'g9', priority: 1 }] }));
+    expect(bad.code).toBe(2);
+    expect(bad.json()).toMatchObject({ error: { file: '<stdin>', line: 1 } });
+    expect((bad.json().error as { message: string }).message).toContain('a new goal needs a title');
   });
 });

@@ -255,6 +255,110 @@ describe('ratchet jixo', () => {
   }, 120_000);
 });
 
+describe('ratchet jixo: the shortcuts an agent would take are refused (issue 15)', () => {
+  const agent = { RATCHET_ACTOR: 'agent' };
+
+  test('check: a task ticked Completed by hand, with no Work Log entry, is an error at its line (exit 1)', async () => {
+    const dir = await project();
+    const path = join(dir, 'docs.log.md');
+    // The honest path passes: lock, complete (status and entry in one write).
+    expect((await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1'])).code).toBe(0);
+    expect((await jixo(dir, ['task', 'complete', 'docs.log.md', '1', '--runner', 'r1', '--summary', 'wrote it'])).code).toBe(0);
+    expect((await jixo(dir, ['check', 'docs.log.md'])).code).toBe(0);
+    // The shortcut: edit task 2 from Pending to Completed by hand.
+    const text = await readFile(path, 'utf8');
+    await writeFile(path, text.replace('- [ ] 2. Tutorial\n  - status: Pending', '- [x] 2. Tutorial\n  - status: Completed'));
+    const r = await jixo(dir, ['check', 'docs.log.md']);
+    expect(r.code).toBe(1);
+    const line = (await readFile(path, 'utf8')).split('\n').findIndex((l) => l.includes('2. Tutorial')) + 1;
+    expect((r.json as unknown as { diagnostics: unknown[] }).diagnostics).toContainEqual(expect.objectContaining({ rule: 'status-without-entry', severity: 'error', line }));
+    // Claiming the task for another runner than the one whose entry completed it is caught too.
+    await writeFile(path, text.replace('  - runner: r1', '  - runner: someone-else'));
+    expect((await jixo(dir, ['check', 'docs.log.md'])).code).toBe(1);
+  });
+
+  test('exit 1: a runner with a task to run is refused (the job goes on); the Planner and the user may record it', async () => {
+    const dir = await project();
+    // Triage makes r1 the Runner of task 1: it may not stop the whole job.
+    const refused = await jixo(dir, ['exit', 'docs.log.md', '--runner', 'r1', '--code', '1', '--reason', 'I give up'], agent);
+    expect(refused.code).toBe(1);
+    expect(refused.json.error.code).toBe('not-planner');
+    expect(await readFile(join(dir, 'docs.log.md'), 'utf8')).not.toContain('exit:');
+    // Code 2 (standby) stays open to any runner.
+    expect((await jixo(dir, ['exit', 'docs.log.md', '--runner', 'r1', '--code', '2', '--reason', 'standby'], agent)).code).toBe(0);
+    // The user (no RATCHET_ACTOR=agent) may.
+    expect((await jixo(dir, ['exit', 'docs.log.md', '--runner', 'me', '--code', '1', '--reason', 'stop'])).code).toBe(0);
+    // A Planner may: a Failed task makes the triaged runner the Planner.
+    const dir2 = await project();
+    await jixo(dir2, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1']);
+    await jixo(dir2, ['task', 'fail', 'docs.log.md', '1', '--runner', 'r1', '--summary', 'broken']);
+    expect((await jixo(dir2, ['exit', 'docs.log.md', '--runner', 'p1', '--code', '1', '--reason', 'the job cannot be done'], agent)).code).toBe(0);
+  });
+
+  test('blockers: a recorded --blocker makes a Planner whatever the wording; "blocked" in a plain pause does not; unblock clears it', async () => {
+    const dir = await project();
+    await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1']);
+    // Wording alone no longer decides: a pause whose summary says "blocked" is a normal pause.
+    await jixo(dir, ['task', 'pause', 'docs.log.md', '1', '--runner', 'r1', '--summary', 'blocked by my turn quota, half done']);
+    expect((await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r2'])).json).toMatchObject({ role: 'Runner', taskId: '1' });
+    await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r2']);
+    const paused = await jixo(dir, ['task', 'pause', 'docs.log.md', '1', '--runner', 'r2', '--summary', 'half done', '--blocker', 'which audience']);
+    expect(paused.code).toBe(0);
+    const t = await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r3']);
+    expect(t.json).toMatchObject({ role: 'Planner', step: 'pending-blocker', taskId: '1' });
+    expect((t.json as unknown as { objective: string }).objective).toContain('ratchet jixo task unblock');
+    // Only a task whose newest entry records a blocker can be unblocked; then triage hands it to runners again.
+    expect((await jixo(dir, ['task', 'unblock', 'docs.log.md', '2', '--summary', 'x'])).code).toBe(1);
+    expect((await jixo(dir, ['task', 'unblock', 'docs.log.md', '1', '--runner', 'r3', '--summary', 'the job now says: developers'])).code).toBe(0);
+    expect((await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r4'])).json).toMatchObject({ role: 'Runner', taskId: '1' });
+    // A blocker on a completed task makes no sense: refused as input.
+    await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r4']);
+    expect((await jixo(dir, ['task', 'complete', 'docs.log.md', '1', '--runner', 'r4', '--summary', 'ok', '--blocker', 'x'])).code).toBe(2);
+  });
+
+  test('Planner commands write under the Planner\'s own lock; add --phase makes a phase that stays one; edit, depends, remove', async () => {
+    const dir = await project();
+    expect((await jixo(dir, ['lock', 'docs.log.md', '--runner', 'p1'])).code).toBe(0);
+    // Without --runner the command waits for the lock, like anyone else's write would.
+    for (const args of [
+      ['task', 'add', 'docs.log.md', '--id', '3', '--title', 'Reference', '--phase', '--runner', 'p1'],
+      ['task', 'add', 'docs.log.md', '--id', '3.1', '--title', 'Options', '--parent', '3', '--runner', 'p1'],
+      ['task', 'add', 'docs.log.md', '--id', '4', '--title', 'Later', '--phase', '--runner', 'p1'],
+      ['title', 'docs.log.md', 'Document the CLI', '--runner', 'p1'],
+      ['task', 'edit', 'docs.log.md', '2', '--title', 'Tutorial and FAQ', '--runner', 'p1'],
+      ['task', 'depends', 'docs.log.md', '3.1', '--on', '2', '--runner', 'p1'],
+      ['task', 'add', 'docs.log.md', '--id', '5', '--title', 'Spare', '--runner', 'p1'],
+      ['task', 'remove', 'docs.log.md', '5', '--runner', 'p1'],
+      ['task', 'cancel', 'docs.log.md', '3.1', '--runner', 'p1'],
+    ]) {
+      const r = await jixo(dir, args);
+      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(0);
+    }
+    expect((await jixo(dir, ['unlock', 'docs.log.md', '--runner', 'p1'])).code).toBe(0);
+    const text = await readFile(join(dir, 'docs.log.md'), 'utf8');
+    expect(text).toContain('title: "Document the CLI"');
+    expect(text).toContain('- [ ] 2. Tutorial and FAQ');
+    expect(text).not.toContain('5. Spare');
+    // The empty phase 4 is still a phase after a round trip: not a Pending task that runners would pick.
+    const list = await jixo(dir, ['task', 'list', 'docs.log.md']);
+    expect((list.json as unknown as { tasks: { id: string }[] }).tasks.map((t) => t.id)).toEqual(['1', '2', '3.1']);
+    // A dependency cycle and removing a task with history are refused.
+    expect((await jixo(dir, ['task', 'depends', 'docs.log.md', '1', '--on', '2'])).code).toBe(2);
+    await jixo(dir, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1']);
+    await jixo(dir, ['task', 'pause', 'docs.log.md', '1', '--runner', 'r1', '--summary', 'later']);
+    expect((await jixo(dir, ['task', 'remove', 'docs.log.md', '1'])).code).toBe(1);
+  });
+
+  test('clarify add writes its introduction in the job\'s language', async () => {
+    const dir = await project();
+    await writeFile(join(dir, 'zh.job.md'), '---\nname: zh\n---\n\n为项目编写中文文档，包括安装指南和使用说明（README）。\n');
+    expect((await jixo(dir, ['clarify', 'add', 'zh.job.md', '--id', 'q1', '--question', '面向哪些读者？'])).code).toBe(0);
+    expect(await readFile(join(dir, 'zh.job.md'), 'utf8')).toContain('**To User**: 为了提供更准确的结果');
+    expect((await jixo(dir, ['clarify', 'add', 'docs.job.md', '--id', 'q1', '--question', 'Which audience?'])).code).toBe(0);
+    expect(await readFile(join(dir, 'docs.job.md'), 'utf8')).toContain('**To User**: To provide a more accurate result');
+  });
+});
+
 describe('quickstart steps (in-process; the run step with the in-process fake agent)', () => {
   test('each JIXO step exits as the tour says', async () => {
     const { JIXO_STEPS } = await import('../src/quickstart/jixo-steps.js');

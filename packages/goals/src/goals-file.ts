@@ -153,6 +153,32 @@ async function currentRegistry(path: string, ifMissing: ActionTypeRegistryDocume
   }
 }
 
+/**
+ * What a revert may not undo. A merge wrote the registry file, which the state's history does not
+ * hold: undoing it would leave a proposal "approved" beside a registry that already has its type, so
+ * nobody reverts across one (a new proposal deprecates the type instead). And a revert is no way round
+ * the owner rules: the agent cannot undo what only the user may do (a confirmation, a review, a change
+ * to the user's own action).
+ */
+function checkRevertable(undone: readonly AuditEntry[], actor: Actor): void {
+  for (const e of undone) {
+    for (const c of e.changes) {
+      const before = c.before ?? {};
+      const after = c.after ?? {};
+      if (c.kind === 'proposal' && after.status === 'merged' && before.status !== 'merged') {
+        throw new InputError(`cannot revert past v${e.version}: it merged proposal ${c.id} into the registry file, which a revert cannot undo; revert to v${e.version} or later, or submit a proposal that deprecates the type`, 'proposal-state');
+      }
+      if (actor.role !== 'agent' || (e.role ?? e.who) !== 'user') continue;
+      const what =
+        c.kind === 'action' && before.confirmed_at !== after.confirmed_at ? `the user's confirmation of action ${c.id}`
+        : c.kind === 'proposal' && before.status !== after.status ? `the user's review of proposal ${c.id}`
+        : c.kind === 'action' && (after.owner ?? before.owner) === 'user' && before.status !== after.status ? `the user's move of their own action ${c.id}`
+        : undefined;
+      if (what !== undefined) throw new OwnerError(`the agent cannot revert past v${e.version}: it would undo ${what}; revert to v${e.version} or later, or ask the user`);
+    }
+  }
+}
+
 export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsStore {
   const clock = options.clock ?? Date.now;
   const doc = openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true, ...(options.root === undefined ? {} : { root: options.root }) });
@@ -194,6 +220,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
           if (meta.expected_version !== undefined && draft.version !== meta.expected_version) throw new ConflictError(meta.expected_version, draft.version, doc.path);
           if (!Number.isSafeInteger(version) || version < 0 || version > draft.version) throw new InputError(`cannot revert to version ${version}: the state has versions 0 to ${draft.version}`);
           const tx = new Tx(draft, iso(), meta.actor);
+          checkRevertable(draft.audit.filter((e) => e.version > version), meta.actor);
           // Undo every later mutation, newest first, from its before-images.
           for (const e of [...draft.audit].reverse()) {
             if (e.version <= version) break;

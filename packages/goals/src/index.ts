@@ -72,6 +72,7 @@ export {
   escalateDue,
   escalationTime,
   moveAction,
+  retypeAction,
   reviewProposal,
   submitProposal,
   updateAction,

@@ -38,7 +38,8 @@ export const BUILTIN_POLICY_HANDLERS: Readonly<PolicyHandlers> = Object.freeze({
 
 export interface GoalInput {
   id?: string | undefined;
-  title: string;
+  /** Required to create a goal; absent in an update, which changes only the fields given. */
+  title?: string | undefined;
   description?: string | undefined;
   priority?: number | undefined;
   horizon?: Goal['horizon'];
@@ -61,12 +62,13 @@ export function upsertGoal(tx: Tx, input: GoalInput): Goal {
     goal.updated_at = tx.now;
     return goal;
   }
-  requireText(input.title, 'goal title');
+  if (input.id !== undefined && (typeof input.title !== 'string' || input.title.trim() === '')) throw new InputError(`no goal "${input.id}" exists to update, and a new goal needs a title`);
+  const title = requireText(input.title, 'goal title');
   const id = input.id ?? tx.nextId('goal');
   if (input.parent_goal_id !== undefined) checkParent(tx, id, input.parent_goal_id);
   const goal: Goal = {
     id,
-    title: input.title,
+    title,
     priority: input.priority ?? 0,
     status: input.status ?? 'active',
     progress: input.progress ?? 0,
@@ -296,6 +298,40 @@ export function confirmAction(tx: Tx, id: string): PendingAction {
   return action;
 }
 
+/**
+ * Give an action coerced to the safe default type (its type was unknown: `metadata.requested_type`)
+ * the type it asked for, once that type is in the registry (a proposal merged). The status carries
+ * over when the new type has it (the initial status maps to the new initial one); a finished action
+ * stays as it is. Ownership follows the new type when the current owner is not allowed. The agent may
+ * add a confirmation requirement, never waive one: re-typed by the agent, an action that required
+ * confirmation still does; the user's re-type takes the type's own policy.
+ */
+export function retypeAction(tx: Tx, registry: Registry, id: string): PendingAction {
+  const current = tx.get('action', id);
+  const requested = current.metadata.requested_type;
+  if (typeof requested !== 'string') throw new InputError(`action ${id} was not coerced from an unknown type (no metadata.requested_type): its type never changes`);
+  const target = registry.types.get(requested);
+  if (target === undefined) throw new InputError(`action ${id} asked for type "${requested}", which the registry still does not have: merge its proposal first (ratchet proposals list)`, 'proposal-state');
+  if (target.type.deprecation_status === 'deprecated') throw new InputError(`action type "${requested}" is deprecated: action ${id} stays a ${current.type}`, 'deprecated-type');
+  const from = typeOf(registry, current);
+  if (from.terminal.has(current.status)) throw new InputError(`action ${id} is ${current.status} (final): there is nothing left to re-type`);
+  const status = current.status === from.initial ? target.initial : current.status;
+  if (!target.type.allowed_statuses.includes(status)) throw new InputError(`action ${id} is ${current.status}, which type "${requested}" does not have (its statuses: ${target.type.allowed_statuses.join(', ')}): move it back to ${from.initial} first`);
+  const previous = current.type;
+  const a = tx.edit('action', id);
+  a.type = requested;
+  a.status = status;
+  if (!target.type.allowed_owners.includes(a.owner)) a.owner = target.type.allowed_owners[0]!;
+  const policy = target.type.default_policies.requires_confirmation;
+  const confirm = tx.actor.role === 'user' ? policy : a.requires_confirmation === true || policy === true;
+  if (confirm === undefined) delete a.requires_confirmation;
+  else a.requires_confirmation = confirm;
+  const { requested_type: _done, ...metadata } = a.metadata;
+  a.metadata = { ...metadata, retyped_from: previous };
+  a.updated_at = tx.now;
+  return a;
+}
+
 export interface ActionPatch {
   title?: string | undefined;
   description?: string | undefined;
@@ -470,6 +506,9 @@ export function checkProposal(input: unknown): asserts input is ProposalInput {
   if (issues.length > 0) throw InputError.invalid('proposal', issues.map(({ pointer, message }) => ({ pointer, message })));
 }
 
+/** The fields a `modify` proposal changes in the type (see applyProposal). */
+const MODIFIABLE = ['display_name', 'description', 'allowed_owners', 'suggested_policies', 'allowed_statuses', 'allowed_transitions', 'policy_handlers'] as const;
+
 /** File a registry proposal. It is only data until merged: it never changes the running registry. */
 export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
   checkProposal(input);
@@ -477,6 +516,10 @@ export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
   if (!['add', 'modify', 'deprecate'].includes(input.proposal_type)) throw new InputError(`proposal_type must be add, modify or deprecate, got ${JSON.stringify(input.proposal_type)}`);
   if (input.proposal_type !== 'add' && input.type_id === undefined) throw new InputError(`a ${input.proposal_type} proposal needs a type_id`);
   if (input.type_id !== undefined) checkId(input.type_id, 'action type');
+  // A modify that names no field would merge as a no-op yet still take a review and a merge.
+  if (input.proposal_type === 'modify' && !MODIFIABLE.some((key) => input[key] !== undefined)) {
+    throw new InputError(`a modify proposal of "${input.type_id ?? ''}" changes nothing: give at least one of ${MODIFIABLE.join(', ')}`);
+  }
   const p: RegistryProposal = {
     id: input.id ?? tx.nextId('proposal'),
     proposal_type: input.proposal_type,
@@ -530,17 +573,39 @@ export function amendProposal(tx: Tx, id: string, amendment: ProposalAmendment):
   if (amendment.rationale !== undefined) requireText(amendment.rationale, 'proposal rationale');
   const next: RegistryProposal = structuredClone(current);
   for (const key of given) (next as unknown as Record<string, unknown>)[key] = structuredClone(amendment[key]);
+  dropOrphanedGuard(next, amendment);
   checkProposedType(next);
   if (JSON.stringify(next) === JSON.stringify(current)) return current;
   const p = tx.edit('proposal', id);
   for (const key of given) (p as unknown as Record<string, unknown>)[key] = structuredClone(amendment[key]);
+  dropOrphanedGuard(p, amendment);
   if (p.status === 'approved') p.status = 'open';
   p.updated_at = tx.now;
   return p;
 }
 
+/**
+ * A proposal filed for an unknown type carries user_task's guard (only the user's acknowledgment
+ * completes it). An amendment that hands the type to owners other than the user, without saying
+ * which guard it wants, would keep that guard and leave the new owner unable to ever complete its
+ * own actions: the inherited guard goes with the ownership it was for.
+ */
+function dropOrphanedGuard(p: RegistryProposal, amendment: ProposalAmendment): void {
+  if (amendment.allowed_owners === undefined || amendment.policy_handlers !== undefined) return;
+  if (p.allowed_owners?.includes('user') !== false || p.policy_handlers?.completion_guard !== USER_ONLY_GUARD) return;
+  const { completion_guard: _dropped, ...rest } = p.policy_handlers;
+  if (Object.keys(rest).length === 0) delete p.policy_handlers;
+  else p.policy_handlers = rest;
+}
+
+/** The built-in completion guard only the user passes. */
+const USER_ONLY_GUARD = 'user_acknowledgment';
+
 /** An `add` proposal complete enough to merge must describe a valid action type: every problem, pointing into the proposal. */
 function checkProposedType(p: RegistryProposal): void {
+  if (p.allowed_owners !== undefined && !p.allowed_owners.includes('user') && p.policy_handlers?.completion_guard === USER_ONLY_GUARD) {
+    throw InputError.invalid(`action type "${p.type_id ?? ''}" in proposal ${p.id}`, [{ pointer: '/policy_handlers/completion_guard', message: `"${USER_ONLY_GUARD}" lets only the user complete an action, but the type's owners (${p.allowed_owners.join(', ')}) exclude the user: nobody who owns it could ever complete it` }]);
+  }
   const issues = proposedTypeIssues(p);
   if (issues.length > 0) throw InputError.invalid(`action type "${p.type_id ?? ''}" in proposal ${p.id}`, issues);
 }

@@ -227,7 +227,8 @@ const Metadata = z.record(z.string(), z.unknown());
 const GoalInputSchema = z
   .object({
     id: Name.optional(),
-    title: GoalSchema.shape.title,
+    // Optional so a turn can update an existing goal with only the fields it changes; a new goal needs one.
+    title: GoalSchema.shape.title.optional(),
     description: Text.optional(),
     priority: Priority.optional(),
     horizon: GoalSchema.shape.horizon,
@@ -239,7 +240,7 @@ const GoalInputSchema = z
     lineage_ids: z.array(Name).optional(),
   })
   .strict()
-  .describe('A goal to create, or (with the id of an existing goal) the fields to change.');
+  .describe('A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values.');
 
 const QuestionInputSchema = z
   .object({

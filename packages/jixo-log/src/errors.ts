@@ -13,7 +13,8 @@ export type JixoErrorCode =
   | 'lock-not-held'
   | 'already-locked'
   | 'bad-argument'
-  | 'unknown-clarification';
+  | 'unknown-clarification'
+  | 'not-planner';
 
 export class JixoError extends Error {
   readonly code: JixoErrorCode;

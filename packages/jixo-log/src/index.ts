@@ -18,17 +18,25 @@ export {
   releaseStaleLocks,
   addTask,
   setTaskStatus,
+  unblockTask,
+  renameItem,
+  setDependsOn,
+  removeItem,
+  entryConcerns,
+  lastEntryFor,
   setTitle,
   recordExit,
   clearExit,
   addClarification,
+  jobLanguage,
+  CLARIFICATION_INTRO,
   removeClarification,
   type CommitContext,
   type EntryInput,
   type FinishInput,
   type AddTaskInput,
 } from './ops.js';
-export { triage, type TriageDecision, type TriageInput, type TriageStep } from './triage.js';
+export { triage, errorExitRefusal, type TriageDecision, type TriageInput, type TriageStep } from './triage.js';
 export {
   readLogFile,
   readJobFile,
@@ -45,4 +53,5 @@ export {
   type LogLockResult,
 } from './files.js';
 export { runJob, runnerId, uuidv7, jobName, logPathFor, initialLog, ensureLog, shellSpawner, type RunOptions, type RunResult, type RunEvent, type SpawnAgent, type AgentRequest, type AgentOutcome } from './runner.js';
+export { auditLog } from './audit.js';
 export { SYSTEM_PROMPT } from './system-prompt.js';

@@ -24,7 +24,7 @@ const STATUS_SET: ReadonlySet<string> = new Set(TASK_STATUSES);
 const CHECKBOX = /^\[( |x|X)\](?:[ \t]+(.*))?$/;
 const FIELD = /^(status|runner|dependsOn):[ \t]*(.*)$/;
 const LOG_HEADING = /^Log (\d+) @(\S+) \((.*)\)$/;
-const ENTRY_FIELD = /^\*\*(Role|Objective|Result|Summary)\*\*:[ \t]?(.*)$/;
+const ENTRY_FIELD = /^\*\*(Role|Objective|Result|Summary|Runner|Blocker)\*\*:[ \t]?(.*)$/;
 const TASK_ID = /^(\d+(?:\.\d+)*)\.?(?=\s|$)/;
 const BULLET_NOTE = /^[-*+](?:[ \t]|$)/;
 
@@ -380,7 +380,10 @@ function renderItem(item: RoadmapItem, pad: string, buf: string[]): void {
 function renderEntry(e: WorkLogEntry): string {
   const field = (name: string, value: string): string => `- **${name}**: ${value.split('\n').map((l, i) => (i === 0 || l === '' ? l : `  ${l}`)).join('\n')}`.trimEnd();
   let out = `### Log ${e.number} @${e.job} (${e.time})\n\n`;
-  out += [field('Role', e.role), field('Objective', e.objective), field('Result', e.result), field('Summary', e.summary)].join('\n');
+  const fields = [field('Role', e.role), field('Objective', e.objective), field('Result', e.result), field('Summary', e.summary)];
+  if (e.runner !== undefined) fields.push(field('Runner', e.runner));
+  if (e.blocker !== undefined) fields.push(field('Blocker', e.blocker));
+  out += fields.join('\n');
   if (e.extra !== '') out += `\n\n${e.extra}`;
   return out;
 }

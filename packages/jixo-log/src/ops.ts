@@ -70,6 +70,20 @@ export interface EntryInput {
   objective: string;
   result: string;
   summary: string;
+  /** The committing runner, recorded so `auditLog` can tie a status change to its author. */
+  runner?: string;
+  /** Only on a Pending result: what the runner needs from a Planner. */
+  blocker?: string;
+}
+
+/** True when a Work Log objective is about `task` ("Task 1.2. Title", "Task 1.2 ...", "Task 1.2"). */
+export function entryConcerns(objective: string, task: RoadmapItem): boolean {
+  return objective === `Task ${task.text}` || objective.startsWith(`Task ${task.id}.`) || objective.startsWith(`Task ${task.id} `) || objective === `Task ${task.id}`;
+}
+
+/** The newest Work Log entry about `task`, if any (the Work Log is newest first). */
+export function lastEntryFor(log: LogFile, task: RoadmapItem): WorkLogEntry | undefined {
+  return log.workLog.find((e) => entryConcerns(e.objective, task));
 }
 
 /** A new Work Log entry on top (newest first), numbered after the highest so far. */
@@ -92,6 +106,13 @@ function pushEntry(log: LogFile, input: EntryInput, ctx: CommitContext): WorkLog
     summary: input.summary.replace(/\r\n?/g, '\n').trim(),
     extra: '',
   };
+  if (input.runner !== undefined) entry.runner = singleLine('runner', input.runner);
+  if (input.blocker !== undefined) {
+    if (input.result !== 'Pending') throw new JixoError('bad-argument', 'a blocker is recorded only on a Pending result (pause the task)');
+    const blocker = singleLine('blocker', input.blocker);
+    if (blocker === '') throw new JixoError('bad-argument', 'the blocker must say what is missing');
+    entry.blocker = blocker;
+  }
   log.workLog.unshift(entry);
   return entry;
 }
@@ -119,6 +140,8 @@ export interface FinishInput {
   outcome: 'Completed' | 'Failed' | 'Pending';
   summary: string;
   objective?: string;
+  /** Only with outcome Pending: the task cannot go on without a Planner, and this says what is missing. */
+  blocker?: string;
 }
 
 const RESULT_OF = { Completed: 'Succeeded', Failed: 'Failed', Pending: 'Pending' } as const;
@@ -135,7 +158,7 @@ export function finishTask(log: LogFile, input: FinishInput, ctx: CommitContext)
   if (task.status !== 'Locked') throw new IllegalTransitionError(task.id, task.status ?? 'Pending', input.outcome, legalMoves(task.status ?? 'Pending'));
   moveTask(task, input.outcome);
   if (input.outcome === 'Pending') delete task.runner;
-  pushEntry(next, { job: input.job, role: 'Runner', objective: input.objective ?? `Task ${task.text}`, result: RESULT_OF[input.outcome], summary: input.summary }, ctx);
+  pushEntry(next, { job: input.job, role: 'Runner', objective: input.objective ?? `Task ${task.text}`, result: RESULT_OF[input.outcome], summary: input.summary, runner: input.runner, ...(input.blocker !== undefined ? { blocker: input.blocker } : {}) }, ctx);
   return settle(next, ctx.now);
 }
 
@@ -170,7 +193,10 @@ export function addTask(log: LogFile, input: AddTaskInput, ctx: CommitContext): 
   const title = singleLine('title', input.title);
   if (title === '') throw new JixoError('bad-argument', 'title must not be empty');
   if (input.id !== undefined && !/^\d+(?:\.\d+)*$/.test(input.id)) throw new JixoError('bad-argument', `task id "${input.id}" must be numbers separated by dots, e.g. 2.3`);
-  const text = input.id === undefined ? title : `${input.id}. ${title}`;
+  // A phase's title is bold, as in the seed: that is how a phase with no tasks yet is read back as a
+  // phase (an item with neither status nor children is otherwise a Pending task).
+  const shown = input.phase && !/^\*\*.*\*\*$/.test(title) ? `**${title}**` : title;
+  const text = input.id === undefined ? shown : `${input.id}. ${shown}`;
   const id = itemId(text);
   const all: RoadmapItem[] = [];
   const visit = (xs: RoadmapItem[]): void => xs.forEach((x) => (all.push(x), visit(x.children)));
@@ -198,6 +224,90 @@ export function setTaskStatus(log: LogFile, id: string, to: Extract<TaskStatus, 
   if (to === 'Pending' && task.status === 'Locked') throw new JixoError('bad-argument', `task ${id} is Locked: release it through its runner or stale-lock triage`);
   moveTask(task, to);
   delete task.runner;
+  return settle(next, ctx.now);
+}
+
+/**
+ * Planner: clear a blocker. The newest entry about the task must be a Pending one with a Blocker;
+ * a Planner entry about the same task (saying how it was resolved) becomes the newest, so triage
+ * hands the task to the next runner again.
+ */
+export function unblockTask(log: LogFile, id: string, input: { job: string; runner?: string; summary: string }, ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  const task = findTask(next, id);
+  const last = lastEntryFor(next, task);
+  if (last?.result !== 'Pending' || last.blocker === undefined) throw new JixoError('illegal-transition', `task ${id} has no blocker to clear (its newest Work Log entry is not a Pending one with a Blocker)`);
+  if (input.summary.trim() === '') throw new JixoError('bad-argument', 'the summary must say how the blocker was resolved');
+  pushEntry(next, { job: input.job, role: 'Planner', objective: `Task ${task.text}`, result: 'Succeeded', summary: input.summary, ...(input.runner !== undefined ? { runner: input.runner } : {}) }, ctx);
+  return settle(next, ctx.now);
+}
+
+/** Every roadmap item (phases and tasks), depth first, with the list that holds it. */
+function allItems(log: LogFile): { item: RoadmapItem; list: RoadmapItem[] }[] {
+  const out: { item: RoadmapItem; list: RoadmapItem[] }[] = [];
+  const visit = (xs: RoadmapItem[]): void => xs.forEach((x) => (out.push({ item: x, list: xs }), visit(x.children)));
+  visit(log.roadmap);
+  return out;
+}
+
+function findItem(log: LogFile, id: string): { item: RoadmapItem; list: RoadmapItem[] } {
+  const found = allItems(log).find((x) => x.item.id === id);
+  if (!found) throw new JixoError('unknown-task', `no roadmap item "${id}"`);
+  return found;
+}
+
+/** Planner: rename a phase or task, keeping its number (so dependencies and Work Log entries still point at it). */
+export function renameItem(log: LogFile, id: string, title: string, ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  const { item } = findItem(next, id);
+  const t = singleLine('title', title);
+  if (t === '') throw new JixoError('bad-argument', 'title must not be empty');
+  if (item.id === item.text.trim()) {
+    // An unnumbered item's id is its text: renaming it would orphan every dependency on it.
+    if (allItems(next).some((x) => x.item.dependsOn?.includes(id))) throw new JixoError('bad-argument', `item "${id}" has no number and other tasks depend on it by its text: give it a number first`);
+    if (allItems(next).some((x) => x.item !== item && (x.item.id === t || x.item.id === `**${t}**`))) throw new JixoError('bad-argument', `the roadmap already has an item "${t}"`);
+    item.text = item.status === undefined && !/^\*\*.*\*\*$/.test(t) ? `**${t}**` : t;
+    item.id = itemId(item.text);
+  } else item.text = `${item.id}. ${item.status === undefined && !/^\*\*.*\*\*$/.test(t) ? `**${t}**` : t}`;
+  return settle(next, ctx.now);
+}
+
+/** Planner: replace a task's dependencies (empty to clear); refused when they would form a cycle. */
+export function setDependsOn(log: LogFile, id: string, dependsOn: readonly string[], ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  const task = findTask(next, id);
+  const tasks = listTasks(next);
+  for (const d of dependsOn) {
+    if (d === id) throw new JixoError('bad-argument', `task ${id} cannot depend on itself`);
+    if (!tasks.some((t) => t.id === d)) throw new JixoError('unknown-task', `dependsOn: no task "${d}"`);
+  }
+  if (dependsOn.length === 0) delete task.dependsOn;
+  else task.dependsOn = [...new Set(dependsOn)];
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const reaches = (from: string, seen: Set<string>): boolean => {
+    if (from === id) return true;
+    if (seen.has(from)) return false;
+    seen.add(from);
+    return (byId.get(from)?.dependsOn ?? []).some((d) => reaches(d, seen));
+  };
+  if (dependsOn.some((d) => reaches(d, new Set()))) throw new JixoError('bad-argument', `task ${id} depending on ${dependsOn.join(', ')} makes a dependency cycle`);
+  return settle(next, ctx.now);
+}
+
+/**
+ * Planner: remove an item that never ran. A task with a Work Log history is cancelled instead (the
+ * log keeps what happened), a Locked one belongs to its runner, a phase must be empty, and nothing
+ * may still depend on it.
+ */
+export function removeItem(log: LogFile, id: string, ctx: CommitContext): LogFile {
+  const next = structuredClone(log);
+  const { item, list } = findItem(next, id);
+  if (item.children.length > 0) throw new JixoError('bad-argument', `item ${id} holds other items: remove or move them first`);
+  if (item.status !== undefined && item.status !== 'Pending') throw new JixoError('illegal-transition', `task ${id} is ${item.status}: only a Pending task that never ran can be removed (cancel it instead)`);
+  if (lastEntryFor(next, item) !== undefined) throw new JixoError('illegal-transition', `task ${id} has Work Log entries: cancel it instead, so the log keeps its history`);
+  const dependents = allItems(next).filter((x) => x.item.dependsOn?.includes(id)).map((x) => x.item.id);
+  if (dependents.length > 0) throw new JixoError('bad-argument', `tasks ${dependents.join(', ')} depend on ${id}: change their dependencies first`);
+  list.splice(list.indexOf(item), 1);
   return settle(next, ctx.now);
 }
 
@@ -230,13 +340,42 @@ function checkRunner(runner: string): void {
 
 export { checkRunner };
 
+/** The request's "To User" line in each language `jobLanguage` tells apart (Protocol 5, step 3). */
+export const CLARIFICATION_INTRO = {
+  en: 'To provide a more accurate result, I need clarification. I have proceeded with a default plan, but you can provide more detail below.',
+  zh: '为了提供更准确的结果，我需要您的澄清。我已按默认计划继续推进，您可以在下方补充更多细节。',
+  ja: 'より正確な結果を出すために確認させてください。既定の計画で作業を進めていますが、以下で詳細を補足できます。',
+  ko: '더 정확한 결과를 위해 확인이 필요합니다. 기본 계획으로 진행했지만, 아래에 자세한 내용을 추가해 주실 수 있습니다.',
+  ru: 'Чтобы дать более точный результат, мне нужно уточнение. Я продолжил работу по плану по умолчанию, но вы можете дополнить его ниже.',
+} as const;
+
+/**
+ * The predominant language of a job's text, by script: kana means Japanese (it mixes in Han), then
+ * whichever of Han, Hangul, Cyrillic or Latin letters is most common. Languages it cannot tell apart
+ * by script fall back to English.
+ */
+export function jobLanguage(text: string): keyof typeof CLARIFICATION_INTRO {
+  const count = (re: RegExp): number => text.match(re)?.length ?? 0;
+  if (count(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu) > 0 && count(/[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/gu) >= count(/\p{Script=Latin}/gu) / 2) return 'ja';
+  // Han characters carry a word each, Latin ones a letter: weigh them so a Chinese job with a few
+  // English identifiers is still Chinese.
+  const scores: [keyof typeof CLARIFICATION_INTRO, number][] = [
+    ['zh', count(/\p{Script=Han}/gu) * 3],
+    ['ko', count(/\p{Script=Hangul}/gu) * 2],
+    ['ru', count(/\p{Script=Cyrillic}/gu)],
+    ['en', count(/\p{Script=Latin}/gu)],
+  ];
+  const best = scores.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return best[1] === 0 ? 'en' : best[0];
+}
+
 /** Protocol 5: add a clarification request block to the job (ID must be new). */
 export function addClarification(job: JobFile, input: { id: string; question: string; toUser?: string }): JobFile {
   const next = structuredClone(job);
   const id = singleLine('ID', input.id);
   if (id === '') throw new JixoError('bad-argument', 'clarification ID must not be empty');
   if (next.clarifications.some((c) => c.id === id)) throw new JixoError('bad-argument', `clarification "${id}" already exists`);
-  const c: Clarification = { id, toUser: input.toUser ?? 'To provide a more accurate result, I need clarification. I have proceeded with a default plan, but you can provide more detail below.', question: input.question.trim(), response: '', answered: false };
+  const c: Clarification = { id, toUser: input.toUser ?? CLARIFICATION_INTRO[jobLanguage(job.goal)], question: input.question.trim(), response: '', answered: false };
   if (c.question === '') throw new JixoError('bad-argument', 'question must not be empty');
   next.clarifications.push(c);
   return next;

@@ -37,6 +37,8 @@ export const WorkLogEntrySchema = z
     objective: z.string(),
     result: z.string().describe(`Usually one of ${WORK_LOG_RESULTS.join(', ')}.`),
     summary: z.string(),
+    runner: z.string().optional().describe('"**Runner**": the runner that committed the entry.'),
+    blocker: z.string().optional().describe('"**Blocker**": on a Pending entry, what the runner needs from a Planner; triage reads this field, not the summary.'),
     extra: z.string().describe('Anything else in the entry, verbatim.'),
   })
   .register(jixoSchemaRegistry, { id: 'WorkLogEntry', description: 'One "### Log N @Job (time)" entry.' });

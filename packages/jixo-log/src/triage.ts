@@ -3,8 +3,8 @@
  * deterministic, no I/O. The caller applies `staleLocks` (the CLI does it under the lock).
  */
 import { PLACEHOLDER_TITLE } from './log.js';
-import { listTasks } from './ops.js';
-import type { JobFile, LogFile, RoadmapItem } from './types.js';
+import { lastEntryFor, listTasks } from './ops.js';
+import type { JobFile, LogFile } from './types.js';
 
 export type TriageStep = 'stale-locks' | 'failed-task' | 'pending-blocker' | 'user-reply' | 'plan-alignment' | 'task-selection';
 
@@ -20,8 +20,6 @@ export interface TriageInput {
   active: readonly string[];
 }
 
-// A Pending Work Log entry is a true blocker when its summary says so; otherwise it is a normal pause.
-const BLOCKER = /\b(?:block(?:ed|er|ing)?|clarif\w*|dependency|depends on|missing (?:info\w*|access|credentials)|ambigu\w*|cannot proceed|can't proceed|needs? (?:input|decision|answer))\b/i;
 
 export function triage(input: TriageInput): TriageDecision {
   const decision = decide(input);
@@ -52,12 +50,13 @@ function decide({ log, job, runner, active }: TriageInput): TriageDecision {
   // 2. Failed task triage.
   const failed = tasks.find((t) => t.status === 'Failed');
   if (failed) return { kind: 'role', role: 'Planner', step: 'failed-task', taskId: failed.id, objective: `Resolve failed task ${failed.text}: read its Work Log entries, then retry it (set it back to Pending), replace it, or cancel it.`, staleLocks };
-  // 3. Pending tasks with a true blocker: a Pending Work Log result whose summary names one, or a dependency that can never complete.
+  // 3. Pending tasks with a true blocker: a Pending Work Log entry that records a Blocker (a field
+  // the runner sets on purpose, so wording in a summary never decides), or a dependency that can never complete.
   for (const t of tasks) {
     if (t.status !== 'Pending') continue;
-    const last = log.workLog.find((e) => mentions(e.objective, t));
-    if (last && last.result === 'Pending' && BLOCKER.test(last.summary)) {
-      return { kind: 'role', role: 'Planner', step: 'pending-blocker', taskId: t.id, objective: `Remove the blocker of task ${t.text}: ${last.summary}`, staleLocks };
+    const last = lastEntryFor(log, t);
+    if (last?.result === 'Pending' && last.blocker !== undefined) {
+      return { kind: 'role', role: 'Planner', step: 'pending-blocker', taskId: t.id, objective: `Remove the blocker of task ${t.text} (${last.blocker}): change the plan or the job so it can go on, then clear it with \`ratchet jixo task unblock <log> ${t.id} --summary "<how it was resolved>"\`.`, staleLocks };
     }
     const dead = (t.dependsOn ?? []).filter((d) => {
       const dep = byId.get(d);
@@ -83,6 +82,16 @@ function decide({ log, job, runner, active }: TriageInput): TriageDecision {
   return { kind: 'exit', code: 1, step: 'task-selection', reason: `Pending tasks ${waiting.join(', ')} wait on each other (a dependency cycle): nothing can run.`, staleLocks };
 }
 
-function mentions(objective: string, task: RoadmapItem): boolean {
-  return objective === `Task ${task.text}` || objective.startsWith(`Task ${task.id}.`) || objective.startsWith(`Task ${task.id} `) || objective === `Task ${task.id}`;
+/**
+ * `jixo_tasks_exit` code 1 stops the whole job, so a runner stuck on its own task must not reach for
+ * it (it pauses with a blocker instead, and a Planner re-plans). An agent may record it only when
+ * Protocol 0 makes it the Planner, or itself decides code 1 (a dead end). Returns why it may not,
+ * or undefined when it may. The user (not an agent) is not asked: the caller skips this.
+ */
+export function errorExitRefusal(input: TriageInput): string | undefined {
+  const d = triage(input);
+  if (d.kind === 'role' && d.role === 'Planner') return undefined;
+  if (d.kind === 'exit' && d.code === 1) return undefined;
+  const what = d.kind === 'role' ? `the ${d.role} of ${d.objective}` : `told to exit ${d.code} (${d.reason})`;
+  return `only a Planner (or the user) may record exit code 1, which stops the whole job; triage makes ${input.runner} ${what}. A runner that cannot go on pauses its task with --blocker instead.`;
 }

@@ -36,6 +36,14 @@ export interface WorkLogEntry {
   objective: string;
   result: string;
   summary: string;
+  /** `**Runner**`: the runner that committed the entry (absent in entries written by hand or before 0.x). */
+  runner?: string;
+  /**
+   * `**Blocker**`: set on a Pending entry when the runner cannot go on without a Planner (what is
+   * missing). Triage reads this field, never the summary's wording: a Pending entry without it is a
+   * normal pause (out of turns) that the next runner continues.
+   */
+  blocker?: string;
   /** Anything else in the entry, verbatim. */
   extra: string;
 }

@@ -82,10 +82,12 @@ describe('triage (Protocol 0, in the seed order)', () => {
     expect(triage({ log, job: emptyJob, runner: 'me', active: [] })).toMatchObject({ kind: 'role', role: 'Planner', step: 'failed-task', taskId: '2', staleLocks: ['1'] });
     expect(triage({ log, job: emptyJob, runner: 'me', active: ['gone'] }).staleLocks).toEqual([]);
   });
-  test('a Pending entry with a blocker makes a Planner; a normal pause does not', () => {
+  test('a Pending entry with a recorded Blocker makes a Planner; a summary\'s wording never does', () => {
     const base = make('- [ ] 1. a\n  - status: Pending');
-    const entry = (summary: string) => ({ ...base, workLog: [{ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 1. a', result: 'Pending', summary, extra: '' }] });
-    expect(triage({ log: entry('Blocked: needs clarification of the API'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Planner', step: 'pending-blocker' });
+    const entry = (summary: string, blocker?: string) => ({ ...base, workLog: [{ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 1. a', result: 'Pending', summary, extra: '', ...(blocker !== undefined ? { blocker } : {}) }] });
+    expect(triage({ log: entry('half done', 'which API version'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Planner', step: 'pending-blocker' });
+    // The keywords the old regex matched no longer turn a pause into a blocker, and their absence no longer hides one.
+    expect(triage({ log: entry('Blocked: needs clarification of the API'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Runner', taskId: '1' });
     expect(triage({ log: entry('quota exceeded, work in progress'), job: emptyJob, runner: 'me', active: [] })).toMatchObject({ role: 'Runner', taskId: '1' });
   });
   test('user reply, empty roadmap, placeholder title, selection, standby, done, dead end', () => {
@@ -102,7 +104,7 @@ describe('triage (Protocol 0, in the seed order)', () => {
 });
 
 describe('triage: each step of the seed order wins over the later ones', () => {
-  const entry = (summary: string) => ({ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 3. c', result: 'Pending', summary, extra: '' });
+  const entry = (summary: string) => ({ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 3. c', result: 'Pending', summary, extra: '', ...(summary.startsWith('blocked') ? { blocker: summary } : {}) });
   const roadmap = (failed: boolean) =>
     `- [ ] 1. a\n  - status: Locked\n  - runner: gone\n- [ ] 2. b\n  - status: ${failed ? 'Failed' : 'Completed'}\n- [ ] 3. c\n  - status: Pending\n- [ ] 4. d\n  - status: Pending`;
   const logWith = (failed: boolean, summary: string, title: string) => ({ ...parseLogStrict(`---\ntitle: "${title}"\n---\n\n## Roadmap\n\n${roadmap(failed)}\n\n## Work Log\n`), workLog: [entry(summary)] });

@@ -5927,8 +5927,8 @@ return errors === 0;
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCommit = validate70;
-const schema29 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json","$ref":"#/$defs/TurnCommit","$defs":{"TurnCommit":{"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"required":["title"],"additionalProperties":false,"description":"A goal to create, or (with the id of an existing goal) the fields to change."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"}}};
-const schema30 = {"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"required":["title"],"additionalProperties":false,"description":"A goal to create, or (with the id of an existing goal) the fields to change."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"};
+const schema29 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json","$ref":"#/$defs/TurnCommit","$defs":{"TurnCommit":{"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"}}};
+const schema30 = {"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6042,8 +6042,9 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.title === undefined){
-const err8 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+for(const key1 in data4){
+if(!(func1.call(schema30.properties.goals.items.properties, key1))){
+const err8 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6052,9 +6053,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-for(const key1 in data4){
-if(!(func1.call(schema30.properties.goals.items.properties, key1))){
-const err9 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data4.id !== undefined){
+let data5 = data4.id;
+if(typeof data5 === "string"){
+if(!pattern3.test(data5)){
+const err9 = {instancePath:instancePath+"/goals/" + i0+"/id",schemaPath:"#/properties/goals/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6064,11 +6068,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data4.id !== undefined){
-let data5 = data4.id;
-if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
-const err10 = {instancePath:instancePath+"/goals/" + i0+"/id",schemaPath:"#/properties/goals/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err10 = {instancePath:instancePath+"/goals/" + i0+"/id",schemaPath:"#/properties/goals/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6078,8 +6079,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/goals/" + i0+"/id",schemaPath:"#/properties/goals/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.title !== undefined){
+let data6 = data4.title;
+if(typeof data6 === "string"){
+if(data6.length > 1000){
+const err11 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6088,12 +6092,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data4.title !== undefined){
-let data6 = data4.title;
-if(typeof data6 === "string"){
-if(data6.length > 1000){
-const err12 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(data6.length < 1){
+const err12 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6102,8 +6102,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data6.length < 1){
-const err13 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err13 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6113,8 +6114,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/goals/" + i0+"/title",schemaPath:"#/properties/goals/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.description !== undefined){
+let data7 = data4.description;
+if(typeof data7 === "string"){
+if(data7.length > 100000){
+const err14 = {instancePath:instancePath+"/goals/" + i0+"/description",schemaPath:"#/properties/goals/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6124,11 +6128,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data4.description !== undefined){
-let data7 = data4.description;
-if(typeof data7 === "string"){
-if(data7.length > 100000){
-const err15 = {instancePath:instancePath+"/goals/" + i0+"/description",schemaPath:"#/properties/goals/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+else {
+const err15 = {instancePath:instancePath+"/goals/" + i0+"/description",schemaPath:"#/properties/goals/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6138,8 +6139,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/goals/" + i0+"/description",schemaPath:"#/properties/goals/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.priority !== undefined){
+let data8 = data4.priority;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 1000000 || isNaN(data8)){
+const err16 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6148,12 +6152,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data4.priority !== undefined){
-let data8 = data4.priority;
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 1000000 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data8 < 0 || isNaN(data8)){
+const err17 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6162,8 +6162,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8 < 0 || isNaN(data8)){
-const err18 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err18 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6173,8 +6174,12 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/goals/" + i0+"/priority",schemaPath:"#/properties/goals/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data4.horizon !== undefined){
+let data9 = data4.horizon;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+if(!((key2 === "days") || (key2 === "steps"))){
+const err19 = {instancePath:instancePath+"/goals/" + i0+"/horizon",schemaPath:"#/properties/goals/items/properties/horizon/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6184,12 +6189,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data4.horizon !== undefined){
-let data9 = data4.horizon;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key2 in data9){
-if(!((key2 === "days") || (key2 === "steps"))){
-const err20 = {instancePath:instancePath+"/goals/" + i0+"/horizon",schemaPath:"#/properties/goals/items/properties/horizon/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data9.days !== undefined){
+let data10 = data9.days;
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err20 = {instancePath:instancePath+"/goals/" + i0+"/horizon/days",schemaPath:"#/properties/goals/items/properties/horizon/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6199,11 +6203,8 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data9.days !== undefined){
-let data10 = data9.days;
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err21 = {instancePath:instancePath+"/goals/" + i0+"/horizon/days",schemaPath:"#/properties/goals/items/properties/horizon/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err21 = {instancePath:instancePath+"/goals/" + i0+"/horizon/days",schemaPath:"#/properties/goals/items/properties/horizon/properties/days/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6213,8 +6214,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-else {
-const err22 = {instancePath:instancePath+"/goals/" + i0+"/horizon/days",schemaPath:"#/properties/goals/items/properties/horizon/properties/days/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data9.steps !== undefined){
+let data11 = data9.steps;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err22 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6223,11 +6226,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data9.steps !== undefined){
-let data11 = data9.steps;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err23 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err23 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6236,9 +6237,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 9007199254740991 || isNaN(data11)){
-const err24 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(data11 < 0 || isNaN(data11)){
+const err24 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6247,8 +6247,11 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data11 < 0 || isNaN(data11)){
-const err25 = {instancePath:instancePath+"/goals/" + i0+"/horizon/steps",schemaPath:"#/properties/goals/items/properties/horizon/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/goals/" + i0+"/horizon",schemaPath:"#/properties/goals/items/properties/horizon/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6258,10 +6261,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/goals/" + i0+"/horizon",schemaPath:"#/properties/goals/items/properties/horizon/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.status !== undefined){
+let data12 = data4.status;
+if(typeof data12 !== "string"){
+const err26 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6270,11 +6273,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data4.status !== undefined){
-let data12 = data4.status;
-if(typeof data12 !== "string"){
-const err27 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((data12 === "proposed") || (data12 === "active")) || (data12 === "paused")) || (data12 === "achieved")) || (data12 === "abandoned"))){
+const err27 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.goals.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6283,8 +6283,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(!(((((data12 === "proposed") || (data12 === "active")) || (data12 === "paused")) || (data12 === "achieved")) || (data12 === "abandoned"))){
-const err28 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.goals.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+if(data4.progress !== undefined){
+let data13 = data4.progress;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 1 || isNaN(data13)){
+const err28 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6293,12 +6297,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data4.progress !== undefined){
-let data13 = data4.progress;
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 1 || isNaN(data13)){
-const err29 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(data13 < 0 || isNaN(data13)){
+const err29 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6307,24 +6307,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data13 < 0 || isNaN(data13)){
-const err30 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err30 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/goals/" + i0+"/progress",schemaPath:"#/properties/goals/items/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
 }
 errors++;
 }
@@ -6335,7 +6325,18 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key3 in data14){
 const _errs34 = errors;
 if(typeof key3 !== "string"){
-const err32 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+const err31 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var valid5 = _errs34 === errors;
+if(!valid5){
+const err32 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6344,9 +6345,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-var valid5 = _errs34 === errors;
-if(!valid5){
-const err33 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+}
+for(const key4 in data14){
+let data15 = data14[key4];
+if(!((typeof data15 == "number") && (isFinite(data15)))){
+const err33 = {instancePath:instancePath+"/goals/" + i0+"/metrics/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/goals/items/properties/metrics/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6356,27 +6359,14 @@ vErrors.push(err33);
 errors++;
 }
 }
-for(const key4 in data14){
-let data15 = data14[key4];
-if(!((typeof data15 == "number") && (isFinite(data15)))){
-const err34 = {instancePath:instancePath+"/goals/" + i0+"/metrics/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/goals/items/properties/metrics/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+else {
+const err34 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/goals/" + i0+"/metrics",schemaPath:"#/properties/goals/items/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
 }
 errors++;
 }
@@ -6389,7 +6379,18 @@ for(let i1=0; i1<len1; i1++){
 let data17 = data16[i1];
 if(typeof data17 === "string"){
 if(data17.length > 2000){
-const err36 = {instancePath:instancePath+"/goals/" + i0+"/constraints/" + i1,schemaPath:"#/properties/goals/items/properties/constraints/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err35 = {instancePath:instancePath+"/goals/" + i0+"/constraints/" + i1,schemaPath:"#/properties/goals/items/properties/constraints/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/goals/" + i0+"/constraints/" + i1,schemaPath:"#/properties/goals/items/properties/constraints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -6399,8 +6400,9 @@ vErrors.push(err36);
 errors++;
 }
 }
+}
 else {
-const err37 = {instancePath:instancePath+"/goals/" + i0+"/constraints/" + i1,schemaPath:"#/properties/goals/items/properties/constraints/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err37 = {instancePath:instancePath+"/goals/" + i0+"/constraints",schemaPath:"#/properties/goals/items/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -6410,9 +6412,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/goals/" + i0+"/constraints",schemaPath:"#/properties/goals/items/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data4.parent_goal_id !== undefined){
+let data18 = data4.parent_goal_id;
+if(typeof data18 === "string"){
+if(!pattern3.test(data18)){
+const err38 = {instancePath:instancePath+"/goals/" + i0+"/parent_goal_id",schemaPath:"#/properties/goals/items/properties/parent_goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6422,27 +6426,13 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data4.parent_goal_id !== undefined){
-let data18 = data4.parent_goal_id;
-if(typeof data18 === "string"){
-if(!pattern3.test(data18)){
-const err39 = {instancePath:instancePath+"/goals/" + i0+"/parent_goal_id",schemaPath:"#/properties/goals/items/properties/parent_goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err39 = {instancePath:instancePath+"/goals/" + i0+"/parent_goal_id",schemaPath:"#/properties/goals/items/properties/parent_goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
 else {
 vErrors.push(err39);
-}
-errors++;
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/goals/" + i0+"/parent_goal_id",schemaPath:"#/properties/goals/items/properties/parent_goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
 }
 errors++;
 }
@@ -6455,7 +6445,18 @@ for(let i2=0; i2<len2; i2++){
 let data20 = data19[i2];
 if(typeof data20 === "string"){
 if(!pattern3.test(data20)){
-const err41 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids/" + i2,schemaPath:"#/properties/goals/items/properties/lineage_ids/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+const err40 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids/" + i2,schemaPath:"#/properties/goals/items/properties/lineage_ids/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids/" + i2,schemaPath:"#/properties/goals/items/properties/lineage_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6465,8 +6466,9 @@ vErrors.push(err41);
 errors++;
 }
 }
+}
 else {
-const err42 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids/" + i2,schemaPath:"#/properties/goals/items/properties/lineage_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err42 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids",schemaPath:"#/properties/goals/items/properties/lineage_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6478,7 +6480,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/goals/" + i0+"/lineage_ids",schemaPath:"#/properties/goals/items/properties/lineage_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err43 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6490,24 +6492,12 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err44 = {instancePath:instancePath+"/goals",schemaPath:"#/properties/goals/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/goals",schemaPath:"#/properties/goals/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
 }
 errors++;
 }
@@ -6520,7 +6510,18 @@ for(let i3=0; i3<len3; i3++){
 let data22 = data21[i3];
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.text === undefined){
-const err46 = {instancePath:instancePath+"/questions/" + i3,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+const err45 = {instancePath:instancePath+"/questions/" + i3,schemaPath:"#/properties/questions/items/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+for(const key5 in data22){
+if(!(((((((key5 === "id") || (key5 === "text")) || (key5 === "goal_id")) || (key5 === "priority")) || (key5 === "status")) || (key5 === "owner")) || (key5 === "tags"))){
+const err46 = {instancePath:instancePath+"/questions/" + i3,schemaPath:"#/properties/questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6529,9 +6530,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-for(const key5 in data22){
-if(!(((((((key5 === "id") || (key5 === "text")) || (key5 === "goal_id")) || (key5 === "priority")) || (key5 === "status")) || (key5 === "owner")) || (key5 === "tags"))){
-const err47 = {instancePath:instancePath+"/questions/" + i3,schemaPath:"#/properties/questions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data22.id !== undefined){
+let data23 = data22.id;
+if(typeof data23 === "string"){
+if(!pattern3.test(data23)){
+const err47 = {instancePath:instancePath+"/questions/" + i3+"/id",schemaPath:"#/properties/questions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -6541,11 +6545,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data22.id !== undefined){
-let data23 = data22.id;
-if(typeof data23 === "string"){
-if(!pattern3.test(data23)){
-const err48 = {instancePath:instancePath+"/questions/" + i3+"/id",schemaPath:"#/properties/questions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err48 = {instancePath:instancePath+"/questions/" + i3+"/id",schemaPath:"#/properties/questions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -6555,8 +6556,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-else {
-const err49 = {instancePath:instancePath+"/questions/" + i3+"/id",schemaPath:"#/properties/questions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.text !== undefined){
+let data24 = data22.text;
+if(typeof data24 === "string"){
+if(data24.length > 10000){
+const err49 = {instancePath:instancePath+"/questions/" + i3+"/text",schemaPath:"#/properties/questions/items/properties/text/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -6565,12 +6569,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data22.text !== undefined){
-let data24 = data22.text;
-if(typeof data24 === "string"){
-if(data24.length > 10000){
-const err50 = {instancePath:instancePath+"/questions/" + i3+"/text",schemaPath:"#/properties/questions/items/properties/text/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(data24.length < 1){
+const err50 = {instancePath:instancePath+"/questions/" + i3+"/text",schemaPath:"#/properties/questions/items/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -6579,8 +6579,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data24.length < 1){
-const err51 = {instancePath:instancePath+"/questions/" + i3+"/text",schemaPath:"#/properties/questions/items/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err51 = {instancePath:instancePath+"/questions/" + i3+"/text",schemaPath:"#/properties/questions/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -6590,8 +6591,11 @@ vErrors.push(err51);
 errors++;
 }
 }
-else {
-const err52 = {instancePath:instancePath+"/questions/" + i3+"/text",schemaPath:"#/properties/questions/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.goal_id !== undefined){
+let data25 = data22.goal_id;
+if(typeof data25 === "string"){
+if(!pattern3.test(data25)){
+const err52 = {instancePath:instancePath+"/questions/" + i3+"/goal_id",schemaPath:"#/properties/questions/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -6601,11 +6605,8 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data22.goal_id !== undefined){
-let data25 = data22.goal_id;
-if(typeof data25 === "string"){
-if(!pattern3.test(data25)){
-const err53 = {instancePath:instancePath+"/questions/" + i3+"/goal_id",schemaPath:"#/properties/questions/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err53 = {instancePath:instancePath+"/questions/" + i3+"/goal_id",schemaPath:"#/properties/questions/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -6615,8 +6616,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/questions/" + i3+"/goal_id",schemaPath:"#/properties/questions/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.priority !== undefined){
+let data26 = data22.priority;
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 1000000 || isNaN(data26)){
+const err54 = {instancePath:instancePath+"/questions/" + i3+"/priority",schemaPath:"#/properties/questions/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -6625,12 +6629,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data22.priority !== undefined){
-let data26 = data22.priority;
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 > 1000000 || isNaN(data26)){
-const err55 = {instancePath:instancePath+"/questions/" + i3+"/priority",schemaPath:"#/properties/questions/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data26 < 0 || isNaN(data26)){
+const err55 = {instancePath:instancePath+"/questions/" + i3+"/priority",schemaPath:"#/properties/questions/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -6639,8 +6639,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data26 < 0 || isNaN(data26)){
-const err56 = {instancePath:instancePath+"/questions/" + i3+"/priority",schemaPath:"#/properties/questions/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err56 = {instancePath:instancePath+"/questions/" + i3+"/priority",schemaPath:"#/properties/questions/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -6650,8 +6651,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-else {
-const err57 = {instancePath:instancePath+"/questions/" + i3+"/priority",schemaPath:"#/properties/questions/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data22.status !== undefined){
+let data27 = data22.status;
+if(typeof data27 !== "string"){
+const err57 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -6660,11 +6663,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data22.status !== undefined){
-let data27 = data22.status;
-if(typeof data27 !== "string"){
-const err58 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data27 === "open") || (data27 === "answered")) || (data27 === "archived"))){
+const err58 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.questions.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -6673,8 +6673,11 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(!(((data27 === "open") || (data27 === "answered")) || (data27 === "archived"))){
-const err59 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.questions.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+if(data22.owner !== undefined){
+let data28 = data22.owner;
+if(typeof data28 !== "string"){
+const err59 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -6683,26 +6686,13 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data22.owner !== undefined){
-let data28 = data22.owner;
-if(typeof data28 !== "string"){
-const err60 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data28 === "agent") || (data28 === "user"))){
+const err60 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema30.properties.questions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err60];
 }
 else {
 vErrors.push(err60);
-}
-errors++;
-}
-if(!((data28 === "agent") || (data28 === "user"))){
-const err61 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema30.properties.questions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
 }
 errors++;
 }
@@ -6715,7 +6705,17 @@ for(let i4=0; i4<len4; i4++){
 let data30 = data29[i4];
 if(typeof data30 === "string"){
 if(data30.length > 200){
-const err62 = {instancePath:instancePath+"/questions/" + i3+"/tags/" + i4,schemaPath:"#/properties/questions/items/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err61 = {instancePath:instancePath+"/questions/" + i3+"/tags/" + i4,schemaPath:"#/properties/questions/items/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data30.length < 1){
+const err62 = {instancePath:instancePath+"/questions/" + i3+"/tags/" + i4,schemaPath:"#/properties/questions/items/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -6724,8 +6724,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data30.length < 1){
-const err63 = {instancePath:instancePath+"/questions/" + i3+"/tags/" + i4,schemaPath:"#/properties/questions/items/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err63 = {instancePath:instancePath+"/questions/" + i3+"/tags/" + i4,schemaPath:"#/properties/questions/items/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -6735,8 +6736,9 @@ vErrors.push(err63);
 errors++;
 }
 }
+}
 else {
-const err64 = {instancePath:instancePath+"/questions/" + i3+"/tags/" + i4,schemaPath:"#/properties/questions/items/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err64 = {instancePath:instancePath+"/questions/" + i3+"/tags",schemaPath:"#/properties/questions/items/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -6748,7 +6750,7 @@ errors++;
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/questions/" + i3+"/tags",schemaPath:"#/properties/questions/items/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err65 = {instancePath:instancePath+"/questions/" + i3,schemaPath:"#/properties/questions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -6760,24 +6762,12 @@ errors++;
 }
 }
 else {
-const err66 = {instancePath:instancePath+"/questions/" + i3,schemaPath:"#/properties/questions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err66 = {instancePath:instancePath+"/questions",schemaPath:"#/properties/questions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err66];
 }
 else {
 vErrors.push(err66);
-}
-errors++;
-}
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/questions",schemaPath:"#/properties/questions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
 }
 errors++;
 }
@@ -6790,7 +6780,18 @@ for(let i5=0; i5<len5; i5++){
 let data32 = data31[i5];
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 if(data32.goal_id === undefined){
-const err68 = {instancePath:instancePath+"/progress/" + i5,schemaPath:"#/properties/progress/items/required",keyword:"required",params:{missingProperty: "goal_id"},message:"must have required property '"+"goal_id"+"'"};
+const err67 = {instancePath:instancePath+"/progress/" + i5,schemaPath:"#/properties/progress/items/required",keyword:"required",params:{missingProperty: "goal_id"},message:"must have required property '"+"goal_id"+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+for(const key6 in data32){
+if(!((((((key6 === "goal_id") || (key6 === "progress")) || (key6 === "delta")) || (key6 === "metrics")) || (key6 === "evidence_refs")) || (key6 === "status"))){
+const err68 = {instancePath:instancePath+"/progress/" + i5,schemaPath:"#/properties/progress/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -6799,9 +6800,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-for(const key6 in data32){
-if(!((((((key6 === "goal_id") || (key6 === "progress")) || (key6 === "delta")) || (key6 === "metrics")) || (key6 === "evidence_refs")) || (key6 === "status"))){
-const err69 = {instancePath:instancePath+"/progress/" + i5,schemaPath:"#/properties/progress/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data32.goal_id !== undefined){
+let data33 = data32.goal_id;
+if(typeof data33 === "string"){
+if(!pattern3.test(data33)){
+const err69 = {instancePath:instancePath+"/progress/" + i5+"/goal_id",schemaPath:"#/properties/progress/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -6811,11 +6815,8 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data32.goal_id !== undefined){
-let data33 = data32.goal_id;
-if(typeof data33 === "string"){
-if(!pattern3.test(data33)){
-const err70 = {instancePath:instancePath+"/progress/" + i5+"/goal_id",schemaPath:"#/properties/progress/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err70 = {instancePath:instancePath+"/progress/" + i5+"/goal_id",schemaPath:"#/properties/progress/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -6825,8 +6826,11 @@ vErrors.push(err70);
 errors++;
 }
 }
-else {
-const err71 = {instancePath:instancePath+"/progress/" + i5+"/goal_id",schemaPath:"#/properties/progress/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.progress !== undefined){
+let data34 = data32.progress;
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 > 1 || isNaN(data34)){
+const err71 = {instancePath:instancePath+"/progress/" + i5+"/progress",schemaPath:"#/properties/progress/items/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -6835,12 +6839,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-if(data32.progress !== undefined){
-let data34 = data32.progress;
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 > 1 || isNaN(data34)){
-const err72 = {instancePath:instancePath+"/progress/" + i5+"/progress",schemaPath:"#/properties/progress/items/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(data34 < 0 || isNaN(data34)){
+const err72 = {instancePath:instancePath+"/progress/" + i5+"/progress",schemaPath:"#/properties/progress/items/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -6849,8 +6849,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data34 < 0 || isNaN(data34)){
-const err73 = {instancePath:instancePath+"/progress/" + i5+"/progress",schemaPath:"#/properties/progress/items/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err73 = {instancePath:instancePath+"/progress/" + i5+"/progress",schemaPath:"#/properties/progress/items/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -6860,8 +6861,11 @@ vErrors.push(err73);
 errors++;
 }
 }
-else {
-const err74 = {instancePath:instancePath+"/progress/" + i5+"/progress",schemaPath:"#/properties/progress/items/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data32.delta !== undefined){
+let data35 = data32.delta;
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 1 || isNaN(data35)){
+const err74 = {instancePath:instancePath+"/progress/" + i5+"/delta",schemaPath:"#/properties/progress/items/properties/delta/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -6870,12 +6874,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-if(data32.delta !== undefined){
-let data35 = data32.delta;
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 1 || isNaN(data35)){
-const err75 = {instancePath:instancePath+"/progress/" + i5+"/delta",schemaPath:"#/properties/progress/items/properties/delta/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(data35 < -1 || isNaN(data35)){
+const err75 = {instancePath:instancePath+"/progress/" + i5+"/delta",schemaPath:"#/properties/progress/items/properties/delta/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -6884,24 +6884,14 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data35 < -1 || isNaN(data35)){
-const err76 = {instancePath:instancePath+"/progress/" + i5+"/delta",schemaPath:"#/properties/progress/items/properties/delta/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+else {
+const err76 = {instancePath:instancePath+"/progress/" + i5+"/delta",schemaPath:"#/properties/progress/items/properties/delta/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
-}
-errors++;
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/progress/" + i5+"/delta",schemaPath:"#/properties/progress/items/properties/delta/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
 }
 errors++;
 }
@@ -6912,7 +6902,18 @@ if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 for(const key7 in data36){
 const _errs83 = errors;
 if(typeof key7 !== "string"){
-const err78 = {instancePath:instancePath+"/progress/" + i5+"/metrics",schemaPath:"#/properties/progress/items/properties/metrics/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
+const err77 = {instancePath:instancePath+"/progress/" + i5+"/metrics",schemaPath:"#/properties/progress/items/properties/metrics/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+var valid19 = _errs83 === errors;
+if(!valid19){
+const err78 = {instancePath:instancePath+"/progress/" + i5+"/metrics",schemaPath:"#/properties/progress/items/properties/metrics/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -6921,9 +6922,11 @@ vErrors.push(err78);
 }
 errors++;
 }
-var valid19 = _errs83 === errors;
-if(!valid19){
-const err79 = {instancePath:instancePath+"/progress/" + i5+"/metrics",schemaPath:"#/properties/progress/items/properties/metrics/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
+}
+for(const key8 in data36){
+let data37 = data36[key8];
+if(!((typeof data37 == "number") && (isFinite(data37)))){
+const err79 = {instancePath:instancePath+"/progress/" + i5+"/metrics/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/progress/items/properties/metrics/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -6933,27 +6936,14 @@ vErrors.push(err79);
 errors++;
 }
 }
-for(const key8 in data36){
-let data37 = data36[key8];
-if(!((typeof data37 == "number") && (isFinite(data37)))){
-const err80 = {instancePath:instancePath+"/progress/" + i5+"/metrics/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/progress/items/properties/metrics/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+else {
+const err80 = {instancePath:instancePath+"/progress/" + i5+"/metrics",schemaPath:"#/properties/progress/items/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
 }
 else {
 vErrors.push(err80);
-}
-errors++;
-}
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/progress/" + i5+"/metrics",schemaPath:"#/properties/progress/items/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
 }
 errors++;
 }
@@ -6966,7 +6956,17 @@ for(let i6=0; i6<len6; i6++){
 let data39 = data38[i6];
 if(typeof data39 === "string"){
 if(data39.length > 2048){
-const err82 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs/" + i6,schemaPath:"#/properties/progress/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+const err81 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs/" + i6,schemaPath:"#/properties/progress/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(data39.length < 1){
+const err82 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs/" + i6,schemaPath:"#/properties/progress/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -6975,8 +6975,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data39.length < 1){
-const err83 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs/" + i6,schemaPath:"#/properties/progress/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err83 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs/" + i6,schemaPath:"#/properties/progress/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -6986,8 +6987,9 @@ vErrors.push(err83);
 errors++;
 }
 }
+}
 else {
-const err84 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs/" + i6,schemaPath:"#/properties/progress/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err84 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs",schemaPath:"#/properties/progress/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -6997,9 +6999,10 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/progress/" + i5+"/evidence_refs",schemaPath:"#/properties/progress/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data32.status !== undefined){
+let data40 = data32.status;
+if(typeof data40 !== "string"){
+const err85 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -7008,11 +7011,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data32.status !== undefined){
-let data40 = data32.status;
-if(typeof data40 !== "string"){
-const err86 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((data40 === "proposed") || (data40 === "active")) || (data40 === "paused")) || (data40 === "achieved")) || (data40 === "abandoned"))){
+const err86 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.progress.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -7021,8 +7021,10 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(!(((((data40 === "proposed") || (data40 === "active")) || (data40 === "paused")) || (data40 === "achieved")) || (data40 === "abandoned"))){
-const err87 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.progress.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/progress/" + i5,schemaPath:"#/properties/progress/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -7034,24 +7036,12 @@ errors++;
 }
 }
 else {
-const err88 = {instancePath:instancePath+"/progress/" + i5,schemaPath:"#/properties/progress/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err88 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err88];
 }
 else {
 vErrors.push(err88);
-}
-errors++;
-}
-}
-}
-else {
-const err89 = {instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
 }
 errors++;
 }
@@ -7064,7 +7054,17 @@ for(let i7=0; i7<len7; i7++){
 let data42 = data41[i7];
 if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
 if(data42.type === undefined){
-const err90 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err89 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if(data42.title === undefined){
+const err90 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -7073,8 +7073,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(data42.title === undefined){
-const err91 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+for(const key9 in data42){
+if(!(func1.call(schema30.properties.new_actions.items.properties, key9))){
+const err91 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -7083,9 +7084,12 @@ vErrors.push(err91);
 }
 errors++;
 }
-for(const key9 in data42){
-if(!(func1.call(schema30.properties.new_actions.items.properties, key9))){
-const err92 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+}
+if(data42.id !== undefined){
+let data43 = data42.id;
+if(typeof data43 === "string"){
+if(!pattern3.test(data43)){
+const err92 = {instancePath:instancePath+"/new_actions/" + i7+"/id",schemaPath:"#/properties/new_actions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -7095,11 +7099,8 @@ vErrors.push(err92);
 errors++;
 }
 }
-if(data42.id !== undefined){
-let data43 = data42.id;
-if(typeof data43 === "string"){
-if(!pattern3.test(data43)){
-const err93 = {instancePath:instancePath+"/new_actions/" + i7+"/id",schemaPath:"#/properties/new_actions/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err93 = {instancePath:instancePath+"/new_actions/" + i7+"/id",schemaPath:"#/properties/new_actions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -7109,8 +7110,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-else {
-const err94 = {instancePath:instancePath+"/new_actions/" + i7+"/id",schemaPath:"#/properties/new_actions/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data42.type !== undefined){
+let data44 = data42.type;
+if(typeof data44 === "string"){
+if(data44.length > 200){
+const err94 = {instancePath:instancePath+"/new_actions/" + i7+"/type",schemaPath:"#/properties/new_actions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -7119,12 +7123,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data42.type !== undefined){
-let data44 = data42.type;
-if(typeof data44 === "string"){
-if(data44.length > 200){
-const err95 = {instancePath:instancePath+"/new_actions/" + i7+"/type",schemaPath:"#/properties/new_actions/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data44.length < 1){
+const err95 = {instancePath:instancePath+"/new_actions/" + i7+"/type",schemaPath:"#/properties/new_actions/items/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -7133,8 +7133,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data44.length < 1){
-const err96 = {instancePath:instancePath+"/new_actions/" + i7+"/type",schemaPath:"#/properties/new_actions/items/properties/type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err96 = {instancePath:instancePath+"/new_actions/" + i7+"/type",schemaPath:"#/properties/new_actions/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -7144,8 +7145,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-else {
-const err97 = {instancePath:instancePath+"/new_actions/" + i7+"/type",schemaPath:"#/properties/new_actions/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data42.owner !== undefined){
+let data45 = data42.owner;
+if(typeof data45 !== "string"){
+const err97 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -7154,11 +7157,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-if(data42.owner !== undefined){
-let data45 = data42.owner;
-if(typeof data45 !== "string"){
-const err98 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((data45 === "agent") || (data45 === "user"))){
+const err98 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema30.properties.new_actions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -7167,8 +7167,12 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(!((data45 === "agent") || (data45 === "user"))){
-const err99 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema30.properties.new_actions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
+}
+if(data42.title !== undefined){
+let data46 = data42.title;
+if(typeof data46 === "string"){
+if(data46.length > 1000){
+const err99 = {instancePath:instancePath+"/new_actions/" + i7+"/title",schemaPath:"#/properties/new_actions/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -7177,12 +7181,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-if(data42.title !== undefined){
-let data46 = data42.title;
-if(typeof data46 === "string"){
-if(data46.length > 1000){
-const err100 = {instancePath:instancePath+"/new_actions/" + i7+"/title",schemaPath:"#/properties/new_actions/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(data46.length < 1){
+const err100 = {instancePath:instancePath+"/new_actions/" + i7+"/title",schemaPath:"#/properties/new_actions/items/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -7191,8 +7191,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data46.length < 1){
-const err101 = {instancePath:instancePath+"/new_actions/" + i7+"/title",schemaPath:"#/properties/new_actions/items/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err101 = {instancePath:instancePath+"/new_actions/" + i7+"/title",schemaPath:"#/properties/new_actions/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -7202,8 +7203,11 @@ vErrors.push(err101);
 errors++;
 }
 }
-else {
-const err102 = {instancePath:instancePath+"/new_actions/" + i7+"/title",schemaPath:"#/properties/new_actions/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data42.description !== undefined){
+let data47 = data42.description;
+if(typeof data47 === "string"){
+if(data47.length > 100000){
+const err102 = {instancePath:instancePath+"/new_actions/" + i7+"/description",schemaPath:"#/properties/new_actions/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -7213,11 +7217,8 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data42.description !== undefined){
-let data47 = data42.description;
-if(typeof data47 === "string"){
-if(data47.length > 100000){
-const err103 = {instancePath:instancePath+"/new_actions/" + i7+"/description",schemaPath:"#/properties/new_actions/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+else {
+const err103 = {instancePath:instancePath+"/new_actions/" + i7+"/description",schemaPath:"#/properties/new_actions/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -7227,8 +7228,11 @@ vErrors.push(err103);
 errors++;
 }
 }
-else {
-const err104 = {instancePath:instancePath+"/new_actions/" + i7+"/description",schemaPath:"#/properties/new_actions/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data42.priority !== undefined){
+let data48 = data42.priority;
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 1000000 || isNaN(data48)){
+const err104 = {instancePath:instancePath+"/new_actions/" + i7+"/priority",schemaPath:"#/properties/new_actions/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -7237,12 +7241,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data42.priority !== undefined){
-let data48 = data42.priority;
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 > 1000000 || isNaN(data48)){
-const err105 = {instancePath:instancePath+"/new_actions/" + i7+"/priority",schemaPath:"#/properties/new_actions/items/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data48 < 0 || isNaN(data48)){
+const err105 = {instancePath:instancePath+"/new_actions/" + i7+"/priority",schemaPath:"#/properties/new_actions/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -7251,8 +7251,9 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data48 < 0 || isNaN(data48)){
-const err106 = {instancePath:instancePath+"/new_actions/" + i7+"/priority",schemaPath:"#/properties/new_actions/items/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err106 = {instancePath:instancePath+"/new_actions/" + i7+"/priority",schemaPath:"#/properties/new_actions/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -7262,8 +7263,11 @@ vErrors.push(err106);
 errors++;
 }
 }
-else {
-const err107 = {instancePath:instancePath+"/new_actions/" + i7+"/priority",schemaPath:"#/properties/new_actions/items/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data42.effort !== undefined){
+let data49 = data42.effort;
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 1000000 || isNaN(data49)){
+const err107 = {instancePath:instancePath+"/new_actions/" + i7+"/effort",schemaPath:"#/properties/new_actions/items/properties/effort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -7272,12 +7276,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-if(data42.effort !== undefined){
-let data49 = data42.effort;
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 > 1000000 || isNaN(data49)){
-const err108 = {instancePath:instancePath+"/new_actions/" + i7+"/effort",schemaPath:"#/properties/new_actions/items/properties/effort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data49 <= 0 || isNaN(data49)){
+const err108 = {instancePath:instancePath+"/new_actions/" + i7+"/effort",schemaPath:"#/properties/new_actions/items/properties/effort/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -7286,8 +7286,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data49 <= 0 || isNaN(data49)){
-const err109 = {instancePath:instancePath+"/new_actions/" + i7+"/effort",schemaPath:"#/properties/new_actions/items/properties/effort/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+}
+else {
+const err109 = {instancePath:instancePath+"/new_actions/" + i7+"/effort",schemaPath:"#/properties/new_actions/items/properties/effort/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -7297,8 +7298,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-else {
-const err110 = {instancePath:instancePath+"/new_actions/" + i7+"/effort",schemaPath:"#/properties/new_actions/items/properties/effort/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data42.due_at !== undefined){
+let data50 = data42.due_at;
+if(typeof data50 === "string"){
+if(data50.length > 64){
+const err110 = {instancePath:instancePath+"/new_actions/" + i7+"/due_at",schemaPath:"#/properties/new_actions/items/properties/due_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -7307,12 +7311,8 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-if(data42.due_at !== undefined){
-let data50 = data42.due_at;
-if(typeof data50 === "string"){
-if(data50.length > 64){
-const err111 = {instancePath:instancePath+"/new_actions/" + i7+"/due_at",schemaPath:"#/properties/new_actions/items/properties/due_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data50.length < 1){
+const err111 = {instancePath:instancePath+"/new_actions/" + i7+"/due_at",schemaPath:"#/properties/new_actions/items/properties/due_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -7321,8 +7321,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(data50.length < 1){
-const err112 = {instancePath:instancePath+"/new_actions/" + i7+"/due_at",schemaPath:"#/properties/new_actions/items/properties/due_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err112 = {instancePath:instancePath+"/new_actions/" + i7+"/due_at",schemaPath:"#/properties/new_actions/items/properties/due_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -7332,8 +7333,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-else {
-const err113 = {instancePath:instancePath+"/new_actions/" + i7+"/due_at",schemaPath:"#/properties/new_actions/items/properties/due_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data42.goal_id !== undefined){
+let data51 = data42.goal_id;
+if(typeof data51 === "string"){
+if(!pattern3.test(data51)){
+const err113 = {instancePath:instancePath+"/new_actions/" + i7+"/goal_id",schemaPath:"#/properties/new_actions/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -7343,11 +7347,8 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data42.goal_id !== undefined){
-let data51 = data42.goal_id;
-if(typeof data51 === "string"){
-if(!pattern3.test(data51)){
-const err114 = {instancePath:instancePath+"/new_actions/" + i7+"/goal_id",schemaPath:"#/properties/new_actions/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err114 = {instancePath:instancePath+"/new_actions/" + i7+"/goal_id",schemaPath:"#/properties/new_actions/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -7357,8 +7358,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-else {
-const err115 = {instancePath:instancePath+"/new_actions/" + i7+"/goal_id",schemaPath:"#/properties/new_actions/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data42.blocking !== undefined){
+if(typeof data42.blocking !== "boolean"){
+const err115 = {instancePath:instancePath+"/new_actions/" + i7+"/blocking",schemaPath:"#/properties/new_actions/items/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -7368,26 +7370,14 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data42.blocking !== undefined){
-if(typeof data42.blocking !== "boolean"){
-const err116 = {instancePath:instancePath+"/new_actions/" + i7+"/blocking",schemaPath:"#/properties/new_actions/items/properties/blocking/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data42.requires_confirmation !== undefined){
+if(typeof data42.requires_confirmation !== "boolean"){
+const err116 = {instancePath:instancePath+"/new_actions/" + i7+"/requires_confirmation",schemaPath:"#/properties/new_actions/items/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err116];
 }
 else {
 vErrors.push(err116);
-}
-errors++;
-}
-}
-if(data42.requires_confirmation !== undefined){
-if(typeof data42.requires_confirmation !== "boolean"){
-const err117 = {instancePath:instancePath+"/new_actions/" + i7+"/requires_confirmation",schemaPath:"#/properties/new_actions/items/properties/requires_confirmation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
 }
 errors++;
 }
@@ -7400,7 +7390,17 @@ for(let i8=0; i8<len8; i8++){
 let data55 = data54[i8];
 if(typeof data55 === "string"){
 if(data55.length > 2048){
-const err118 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs/" + i8,schemaPath:"#/properties/new_actions/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+const err117 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs/" + i8,schemaPath:"#/properties/new_actions/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if(data55.length < 1){
+const err118 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs/" + i8,schemaPath:"#/properties/new_actions/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -7409,8 +7409,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(data55.length < 1){
-const err119 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs/" + i8,schemaPath:"#/properties/new_actions/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err119 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs/" + i8,schemaPath:"#/properties/new_actions/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -7420,25 +7421,14 @@ vErrors.push(err119);
 errors++;
 }
 }
+}
 else {
-const err120 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs/" + i8,schemaPath:"#/properties/new_actions/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err120 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs",schemaPath:"#/properties/new_actions/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err120];
 }
 else {
 vErrors.push(err120);
-}
-errors++;
-}
-}
-}
-else {
-const err121 = {instancePath:instancePath+"/new_actions/" + i7+"/evidence_refs",schemaPath:"#/properties/new_actions/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
 }
 errors++;
 }
@@ -7449,7 +7439,18 @@ if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
 for(const key10 in data56){
 const _errs127 = errors;
 if(typeof key10 !== "string"){
-const err122 = {instancePath:instancePath+"/new_actions/" + i7+"/metadata",schemaPath:"#/properties/new_actions/items/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key10};
+const err121 = {instancePath:instancePath+"/new_actions/" + i7+"/metadata",schemaPath:"#/properties/new_actions/items/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key10};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+var valid28 = _errs127 === errors;
+if(!valid28){
+const err122 = {instancePath:instancePath+"/new_actions/" + i7+"/metadata",schemaPath:"#/properties/new_actions/items/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -7458,9 +7459,10 @@ vErrors.push(err122);
 }
 errors++;
 }
-var valid28 = _errs127 === errors;
-if(!valid28){
-const err123 = {instancePath:instancePath+"/new_actions/" + i7+"/metadata",schemaPath:"#/properties/new_actions/items/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
+}
+}
+else {
+const err123 = {instancePath:instancePath+"/new_actions/" + i7+"/metadata",schemaPath:"#/properties/new_actions/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -7472,7 +7474,7 @@ errors++;
 }
 }
 else {
-const err124 = {instancePath:instancePath+"/new_actions/" + i7+"/metadata",schemaPath:"#/properties/new_actions/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err124 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -7484,24 +7486,12 @@ errors++;
 }
 }
 else {
-const err125 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err125 = {instancePath:instancePath+"/new_actions",schemaPath:"#/properties/new_actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err125];
 }
 else {
 vErrors.push(err125);
-}
-errors++;
-}
-}
-}
-else {
-const err126 = {instancePath:instancePath+"/new_actions",schemaPath:"#/properties/new_actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
 }
 errors++;
 }
@@ -7517,7 +7507,18 @@ let valid31 = false;
 const _errs134 = errors;
 if(typeof data58 === "string"){
 if(!pattern3.test(data58)){
-const err127 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+const err126 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -7526,9 +7527,12 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-else {
-const err128 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs134 === errors;
+valid31 = valid31 || _valid0;
+const _errs136 = errors;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.id === undefined){
+const err128 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -7537,12 +7541,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-var _valid0 = _errs134 === errors;
-valid31 = valid31 || _valid0;
-const _errs136 = errors;
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
-if(data58.id === undefined){
-const err129 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+for(const key11 in data58){
+if(!((((key11 === "id") || (key11 === "status")) || (key11 === "evidence_refs")) || (key11 === "metadata"))){
+const err129 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -7551,9 +7552,12 @@ vErrors.push(err129);
 }
 errors++;
 }
-for(const key11 in data58){
-if(!((((key11 === "id") || (key11 === "status")) || (key11 === "evidence_refs")) || (key11 === "metadata"))){
-const err130 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+if(data58.id !== undefined){
+let data59 = data58.id;
+if(typeof data59 === "string"){
+if(!pattern3.test(data59)){
+const err130 = {instancePath:instancePath+"/completed_actions/" + i9+"/id",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -7563,11 +7567,8 @@ vErrors.push(err130);
 errors++;
 }
 }
-if(data58.id !== undefined){
-let data59 = data58.id;
-if(typeof data59 === "string"){
-if(!pattern3.test(data59)){
-const err131 = {instancePath:instancePath+"/completed_actions/" + i9+"/id",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err131 = {instancePath:instancePath+"/completed_actions/" + i9+"/id",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -7577,8 +7578,11 @@ vErrors.push(err131);
 errors++;
 }
 }
-else {
-const err132 = {instancePath:instancePath+"/completed_actions/" + i9+"/id",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data58.status !== undefined){
+let data60 = data58.status;
+if(typeof data60 === "string"){
+if(!pattern3.test(data60)){
+const err132 = {instancePath:instancePath+"/completed_actions/" + i9+"/status",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/status/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -7588,27 +7592,13 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data58.status !== undefined){
-let data60 = data58.status;
-if(typeof data60 === "string"){
-if(!pattern3.test(data60)){
-const err133 = {instancePath:instancePath+"/completed_actions/" + i9+"/status",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/status/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err133 = {instancePath:instancePath+"/completed_actions/" + i9+"/status",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err133];
 }
 else {
 vErrors.push(err133);
-}
-errors++;
-}
-}
-else {
-const err134 = {instancePath:instancePath+"/completed_actions/" + i9+"/status",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
 }
 errors++;
 }
@@ -7621,7 +7611,17 @@ for(let i10=0; i10<len10; i10++){
 let data62 = data61[i10];
 if(typeof data62 === "string"){
 if(data62.length > 2048){
-const err135 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs/" + i10,schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+const err134 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs/" + i10,schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if(data62.length < 1){
+const err135 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs/" + i10,schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -7630,8 +7630,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-if(data62.length < 1){
-const err136 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs/" + i10,schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err136 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs/" + i10,schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -7641,25 +7642,14 @@ vErrors.push(err136);
 errors++;
 }
 }
+}
 else {
-const err137 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs/" + i10,schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err137 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err137];
 }
 else {
 vErrors.push(err137);
-}
-errors++;
-}
-}
-}
-else {
-const err138 = {instancePath:instancePath+"/completed_actions/" + i9+"/evidence_refs",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
 }
 errors++;
 }
@@ -7670,7 +7660,18 @@ if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
 for(const key12 in data63){
 const _errs149 = errors;
 if(typeof key12 !== "string"){
-const err139 = {instancePath:instancePath+"/completed_actions/" + i9+"/metadata",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key12};
+const err138 = {instancePath:instancePath+"/completed_actions/" + i9+"/metadata",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key12};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+var valid35 = _errs149 === errors;
+if(!valid35){
+const err139 = {instancePath:instancePath+"/completed_actions/" + i9+"/metadata",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -7679,9 +7680,10 @@ vErrors.push(err139);
 }
 errors++;
 }
-var valid35 = _errs149 === errors;
-if(!valid35){
-const err140 = {instancePath:instancePath+"/completed_actions/" + i9+"/metadata",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid"};
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/completed_actions/" + i9+"/metadata",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -7693,7 +7695,7 @@ errors++;
 }
 }
 else {
-const err141 = {instancePath:instancePath+"/completed_actions/" + i9+"/metadata",schemaPath:"#/properties/completed_actions/items/anyOf/1/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err141 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -7702,27 +7704,15 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-}
-else {
-const err142 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid0 = _errs136 === errors;
+valid31 = valid31 || _valid0;
+if(!valid31){
+const err142 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err142];
 }
 else {
 vErrors.push(err142);
-}
-errors++;
-}
-var _valid0 = _errs136 === errors;
-valid31 = valid31 || _valid0;
-if(!valid31){
-const err143 = {instancePath:instancePath+"/completed_actions/" + i9,schemaPath:"#/properties/completed_actions/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
 }
 errors++;
 }
@@ -7740,12 +7730,12 @@ vErrors = null;
 }
 }
 else {
-const err144 = {instancePath:instancePath+"/completed_actions",schemaPath:"#/properties/completed_actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err143 = {instancePath:instancePath+"/completed_actions",schemaPath:"#/properties/completed_actions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err144];
+vErrors = [err143];
 }
 else {
-vErrors.push(err144);
+vErrors.push(err143);
 }
 errors++;
 }
@@ -7759,7 +7749,21 @@ let data65 = data64[i11];
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 for(const key13 in data65){
 if(!((((((key13 === "id") || (key13 === "question_id")) || (key13 === "narrative")) || (key13 === "acceptance_criteria")) || (key13 === "evidence_refs")) || (key13 === "status"))){
-const err145 = {instancePath:instancePath+"/story_updates/" + i11,schemaPath:"#/properties/story_updates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+const err144 = {instancePath:instancePath+"/story_updates/" + i11,schemaPath:"#/properties/story_updates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+if(data65.id !== undefined){
+let data66 = data65.id;
+if(typeof data66 === "string"){
+if(!pattern3.test(data66)){
+const err145 = {instancePath:instancePath+"/story_updates/" + i11+"/id",schemaPath:"#/properties/story_updates/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -7769,11 +7773,8 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data65.id !== undefined){
-let data66 = data65.id;
-if(typeof data66 === "string"){
-if(!pattern3.test(data66)){
-const err146 = {instancePath:instancePath+"/story_updates/" + i11+"/id",schemaPath:"#/properties/story_updates/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err146 = {instancePath:instancePath+"/story_updates/" + i11+"/id",schemaPath:"#/properties/story_updates/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -7783,8 +7784,11 @@ vErrors.push(err146);
 errors++;
 }
 }
-else {
-const err147 = {instancePath:instancePath+"/story_updates/" + i11+"/id",schemaPath:"#/properties/story_updates/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.question_id !== undefined){
+let data67 = data65.question_id;
+if(typeof data67 === "string"){
+if(!pattern3.test(data67)){
+const err147 = {instancePath:instancePath+"/story_updates/" + i11+"/question_id",schemaPath:"#/properties/story_updates/items/properties/question_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -7794,11 +7798,8 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data65.question_id !== undefined){
-let data67 = data65.question_id;
-if(typeof data67 === "string"){
-if(!pattern3.test(data67)){
-const err148 = {instancePath:instancePath+"/story_updates/" + i11+"/question_id",schemaPath:"#/properties/story_updates/items/properties/question_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err148 = {instancePath:instancePath+"/story_updates/" + i11+"/question_id",schemaPath:"#/properties/story_updates/items/properties/question_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -7808,8 +7809,11 @@ vErrors.push(err148);
 errors++;
 }
 }
-else {
-const err149 = {instancePath:instancePath+"/story_updates/" + i11+"/question_id",schemaPath:"#/properties/story_updates/items/properties/question_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.narrative !== undefined){
+let data68 = data65.narrative;
+if(typeof data68 === "string"){
+if(data68.length > 100000){
+const err149 = {instancePath:instancePath+"/story_updates/" + i11+"/narrative",schemaPath:"#/properties/story_updates/items/properties/narrative/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -7819,27 +7823,13 @@ vErrors.push(err149);
 errors++;
 }
 }
-if(data65.narrative !== undefined){
-let data68 = data65.narrative;
-if(typeof data68 === "string"){
-if(data68.length > 100000){
-const err150 = {instancePath:instancePath+"/story_updates/" + i11+"/narrative",schemaPath:"#/properties/story_updates/items/properties/narrative/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+else {
+const err150 = {instancePath:instancePath+"/story_updates/" + i11+"/narrative",schemaPath:"#/properties/story_updates/items/properties/narrative/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err150];
 }
 else {
 vErrors.push(err150);
-}
-errors++;
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/story_updates/" + i11+"/narrative",schemaPath:"#/properties/story_updates/items/properties/narrative/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
 }
 errors++;
 }
@@ -7852,7 +7842,17 @@ for(let i12=0; i12<len12; i12++){
 let data70 = data69[i12];
 if(typeof data70 === "string"){
 if(data70.length > 2000){
-const err152 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria/" + i12,schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const err151 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria/" + i12,schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(data70.length < 1){
+const err152 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria/" + i12,schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -7861,8 +7861,9 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(data70.length < 1){
-const err153 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria/" + i12,schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err153 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria/" + i12,schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -7872,25 +7873,14 @@ vErrors.push(err153);
 errors++;
 }
 }
+}
 else {
-const err154 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria/" + i12,schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err154 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria",schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err154];
 }
 else {
 vErrors.push(err154);
-}
-errors++;
-}
-}
-}
-else {
-const err155 = {instancePath:instancePath+"/story_updates/" + i11+"/acceptance_criteria",schemaPath:"#/properties/story_updates/items/properties/acceptance_criteria/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err155];
-}
-else {
-vErrors.push(err155);
 }
 errors++;
 }
@@ -7903,7 +7893,17 @@ for(let i13=0; i13<len13; i13++){
 let data72 = data71[i13];
 if(typeof data72 === "string"){
 if(data72.length > 2048){
-const err156 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs/" + i13,schemaPath:"#/properties/story_updates/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+const err155 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs/" + i13,schemaPath:"#/properties/story_updates/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+if(data72.length < 1){
+const err156 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs/" + i13,schemaPath:"#/properties/story_updates/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -7912,8 +7912,9 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data72.length < 1){
-const err157 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs/" + i13,schemaPath:"#/properties/story_updates/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err157 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs/" + i13,schemaPath:"#/properties/story_updates/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -7923,8 +7924,9 @@ vErrors.push(err157);
 errors++;
 }
 }
+}
 else {
-const err158 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs/" + i13,schemaPath:"#/properties/story_updates/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err158 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs",schemaPath:"#/properties/story_updates/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -7934,9 +7936,10 @@ vErrors.push(err158);
 errors++;
 }
 }
-}
-else {
-const err159 = {instancePath:instancePath+"/story_updates/" + i11+"/evidence_refs",schemaPath:"#/properties/story_updates/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data65.status !== undefined){
+let data73 = data65.status;
+if(typeof data73 !== "string"){
+const err159 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -7945,11 +7948,8 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-if(data65.status !== undefined){
-let data73 = data65.status;
-if(typeof data73 !== "string"){
-const err160 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data73 === "draft") || (data73 === "active")) || (data73 === "accepted")) || (data73 === "archived"))){
+const err160 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.story_updates.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -7958,8 +7958,10 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(!((((data73 === "draft") || (data73 === "active")) || (data73 === "accepted")) || (data73 === "archived"))){
-const err161 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.story_updates.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err161 = {instancePath:instancePath+"/story_updates/" + i11,schemaPath:"#/properties/story_updates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -7971,7 +7973,7 @@ errors++;
 }
 }
 else {
-const err162 = {instancePath:instancePath+"/story_updates/" + i11,schemaPath:"#/properties/story_updates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err162 = {instancePath:instancePath+"/story_updates",schemaPath:"#/properties/story_updates/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -7983,24 +7985,12 @@ errors++;
 }
 }
 else {
-const err163 = {instancePath:instancePath+"/story_updates",schemaPath:"#/properties/story_updates/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err163 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err163];
 }
 else {
 vErrors.push(err163);
-}
-errors++;
-}
-}
-}
-else {
-const err164 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err164];
-}
-else {
-vErrors.push(err164);
 }
 errors++;
 }

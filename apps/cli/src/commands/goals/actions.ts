@@ -1,4 +1,4 @@
-import { assess, completeAction, confirmAction, createAction, isPending, moveAction, updateAction, type PendingAction, type RegistryProposal } from '@ratchet/goals';
+import { assess, completeAction, confirmAction, createAction, isPending, moveAction, retypeAction, updateAction, type PendingAction, type RegistryProposal } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
@@ -6,7 +6,7 @@ import { parsePairs } from '../../pairs.js';
 import { displayPath } from '../../paths.js';
 import { actorOf, expectedVersion, loadRegistryFor, mapErrors, numberOption, openState, registryFileOf, registryPath, type Options } from './shared.js';
 
-/** `ratchet actions add|list|move|complete|confirm|types`. */
+/** `ratchet actions add|list|move|complete|confirm|retype|types`. */
 export default async function actions(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, first, second] = args;
   return mapErrors(ctx, async () => {
@@ -30,8 +30,12 @@ export default async function actions(ctx: Context, args: string[], options: Opt
       const state = await store.read();
       const now = Date.now();
       const pending = assess(state, registry, { now, actions: Number.MAX_SAFE_INTEGER, owner: options.owner as 'agent' | 'user' | undefined }).actions.map((a) => a.action);
-      const done = options.all === true ? state.actions.filter((a) => !isPending(registry, a) && (options.owner === undefined || a.owner === options.owner)) : [];
-      const list = [...pending, ...done];
+      // A status filter names what it wants: finished statuses included, as with --all.
+      const withDone = options.all === true || options.status !== undefined;
+      const done = withDone ? state.actions.filter((a) => !isPending(registry, a) && (options.owner === undefined || a.owner === options.owner)) : [];
+      const filters = listFilters(options);
+      if (filters.goal !== undefined && !state.goals.some((g) => g.id === filters.goal)) throw new CliError(`actions list --goal: no goal "${filters.goal}" (ratchet goals list --all)`);
+      const list = [...pending, ...done].filter((a) => (filters.status === undefined || filters.status.includes(a.status)) && (filters.type === undefined || filters.type.includes(a.type)) && (filters.goal === undefined || a.goal_id === filters.goal));
       if (ctx.json) ctx.emitJson({ ok: true, version: state.version, actions: list });
       else if (list.length === 0) ctx.out('no pending actions');
       else for (const a of list) ctx.out(line(a));
@@ -66,6 +70,7 @@ export default async function actions(ctx: Context, args: string[], options: Opt
     const metadata = { ...parsePairs(options.meta, '--meta') };
     const r = await store.mutate({ ...meta, op: `action.${command ?? ''}` }, (tx) => {
       if (command === 'confirm') return confirmAction(tx, first);
+      if (command === 'retype') return retypeAction(tx, registry, first);
       // Recorded in the same version as the move, and before it: a completion guard may need it.
       if (Object.keys(metadata).length > 0) updateAction(tx, first, { metadata });
       if (command === 'complete') return completeAction(tx, registry, first, { evidence_refs: evidence });
@@ -73,7 +78,7 @@ export default async function actions(ctx: Context, args: string[], options: Opt
       return moveAction(tx, registry, first, second, { evidence_refs: evidence });
     });
     if (ctx.json) ctx.emitJson({ ok: true, version: r.version, action: r.result });
-    else ctx.out(`${r.entry === undefined ? 'unchanged' : command === 'confirm' ? 'confirmed' : 'moved'} ${line(r.result)}  (state v${r.version})`);
+    else ctx.out(`${r.entry === undefined ? 'unchanged' : command === 'confirm' ? 'confirmed' : command === 'retype' ? 're-typed' : 'moved'} ${line(r.result)}  (state v${r.version})`);
     return EXIT_OK;
   });
 }
@@ -88,4 +93,12 @@ export function filedNote(p: RegistryProposal): string {
 export function line(a: PendingAction): string {
   const flags = [a.blocking === true ? 'blocking' : '', a.requires_confirmation === true ? (a.confirmed_at === undefined ? 'needs confirmation' : 'confirmed') : '', a.due_at !== undefined ? `due ${a.due_at}` : '', a.escalated_at !== undefined ? 'escalated' : ''].filter(Boolean);
   return `${a.id}  ${a.type}  [${a.status}]  ${a.owner}  p${a.priority}${a.effort !== undefined ? `/e${a.effort}` : ''}  ${a.title}${flags.length > 0 ? `  (${flags.join(', ')})` : ''}`;
+}
+
+/** `--status a,b`, `--type x,y` (either repeated or comma separated) and `--goal id`. */
+function listFilters(options: Options): { status?: string[]; type?: string[]; goal?: string } {
+  const many = (v: unknown): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean));
+  const status = many(options.status);
+  const type = many(options.type);
+  return { ...(status ? { status } : {}), ...(type ? { type } : {}), ...(typeof options.goal === 'string' ? { goal: options.goal } : {}) };
 }

@@ -34,7 +34,7 @@ export default async function goals(ctx: Context, args: string[], options: Optio
       return EXIT_OK;
     }
     if (command === 'add') {
-      if (arg === undefined) throw new CliError('goals add: missing <title>');
+      if (arg === undefined && options.id === undefined) throw new CliError('goals add: missing <title> (or --id of a goal to update)');
       const r = await store.mutate({ ...meta, op: 'goal.upsert' }, (tx) =>
         upsertGoal(tx, {
           id: options.id as string | undefined,

@@ -28,12 +28,13 @@ function writer(cmd: Command): Command {
 
 export const registerGoals: RegisterArea = (program, action) => {
   const goals = program.command('goals').description('long-horizon goals: add, list, progress, and the versioned history you can revert');
-  writer(goals.command('add').description('add a goal (or update one with --id)').argument('<title>', 'what the goal is'))
+  writer(goals.command('add').description('add a goal, or with the --id of an existing goal change only the fields given (the others keep their values)').argument('[title]', 'what the goal is (required for a new goal)'))
     .option('--id <id>', 'goal id (default: g1, g2, ...)')
-    .option('--priority <n>', 'priority, higher first', '0')
+    // No default: with --id, a default would reset the priority of a goal whose update did not name it.
+    .option('--priority <n>', 'priority, higher first (a new goal: 0)')
     .option('--description <text>', 'longer description')
     .option('--parent <id>', 'parent goal id')
-    .addHelpText('after', '\nExample:\n  ratchet goals add "Ship the beta" --priority 5')
+    .addHelpText('after', '\nExamples:\n  ratchet goals add "Ship the beta" --priority 5\n  ratchet goals add --id g1 --description "public beta by June"   # title and priority unchanged')
     .action(action(() => import('./goals.js'), 'add'));
   common(goals.command('list').description('list goals, highest priority first'))
     .option('--all', 'include paused, achieved and abandoned goals', false)
@@ -47,7 +48,7 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(goals.command('history').description('the audit trail: every version, who made it, when, and what changed'))
     .option('--since <version>', 'only versions after this one', '0')
     .action(action(() => import('./goals.js'), 'history'));
-  writer(goals.command('revert').description('make a new version whose goals, actions, questions and stories are as they were at <version>').argument('<version>', 'version to go back to'))
+  writer(goals.command('revert').description('make a new version whose goals, actions, questions and stories are as they were at <version> (the agent cannot undo a user\'s confirmation or review; nobody reverts across a registry merge)').argument('<version>', 'version to go back to'))
     .addHelpText('after', '\nExample:\n  ratchet goals history && ratchet goals revert 3')
     .action(action(() => import('./goals.js'), 'revert'));
 
@@ -66,6 +67,10 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(actions.command('list').description('list actions, in assessment order'))
     .option('--all', 'include finished actions', false)
     .addOption(new Option('--owner <owner>', 'only this owner\'s actions').choices(['agent', 'user']))
+    .option('--status <statuses>', 'only these statuses, comma separated (finished ones included)')
+    .option('--type <types>', 'only these action types, comma separated')
+    .option('--goal <id>', 'only actions serving this goal')
+    .addHelpText('after', '\nExamples:\n  ratchet actions list --owner user --status awaiting_confirmation\n  ratchet --json actions list --type decision,approval_request --goal g1')
     .action(action(() => import('./actions.js'), 'list'));
   writer(actions.command('move').description("move an action to another status (the type's state machine decides what is legal)").argument('<id>', 'action id').argument('<status>', 'target status'))
     .option('--evidence <ref...>', 'evidence links')
@@ -76,10 +81,44 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--meta <key=value...>', 'metadata to record first (e.g. choice=postgres, which a decision needs before it closes)')
     .addHelpText('after', '\nExamples:\n  ratchet actions complete a1\n  ratchet actions complete a2 --as user\n  ratchet actions complete a3 --as user --meta choice=postgres')
     .action(action(() => import('./actions.js'), 'complete'));
+  writer(actions.command('retype').description('give an action coerced to user_task (its type was unknown) the type it asked for, once that type\'s proposal is merged').argument('<id>', 'action id'))
+    .addHelpText('after', '\nExample:\n  ratchet proposals merge p1 --as user && ratchet actions retype a3')
+    .action(action(() => import('./actions.js'), 'retype'));
   writer(actions.command('confirm').description('the user confirms an action that requires confirmation (use --as user)').argument('<id>', 'action id'))
     .action(action(() => import('./actions.js'), 'confirm'));
   common(actions.command('types').description('check the action-type registry and list its types, statuses and transitions (exit 2 if it is invalid)'))
     .action(action(() => import('./actions.js'), 'types'));
+
+  const questions = program.command('questions').description('guiding questions: the open ones rank in turn assess; each may have a story');
+  writer(questions.command('add').description('add a question, or with the --id of an existing one change only the fields given').argument('[text]', 'the question (required for a new one)'))
+    .option('--id <id>', 'question id (default: q1, q2, ...)')
+    .option('--goal <id>', 'the goal it serves')
+    .option('--priority <n>', 'priority (a new question: 0)')
+    .addOption(new Option('--status <status>', 'status').choices(['open', 'answered', 'archived']))
+    .addOption(new Option('--owner <owner>', 'who answers it').choices(['agent', 'user']))
+    .option('--tag <tag...>', 'tags to add')
+    .addHelpText('after', '\nExamples:\n  ratchet questions add "Which users churn first?" --goal g1 --priority 2\n  ratchet questions add --id q1 --status answered')
+    .action(action(() => import('./questions.js'), 'question-add'));
+  common(questions.command('list').description('list questions, highest priority first (open ones unless --all)'))
+    .option('--all', 'include answered and archived questions', false)
+    .option('--goal <id>', 'only questions serving this goal')
+    .addHelpText('after', '\nExample:\n  ratchet --json questions list --goal g1')
+    .action(action(() => import('./questions.js'), 'question-list'));
+
+  const stories = program.command('stories').description("a question's evolving story: narrative, acceptance criteria and evidence (criteria and evidence only grow)");
+  writer(stories.command('update').description("create or update a story (by --id, or the --question's story)"))
+    .option('--id <id>', 'story id')
+    .option('--question <id>', 'the question it answers (creates its story if it has none)')
+    .option('--narrative <text>', 'the narrative (replaces the previous one)')
+    .option('--criterion <text...>', 'acceptance criteria to add')
+    .option('--evidence <ref...>', 'evidence links to add')
+    .addOption(new Option('--status <status>', 'status').choices(['draft', 'active', 'accepted', 'archived']))
+    .addHelpText('after', '\nExamples:\n  ratchet stories update --question q1 --narrative "Churn starts at onboarding" --criterion "cohort data for 3 months"\n  ratchet stories update --id s1 --evidence reports/churn.md --status accepted')
+    .action(action(() => import('./questions.js'), 'story-update'));
+  common(stories.command('list').description('list stories'))
+    .option('--question <id>', 'only the story of this question')
+    .addHelpText('after', '\nExample:\n  ratchet --json stories list --question q1')
+    .action(action(() => import('./questions.js'), 'story-list'));
 
   const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, amend, show, review, merge, export as a patch');
   writer(proposals.command('submit').description('propose adding, modifying or deprecating an action type').argument('[file]', 'a JSON proposal ({proposal_type, type_id, allowed_statuses, ...}); "-" for stdin'))

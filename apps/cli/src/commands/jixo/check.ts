@@ -1,5 +1,5 @@
 import { readTextFile } from '@ratchet/store';
-import { parseJob, parseLog } from '@ratchet/jixo-log';
+import { auditLog, parseJob, parseLog } from '@ratchet/jixo-log';
 import type { Context } from '../../context.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { at } from './shared.js';
@@ -10,6 +10,8 @@ export default async function check(ctx: Context, args: string[]): Promise<numbe
   const { text } = await readTextFile(at(ctx, file));
   const isJob = /\.job\.md$/i.test(file);
   const { value, diagnostics } = isJob ? parseJob(text) : parseLog(text);
+  // A readable log must also be an honest one: every Completed/Failed status backed by its entry.
+  if (!isJob && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...auditLog(parseLog(text).value, text));
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (ctx.json) ctx.emitJson({ ok: errors === 0, file, kind: isJob ? 'job' : 'log', diagnostics, parsed: value });
   else {

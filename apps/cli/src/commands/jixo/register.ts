@@ -10,6 +10,8 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
     .command('jixo')
     .description('JIXO jobs: shared *.log.md files that concurrent agent runners lock, triage and commit to without losing a line');
   const runnerOpt = (cmd: Command): Command => cmd.requiredOption('--runner <id>', 'your runner id (RATCHET_JIXO_RUNNER)');
+  // Planner commands: a Planner holding the log lock (`jixo lock`) passes its runner to write under it.
+  const plannerOpt = (cmd: Command): Command => cmd.option('--runner <id>', 'your runner id: when you hold the log lock (jixo lock), write under it instead of waiting for it');
 
   jixo
     .command('check')
@@ -58,9 +60,28 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
     .action(action(() => import('./task.js'), 'lock'));
   finish('complete', 'Protocol 3: mark your Locked task Completed and add its Work Log entry, in one write');
   finish('fail', 'Protocol 3: mark your Locked task Failed and add its Work Log entry, in one write');
-  finish('pause', 'hand your Locked task back (Pending) with a Pending Work Log entry: out of turns, or blocked');
-  task
-    .command('add')
+  runnerOpt(task.command('pause').description('hand your Locked task back (Pending) with a Pending Work Log entry: out of turns (a pause the next runner continues), or --blocker (a Planner must act first)').argument('<log>', 'the *.log.md file').argument('<id>', 'task id, e.g. 1.2'))
+    .requiredOption('--summary <text>', 'what happened, for the next runner')
+    .option('--objective <text>', 'Work Log objective (default: "Task <text>")')
+    .option('--blocker <what>', 'the task cannot go on without a Planner: what is missing (recorded as the entry\'s Blocker; triage reads it)')
+    .addHelpText('after', '\nExamples:\n  ratchet jixo task pause .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER" --summary "half the pages done"\n  ratchet jixo task pause .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER" --summary "..." --blocker "which API version to document"')
+    .action(action(() => import('./task.js'), 'pause'));
+  plannerOpt(task.command('unblock').description('Planner: clear the blocker a runner recorded on a task, saying how it was resolved (the task runs again)').argument('<log>', 'the *.log.md file').argument('<id>', 'task id'))
+    .requiredOption('--summary <text>', 'how the blocker was resolved')
+    .addHelpText('after', '\nExample:\n  ratchet jixo task unblock .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER" --summary "the job now says: document v2"')
+    .action(action(() => import('./task.js'), 'unblock'));
+  plannerOpt(task.command('edit').description('Planner: rename a phase or task (its number, dependencies and Work Log stay)').argument('<log>', 'the *.log.md file').argument('<id>', 'item id'))
+    .requiredOption('--title <text>', 'the new title')
+    .addHelpText('after', '\nExample:\n  ratchet jixo task edit .jixo/docs.log.md 1.2 --title "Write the README and the FAQ"')
+    .action(action(() => import('./task.js'), 'edit'));
+  plannerOpt(task.command('depends').description('Planner: replace a task\'s dependencies (refused if they make a cycle)').argument('<log>', 'the *.log.md file').argument('<id>', 'task id'))
+    .requiredOption('--on <ids>', 'comma-separated task ids ("" to clear)')
+    .addHelpText('after', '\nExample:\n  ratchet jixo task depends .jixo/docs.log.md 2.1 --on 1.1,1.2')
+    .action(action(() => import('./task.js'), 'depends'));
+  plannerOpt(task.command('remove').description('Planner: remove a Pending task that never ran, or an empty phase (tasks with history are cancelled instead)').argument('<log>', 'the *.log.md file').argument('<id>', 'item id'))
+    .addHelpText('after', '\nExample:\n  ratchet jixo task remove .jixo/docs.log.md 1.3')
+    .action(action(() => import('./task.js'), 'remove'));
+  plannerOpt(task.command('add'))
     .description('Planner: add a Pending task (or a phase) to the roadmap')
     .argument('<log>', 'the *.log.md file')
     .requiredOption('--title <text>', 'what the task does')
@@ -74,7 +95,7 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
     ['retry', 'Planner: a Failed task back to Pending'],
     ['cancel', 'Planner: a Pending or Failed task to Cancelled (it no longer counts for progress)'],
   ] as const) {
-    task.command(name).description(what).argument('<log>', 'the *.log.md file').argument('<id>', 'task id').addHelpText('after', `\nExample:\n  ratchet jixo task ${name} .jixo/docs.log.md 1.2`).action(action(() => import('./task.js'), name));
+    plannerOpt(task.command(name).description(what).argument('<log>', 'the *.log.md file').argument('<id>', 'task id')).addHelpText('after', `\nExample:\n  ratchet jixo task ${name} .jixo/docs.log.md 1.2`).action(action(() => import('./task.js'), name));
   }
   task.command('list').description('list the tasks with status and runner').argument('<log>', 'the *.log.md file').addHelpText('after', '\nExample:\n  ratchet --json jixo task list .jixo/docs.log.md').action(action(() => import('./task.js'), 'list'));
 
@@ -87,8 +108,7 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
     .option('--job <name>', 'job name in the heading (default: RATCHET_JIXO_JOB or the log file name)')
     .addHelpText('after', '\nExample:\n  ratchet jixo log add .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER" --objective "Create the plan" --summary "3 tasks"')
     .action(action(() => import('./log.js'), 'add'));
-  jixo
-    .command('title')
+  plannerOpt(jixo.command('title'))
     .description('Planner: set the log title (replacing the placeholder)')
     .argument('<log>', 'the *.log.md file')
     .argument('<title>', 'the new title')
@@ -103,7 +123,7 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
   runnerOpt(
     jixo
       .command('exit')
-      .description('jixo_tasks_exit: record 0 (job done, stops the outer loop), 1 (error) or 2 (standby) with a reason')
+      .description('jixo_tasks_exit: record 0 (job done, stops the outer loop), 1 (error, stops the job: the Planner or the user only) or 2 (standby) with a reason')
       .argument('<log>', 'the *.log.md file')
       .addOption(new Option('--code <code>', 'exit code').choices(['0', '1', '2']).makeOptionMandatory())
       .requiredOption('--reason <text>', 'why'),
