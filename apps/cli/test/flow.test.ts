@@ -100,11 +100,31 @@ describe('ratchet flow', () => {
     expect((await ratchet(root, 'flow', 'advance', '--session', 'd', '--force')).code).toBe(2);
     expect(readFileSync(join(root, '.ratchet/flows/d.json'), 'utf8')).toBe(before);
     put(root, '.claude/memory/T-clarification-agent-memory.md', HEADINGS.map((h) => `${h}\n\nFindings worth passing on to the next phase.\n`).join('\n'));
-    put(root, '.claude/memory/T-memory-phase-0-to-1-memory.md', 'phase 0 -> 1\n');
+    put(root, '.claude/memory/T-memory-phase-0-to-1-memory.md', HEADINGS.map((h) => `${h}\n\nWhat the memory agent carries from phase 0 to phase 1.\n`).join('\n'));
     const json = await ratchet(root, '--json', 'flow', 'advance', '--session', 'd');
     expect(json.code).toBe(0);
     const doc = JSON.parse(json.out) as { ok: boolean; outcome: string; session: { current: string }; directive: { command: string } };
     expect(doc).toMatchObject({ ok: true, outcome: 'advanced', session: { current: '1' }, directive: { command: 'ratchet flow advance --session d' } });
+  });
+
+  test("a second session of the same task cannot advance on the first one's memory files (exit 1), nor on a copy of them", async () => {
+    const root = project();
+    const memory = (who: string): string => HEADINGS.map((h) => `${h}\n\nWhat ${who} found, for the next phase.\n`).join('\n');
+    expect((await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'd1', '--input', 'task=T')).code).toBe(0);
+    put(root, '.claude/memory/T-clarification-agent-memory.md', memory('the clarification agent'));
+    put(root, '.claude/memory/T-memory-phase-0-to-1-memory.md', memory('the memory agent'));
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'd1')).code).toBe(0);
+    expect((await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'd2', '--input', 'task=T')).code).toBe(0);
+    const stale = await ratchet(root, 'flow', 'advance', '--session', 'd2');
+    expect(stale.code).toBe(1);
+    expect(stale.out).toContain('- .claude/memory/T-clarification-agent-memory.md is unchanged since this step began (memory file of agent clarification-agent)');
+    expect(session(root, 'd2').current).toBe('0');
+    expect((await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'd3', '--input', 'task=U')).code).toBe(0);
+    put(root, '.claude/memory/U-clarification-agent-memory.md', memory('the clarification agent'));
+    put(root, '.claude/memory/U-memory-phase-0-to-1-memory.md', memory('the memory agent for U'));
+    const copy = await ratchet(root, 'flow', 'advance', '--session', 'd3');
+    expect(copy.code).toBe(1);
+    expect(copy.out).toContain('- .claude/memory/U-clarification-agent-memory.md is identical to .claude/memory/T-clarification-agent-memory.md, accepted for session d1 at step 0');
   });
 
   test('a flow file by path (YAML), a parallel step, halt and resume', async () => {

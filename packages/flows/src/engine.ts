@@ -93,6 +93,7 @@ export function createSession(flow: Flow, input: NewSession): SessionState {
     clarificationQuestions: [],
     history: [{ event: 'start', step: null, at: input.now }],
     revision: 1,
+    baseline: {},
   };
   enter(flow, state, flow.start, input.now);
   return state;
@@ -208,6 +209,25 @@ export function assertGatePaths(flow: Flow, state: SessionState, root: string): 
   for (const b of step.branches) branchGates(flow, state, step, b, root);
   const to = landingStep(flow, state, step.next);
   if (to !== null) transitionGate(flow, state, step.id, to, root);
+}
+
+/**
+ * Every artifact leaving the current step may check, whichever way it leaves (next, loop-back,
+ * remediation, each branch): what the runner digests when the step is entered (fresh.ts).
+ */
+export function entryArtifacts(flow: Flow, state: SessionState, root: string): ResolvedGate[] {
+  if (state.current === null) return [];
+  const step = findStep(flow, state.current);
+  const out = stepGates(flow, state, step, root);
+  for (const b of step.branches) out.push(...branchGates(flow, state, step, b, root));
+  const exits = [step.next, step.type === 'ITERATIVE' ? (step.loopTo ?? step.id) : null, step.type === 'REMEDIATION' ? (step.remediationTarget ?? null) : null];
+  for (const exit of exits) {
+    const to = exit === null ? null : landingStep(flow, state, exit);
+    if (to === null) continue;
+    const t = transitionGate(flow, state, step.id, to, root);
+    if (t) out.push(t);
+  }
+  return out;
 }
 
 export type AdvanceKind = 'next' | 'loop' | 'remediate';

@@ -34,6 +34,7 @@ export {
   branchGates,
   checkSessionId,
   createSession,
+  entryArtifacts,
   planAdvance,
   stepGates,
   transitionGate,
@@ -42,7 +43,10 @@ export {
   type NewSession,
   type ResolvedGate,
 } from './engine.js';
-export { ARTIFACT_MAX_BYTES, evaluateGate, evaluateGates, type GateResult } from './gates.js';
+export { ARTIFACT_MAX_BYTES, evaluateGate, evaluateGates, shapeProblems, type GateResult } from './gates.js';
+export { contentDigest, snapshot, type Baseline } from './fresh.js';
+export { LEDGER_FILE, LEDGER_SCHEMA_URL, LEDGER_VERSION, claimArtifacts, ledgerDocument, ledgerSchema, openLedger, type Ledger, type LedgerEntry } from './ledger.js';
+export { linesOutsideFences } from './markdown.js';
 export { DEFAULT_DIRECTIVE, directiveText, renderDirective, type GateLine } from './render.js';
 export { SESSIONS_DIR, SESSION_SCHEMA_URL, SESSION_VERSION, openSession, sessionDocument, sessionPath, sessionSchema } from './session-file.js';
 export {

@@ -12,6 +12,7 @@ import {
   applyAdvance,
   assertGatePaths,
   createSession,
+  entryArtifacts,
   findBranch,
   branchGates,
   findStep,
@@ -27,7 +28,9 @@ import {
   type AdvanceKind,
 } from './engine.js';
 import { FlowError } from './errors.js';
-import { evaluateGates } from './gates.js';
+import { snapshot } from './fresh.js';
+import { evaluateGates, type GateResult } from './gates.js';
+import { claimArtifacts, type LedgerEntry } from './ledger.js';
 import { nextStatus } from './status.js';
 import type { LoadedFlow } from './parse.js';
 import { directiveText, renderDirective, renderView, type GateLine } from './render.js';
@@ -121,12 +124,13 @@ async function catalogue(opts: RunnerOptions, flow: Flow, vars: Readonly<Record<
 export async function startFlow(opts: RunnerOptions, input: StartInput): Promise<FlowView> {
   const flows = await catalogue(opts, input.flow.flow, input.inputs);
   const doc = openSession(opts.root, input.sessionId);
-  const state = await doc.update((draft) => {
+  const state = await doc.update(async (draft) => {
     if (draft.revision > 0) {
       throw new FlowError('session-exists', `session ${input.sessionId} already exists (flow ${draft.flow.id}, ${draft.status}${draft.current !== null ? ` at step ${draft.current}` : ''}); continue it with \`${cli(opts)} flow status --session ${input.sessionId}\` or pick another --session`, { path: doc.path });
     }
     const fresh = createSession(input.flow.flow, { sessionId: input.sessionId, ref: input.ref, mode: input.mode ?? 'normal', inputs: input.inputs ?? {}, now: now(opts), ...(flows !== undefined ? { flows } : {}) });
     assertGatePaths(input.flow.flow, fresh, opts.root);
+    fresh.baseline = await snapshot(opts.root, entryArtifacts(input.flow.flow, fresh, opts.root));
     return fresh;
   });
   return view(opts, input.flow, state, 'started', `Started flow ${input.flow.flow.id} (${input.flow.flow.title}) as session ${state.sessionId}.`);
@@ -161,16 +165,23 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
         setVars(draft, input.set ?? {}, t);
         addNotes(draft, input.notes ?? []);
         recordQuestions(loaded.flow, draft, input.questions, t);
+        assertGatePaths(loaded.flow, draft, opts.root);
+        await topUpBaseline(opts, loaded.flow, draft);
         return;
       }
       const plan = planAdvance(loaded.flow, draft, kind, opts.root, input.set ?? {});
-      const results = await evaluateGates(opts.root, plan.gates);
+      const results = await evaluateGates(opts.root, plan.gates, draft.baseline);
       const missing = [...results.flatMap((r) => r.problems), ...plan.blockers];
       if (missing.length > 0) throw new Refusal(missing, again);
+      const claims = accepted(draft, plan.step.id, results, t);
       setVars(draft, input.set ?? {}, t);
       addNotes(draft, input.notes ?? []);
       applyAdvance(loaded.flow, draft, plan, t);
       assertGatePaths(loaded.flow, draft, opts.root);
+      draft.baseline = await snapshot(opts.root, entryArtifacts(loaded.flow, draft, opts.root));
+      // Last, so that nothing after it can abort the update once the ledger holds these files.
+      const copies = await claimArtifacts(opts.root, claims);
+      if (copies.length > 0) throw new Refusal(copies, again);
     });
     if (state.status === 'HALTED') return view(opts, loaded, state, 'halted', `Halted at step ${state.current ?? '?'}.`);
     if (state.status === 'COMPLETED') return view(opts, loaded, state, 'completed', `Flow ${loaded.flow.id} completed (left step ${String(from)}).`);
@@ -196,16 +207,32 @@ export async function completeBranch(opts: RunnerOptions, input: { sessionId: st
       requireSession(draft, input.sessionId, doc.path);
       const { step, branch } = findBranch(loaded.flow, draft, input.branch);
       label = `${step.id}:${branch.id}`;
-      const results = await evaluateGates(opts.root, branchGates(loaded.flow, draft, step, branch, opts.root));
+      const results = await evaluateGates(opts.root, branchGates(loaded.flow, draft, step, branch, opts.root), draft.baseline);
       const missing = results.flatMap((r) => r.problems);
-      if (missing.length > 0) throw new Refusal(missing, `${cli(opts)} flow complete-branch ${label} --session ${input.sessionId}`);
-      markBranch(draft, step, branch, now(opts));
+      const again = `${cli(opts)} flow complete-branch ${label} --session ${input.sessionId}`;
+      if (missing.length > 0) throw new Refusal(missing, again);
+      const t = now(opts);
+      markBranch(draft, step, branch, t);
+      const copies = await claimArtifacts(opts.root, accepted(draft, step.id, results, t));
+      if (copies.length > 0) throw new Refusal(copies, again);
     });
     return view(opts, loaded, state, 'branch-completed', `Branch ${label} completed.`);
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
     return view(opts, loaded, await doc.read(), 'refused', `Branch ${label} is not complete yet.`, err.missing, err.command);
   }
+}
+
+/** Ledger entries for the gates that just held at `step` (its current visit). */
+function accepted(state: SessionState, step: string, results: readonly GateResult[], at: string): LedgerEntry[] {
+  const visit = state.visits[step] ?? 1;
+  return results.filter((r) => r.digest !== undefined).map((r) => ({ digest: r.digest!, session: state.sessionId, step, visit, artifact: r.gate.artifact, at }));
+}
+
+/** Digest artifacts the baseline does not name yet (a variable set without leaving the step moved a gate path). */
+async function topUpBaseline(opts: RunnerOptions, flow: Flow, state: SessionState): Promise<void> {
+  const fresh = entryArtifacts(flow, state, opts.root).filter((g) => !Object.hasOwn(state.baseline, g.artifact));
+  Object.assign(state.baseline, await snapshot(opts.root, fresh));
 }
 
 export async function haltFlow(opts: RunnerOptions, input: { sessionId: string; reason: string }): Promise<FlowView> {

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID } from './validate-flow.js';
 import { SESSION_SCHEMA_URL, SESSION_VERSION } from './session-file.js';
+import { LEDGER_SCHEMA_URL, LEDGER_VERSION } from './ledger.js';
 import { FLOW_SETTINGS_SCHEMA_URL, MAX_DIRECTIVE_LINE, MAX_DIRECTIVE_WARNINGS } from './settings.js';
 import { FLOW_KINDS, SESSION_MODES, SESSION_STATUSES, STEP_TYPES } from './types.js';
 
@@ -139,8 +140,25 @@ export const SessionDataSchema = z
       }),
     ),
     revision: count,
+    baseline: d(z.record(z.string(), z.union([z.string(), z.null()])), "What the current step's artifacts held when it was entered (artifact -> content digest; null: absent)."),
   })
   .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });
+
+/** `.ratchet/flow-artifacts.json`: every artifact and step output a gate accepted, by digest. */
+export const LedgerDataSchema = z
+  .strictObject({
+    accepted: z.array(
+      z.strictObject({
+        digest: d(z.string(), 'contentDigest of the accepted text.'),
+        session: z.string(),
+        step: d(z.string(), 'The step it was accepted for; "(learnings)" for a skill\'s learnings.'),
+        visit: d(z.number().int().min(1), 'Which visit of the step (loops and remediations enter it again).'),
+        artifact: d(z.string(), 'The artifact path, or "step N output".'),
+        at: z.string(),
+      }),
+    ),
+  })
+  .register(flowsSchemaRegistry, { title: 'Ratchet flow artifact ledger', description: '.ratchet/flow-artifacts.json' });
 
 const directiveLine = (): z.ZodString => z.string().regex(/^[^\p{Cc}]*\S[^\p{Cc}]*$/u).max(MAX_DIRECTIVE_LINE);
 
@@ -178,4 +196,11 @@ export function sessionJsonSchema(): Record<string, unknown> {
     .strictObject({ $schema: z.string().optional(), schemaVersion: z.literal(SESSION_VERSION), ...SessionDataSchema.shape })
     .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });
   return toJson(file, SESSION_SCHEMA_URL);
+}
+
+export function ledgerJsonSchema(): Record<string, unknown> {
+  const file = z
+    .strictObject({ $schema: z.string().optional(), schemaVersion: z.literal(LEDGER_VERSION), ...LedgerDataSchema.shape })
+    .register(flowsSchemaRegistry, { title: 'Ratchet flow artifact ledger', description: '.ratchet/flow-artifacts.json' });
+  return toJson(file, LEDGER_SCHEMA_URL);
 }

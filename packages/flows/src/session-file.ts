@@ -4,12 +4,13 @@
  * keeps both in agreement.
  */
 import { join } from 'node:path';
-import { defineDocument, openDocument, type Document, type SafeParseResult, type Schema, type SchemaIssue } from '@ratchet/store';
+import { defineDocument, openDocument, type Document, type Migration, type SafeParseResult, type Schema, type SchemaIssue } from '@ratchet/store';
 import { checkSessionId } from './engine.js';
 import { SESSION_MODES, SESSION_STATUSES, type SessionState } from './types.js';
 
 export const SESSION_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-session.schema.json';
-export const SESSION_VERSION = 1;
+/** 2: `baseline` (artifact digests at the step's start). Version 1 files are migrated on read. */
+export const SESSION_VERSION = 2;
 /** Where sessions live, relative to the project root. */
 export const SESSIONS_DIR = '.ratchet/flows';
 const HISTORY_EVENTS = ['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set'];
@@ -20,7 +21,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision'];
+const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision', 'baseline'];
 
 /** Structural check of a session document (without the store's envelope keys). */
 export const sessionSchema: Schema<SessionState> = {
@@ -71,6 +72,8 @@ export const sessionSchema: Schema<SessionState> = {
         }
       });
     if (!Number.isSafeInteger(input.revision) || (input.revision as number) < 0) bad(['revision'], 'expected a non-negative integer');
+    if (!isObj(input.baseline)) bad(['baseline'], 'expected an object');
+    else for (const [k, x] of Object.entries(input.baseline)) if (x !== null && typeof x !== 'string') bad(['baseline', k], 'expected a digest string or null');
     if (input.status === 'COMPLETED' && input.current !== null) bad(['current'], 'a completed session has no current step');
     if (input.status !== 'COMPLETED' && input.current === null) bad(['current'], 'an unfinished session must have a current step');
     if (issues.length > 0) return { success: false, error: { issues } };
@@ -94,9 +97,18 @@ const EMPTY: SessionState = {
   clarificationQuestions: [],
   history: [],
   revision: 0,
+  baseline: {},
 };
 
-export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY });
+/**
+ * Sessions written before a field existed read as if it had its empty value: a version 1 session has
+ * no baseline, so its current step is judged on shape and the ledger until it is left.
+ */
+const MIGRATIONS: Record<number, Migration> = {
+  1: (data) => ({ ...data, baseline: {} }),
+};
+
+export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY, migrations: MIGRATIONS });
 
 export function sessionPath(root: string, sessionId: string): string {
   return join(root, SESSIONS_DIR, `${checkSessionId(sessionId)}.json`);

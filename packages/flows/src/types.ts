@@ -141,4 +141,9 @@ export interface SessionState {
   history: HistoryEntry[];
   /** Incremented by every saved change. */
   revision: number;
+  /**
+   * What the current step's artifacts held when it was entered (artifact -> content digest, null:
+   * absent). Leaving the step refuses a file that still holds the same content.
+   */
+  baseline: Record<string, string | null>;
 }

@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { importGraph, packageImports } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
-import { advanceFlow, checkFlow, loadFlowFile, sessionSchema, startFlow, type SessionState } from '../src/index.js';
-import { FlowSchema, SessionDataSchema } from '../src/schema.js';
-import { REASONING, runner, SKILL, tmpProject } from './support.js';
+import { advanceFlow, checkFlow, ledgerSchema, loadFlowFile, openLedger, sessionSchema, startFlow, type SessionState } from '../src/index.js';
+import { FlowSchema, LedgerDataSchema, SessionDataSchema } from '../src/schema.js';
+import { REASONING, runner, SKILL, tmpProject, writeAgentMemory, writeTransition } from './support.js';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 const builtins = [REASONING, SKILL].map((p) => JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>);
@@ -70,6 +70,26 @@ describe('schemas', () => {
         if (!SessionDataSchema.safeParse(mutated).success) expect(sessionSchema.safeParse(mutated).success, JSON.stringify({ path, replacement, remove })).toBe(false);
       }),
       { numRuns: 250 },
+    );
+  });
+
+  test('the artifact ledger: what the runner writes matches the zod schema; zod refusals are refused by the hand-written validator', async () => {
+    const root = tmpProject();
+    const flow = await loadFlowFile(SKILL);
+    await startFlow(runner(root), { flow, ref: SKILL, sessionId: 'k', inputs: { task: 'T' } });
+    writeAgentMemory(root, 'T', 'clarification-agent');
+    writeTransition(root, 'T', '0', '1');
+    await advanceFlow(runner(root), { sessionId: 'k' });
+    const ledger = await openLedger(root).read();
+    expect(ledger.accepted).toHaveLength(2);
+    expect(LedgerDataSchema.safeParse(ledger).success).toBe(true);
+    const json = fc.oneof(fc.constant(null), fc.integer({ min: -1, max: 2 }), fc.constantFrom('', 'x'), fc.constant([]), fc.constant({}));
+    fc.assert(
+      fc.property(fc.constantFrom(...paths(ledger).filter((p) => p.length > 0)), json, fc.boolean(), (path, replacement, remove) => {
+        const mutated = mutate(ledger, path, replacement, remove);
+        if (!LedgerDataSchema.safeParse(mutated).success) expect(ledgerSchema.safeParse(mutated).success, JSON.stringify({ path, replacement, remove })).toBe(false);
+      }),
+      { numRuns: 150 },
     );
   });
 

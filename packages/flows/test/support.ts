@@ -27,17 +27,24 @@ export function write(root: string, rel: string, text: string): string {
   return path;
 }
 
-/** A memory file that satisfies the agent gate. */
+let written = 0;
+
+/**
+ * A memory file that satisfies the agent gate. Every call writes different text (`extra`, then a
+ * counter): gates refuse a file identical to one accepted before, as a copy.
+ */
 export function memoryText(extra = ''): string {
-  return `${HEADINGS.map((h) => `${h}\n\nSome findings that matter for the next phase.\n`).join('\n')}${extra}`;
+  written++;
+  return `${HEADINGS.map((h) => `${h}\n\nSome findings that matter for the next phase.\n`).join('\n')}${extra}\nWritten for this step (${written}).\n`;
 }
 
 export function writeAgentMemory(root: string, task: string, agent: string): string {
-  return write(root, `.claude/memory/${task}-${agent}-memory.md`, memoryText());
+  return write(root, `.claude/memory/${task}-${agent}-memory.md`, memoryText(`By ${agent}.`));
 }
 
+/** The memory agent's file for a phase transition: the same four sections as every agent's. */
 export function writeTransition(root: string, task: string, from: string, to: string): string {
-  return write(root, `.claude/memory/${task}-memory-phase-${from}-to-${to}-memory.md`, `memory agent: phase ${from} -> ${to}\n`);
+  return write(root, `.claude/memory/${task}-memory-phase-${from}-to-${to}-memory.md`, memoryText(`memory agent: phase ${from} -> ${to}`));
 }
 
 /** Write a flow (JSON) and its content files into dir; returns the loaded flow. */
