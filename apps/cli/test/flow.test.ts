@@ -42,6 +42,22 @@ async function ratchet(cwd: string, ...argv: string[]): Promise<{ code: number; 
   return { code, out: c.out(), err: c.err() };
 }
 
+const REASONING_STEPS = (JSON.parse(readFileSync(new URL('../../../protocols/flows/reasoning.flow.json', import.meta.url), 'utf8')) as { steps: { id: string; output: { headings: string[] } }[] }).steps;
+let handedIn = 0;
+
+/** Write a reasoning step's output (its sections, new text every time) under notes/; returns its path. */
+function stepOutput(root: string, step: string): string {
+  const headings = REASONING_STEPS.find((s) => s.id === step)!.output.headings;
+  const rel = `notes/step-${step}-${++handedIn}.md`;
+  put(root, rel, headings.map((h) => `${h}\n\n${'What this step worked out for the request, in full. '.repeat(3)}(${handedIn})\n`).join('\n'));
+  return rel;
+}
+
+/** Advance a reasoning session, handing in the current step's output. */
+async function think(root: string, id: string, ...more: string[]): Promise<{ code: number; out: string; err: string }> {
+  return ratchet(root, 'flow', 'advance', '--session', id, '--output', stepOutput(root, session(root, id).current!), ...more);
+}
+
 const session = (root: string, id: string): { current: string | null; status: string } => JSON.parse(readFileSync(join(root, '.ratchet/flows', `${id}.json`), 'utf8')) as { current: string | null; status: string };
 
 describe('ratchet flow', () => {
@@ -68,7 +84,11 @@ describe('ratchet flow', () => {
     expect(started.out).toContain('## Step 0: Johari Window discovery (LINEAR)');
     expect(started.out.trimEnd().split('\n').slice(-5)[0]).toBe('`ratchet flow advance --session s1`');
     expect(session(root, 's1').current).toBe('0');
-    expect((await ratchet(root, 'flow', 'advance', '--session', 's1')).code).toBe(0);
+    const bare = await ratchet(root, 'flow', 'advance', '--session', 's1');
+    expect(bare.code).toBe(1);
+    expect(bare.out).toContain('- step 0 hands in its output: pass --output FILE (or --output - to read it from standard input)');
+    expect((await ratchet(root, 'flow', 'advance', '--session', 's1', '--output', 'notes/none.md')).code).toBe(2);
+    expect((await think(root, 's1')).code).toBe(0);
     expect(session(root, 's1').current).toBe('1');
     const status = await ratchet(root, 'flow', 'status', '--session', 's1');
     expect(status.code).toBe(0);
@@ -84,7 +104,7 @@ describe('ratchet flow', () => {
     await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's');
     const seen: (string | null)[] = [];
     const c = capture(root, () => void seen.push(session(root, 's').current));
-    expect(await run(['flow', 'advance', '--session', 's'], c.io)).toBe(0);
+    expect(await run(['flow', 'advance', '--session', 's', '--output', stepOutput(root, '0')], c.io)).toBe(0);
     expect(seen[0]).toBe('1');
     expect(c.out()).toContain('## Step 1:');
   });
@@ -127,6 +147,20 @@ describe('ratchet flow', () => {
     expect(copy.out).toContain('- .claude/memory/U-clarification-agent-memory.md is identical to .claude/memory/T-clarification-agent-memory.md, accepted for session d1 at step 0');
   });
 
+  test('--output - hands in the step output from standard input; over the limit is exit 2', async () => {
+    const root = project();
+    expect((await ratchet(root, 'flow', 'start', 'reasoning', '--session', 'p')).code).toBe(0);
+    const text = readFileSync(join(root, stepOutput(root, '0')), 'utf8');
+    const piped = capture(root);
+    piped.io.readStdin = () => Promise.resolve(text);
+    expect(await run(['flow', 'advance', '--session', 'p', '--output', '-'], piped.io)).toBe(0);
+    expect((JSON.parse(readFileSync(join(root, '.ratchet/flows/p.json'), 'utf8')) as { stepOutputs: Record<string, { text: string }[]> }).stepOutputs['0']![0]!.text).toBe(text);
+    const huge = capture(root);
+    huge.io.readStdin = () => Promise.resolve('x'.repeat(800_000));
+    expect(await run(['flow', 'advance', '--session', 'p', '--output', '-'], huge.io)).toBe(2);
+    expect(huge.err()).toMatch(/the step output on standard input is over/);
+  });
+
   test('a flow file by path (YAML), a parallel step, halt and resume', async () => {
     const root = project();
     put(
@@ -157,7 +191,7 @@ describe('ratchet flow', () => {
     put(root, 'protocols/flows/review.flow.json', JSON.stringify({ id: 'review', title: 'Review', steps: [{ id: '0', title: 'Scope', content: 'review/scope.md' }] }));
     put(root, 'protocols/flows/review/scope.md', '# Scope\n');
     expect((await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's', '--input', 'query=review PR 12')).code).toBe(0);
-    while (session(root, 's').current !== '4') expect((await ratchet(root, 'flow', 'advance', '--session', 's')).code).toBe(0);
+    while (session(root, 's').current !== '4') expect((await think(root, 's')).code).toBe(0);
     const before = readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8');
     const unknown = await ratchet(root, 'flow', 'advance', '--session', 's', '--set', 'route=code-review');
     expect(unknown.code).toBe(2);
@@ -167,9 +201,9 @@ describe('ratchet flow', () => {
     expect(json.code).toBe(2);
     expect(JSON.parse(json.out)).toMatchObject({ ok: false, error: { code: 'bad-input' } });
     expect(readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8')).toBe(before);
-    expect((await ratchet(root, 'flow', 'advance', '--session', 's', '--set', 'route=review')).code).toBe(0);
+    expect((await think(root, 's', '--set', 'route=review', '--set', 'confidence=HIGH')).code).toBe(0);
     let last = { code: 0, out: '', err: '' };
-    while (session(root, 's').status !== 'COMPLETED') last = await ratchet(root, 'flow', 'advance', '--session', 's');
+    while (session(root, 's').status !== 'COMPLETED') last = await think(root, 's');
     const directive = /`(ratchet flow start [^`]+)`/.exec(last.out)?.[1];
     expect(directive).toBe('ratchet flow start review --session s-review --input task=s');
     const routed = await ratchet(root, ...directive!.split(' ').slice(1));

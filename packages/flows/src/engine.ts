@@ -6,6 +6,7 @@ import { FlowError } from './errors.js';
 import { nextStatus } from './status.js';
 import { placeholders, renderTemplate, resolveInside, valuePathProblem, VAR_NAME } from './template.js';
 import type { Branch, Flow, Gate, SessionMode, SessionState, SkipCondition, Step } from './types.js';
+import { describeCondition } from './render.js';
 import { checkValues } from './values.js';
 
 export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -94,6 +95,7 @@ export function createSession(flow: Flow, input: NewSession): SessionState {
     history: [{ event: 'start', step: null, at: input.now }],
     revision: 1,
     baseline: {},
+    stepOutputs: {},
   };
   enter(flow, state, flow.start, input.now);
   return state;
@@ -140,6 +142,13 @@ export function holds(cond: SkipCondition, state: SessionState): boolean {
   if ('mode' in cond) return state.mode === cond.mode;
   const value = Object.hasOwn(state.vars, cond.input) ? state.vars[cond.input] : undefined;
   return cond.equals === undefined ? value !== undefined && value !== '' : value === cond.equals;
+}
+
+/** What the variable a condition names holds now: ` (confidence is "MEDIUM")`. */
+function describeNow(cond: SkipCondition, vars: Readonly<Record<string, string>>): string {
+  if ('not' in cond) return describeNow(cond.not, vars);
+  if ('mode' in cond) return '';
+  return Object.hasOwn(vars, cond.input) ? ` (${cond.input} is ${JSON.stringify(vars[cond.input])})` : ` (${cond.input} is not set)`;
 }
 
 function describeSkip(cond: SkipCondition): string {
@@ -244,7 +253,7 @@ export interface AdvancePlan {
 }
 
 /** What leaving the current step needs. Throws FlowError for misuse (wrong step type, inactive session). */
-export function planAdvance(flow: Flow, state: SessionState, kind: AdvanceKind, root: string, pendingVars: Readonly<Record<string, string>> = {}): AdvancePlan {
+export function planAdvance(flow: Flow, state: SessionState, kind: AdvanceKind, root: string, pendingVars: Readonly<Record<string, string>> = {}, output?: string): AdvancePlan {
   nextStatus(state, kind === 'next' ? 'advance' : kind);
   const step = findStep(flow, state.current);
   const blockers: string[] = [];
@@ -265,6 +274,15 @@ export function planAdvance(flow: Flow, state: SessionState, kind: AdvanceKind, 
   for (const name of step.requires) {
     const set = (Object.hasOwn(pendingVars, name) ? pendingVars[name] : Object.hasOwn(state.vars, name) ? state.vars[name] : undefined) ?? '';
     if (set === '') blockers.push(`variable "${name}" is not set: pass --set ${name}=...`);
+  }
+  if (step.output !== undefined && output === undefined) {
+    blockers.push(`step ${step.id} hands in its output: pass --output FILE (or --output - to read it from standard input)`);
+  }
+  if (step.haltUnless !== undefined) {
+    const vars = { ...state.vars, ...pendingVars };
+    if (!holds(step.haltUnless, { ...state, vars })) {
+      blockers.push(`step ${step.id} goes on only when ${describeCondition(step.haltUnless)}${describeNow(step.haltUnless, vars)}: do not guess; ask the user with --question "..." (the session halts until they answer)`);
+    }
   }
   if (step.type === 'PARALLEL') {
     const done = new Set(state.branches[step.id] ?? []);
@@ -294,6 +312,11 @@ export function setVars(state: SessionState, vars: Readonly<Record<string, strin
     state.vars[name] = value;
     state.history.push({ event: 'set', step: state.current, at: now, detail: name });
   }
+}
+
+/** Keep what `step` handed in, for its current visit. */
+export function recordOutput(state: SessionState, step: string, text: string, digest: string, at: string): void {
+  (state.stepOutputs[step] ??= []).push({ visit: state.visits[step] ?? 1, text, digest, at });
 }
 
 export function addNotes(state: SessionState, notes: readonly string[]): void {

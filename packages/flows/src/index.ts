@@ -50,6 +50,7 @@ export { linesOutsideFences } from './markdown.js';
 export { DEFAULT_DIRECTIVE, directiveText, renderDirective, type GateLine } from './render.js';
 export { SESSIONS_DIR, SESSION_SCHEMA_URL, SESSION_VERSION, openSession, sessionDocument, sessionPath, sessionSchema } from './session-file.js';
 export {
+  MAX_OUTPUT_CHARS,
   advanceFlow,
   completeBranch,
   flowStatus,

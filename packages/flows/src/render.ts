@@ -2,7 +2,7 @@
  * What an agent reads after every call: the step's content, what it must produce, and the mandatory
  * directive naming the exact next command (invariant 1). Pure string building.
  */
-import type { DirectiveText, Flow, SessionState, Step } from './types.js';
+import type { DirectiveText, Flow, SessionState, SkipCondition, Step } from './types.js';
 
 /**
  * Ratchet's own wording. A project default (`RunnerOptions.defaultDirective`, the CLI's
@@ -89,6 +89,12 @@ export function renderView(r: RenderInput): string {
     if (step.type === 'REMEDIATION') out.push(`If validation fails, send the work back to step ${step.remediationTarget ?? '?'} with \`advance --remediate\` (used ${state.remediations[step.id] ?? 0} of ${step.maxRemediation}).`, '');
     if (step.haltOnQuestions) out.push('If you have clarifying questions (at most 5), record them with `advance --question "..."`: the flow halts until the user answers.', '');
     if (step.requires.length > 0) out.push(`Before advancing, set: ${step.requires.map((v) => `\`--set ${v}=...\``).join(', ')}.`, '');
+    if (step.haltUnless !== undefined) out.push(`Go on only when ${describeCondition(step.haltUnless)}; otherwise do not guess: ask the user with \`advance --question "..."\` (the session halts until they answer).`, '');
+    if (step.output !== undefined) {
+      const o = step.output;
+      const shape = [`at least ${o.minLength} characters`, ...(o.headings.length > 0 ? [`the heading lines ${o.headings.map((h) => `"${h}"`).join(', ')}`] : [])];
+      out.push(`Hand in this step's output with \`advance --output FILE\` (or \`--output -\` to read it from standard input): ${shape.join('; ')}. It is kept in the session; text handed in before (here or in another session) is refused as a copy.`, '');
+    }
     if (r.gates.length > 0) {
       out.push('### Required before advancing', '');
       for (const g of r.gates) {
@@ -100,4 +106,11 @@ export function renderView(r: RenderInput): string {
   }
   if (r.directive !== undefined) out.push(r.directive);
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** A condition in words: `confidence is "HIGH"`. */
+export function describeCondition(cond: SkipCondition): string {
+  if ('not' in cond) return `not (${describeCondition(cond.not)})`;
+  if ('mode' in cond) return `the session runs in ${cond.mode} mode`;
+  return cond.equals === undefined ? `${cond.input} is set` : `${cond.input} is "${cond.equals}"`;
 }

@@ -20,6 +20,7 @@ import {
   landingStep,
   markBranch,
   planAdvance,
+  recordOutput,
   recordQuestions,
   resume,
   setVars,
@@ -28,8 +29,8 @@ import {
   type AdvanceKind,
 } from './engine.js';
 import { FlowError } from './errors.js';
-import { snapshot } from './fresh.js';
-import { evaluateGates, type GateResult } from './gates.js';
+import { contentDigest, snapshot } from './fresh.js';
+import { evaluateGates, shapeProblems, type GateResult } from './gates.js';
 import { claimArtifacts, type LedgerEntry } from './ledger.js';
 import { nextStatus } from './status.js';
 import type { LoadedFlow } from './parse.js';
@@ -145,7 +146,12 @@ export interface AdvanceInput {
   notes?: readonly string[];
   /** Clarifying questions: on a step with haltOnQuestions, the session halts instead of advancing. */
   questions?: readonly string[];
+  /** What the step hands in (its reasoning, as text), kept in the session's stepOutputs. */
+  output?: string;
 }
+
+/** A step output larger than this is refused (the session file holds every one). */
+export const MAX_OUTPUT_CHARS = 256 * 1024;
 
 export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Promise<FlowView> {
   const { doc, loaded } = await openExisting(opts, input.sessionId);
@@ -160,7 +166,10 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       const t = now(opts);
       // A value outside what the flow declares is refused before anything else: nothing is saved.
       checkValues(loaded.flow, input.set ?? {}, '--set', flows);
+      if (input.output !== undefined && input.output.length > MAX_OUTPUT_CHARS) throw new FlowError('bad-input', `the step output has ${input.output.length} characters; at most ${MAX_OUTPUT_CHARS}`);
       if (input.questions !== undefined && input.questions.length > 0) {
+        // An output is handed in when the step is left; a halt leaves it open.
+        if (input.output !== undefined) throw new FlowError('bad-input', '--output is handed in when the step is left; with --question the session halts at the step instead: give the output after the user answers');
         nextStatus(draft, 'halt');
         setVars(draft, input.set ?? {}, t);
         addNotes(draft, input.notes ?? []);
@@ -169,11 +178,18 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
         await topUpBaseline(opts, loaded.flow, draft);
         return;
       }
-      const plan = planAdvance(loaded.flow, draft, kind, opts.root, input.set ?? {});
+      const plan = planAdvance(loaded.flow, draft, kind, opts.root, input.set ?? {}, input.output);
       const results = await evaluateGates(opts.root, plan.gates, draft.baseline);
-      const missing = [...results.flatMap((r) => r.problems), ...plan.blockers];
+      const shape = plan.step.output !== undefined && input.output !== undefined ? shapeProblems(input.output, `the step ${plan.step.id} output`, plan.step.output.minLength, plan.step.output.headings, 'advance --output') : [];
+      const missing = [...results.flatMap((r) => r.problems), ...shape, ...plan.blockers];
       if (missing.length > 0) throw new Refusal(missing, again);
       const claims = accepted(draft, plan.step.id, results, t);
+      if (input.output !== undefined) {
+        const digest = contentDigest(input.output);
+        // Outputs are claimed like files: the same text handed in for another step, visit or session is a copy.
+        claims.push({ digest, session: draft.sessionId, step: plan.step.id, visit: draft.visits[plan.step.id] ?? 1, artifact: `step ${plan.step.id} output`, at: t });
+        recordOutput(draft, plan.step.id, input.output, digest, t);
+      }
       setVars(draft, input.set ?? {}, t);
       addNotes(draft, input.notes ?? []);
       applyAdvance(loaded.flow, draft, plan, t);

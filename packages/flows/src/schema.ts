@@ -78,6 +78,15 @@ export const StepSchema = z
     skip: SkipConditionSchema.optional(),
     requires: d(z.array(varName()), 'Variables that must be set (--input/--set) before leaving the step.').optional(),
     haltOnQuestions: d(z.boolean(), 'Recording clarifying questions here halts the session.').optional(),
+    // The step is left only while this holds; otherwise the agent asks the user (needs haltOnQuestions).
+    haltUnless: SkipConditionSchema.optional(),
+    output: d(
+      z.strictObject({
+        minLength: d(z.number().int().min(1).max(1_000_000), 'Minimum length in characters (default 1).').optional(),
+        headings: d(z.array(z.string().regex(/^[^\r\n]*\S[^\r\n]*$/)), 'Lines the output must contain, outside code fences.').optional(),
+      }),
+      'The step hands in its output (advance --output FILE, or - for standard input); the session keeps it in stepOutputs.',
+    ).optional(),
     gates: z.array(GateSchema).optional(),
   })
   .register(flowsSchemaRegistry, { id: 'Step' });
@@ -141,6 +150,10 @@ export const SessionDataSchema = z
     ),
     revision: count,
     baseline: d(z.record(z.string(), z.union([z.string(), z.null()])), "What the current step's artifacts held when it was entered (artifact -> content digest; null: absent)."),
+    stepOutputs: d(
+      z.record(z.string(), z.array(z.strictObject({ visit: z.number().int().min(1), text: z.string(), digest: z.string(), at: z.string() }))),
+      'What each step handed in with advance --output, every visit.',
+    ),
   })
   .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });
 

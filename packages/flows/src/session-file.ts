@@ -9,7 +9,7 @@ import { checkSessionId } from './engine.js';
 import { SESSION_MODES, SESSION_STATUSES, type SessionState } from './types.js';
 
 export const SESSION_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-session.schema.json';
-/** 2: `baseline` (artifact digests at the step's start). Version 1 files are migrated on read. */
+/** 2: `baseline` (artifact digests at the step's start), `stepOutputs`. Version 1 files are migrated on read. */
 export const SESSION_VERSION = 2;
 /** Where sessions live, relative to the project root. */
 export const SESSIONS_DIR = '.ratchet/flows';
@@ -21,7 +21,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision', 'baseline'];
+const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision', 'baseline', 'stepOutputs'];
 
 /** Structural check of a session document (without the store's envelope keys). */
 export const sessionSchema: Schema<SessionState> = {
@@ -74,6 +74,16 @@ export const sessionSchema: Schema<SessionState> = {
     if (!Number.isSafeInteger(input.revision) || (input.revision as number) < 0) bad(['revision'], 'expected a non-negative integer');
     if (!isObj(input.baseline)) bad(['baseline'], 'expected an object');
     else for (const [k, x] of Object.entries(input.baseline)) if (x !== null && typeof x !== 'string') bad(['baseline', k], 'expected a digest string or null');
+    if (!isObj(input.stepOutputs)) bad(['stepOutputs'], 'expected an object');
+    else
+      for (const [k, list] of Object.entries(input.stepOutputs)) {
+        if (!Array.isArray(list)) bad(['stepOutputs', k], 'expected an array');
+        else
+          list.forEach((o: unknown, i) => {
+            const ok = isObj(o) && Object.keys(o).every((x) => ['visit', 'text', 'digest', 'at'].includes(x)) && Number.isSafeInteger(o.visit) && (o.visit as number) >= 1 && ['text', 'digest', 'at'].every((x) => typeof o[x] === 'string');
+            if (!ok) bad(['stepOutputs', k, i], 'expected { visit (>= 1), text, digest, at }');
+          });
+      }
     if (input.status === 'COMPLETED' && input.current !== null) bad(['current'], 'a completed session has no current step');
     if (input.status !== 'COMPLETED' && input.current === null) bad(['current'], 'an unfinished session must have a current step');
     if (issues.length > 0) return { success: false, error: { issues } };
@@ -98,6 +108,7 @@ const EMPTY: SessionState = {
   history: [],
   revision: 0,
   baseline: {},
+  stepOutputs: {},
 };
 
 /**
@@ -105,7 +116,7 @@ const EMPTY: SessionState = {
  * no baseline, so its current step is judged on shape and the ledger until it is left.
  */
 const MIGRATIONS: Record<number, Migration> = {
-  1: (data) => ({ ...data, baseline: {} }),
+  1: (data) => ({ ...data, baseline: {}, stepOutputs: {} }),
 };
 
 export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY, migrations: MIGRATIONS });

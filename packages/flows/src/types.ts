@@ -28,6 +28,27 @@ export interface Gate {
   headings: string[];
 }
 
+/**
+ * What a step's recorded output (`advance --output FILE`, or standard input) must look like: the
+ * reasoning protocol's steps hand in their work as text the session keeps (`stepOutputs`).
+ */
+export interface OutputGate {
+  /** Minimum length in characters. */
+  minLength: number;
+  /** Lines the output must contain (outside code fences). */
+  headings: string[];
+}
+
+/** A step's output as the session recorded it. */
+export interface StepOutput {
+  /** Which visit of the step it was handed in for. */
+  visit: number;
+  text: string;
+  /** contentDigest of the text. */
+  digest: string;
+  at: string;
+}
+
 /** When an OPTIONAL step is skipped on entry. */
 export type SkipCondition = { mode: SessionMode } | { input: string; equals?: string } | { not: SkipCondition };
 
@@ -69,6 +90,13 @@ export interface Step {
   requires: string[];
   /** Recording clarifying questions on this step halts the session (the Johari step 0). */
   haltOnQuestions: boolean;
+  /**
+   * The step may be left only while this holds; otherwise the agent records clarifying questions
+   * and the session halts (task routing: a confidence below HIGH).
+   */
+  haltUnless?: SkipCondition;
+  /** The step hands in its output (`advance --output`), which must have this shape. */
+  output?: OutputGate;
   gates: Gate[];
 }
 
@@ -146,4 +174,6 @@ export interface SessionState {
    * absent). Leaving the step refuses a file that still holds the same content.
    */
   baseline: Record<string, string | null>;
+  /** What each step handed in (`advance --output`), every visit (the original's step_outputs). */
+  stepOutputs: Record<string, StepOutput[]>;
 }

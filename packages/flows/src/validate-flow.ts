@@ -15,6 +15,7 @@ import {
   type FlowKind,
   type Gate,
   type InputDeclaration,
+  type OutputGate,
   type SkipCondition,
   type Step,
   type StepType,
@@ -49,6 +50,8 @@ const STEP_KEYS = [
   'skip',
   'requires',
   'haltOnQuestions',
+  'haltUnless',
+  'output',
   'gates',
 ];
 
@@ -185,6 +188,16 @@ export function checkFlow(value: unknown): FlowCheck {
       if (raw.skip !== undefined) {
         const skip = c.skip(raw.skip, `${p}/skip`);
         if (skip) step.skip = skip;
+      }
+      if (raw.haltUnless !== undefined) {
+        const cond = c.skip(raw.haltUnless, `${p}/haltUnless`);
+        if (cond) step.haltUnless = cond;
+        // Without questions the step could never be left once the condition fails.
+        if (!step.haltOnQuestions) add(`${p}/haltUnless`, '"haltUnless" needs "haltOnQuestions": true (the agent asks the user when the condition does not hold)');
+      }
+      if (raw.output !== undefined) {
+        const output = c.output(raw.output, `${p}/output`);
+        if (output) step.output = output;
       }
       if (raw.branches !== undefined) {
         if (!Array.isArray(raw.branches)) add(`${p}/branches`, 'must be an array of branches');
@@ -400,6 +413,20 @@ class Checker {
       if (!vars.has(name)) this.add(`${p}/artifact`, `unknown placeholder {${name}} (known here: ${[...vars].map((v) => `{${v}}`).join(', ')})`);
     }
     return { artifact, minLength, headings };
+  }
+
+  output(raw: unknown, p: string): OutputGate | undefined {
+    if (!isObject(raw)) {
+      this.add(p, 'an output gate must be an object ({ minLength?, headings? })');
+      return undefined;
+    }
+    this.keys(raw, ['minLength', 'headings'], p);
+    const minLength = this.int(raw, 'minLength', p, 1, 1_000_000) ?? 1;
+    const headings = this.strList(raw, 'headings', p) ?? [];
+    headings.forEach((h, i) => {
+      if (h.trim() === '' || /[\r\n]/.test(h)) this.add(`${p}/headings/${i}`, 'a heading must be one non-empty line');
+    });
+    return { minLength, headings };
   }
 
   skip(raw: unknown, p: string, depth = 0): SkipCondition | undefined {

@@ -13,7 +13,7 @@ describe('checkFlow', () => {
     const reasoning = (await loadFlowFile(REASONING)).flow;
     expect(reasoning.steps.map((s) => s.id)).toEqual(['0', '1', '2', '3', '3b', '4', '5', '6', '7', '8']);
     expect(reasoning.steps[0]).toMatchObject({ type: 'LINEAR', next: '1', haltOnQuestions: true });
-    expect(reasoning.steps[5]).toMatchObject({ id: '4', type: 'OPTIONAL', skip: { mode: 'agent' }, requires: ['route'] });
+    expect(reasoning.steps[5]).toMatchObject({ id: '4', type: 'OPTIONAL', haltOnQuestions: true, haltUnless: { input: 'confidence', equals: 'HIGH' }, skip: { mode: 'agent' }, requires: ['route', 'confidence'] });
     expect(reasoning.steps[9]).toMatchObject({ id: '8', type: 'ITERATIVE', loopTo: '4', maxIterations: 3, next: null });
     // Step 0 is the seed's Johari discovery: the four moves, at most five questions, halt on any question.
     const johari = readFileSync((await loadFlowFile(REASONING)).contents['0']!, 'utf8');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { advanceFlow, checkFlow, completeBranch, FlowError, haltFlow, loadFlowFile, openSession, resumeFlow, startFlow, STEP_TYPES, type FlowView } from '../src/index.js';
-import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
+import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, think, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 /** Walk the composite skill to the end, producing each artifact just in time; returns every view. */
 async function walkSkill(root: string): Promise<FlowView[]> {
@@ -88,13 +88,13 @@ describe('invariant 1: every step prints a mandatory next-command directive', ()
     const root = tmpProject();
     const opts = runner(root);
     const flow = await loadFlowFile(REASONING);
-    const halted = await advanceFlow(opts, { sessionId: (await startFlow(opts, { flow, ref: REASONING, sessionId: 'r' })).session.sessionId, questions: ['Which database?'] });
+    const halted = await think(opts, { sessionId: (await startFlow(opts, { flow, ref: REASONING, sessionId: 'r' })).session.sessionId, questions: ['Which database?'] });
     expect(halted.outcome).toBe('halted');
     expect(directiveCommand(halted)).toBe(`ratchet flow resume --session r --note "<the user's answers>"`);
     expect(halted.text).toContain('1. Which database?');
     let v = await resumeFlow(opts, { sessionId: 'r', notes: ['Postgres'] });
     expect(directiveCommand(v)).toBe('ratchet flow advance --session r');
-    for (let i = 0; i < 20 && v.outcome !== 'completed'; i++) v = await advanceFlow(opts, { sessionId: 'r', set: { route: 'develop-feature' } });
+    for (let i = 0; i < 20 && v.outcome !== 'completed'; i++) v = await think(opts, { sessionId: 'r', set: { route: 'develop-feature', confidence: 'HIGH' } });
     expect(v.outcome).toBe('completed');
     expect(directiveCommand(v)).toBe('ratchet flow start develop-feature --session r-develop-feature --input task=r');
   });
@@ -114,7 +114,7 @@ describe('invariant 1: every step prints a mandatory next-command directive', ()
         for (const o of ops) {
           let v: FlowView | undefined;
           try {
-            if (o === 'advance') v = await advanceFlow(opts, { sessionId: 'p', set: { route: 'develop-feature' } });
+            if (o === 'advance') v = await think(opts, { sessionId: 'p', set: { route: 'develop-feature', confidence: 'HIGH' } });
             else if (o === 'loop') v = await advanceFlow(opts, { sessionId: 'p', kind: 'loop' });
             else if (o === 'remediate') v = await advanceFlow(opts, { sessionId: 'p', kind: 'remediate' });
             else if (o === 'halt') v = await haltFlow(opts, { sessionId: 'p', reason: 'stop' });
@@ -148,7 +148,7 @@ describe('invariant 2: state is saved before the directive is printed', () => {
     const opts = runner(root);
     const flow = await loadFlowFile(REASONING);
     await startFlow(opts, { flow, ref: REASONING, sessionId: 's' });
-    const v = await advanceFlow(opts, { sessionId: 's' });
+    const v = await think(opts, { sessionId: 's' });
     expect(await openSession(root, 's').read()).toEqual(v.session);
     expect(v.session.current).toBe('1');
   });

@@ -3,7 +3,7 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { advanceFlow, completeBranch, flowStatus, haltFlow, listSessions, loadFlowFile, openSession, resumeFlow, startFlow, type FlowError, type FlowView, type LoadedFlow } from '../src/index.js';
-import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
+import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, think, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 async function reasoning(root: string, sessionId = 's', mode: 'normal' | 'agent' = 'normal'): Promise<LoadedFlow> {
   const flow = await loadFlowFile(REASONING);
@@ -17,29 +17,33 @@ describe('reasoning protocol', () => {
     await reasoning(root);
     const opts = runner(root);
     const seen: (string | null)[] = [];
-    for (let i = 0; i < 5; i++) seen.push((await advanceFlow(opts, { sessionId: 's' })).session.current);
+    for (let i = 0; i < 5; i++) seen.push((await think(opts, { sessionId: 's' })).session.current);
     expect(seen).toEqual(['1', '2', '3', '3b', '4']);
-    const refused = await advanceFlow(opts, { sessionId: 's' });
-    expect(refused.missing).toEqual(['variable "route" is not set: pass --set route=...']);
-    expect((await advanceFlow(opts, { sessionId: 's', set: { route: 'develop-feature' } })).session).toMatchObject({ current: '5', vars: { route: 'develop-feature' } });
+    const refused = await think(opts, { sessionId: 's' });
+    expect(refused.missing).toEqual([
+      'variable "route" is not set: pass --set route=...',
+      'variable "confidence" is not set: pass --set confidence=...',
+      'step 4 goes on only when confidence is "HIGH" (confidence is not set): do not guess; ask the user with --question "..." (the session halts until they answer)',
+    ]);
+    expect((await think(opts, { sessionId: 's', set: { route: 'develop-feature', confidence: 'HIGH' } })).session).toMatchObject({ current: '5', vars: { route: 'develop-feature' } });
   });
 
   test('a route that names no flow the caller knows is refused on advance, listing the flows; nothing is saved', async () => {
     const root = tmpProject();
     await reasoning(root);
     const opts = runner(root, { flows: () => ['develop-feature', 'reasoning', 'review'] });
-    for (let i = 0; i < 5; i++) await advanceFlow(opts, { sessionId: 's' });
+    for (let i = 0; i < 5; i++) await think(opts, { sessionId: 's' });
     const file = join(root, '.ratchet', 'flows', 's.json');
     const before = readFileSync(file, 'utf8');
-    const err = (await advanceFlow(opts, { sessionId: 's', set: { route: 'develop-featur' }, notes: ['typo'] }).catch((e: unknown) => e)) as FlowError;
+    const err = (await think(opts, { sessionId: 's', set: { route: 'develop-featur', confidence: 'HIGH' }, notes: ['typo'] }).catch((e: unknown) => e)) as FlowError;
     expect(err).toMatchObject({ code: 'bad-input', reason: '--set route="develop-featur": route must be the name of a flow: develop-feature, reasoning, review' });
     // Recording questions sets variables too: the same check applies.
-    await expect(advanceFlow(opts, { sessionId: 's', set: { route: 'nope' }, questions: ['which?'] })).rejects.toMatchObject({ code: 'bad-input' });
+    await expect(think(opts, { sessionId: 's', set: { route: 'nope', confidence: 'HIGH' }, questions: ['which?'] })).rejects.toMatchObject({ code: 'bad-input' });
     expect(readFileSync(file, 'utf8')).toBe(before);
-    const routed = await advanceFlow(opts, { sessionId: 's', set: { route: 'review' } });
+    const routed = await think(opts, { sessionId: 's', set: { route: 'review', confidence: 'HIGH' } });
     expect(routed.session).toMatchObject({ current: '5', vars: { route: 'review' } });
     // Without a catalogue the runner cannot know the flows: routes are not checked (documented).
-    expect((await advanceFlow(runner(root), { sessionId: 's', set: { route: 'anything' } })).session.vars.route).toBe('anything');
+    expect((await think(runner(root), { sessionId: 's', set: { route: 'anything', confidence: 'HIGH' } })).session.vars.route).toBe('anything');
   });
 
   test('declared values: --input and --set outside them are refused; a flow whose default is not a value does not load', async () => {
@@ -71,14 +75,14 @@ describe('reasoning protocol', () => {
     const root = tmpProject();
     await reasoning(root, 'a', 'agent');
     const opts = runner(root);
-    for (let i = 0; i < 4; i++) await advanceFlow(opts, { sessionId: 'a' });
+    for (let i = 0; i < 4; i++) await think(opts, { sessionId: 'a' });
     expect((await openSession(root, 'a').read()).current).toBe('3b');
-    const v = await advanceFlow(opts, { sessionId: 'a' });
+    const v = await think(opts, { sessionId: 'a' });
     expect(v.session.current).toBe('5');
     expect(v.text).toContain('Skipped 4 (mode is agent)');
     expect(v.session.history.filter((h) => h.event === 'skip')).toEqual([{ event: 'skip', step: '4', at: expect.any(String) as string, detail: 'mode is agent' }]);
     let last = v;
-    for (let i = 0; i < 4; i++) last = await advanceFlow(opts, { sessionId: 'a' });
+    for (let i = 0; i < 4; i++) last = await think(opts, { sessionId: 'a' });
     // No route in agent mode: the completion directive cannot be the routed start command.
     expect(last.outcome).toBe('completed');
     expect(last.directive.command).toBe('ratchet flow status --session a');
@@ -88,36 +92,36 @@ describe('reasoning protocol', () => {
     const root = tmpProject();
     await reasoning(root);
     const opts = runner(root);
-    const go = async (kind?: 'loop'): Promise<string | null> => (await advanceFlow(opts, { sessionId: 's', set: { route: 'r' }, ...(kind ? { kind } : {}) })).session.current;
+    const go = async (kind?: 'loop'): Promise<string | null> => (await think(opts, { sessionId: 's', set: { route: 'r', confidence: 'HIGH' }, ...(kind ? { kind } : {}) })).session.current;
     while ((await openSession(root, 's').read()).current !== '8') await go();
     for (let i = 1; i <= 3; i++) {
       expect(await go('loop')).toBe('4');
       while ((await openSession(root, 's').read()).current !== '8') await go();
     }
-    const refused = await advanceFlow(opts, { sessionId: 's', kind: 'loop' });
+    const refused = await think(opts, { sessionId: 's', kind: 'loop' });
     expect(refused.ok).toBe(false);
     expect(refused.missing).toEqual(['iteration limit reached: step 8 has looped back 3 of 3 times; advance without --loop, or halt']);
     expect(directiveCommand(refused)).toBe('ratchet flow advance --session s --loop');
-    const done = await advanceFlow(opts, { sessionId: 's' });
+    const done = await think(opts, { sessionId: 's' });
     expect(done.outcome).toBe('completed');
     expect(done.session).toMatchObject({ status: 'COMPLETED', current: null, iterations: { '8': 3 } });
-    await expect(advanceFlow(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
+    await expect(think(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
   });
 
   test('clarifying questions at step 0 halt the session; at most 5; resume records the answers', async () => {
     const root = tmpProject();
     await reasoning(root);
     const opts = runner(root);
-    await expect(advanceFlow(opts, { sessionId: 's', questions: ['1', '2', '3', '4', '5', '6'] })).rejects.toMatchObject({ code: 'bad-input' });
-    const halted = await advanceFlow(opts, { sessionId: 's', questions: ['Which API?', 'Which users?'] });
+    await expect(think(opts, { sessionId: 's', questions: ['1', '2', '3', '4', '5', '6'] })).rejects.toMatchObject({ code: 'bad-input' });
+    const halted = await think(opts, { sessionId: 's', questions: ['Which API?', 'Which users?'] });
     expect(halted.session).toMatchObject({ status: 'HALTED', current: '0', clarificationQuestions: ['Which API?', 'Which users?'], haltReason: 'clarification needed at step 0: 2 questions for the user' });
-    await expect(advanceFlow(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
+    await expect(think(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
     const resumed = await resumeFlow(opts, { sessionId: 's', notes: ['REST; admins'] });
     expect(resumed.session).toMatchObject({ status: 'EXECUTING', current: '0', clarificationQuestions: [], haltReason: null, notes: { '0': ['REST; admins'] } });
     expect(resumed.text).toContain('## Step 0: Johari Window discovery');
     expect(resumed.text).toContain('### Session inputs\n\n- query: "add a login page"\n');
-    expect((await advanceFlow(opts, { sessionId: 's' })).session.current).toBe('1');
-    await expect(advanceFlow(opts, { sessionId: 's', questions: ['late?'] })).rejects.toMatchObject({ code: 'bad-input' });
+    expect((await think(opts, { sessionId: 's' })).session.current).toBe('1');
+    await expect(think(opts, { sessionId: 's', questions: ['late?'] })).rejects.toMatchObject({ code: 'bad-input' });
   });
 
   test('halt with a reason from any step, then resume', async () => {

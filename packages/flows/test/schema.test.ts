@@ -7,7 +7,7 @@ import { importGraph, packageImports } from '../../../scripts/dev/import-graph.j
 import { generate } from '../scripts/generate.js';
 import { advanceFlow, checkFlow, ledgerSchema, loadFlowFile, openLedger, sessionSchema, startFlow, type SessionState } from '../src/index.js';
 import { FlowSchema, LedgerDataSchema, SessionDataSchema } from '../src/schema.js';
-import { REASONING, runner, SKILL, tmpProject, writeAgentMemory, writeTransition } from './support.js';
+import { REASONING, runner, SKILL, think, tmpProject, writeAgentMemory, writeTransition } from './support.js';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 const builtins = [REASONING, SKILL].map((p) => JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>);
@@ -60,7 +60,7 @@ describe('schemas', () => {
     const root = tmpProject();
     const flow = await loadFlowFile(REASONING);
     await startFlow(runner(root), { flow, ref: REASONING, sessionId: 's', inputs: { query: 'q' } });
-    const state = (await advanceFlow(runner(root), { sessionId: 's', notes: ['n'] })).session;
+    const state = (await think(runner(root), { sessionId: 's', notes: ['n'] })).session;
     expect(SessionDataSchema.safeParse(state).success).toBe(true);
     expect(sessionSchema.safeParse(state).success).toBe(true);
     const json = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -2, max: 3 }), fc.constantFrom('', 'x', 'HALTED', '../x'), fc.constant([]), fc.constant({}), fc.constant([1]));

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadFlowFile, type FlowView, type LoadedFlow, type RunnerOptions } from '../src/index.js';
+import { advanceFlow, loadFlowFile, openSession, type AdvanceInput, type FlowView, type LoadedFlow, type RunnerOptions, type Step } from '../src/index.js';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 export const BUILTIN = join(REPO, 'protocols', 'flows');
@@ -60,4 +60,20 @@ export function directiveCommand(view: FlowView): string {
   const m = /`(ratchet [^`]+)`\n\n-/.exec(view.text);
   if (!m) throw new Error(`no directive in:\n${view.text}`);
   return m[1]!;
+}
+
+/** An output that passes `step`'s output gate, different on every call (copies are refused). */
+export function outputText(step: Pick<Step, 'id' | 'output'>, extra = ''): string {
+  written++;
+  const headings = step.output?.headings ?? [];
+  const body = `Worked through step ${step.id} for this request (${written}). ${extra}`.padEnd(step.output?.minLength ?? 1, '.');
+  return `${headings.map((h) => `${h}\n\n${body}\n`).join('\n')}${headings.length === 0 ? body : ''}\n`;
+}
+
+/** `advanceFlow` handing in an output for the current step when it needs one (a reasoning step's work). */
+export async function think(opts: RunnerOptions, input: AdvanceInput): Promise<FlowView> {
+  const state = await openSession(opts.root, input.sessionId).read();
+  const step = state.current === null ? undefined : (await opts.loadFlow(state.flow.ref)).flow.steps.find((s) => s.id === state.current);
+  const output = step?.output !== undefined && input.questions === undefined ? { output: outputText(step) } : {};
+  return advanceFlow(opts, { ...output, ...input });
 }

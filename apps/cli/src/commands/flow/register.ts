@@ -54,10 +54,14 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .option('--set <key=value>', 'set a session variable the step requires, e.g. route=develop-feature (repeatable); a value the flow does not allow (a route that names no flow) is exit 2', collect)
     .option('--note <text>', 'record a note on the step (repeatable)', collect)
     .option('--question <text>', 'record a clarifying question (repeatable, at most 5): the session halts until the user answers', collect)
+    .option('--output <file>', "hand in the step's output (a reasoning step's work) from a file, or - for standard input; kept in the session, checked against the step's output gate")
     .addHelpText(
       'after',
-      '\nExamples:\n  ratchet flow advance --session s1\n  ratchet flow advance --session s1 --set route=develop-feature\n' +
-        '  ratchet flow advance --session s1 --question "Which database?"\n  ratchet flow advance --session s1-dev --loop',
+      '\nExamples:\n  ratchet flow advance --session s1 --output step-1.md\n  ratchet flow advance --session s1 --set route=develop-feature --set confidence=HIGH --output step-4.md\n' +
+        '  ratchet flow advance --session s1 --set route=develop-feature --set confidence=MEDIUM --question "Which database?"\n' +
+        '  write-step-2 | ratchet flow advance --session s1 --output -\n  ratchet flow advance --session s1-dev --loop\n' +
+        '\nArtifacts count only when written for this step: a file unchanged since the step began, or identical to one\n' +
+        'accepted for another session, step or iteration (.ratchet/flow-artifacts.json), is refused.',
     )
     .action(action(() => import('./advance.js')));
 
