@@ -5,7 +5,7 @@
 import { FlowError } from './errors.js';
 import { nextStatus } from './status.js';
 import { placeholders, renderTemplate, resolveInside, valuePathProblem, VAR_NAME } from './template.js';
-import type { Branch, Flow, Gate, SessionMode, SessionState, SkipCondition, Step } from './types.js';
+import type { Branch, Flow, Gate, SessionMode, SessionState, SkipCondition, Step, Verdict } from './types.js';
 import { describeCondition } from './render.js';
 import { checkValues } from './values.js';
 
@@ -96,6 +96,7 @@ export function createSession(flow: Flow, input: NewSession): SessionState {
     revision: 1,
     baseline: {},
     stepOutputs: {},
+    verdicts: {},
   };
   enter(flow, state, flow.start, input.now);
   return state;
@@ -120,7 +121,8 @@ export function enter(flow: Flow, state: SessionState, target: string | null, no
     return;
   }
   state.current = null;
-  state.status = nextStatus(state, 'complete');
+  // A skill's learnings come before it is fully complete (the original's LEARNINGS_PENDING).
+  state.status = nextStatus(state, flow.learningsGate !== undefined ? 'phases-done' : 'complete');
   state.history.push({ event: 'complete', step: null, at: now });
 }
 
@@ -201,6 +203,21 @@ export function branchGates(flow: Flow, state: SessionState, step: Step, branch:
   return out;
 }
 
+/** A skill's learnings file, checked in LEARNINGS_PENDING. */
+export function learningsGates(flow: Flow, state: SessionState, root: string): ResolvedGate[] {
+  return flow.learningsGate ? [resolveGate(flow.learningsGate, varsAt(flow, state, null), root, `learnings of skill ${flow.id}`)] : [];
+}
+
+/**
+ * The file whose verdict line decides a REMEDIATION step: `verdictFrom`, else the memory file of the
+ * step's agent (the validation agent writes its verdict there).
+ */
+export function verdictGate(flow: Flow, state: SessionState, step: Step, root: string): ResolvedGate | undefined {
+  const template = step.verdictFrom ?? (step.agent !== undefined ? flow.agentGate?.artifact : undefined);
+  if (template === undefined) return undefined;
+  return resolveGate({ artifact: template, minLength: 1, headings: [] }, varsAt(flow, state, step.id, step.agent !== undefined ? { agent: step.agent } : {}), root, `verdict of step ${step.id}`);
+}
+
 /** The memory-agent's file for the transition from -> to (invariant 6), if the flow declares one. */
 export function transitionGate(flow: Flow, state: SessionState, from: string, to: string, root: string): ResolvedGate | undefined {
   if (!flow.transitionGate) return undefined;
@@ -225,10 +242,13 @@ export function assertGatePaths(flow: Flow, state: SessionState, root: string): 
  * remediation, each branch): what the runner digests when the step is entered (fresh.ts).
  */
 export function entryArtifacts(flow: Flow, state: SessionState, root: string): ResolvedGate[] {
+  if (state.status === 'LEARNINGS_PENDING') return learningsGates(flow, state, root);
   if (state.current === null) return [];
   const step = findStep(flow, state.current);
   const out = stepGates(flow, state, step, root);
   for (const b of step.branches) out.push(...branchGates(flow, state, step, b, root));
+  const verdict = step.type === 'REMEDIATION' ? verdictGate(flow, state, step, root) : undefined;
+  if (verdict !== undefined && !out.some((g) => g.artifact === verdict.artifact)) out.push(verdict);
   const exits = [step.next, step.type === 'ITERATIVE' ? (step.loopTo ?? step.id) : null, step.type === 'REMEDIATION' ? (step.remediationTarget ?? null) : null];
   for (const exit of exits) {
     const to = exit === null ? null : landingStep(flow, state, exit);
@@ -312,6 +332,11 @@ export function setVars(state: SessionState, vars: Readonly<Record<string, strin
     state.vars[name] = value;
     state.history.push({ event: 'set', step: state.current, at: now, detail: name });
   }
+}
+
+/** Keep the verdict a REMEDIATION step read, for its current visit. */
+export function recordVerdict(state: SessionState, step: string, verdict: Verdict, at: string): void {
+  (state.verdicts[step] ??= []).push({ visit: state.visits[step] ?? 1, verdict, at });
 }
 
 /** Keep what `step` handed in, for its current visit. */

@@ -5,10 +5,12 @@
  */
 export { FlowError, type FlowErrorCode, type FlowProblem } from './errors.js';
 export {
+  FINISHED_STATUSES,
   FLOW_KINDS,
   SESSION_MODES,
   SESSION_STATUSES,
   STEP_TYPES,
+  VERDICTS,
   type Branch,
   type DirectiveText,
   type Flow,
@@ -17,12 +19,15 @@ export {
   type HistoryEntry,
   type HistoryEvent,
   type InputDeclaration,
+  type OutputGate,
   type SessionMode,
   type SessionState,
   type SessionStatus,
   type SkipCondition,
   type Step,
+  type StepOutput,
   type StepType,
+  type Verdict,
 } from './types.js';
 export { BASE_VARS, DEFAULT_LOOP_LIMIT, FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID, checkFlow, type FlowCheck } from './validate-flow.js';
 export { FLOW_MAX_BYTES, formatOf, loadFlowFile, parseFlow, type FlowFormat, type LoadedFlow, type ParseFlowOptions } from './parse.js';
@@ -35,7 +40,9 @@ export {
   checkSessionId,
   createSession,
   entryArtifacts,
+  learningsGates,
   planAdvance,
+  verdictGate,
   stepGates,
   transitionGate,
   type AdvanceKind,
@@ -47,6 +54,7 @@ export { ARTIFACT_MAX_BYTES, evaluateGate, evaluateGates, shapeProblems, type Ga
 export { contentDigest, snapshot, type Baseline } from './fresh.js';
 export { LEDGER_FILE, LEDGER_SCHEMA_URL, LEDGER_VERSION, claimArtifacts, ledgerDocument, ledgerSchema, openLedger, type Ledger, type LedgerEntry } from './ledger.js';
 export { linesOutsideFences } from './markdown.js';
+export { findVerdict } from './verdict.js';
 export { DEFAULT_DIRECTIVE, directiveText, renderDirective, type GateLine } from './render.js';
 export { SESSIONS_DIR, SESSION_SCHEMA_URL, SESSION_VERSION, openSession, sessionDocument, sessionPath, sessionSchema } from './session-file.js';
 export {

@@ -17,6 +17,10 @@ import {
   branchGates,
   findStep,
   halt,
+  learningsGates,
+  recordVerdict,
+  verdictGate,
+  type ResolvedGate,
   landingStep,
   markBranch,
   planAdvance,
@@ -30,14 +34,15 @@ import {
 } from './engine.js';
 import { FlowError } from './errors.js';
 import { contentDigest, snapshot } from './fresh.js';
-import { evaluateGates, shapeProblems, type GateResult } from './gates.js';
+import { ARTIFACT_MAX_BYTES, evaluateGates, shapeProblems, type GateResult } from './gates.js';
+import { findVerdict } from './verdict.js';
 import { claimArtifacts, type LedgerEntry } from './ledger.js';
 import { nextStatus } from './status.js';
 import type { LoadedFlow } from './parse.js';
 import { directiveText, renderDirective, renderView, type GateLine } from './render.js';
 import { openSession, SESSIONS_DIR, sessionPath } from './session-file.js';
 import { placeholders, renderTemplate } from './template.js';
-import type { DirectiveText, Flow, FlowKind, SessionMode, SessionState, Step, StepType } from './types.js';
+import type { DirectiveText, Flow, FlowKind, SessionMode, SessionState, Step, StepType, Verdict } from './types.js';
 import { checkValues, needsCatalogue } from './values.js';
 
 export interface RunnerOptions {
@@ -64,7 +69,7 @@ export interface RunnerOptions {
   flows?: () => readonly string[] | Promise<readonly string[]>;
 }
 
-export type Outcome = 'started' | 'advanced' | 'looped' | 'remediated' | 'completed' | 'halted' | 'resumed' | 'branch-completed' | 'refused' | 'status';
+export type Outcome = 'started' | 'advanced' | 'looped' | 'remediated' | 'learnings-pending' | 'completed' | 'halted' | 'resumed' | 'branch-completed' | 'refused' | 'status';
 
 export interface StepView {
   id: string;
@@ -155,9 +160,11 @@ export const MAX_OUTPUT_CHARS = 256 * 1024;
 
 export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Promise<FlowView> {
   const { doc, loaded } = await openExisting(opts, input.sessionId);
-  const kind = input.kind ?? 'next';
+  const requested = input.kind ?? 'next';
+  // A FAIL verdict turns a plain advance into a remediation: the outcome reports what happened.
+  let kind: AdvanceKind = requested;
   const flows = await catalogue(opts, loaded.flow, input.set);
-  const again = `${cli(opts)} flow advance --session ${input.sessionId}${kind === 'loop' ? ' --loop' : kind === 'remediate' ? ' --remediate' : ''}`;
+  const again = `${cli(opts)} flow advance --session ${input.sessionId}${requested === 'loop' ? ' --loop' : requested === 'remediate' ? ' --remediate' : ''}`;
   let from: string | null = null;
   try {
     const state = await doc.update(async (draft) => {
@@ -178,10 +185,26 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
         await topUpBaseline(opts, loaded.flow, draft);
         return;
       }
+      if (draft.status === 'LEARNINGS_PENDING') {
+        await finishLearnings(opts, loaded.flow, draft, requested, input, t, again);
+        return;
+      }
+      nextStatus(draft, requested === 'next' ? 'advance' : requested);
+      const step = findStep(loaded.flow, draft.current);
+      const judged = step.type === 'REMEDIATION' && requested !== 'loop' ? await judgeVerdict(opts.root, loaded.flow, draft, step) : undefined;
+      const verdict = judged !== undefined && 'verdict' in judged ? judged.verdict : undefined;
+      if (verdict === 'FAIL' && requested === 'next') kind = 'remediate';
+      if (verdict === 'FAIL' && (draft.remediations[step.id] ?? 0) >= step.maxRemediation) {
+        await haltOnFailedValidation(opts, loaded.flow, draft, step, judged!.gate, input, t, again);
+        return;
+      }
       const plan = planAdvance(loaded.flow, draft, kind, opts.root, input.set ?? {}, input.output);
-      const results = await evaluateGates(opts.root, plan.gates, draft.baseline);
+      // A verdict file that is no gate of its own is still held to the same freshness.
+      const gates = judged !== undefined && !plan.gates.some((g) => g.artifact === judged.gate.artifact) ? [...plan.gates, judged.gate] : plan.gates;
+      const results = await evaluateGates(opts.root, gates, draft.baseline);
       const shape = plan.step.output !== undefined && input.output !== undefined ? shapeProblems(input.output, `the step ${plan.step.id} output`, plan.step.output.minLength, plan.step.output.headings, 'advance --output') : [];
-      const missing = [...results.flatMap((r) => r.problems), ...shape, ...plan.blockers];
+      const verdictProblem = judged !== undefined && 'problem' in judged && results.every((r) => r.gate.artifact !== judged.gate.artifact || r.ok) ? [judged.problem] : [];
+      const missing = [...results.flatMap((r) => r.problems), ...verdictProblem, ...shape, ...plan.blockers];
       if (missing.length > 0) throw new Refusal(missing, again);
       const claims = accepted(draft, plan.step.id, results, t);
       if (input.output !== undefined) {
@@ -190,6 +213,7 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
         claims.push({ digest, session: draft.sessionId, step: plan.step.id, visit: draft.visits[plan.step.id] ?? 1, artifact: `step ${plan.step.id} output`, at: t });
         recordOutput(draft, plan.step.id, input.output, digest, t);
       }
+      if (verdict !== undefined) recordVerdict(draft, step.id, verdict, t);
       setVars(draft, input.set ?? {}, t);
       addNotes(draft, input.notes ?? []);
       applyAdvance(loaded.flow, draft, plan, t);
@@ -199,10 +223,13 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       const copies = await claimArtifacts(opts.root, claims);
       if (copies.length > 0) throw new Refusal(copies, again);
     });
-    if (state.status === 'HALTED') return view(opts, loaded, state, 'halted', `Halted at step ${state.current ?? '?'}.`);
-    if (state.status === 'COMPLETED') return view(opts, loaded, state, 'completed', `Flow ${loaded.flow.id} completed (left step ${String(from)}).`);
+    if (state.status === 'HALTED') return view(opts, loaded, state, 'halted', `Halted at step ${state.current ?? '?'}${state.haltReason !== null ? `: ${state.haltReason}` : ''}.`);
+    if (state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE') {
+      return view(opts, loaded, state, 'completed', from === null ? `Flow ${loaded.flow.id} is fully complete: its learnings are recorded.` : `Flow ${loaded.flow.id} completed (left step ${String(from)}).`);
+    }
+    if (state.status === 'LEARNINGS_PENDING') return view(opts, loaded, state, 'learnings-pending', `Every phase of ${loaded.flow.id} is done (left step ${String(from)}); its learnings come next.`);
     const outcome: Outcome = kind === 'loop' ? 'looped' : kind === 'remediate' ? 'remediated' : 'advanced';
-    const verb = kind === 'loop' ? 'Looped back' : kind === 'remediate' ? 'Sent back for remediation' : 'Advanced';
+    const verb = kind === 'loop' ? 'Looped back' : kind === 'remediate' ? `Sent back for remediation${kind !== requested ? ' (the verdict is FAIL)' : ''}` : 'Advanced';
     const skipped = state.history.filter((h) => h.event === 'skip' && h.step !== null).slice(-5);
     const lastLeave = state.history.map((h) => h.event).lastIndexOf(kind === 'next' ? 'leave' : kind);
     const skippedNow = skipped.filter((h) => state.history.indexOf(h) > lastLeave);
@@ -211,8 +238,61 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
     const state = await doc.read();
-    return view(opts, loaded, state, 'refused', `Cannot leave step ${state.current ?? '?'} yet.`, err.missing, err.command);
+    const where = state.status === 'LEARNINGS_PENDING' ? 'Cannot finish yet: the learnings are missing.' : `Cannot leave step ${state.current ?? '?'} yet.`;
+    return view(opts, loaded, state, 'refused', where, err.missing, err.command);
   }
+}
+
+/** The verdict a REMEDIATION step's file states (with that file as a gate), or why it states none. */
+async function judgeVerdict(root: string, flow: Flow, state: SessionState, step: Step): Promise<({ verdict: Verdict } | { problem: string }) & { gate: ResolvedGate }> {
+  const gate = verdictGate(flow, state, step, root);
+  // checkFlow guarantees a verdict source for REMEDIATION steps; a flow built by hand may lack one.
+  if (gate === undefined) throw new FlowError('invalid-flow', `REMEDIATION step ${step.id} has no verdict file: name its agent (with an agentGate) or "verdictFrom"`);
+  let text: string;
+  try {
+    text = (await readTextFile(gate.path, { maxBytes: ARTIFACT_MAX_BYTES })).text;
+  } catch (err) {
+    const why = err instanceof NotFoundError ? 'does not exist' : 'cannot be read';
+    return { problem: `${gate.artifact} ${why}: it holds the verdict of step ${step.id}`, gate };
+  }
+  const found = findVerdict(text);
+  return 'verdict' in found ? { verdict: found.verdict, gate } : { problem: `${gate.artifact} ${found.problem} (verdict of step ${step.id})`, gate };
+}
+
+/**
+ * FAIL with the remediations used up: the skill may not complete, and looping further is not
+ * allowed, so the session halts for the user. The failed validation's files are accepted (they are
+ * real work) and become the baseline: after a resume, only a new validation decides.
+ */
+async function haltOnFailedValidation(opts: RunnerOptions, flow: Flow, state: SessionState, step: Step, verdictFile: ResolvedGate, input: AdvanceInput, t: string, again: string): Promise<void> {
+  const gates = stepGates(flow, state, step, opts.root);
+  if (!gates.some((g) => g.artifact === verdictFile.artifact)) gates.push(verdictFile);
+  const results = await evaluateGates(opts.root, gates, state.baseline);
+  const missing = results.flatMap((r) => r.problems);
+  if (missing.length > 0) throw new Refusal(missing, again);
+  const claims = accepted(state, step.id, results, t);
+  recordVerdict(state, step.id, 'FAIL', t);
+  addNotes(state, input.notes ?? []);
+  halt(state, `validation failed (verdict FAIL) and step ${step.id} has used ${step.maxRemediation} of ${step.maxRemediation} remediations: the skill cannot complete on a failed validation; the user decides how to go on`, t);
+  state.baseline = await snapshot(opts.root, entryArtifacts(flow, state, opts.root));
+  const copies = await claimArtifacts(opts.root, claims);
+  if (copies.length > 0) throw new Refusal(copies, again);
+}
+
+/** LEARNINGS_PENDING -> FULLY_COMPLETE once the skill's learnings file holds (fresh, not a copy). */
+async function finishLearnings(opts: RunnerOptions, flow: Flow, state: SessionState, kind: AdvanceKind, input: AdvanceInput, t: string, again: string): Promise<void> {
+  if (kind !== 'next') throw new FlowError('wrong-step-type', `every phase of ${flow.id} is done: --loop and --remediate no longer apply; write the learnings, then advance`);
+  if (input.output !== undefined) throw new FlowError('bad-input', `every phase of ${flow.id} is done: there is no step to hand an output in for; the learnings go into their file`);
+  const results = await evaluateGates(opts.root, learningsGates(flow, state, opts.root), state.baseline);
+  const missing = results.flatMap((r) => r.problems);
+  if (missing.length > 0) throw new Refusal(missing, again);
+  state.status = nextStatus(state, 'learnings');
+  state.history.push({ event: 'learnings', step: null, at: t });
+  addNotes(state, input.notes ?? []);
+  state.baseline = {};
+  state.revision++;
+  const copies = await claimArtifacts(opts.root, accepted(state, LEARNINGS_STEP, results, t, 1));
+  if (copies.length > 0) throw new Refusal(copies, again);
 }
 
 export async function completeBranch(opts: RunnerOptions, input: { sessionId: string; branch: string }): Promise<FlowView> {
@@ -239,9 +319,11 @@ export async function completeBranch(opts: RunnerOptions, input: { sessionId: st
   }
 }
 
+/** The ledger's step name for a skill's learnings. */
+const LEARNINGS_STEP = '(learnings)';
+
 /** Ledger entries for the gates that just held at `step` (its current visit). */
-function accepted(state: SessionState, step: string, results: readonly GateResult[], at: string): LedgerEntry[] {
-  const visit = state.visits[step] ?? 1;
+function accepted(state: SessionState, step: string, results: readonly GateResult[], at: string, visit = state.visits[step] ?? 1): LedgerEntry[] {
   return results.filter((r) => r.digest !== undefined).map((r) => ({ digest: r.digest!, session: state.sessionId, step, visit, artifact: r.gate.artifact, at }));
 }
 
@@ -328,7 +410,8 @@ export function nextCommand(opts: Pick<RunnerOptions, 'command'>, loaded: Loaded
   if (state.status === 'HALTED') {
     return state.clarificationQuestions.length > 0 ? `${c} flow resume --session ${s} --note "<the user's answers>"` : `${c} flow resume --session ${s}`;
   }
-  if (state.status === 'COMPLETED') {
+  if (state.status === 'LEARNINGS_PENDING') return `${c} flow advance --session ${s}`;
+  if (state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE') {
     const vars = varsAt(loaded.flow, state, null);
     // Only when every variable is known: a "<route>" left in a command would be read as shell redirections.
     if (loaded.flow.onComplete !== undefined && placeholders(loaded.flow.onComplete).every((name) => Object.hasOwn(vars, name))) {
@@ -381,6 +464,7 @@ async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState
       gates.push({ artifact: t, minLength: flow.transitionGate.minLength, headings: flow.transitionGate.headings, why: `memory-agent file for the transition ${step.id} -> ${to} (invoke the memory agent through the Task tool)` });
     }
   }
+  if (state.status === 'LEARNINGS_PENDING') for (const g of learningsGates(flow, state, opts.root)) gates.push({ artifact: g.artifact, minLength: g.minLength, headings: g.headings, why: g.why });
   const directiveCommand = command ?? nextCommand(opts, loaded, state);
   const text = renderDirective(directiveCommand, directiveText(opts.defaultDirective, flow.directive, opts.directive));
   const stepView: StepView | null = step

@@ -13,7 +13,7 @@ import { FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID } from './validate-fl
 import { SESSION_SCHEMA_URL, SESSION_VERSION } from './session-file.js';
 import { LEDGER_SCHEMA_URL, LEDGER_VERSION } from './ledger.js';
 import { FLOW_SETTINGS_SCHEMA_URL, MAX_DIRECTIVE_LINE, MAX_DIRECTIVE_WARNINGS } from './settings.js';
-import { FLOW_KINDS, SESSION_MODES, SESSION_STATUSES, STEP_TYPES } from './types.js';
+import { FLOW_KINDS, SESSION_MODES, SESSION_STATUSES, STEP_TYPES, VERDICTS } from './types.js';
 
 interface Meta {
   id?: string;
@@ -76,6 +76,7 @@ export const StepSchema = z
     maxRemediation: d(z.number().int().min(1).max(MAX_LOOP_LIMIT), 'REMEDIATION: remediations allowed (default 3).').optional(),
     branches: d(z.array(BranchSchema), 'PARALLEL: branches completed with `complete-branch`.').optional(),
     skip: SkipConditionSchema.optional(),
+    verdictFrom: d(nonEmpty(), 'REMEDIATION: the file whose "Verdict: PASS|FAIL" line decides the step (default: the memory file of its agent).').optional(),
     requires: d(z.array(varName()), 'Variables that must be set (--input/--set) before leaving the step.').optional(),
     haltOnQuestions: d(z.boolean(), 'Recording clarifying questions here halts the session.').optional(),
     // The step is left only while this holds; otherwise the agent asks the user (needs haltOnQuestions).
@@ -116,6 +117,7 @@ export const FlowSchema = z
       .optional(),
     agentGate: d(GateSchema, 'Checked once per agent a step invokes ({agent}).').optional(),
     transitionGate: d(GateSchema, "The memory agent's file, checked at every step-to-step transition ({from}, {to}).").optional(),
+    learningsGate: d(GateSchema, "A skill's learnings ({task}, {session}, {flow}, inputs): after the last phase the session is LEARNINGS_PENDING until this file holds, then FULLY_COMPLETE. Required for skills.").optional(),
     onComplete: d(z.string().regex(/^\P{Cc}*\S\P{Cc}*$/u), 'Command template printed as the directive when the flow completes.').optional(),
     directive: z.strictObject({ heading: z.string().optional(), warnings: z.array(z.string()).optional() }).optional(),
     steps: z.array(StepSchema).min(1),
@@ -141,7 +143,7 @@ export const SessionDataSchema = z
     clarificationQuestions: z.array(z.string()),
     history: z.array(
       z.strictObject({
-        event: z.enum(['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set']),
+        event: z.enum(['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set', 'learnings']),
         step: z.union([z.string(), z.null()]),
         at: z.string(),
         to: z.union([z.string(), z.null()]).optional(),
@@ -153,6 +155,10 @@ export const SessionDataSchema = z
     stepOutputs: d(
       z.record(z.string(), z.array(z.strictObject({ visit: z.number().int().min(1), text: z.string(), digest: z.string(), at: z.string() }))),
       'What each step handed in with advance --output, every visit.',
+    ),
+    verdicts: d(
+      z.record(z.string(), z.array(z.strictObject({ visit: z.number().int().min(1), verdict: z.enum(VERDICTS), at: z.string() }))),
+      'The verdict each REMEDIATION step read from its verdict file, every visit.',
     ),
   })
   .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });

@@ -6,14 +6,14 @@
 import { join } from 'node:path';
 import { defineDocument, openDocument, type Document, type Migration, type SafeParseResult, type Schema, type SchemaIssue } from '@ratchet/store';
 import { checkSessionId } from './engine.js';
-import { SESSION_MODES, SESSION_STATUSES, type SessionState } from './types.js';
+import { FINISHED_STATUSES, SESSION_MODES, SESSION_STATUSES, VERDICTS, type SessionState } from './types.js';
 
 export const SESSION_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-session.schema.json';
-/** 2: `baseline` (artifact digests at the step's start), `stepOutputs`. Version 1 files are migrated on read. */
+/** 2: `baseline` (artifact digests at the step's start), `stepOutputs`, `verdicts`, the skill statuses. Version 1 files are migrated on read. */
 export const SESSION_VERSION = 2;
 /** Where sessions live, relative to the project root. */
 export const SESSIONS_DIR = '.ratchet/flows';
-const HISTORY_EVENTS = ['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set'];
+const HISTORY_EVENTS = ['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set', 'learnings'];
 
 type Issues = SchemaIssue[];
 
@@ -21,7 +21,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision', 'baseline', 'stepOutputs'];
+const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision', 'baseline', 'stepOutputs', 'verdicts'];
 
 /** Structural check of a session document (without the store's envelope keys). */
 export const sessionSchema: Schema<SessionState> = {
@@ -84,8 +84,19 @@ export const sessionSchema: Schema<SessionState> = {
             if (!ok) bad(['stepOutputs', k, i], 'expected { visit (>= 1), text, digest, at }');
           });
       }
-    if (input.status === 'COMPLETED' && input.current !== null) bad(['current'], 'a completed session has no current step');
-    if (input.status !== 'COMPLETED' && input.current === null) bad(['current'], 'an unfinished session must have a current step');
+    if (!isObj(input.verdicts)) bad(['verdicts'], 'expected an object');
+    else
+      for (const [k, list] of Object.entries(input.verdicts)) {
+        if (!Array.isArray(list)) bad(['verdicts', k], 'expected an array');
+        else
+          list.forEach((o: unknown, i) => {
+            const ok = isObj(o) && Object.keys(o).every((x) => ['visit', 'verdict', 'at'].includes(x)) && Number.isSafeInteger(o.visit) && (o.visit as number) >= 1 && VERDICTS.includes(o.verdict as never) && typeof o.at === 'string';
+            if (!ok) bad(['verdicts', k, i], 'expected { visit (>= 1), verdict (PASS or FAIL), at }');
+          });
+      }
+    const finished = FINISHED_STATUSES.includes(input.status as never);
+    if (finished && input.current !== null) bad(['current'], `a ${String(input.status)} session has no current step`);
+    if (!finished && input.current === null) bad(['current'], 'an unfinished session must have a current step');
     if (issues.length > 0) return { success: false, error: { issues } };
     return { success: true, data: input as unknown as SessionState };
   },
@@ -109,6 +120,7 @@ const EMPTY: SessionState = {
   revision: 0,
   baseline: {},
   stepOutputs: {},
+  verdicts: {},
 };
 
 /**
@@ -116,7 +128,7 @@ const EMPTY: SessionState = {
  * no baseline, so its current step is judged on shape and the ledger until it is left.
  */
 const MIGRATIONS: Record<number, Migration> = {
-  1: (data) => ({ ...data, baseline: {}, stepOutputs: {} }),
+  1: (data) => ({ ...data, baseline: {}, stepOutputs: {}, verdicts: {} }),
 };
 
 export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY, migrations: MIGRATIONS });

@@ -11,7 +11,17 @@ export const FLOW_KINDS = ['protocol', 'skill'] as const;
 /** `skill`: a composite skill, every phase invokes an agent and every transition has a memory-agent gate. */
 export type FlowKind = (typeof FLOW_KINDS)[number];
 
-export const SESSION_STATUSES = ['EXECUTING', 'HALTED', 'COMPLETED'] as const;
+/**
+ * COMPLETED ends a protocol. A skill (a flow with a learnings gate) goes, as the original's skill
+ * machine does, from its last phase to LEARNINGS_PENDING, and to FULLY_COMPLETE once its learnings
+ * are written.
+ */
+export const SESSION_STATUSES = ['EXECUTING', 'HALTED', 'COMPLETED', 'LEARNINGS_PENDING', 'FULLY_COMPLETE'] as const;
+/** Statuses with no current step. */
+export const FINISHED_STATUSES: readonly SessionStatus[] = ['COMPLETED', 'LEARNINGS_PENDING', 'FULLY_COMPLETE'];
+export const VERDICTS = ['PASS', 'FAIL'] as const;
+/** A validation verdict, read from the REMEDIATION step's verdict file. */
+export type Verdict = (typeof VERDICTS)[number];
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export const SESSION_MODES = ['normal', 'agent'] as const;
@@ -86,6 +96,11 @@ export interface Step {
   branches: Branch[];
   /** OPTIONAL: skipped on entry when this holds. */
   skip?: SkipCondition;
+  /**
+   * REMEDIATION: the file whose `Verdict: PASS` / `Verdict: FAIL` line decides where the session goes
+   * (default: the memory file of the step's agent). FAIL sends the work back; it never completes.
+   */
+  verdictFrom?: string;
   /** Session variables (`--input`/`--set`) that must be set before leaving the step. */
   requires: string[];
   /** Recording clarifying questions on this step halts the session (the Johari step 0). */
@@ -131,12 +146,17 @@ export interface Flow {
   agentGate?: Gate;
   /** Checked at every step-to-step transition: the memory-agent's file ({from}, {to}). */
   transitionGate?: Gate;
+  /**
+   * A skill's learnings, written after its last phase: the session waits in LEARNINGS_PENDING until
+   * this file holds, then is FULLY_COMPLETE. Required for skills.
+   */
+  learningsGate?: Gate;
   /** The command template printed as the directive when the flow completes. */
   onComplete?: string;
   directive?: Partial<DirectiveText>;
 }
 
-export type HistoryEvent = 'start' | 'enter' | 'skip' | 'leave' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete' | 'set';
+export type HistoryEvent = 'start' | 'enter' | 'skip' | 'leave' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete' | 'set' | 'learnings';
 
 export interface HistoryEntry {
   event: HistoryEvent;
@@ -176,4 +196,6 @@ export interface SessionState {
   baseline: Record<string, string | null>;
   /** What each step handed in (`advance --output`), every visit (the original's step_outputs). */
   stepOutputs: Record<string, StepOutput[]>;
+  /** The verdicts each REMEDIATION step read, every visit. */
+  verdicts: Record<string, { visit: number; verdict: Verdict; at: string }[]>;
 }

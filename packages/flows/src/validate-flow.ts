@@ -32,7 +32,7 @@ export const BASE_VARS = ['task', 'session', 'flow', 'step', 'iteration'] as con
 
 type Json = Record<string, unknown>;
 
-const FLOW_KEYS = ['$schema', 'schemaVersion', 'id', 'title', 'description', 'kind', 'start', 'inputs', 'agentGate', 'transitionGate', 'onComplete', 'directive', 'steps'];
+const FLOW_KEYS = ['$schema', 'schemaVersion', 'id', 'title', 'description', 'kind', 'start', 'inputs', 'agentGate', 'transitionGate', 'learningsGate', 'onComplete', 'directive', 'steps'];
 const STEP_KEYS = [
   'id',
   'title',
@@ -52,6 +52,7 @@ const STEP_KEYS = [
   'haltOnQuestions',
   'haltUnless',
   'output',
+  'verdictFrom',
   'gates',
 ];
 
@@ -125,6 +126,9 @@ export function checkFlow(value: unknown): FlowCheck {
   const gateVars = (extra: readonly string[]): Set<string> => new Set([...BASE_VARS, ...inputNames, ...extra]);
   const agentGate = value.agentGate === undefined ? undefined : c.gate(value.agentGate, '/agentGate', gateVars(['agent']));
   const transitionGate = value.transitionGate === undefined ? undefined : c.gate(value.transitionGate, '/transitionGate', gateVars(['from', 'to']));
+  // Learnings are written after the last phase: no step, no iteration.
+  const learningsVars = new Set([...BASE_VARS.filter((v) => v !== 'step' && v !== 'iteration'), ...inputNames]);
+  const learningsGate = value.learningsGate === undefined ? undefined : c.gate(value.learningsGate, '/learningsGate', learningsVars);
 
   const steps: Step[] = [];
   if (!Array.isArray(value.steps)) add('/steps', 'steps must be an array with at least one step');
@@ -195,6 +199,10 @@ export function checkFlow(value: unknown): FlowCheck {
         // Without questions the step could never be left once the condition fails.
         if (!step.haltOnQuestions) add(`${p}/haltUnless`, '"haltUnless" needs "haltOnQuestions": true (the agent asks the user when the condition does not hold)');
       }
+      if (raw.verdictFrom !== undefined) {
+        const from = c.str(raw, 'verdictFrom', p, false);
+        if (from !== undefined && c.pathTemplate(from, `${p}/verdictFrom`, stepVars)) step.verdictFrom = from;
+      }
       if (raw.output !== undefined) {
         const output = c.output(raw.output, `${p}/output`);
         if (output) step.output = output;
@@ -255,6 +263,13 @@ export function checkFlow(value: unknown): FlowCheck {
     add('/transitionGate', 'a skill must declare the memory-agent gate checked at every phase transition ("transitionGate")');
   }
   if (kind === 'skill' && agentGate === undefined && value.agentGate === undefined) add('/agentGate', 'a skill must declare the agent memory-file gate ("agentGate")');
+  if (kind === 'skill' && value.learningsGate === undefined) add('/learningsGate', 'a skill must declare where its learnings are written ("learningsGate"): it is FULLY_COMPLETE only after them');
+  steps.forEach((s, i) => {
+    // The verdict decides where a REMEDIATION step goes; it must come from a file the validation agent writes.
+    if (s.type === 'REMEDIATION' && s.verdictFrom === undefined && (s.agent === undefined || value.agentGate === undefined)) {
+      add(`/steps/${i}`, 'a REMEDIATION step reads its verdict from a file: name its agent (with an "agentGate") or "verdictFrom"');
+    }
+  });
   if (problems.length === 0) graphRules(steps, start, ids, add);
   if (problems.length > 0) return { flow: undefined, problems };
 
@@ -262,6 +277,7 @@ export function checkFlow(value: unknown): FlowCheck {
   if (description !== undefined) flow.description = description;
   if (agentGate) flow.agentGate = agentGate;
   if (transitionGate) flow.transitionGate = transitionGate;
+  if (learningsGate) flow.learningsGate = learningsGate;
   if (onComplete !== undefined) flow.onComplete = onComplete;
   if (directive !== undefined) flow.directive = directive;
   return { flow, problems };
@@ -278,6 +294,7 @@ function typeRules(step: Step, raw: Json, p: string, add: (pointer: string, mess
   only('maxRemediation', 'REMEDIATION');
   only('branches', 'PARALLEL');
   only('skip', 'OPTIONAL');
+  only('verdictFrom', 'REMEDIATION');
   if (step.type === 'OPTIONAL' && raw.skip === undefined) add(p, 'an OPTIONAL step needs a "skip" condition (when it is skipped)');
   if (step.type === 'REMEDIATION' && raw.remediationTarget === undefined) add(p, 'a REMEDIATION step needs a "remediationTarget"');
   if (step.type === 'PARALLEL' && step.branches.length === 0 && Array.isArray(raw.branches)) add(`${p}/branches`, 'a PARALLEL step needs at least one branch');
@@ -314,7 +331,16 @@ function graphRules(steps: Step[], start: string, ids: Map<string, number>, add:
 }
 
 class Checker {
-  constructor(private readonly add: (pointer: string, message: string) => void) {}
+  /** Problems reported through this checker so far. */
+  count = 0;
+  private readonly add: (pointer: string, message: string) => void;
+
+  constructor(add: (pointer: string, message: string) => void) {
+    this.add = (pointer, message) => {
+      this.count++;
+      add(pointer, message);
+    };
+  }
 
   keys(obj: Json, allowed: readonly string[], p: string): void {
     for (const key of Object.keys(obj)) if (!allowed.includes(key)) this.add(`${p}/${esc(key)}`, `unknown property "${key}"`);
@@ -407,12 +433,19 @@ class Checker {
       if (h.trim() === '' || /[\r\n]/.test(h)) this.add(`${p}/headings/${i}`, 'a heading must be one non-empty line');
     });
     if (artifact === undefined) return undefined;
-    const problem = staticPathProblem(artifact);
-    if (problem !== undefined) this.add(`${p}/artifact`, `artifact path ${problem}`);
-    for (const name of placeholders(artifact)) {
-      if (!vars.has(name)) this.add(`${p}/artifact`, `unknown placeholder {${name}} (known here: ${[...vars].map((v) => `{${v}}`).join(', ')})`);
-    }
+    this.pathTemplate(artifact, `${p}/artifact`, vars);
     return { artifact, minLength, headings };
+  }
+
+  /** A project-relative path template: stays inside the project, uses only placeholders known here. */
+  pathTemplate(template: string, p: string, vars: ReadonlySet<string>): boolean {
+    const before = this.count;
+    const problem = staticPathProblem(template);
+    if (problem !== undefined) this.add(p, `artifact path ${problem}`);
+    for (const name of placeholders(template)) {
+      if (!vars.has(name)) this.add(p, `unknown placeholder {${name}} (known here: ${[...vars].map((v) => `{${v}}`).join(', ')})`);
+    }
+    return this.count === before;
   }
 
   output(raw: unknown, p: string): OutputGate | undefined {

@@ -91,11 +91,27 @@ describe('checkFlow', () => {
     ]);
   });
 
-  test('a skill needs an agent per phase, an agent gate and a transition gate', () => {
+  test('a skill needs an agent per phase, an agent gate, a transition gate and a learnings gate', () => {
     expect(problemsOf({ id: 'x', title: 'X', kind: 'skill', steps: [step('0')] })).toEqual([
       '/steps/0: skill phase "0" must name the agent it invokes ("agent")',
       '/transitionGate: a skill must declare the memory-agent gate checked at every phase transition ("transitionGate")',
       '/agentGate: a skill must declare the agent memory-file gate ("agentGate")',
+      '/learningsGate: a skill must declare where its learnings are written ("learningsGate"): it is FULLY_COMPLETE only after them',
+    ]);
+    expect(problemsOf({ id: 'x', title: 'X', learningsGate: { artifact: 'l/{step}.md' }, steps: [step('0')] })).toEqual([
+      '/learningsGate/artifact: unknown placeholder {step} (known here: {task}, {session}, {flow})',
+    ]);
+  });
+
+  test('a REMEDIATION step reads its verdict from a file: an agent with an agent gate, or verdictFrom (only there, inside the project)', () => {
+    const fix = step('1', { type: 'REMEDIATION', remediationTarget: '0' });
+    expect(problemsOf({ id: 'x', title: 'X', steps: [step('0'), fix] })).toEqual(['/steps/1: a REMEDIATION step reads its verdict from a file: name its agent (with an "agentGate") or "verdictFrom"']);
+    expect(problemsOf({ id: 'x', title: 'X', steps: [step('0'), { ...fix, verdictFrom: 'out/{step}-verdict.md' }] })).toEqual([]);
+    expect(problemsOf({ id: 'x', title: 'X', steps: [step('0', { verdictFrom: '../v.md' }), { ...fix, verdictFrom: 'out/{nope}.md' }] })).toEqual([
+      '/steps/0/verdictFrom: artifact path must not contain ".." segments: artifacts stay inside the project',
+      '/steps/0/verdictFrom: "verdictFrom" only applies to REMEDIATION steps (this one is LINEAR)',
+      '/steps/1/verdictFrom: unknown placeholder {nope} (known here: {task}, {session}, {flow}, {step}, {iteration})',
+      '/steps/1: a REMEDIATION step reads its verdict from a file: name its agent (with an "agentGate") or "verdictFrom"',
     ]);
   });
 

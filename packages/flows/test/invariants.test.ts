@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { advanceFlow, checkFlow, completeBranch, FlowError, haltFlow, loadFlowFile, openSession, resumeFlow, startFlow, STEP_TYPES, type FlowView } from '../src/index.js';
-import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, think, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
+import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, think, tmpProject, write, writeAgentMemory, writeLearnings, writeTransition } from './support.js';
 
 /** Walk the composite skill to the end, producing each artifact just in time; returns every view. */
 async function walkSkill(root: string): Promise<FlowView[]> {
@@ -43,13 +43,17 @@ async function walkSkill(root: string): Promise<FlowView[]> {
   writeAgentMemory(root, 'T', 'generation-agent');
   writeTransition(root, 'T', '4', '5');
   await push(advanceFlow(opts, { sessionId: 'w' }));
-  writeAgentMemory(root, 'T', 'validation-agent');
+  // The validation agent's verdict decides: FAIL sends the work back, PASS leaves the last phase.
+  writeAgentMemory(root, 'T', 'validation-agent', 'Verdict: FAIL');
   writeTransition(root, 'T', '5', '4');
-  await push(advanceFlow(opts, { sessionId: 'w', kind: 'remediate' }));
+  await push(advanceFlow(opts, { sessionId: 'w' }));
   writeAgentMemory(root, 'T', 'generation-agent');
   writeTransition(root, 'T', '4', '5');
   await push(advanceFlow(opts, { sessionId: 'w' }));
-  writeAgentMemory(root, 'T', 'validation-agent');
+  writeAgentMemory(root, 'T', 'validation-agent', 'Verdict: PASS');
+  await push(advanceFlow(opts, { sessionId: 'w' }));
+  await push(advanceFlow(opts, { sessionId: 'w' })); // refused: no learnings yet
+  writeLearnings(root, 'T');
   await push(advanceFlow(opts, { sessionId: 'w' }));
   return views;
 }
@@ -71,6 +75,8 @@ describe('invariant 1: every step prints a mandatory next-command directive', ()
       'advanced',
       'remediated',
       'advanced',
+      'learnings-pending',
+      'refused',
       'completed',
     ]);
     for (const v of views) {
@@ -82,6 +88,7 @@ describe('invariant 1: every step prints a mandatory next-command directive', ()
     expect(views[6]!.directive.command).toBe('ratchet flow complete-branch 3:risks --session w');
     expect(views[7]!.directive.command).toBe('ratchet flow advance --session w');
     expect(views[9]!.directive.command).toBe('ratchet flow advance --session w');
+    expect(views.at(-1)!.session.status).toBe('FULLY_COMPLETE');
   });
 
   test('the reasoning protocol: halts and completions name their next command too', async () => {

@@ -176,7 +176,7 @@ describe('composite skill', () => {
     await expect(completeBranch(opts, { sessionId: 'k', branch: 'design' })).rejects.toMatchObject({ code: 'wrong-step-type' });
   });
 
-  test('remediation goes back to generation at most maxRemediation (2) times; --loop/--remediate only where they apply', async () => {
+  test('--remediate goes back to generation at most maxRemediation (2) times, even on PASS; --loop/--remediate only where they apply', async () => {
     const root = tmpProject();
     const opts = runner(root);
     const flow = await loadFlowFile(SKILL);
@@ -201,16 +201,18 @@ describe('composite skill', () => {
     };
     for (let i = 0; i < 2; i++) {
       expect((await generate()).session.current).toBe('5');
-      writeAgentMemory(root, 'T', 'validation-agent');
+      writeAgentMemory(root, 'T', 'validation-agent', 'Verdict: PASS');
       writeTransition(root, 'T', '5', '4');
       expect((await advanceFlow(opts, { sessionId: 'k', kind: 'remediate' })).session.current).toBe('4');
     }
     await generate();
-    writeAgentMemory(root, 'T', 'validation-agent');
+    writeAgentMemory(root, 'T', 'validation-agent', 'Verdict: PASS');
     writeTransition(root, 'T', '5', '4');
     const refused = await advanceFlow(opts, { sessionId: 'k', kind: 'remediate' });
     expect(refused.missing).toEqual(['remediation limit reached: step 5 has sent the session back 2 of 2 times; advance without --remediate, or halt']);
-    expect((await advanceFlow(opts, { sessionId: 'k' })).outcome).toBe('completed');
+    const last = await advanceFlow(opts, { sessionId: 'k' });
+    expect(last.outcome).toBe('learnings-pending');
+    expect(last.session.verdicts['5']!.map((v) => [v.visit, v.verdict])).toEqual([[1, 'PASS'], [2, 'PASS'], [3, 'PASS']]);
   });
 
   test('status shows the current step again, with what it needs (recovery after a lost context)', async () => {
@@ -338,7 +340,7 @@ describe('session lifecycle (fsm-core)', () => {
     const { check } = await import('@ratchet/fsm-core');
     const { SESSION_FSM, sessionMachine } = await import('../src/index.js');
     expect(check(SESSION_FSM).filter((d) => d.severity === 'error')).toEqual([]);
-    expect(sessionMachine().states).toEqual(['EXECUTING', 'HALTED', 'COMPLETED']);
+    expect(sessionMachine().states).toEqual(['EXECUTING', 'HALTED', 'COMPLETED', 'LEARNINGS_PENDING', 'FULLY_COMPLETE']);
     const root = tmpProject();
     await reasoning(root);
     await haltFlow(runner(root), { sessionId: 's', reason: 'wait' });

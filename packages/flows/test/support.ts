@@ -38,8 +38,13 @@ export function memoryText(extra = ''): string {
   return `${HEADINGS.map((h) => `${h}\n\nSome findings that matter for the next phase.\n`).join('\n')}${extra}\nWritten for this step (${written}).\n`;
 }
 
-export function writeAgentMemory(root: string, task: string, agent: string): string {
-  return write(root, `.claude/memory/${task}-${agent}-memory.md`, memoryText(`By ${agent}.`));
+/** `extra` goes at the end: a validation agent's `Verdict: PASS` line, say. */
+export function writeAgentMemory(root: string, task: string, agent: string, extra = ''): string {
+  return write(root, `.claude/memory/${task}-${agent}-memory.md`, memoryText(`By ${agent}.\n\n${extra}`));
+}
+
+export function writeLearnings(root: string, task: string): string {
+  return write(root, `.claude/memory/${task}-learnings-memory.md`, memoryText(['## What worked', '## What failed', '## Next time'].map((h) => `${h}\n\nA lesson from this run.\n`).join('\n')));
 }
 
 /** The memory agent's file for a phase transition: the same four sections as every agent's. */
