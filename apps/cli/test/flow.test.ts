@@ -67,6 +67,10 @@ describe('ratchet flow', () => {
     expect(listed.code).toBe(0);
     expect(listed.out).toMatch(/^develop-feature {2}skill {2}Composite skill: develop a feature {2}\(built-in; steps 0 1 2 3 4 5\)$/m);
     expect(listed.out).toMatch(/^reasoning {2}protocol {2}Reasoning protocol \(steps 0-8\) {2}\(built-in; steps 0 1 2 3 3b 4 5 6 7 8\)$/m);
+    // The routing table: each flow with what it is for and not for.
+    expect(listed.out).toMatch(/^develop-feature .*\n {2}for: build or change a feature in code.*\n {2}not for: questions, research or reviews that change no code.*$/m);
+    const table = JSON.parse((await ratchet(root, '--json', 'flow', 'list')).out) as { flows: { name: string; semanticTrigger?: string; notFor?: string }[] };
+    expect(table.flows.find((f) => f.name === 'reasoning')).toMatchObject({ semanticTrigger: expect.stringMatching(/^any new request/) as string, notFor: expect.stringMatching(/^work already routed/) as string });
     put(root, 'protocols/flows/reasoning.flow.json', '{\n  "id": "reasoning",\n  "title": "Mine",\n  "steps": [ { "id": "0", "title": "Only", "content": "r/0.md" } ]\n}\n');
     put(root, 'protocols/flows/r/0.md', '# Only step\n');
     put(root, 'protocols/flows/broken.flow.yaml', 'id: broken\ntitle: Broken\nsteps:\n  - id: "0"\n    title: Zero\n    type: PARALLEL\n    content: x.md\n');
@@ -145,6 +149,18 @@ describe('ratchet flow', () => {
     const copy = await ratchet(root, 'flow', 'advance', '--session', 'd3');
     expect(copy.code).toBe(1);
     expect(copy.out).toContain('- .claude/memory/U-clarification-agent-memory.md is identical to .claude/memory/T-clarification-agent-memory.md, accepted for session d1 at step 0');
+  });
+
+  test('--then queues the next flow: the completion directive starts it; a flow the CLI cannot start is exit 2', async () => {
+    const root = project();
+    put(root, 'protocols/flows/review.flow.json', JSON.stringify({ id: 'review', title: 'Review', steps: [{ id: '0', title: 'Scope', content: 'review/scope.md' }] }));
+    put(root, 'protocols/flows/review/scope.md', '# Scope\n');
+    const unknown = await ratchet(root, 'flow', 'start', 'review', '--session', 'q', '--then', 'deploy');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe('ratchet: --then deploy: no flow of that name (flows: develop-feature, reasoning, review)\n');
+    expect((await ratchet(root, 'flow', 'start', 'review', '--session', 'q', '--input', 'task=T', '--then', 'develop-feature')).code).toBe(0);
+    const done = await ratchet(root, 'flow', 'advance', '--session', 'q');
+    expect(done.out).toContain('`ratchet flow start develop-feature --session q-develop-feature --input task=T`');
   });
 
   test('--output - hands in the step output from standard input; over the limit is exit 2', async () => {

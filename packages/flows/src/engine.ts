@@ -96,6 +96,7 @@ export function createSession(flow: Flow, input: NewSession): SessionState {
     revision: 1,
     baseline: {},
     stepOutputs: {},
+    then: [],
     verdicts: {},
   };
   enter(flow, state, flow.start, input.now);

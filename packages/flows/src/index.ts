@@ -78,7 +78,7 @@ export {
 } from './runner.js';
 export { SESSION_FSM, nextStatus, sessionMachine, type SessionEvent } from './status.js';
 export { FLOW_EXTENSIONS, findFlowFile, listFlowFiles, type FlowFile } from './catalog.js';
-export { checkValues, needsCatalogue } from './values.js';
+export { checkFlowNames, checkValues, needsCatalogue } from './values.js';
 export {
   FLOW_SETTINGS_MAX_BYTES,
   FLOW_SETTINGS_SCHEMA_URL,

@@ -43,7 +43,7 @@ import { directiveText, renderDirective, renderView, type GateLine } from './ren
 import { openSession, SESSIONS_DIR, sessionPath } from './session-file.js';
 import { placeholders, renderTemplate } from './template.js';
 import type { DirectiveText, Flow, FlowKind, SessionMode, SessionState, Step, StepType, Verdict } from './types.js';
-import { checkValues, needsCatalogue } from './values.js';
+import { checkFlowNames, checkValues, needsCatalogue } from './values.js';
 
 export interface RunnerOptions {
   /** Absolute project root: sessions live in `<root>/.ratchet/flows/`, artifacts must be inside it. */
@@ -120,15 +120,19 @@ export interface StartInput {
   sessionId: string;
   inputs?: Readonly<Record<string, string>>;
   mode?: SessionMode;
+  /** Flows to run after this one, in order (dynamic skill sequencing). */
+  then?: readonly string[];
 }
 
-/** The flow catalogue, when `vars` holds a variable that must name a flow (and the caller gave one). */
-async function catalogue(opts: RunnerOptions, flow: Flow, vars: Readonly<Record<string, string>> | undefined): Promise<readonly string[] | undefined> {
-  return vars !== undefined && opts.flows !== undefined && needsCatalogue(flow, vars) ? await opts.flows() : undefined;
+/** The flow catalogue, when `vars` holds a variable that must name a flow or `then` names flows (and the caller gave one). */
+async function catalogue(opts: RunnerOptions, flow: Flow, vars: Readonly<Record<string, string>> | undefined, then: readonly string[] = []): Promise<readonly string[] | undefined> {
+  if (opts.flows === undefined) return undefined;
+  return then.length > 0 || (vars !== undefined && needsCatalogue(flow, vars)) ? await opts.flows() : undefined;
 }
 
 export async function startFlow(opts: RunnerOptions, input: StartInput): Promise<FlowView> {
-  const flows = await catalogue(opts, input.flow.flow, input.inputs);
+  const flows = await catalogue(opts, input.flow.flow, input.inputs, input.then);
+  checkFlowNames(input.then ?? [], flows);
   const doc = openSession(opts.root, input.sessionId);
   const state = await doc.update(async (draft) => {
     if (draft.revision > 0) {
@@ -136,6 +140,7 @@ export async function startFlow(opts: RunnerOptions, input: StartInput): Promise
     }
     const fresh = createSession(input.flow.flow, { sessionId: input.sessionId, ref: input.ref, mode: input.mode ?? 'normal', inputs: input.inputs ?? {}, now: now(opts), ...(flows !== undefined ? { flows } : {}) });
     assertGatePaths(input.flow.flow, fresh, opts.root);
+    fresh.then = [...(input.then ?? [])];
     fresh.baseline = await snapshot(opts.root, entryArtifacts(input.flow.flow, fresh, opts.root));
     return fresh;
   });
@@ -153,6 +158,8 @@ export interface AdvanceInput {
   questions?: readonly string[];
   /** What the step hands in (its reasoning, as text), kept in the session's stepOutputs. */
   output?: string;
+  /** Flows to run after this one (appended to the session's `then`): a skill naming the next skill. */
+  then?: readonly string[];
 }
 
 /** A step output larger than this is refused (the session file holds every one). */
@@ -163,7 +170,8 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
   const requested = input.kind ?? 'next';
   // A FAIL verdict turns a plain advance into a remediation: the outcome reports what happened.
   let kind: AdvanceKind = requested;
-  const flows = await catalogue(opts, loaded.flow, input.set);
+  const flows = await catalogue(opts, loaded.flow, input.set, input.then);
+  checkFlowNames(input.then ?? [], flows);
   const again = `${cli(opts)} flow advance --session ${input.sessionId}${requested === 'loop' ? ' --loop' : requested === 'remediate' ? ' --remediate' : ''}`;
   let from: string | null = null;
   try {
@@ -174,6 +182,7 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       // A value outside what the flow declares is refused before anything else: nothing is saved.
       checkValues(loaded.flow, input.set ?? {}, '--set', flows);
       if (input.output !== undefined && input.output.length > MAX_OUTPUT_CHARS) throw new FlowError('bad-input', `the step output has ${input.output.length} characters; at most ${MAX_OUTPUT_CHARS}`);
+      draft.then.push(...(input.then ?? []));
       if (input.questions !== undefined && input.questions.length > 0) {
         // An output is handed in when the step is left; a halt leaves it open.
         if (input.output !== undefined) throw new FlowError('bad-input', '--output is handed in when the step is left; with --question the session halts at the step instead: give the output after the user answers');
@@ -413,10 +422,15 @@ export function nextCommand(opts: Pick<RunnerOptions, 'command'>, loaded: Loaded
   if (state.status === 'LEARNINGS_PENDING') return `${c} flow advance --session ${s}`;
   if (state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE') {
     const vars = varsAt(loaded.flow, state, null);
+    const passOn = (flows: readonly string[]): string => flows.map((f) => ` --then ${f}`).join('');
     // Only when every variable is known: a "<route>" left in a command would be read as shell redirections.
     if (loaded.flow.onComplete !== undefined && placeholders(loaded.flow.onComplete).every((name) => Object.hasOwn(vars, name))) {
-      return renderTemplate(loaded.flow.onComplete, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, shellQuote(v)])));
+      const command = renderTemplate(loaded.flow.onComplete, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, shellQuote(v)])));
+      // The routed flow runs first; the flows queued after this one follow it.
+      return / flow start /.test(command) ? `${command}${passOn(state.then)}` : command;
     }
+    const [next, ...more] = state.then;
+    if (next !== undefined) return `${c} flow start ${next} --session ${s}-${next} --input task=${shellQuote(vars.task!)}${passOn(more)}`;
     return `${c} flow status --session ${s}`;
   }
   const step = findStep(loaded.flow, state.current);

@@ -99,6 +99,8 @@ export const FlowSchema = z
     id: d(z.string().regex(FLOW_ID), 'Flow name: lowercase letters, digits, "-".'),
     title: nonEmpty(),
     description: nonEmpty().optional(),
+    semanticTrigger: d(z.string().regex(/^\P{Cc}*\S\P{Cc}*$/u), 'What requests the flow is for, by meaning: the routing table shown by `ratchet flow list` (the original\'s semantic_trigger).').optional(),
+    notFor: d(z.string().regex(/^\P{Cc}*\S\P{Cc}*$/u), 'What the flow is not for, though it may look like it (the original\'s not_for).').optional(),
     kind: d(z.enum(FLOW_KINDS), 'protocol (default) or skill: a skill needs agentGate, transitionGate and an agent per phase.').optional(),
     start: d(z.string(), 'First step (default: the first in the list).').optional(),
     inputs: z
@@ -156,6 +158,7 @@ export const SessionDataSchema = z
       z.record(z.string(), z.array(z.strictObject({ visit: z.number().int().min(1), text: z.string(), digest: z.string(), at: z.string() }))),
       'What each step handed in with advance --output, every visit.',
     ),
+    then: d(z.array(z.string().regex(FLOW_ID)), 'Flows to run after this one, in order (start --then, advance --then).'),
     verdicts: d(
       z.record(z.string(), z.array(z.strictObject({ visit: z.number().int().min(1), verdict: z.enum(VERDICTS), at: z.string() }))),
       'The verdict each REMEDIATION step read from its verdict file, every visit.',

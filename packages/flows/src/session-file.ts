@@ -6,10 +6,11 @@
 import { join } from 'node:path';
 import { defineDocument, openDocument, type Document, type Migration, type SafeParseResult, type Schema, type SchemaIssue } from '@ratchet/store';
 import { checkSessionId } from './engine.js';
+import { FLOW_ID } from './validate-flow.js';
 import { FINISHED_STATUSES, SESSION_MODES, SESSION_STATUSES, VERDICTS, type SessionState } from './types.js';
 
 export const SESSION_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-session.schema.json';
-/** 2: `baseline` (artifact digests at the step's start), `stepOutputs`, `verdicts`, the skill statuses. Version 1 files are migrated on read. */
+/** 2: `baseline` (artifact digests at the step's start), `stepOutputs`, `then`, `verdicts`, the skill statuses. Version 1 files are migrated on read. */
 export const SESSION_VERSION = 2;
 /** Where sessions live, relative to the project root. */
 export const SESSIONS_DIR = '.ratchet/flows';
@@ -21,7 +22,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision', 'baseline', 'stepOutputs', 'verdicts'];
+const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision', 'baseline', 'stepOutputs', 'then', 'verdicts'];
 
 /** Structural check of a session document (without the store's envelope keys). */
 export const sessionSchema: Schema<SessionState> = {
@@ -84,6 +85,7 @@ export const sessionSchema: Schema<SessionState> = {
             if (!ok) bad(['stepOutputs', k, i], 'expected { visit (>= 1), text, digest, at }');
           });
       }
+    if (!Array.isArray(input.then) || !input.then.every((f) => typeof f === 'string' && FLOW_ID.test(f))) bad(['then'], 'expected an array of flow names');
     if (!isObj(input.verdicts)) bad(['verdicts'], 'expected an object');
     else
       for (const [k, list] of Object.entries(input.verdicts)) {
@@ -120,6 +122,7 @@ const EMPTY: SessionState = {
   revision: 0,
   baseline: {},
   stepOutputs: {},
+  then: [],
   verdicts: {},
 };
 
@@ -128,7 +131,7 @@ const EMPTY: SessionState = {
  * no baseline, so its current step is judged on shape and the ledger until it is left.
  */
 const MIGRATIONS: Record<number, Migration> = {
-  1: (data) => ({ ...data, baseline: {}, stepOutputs: {}, verdicts: {} }),
+  1: (data) => ({ ...data, baseline: {}, stepOutputs: {}, then: [], verdicts: {} }),
 };
 
 export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY, migrations: MIGRATIONS });

@@ -138,6 +138,10 @@ export interface Flow {
   id: string;
   title: string;
   description?: string;
+  /** What requests this flow is for, by meaning (the original's routing table `semantic_trigger`). */
+  semanticTrigger?: string;
+  /** What it is explicitly not for, though it may look like it (the original's `not_for`). */
+  notFor?: string;
   kind: FlowKind;
   start: string;
   steps: Step[];
@@ -196,6 +200,11 @@ export interface SessionState {
   baseline: Record<string, string | null>;
   /** What each step handed in (`advance --output`), every visit (the original's step_outputs). */
   stepOutputs: Record<string, StepOutput[]>;
+  /**
+   * Flows to run after this one, in order (dynamic skill sequencing: `start --then`, `advance
+   * --then`). The completion directive starts the first and passes the rest on.
+   */
+  then: string[];
   /** The verdicts each REMEDIATION step read, every visit. */
   verdicts: Record<string, { visit: number; verdict: Verdict; at: string }[]>;
 }

@@ -32,7 +32,7 @@ export const BASE_VARS = ['task', 'session', 'flow', 'step', 'iteration'] as con
 
 type Json = Record<string, unknown>;
 
-const FLOW_KEYS = ['$schema', 'schemaVersion', 'id', 'title', 'description', 'kind', 'start', 'inputs', 'agentGate', 'transitionGate', 'learningsGate', 'onComplete', 'directive', 'steps'];
+const FLOW_KEYS = ['$schema', 'schemaVersion', 'id', 'title', 'description', 'semanticTrigger', 'notFor', 'kind', 'start', 'inputs', 'agentGate', 'transitionGate', 'learningsGate', 'onComplete', 'directive', 'steps'];
 const STEP_KEYS = [
   'id',
   'title',
@@ -75,6 +75,11 @@ export function checkFlow(value: unknown): FlowCheck {
   const id = c.str(value, 'id', '', true, FLOW_ID, 'lowercase letters, digits and "-"') ?? '';
   const title = c.str(value, 'title', '', true) ?? '';
   const description = c.str(value, 'description', '', false);
+  // Shown in the routing table (`flow list`): one line each.
+  const semanticTrigger = c.str(value, 'semanticTrigger', '', false);
+  if (semanticTrigger !== undefined && /\p{Cc}/u.test(semanticTrigger)) add('/semanticTrigger', 'must be one line without control characters');
+  const notFor = c.str(value, 'notFor', '', false);
+  if (notFor !== undefined && /\p{Cc}/u.test(notFor)) add('/notFor', 'must be one line without control characters');
   const kind = (c.oneOf(value, 'kind', '', FLOW_KINDS) ?? 'protocol') as FlowKind;
   const onComplete = c.str(value, 'onComplete', '', false);
   if (onComplete !== undefined && /\p{Cc}/u.test(onComplete)) add('/onComplete', 'must be one line without control characters');
@@ -275,6 +280,8 @@ export function checkFlow(value: unknown): FlowCheck {
 
   const flow: Flow = { id, title, kind, start, steps, inputs };
   if (description !== undefined) flow.description = description;
+  if (semanticTrigger !== undefined) flow.semanticTrigger = semanticTrigger;
+  if (notFor !== undefined) flow.notFor = notFor;
   if (agentGate) flow.agentGate = agentGate;
   if (transitionGate) flow.transitionGate = transitionGate;
   if (learningsGate) flow.learningsGate = learningsGate;

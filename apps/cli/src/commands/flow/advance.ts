@@ -30,6 +30,7 @@ export default async function advance(ctx: Context, _args: string[], options: Re
       notes: strings(options.note),
       questions: strings(options.question),
       ...(output !== undefined ? { output } : {}),
+      then: strings(options.then),
     }),
   );
   return printView(ctx, view);

@@ -26,7 +26,7 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
 
   flow
     .command('list')
-    .description('list the flows you can start (project ones first, then built-in) and the sessions in .ratchet/flows/')
+    .description('list the flows you can start (project ones first, then built-in) with what each is for and not for (routing goes by these), and the sessions in .ratchet/flows/')
     .addHelpText('after', '\nExample:\n  ratchet flow list')
     .action(action(() => import('./list.js')));
 
@@ -37,10 +37,11 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .requiredOption('--session <id>', 'session id: letters, digits, ".", "_", "-"')
     .option('--input <key=value>', 'a flow input (repeatable); "task" names the memory files (default: the session id)', collect)
     .option('--agent', 'agent mode: this flow runs inside a sub-agent (the reasoning protocol then skips task routing)')
+    .option('--then <flow>', 'a flow to run after this one (repeatable, in order): the completion directive starts it (dynamic skill sequencing)', collect)
     .addHelpText(
       'after',
       '\nExamples:\n  ratchet flow start reasoning --session s1 --input query="add a login page"\n' +
-        '  ratchet flow start develop-feature --session s1-dev --input task=login --input depth=quick\n' +
+        '  ratchet flow start develop-feature --session s1-dev --input task=login --input depth=quick --then review\n' +
         '  ratchet flow start examples/flows/review.flow.yaml --session r1',
     )
     .action(action(() => import('./start.js')));
@@ -54,6 +55,7 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .option('--set <key=value>', 'set a session variable the step requires, e.g. route=develop-feature (repeatable); a value the flow does not allow (a route that names no flow) is exit 2', collect)
     .option('--note <text>', 'record a note on the step (repeatable)', collect)
     .option('--question <text>', 'record a clarifying question (repeatable, at most 5): the session halts until the user answers', collect)
+    .option('--then <flow>', 'name a flow to run after this one (repeatable): a skill naming the next skill; it must be a flow the CLI can start', collect)
     .option('--output <file>', "hand in the step's output (a reasoning step's work) from a file, or - for standard input; kept in the session, checked against the step's output gate")
     .addHelpText(
       'after',
