@@ -86,7 +86,8 @@ describe('ratchet flow', () => {
     const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's1', '--input', 'query=add a login page');
     expect(started.code).toBe(0);
     expect(started.out).toContain('## Step 0: Johari Window discovery (LINEAR)');
-    expect(started.out.trimEnd().split('\n').slice(-5)[0]).toBe('`ratchet flow advance --session s1`');
+    expect(started.out.trimEnd().split('\n').slice(-5)[0]).toBe("`ratchet flow advance --session s1 --output '<file>'`");
+    expect(started.out).toContain('First, write this step\'s output to a file (sections "## SHARE", "## ASK", "## ACKNOWLEDGE", "## EXPLORE"), and pass it with --output');
     expect(session(root, 's1').current).toBe('0');
     const bare = await ratchet(root, 'flow', 'advance', '--session', 's1');
     expect(bare.code).toBe(1);
@@ -232,10 +233,12 @@ describe('ratchet flow', () => {
     put(root, 'protocols/flow-settings.json', JSON.stringify({ directive: { heading: '**Run exactly this next:**', warnings: ['- Progress is saved.'] } }, null, 2));
     const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's');
     expect(started.code).toBe(0);
-    expect(started.out.trimEnd().split('\n').slice(-5)).toEqual(['**Run exactly this next:**', '', '`ratchet flow advance --session s`', '', '- Progress is saved.']);
+    const directive = started.out.slice(started.out.indexOf('**Run exactly this next:**')).trimEnd().split('\n');
+    expect([directive[0], ...directive.slice(-3)]).toEqual(['**Run exactly this next:**', "`ratchet flow advance --session s --output '<file>'`", '', '- Progress is saved.']);
     expect(started.out).not.toContain('NEXT COMMAND (required)');
     const json = JSON.parse((await ratchet(root, '--json', 'flow', 'status', '--session', 's')).out) as { directive: { text: string } };
-    expect(json.directive.text).toBe('**Run exactly this next:**\n\n`ratchet flow advance --session s`\n\n- Progress is saved.');
+    expect(json.directive.text.startsWith('**Run exactly this next:**\n\nFirst, write this step')).toBe(true);
+    expect(json.directive.text.endsWith("\n\n`ratchet flow advance --session s --output '<file>'`\n\n- Progress is saved.")).toBe(true);
     expect((await ratchet(root, 'flow', 'list')).out).toContain('settings  protocols/flow-settings.json (directive wording for flows that set none)');
 
     const before = readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8');

@@ -55,6 +55,7 @@ export { contentDigest, snapshot, type Baseline } from './fresh.js';
 export { LEDGER_FILE, LEDGER_SCHEMA_URL, LEDGER_VERSION, claimArtifacts, ledgerDocument, ledgerSchema, openLedger, type Ledger, type LedgerEntry } from './ledger.js';
 export { linesOutsideFences } from './markdown.js';
 export { findVerdict } from './verdict.js';
+export { nextCommand, prerequisites, shellQuote } from './directive.js';
 export { DEFAULT_DIRECTIVE, directiveText, renderDirective, type GateLine } from './render.js';
 export { SESSIONS_DIR, SESSION_SCHEMA_URL, SESSION_VERSION, openSession, sessionDocument, sessionPath, sessionSchema } from './session-file.js';
 export {
@@ -64,9 +65,7 @@ export {
   flowStatus,
   haltFlow,
   listSessions,
-  nextCommand,
   resumeFlow,
-  shellQuote,
   startFlow,
   type AdvanceInput,
   type FlowView,

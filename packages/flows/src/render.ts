@@ -27,8 +27,9 @@ export function directiveText(text: Partial<DirectiveText> | undefined, ...overr
   return out;
 }
 
-export function renderDirective(command: string, text: DirectiveText): string {
-  return [text.heading, '', `\`${command}\``, '', ...text.warnings].join('\n');
+/** The directive: its heading, what must happen first (one paragraph each), the command, the warnings. */
+export function renderDirective(command: string, text: DirectiveText, before: readonly string[] = []): string {
+  return [text.heading, '', ...before.flatMap((line) => [line, '']), `\`${command}\``, '', ...text.warnings].join('\n');
 }
 
 export interface GateLine {

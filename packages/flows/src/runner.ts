@@ -39,9 +39,10 @@ import { findVerdict } from './verdict.js';
 import { claimArtifacts, type LedgerEntry } from './ledger.js';
 import { nextStatus } from './status.js';
 import type { LoadedFlow } from './parse.js';
+import { nextCommand, prerequisites } from './directive.js';
+import { renderTemplate } from './template.js';
 import { directiveText, renderDirective, renderView, type GateLine } from './render.js';
 import { openSession, SESSIONS_DIR, sessionPath } from './session-file.js';
-import { placeholders, renderTemplate } from './template.js';
 import type { DirectiveText, Flow, FlowKind, SessionMode, SessionState, Step, StepType, Verdict } from './types.js';
 import { checkFlowNames, checkValues, needsCatalogue } from './values.js';
 
@@ -94,8 +95,8 @@ export interface FlowView {
   gates: GateLine[];
   /** Why the command refused. */
   missing: string[];
-  /** The mandatory next command, and its full text. */
-  directive: { command: string; text: string };
+  /** The mandatory next command, what must happen before it (agents to invoke, files to write), and its full text. */
+  directive: { command: string; before: string[]; text: string };
   /** Everything an agent should read, Markdown. */
   text: string;
 }
@@ -248,7 +249,7 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
     if (!(err instanceof Refusal)) throw err;
     const state = await doc.read();
     const where = state.status === 'LEARNINGS_PENDING' ? 'Cannot finish yet: the learnings are missing.' : `Cannot leave step ${state.current ?? '?'} yet.`;
-    return view(opts, loaded, state, 'refused', where, err.missing, err.command);
+    return view(opts, loaded, state, 'refused', where, err.missing, { kind: requested });
   }
 }
 
@@ -324,7 +325,7 @@ export async function completeBranch(opts: RunnerOptions, input: { sessionId: st
     return view(opts, loaded, state, 'branch-completed', `Branch ${label} completed.`);
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
-    return view(opts, loaded, await doc.read(), 'refused', `Branch ${label} is not complete yet.`, err.missing, err.command);
+    return view(opts, loaded, await doc.read(), 'refused', `Branch ${label} is not complete yet.`, err.missing, { command: err.command });
   }
 }
 
@@ -412,40 +413,6 @@ function requireSession(state: SessionState, sessionId: string, path: string): v
   if (state.sessionId !== sessionId) throw new FlowError('unknown-session', `the file holds session ${state.sessionId}, not ${sessionId}`, { path });
 }
 
-/** The exact command the agent must run next, from the saved state. */
-export function nextCommand(opts: Pick<RunnerOptions, 'command'>, loaded: LoadedFlow, state: SessionState): string {
-  const c = opts.command ?? 'ratchet';
-  const s = state.sessionId;
-  if (state.status === 'HALTED') {
-    return state.clarificationQuestions.length > 0 ? `${c} flow resume --session ${s} --note "<the user's answers>"` : `${c} flow resume --session ${s}`;
-  }
-  if (state.status === 'LEARNINGS_PENDING') return `${c} flow advance --session ${s}`;
-  if (state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE') {
-    const vars = varsAt(loaded.flow, state, null);
-    const passOn = (flows: readonly string[]): string => flows.map((f) => ` --then ${f}`).join('');
-    // Only when every variable is known: a "<route>" left in a command would be read as shell redirections.
-    if (loaded.flow.onComplete !== undefined && placeholders(loaded.flow.onComplete).every((name) => Object.hasOwn(vars, name))) {
-      const command = renderTemplate(loaded.flow.onComplete, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, shellQuote(v)])));
-      // The routed flow runs first; the flows queued after this one follow it.
-      return / flow start /.test(command) ? `${command}${passOn(state.then)}` : command;
-    }
-    const [next, ...more] = state.then;
-    if (next !== undefined) return `${c} flow start ${next} --session ${s}-${next} --input task=${shellQuote(vars.task!)}${passOn(more)}`;
-    return `${c} flow status --session ${s}`;
-  }
-  const step = findStep(loaded.flow, state.current);
-  if (step.type === 'PARALLEL') {
-    const done = new Set(state.branches[step.id] ?? []);
-    const open = step.branches.find((b) => !done.has(b.id));
-    if (open) return `${c} flow complete-branch ${step.id}:${open.id} --session ${s}`;
-  }
-  return `${c} flow advance --session ${s}`;
-}
-
-export function shellQuote(value: string): string {
-  return /^[A-Za-z0-9._/:=@%+,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 async function readContent(loaded: LoadedFlow, step: Step): Promise<string> {
   const path = loaded.contents[step.id];
   if (path === undefined) throw new FlowError('missing-content', `step ${step.id} has no content file`, { path: loaded.path });
@@ -457,7 +424,13 @@ async function readContent(loaded: LoadedFlow, step: Step): Promise<string> {
   }
 }
 
-async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState, outcome: Outcome, headline: string, missing: string[] = [], command?: string): Promise<FlowView> {
+/** What a refused command repeats: the advance it asked for (kind), or an exact command. */
+interface Again {
+  kind?: AdvanceKind;
+  command?: string;
+}
+
+async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState, outcome: Outcome, headline: string, missing: string[] = [], again: Again = {}): Promise<FlowView> {
   const flow = loaded.flow;
   const step = state.current !== null ? findStep(flow, state.current) : undefined;
   // Content refers to "<session>" in example commands: show the real id so they can be run as printed.
@@ -479,8 +452,9 @@ async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState
     }
   }
   if (state.status === 'LEARNINGS_PENDING') for (const g of learningsGates(flow, state, opts.root)) gates.push({ artifact: g.artifact, minLength: g.minLength, headings: g.headings, why: g.why });
-  const directiveCommand = command ?? nextCommand(opts, loaded, state);
-  const text = renderDirective(directiveCommand, directiveText(opts.defaultDirective, flow.directive, opts.directive));
+  const directiveCommand = again.command ?? nextCommand(opts, loaded, state, again.kind);
+  const before = again.command !== undefined ? [] : prerequisites(opts, loaded, state, again.kind);
+  const text = renderDirective(directiveCommand, directiveText(opts.defaultDirective, flow.directive, opts.directive), before);
   const stepView: StepView | null = step
     ? {
         id: step.id,
@@ -501,7 +475,7 @@ async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState
     step: stepView,
     gates,
     missing,
-    directive: { command: directiveCommand, text },
+    directive: { command: directiveCommand, before, text },
     text: renderView({ flow, state, step, content, headline, gates, missing, directive: text }),
   };
 }

@@ -100,7 +100,7 @@ describe('invariant 1: every step prints a mandatory next-command directive', ()
     expect(directiveCommand(halted)).toBe(`ratchet flow resume --session r --note "<the user's answers>"`);
     expect(halted.text).toContain('1. Which database?');
     let v = await resumeFlow(opts, { sessionId: 'r', notes: ['Postgres'] });
-    expect(directiveCommand(v)).toBe('ratchet flow advance --session r');
+    expect(directiveCommand(v)).toBe("ratchet flow advance --session r --output '<file>'");
     for (let i = 0; i < 20 && v.outcome !== 'completed'; i++) v = await think(opts, { sessionId: 'r', set: { route: 'develop-feature', confidence: 'HIGH' } });
     expect(v.outcome).toBe('completed');
     expect(directiveCommand(v)).toBe('ratchet flow start develop-feature --session r-develop-feature --input task=r');

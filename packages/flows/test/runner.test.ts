@@ -101,7 +101,7 @@ describe('reasoning protocol', () => {
     const refused = await think(opts, { sessionId: 's', kind: 'loop' });
     expect(refused.ok).toBe(false);
     expect(refused.missing).toEqual(['iteration limit reached: step 8 has looped back 3 of 3 times; advance without --loop, or halt']);
-    expect(directiveCommand(refused)).toBe('ratchet flow advance --session s --loop');
+    expect(directiveCommand(refused)).toBe("ratchet flow advance --session s --loop --output '<file>'");
     const done = await think(opts, { sessionId: 's' });
     expect(done.outcome).toBe('completed');
     expect(done.session).toMatchObject({ status: 'COMPLETED', current: null, iterations: { '8': 3 } });
