@@ -37,7 +37,13 @@ function capture(cwd: string, onStdout?: () => void): { io: Io; out: () => strin
 }
 
 async function ratchet(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  return ratchetAs({}, cwd, ...argv);
+}
+
+/** With the environment a harness gives its agent (RATCHET_ACTOR=agent) or a person's shell. */
+async function ratchetAs(env: Record<string, string>, cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const c = capture(cwd);
+  c.io.env = env;
   const code = await run(argv, c.io);
   return { code, out: c.out(), err: c.err() };
 }
@@ -162,6 +168,25 @@ describe('ratchet flow', () => {
     expect((await ratchet(root, 'flow', 'start', 'review', '--session', 'q', '--input', 'task=T', '--then', 'develop-feature')).code).toBe(0);
     const done = await ratchet(root, 'flow', 'advance', '--session', 'q');
     expect(done.out).toContain('`ratchet flow start develop-feature --session q-develop-feature --input task=T`');
+  });
+
+  test('resume after a clarification halt: the agent is refused (RATCHET_ACTOR=agent), the user answers every question; the questions stay', async () => {
+    const root = project();
+    expect((await ratchet(root, 'flow', 'start', 'reasoning', '--session', 'h', '--input', 'query=add a login page')).code).toBe(0);
+    const halted = await ratchet(root, 'flow', 'advance', '--session', 'h', '--question', 'Which users?', '--question', 'Which database?');
+    expect(halted.code).toBe(0);
+    expect(halted.out).toContain("`ratchet flow resume --session h --answer '<answer 1>' --answer '<answer 2>'`");
+    const agent = await ratchetAs({ RATCHET_ACTOR: 'agent' }, root, 'flow', 'resume', '--session', 'h', '--answer', 'admins', '--answer', 'Postgres');
+    expect(agent.code).toBe(2);
+    expect(agent.err).toMatch(/^ratchet: resuming session h is the user's decision/);
+    const unanswered = await ratchet(root, 'flow', 'resume', '--session', 'h', '--answer', 'admins');
+    expect(unanswered.code).toBe(2);
+    expect(unanswered.err).toContain('resume needs one --answer per question, in order (got 1): 1. Which users? 2. Which database?');
+    expect(session(root, 'h').status).toBe('HALTED');
+    const user = await ratchetAs({ RATCHET_ACTOR: 'user' }, root, 'flow', 'resume', '--session', 'h', '--answer', 'admins', '--answer', 'Postgres');
+    expect(user.code).toBe(0);
+    const state = JSON.parse(readFileSync(join(root, '.ratchet/flows/h.json'), 'utf8')) as { status: string; clarificationQuestions: string[]; clarificationAnswers: string[] };
+    expect(state).toMatchObject({ status: 'EXECUTING', clarificationQuestions: ['Which users?', 'Which database?'], clarificationAnswers: ['admins', 'Postgres'] });
   });
 
   test('--output - hands in the step output from standard input; over the limit is exit 2', async () => {

@@ -4,7 +4,7 @@
  * a refusal; one that names the agent to invoke, the file it writes and the variables the step
  * needs sends it to the work.
  */
-import { branchGates, findStep, landingStep, learningsGates, stepGates, transitionGate, varsAt, type AdvanceKind } from './engine.js';
+import { branchGates, findStep, landingStep, learningsGates, openQuestions, stepGates, transitionGate, varsAt, type AdvanceKind } from './engine.js';
 import type { LoadedFlow } from './parse.js';
 import type { RunnerOptions } from './runner.js';
 import { placeholders, renderTemplate } from './template.js';
@@ -29,7 +29,8 @@ export function nextCommand(opts: Pick<RunnerOptions, 'command'>, loaded: Loaded
   const c = opts.command ?? 'ratchet';
   const s = state.sessionId;
   if (state.status === 'HALTED') {
-    return state.clarificationQuestions.length > 0 ? `${c} flow resume --session ${s} --note "<the user's answers>"` : `${c} flow resume --session ${s}`;
+    const answers = openQuestions(state).map((_q, i) => ` --answer ${shellQuote(`<answer ${i + 1}>`)}`).join('');
+    return `${c} flow resume --session ${s}${answers}`;
   }
   if (state.status === 'LEARNINGS_PENDING') return `${c} flow advance --session ${s}`;
   if (state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE') return completionCommand(c, loaded.flow, state);
@@ -70,6 +71,10 @@ export function prerequisites(opts: Pick<RunnerOptions, 'root'>, loaded: LoadedF
   const flow = loaded.flow;
   if (state.status === 'LEARNINGS_PENDING') {
     return learningsGates(flow, state, opts.root).map((g) => `First, write the learnings into \`${g.artifact}\`${headingsOf(g.headings)}. Then run:`);
+  }
+  if (state.status === 'HALTED') {
+    const ask = openQuestions(state).length > 0 ? 'ask the user the questions above and wait for the answers' : 'tell the user why the session stopped (the reason above)';
+    return [`Stop here: ${ask}. Resuming is the user's decision: they run this from their own shell (with RATCHET_ACTOR=agent it is refused):`];
   }
   if (state.status !== 'EXECUTING' || state.current === null) return [];
   const step = findStep(flow, state.current);

@@ -92,6 +92,7 @@ export function createSession(flow: Flow, input: NewSession): SessionState {
     notes: {},
     haltReason: null,
     clarificationQuestions: [],
+    clarificationAnswers: [],
     history: [{ event: 'start', step: null, at: input.now }],
     revision: 1,
     baseline: {},
@@ -360,6 +361,12 @@ export function recordQuestions(flow: Flow, state: SessionState, questions: read
   for (const q of questions) if (q.trim() === '' || CONTROL.test(q)) throw new FlowError('bad-input', 'a question must be one non-empty line');
   halt(state, `clarification needed at step ${step.id}: ${questions.length} question${questions.length > 1 ? 's' : ''} for the user`, now);
   state.clarificationQuestions = [...questions];
+  state.clarificationAnswers = [];
+}
+
+/** Questions asked at the last clarification halt that have no answers yet. */
+export function openQuestions(state: SessionState): string[] {
+  return state.clarificationAnswers.length === 0 ? state.clarificationQuestions : [];
 }
 
 export function halt(state: SessionState, reason: string, now: string): void {
@@ -371,11 +378,31 @@ export function halt(state: SessionState, reason: string, now: string): void {
   state.revision++;
 }
 
-export function resume(state: SessionState, now: string): void {
-  state.status = nextStatus(state, 'resume');
+/**
+ * Continue a halted session. A halt with questions is resumed with the user's answers, one per
+ * question: the questions stay, the answers are kept beside them and noted on the step (a later
+ * clarification halt replaces both, the notes keep every round).
+ */
+export function resume(state: SessionState, answers: readonly string[], now: string): void {
+  const status = nextStatus(state, 'resume');
+  const open = openQuestions(state);
+  if (answers.length !== open.length) {
+    const asked = open.map((q, i) => `${i + 1}. ${q}`).join(' ');
+    throw new FlowError(
+      'bad-input',
+      open.length === 0
+        ? `session ${state.sessionId} halted without questions: there is nothing to --answer`
+        : `session ${state.sessionId} halted with ${open.length} question${open.length > 1 ? 's' : ''} for the user: resume needs one --answer per question, in order (got ${answers.length}): ${asked}`,
+    );
+  }
+  for (const a of answers) if (a.trim() === '' || CONTROL.test(a)) throw new FlowError('bad-input', 'an answer must be one non-empty line of text');
+  state.status = status;
   state.history.push({ event: 'resume', step: state.current, at: now, detail: state.haltReason ?? undefined });
   state.haltReason = null;
-  state.clarificationQuestions = [];
+  if (open.length > 0) {
+    state.clarificationAnswers = [...answers];
+    (state.notes[state.current ?? '(end)'] ??= []).push(...open.map((q, i) => `Q: ${q} A: ${answers[i]!}`));
+  }
   state.revision++;
 }
 

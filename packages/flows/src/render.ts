@@ -63,9 +63,8 @@ export function renderView(r: RenderInput): string {
   }
   if (state.status === 'HALTED') {
     out.push(`### Halted`, '', `Reason: ${state.haltReason ?? 'none given'}`, '');
-    if (state.clarificationQuestions.length > 0) {
-      out.push('Ask the user these questions and wait for the answers:', '', ...state.clarificationQuestions.map((q, i) => `${i + 1}. ${q}`), '');
-    }
+    const open = state.clarificationAnswers.length === 0 ? state.clarificationQuestions : [];
+    if (open.length > 0) out.push('Ask the user these questions and wait for the answers:', '', ...open.map((q, i) => `${i + 1}. ${q}`), '');
   }
   if (state.status === 'LEARNINGS_PENDING') {
     out.push('### Learnings', '', `Every phase of ${flow.id} is done. Before it is fully complete, record what this run taught: what worked, what failed, what to do differently next time.`, '');

@@ -352,11 +352,26 @@ export async function haltFlow(opts: RunnerOptions, input: { sessionId: string; 
   return view(opts, loaded, state, 'halted', `Halted session ${state.sessionId} at step ${state.current ?? '?'}.`);
 }
 
-export async function resumeFlow(opts: RunnerOptions, input: { sessionId: string; notes?: readonly string[] }): Promise<FlowView> {
+export interface ResumeInput {
+  sessionId: string;
+  /**
+   * Who resumes. A halt hands the decision to the user (questions, a failed validation, a stop), so
+   * only `user` may resume; a harness passes what pins its caller (the CLI: RATCHET_ACTOR).
+   */
+  actor: 'user' | 'agent';
+  /** The user's answers to the open clarifying questions, one per question, in order. */
+  answers?: readonly string[];
+  notes?: readonly string[];
+}
+
+export async function resumeFlow(opts: RunnerOptions, input: ResumeInput): Promise<FlowView> {
+  if (input.actor !== 'user') {
+    throw new FlowError('user-required', `resuming session ${input.sessionId} is the user's decision: the agent asks the questions and stops; the user runs resume with the answers from their own shell`);
+  }
   const { doc, loaded } = await openExisting(opts, input.sessionId);
   const state = await doc.update((draft) => {
     requireSession(draft, input.sessionId, doc.path);
-    resume(draft, now(opts));
+    resume(draft, input.answers ?? [], now(opts));
     addNotes(draft, input.notes ?? []);
   });
   return view(opts, loaded, state, 'resumed', `Resumed session ${state.sessionId} at step ${state.current ?? '?'}.`);

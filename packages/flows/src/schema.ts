@@ -142,7 +142,8 @@ export const SessionDataSchema = z
     branches: z.record(z.string(), z.array(z.string())),
     notes: z.record(z.string(), z.array(z.string())),
     haltReason: z.union([z.string(), z.null()]),
-    clarificationQuestions: z.array(z.string()),
+    clarificationQuestions: d(z.array(z.string()), 'The questions of the last clarification halt; kept after resume.'),
+    clarificationAnswers: d(z.array(z.string()), "The user's answers to them, one per question; empty while they are open."),
     history: z.array(
       z.strictObject({
         event: z.enum(['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set', 'learnings']),

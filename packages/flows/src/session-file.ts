@@ -10,7 +10,7 @@ import { FLOW_ID } from './validate-flow.js';
 import { FINISHED_STATUSES, SESSION_MODES, SESSION_STATUSES, VERDICTS, type SessionState } from './types.js';
 
 export const SESSION_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-session.schema.json';
-/** 2: `baseline` (artifact digests at the step's start), `stepOutputs`, `then`, `verdicts`, the skill statuses. Version 1 files are migrated on read. */
+/** 2: `baseline` (artifact digests at the step's start), `stepOutputs`, `then`, `verdicts`, `clarificationAnswers`, the skill statuses. Version 1 files are migrated on read. */
 export const SESSION_VERSION = 2;
 /** Where sessions live, relative to the project root. */
 export const SESSIONS_DIR = '.ratchet/flows';
@@ -22,7 +22,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision', 'baseline', 'stepOutputs', 'then', 'verdicts'];
+const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'clarificationAnswers', 'history', 'revision', 'baseline', 'stepOutputs', 'then', 'verdicts'];
 
 /** Structural check of a session document (without the store's envelope keys). */
 export const sessionSchema: Schema<SessionState> = {
@@ -62,6 +62,7 @@ export const sessionSchema: Schema<SessionState> = {
     strMap('notes', 'list');
     if (input.haltReason !== null) str('haltReason');
     if (!Array.isArray(input.clarificationQuestions) || !input.clarificationQuestions.every((q) => typeof q === 'string')) bad(['clarificationQuestions'], 'expected an array of strings');
+    if (!Array.isArray(input.clarificationAnswers) || !input.clarificationAnswers.every((q) => typeof q === 'string')) bad(['clarificationAnswers'], 'expected an array of strings');
     if (!Array.isArray(input.history)) bad(['history'], 'expected an array');
     else
       input.history.forEach((h: unknown, i) => {
@@ -118,6 +119,7 @@ const EMPTY: SessionState = {
   notes: {},
   haltReason: null,
   clarificationQuestions: [],
+  clarificationAnswers: [],
   history: [],
   revision: 0,
   baseline: {},
@@ -131,7 +133,8 @@ const EMPTY: SessionState = {
  * no baseline, so its current step is judged on shape and the ledger until it is left.
  */
 const MIGRATIONS: Record<number, Migration> = {
-  1: (data) => ({ ...data, baseline: {}, stepOutputs: {}, then: [], verdicts: {} }),
+  // A version 1 resume cleared the questions, so a version 1 session has no answered ones.
+  1: (data) => ({ ...data, clarificationAnswers: [], baseline: {}, stepOutputs: {}, then: [], verdicts: {} }),
 };
 
 export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY, migrations: MIGRATIONS });

@@ -189,7 +189,10 @@ export interface SessionState {
   /** Notes recorded per step (`advance --note`, `resume --note`). */
   notes: Record<string, string[]>;
   haltReason: string | null;
+  /** The questions the last clarification halt asked; kept after the session resumes. */
   clarificationQuestions: string[];
+  /** The user's answers to them, one per question (given on resume); empty while they are open. */
+  clarificationAnswers: string[];
   history: HistoryEntry[];
   /** Incremented by every saved change. */
   revision: number;

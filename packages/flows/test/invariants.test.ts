@@ -97,9 +97,9 @@ describe('invariant 1: every step prints a mandatory next-command directive', ()
     const flow = await loadFlowFile(REASONING);
     const halted = await think(opts, { sessionId: (await startFlow(opts, { flow, ref: REASONING, sessionId: 'r' })).session.sessionId, questions: ['Which database?'] });
     expect(halted.outcome).toBe('halted');
-    expect(directiveCommand(halted)).toBe(`ratchet flow resume --session r --note "<the user's answers>"`);
+    expect(directiveCommand(halted)).toBe("ratchet flow resume --session r --answer '<answer 1>'");
     expect(halted.text).toContain('1. Which database?');
-    let v = await resumeFlow(opts, { sessionId: 'r', notes: ['Postgres'] });
+    let v = await resumeFlow(opts, { sessionId: 'r', actor: 'user', answers: ['Postgres'] });
     expect(directiveCommand(v)).toBe("ratchet flow advance --session r --output '<file>'");
     for (let i = 0; i < 20 && v.outcome !== 'completed'; i++) v = await think(opts, { sessionId: 'r', set: { route: 'develop-feature', confidence: 'HIGH' } });
     expect(v.outcome).toBe('completed');
@@ -125,7 +125,7 @@ describe('invariant 1: every step prints a mandatory next-command directive', ()
             else if (o === 'loop') v = await advanceFlow(opts, { sessionId: 'p', kind: 'loop' });
             else if (o === 'remediate') v = await advanceFlow(opts, { sessionId: 'p', kind: 'remediate' });
             else if (o === 'halt') v = await haltFlow(opts, { sessionId: 'p', reason: 'stop' });
-            else if (o === 'resume') v = await resumeFlow(opts, { sessionId: 'p' });
+            else if (o === 'resume') v = await resumeFlow(opts, { sessionId: 'p', actor: 'user', answers: (await openSession(root, 'p').read()).clarificationAnswers.length === 0 ? (await openSession(root, 'p').read()).clarificationQuestions.map(() => 'yes') : [] });
             else if (o === 'question') v = await advanceFlow(opts, { sessionId: 'p', questions: ['why?'] });
             else if (o === 'branch') v = await completeBranch(opts, { sessionId: 'p', branch: 'design' });
             else {

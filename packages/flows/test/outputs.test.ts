@@ -103,7 +103,7 @@ describe('task routing (step 4): the route and its confidence', () => {
     await expect(think(opts, { sessionId: 's', set: { route: 'develop-feature', confidence: 'PRETTY HIGH' } })).rejects.toMatchObject({ code: 'bad-input', reason: '--set confidence="PRETTY HIGH": confidence must be one of: HIGH, LOW, MEDIUM' });
     const halted = await think(opts, { sessionId: 's', set: { route: 'develop-feature', confidence: 'MEDIUM' }, questions: ['Is the login page for admins only?'] });
     expect(halted.session).toMatchObject({ status: 'HALTED', current: '4', vars: { route: 'develop-feature', confidence: 'MEDIUM' }, clarificationQuestions: ['Is the login page for admins only?'] });
-    await resumeFlow(opts, { sessionId: 's', notes: ['Admins only.'] });
+    await resumeFlow(opts, { sessionId: 's', actor: 'user', answers: ['Admins only.'] });
     // Still MEDIUM after the answer: the decision has to be taken again, at HIGH.
     expect((await think(opts, { sessionId: 's' })).ok).toBe(false);
     const routed = await think(opts, { sessionId: 's', set: { confidence: 'HIGH' } });

@@ -108,7 +108,7 @@ describe('reasoning protocol', () => {
     await expect(think(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
   });
 
-  test('clarifying questions at step 0 halt the session; at most 5; resume records the answers', async () => {
+  test('clarifying questions at step 0 halt the session; at most 5; resume records the answers beside the questions', async () => {
     const root = tmpProject();
     await reasoning(root);
     const opts = runner(root);
@@ -116,8 +116,16 @@ describe('reasoning protocol', () => {
     const halted = await think(opts, { sessionId: 's', questions: ['Which API?', 'Which users?'] });
     expect(halted.session).toMatchObject({ status: 'HALTED', current: '0', clarificationQuestions: ['Which API?', 'Which users?'], haltReason: 'clarification needed at step 0: 2 questions for the user' });
     await expect(think(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
-    const resumed = await resumeFlow(opts, { sessionId: 's', notes: ['REST; admins'] });
-    expect(resumed.session).toMatchObject({ status: 'EXECUTING', current: '0', clarificationQuestions: [], haltReason: null, notes: { '0': ['REST; admins'] } });
+    const resumed = await resumeFlow(opts, { sessionId: 's', actor: 'user', answers: ['REST', 'admins'] });
+    // The questions stay; the answers are kept beside them and noted on the step.
+    expect(resumed.session).toMatchObject({
+      status: 'EXECUTING',
+      current: '0',
+      clarificationQuestions: ['Which API?', 'Which users?'],
+      clarificationAnswers: ['REST', 'admins'],
+      haltReason: null,
+      notes: { '0': ['Q: Which API? A: REST', 'Q: Which users? A: admins'] },
+    });
     expect(resumed.text).toContain('## Step 0: Johari Window discovery');
     expect(resumed.text).toContain('### Session inputs\n\n- query: "add a login page"\n');
     expect((await think(opts, { sessionId: 's' })).session.current).toBe('1');
@@ -132,8 +140,8 @@ describe('reasoning protocol', () => {
     expect(h.text).toContain('Reason: routing confidence LOW');
     expect(directiveCommand(h)).toBe('ratchet flow resume --session s');
     await expect(haltFlow(opts, { sessionId: 's', reason: 'again' })).rejects.toMatchObject({ code: 'session-not-active' });
-    await expect(resumeFlow(opts, { sessionId: 'missing' })).rejects.toMatchObject({ code: 'unknown-session' });
-    expect((await resumeFlow(opts, { sessionId: 's' })).session.status).toBe('EXECUTING');
+    await expect(resumeFlow(opts, { sessionId: 'missing', actor: 'user' })).rejects.toMatchObject({ code: 'unknown-session' });
+    expect((await resumeFlow(opts, { sessionId: 's', actor: 'user' })).session.status).toBe('EXECUTING');
     await expect(haltFlow(opts, { sessionId: 's', reason: 'two\nlines' })).rejects.toMatchObject({ code: 'bad-input' });
   });
 });

@@ -65,13 +65,13 @@ describe('REMEDIATION: the verdict decides', () => {
     expect(halted.session).toMatchObject({ status: 'HALTED', current: '5', remediations: { '5': 2 } });
     expect(halted.session.haltReason).toBe('validation failed (verdict FAIL) and step 5 has used 2 of 2 remediations: the skill cannot complete on a failed validation; the user decides how to go on');
     await expect(advanceFlow(opts, { sessionId: 'k' })).rejects.toMatchObject({ code: 'session-not-active' });
-    await resumeFlow(opts, { sessionId: 'k' });
+    await resumeFlow(opts, { sessionId: 'k', actor: 'user' });
     // The failed validation's file is the baseline now: advancing on it again is refused, not completed.
     const again = await advanceFlow(opts, { sessionId: 'k' });
     expect(again.missing).toContain(`${VALIDATION} is unchanged since this step began (memory file of agent validation-agent): it must be written for this step, not left over from earlier work`);
     writeAgentMemory(root, 'T', 'validation-agent', 'Verdict: FAIL');
     expect((await advanceFlow(opts, { sessionId: 'k' })).session.status).toBe('HALTED');
-    await resumeFlow(opts, { sessionId: 'k' });
+    await resumeFlow(opts, { sessionId: 'k', actor: 'user' });
     writeAgentMemory(root, 'T', 'validation-agent', 'Verdict: PASS');
     const passed = await advanceFlow(opts, { sessionId: 'k' });
     expect(passed.session.status).toBe('LEARNINGS_PENDING');

@@ -92,9 +92,13 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
 
   flow
     .command('resume')
-    .description('continue a halted session at the step where it stopped, optionally recording the user\'s answers')
+    .description(
+      "the user's decision after a halt: continue the session at the step where it stopped, with one --answer per clarifying question " +
+        '(refused when RATCHET_ACTOR=agent: an agent that halted to ask does not answer itself)',
+    )
     .requiredOption('--session <id>', 'the session')
-    .option('--note <text>', 'record a note, e.g. the answers to the clarifying questions (repeatable)', collect)
-    .addHelpText('after', '\nExample:\n  ratchet flow resume --session s1 --note "PostgreSQL; admins only"')
+    .option('--answer <text>', "the user's answer to a clarifying question (repeatable, one per question, in order); kept beside the questions", collect)
+    .option('--note <text>', 'record a note on the step (repeatable)', collect)
+    .addHelpText('after', '\nExamples:\n  ratchet flow resume --session s1 --answer "admins only" --answer "PostgreSQL"\n  ratchet flow resume --session s1-dev')
     .action(action(() => import('./resume.js')));
 };
