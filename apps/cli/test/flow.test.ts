@@ -264,7 +264,7 @@ describe('ratchet flow', () => {
     const json = JSON.parse((await ratchet(root, '--json', 'flow', 'status', '--session', 's')).out) as { directive: { text: string } };
     expect(json.directive.text.startsWith('**Run exactly this next:**\n\nFirst, write this step')).toBe(true);
     expect(json.directive.text.endsWith("\n\n`ratchet flow advance --session s --output '<file>'`\n\n- Progress is saved.")).toBe(true);
-    expect((await ratchet(root, 'flow', 'list')).out).toContain('settings  protocols/flow-settings.json (directive wording for flows that set none)');
+    expect((await ratchet(root, 'flow', 'list')).out).toContain('settings  protocols/flow-settings.json (directive wording for flows that set none; memory-file names)');
 
     const before = readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8');
     put(root, 'protocols/flow-settings.json', '{\n  "directive": {\n    "heading": "two\\nlines",\n    "warnings": "one"\n  }\n}\n');
@@ -285,6 +285,21 @@ describe('ratchet flow', () => {
     const help = await ratchet(root, 'flow', '--help');
     expect(help.out).toContain('protocols/flow-settings.json');
     expect(help.out).toContain('@ratchet/flows/schemas/flow-settings.schema.json');
+  });
+
+  test("protocols/flow-settings.json names the memory files: the original's names work for the built-in skill; a bad template is exit 2 at its place", async () => {
+    const root = project();
+    put(root, 'protocols/flow-settings.json', JSON.stringify({ memoryFiles: { agent: '.claude/memory/{task-id}-{role}-memory.md' } }, null, 2));
+    const started = await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'd', '--input', 'task=T');
+    expect(started.code).toBe(0);
+    expect(started.out).toContain('- `.claude/memory/T-clarification-memory.md`: memory file of agent clarification-agent');
+    put(root, '.claude/memory/T-clarification-memory.md', HEADINGS.map((h) => `${h}\n\nWhat the clarification agent found, under the original's name.\n`).join('\n'));
+    put(root, '.claude/memory/T-memory-phase-0-to-1-memory.md', HEADINGS.map((h) => `${h}\n\nWhat the memory agent carries from phase 0 to phase 1.\n`).join('\n'));
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'd')).code).toBe(0);
+    put(root, 'protocols/flow-settings.json', '{\n  "memoryFiles": {\n    "agent": "/tmp/{task}.md"\n  }\n}\n');
+    const bad = await ratchet(root, 'flow', 'status', '--session', 'd');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe('protocols/flow-settings.json:3:14: invalid flow settings: the agent memory-file path must be relative to the project root\n');
   });
 
   test('bad input is exit 2 with the file and place', async () => {

@@ -172,7 +172,11 @@ export function varsAt(flow: Flow, state: SessionState, step: string | null, ext
     vars.step = step;
     vars.iteration = String(state.visits[step] ?? 1);
   }
-  return Object.assign(vars, extra);
+  Object.assign(vars, extra);
+  // The original's spellings: {task-id}, and {role}, the agent's name without "-agent" (clarification).
+  vars['task-id'] = vars.task;
+  if (vars.agent !== undefined) vars.role = vars.agent.replace(/-agent$/, '');
+  return vars;
 }
 
 function resolveGate(gate: Gate, vars: Record<string, string>, root: string, why: string): ResolvedGate {
@@ -330,7 +334,7 @@ export function applyAdvance(flow: Flow, state: SessionState, plan: AdvancePlan,
 
 export function setVars(state: SessionState, vars: Readonly<Record<string, string>>, now: string): void {
   for (const [name, value] of Object.entries(checkVars(vars, '--set'))) {
-    if (['session', 'flow', 'step', 'iteration', 'agent', 'from', 'to', 'branch'].includes(name)) throw new FlowError('bad-input', `--set ${name}: "${name}" is a reserved variable`);
+    if (['session', 'flow', 'step', 'iteration', 'agent', 'role', 'from', 'to', 'branch'].includes(name)) throw new FlowError('bad-input', `--set ${name}: "${name}" is a reserved variable`);
     state.vars[name] = value;
     state.history.push({ event: 'set', step: state.current, at: now, detail: name });
   }

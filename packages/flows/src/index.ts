@@ -85,7 +85,10 @@ export {
   FLOW_SETTINGS_SCHEMA_URL,
   MAX_DIRECTIVE_LINE,
   MAX_DIRECTIVE_WARNINGS,
+  MEMORY_FILE_VARS,
   checkFlowSettings,
   loadFlowSettings,
+  withMemoryFiles,
   type FlowSettings,
+  type MemoryFileNames,
 } from './settings.js';

@@ -44,6 +44,7 @@ import { renderTemplate } from './template.js';
 import { directiveText, renderDirective, renderView, type GateLine } from './render.js';
 import { openSession, SESSIONS_DIR, sessionPath } from './session-file.js';
 import type { DirectiveText, Flow, FlowKind, SessionMode, SessionState, Step, StepType, Verdict } from './types.js';
+import { withMemoryFiles, type MemoryFileNames } from './settings.js';
 import { checkFlowNames, checkValues, needsCatalogue } from './values.js';
 
 export interface RunnerOptions {
@@ -62,6 +63,11 @@ export interface RunnerOptions {
   defaultDirective?: Partial<DirectiveText>;
   /** Replaces the directive wording of every flow (after the flow's own `directive`). */
   directive?: Partial<DirectiveText>;
+  /**
+   * The project's memory-file names (the CLI: `memoryFiles` in protocols/flow-settings.json): the
+   * path templates of every flow's agent, transition and learnings gates.
+   */
+  memoryFiles?: MemoryFileNames;
   /**
    * The names of the flows the caller can start (the CLI: project and built-in flows). Variables
    * declared `values: "flows"` (the reasoning protocol's `route`) must name one of them; without
@@ -131,7 +137,13 @@ async function catalogue(opts: RunnerOptions, flow: Flow, vars: Readonly<Record<
   return then.length > 0 || (vars !== undefined && needsCatalogue(flow, vars)) ? await opts.flows() : undefined;
 }
 
-export async function startFlow(opts: RunnerOptions, input: StartInput): Promise<FlowView> {
+/** The flow as this project runs it: with its memory-file names. */
+function projectFlow(opts: RunnerOptions, loaded: LoadedFlow): LoadedFlow {
+  return opts.memoryFiles === undefined ? loaded : { ...loaded, flow: withMemoryFiles(loaded.flow, opts.memoryFiles) };
+}
+
+export async function startFlow(opts: RunnerOptions, raw: StartInput): Promise<FlowView> {
+  const input = { ...raw, flow: projectFlow(opts, raw.flow) };
   const flows = await catalogue(opts, input.flow.flow, input.inputs, input.then);
   checkFlowNames(input.then ?? [], flows);
   const doc = openSession(opts.root, input.sessionId);
@@ -420,7 +432,7 @@ async function openExisting(opts: RunnerOptions, sessionId: string): Promise<{ d
   const doc = openSession(opts.root, sessionId);
   const state = await doc.read();
   requireSession(state, sessionId, doc.path);
-  return { doc, loaded: await opts.loadFlow(state.flow.ref) };
+  return { doc, loaded: projectFlow(opts, await opts.loadFlow(state.flow.ref)) };
 }
 
 function requireSession(state: SessionState, sessionId: string, path: string): void {

@@ -197,6 +197,14 @@ export const FlowSettingsSchema = z
       }),
       "Replaces Ratchet's directive wording for every flow that sets no directive of its own (a flow's own directive wins).",
     ).optional(),
+    memoryFiles: d(
+      z.strictObject({
+        agent: d(directiveLine(), 'Path template of every agent memory file: {task}, {task-id}, {session}, {flow}, {step}, {iteration}, {agent}, {role} (the agent name without "-agent").').optional(),
+        transition: d(directiveLine(), "Path template of the memory agent's transition files: {task}, {task-id}, {session}, {flow}, {step}, {iteration}, {from}, {to}.").optional(),
+        learnings: d(directiveLine(), "Path template of a skill's learnings file: {task}, {task-id}, {session}, {flow}.").optional(),
+      }),
+      "The project's memory-file names, for every flow's agent, transition and learnings gates (their length and sections stay the flow's).",
+    ).optional(),
   })
   .register(flowsSchemaRegistry, { title: 'Ratchet flow settings', description: 'protocols/flow-settings.json: project-wide settings for `ratchet flow`.' });
 

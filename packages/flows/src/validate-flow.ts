@@ -28,7 +28,7 @@ export const STEP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const MAX_LOOP_LIMIT = 10;
 export const DEFAULT_LOOP_LIMIT = 3;
 /** Placeholders every gate may use; inputs declared by the flow come on top. */
-export const BASE_VARS = ['task', 'session', 'flow', 'step', 'iteration'] as const;
+export const BASE_VARS = ['task', 'task-id', 'session', 'flow', 'step', 'iteration'] as const;
 
 type Json = Record<string, unknown>;
 
@@ -129,7 +129,7 @@ export function checkFlow(value: unknown): FlowCheck {
   }
 
   const gateVars = (extra: readonly string[]): Set<string> => new Set([...BASE_VARS, ...inputNames, ...extra]);
-  const agentGate = value.agentGate === undefined ? undefined : c.gate(value.agentGate, '/agentGate', gateVars(['agent']));
+  const agentGate = value.agentGate === undefined ? undefined : c.gate(value.agentGate, '/agentGate', gateVars(['agent', 'role']));
   const transitionGate = value.transitionGate === undefined ? undefined : c.gate(value.transitionGate, '/transitionGate', gateVars(['from', 'to']));
   // Learnings are written after the last phase: no step, no iteration.
   const learningsVars = new Set([...BASE_VARS.filter((v) => v !== 'step' && v !== 'iteration'), ...inputNames]);
@@ -185,7 +185,7 @@ export function checkFlow(value: unknown): FlowCheck {
         const problem = staticPathProblem(step.content);
         if (problem !== undefined) add(`${p}/content`, `content path ${problem}`);
       }
-      const stepVars = gateVars(agent !== undefined ? ['agent'] : []);
+      const stepVars = gateVars(agent !== undefined ? ['agent', 'role'] : []);
       if (raw.gates !== undefined) {
         if (!Array.isArray(raw.gates)) add(`${p}/gates`, 'must be an array of gates');
         else
@@ -232,7 +232,7 @@ export function checkFlow(value: unknown): FlowCheck {
               if (!Array.isArray(b.gates)) add(`${bp}/gates`, 'must be an array of gates');
               else
                 (b.gates as unknown[]).forEach((g, k) => {
-                  const gate = c.gate(g, `${bp}/gates/${k}`, gateVars(['branch', ...(bAgent !== undefined ? ['agent'] : [])]));
+                  const gate = c.gate(g, `${bp}/gates/${k}`, gateVars(['branch', ...(bAgent !== undefined ? ['agent', 'role'] : [])]));
                   if (gate) branch.gates.push(gate);
                 });
             }

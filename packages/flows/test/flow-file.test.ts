@@ -84,8 +84,8 @@ describe('checkFlow', () => {
     expect(problems).toEqual([
       '/agentGate/artifact: artifact path must be relative to the project root',
       '/transitionGate/artifact: artifact path must not contain ".." segments: artifacts stay inside the project',
-      '/steps/0/gates/0/artifact: unknown placeholder {agent} (known here: {task}, {session}, {flow}, {step}, {iteration})',
-      '/steps/0/gates/0/artifact: unknown placeholder {nope} (known here: {task}, {session}, {flow}, {step}, {iteration})',
+      '/steps/0/gates/0/artifact: unknown placeholder {agent} (known here: {task}, {task-id}, {session}, {flow}, {step}, {iteration})',
+      '/steps/0/gates/0/artifact: unknown placeholder {nope} (known here: {task}, {task-id}, {session}, {flow}, {step}, {iteration})',
       '/steps/0/gates/1/artifact: artifact path must be relative to the project root',
       '/steps/0/gates/2/artifact: artifact path must not contain ".." segments: artifacts stay inside the project',
     ]);
@@ -99,7 +99,7 @@ describe('checkFlow', () => {
       '/learningsGate: a skill must declare where its learnings are written ("learningsGate"): it is FULLY_COMPLETE only after them',
     ]);
     expect(problemsOf({ id: 'x', title: 'X', learningsGate: { artifact: 'l/{step}.md' }, steps: [step('0')] })).toEqual([
-      '/learningsGate/artifact: unknown placeholder {step} (known here: {task}, {session}, {flow})',
+      '/learningsGate/artifact: unknown placeholder {step} (known here: {task}, {task-id}, {session}, {flow})',
     ]);
   });
 
@@ -110,7 +110,7 @@ describe('checkFlow', () => {
     expect(problemsOf({ id: 'x', title: 'X', steps: [step('0', { verdictFrom: '../v.md' }), { ...fix, verdictFrom: 'out/{nope}.md' }] })).toEqual([
       '/steps/0/verdictFrom: artifact path must not contain ".." segments: artifacts stay inside the project',
       '/steps/0/verdictFrom: "verdictFrom" only applies to REMEDIATION steps (this one is LINEAR)',
-      '/steps/1/verdictFrom: unknown placeholder {nope} (known here: {task}, {session}, {flow}, {step}, {iteration})',
+      '/steps/1/verdictFrom: unknown placeholder {nope} (known here: {task}, {task-id}, {session}, {flow}, {step}, {iteration})',
       '/steps/1: a REMEDIATION step reads its verdict from a file: name its agent (with an "agentGate") or "verdictFrom"',
     ]);
   });

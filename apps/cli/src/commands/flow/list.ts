@@ -65,7 +65,7 @@ export default async function list(ctx: Context): Promise<number> {
       }
     }
     if (settings.error !== undefined) ctx.out(`\nsettings  INVALID: ${settings.error}`);
-    else if (settings.present) ctx.out(`\nsettings  ${settings.file} (directive wording for flows that set none)`);
+    else if (settings.present) ctx.out(`\nsettings  ${settings.file} (directive wording for flows that set none; memory-file names)`);
     if (sessions.length > 0) {
       ctx.out('');
       ctx.out('sessions:');

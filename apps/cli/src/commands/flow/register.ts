@@ -21,7 +21,9 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
         'Flows are found in protocols/flows/<name>.flow.{json,yaml} of the project first, then among the built-in ones.\n' +
         '\nDirective wording: protocols/flow-settings.json replaces Ratchet\'s for every flow that sets no "directive" of its own\n' +
         '(JSON Schema @ratchet/flows/schemas/flow-settings.schema.json; a file that does not validate is exit 2 with its place):\n' +
-        '  { "directive": { "heading": "**Next, and only this:**", "warnings": ["- Your progress is saved."] } }',
+        '  { "directive": { "heading": "**Next, and only this:**", "warnings": ["- Your progress is saved."] } }\n' +
+        'Memory-file names (every flow\'s agent, transition and learnings gates), e.g. the original\'s:\n' +
+        '  { "memoryFiles": { "agent": ".claude/memory/{task-id}-{role}-memory.md" } }   ({role}: the agent name without "-agent")',
     );
 
   flow
