@@ -87,6 +87,19 @@ describe('ratchet flow', () => {
     expect(doc.flows.find((f) => f.name === 'broken')?.error).toBe('protocols/flows/broken.flow.yaml:4:5: invalid flow: a PARALLEL step needs "branches" (and 1 more problem)');
   });
 
+  test('init scaffolds the built-in flows into protocols/flows/: they list as the project\'s and run from there', async () => {
+    const root = project();
+    expect((await ratchet(root, 'init', '--quiet')).code).toBe(0);
+    for (const f of ['protocols/flows/reasoning.flow.json', 'protocols/flows/reasoning/step-4-task-routing.md', 'protocols/flows/develop-feature/phase-5-validation.md', '.claude/memory/.gitkeep']) {
+      expect(readFileSync(join(root, f), 'utf8'), f).toBeDefined();
+    }
+    const listed = JSON.parse((await ratchet(root, '--json', 'flow', 'list')).out) as { flows: { name: string; source: string }[] };
+    expect(listed.flows.map((f) => [f.name, f.source])).toEqual([['develop-feature', 'project'], ['reasoning', 'project']]);
+    put(root, 'protocols/flows/reasoning/step-0-johari-discovery.md', '# Our own step 0\n');
+    const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's');
+    expect(started.out).toContain('# Our own step 0');
+  });
+
   test('start -> advance -> status: exit codes, the saved session, the directive', async () => {
     const root = project();
     const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's1', '--input', 'query=add a login page');
