@@ -315,6 +315,34 @@ describe('ratchet flow', () => {
     expect(bad.err).toBe('protocols/flow-settings.json:3:14: invalid flow settings: the agent memory-file path must be relative to the project root\n');
   });
 
+  test('hook obligations: a skill waiting for its learnings is still owed; a fully complete one is not', async () => {
+    const root = project();
+    const gate = { minLength: 10, headings: ['## Done'] };
+    const mini = {
+      id: 'mini',
+      title: 'Mini skill',
+      kind: 'skill',
+      agentGate: { artifact: 'mem/{task}-{agent}.md', ...gate },
+      transitionGate: { artifact: 'mem/{task}-{from}-{to}.md' },
+      learningsGate: { artifact: 'mem/{task}-learnings.md', ...gate },
+      steps: [{ id: '0', title: 'Do', content: 'mini/do.md', agent: 'doer' }],
+    };
+    put(root, 'protocols/flows/mini.flow.json', JSON.stringify(mini));
+    put(root, 'protocols/flows/mini/do.md', '# Do it\n');
+    expect((await ratchet(root, 'flow', 'start', 'mini', '--session', 'm', '--input', 'task=T')).code).toBe(0);
+    put(root, 'mem/T-doer.md', '## Done\n\nThe work, written for this phase.\n');
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'm')).code).toBe(0);
+    expect(session(root, 'm').status).toBe('LEARNINGS_PENDING');
+    const { flowObligations } = await import('../src/hook/flow-obligations.js');
+    const { makeContext } = await import('../src/context.js');
+    const ctx = makeContext(capture(root).io, { json: false, quiet: true, cwd: root, color: false });
+    expect(await flowObligations(ctx, ['m'])).toEqual([{ kind: 'flow', what: 'flow mini session m is LEARNINGS_PENDING', command: 'ratchet flow advance --session m' }]);
+    put(root, 'mem/T-learnings.md', '## Done\n\nWhat this run taught.\n');
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'm')).code).toBe(0);
+    expect(session(root, 'm').status).toBe('FULLY_COMPLETE');
+    expect(await flowObligations(ctx, ['m'])).toEqual([]);
+  });
+
   test('bad input is exit 2 with the file and place', async () => {
     const root = project();
     put(root, 'bad.flow.json', '{\n  "id": "bad",\n  "title": "Bad",\n  "steps": [\n    { "id": "0", "title": "Z", "content": "z.md", "type": "OPTIONAL", "skip": { "mode": "agent" } }\n  ]\n}\n');

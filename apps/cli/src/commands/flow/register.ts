@@ -13,7 +13,8 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .command('flow')
     .description(
       'run step-by-step workflows an agent cannot skip: each call saves the session, prints the step and names ' +
-        "the exact next command; advancing waits until the step's files (agent memory, memory-agent notes) exist",
+        "what must happen first and the exact next command; advancing waits until the step's files (agent memory, " +
+        'memory-agent notes) and its output hold, written for this step: not left from earlier work, not copies',
     )
     .addHelpText(
       'after',
