@@ -59,13 +59,15 @@ describe('Claude Code with the Ratchet plugin: refused stops and the loop guards
     const feedback = stopFeedback(server);
     expect(feedback).toHaveLength(1);
     expect(feedback[0]).toContain('flow reasoning session cc-22222222-1 is EXECUTING at step 0');
-    expect(feedback[0]).toContain('`ratchet flow advance --session cc-22222222-1`');
+    expect(feedback[0]).toContain("`ratchet flow advance --session cc-22222222-1 --output '<file>'`");
     expect(readJson<{ status?: string; state?: string }>(join(dir, '.ratchet/flows/cc-22222222-1.json'))).toBeTruthy();
   });
 
   test('the loop guard: a model that keeps moving and stopping is let go after hooks.maxStopBlocks', { timeout: SESSION_TIMEOUT }, async () => {
     const dir = initProject({ config: { maxStopBlocks: 2 } });
-    const advance = bash('ratchet flow advance --session cc-33333333-1');
+    // Step 0 goes on only with its output handed in (the Johari sections), here on standard input.
+    const step0 = ['## SHARE', '## ASK', '## ACKNOWLEDGE', '## EXPLORE'].map((h) => `${h}\n\nThe request is to explain the code; nothing here blocks the work.\n`).join('\n');
+    const advance = bash(`ratchet flow advance --session cc-33333333-1 --output - <<'OUTPUT'\n${step0}OUTPUT`);
     const { run, server } = await session(dir, 'explain the code', [{ text: 'Stop 1.' }, advance, { text: 'Stop 2.' }, advance, { text: 'Stop 3.' }, { text: 'Unused.' }], {
       sessionId: '33333333-aaaa-4bbb-8ccc-000000000006',
     });

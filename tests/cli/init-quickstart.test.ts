@@ -48,7 +48,7 @@ describe('ratchet init', () => {
     const compiled = ratchet(['protocol', 'compile'], { cwd: dir });
     expect(compiled.stderr).toBe('');
     expect(compiled.status).toBe(0);
-    expect(compiled.stdout).toBe('AGENTS.md: created (10 protocols, version 1.0.0)\n');
+    expect(compiled.stdout).toBe('AGENTS.md: created (11 protocols, version 1.0.0)\n');
     const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
     expect(agents).toContain('## Protocol `core-directive`');
     expect(agents).toContain('ratchet task start');

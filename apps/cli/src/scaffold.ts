@@ -47,11 +47,46 @@ export const PROTOCOL_SET: readonly { base: string; prose: boolean; purpose: str
   { base: '07-plan-registry', prose: true, purpose: 'plans found by name in the plan registry' },
   { base: '08-self-correction', prose: true, purpose: 'post-mortem -> lessons -> protocol updates -> recompile' },
   { base: '09-research', prose: true, purpose: 'the research cycle for unknowns' },
+  { base: '10-flows', prose: true, purpose: 'reasoning before work, skills through their agents, goals across turns' },
 ];
 
 const PROTOCOL_FILES: readonly ScaffoldFile[] = PROTOCOL_SET.flatMap(({ base, prose, purpose }) => [
   { path: `protocols/${base}.protocol.json`, purpose: `protocol source: ${purpose}`, content: asShipped(`${base}.protocol.json`) },
   ...(prose ? [{ path: `protocols/${base}.protocol.md`, purpose: `prose of ${base}, compiled with it`, content: asShipped(`${base}.protocol.md`) }] : []),
+]);
+
+/**
+ * The built-in flows and their step files, so a project sees, edits and reviews what its agents run
+ * (a project flow hides the built-in one of the same name). A test keeps this list equal to the
+ * repository's protocols/flows/.
+ */
+export const FLOW_SET: readonly { name: string; purpose: string; contents: readonly string[] }[] = [
+  {
+    name: 'reasoning',
+    purpose: 'the reasoning protocol (steps 0-8) every request goes through before work',
+    contents: [
+      'step-0-johari-discovery.md',
+      'step-1-semantic-understanding.md',
+      'step-2-chain-of-thought.md',
+      'step-3-tree-of-thought.md',
+      'step-3b-skill-detection.md',
+      'step-4-task-routing.md',
+      'step-5-self-consistency.md',
+      'step-6-socratic-interrogation.md',
+      'step-7-constitutional-critique.md',
+      'step-8-knowledge-transfer.md',
+    ],
+  },
+  {
+    name: 'develop-feature',
+    purpose: 'a composite skill: phases run by agents, gated by their memory files',
+    contents: ['phase-0-clarification.md', 'phase-1-research.md', 'phase-2-analysis.md', 'phase-3-synthesis.md', 'phase-4-generation.md', 'phase-5-validation.md'],
+  },
+];
+
+const FLOW_FILES: readonly ScaffoldFile[] = FLOW_SET.flatMap(({ name, purpose, contents }) => [
+  { path: `protocols/flows/${name}.flow.json`, purpose: `flow: ${purpose} (\`ratchet flow start ${name}\`)`, content: () => readFile(assetPath('protocols', 'flows', `${name}.flow.json`), 'utf8') },
+  ...contents.map((file) => ({ path: `protocols/flows/${name}/${file}`, purpose: `what step ${file.replace(/\.md$/, '')} of ${name} asks of the agent`, content: () => readFile(assetPath('protocols', 'flows', name, file), 'utf8') })),
 ]);
 
 export const SCAFFOLD: readonly ScaffoldFile[] = [
@@ -96,6 +131,12 @@ export const SCAFFOLD: readonly ScaffoldFile[] = [
     content: () => protocolAsset('compile.json', COMPILE_CONFIG_SCHEMA_URL),
   },
   ...PROTOCOL_FILES,
+  ...FLOW_FILES,
+  {
+    path: '.claude/memory/.gitkeep',
+    purpose: "where the flows' agents write their memory files (the gates read them there)",
+    content: () => Promise.resolve(''),
+  },
   {
     path: 'knowledge_core/agent_meta.json',
     purpose: 'who the agent is: `ratchet task start` reads it first (orientation level 1); edit it',

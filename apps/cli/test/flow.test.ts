@@ -37,9 +37,31 @@ function capture(cwd: string, onStdout?: () => void): { io: Io; out: () => strin
 }
 
 async function ratchet(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  return ratchetAs({}, cwd, ...argv);
+}
+
+/** With the environment a harness gives its agent (RATCHET_ACTOR=agent) or a person's shell. */
+async function ratchetAs(env: Record<string, string>, cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const c = capture(cwd);
+  c.io.env = env;
   const code = await run(argv, c.io);
   return { code, out: c.out(), err: c.err() };
+}
+
+const REASONING_STEPS = (JSON.parse(readFileSync(new URL('../../../protocols/flows/reasoning.flow.json', import.meta.url), 'utf8')) as { steps: { id: string; output: { headings: string[] } }[] }).steps;
+let handedIn = 0;
+
+/** Write a reasoning step's output (its sections, new text every time) under notes/; returns its path. */
+function stepOutput(root: string, step: string): string {
+  const headings = REASONING_STEPS.find((s) => s.id === step)!.output.headings;
+  const rel = `notes/step-${step}-${++handedIn}.md`;
+  put(root, rel, headings.map((h) => `${h}\n\n${'What this step worked out for the request, in full. '.repeat(3)}(${handedIn})\n`).join('\n'));
+  return rel;
+}
+
+/** Advance a reasoning session, handing in the current step's output. */
+async function think(root: string, id: string, ...more: string[]): Promise<{ code: number; out: string; err: string }> {
+  return ratchet(root, 'flow', 'advance', '--session', id, '--output', stepOutput(root, session(root, id).current!), ...more);
 }
 
 const session = (root: string, id: string): { current: string | null; status: string } => JSON.parse(readFileSync(join(root, '.ratchet/flows', `${id}.json`), 'utf8')) as { current: string | null; status: string };
@@ -51,6 +73,10 @@ describe('ratchet flow', () => {
     expect(listed.code).toBe(0);
     expect(listed.out).toMatch(/^develop-feature {2}skill {2}Composite skill: develop a feature {2}\(built-in; steps 0 1 2 3 4 5\)$/m);
     expect(listed.out).toMatch(/^reasoning {2}protocol {2}Reasoning protocol \(steps 0-8\) {2}\(built-in; steps 0 1 2 3 3b 4 5 6 7 8\)$/m);
+    // The routing table: each flow with what it is for and not for.
+    expect(listed.out).toMatch(/^develop-feature .*\n {2}for: build or change a feature in code.*\n {2}not for: questions, research or reviews that change no code.*$/m);
+    const table = JSON.parse((await ratchet(root, '--json', 'flow', 'list')).out) as { flows: { name: string; semanticTrigger?: string; notFor?: string }[] };
+    expect(table.flows.find((f) => f.name === 'reasoning')).toMatchObject({ semanticTrigger: expect.stringMatching(/^any new request/) as string, notFor: expect.stringMatching(/^work already routed/) as string });
     put(root, 'protocols/flows/reasoning.flow.json', '{\n  "id": "reasoning",\n  "title": "Mine",\n  "steps": [ { "id": "0", "title": "Only", "content": "r/0.md" } ]\n}\n');
     put(root, 'protocols/flows/r/0.md', '# Only step\n');
     put(root, 'protocols/flows/broken.flow.yaml', 'id: broken\ntitle: Broken\nsteps:\n  - id: "0"\n    title: Zero\n    type: PARALLEL\n    content: x.md\n');
@@ -61,14 +87,32 @@ describe('ratchet flow', () => {
     expect(doc.flows.find((f) => f.name === 'broken')?.error).toBe('protocols/flows/broken.flow.yaml:4:5: invalid flow: a PARALLEL step needs "branches" (and 1 more problem)');
   });
 
+  test('init scaffolds the built-in flows into protocols/flows/: they list as the project\'s and run from there', async () => {
+    const root = project();
+    expect((await ratchet(root, 'init', '--quiet')).code).toBe(0);
+    for (const f of ['protocols/flows/reasoning.flow.json', 'protocols/flows/reasoning/step-4-task-routing.md', 'protocols/flows/develop-feature/phase-5-validation.md', '.claude/memory/.gitkeep']) {
+      expect(readFileSync(join(root, f), 'utf8'), f).toBeDefined();
+    }
+    const listed = JSON.parse((await ratchet(root, '--json', 'flow', 'list')).out) as { flows: { name: string; source: string }[] };
+    expect(listed.flows.map((f) => [f.name, f.source])).toEqual([['develop-feature', 'project'], ['reasoning', 'project']]);
+    put(root, 'protocols/flows/reasoning/step-0-johari-discovery.md', '# Our own step 0\n');
+    const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's');
+    expect(started.out).toContain('# Our own step 0');
+  });
+
   test('start -> advance -> status: exit codes, the saved session, the directive', async () => {
     const root = project();
     const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's1', '--input', 'query=add a login page');
     expect(started.code).toBe(0);
     expect(started.out).toContain('## Step 0: Johari Window discovery (LINEAR)');
-    expect(started.out.trimEnd().split('\n').slice(-5)[0]).toBe('`ratchet flow advance --session s1`');
+    expect(started.out.trimEnd().split('\n').slice(-5)[0]).toBe("`ratchet flow advance --session s1 --output '<file>'`");
+    expect(started.out).toContain('First, write this step\'s output to a file (sections "## SHARE", "## ASK", "## ACKNOWLEDGE", "## EXPLORE"), and pass it with --output');
     expect(session(root, 's1').current).toBe('0');
-    expect((await ratchet(root, 'flow', 'advance', '--session', 's1')).code).toBe(0);
+    const bare = await ratchet(root, 'flow', 'advance', '--session', 's1');
+    expect(bare.code).toBe(1);
+    expect(bare.out).toContain('- step 0 hands in its output: pass --output FILE (or --output - to read it from standard input)');
+    expect((await ratchet(root, 'flow', 'advance', '--session', 's1', '--output', 'notes/none.md')).code).toBe(2);
+    expect((await think(root, 's1')).code).toBe(0);
     expect(session(root, 's1').current).toBe('1');
     const status = await ratchet(root, 'flow', 'status', '--session', 's1');
     expect(status.code).toBe(0);
@@ -84,7 +128,7 @@ describe('ratchet flow', () => {
     await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's');
     const seen: (string | null)[] = [];
     const c = capture(root, () => void seen.push(session(root, 's').current));
-    expect(await run(['flow', 'advance', '--session', 's'], c.io)).toBe(0);
+    expect(await run(['flow', 'advance', '--session', 's', '--output', stepOutput(root, '0')], c.io)).toBe(0);
     expect(seen[0]).toBe('1');
     expect(c.out()).toContain('## Step 1:');
   });
@@ -100,11 +144,76 @@ describe('ratchet flow', () => {
     expect((await ratchet(root, 'flow', 'advance', '--session', 'd', '--force')).code).toBe(2);
     expect(readFileSync(join(root, '.ratchet/flows/d.json'), 'utf8')).toBe(before);
     put(root, '.claude/memory/T-clarification-agent-memory.md', HEADINGS.map((h) => `${h}\n\nFindings worth passing on to the next phase.\n`).join('\n'));
-    put(root, '.claude/memory/T-memory-phase-0-to-1-memory.md', 'phase 0 -> 1\n');
+    put(root, '.claude/memory/T-memory-phase-0-to-1-memory.md', HEADINGS.map((h) => `${h}\n\nWhat the memory agent carries from phase 0 to phase 1.\n`).join('\n'));
     const json = await ratchet(root, '--json', 'flow', 'advance', '--session', 'd');
     expect(json.code).toBe(0);
     const doc = JSON.parse(json.out) as { ok: boolean; outcome: string; session: { current: string }; directive: { command: string } };
     expect(doc).toMatchObject({ ok: true, outcome: 'advanced', session: { current: '1' }, directive: { command: 'ratchet flow advance --session d' } });
+  });
+
+  test("a second session of the same task cannot advance on the first one's memory files (exit 1), nor on a copy of them", async () => {
+    const root = project();
+    const memory = (who: string): string => HEADINGS.map((h) => `${h}\n\nWhat ${who} found, for the next phase.\n`).join('\n');
+    expect((await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'd1', '--input', 'task=T')).code).toBe(0);
+    put(root, '.claude/memory/T-clarification-agent-memory.md', memory('the clarification agent'));
+    put(root, '.claude/memory/T-memory-phase-0-to-1-memory.md', memory('the memory agent'));
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'd1')).code).toBe(0);
+    expect((await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'd2', '--input', 'task=T')).code).toBe(0);
+    const stale = await ratchet(root, 'flow', 'advance', '--session', 'd2');
+    expect(stale.code).toBe(1);
+    expect(stale.out).toContain('- .claude/memory/T-clarification-agent-memory.md is unchanged since this step began (memory file of agent clarification-agent)');
+    expect(session(root, 'd2').current).toBe('0');
+    expect((await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'd3', '--input', 'task=U')).code).toBe(0);
+    put(root, '.claude/memory/U-clarification-agent-memory.md', memory('the clarification agent'));
+    put(root, '.claude/memory/U-memory-phase-0-to-1-memory.md', memory('the memory agent for U'));
+    const copy = await ratchet(root, 'flow', 'advance', '--session', 'd3');
+    expect(copy.code).toBe(1);
+    expect(copy.out).toContain('- .claude/memory/U-clarification-agent-memory.md is identical to .claude/memory/T-clarification-agent-memory.md, accepted for session d1 at step 0');
+  });
+
+  test('--then queues the next flow: the completion directive starts it; a flow the CLI cannot start is exit 2', async () => {
+    const root = project();
+    put(root, 'protocols/flows/review.flow.json', JSON.stringify({ id: 'review', title: 'Review', steps: [{ id: '0', title: 'Scope', content: 'review/scope.md' }] }));
+    put(root, 'protocols/flows/review/scope.md', '# Scope\n');
+    const unknown = await ratchet(root, 'flow', 'start', 'review', '--session', 'q', '--then', 'deploy');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe('ratchet: --then deploy: no flow of that name (flows: develop-feature, reasoning, review)\n');
+    expect((await ratchet(root, 'flow', 'start', 'review', '--session', 'q', '--input', 'task=T', '--then', 'develop-feature')).code).toBe(0);
+    const done = await ratchet(root, 'flow', 'advance', '--session', 'q');
+    expect(done.out).toContain('`ratchet flow start develop-feature --session q-develop-feature --input task=T`');
+  });
+
+  test('resume after a clarification halt: the agent is refused (RATCHET_ACTOR=agent), the user answers every question; the questions stay', async () => {
+    const root = project();
+    expect((await ratchet(root, 'flow', 'start', 'reasoning', '--session', 'h', '--input', 'query=add a login page')).code).toBe(0);
+    const halted = await ratchet(root, 'flow', 'advance', '--session', 'h', '--question', 'Which users?', '--question', 'Which database?');
+    expect(halted.code).toBe(0);
+    expect(halted.out).toContain("`ratchet flow resume --session h --answer '<answer 1>' --answer '<answer 2>'`");
+    const agent = await ratchetAs({ RATCHET_ACTOR: 'agent' }, root, 'flow', 'resume', '--session', 'h', '--answer', 'admins', '--answer', 'Postgres');
+    expect(agent.code).toBe(2);
+    expect(agent.err).toMatch(/^ratchet: resuming session h is the user's decision/);
+    const unanswered = await ratchet(root, 'flow', 'resume', '--session', 'h', '--answer', 'admins');
+    expect(unanswered.code).toBe(2);
+    expect(unanswered.err).toContain('resume needs one --answer per question, in order (got 1): 1. Which users? 2. Which database?');
+    expect(session(root, 'h').status).toBe('HALTED');
+    const user = await ratchetAs({ RATCHET_ACTOR: 'user' }, root, 'flow', 'resume', '--session', 'h', '--answer', 'admins', '--answer', 'Postgres');
+    expect(user.code).toBe(0);
+    const state = JSON.parse(readFileSync(join(root, '.ratchet/flows/h.json'), 'utf8')) as { status: string; clarificationQuestions: string[]; clarificationAnswers: string[] };
+    expect(state).toMatchObject({ status: 'EXECUTING', clarificationQuestions: ['Which users?', 'Which database?'], clarificationAnswers: ['admins', 'Postgres'] });
+  });
+
+  test('--output - hands in the step output from standard input; over the limit is exit 2', async () => {
+    const root = project();
+    expect((await ratchet(root, 'flow', 'start', 'reasoning', '--session', 'p')).code).toBe(0);
+    const text = readFileSync(join(root, stepOutput(root, '0')), 'utf8');
+    const piped = capture(root);
+    piped.io.readStdin = () => Promise.resolve(text);
+    expect(await run(['flow', 'advance', '--session', 'p', '--output', '-'], piped.io)).toBe(0);
+    expect((JSON.parse(readFileSync(join(root, '.ratchet/flows/p.json'), 'utf8')) as { stepOutputs: Record<string, { text: string }[]> }).stepOutputs['0']![0]!.text).toBe(text);
+    const huge = capture(root);
+    huge.io.readStdin = () => Promise.resolve('x'.repeat(800_000));
+    expect(await run(['flow', 'advance', '--session', 'p', '--output', '-'], huge.io)).toBe(2);
+    expect(huge.err()).toMatch(/the step output on standard input is over/);
   });
 
   test('a flow file by path (YAML), a parallel step, halt and resume', async () => {
@@ -137,7 +246,7 @@ describe('ratchet flow', () => {
     put(root, 'protocols/flows/review.flow.json', JSON.stringify({ id: 'review', title: 'Review', steps: [{ id: '0', title: 'Scope', content: 'review/scope.md' }] }));
     put(root, 'protocols/flows/review/scope.md', '# Scope\n');
     expect((await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's', '--input', 'query=review PR 12')).code).toBe(0);
-    while (session(root, 's').current !== '4') expect((await ratchet(root, 'flow', 'advance', '--session', 's')).code).toBe(0);
+    while (session(root, 's').current !== '4') expect((await think(root, 's')).code).toBe(0);
     const before = readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8');
     const unknown = await ratchet(root, 'flow', 'advance', '--session', 's', '--set', 'route=code-review');
     expect(unknown.code).toBe(2);
@@ -147,9 +256,9 @@ describe('ratchet flow', () => {
     expect(json.code).toBe(2);
     expect(JSON.parse(json.out)).toMatchObject({ ok: false, error: { code: 'bad-input' } });
     expect(readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8')).toBe(before);
-    expect((await ratchet(root, 'flow', 'advance', '--session', 's', '--set', 'route=review')).code).toBe(0);
+    expect((await think(root, 's', '--set', 'route=review', '--set', 'confidence=HIGH')).code).toBe(0);
     let last = { code: 0, out: '', err: '' };
-    while (session(root, 's').status !== 'COMPLETED') last = await ratchet(root, 'flow', 'advance', '--session', 's');
+    while (session(root, 's').status !== 'COMPLETED') last = await think(root, 's');
     const directive = /`(ratchet flow start [^`]+)`/.exec(last.out)?.[1];
     expect(directive).toBe('ratchet flow start review --session s-review --input task=s');
     const routed = await ratchet(root, ...directive!.split(' ').slice(1));
@@ -162,11 +271,13 @@ describe('ratchet flow', () => {
     put(root, 'protocols/flow-settings.json', JSON.stringify({ directive: { heading: '**Run exactly this next:**', warnings: ['- Progress is saved.'] } }, null, 2));
     const started = await ratchet(root, 'flow', 'start', 'reasoning', '--session', 's');
     expect(started.code).toBe(0);
-    expect(started.out.trimEnd().split('\n').slice(-5)).toEqual(['**Run exactly this next:**', '', '`ratchet flow advance --session s`', '', '- Progress is saved.']);
+    const directive = started.out.slice(started.out.indexOf('**Run exactly this next:**')).trimEnd().split('\n');
+    expect([directive[0], ...directive.slice(-3)]).toEqual(['**Run exactly this next:**', "`ratchet flow advance --session s --output '<file>'`", '', '- Progress is saved.']);
     expect(started.out).not.toContain('NEXT COMMAND (required)');
     const json = JSON.parse((await ratchet(root, '--json', 'flow', 'status', '--session', 's')).out) as { directive: { text: string } };
-    expect(json.directive.text).toBe('**Run exactly this next:**\n\n`ratchet flow advance --session s`\n\n- Progress is saved.');
-    expect((await ratchet(root, 'flow', 'list')).out).toContain('settings  protocols/flow-settings.json (directive wording for flows that set none)');
+    expect(json.directive.text.startsWith('**Run exactly this next:**\n\nFirst, write this step')).toBe(true);
+    expect(json.directive.text.endsWith("\n\n`ratchet flow advance --session s --output '<file>'`\n\n- Progress is saved.")).toBe(true);
+    expect((await ratchet(root, 'flow', 'list')).out).toContain('settings  protocols/flow-settings.json (directive wording for flows that set none; memory-file names)');
 
     const before = readFileSync(join(root, '.ratchet/flows/s.json'), 'utf8');
     put(root, 'protocols/flow-settings.json', '{\n  "directive": {\n    "heading": "two\\nlines",\n    "warnings": "one"\n  }\n}\n');
@@ -187,6 +298,49 @@ describe('ratchet flow', () => {
     const help = await ratchet(root, 'flow', '--help');
     expect(help.out).toContain('protocols/flow-settings.json');
     expect(help.out).toContain('@ratchet/flows/schemas/flow-settings.schema.json');
+  });
+
+  test("protocols/flow-settings.json names the memory files: the original's names work for the built-in skill; a bad template is exit 2 at its place", async () => {
+    const root = project();
+    put(root, 'protocols/flow-settings.json', JSON.stringify({ memoryFiles: { agent: '.claude/memory/{task-id}-{role}-memory.md' } }, null, 2));
+    const started = await ratchet(root, 'flow', 'start', 'develop-feature', '--session', 'd', '--input', 'task=T');
+    expect(started.code).toBe(0);
+    expect(started.out).toContain('- `.claude/memory/T-clarification-memory.md`: memory file of agent clarification-agent');
+    put(root, '.claude/memory/T-clarification-memory.md', HEADINGS.map((h) => `${h}\n\nWhat the clarification agent found, under the original's name.\n`).join('\n'));
+    put(root, '.claude/memory/T-memory-phase-0-to-1-memory.md', HEADINGS.map((h) => `${h}\n\nWhat the memory agent carries from phase 0 to phase 1.\n`).join('\n'));
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'd')).code).toBe(0);
+    put(root, 'protocols/flow-settings.json', '{\n  "memoryFiles": {\n    "agent": "/tmp/{task}.md"\n  }\n}\n');
+    const bad = await ratchet(root, 'flow', 'status', '--session', 'd');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe('protocols/flow-settings.json:3:14: invalid flow settings: the agent memory-file path must be relative to the project root\n');
+  });
+
+  test('hook obligations: a skill waiting for its learnings is still owed; a fully complete one is not', async () => {
+    const root = project();
+    const gate = { minLength: 10, headings: ['## Done'] };
+    const mini = {
+      id: 'mini',
+      title: 'Mini skill',
+      kind: 'skill',
+      agentGate: { artifact: 'mem/{task}-{agent}.md', ...gate },
+      transitionGate: { artifact: 'mem/{task}-{from}-{to}.md' },
+      learningsGate: { artifact: 'mem/{task}-learnings.md', ...gate },
+      steps: [{ id: '0', title: 'Do', content: 'mini/do.md', agent: 'doer' }],
+    };
+    put(root, 'protocols/flows/mini.flow.json', JSON.stringify(mini));
+    put(root, 'protocols/flows/mini/do.md', '# Do it\n');
+    expect((await ratchet(root, 'flow', 'start', 'mini', '--session', 'm', '--input', 'task=T')).code).toBe(0);
+    put(root, 'mem/T-doer.md', '## Done\n\nThe work, written for this phase.\n');
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'm')).code).toBe(0);
+    expect(session(root, 'm').status).toBe('LEARNINGS_PENDING');
+    const { flowObligations } = await import('../src/hook/flow-obligations.js');
+    const { makeContext } = await import('../src/context.js');
+    const ctx = makeContext(capture(root).io, { json: false, quiet: true, cwd: root, color: false });
+    expect(await flowObligations(ctx, ['m'])).toEqual([{ kind: 'flow', what: 'flow mini session m is LEARNINGS_PENDING', command: 'ratchet flow advance --session m' }]);
+    put(root, 'mem/T-learnings.md', '## Done\n\nWhat this run taught.\n');
+    expect((await ratchet(root, 'flow', 'advance', '--session', 'm')).code).toBe(0);
+    expect(session(root, 'm').status).toBe('FULLY_COMPLETE');
+    expect(await flowObligations(ctx, ['m'])).toEqual([]);
   });
 
   test('bad input is exit 2 with the file and place', async () => {

@@ -36,7 +36,7 @@ describe('ratchet protocol compile', () => {
     expect(code, `AGENTS.md is stale: run \`ratchet protocol compile\`\n${c.out()}`).toBe(0);
   });
 
-  test("Ratchet's protocols/ carries the seed's protocol set, naming ratchet commands instead of Python scripts", async () => {
+  test("Ratchet's protocols/ carries the seed's protocol set and how flows, goals and turns are used, naming ratchet commands instead of Python scripts", async () => {
     const set = await loadProtocolSet(join(repoRoot, 'protocols'));
     expect(set.version).toMatch(/^\d+\.\d+\.\d+/);
     const rules = Object.fromEntries(set.sources.map((s) => [s.protocol.protocol_id, s.protocol.rules.map((r) => r.rule_id)]));
@@ -52,6 +52,8 @@ describe('ratchet protocol compile', () => {
       'plan-registry': ['registry-definition', 'registry-first-resolution', 'registry-management-tool'],
       'self-correction': ['structured-lessons', 'programmatic-updates', 'automated-orchestration', 'programmatic-rule-refinement', 'autonomous-code-suggestion'],
       research: ['specialized-fsm', 'executable-plans', 'mandate-research-tools', 'structured-research-phases', 'l4-invocation'],
+      // Beyond seed 000: how an agent uses flows (seed 001), goals and turns (seed 002).
+      'flows-goals-turns': ['reason-before-work', 'route-by-meaning', 'questions-halt', 'agents-write-fresh-work', 'validation-decides', 'goals-across-turns'],
     };
     expect(Object.keys(rules)).toEqual(Object.keys(seed));
     for (const [id, ids] of Object.entries(seed)) expect(rules[id], id).toEqual(ids);

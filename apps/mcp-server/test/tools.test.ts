@@ -66,6 +66,19 @@ describe('flows, goals, jixo, lessons', () => {
     expect(JSON.stringify(await ok(server, 'flow_list'))).toContain('reasoning');
   });
 
+  test("flow_advance hands in the step's output as text (standard input); a bare advance is refused; there is no flow_resume", { timeout: 60_000 }, async () => {
+    await ok(server, 'flow_start', { flow: 'reasoning', session: 'o1', input: { query: 'explain the build' } });
+    const bare = await call(server, 'flow_advance', { session: 'o1' });
+    expect(bare.isError).toBe(true);
+    expect(JSON.stringify(bare.content)).toContain('step 0 hands in its output');
+    const output = ['## SHARE', '## ASK', '## ACKNOWLEDGE', '## EXPLORE'].map((h) => `${h}\n\nThe build is explained from its scripts; nothing blocks the work.\n`).join('\n');
+    const advanced = (await ok(server, 'flow_advance', { session: 'o1', output })) as { session: { current: string; state: { stepOutputs: Record<string, { text: string }[]> } } };
+    expect(advanced.session.current).toBe('1');
+    expect(advanced.session.state.stepOutputs['0']![0]!.text).toBe(output);
+    // Resuming a halt is the user's decision, from their own shell: the agent's server has no tool for it.
+    expect((await server.client.listTools()).tools.map((t) => t.name)).not.toContain('flow_resume');
+  });
+
   test('turn_commit takes the commit object as its standard input; actions_list and turn_assess see the result', { timeout: 60_000 }, async () => {
     const commit = { turn_id: 'turn-1', progress: [], completed_actions: [], new_actions: [{ type: 'reminder', title: 'Tell the team', owner: 'agent', due_at: '2030-01-01T09:00:00Z' }], story_updates: [] };
     await ok(server, 'turn_commit', { commit });

@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
-import { flowJsonSchema, flowSettingsJsonSchema, sessionJsonSchema } from '../src/schema.js';
+import { flowJsonSchema, flowSettingsJsonSchema, ledgerJsonSchema, sessionJsonSchema } from '../src/schema.js';
 
 const at = (name: string): string => fileURLToPath(new URL(`../schemas/${name}`, import.meta.url));
 
@@ -16,6 +16,7 @@ export function generate(): { path: string; text: string }[] {
     { path: at('flow.schema.json'), text: `${JSON.stringify(flowJsonSchema(), null, 2)}\n` },
     { path: at('flow-session.schema.json'), text: `${JSON.stringify(sessionJsonSchema(), null, 2)}\n` },
     { path: at('flow-settings.schema.json'), text: `${JSON.stringify(flowSettingsJsonSchema(), null, 2)}\n` },
+    { path: at('flow-artifacts.schema.json'), text: `${JSON.stringify(ledgerJsonSchema(), null, 2)}\n` },
   ];
 }
 

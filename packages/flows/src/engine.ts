@@ -5,7 +5,8 @@
 import { FlowError } from './errors.js';
 import { nextStatus } from './status.js';
 import { placeholders, renderTemplate, resolveInside, valuePathProblem, VAR_NAME } from './template.js';
-import type { Branch, Flow, Gate, SessionMode, SessionState, SkipCondition, Step } from './types.js';
+import type { Branch, Flow, Gate, SessionMode, SessionState, SkipCondition, Step, Verdict } from './types.js';
+import { describeCondition } from './render.js';
 import { checkValues } from './values.js';
 
 export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -91,8 +92,13 @@ export function createSession(flow: Flow, input: NewSession): SessionState {
     notes: {},
     haltReason: null,
     clarificationQuestions: [],
+    clarificationAnswers: [],
     history: [{ event: 'start', step: null, at: input.now }],
     revision: 1,
+    baseline: {},
+    stepOutputs: {},
+    then: [],
+    verdicts: {},
   };
   enter(flow, state, flow.start, input.now);
   return state;
@@ -117,7 +123,8 @@ export function enter(flow: Flow, state: SessionState, target: string | null, no
     return;
   }
   state.current = null;
-  state.status = nextStatus(state, 'complete');
+  // A skill's learnings come before it is fully complete (the original's LEARNINGS_PENDING).
+  state.status = nextStatus(state, flow.learningsGate !== undefined ? 'phases-done' : 'complete');
   state.history.push({ event: 'complete', step: null, at: now });
 }
 
@@ -141,6 +148,13 @@ export function holds(cond: SkipCondition, state: SessionState): boolean {
   return cond.equals === undefined ? value !== undefined && value !== '' : value === cond.equals;
 }
 
+/** What the variable a condition names holds now: ` (confidence is "MEDIUM")`. */
+function describeNow(cond: SkipCondition, vars: Readonly<Record<string, string>>): string {
+  if ('not' in cond) return describeNow(cond.not, vars);
+  if ('mode' in cond) return '';
+  return Object.hasOwn(vars, cond.input) ? ` (${cond.input} is ${JSON.stringify(vars[cond.input])})` : ` (${cond.input} is not set)`;
+}
+
 function describeSkip(cond: SkipCondition): string {
   if ('not' in cond) return `not (${describeSkip(cond.not)})`;
   if ('mode' in cond) return `mode is ${cond.mode}`;
@@ -158,7 +172,11 @@ export function varsAt(flow: Flow, state: SessionState, step: string | null, ext
     vars.step = step;
     vars.iteration = String(state.visits[step] ?? 1);
   }
-  return Object.assign(vars, extra);
+  Object.assign(vars, extra);
+  // The original's spellings: {task-id}, and {role}, the agent's name without "-agent" (clarification).
+  vars['task-id'] = vars.task;
+  if (vars.agent !== undefined) vars.role = vars.agent.replace(/-agent$/, '');
+  return vars;
 }
 
 function resolveGate(gate: Gate, vars: Record<string, string>, root: string, why: string): ResolvedGate {
@@ -191,6 +209,21 @@ export function branchGates(flow: Flow, state: SessionState, step: Step, branch:
   return out;
 }
 
+/** A skill's learnings file, checked in LEARNINGS_PENDING. */
+export function learningsGates(flow: Flow, state: SessionState, root: string): ResolvedGate[] {
+  return flow.learningsGate ? [resolveGate(flow.learningsGate, varsAt(flow, state, null), root, `learnings of skill ${flow.id}`)] : [];
+}
+
+/**
+ * The file whose verdict line decides a REMEDIATION step: `verdictFrom`, else the memory file of the
+ * step's agent (the validation agent writes its verdict there).
+ */
+export function verdictGate(flow: Flow, state: SessionState, step: Step, root: string): ResolvedGate | undefined {
+  const template = step.verdictFrom ?? (step.agent !== undefined ? flow.agentGate?.artifact : undefined);
+  if (template === undefined) return undefined;
+  return resolveGate({ artifact: template, minLength: 1, headings: [] }, varsAt(flow, state, step.id, step.agent !== undefined ? { agent: step.agent } : {}), root, `verdict of step ${step.id}`);
+}
+
 /** The memory-agent's file for the transition from -> to (invariant 6), if the flow declares one. */
 export function transitionGate(flow: Flow, state: SessionState, from: string, to: string, root: string): ResolvedGate | undefined {
   if (!flow.transitionGate) return undefined;
@@ -210,6 +243,28 @@ export function assertGatePaths(flow: Flow, state: SessionState, root: string): 
   if (to !== null) transitionGate(flow, state, step.id, to, root);
 }
 
+/**
+ * Every artifact leaving the current step may check, whichever way it leaves (next, loop-back,
+ * remediation, each branch): what the runner digests when the step is entered (fresh.ts).
+ */
+export function entryArtifacts(flow: Flow, state: SessionState, root: string): ResolvedGate[] {
+  if (state.status === 'LEARNINGS_PENDING') return learningsGates(flow, state, root);
+  if (state.current === null) return [];
+  const step = findStep(flow, state.current);
+  const out = stepGates(flow, state, step, root);
+  for (const b of step.branches) out.push(...branchGates(flow, state, step, b, root));
+  const verdict = step.type === 'REMEDIATION' ? verdictGate(flow, state, step, root) : undefined;
+  if (verdict !== undefined && !out.some((g) => g.artifact === verdict.artifact)) out.push(verdict);
+  const exits = [step.next, step.type === 'ITERATIVE' ? (step.loopTo ?? step.id) : null, step.type === 'REMEDIATION' ? (step.remediationTarget ?? null) : null];
+  for (const exit of exits) {
+    const to = exit === null ? null : landingStep(flow, state, exit);
+    if (to === null) continue;
+    const t = transitionGate(flow, state, step.id, to, root);
+    if (t) out.push(t);
+  }
+  return out;
+}
+
 export type AdvanceKind = 'next' | 'loop' | 'remediate';
 
 export interface AdvancePlan {
@@ -224,7 +279,7 @@ export interface AdvancePlan {
 }
 
 /** What leaving the current step needs. Throws FlowError for misuse (wrong step type, inactive session). */
-export function planAdvance(flow: Flow, state: SessionState, kind: AdvanceKind, root: string, pendingVars: Readonly<Record<string, string>> = {}): AdvancePlan {
+export function planAdvance(flow: Flow, state: SessionState, kind: AdvanceKind, root: string, pendingVars: Readonly<Record<string, string>> = {}, output?: string): AdvancePlan {
   nextStatus(state, kind === 'next' ? 'advance' : kind);
   const step = findStep(flow, state.current);
   const blockers: string[] = [];
@@ -245,6 +300,15 @@ export function planAdvance(flow: Flow, state: SessionState, kind: AdvanceKind, 
   for (const name of step.requires) {
     const set = (Object.hasOwn(pendingVars, name) ? pendingVars[name] : Object.hasOwn(state.vars, name) ? state.vars[name] : undefined) ?? '';
     if (set === '') blockers.push(`variable "${name}" is not set: pass --set ${name}=...`);
+  }
+  if (step.output !== undefined && output === undefined) {
+    blockers.push(`step ${step.id} hands in its output: pass --output FILE (or --output - to read it from standard input)`);
+  }
+  if (step.haltUnless !== undefined) {
+    const vars = { ...state.vars, ...pendingVars };
+    if (!holds(step.haltUnless, { ...state, vars })) {
+      blockers.push(`step ${step.id} goes on only when ${describeCondition(step.haltUnless)}${describeNow(step.haltUnless, vars)}: do not guess; ask the user with --question "..." (the session halts until they answer)`);
+    }
   }
   if (step.type === 'PARALLEL') {
     const done = new Set(state.branches[step.id] ?? []);
@@ -270,10 +334,20 @@ export function applyAdvance(flow: Flow, state: SessionState, plan: AdvancePlan,
 
 export function setVars(state: SessionState, vars: Readonly<Record<string, string>>, now: string): void {
   for (const [name, value] of Object.entries(checkVars(vars, '--set'))) {
-    if (['session', 'flow', 'step', 'iteration', 'agent', 'from', 'to', 'branch'].includes(name)) throw new FlowError('bad-input', `--set ${name}: "${name}" is a reserved variable`);
+    if (['session', 'flow', 'step', 'iteration', 'agent', 'role', 'from', 'to', 'branch'].includes(name)) throw new FlowError('bad-input', `--set ${name}: "${name}" is a reserved variable`);
     state.vars[name] = value;
     state.history.push({ event: 'set', step: state.current, at: now, detail: name });
   }
+}
+
+/** Keep the verdict a REMEDIATION step read, for its current visit. */
+export function recordVerdict(state: SessionState, step: string, verdict: Verdict, at: string): void {
+  (state.verdicts[step] ??= []).push({ visit: state.visits[step] ?? 1, verdict, at });
+}
+
+/** Keep what `step` handed in, for its current visit. */
+export function recordOutput(state: SessionState, step: string, text: string, digest: string, at: string): void {
+  (state.stepOutputs[step] ??= []).push({ visit: state.visits[step] ?? 1, text, digest, at });
 }
 
 export function addNotes(state: SessionState, notes: readonly string[]): void {
@@ -291,6 +365,12 @@ export function recordQuestions(flow: Flow, state: SessionState, questions: read
   for (const q of questions) if (q.trim() === '' || CONTROL.test(q)) throw new FlowError('bad-input', 'a question must be one non-empty line');
   halt(state, `clarification needed at step ${step.id}: ${questions.length} question${questions.length > 1 ? 's' : ''} for the user`, now);
   state.clarificationQuestions = [...questions];
+  state.clarificationAnswers = [];
+}
+
+/** Questions asked at the last clarification halt that have no answers yet. */
+export function openQuestions(state: SessionState): string[] {
+  return state.clarificationAnswers.length === 0 ? state.clarificationQuestions : [];
 }
 
 export function halt(state: SessionState, reason: string, now: string): void {
@@ -302,11 +382,31 @@ export function halt(state: SessionState, reason: string, now: string): void {
   state.revision++;
 }
 
-export function resume(state: SessionState, now: string): void {
-  state.status = nextStatus(state, 'resume');
+/**
+ * Continue a halted session. A halt with questions is resumed with the user's answers, one per
+ * question: the questions stay, the answers are kept beside them and noted on the step (a later
+ * clarification halt replaces both, the notes keep every round).
+ */
+export function resume(state: SessionState, answers: readonly string[], now: string): void {
+  const status = nextStatus(state, 'resume');
+  const open = openQuestions(state);
+  if (answers.length !== open.length) {
+    const asked = open.map((q, i) => `${i + 1}. ${q}`).join(' ');
+    throw new FlowError(
+      'bad-input',
+      open.length === 0
+        ? `session ${state.sessionId} halted without questions: there is nothing to --answer`
+        : `session ${state.sessionId} halted with ${open.length} question${open.length > 1 ? 's' : ''} for the user: resume needs one --answer per question, in order (got ${answers.length}): ${asked}`,
+    );
+  }
+  for (const a of answers) if (a.trim() === '' || CONTROL.test(a)) throw new FlowError('bad-input', 'an answer must be one non-empty line of text');
+  state.status = status;
   state.history.push({ event: 'resume', step: state.current, at: now, detail: state.haltReason ?? undefined });
   state.haltReason = null;
-  state.clarificationQuestions = [];
+  if (open.length > 0) {
+    state.clarificationAnswers = [...answers];
+    (state.notes[state.current ?? '(end)'] ??= []).push(...open.map((q, i) => `Q: ${q} A: ${answers[i]!}`));
+  }
   state.revision++;
 }
 

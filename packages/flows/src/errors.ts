@@ -18,7 +18,8 @@ export type FlowErrorCode =
   | 'bad-input'
   | 'wrong-step-type'
   | 'unknown-branch'
-  | 'flow-changed';
+  | 'flow-changed'
+  | 'user-required';
 
 /** One problem in a flow file, addressed by JSON pointer (and placed in the file when known). */
 export interface FlowProblem {

@@ -1,22 +1,43 @@
 /**
  * Evaluating artifact gates against the file system: exists, is text, long enough, has every
- * required heading line. A symlink that leads out of the project is refused like a `..` path.
+ * required heading line (outside code fences), and was written for this step: a file still holding
+ * what it held when the step began is refused. A symlink that leads out of the project is refused
+ * like a `..` path.
  */
 import { NotFoundError, OutsideRootError, readTextFile, resolveInsideRoot } from '@ratchet/store';
 import type { ResolvedGate } from './engine.js';
 import { FlowError } from './errors.js';
+import { ARTIFACT_MAX_BYTES, contentDigest, type Baseline } from './fresh.js';
+import { linesOutsideFences } from './markdown.js';
 
-/** Artifacts larger than this do not count (a memory file is a few KiB). */
-export const ARTIFACT_MAX_BYTES = 8 * 1024 * 1024;
+export { ARTIFACT_MAX_BYTES } from './fresh.js';
 
 export interface GateResult {
   gate: ResolvedGate;
   ok: boolean;
   /** What is wrong, one line each (empty when ok). */
   problems: string[];
+  /** The content's digest (contentDigest) when the file was read. */
+  digest?: string;
 }
 
-export async function evaluateGate(root: string, gate: ResolvedGate): Promise<GateResult> {
+/** What a text lacks to pass `gate`: length and heading lines, one line each. */
+export function shapeProblems(text: string, what: string, minLength: number, headings: readonly string[], why: string): string[] {
+  const problems: string[] = [];
+  if (text.length < minLength) problems.push(`${what} has ${text.length} characters, needs at least ${minLength} (${why})`);
+  if (headings.length > 0) {
+    const lines = linesOutsideFences(text);
+    for (const heading of headings) if (!lines.has(heading.trimEnd())) problems.push(`${what} lacks the heading line "${heading}" outside code blocks (${why})`);
+  }
+  return problems;
+}
+
+/**
+ * Check one gate. `baseline` is what the step's artifacts held when it was entered: a file whose
+ * digest is still the one recorded there was not written for this step. An artifact the baseline
+ * does not name (a session from before baselines existed) is judged on its shape and the ledger only.
+ */
+export async function evaluateGate(root: string, gate: ResolvedGate, baseline?: Baseline): Promise<GateResult> {
   const fail = (...problems: string[]): GateResult => ({ gate, ok: false, problems });
   // Checked again now, not only when the path was rendered: the artifact (or a directory above it)
   // may have become a symbolic link since.
@@ -34,17 +55,16 @@ export async function evaluateGate(root: string, gate: ResolvedGate): Promise<Ga
     if (err instanceof NotFoundError) return fail(`${gate.artifact} does not exist (${gate.why})`);
     return fail(`${gate.artifact} is not a readable text file: ${(err as { reason?: string }).reason ?? String(err)} (${gate.why})`);
   }
-  const problems: string[] = [];
-  if (text.length < gate.minLength) problems.push(`${gate.artifact} has ${text.length} characters, needs at least ${gate.minLength} (${gate.why})`);
-  if (gate.headings.length > 0) {
-    const lines = new Set(text.split(/\r?\n/).map((l) => l.trimEnd()));
-    for (const heading of gate.headings) if (!lines.has(heading.trimEnd())) problems.push(`${gate.artifact} lacks the heading line "${heading}" (${gate.why})`);
+  const digest = contentDigest(text);
+  const problems = shapeProblems(text, gate.artifact, gate.minLength, gate.headings, gate.why);
+  if (baseline !== undefined && Object.hasOwn(baseline, gate.artifact) && baseline[gate.artifact] === digest) {
+    problems.unshift(`${gate.artifact} is unchanged since this step began (${gate.why}): it must be written for this step, not left over from earlier work`);
   }
-  return { gate, ok: problems.length === 0, problems };
+  return { gate, ok: problems.length === 0, problems, digest };
 }
 
-export async function evaluateGates(root: string, gates: readonly ResolvedGate[]): Promise<GateResult[]> {
+export async function evaluateGates(root: string, gates: readonly ResolvedGate[], baseline?: Baseline): Promise<GateResult[]> {
   const out: GateResult[] = [];
-  for (const gate of gates) out.push(await evaluateGate(root, gate));
+  for (const gate of gates) out.push(await evaluateGate(root, gate, baseline));
   return out;
 }

@@ -5,10 +5,12 @@
  */
 export { FlowError, type FlowErrorCode, type FlowProblem } from './errors.js';
 export {
+  FINISHED_STATUSES,
   FLOW_KINDS,
   SESSION_MODES,
   SESSION_STATUSES,
   STEP_TYPES,
+  VERDICTS,
   type Branch,
   type DirectiveText,
   type Flow,
@@ -17,12 +19,15 @@ export {
   type HistoryEntry,
   type HistoryEvent,
   type InputDeclaration,
+  type OutputGate,
   type SessionMode,
   type SessionState,
   type SessionStatus,
   type SkipCondition,
   type Step,
+  type StepOutput,
   type StepType,
+  type Verdict,
 } from './types.js';
 export { BASE_VARS, DEFAULT_LOOP_LIMIT, FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID, checkFlow, type FlowCheck } from './validate-flow.js';
 export { FLOW_MAX_BYTES, formatOf, loadFlowFile, parseFlow, type FlowFormat, type LoadedFlow, type ParseFlowOptions } from './parse.js';
@@ -34,7 +39,11 @@ export {
   branchGates,
   checkSessionId,
   createSession,
+  entryArtifacts,
+  openQuestions,
+  learningsGates,
   planAdvance,
+  verdictGate,
   stepGates,
   transitionGate,
   type AdvanceKind,
@@ -42,22 +51,27 @@ export {
   type NewSession,
   type ResolvedGate,
 } from './engine.js';
-export { ARTIFACT_MAX_BYTES, evaluateGate, evaluateGates, type GateResult } from './gates.js';
+export { ARTIFACT_MAX_BYTES, evaluateGate, evaluateGates, shapeProblems, type GateResult } from './gates.js';
+export { contentDigest, snapshot, type Baseline } from './fresh.js';
+export { LEDGER_FILE, LEDGER_SCHEMA_URL, LEDGER_VERSION, claimArtifacts, ledgerDocument, ledgerSchema, openLedger, type Ledger, type LedgerEntry } from './ledger.js';
+export { linesOutsideFences } from './markdown.js';
+export { findVerdict } from './verdict.js';
+export { nextCommand, prerequisites, shellQuote } from './directive.js';
 export { DEFAULT_DIRECTIVE, directiveText, renderDirective, type GateLine } from './render.js';
 export { SESSIONS_DIR, SESSION_SCHEMA_URL, SESSION_VERSION, openSession, sessionDocument, sessionPath, sessionSchema } from './session-file.js';
 export {
+  MAX_OUTPUT_CHARS,
   advanceFlow,
   completeBranch,
   flowStatus,
   haltFlow,
   listSessions,
-  nextCommand,
   resumeFlow,
-  shellQuote,
   startFlow,
   type AdvanceInput,
   type FlowView,
   type Outcome,
+  type ResumeInput,
   type RunnerOptions,
   type SessionSummary,
   type StartInput,
@@ -65,13 +79,16 @@ export {
 } from './runner.js';
 export { SESSION_FSM, nextStatus, sessionMachine, type SessionEvent } from './status.js';
 export { FLOW_EXTENSIONS, findFlowFile, listFlowFiles, type FlowFile } from './catalog.js';
-export { checkValues, needsCatalogue } from './values.js';
+export { checkFlowNames, checkValues, needsCatalogue } from './values.js';
 export {
   FLOW_SETTINGS_MAX_BYTES,
   FLOW_SETTINGS_SCHEMA_URL,
   MAX_DIRECTIVE_LINE,
   MAX_DIRECTIVE_WARNINGS,
+  MEMORY_FILE_VARS,
   checkFlowSettings,
   loadFlowSettings,
+  withMemoryFiles,
   type FlowSettings,
+  type MemoryFileNames,
 } from './settings.js';

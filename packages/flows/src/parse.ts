@@ -67,18 +67,19 @@ export async function loadFlowFile(path: string): Promise<LoadedFlow> {
   const contents: Record<string, string> = {};
   for (const [i, step] of flow.steps.entries()) {
     const pointer = `/steps/${i}/content`;
-    const at = formatOf(file.path) === 'json' ? locate(file.text, pointer) : undefined;
+    // Placed only for an error: locating re-reads the JSON text, and every flow command loads a flow.
+    const at = (): { line?: number; column?: number } => (formatOf(file.path) === 'json' ? (locate(file.text, pointer) ?? {}) : {});
     let abs: string;
     try {
       abs = resolveInside(dir, step.content, 'content');
     } catch (err) {
-      throw new FlowError('invalid-flow', `step "${step.id}": ${(err as FlowError).reason} (content files live beside the flow)`, { path: file.path, line: at?.line, column: at?.column, pointer });
+      throw new FlowError('invalid-flow', `step "${step.id}": ${(err as FlowError).reason} (content files live beside the flow)`, { path: file.path, ...at(), pointer });
     }
     try {
       await readTextFile(abs, { maxBytes: FLOW_MAX_BYTES });
     } catch (err) {
       const why = (err as { reason?: string }).reason ?? String(err);
-      throw new FlowError('missing-content', `step "${step.id}": content file ${step.content}: ${why}`, { path: file.path, line: at?.line, column: at?.column, pointer });
+      throw new FlowError('missing-content', `step "${step.id}": content file ${step.content}: ${why}`, { path: file.path, ...at(), pointer });
     }
     contents[step.id] = abs;
   }

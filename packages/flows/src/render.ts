@@ -2,7 +2,7 @@
  * What an agent reads after every call: the step's content, what it must produce, and the mandatory
  * directive naming the exact next command (invariant 1). Pure string building.
  */
-import type { DirectiveText, Flow, SessionState, Step } from './types.js';
+import type { DirectiveText, Flow, SessionState, SkipCondition, Step } from './types.js';
 
 /**
  * Ratchet's own wording. A project default (`RunnerOptions.defaultDirective`, the CLI's
@@ -27,8 +27,9 @@ export function directiveText(text: Partial<DirectiveText> | undefined, ...overr
   return out;
 }
 
-export function renderDirective(command: string, text: DirectiveText): string {
-  return [text.heading, '', `\`${command}\``, '', ...text.warnings].join('\n');
+/** The directive: its heading, what must happen first (one paragraph each), the command, the warnings. */
+export function renderDirective(command: string, text: DirectiveText, before: readonly string[] = []): string {
+  return [text.heading, '', ...before.flatMap((line) => [line, '']), `\`${command}\``, '', ...text.warnings].join('\n');
 }
 
 export interface GateLine {
@@ -62,9 +63,12 @@ export function renderView(r: RenderInput): string {
   }
   if (state.status === 'HALTED') {
     out.push(`### Halted`, '', `Reason: ${state.haltReason ?? 'none given'}`, '');
-    if (state.clarificationQuestions.length > 0) {
-      out.push('Ask the user these questions and wait for the answers:', '', ...state.clarificationQuestions.map((q, i) => `${i + 1}. ${q}`), '');
-    }
+    const open = state.clarificationAnswers.length === 0 ? state.clarificationQuestions : [];
+    if (open.length > 0) out.push('Ask the user these questions and wait for the answers:', '', ...open.map((q, i) => `${i + 1}. ${q}`), '');
+  }
+  if (state.status === 'LEARNINGS_PENDING') {
+    out.push('### Learnings', '', `Every phase of ${flow.id} is done. Before it is fully complete, record what this run taught: what worked, what failed, what to do differently next time.`, '');
+    if (r.gates.length > 0) out.push('### Required before finishing', '', ...r.gates.map(gateLine), '');
   }
   if (step && r.content !== undefined && state.status === 'EXECUTING' && r.missing.length === 0) {
     out.push(`## Step ${step.id}: ${step.title} (${step.type})`, '', r.content.trimEnd(), '');
@@ -86,18 +90,39 @@ export function renderView(r: RenderInput): string {
       out.push('');
     }
     if (step.type === 'ITERATIVE') out.push(`Loop back with \`advance --loop\` (used ${state.iterations[step.id] ?? 0} of ${step.maxIterations}).`, '');
-    if (step.type === 'REMEDIATION') out.push(`If validation fails, send the work back to step ${step.remediationTarget ?? '?'} with \`advance --remediate\` (used ${state.remediations[step.id] ?? 0} of ${step.maxRemediation}).`, '');
+    if (step.type === 'REMEDIATION') {
+      out.push(
+        `The verdict decides: the validation writes a line \`Verdict: PASS\` or \`Verdict: FAIL\` into ${step.verdictFrom !== undefined ? `\`${step.verdictFrom}\`` : 'its memory file'}. ` +
+          `On FAIL, \`advance\` sends the work back to step ${step.remediationTarget ?? '?'} (used ${state.remediations[step.id] ?? 0} of ${step.maxRemediation}); past the limit the session halts for the user. A FAIL never completes the flow.`,
+        '',
+      );
+    }
     if (step.haltOnQuestions) out.push('If you have clarifying questions (at most 5), record them with `advance --question "..."`: the flow halts until the user answers.', '');
     if (step.requires.length > 0) out.push(`Before advancing, set: ${step.requires.map((v) => `\`--set ${v}=...\``).join(', ')}.`, '');
+    if (step.haltUnless !== undefined) out.push(`Go on only when ${describeCondition(step.haltUnless)}; otherwise do not guess: ask the user with \`advance --question "..."\` (the session halts until they answer).`, '');
+    if (step.output !== undefined) {
+      const o = step.output;
+      const shape = [`at least ${o.minLength} characters`, ...(o.headings.length > 0 ? [`the heading lines ${o.headings.map((h) => `"${h}"`).join(', ')}`] : [])];
+      out.push(`Hand in this step's output with \`advance --output FILE\` (or \`--output -\` to read it from standard input): ${shape.join('; ')}. It is kept in the session; text handed in before (here or in another session) is refused as a copy.`, '');
+    }
     if (r.gates.length > 0) {
       out.push('### Required before advancing', '');
-      for (const g of r.gates) {
-        const details = [g.minLength > 1 ? `at least ${g.minLength} characters` : undefined, g.headings.length > 0 ? `headings ${g.headings.map((h) => `"${h}"`).join(', ')}` : undefined].filter(Boolean);
-        out.push(`- \`${g.artifact}\`: ${g.why}${details.length > 0 ? `; ${details.join('; ')}` : ''}`);
-      }
+      out.push(...r.gates.map(gateLine));
       out.push('');
     }
   }
   if (r.directive !== undefined) out.push(r.directive);
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** A condition in words: `confidence is "HIGH"`. */
+export function describeCondition(cond: SkipCondition): string {
+  if ('not' in cond) return `not (${describeCondition(cond.not)})`;
+  if ('mode' in cond) return `the session runs in ${cond.mode} mode`;
+  return cond.equals === undefined ? `${cond.input} is set` : `${cond.input} is "${cond.equals}"`;
+}
+
+function gateLine(g: GateLine): string {
+  const details = [g.minLength > 1 ? `at least ${g.minLength} characters` : undefined, g.headings.length > 0 ? `headings ${g.headings.map((h) => `"${h}"`).join(', ')}` : undefined].filter(Boolean);
+  return `- \`${g.artifact}\`: ${g.why}${details.length > 0 ? `; ${details.join('; ')}` : ''}`;
 }

@@ -12,13 +12,19 @@ import {
   applyAdvance,
   assertGatePaths,
   createSession,
+  entryArtifacts,
   findBranch,
   branchGates,
   findStep,
   halt,
+  learningsGates,
+  recordVerdict,
+  verdictGate,
+  type ResolvedGate,
   landingStep,
   markBranch,
   planAdvance,
+  recordOutput,
   recordQuestions,
   resume,
   setVars,
@@ -27,14 +33,19 @@ import {
   type AdvanceKind,
 } from './engine.js';
 import { FlowError } from './errors.js';
-import { evaluateGates } from './gates.js';
+import { contentDigest, snapshot } from './fresh.js';
+import { ARTIFACT_MAX_BYTES, evaluateGates, shapeProblems, type GateResult } from './gates.js';
+import { findVerdict } from './verdict.js';
+import { claimArtifacts, type LedgerEntry } from './ledger.js';
 import { nextStatus } from './status.js';
 import type { LoadedFlow } from './parse.js';
+import { nextCommand, prerequisites } from './directive.js';
+import { renderTemplate } from './template.js';
 import { directiveText, renderDirective, renderView, type GateLine } from './render.js';
 import { openSession, SESSIONS_DIR, sessionPath } from './session-file.js';
-import { placeholders, renderTemplate } from './template.js';
-import type { DirectiveText, Flow, FlowKind, SessionMode, SessionState, Step, StepType } from './types.js';
-import { checkValues, needsCatalogue } from './values.js';
+import type { DirectiveText, Flow, FlowKind, SessionMode, SessionState, Step, StepType, Verdict } from './types.js';
+import { withMemoryFiles, type MemoryFileNames } from './settings.js';
+import { checkFlowNames, checkValues, needsCatalogue } from './values.js';
 
 export interface RunnerOptions {
   /** Absolute project root: sessions live in `<root>/.ratchet/flows/`, artifacts must be inside it. */
@@ -53,6 +64,11 @@ export interface RunnerOptions {
   /** Replaces the directive wording of every flow (after the flow's own `directive`). */
   directive?: Partial<DirectiveText>;
   /**
+   * The project's memory-file names (the CLI: `memoryFiles` in protocols/flow-settings.json): the
+   * path templates of every flow's agent, transition and learnings gates.
+   */
+  memoryFiles?: MemoryFileNames;
+  /**
    * The names of the flows the caller can start (the CLI: project and built-in flows). Variables
    * declared `values: "flows"` (the reasoning protocol's `route`) must name one of them; without
    * this option they are not checked. Called only when such a variable is given.
@@ -60,7 +76,7 @@ export interface RunnerOptions {
   flows?: () => readonly string[] | Promise<readonly string[]>;
 }
 
-export type Outcome = 'started' | 'advanced' | 'looped' | 'remediated' | 'completed' | 'halted' | 'resumed' | 'branch-completed' | 'refused' | 'status';
+export type Outcome = 'started' | 'advanced' | 'looped' | 'remediated' | 'learnings-pending' | 'completed' | 'halted' | 'resumed' | 'branch-completed' | 'refused' | 'status';
 
 export interface StepView {
   id: string;
@@ -85,8 +101,8 @@ export interface FlowView {
   gates: GateLine[];
   /** Why the command refused. */
   missing: string[];
-  /** The mandatory next command, and its full text. */
-  directive: { command: string; text: string };
+  /** The mandatory next command, what must happen before it (agents to invoke, files to write), and its full text. */
+  directive: { command: string; before: string[]; text: string };
   /** Everything an agent should read, Markdown. */
   text: string;
 }
@@ -111,22 +127,34 @@ export interface StartInput {
   sessionId: string;
   inputs?: Readonly<Record<string, string>>;
   mode?: SessionMode;
+  /** Flows to run after this one, in order (dynamic skill sequencing). */
+  then?: readonly string[];
 }
 
-/** The flow catalogue, when `vars` holds a variable that must name a flow (and the caller gave one). */
-async function catalogue(opts: RunnerOptions, flow: Flow, vars: Readonly<Record<string, string>> | undefined): Promise<readonly string[] | undefined> {
-  return vars !== undefined && opts.flows !== undefined && needsCatalogue(flow, vars) ? await opts.flows() : undefined;
+/** The flow catalogue, when `vars` holds a variable that must name a flow or `then` names flows (and the caller gave one). */
+async function catalogue(opts: RunnerOptions, flow: Flow, vars: Readonly<Record<string, string>> | undefined, then: readonly string[] = []): Promise<readonly string[] | undefined> {
+  if (opts.flows === undefined) return undefined;
+  return then.length > 0 || (vars !== undefined && needsCatalogue(flow, vars)) ? await opts.flows() : undefined;
 }
 
-export async function startFlow(opts: RunnerOptions, input: StartInput): Promise<FlowView> {
-  const flows = await catalogue(opts, input.flow.flow, input.inputs);
+/** The flow as this project runs it: with its memory-file names. */
+function projectFlow(opts: RunnerOptions, loaded: LoadedFlow): LoadedFlow {
+  return opts.memoryFiles === undefined ? loaded : { ...loaded, flow: withMemoryFiles(loaded.flow, opts.memoryFiles) };
+}
+
+export async function startFlow(opts: RunnerOptions, raw: StartInput): Promise<FlowView> {
+  const input = { ...raw, flow: projectFlow(opts, raw.flow) };
+  const flows = await catalogue(opts, input.flow.flow, input.inputs, input.then);
+  checkFlowNames(input.then ?? [], flows);
   const doc = openSession(opts.root, input.sessionId);
-  const state = await doc.update((draft) => {
+  const state = await doc.update(async (draft) => {
     if (draft.revision > 0) {
       throw new FlowError('session-exists', `session ${input.sessionId} already exists (flow ${draft.flow.id}, ${draft.status}${draft.current !== null ? ` at step ${draft.current}` : ''}); continue it with \`${cli(opts)} flow status --session ${input.sessionId}\` or pick another --session`, { path: doc.path });
     }
     const fresh = createSession(input.flow.flow, { sessionId: input.sessionId, ref: input.ref, mode: input.mode ?? 'normal', inputs: input.inputs ?? {}, now: now(opts), ...(flows !== undefined ? { flows } : {}) });
     assertGatePaths(input.flow.flow, fresh, opts.root);
+    fresh.then = [...(input.then ?? [])];
+    fresh.baseline = await snapshot(opts.root, entryArtifacts(input.flow.flow, fresh, opts.root));
     return fresh;
   });
   return view(opts, input.flow, state, 'started', `Started flow ${input.flow.flow.id} (${input.flow.flow.title}) as session ${state.sessionId}.`);
@@ -141,13 +169,23 @@ export interface AdvanceInput {
   notes?: readonly string[];
   /** Clarifying questions: on a step with haltOnQuestions, the session halts instead of advancing. */
   questions?: readonly string[];
+  /** What the step hands in (its reasoning, as text), kept in the session's stepOutputs. */
+  output?: string;
+  /** Flows to run after this one (appended to the session's `then`): a skill naming the next skill. */
+  then?: readonly string[];
 }
+
+/** A step output larger than this is refused (the session file holds every one). */
+export const MAX_OUTPUT_CHARS = 256 * 1024;
 
 export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Promise<FlowView> {
   const { doc, loaded } = await openExisting(opts, input.sessionId);
-  const kind = input.kind ?? 'next';
-  const flows = await catalogue(opts, loaded.flow, input.set);
-  const again = `${cli(opts)} flow advance --session ${input.sessionId}${kind === 'loop' ? ' --loop' : kind === 'remediate' ? ' --remediate' : ''}`;
+  const requested = input.kind ?? 'next';
+  // A FAIL verdict turns a plain advance into a remediation: the outcome reports what happened.
+  let kind: AdvanceKind = requested;
+  const flows = await catalogue(opts, loaded.flow, input.set, input.then);
+  checkFlowNames(input.then ?? [], flows);
+  const again = `${cli(opts)} flow advance --session ${input.sessionId}${requested === 'loop' ? ' --loop' : requested === 'remediate' ? ' --remediate' : ''}`;
   let from: string | null = null;
   try {
     const state = await doc.update(async (draft) => {
@@ -156,26 +194,64 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       const t = now(opts);
       // A value outside what the flow declares is refused before anything else: nothing is saved.
       checkValues(loaded.flow, input.set ?? {}, '--set', flows);
+      if (input.output !== undefined && input.output.length > MAX_OUTPUT_CHARS) throw new FlowError('bad-input', `the step output has ${input.output.length} characters; at most ${MAX_OUTPUT_CHARS}`);
+      draft.then.push(...(input.then ?? []));
       if (input.questions !== undefined && input.questions.length > 0) {
+        // An output is handed in when the step is left; a halt leaves it open.
+        if (input.output !== undefined) throw new FlowError('bad-input', '--output is handed in when the step is left; with --question the session halts at the step instead: give the output after the user answers');
         nextStatus(draft, 'halt');
         setVars(draft, input.set ?? {}, t);
         addNotes(draft, input.notes ?? []);
         recordQuestions(loaded.flow, draft, input.questions, t);
+        assertGatePaths(loaded.flow, draft, opts.root);
+        await topUpBaseline(opts, loaded.flow, draft);
         return;
       }
-      const plan = planAdvance(loaded.flow, draft, kind, opts.root, input.set ?? {});
-      const results = await evaluateGates(opts.root, plan.gates);
-      const missing = [...results.flatMap((r) => r.problems), ...plan.blockers];
+      if (draft.status === 'LEARNINGS_PENDING') {
+        await finishLearnings(opts, loaded.flow, draft, requested, input, t, again);
+        return;
+      }
+      nextStatus(draft, requested === 'next' ? 'advance' : requested);
+      const step = findStep(loaded.flow, draft.current);
+      const judged = step.type === 'REMEDIATION' && requested !== 'loop' ? await judgeVerdict(opts.root, loaded.flow, draft, step) : undefined;
+      const verdict = judged !== undefined && 'verdict' in judged ? judged.verdict : undefined;
+      if (verdict === 'FAIL' && requested === 'next') kind = 'remediate';
+      if (verdict === 'FAIL' && (draft.remediations[step.id] ?? 0) >= step.maxRemediation) {
+        await haltOnFailedValidation(opts, loaded.flow, draft, step, judged!.gate, input, t, again);
+        return;
+      }
+      const plan = planAdvance(loaded.flow, draft, kind, opts.root, input.set ?? {}, input.output);
+      // A verdict file that is no gate of its own is still held to the same freshness.
+      const gates = judged !== undefined && !plan.gates.some((g) => g.artifact === judged.gate.artifact) ? [...plan.gates, judged.gate] : plan.gates;
+      const results = await evaluateGates(opts.root, gates, draft.baseline);
+      const shape = plan.step.output !== undefined && input.output !== undefined ? shapeProblems(input.output, `the step ${plan.step.id} output`, plan.step.output.minLength, plan.step.output.headings, 'advance --output') : [];
+      const verdictProblem = judged !== undefined && 'problem' in judged && results.every((r) => r.gate.artifact !== judged.gate.artifact || r.ok) ? [judged.problem] : [];
+      const missing = [...results.flatMap((r) => r.problems), ...verdictProblem, ...shape, ...plan.blockers];
       if (missing.length > 0) throw new Refusal(missing, again);
+      const claims = accepted(draft, plan.step.id, results, t);
+      if (input.output !== undefined) {
+        const digest = contentDigest(input.output);
+        // Outputs are claimed like files: the same text handed in for another step, visit or session is a copy.
+        claims.push({ digest, session: draft.sessionId, step: plan.step.id, visit: draft.visits[plan.step.id] ?? 1, artifact: `step ${plan.step.id} output`, at: t });
+        recordOutput(draft, plan.step.id, input.output, digest, t);
+      }
+      if (verdict !== undefined) recordVerdict(draft, step.id, verdict, t);
       setVars(draft, input.set ?? {}, t);
       addNotes(draft, input.notes ?? []);
       applyAdvance(loaded.flow, draft, plan, t);
       assertGatePaths(loaded.flow, draft, opts.root);
+      draft.baseline = await snapshot(opts.root, entryArtifacts(loaded.flow, draft, opts.root));
+      // Last, so that nothing after it can abort the update once the ledger holds these files.
+      const copies = await claimArtifacts(opts.root, claims);
+      if (copies.length > 0) throw new Refusal(copies, again);
     });
-    if (state.status === 'HALTED') return view(opts, loaded, state, 'halted', `Halted at step ${state.current ?? '?'}.`);
-    if (state.status === 'COMPLETED') return view(opts, loaded, state, 'completed', `Flow ${loaded.flow.id} completed (left step ${String(from)}).`);
+    if (state.status === 'HALTED') return view(opts, loaded, state, 'halted', `Halted at step ${state.current ?? '?'}${state.haltReason !== null ? `: ${state.haltReason}` : ''}.`);
+    if (state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE') {
+      return view(opts, loaded, state, 'completed', from === null ? `Flow ${loaded.flow.id} is fully complete: its learnings are recorded.` : `Flow ${loaded.flow.id} completed (left step ${String(from)}).`);
+    }
+    if (state.status === 'LEARNINGS_PENDING') return view(opts, loaded, state, 'learnings-pending', `Every phase of ${loaded.flow.id} is done (left step ${String(from)}); its learnings come next.`);
     const outcome: Outcome = kind === 'loop' ? 'looped' : kind === 'remediate' ? 'remediated' : 'advanced';
-    const verb = kind === 'loop' ? 'Looped back' : kind === 'remediate' ? 'Sent back for remediation' : 'Advanced';
+    const verb = kind === 'loop' ? 'Looped back' : kind === 'remediate' ? `Sent back for remediation${kind !== requested ? ' (the verdict is FAIL)' : ''}` : 'Advanced';
     const skipped = state.history.filter((h) => h.event === 'skip' && h.step !== null).slice(-5);
     const lastLeave = state.history.map((h) => h.event).lastIndexOf(kind === 'next' ? 'leave' : kind);
     const skippedNow = skipped.filter((h) => state.history.indexOf(h) > lastLeave);
@@ -184,8 +260,61 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
     const state = await doc.read();
-    return view(opts, loaded, state, 'refused', `Cannot leave step ${state.current ?? '?'} yet.`, err.missing, err.command);
+    const where = state.status === 'LEARNINGS_PENDING' ? 'Cannot finish yet: the learnings are missing.' : `Cannot leave step ${state.current ?? '?'} yet.`;
+    return view(opts, loaded, state, 'refused', where, err.missing, { kind: requested });
   }
+}
+
+/** The verdict a REMEDIATION step's file states (with that file as a gate), or why it states none. */
+async function judgeVerdict(root: string, flow: Flow, state: SessionState, step: Step): Promise<({ verdict: Verdict } | { problem: string }) & { gate: ResolvedGate }> {
+  const gate = verdictGate(flow, state, step, root);
+  // checkFlow guarantees a verdict source for REMEDIATION steps; a flow built by hand may lack one.
+  if (gate === undefined) throw new FlowError('invalid-flow', `REMEDIATION step ${step.id} has no verdict file: name its agent (with an agentGate) or "verdictFrom"`);
+  let text: string;
+  try {
+    text = (await readTextFile(gate.path, { maxBytes: ARTIFACT_MAX_BYTES })).text;
+  } catch (err) {
+    const why = err instanceof NotFoundError ? 'does not exist' : 'cannot be read';
+    return { problem: `${gate.artifact} ${why}: it holds the verdict of step ${step.id}`, gate };
+  }
+  const found = findVerdict(text);
+  return 'verdict' in found ? { verdict: found.verdict, gate } : { problem: `${gate.artifact} ${found.problem} (verdict of step ${step.id})`, gate };
+}
+
+/**
+ * FAIL with the remediations used up: the skill may not complete, and looping further is not
+ * allowed, so the session halts for the user. The failed validation's files are accepted (they are
+ * real work) and become the baseline: after a resume, only a new validation decides.
+ */
+async function haltOnFailedValidation(opts: RunnerOptions, flow: Flow, state: SessionState, step: Step, verdictFile: ResolvedGate, input: AdvanceInput, t: string, again: string): Promise<void> {
+  const gates = stepGates(flow, state, step, opts.root);
+  if (!gates.some((g) => g.artifact === verdictFile.artifact)) gates.push(verdictFile);
+  const results = await evaluateGates(opts.root, gates, state.baseline);
+  const missing = results.flatMap((r) => r.problems);
+  if (missing.length > 0) throw new Refusal(missing, again);
+  const claims = accepted(state, step.id, results, t);
+  recordVerdict(state, step.id, 'FAIL', t);
+  addNotes(state, input.notes ?? []);
+  halt(state, `validation failed (verdict FAIL) and step ${step.id} has used ${step.maxRemediation} of ${step.maxRemediation} remediations: the skill cannot complete on a failed validation; the user decides how to go on`, t);
+  state.baseline = await snapshot(opts.root, entryArtifacts(flow, state, opts.root));
+  const copies = await claimArtifacts(opts.root, claims);
+  if (copies.length > 0) throw new Refusal(copies, again);
+}
+
+/** LEARNINGS_PENDING -> FULLY_COMPLETE once the skill's learnings file holds (fresh, not a copy). */
+async function finishLearnings(opts: RunnerOptions, flow: Flow, state: SessionState, kind: AdvanceKind, input: AdvanceInput, t: string, again: string): Promise<void> {
+  if (kind !== 'next') throw new FlowError('wrong-step-type', `every phase of ${flow.id} is done: --loop and --remediate no longer apply; write the learnings, then advance`);
+  if (input.output !== undefined) throw new FlowError('bad-input', `every phase of ${flow.id} is done: there is no step to hand an output in for; the learnings go into their file`);
+  const results = await evaluateGates(opts.root, learningsGates(flow, state, opts.root), state.baseline);
+  const missing = results.flatMap((r) => r.problems);
+  if (missing.length > 0) throw new Refusal(missing, again);
+  state.status = nextStatus(state, 'learnings');
+  state.history.push({ event: 'learnings', step: null, at: t });
+  addNotes(state, input.notes ?? []);
+  state.baseline = {};
+  state.revision++;
+  const copies = await claimArtifacts(opts.root, accepted(state, LEARNINGS_STEP, results, t, 1));
+  if (copies.length > 0) throw new Refusal(copies, again);
 }
 
 export async function completeBranch(opts: RunnerOptions, input: { sessionId: string; branch: string }): Promise<FlowView> {
@@ -196,16 +325,34 @@ export async function completeBranch(opts: RunnerOptions, input: { sessionId: st
       requireSession(draft, input.sessionId, doc.path);
       const { step, branch } = findBranch(loaded.flow, draft, input.branch);
       label = `${step.id}:${branch.id}`;
-      const results = await evaluateGates(opts.root, branchGates(loaded.flow, draft, step, branch, opts.root));
+      const results = await evaluateGates(opts.root, branchGates(loaded.flow, draft, step, branch, opts.root), draft.baseline);
       const missing = results.flatMap((r) => r.problems);
-      if (missing.length > 0) throw new Refusal(missing, `${cli(opts)} flow complete-branch ${label} --session ${input.sessionId}`);
-      markBranch(draft, step, branch, now(opts));
+      const again = `${cli(opts)} flow complete-branch ${label} --session ${input.sessionId}`;
+      if (missing.length > 0) throw new Refusal(missing, again);
+      const t = now(opts);
+      markBranch(draft, step, branch, t);
+      const copies = await claimArtifacts(opts.root, accepted(draft, step.id, results, t));
+      if (copies.length > 0) throw new Refusal(copies, again);
     });
     return view(opts, loaded, state, 'branch-completed', `Branch ${label} completed.`);
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
-    return view(opts, loaded, await doc.read(), 'refused', `Branch ${label} is not complete yet.`, err.missing, err.command);
+    return view(opts, loaded, await doc.read(), 'refused', `Branch ${label} is not complete yet.`, err.missing, { command: err.command });
   }
+}
+
+/** The ledger's step name for a skill's learnings. */
+const LEARNINGS_STEP = '(learnings)';
+
+/** Ledger entries for the gates that just held at `step` (its current visit). */
+function accepted(state: SessionState, step: string, results: readonly GateResult[], at: string, visit = state.visits[step] ?? 1): LedgerEntry[] {
+  return results.filter((r) => r.digest !== undefined).map((r) => ({ digest: r.digest!, session: state.sessionId, step, visit, artifact: r.gate.artifact, at }));
+}
+
+/** Digest artifacts the baseline does not name yet (a variable set without leaving the step moved a gate path). */
+async function topUpBaseline(opts: RunnerOptions, flow: Flow, state: SessionState): Promise<void> {
+  const fresh = entryArtifacts(flow, state, opts.root).filter((g) => !Object.hasOwn(state.baseline, g.artifact));
+  Object.assign(state.baseline, await snapshot(opts.root, fresh));
 }
 
 export async function haltFlow(opts: RunnerOptions, input: { sessionId: string; reason: string }): Promise<FlowView> {
@@ -217,11 +364,26 @@ export async function haltFlow(opts: RunnerOptions, input: { sessionId: string; 
   return view(opts, loaded, state, 'halted', `Halted session ${state.sessionId} at step ${state.current ?? '?'}.`);
 }
 
-export async function resumeFlow(opts: RunnerOptions, input: { sessionId: string; notes?: readonly string[] }): Promise<FlowView> {
+export interface ResumeInput {
+  sessionId: string;
+  /**
+   * Who resumes. A halt hands the decision to the user (questions, a failed validation, a stop), so
+   * only `user` may resume; a harness passes what pins its caller (the CLI: RATCHET_ACTOR).
+   */
+  actor: 'user' | 'agent';
+  /** The user's answers to the open clarifying questions, one per question, in order. */
+  answers?: readonly string[];
+  notes?: readonly string[];
+}
+
+export async function resumeFlow(opts: RunnerOptions, input: ResumeInput): Promise<FlowView> {
+  if (input.actor !== 'user') {
+    throw new FlowError('user-required', `resuming session ${input.sessionId} is the user's decision: the agent asks the questions and stops; the user runs resume with the answers from their own shell`);
+  }
   const { doc, loaded } = await openExisting(opts, input.sessionId);
   const state = await doc.update((draft) => {
     requireSession(draft, input.sessionId, doc.path);
-    resume(draft, now(opts));
+    resume(draft, input.answers ?? [], now(opts));
     addNotes(draft, input.notes ?? []);
   });
   return view(opts, loaded, state, 'resumed', `Resumed session ${state.sessionId} at step ${state.current ?? '?'}.`);
@@ -270,40 +432,12 @@ async function openExisting(opts: RunnerOptions, sessionId: string): Promise<{ d
   const doc = openSession(opts.root, sessionId);
   const state = await doc.read();
   requireSession(state, sessionId, doc.path);
-  return { doc, loaded: await opts.loadFlow(state.flow.ref) };
+  return { doc, loaded: projectFlow(opts, await opts.loadFlow(state.flow.ref)) };
 }
 
 function requireSession(state: SessionState, sessionId: string, path: string): void {
   if (state.revision === 0) throw new FlowError('unknown-session', `no session ${sessionId}: start one with \`ratchet flow start <flow> --session ${sessionId}\``, { path });
   if (state.sessionId !== sessionId) throw new FlowError('unknown-session', `the file holds session ${state.sessionId}, not ${sessionId}`, { path });
-}
-
-/** The exact command the agent must run next, from the saved state. */
-export function nextCommand(opts: Pick<RunnerOptions, 'command'>, loaded: LoadedFlow, state: SessionState): string {
-  const c = opts.command ?? 'ratchet';
-  const s = state.sessionId;
-  if (state.status === 'HALTED') {
-    return state.clarificationQuestions.length > 0 ? `${c} flow resume --session ${s} --note "<the user's answers>"` : `${c} flow resume --session ${s}`;
-  }
-  if (state.status === 'COMPLETED') {
-    const vars = varsAt(loaded.flow, state, null);
-    // Only when every variable is known: a "<route>" left in a command would be read as shell redirections.
-    if (loaded.flow.onComplete !== undefined && placeholders(loaded.flow.onComplete).every((name) => Object.hasOwn(vars, name))) {
-      return renderTemplate(loaded.flow.onComplete, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, shellQuote(v)])));
-    }
-    return `${c} flow status --session ${s}`;
-  }
-  const step = findStep(loaded.flow, state.current);
-  if (step.type === 'PARALLEL') {
-    const done = new Set(state.branches[step.id] ?? []);
-    const open = step.branches.find((b) => !done.has(b.id));
-    if (open) return `${c} flow complete-branch ${step.id}:${open.id} --session ${s}`;
-  }
-  return `${c} flow advance --session ${s}`;
-}
-
-export function shellQuote(value: string): string {
-  return /^[A-Za-z0-9._/:=@%+,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 async function readContent(loaded: LoadedFlow, step: Step): Promise<string> {
@@ -317,7 +451,13 @@ async function readContent(loaded: LoadedFlow, step: Step): Promise<string> {
   }
 }
 
-async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState, outcome: Outcome, headline: string, missing: string[] = [], command?: string): Promise<FlowView> {
+/** What a refused command repeats: the advance it asked for (kind), or an exact command. */
+interface Again {
+  kind?: AdvanceKind;
+  command?: string;
+}
+
+async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState, outcome: Outcome, headline: string, missing: string[] = [], again: Again = {}): Promise<FlowView> {
   const flow = loaded.flow;
   const step = state.current !== null ? findStep(flow, state.current) : undefined;
   // Content refers to "<session>" in example commands: show the real id so they can be run as printed.
@@ -338,8 +478,10 @@ async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState
       gates.push({ artifact: t, minLength: flow.transitionGate.minLength, headings: flow.transitionGate.headings, why: `memory-agent file for the transition ${step.id} -> ${to} (invoke the memory agent through the Task tool)` });
     }
   }
-  const directiveCommand = command ?? nextCommand(opts, loaded, state);
-  const text = renderDirective(directiveCommand, directiveText(opts.defaultDirective, flow.directive, opts.directive));
+  if (state.status === 'LEARNINGS_PENDING') for (const g of learningsGates(flow, state, opts.root)) gates.push({ artifact: g.artifact, minLength: g.minLength, headings: g.headings, why: g.why });
+  const directiveCommand = again.command ?? nextCommand(opts, loaded, state, again.kind);
+  const before = again.command !== undefined ? [] : prerequisites(opts, loaded, state, again.kind);
+  const text = renderDirective(directiveCommand, directiveText(opts.defaultDirective, flow.directive, opts.directive), before);
   const stepView: StepView | null = step
     ? {
         id: step.id,
@@ -360,7 +502,7 @@ async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState
     step: stepView,
     gates,
     missing,
-    directive: { command: directiveCommand, text },
+    directive: { command: directiveCommand, before, text },
     text: renderView({ flow, state, step, content, headline, gates, missing, directive: text }),
   };
 }

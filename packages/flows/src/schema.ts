@@ -11,8 +11,9 @@
 import { z } from 'zod';
 import { FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID } from './validate-flow.js';
 import { SESSION_SCHEMA_URL, SESSION_VERSION } from './session-file.js';
+import { LEDGER_SCHEMA_URL, LEDGER_VERSION } from './ledger.js';
 import { FLOW_SETTINGS_SCHEMA_URL, MAX_DIRECTIVE_LINE, MAX_DIRECTIVE_WARNINGS } from './settings.js';
-import { FLOW_KINDS, SESSION_MODES, SESSION_STATUSES, STEP_TYPES } from './types.js';
+import { FLOW_KINDS, SESSION_MODES, SESSION_STATUSES, STEP_TYPES, VERDICTS } from './types.js';
 
 interface Meta {
   id?: string;
@@ -75,8 +76,18 @@ export const StepSchema = z
     maxRemediation: d(z.number().int().min(1).max(MAX_LOOP_LIMIT), 'REMEDIATION: remediations allowed (default 3).').optional(),
     branches: d(z.array(BranchSchema), 'PARALLEL: branches completed with `complete-branch`.').optional(),
     skip: SkipConditionSchema.optional(),
+    verdictFrom: d(nonEmpty(), 'REMEDIATION: the file whose "Verdict: PASS|FAIL" line decides the step (default: the memory file of its agent).').optional(),
     requires: d(z.array(varName()), 'Variables that must be set (--input/--set) before leaving the step.').optional(),
     haltOnQuestions: d(z.boolean(), 'Recording clarifying questions here halts the session.').optional(),
+    // The step is left only while this holds; otherwise the agent asks the user (needs haltOnQuestions).
+    haltUnless: SkipConditionSchema.optional(),
+    output: d(
+      z.strictObject({
+        minLength: d(z.number().int().min(1).max(1_000_000), 'Minimum length in characters (default 1).').optional(),
+        headings: d(z.array(z.string().regex(/^[^\r\n]*\S[^\r\n]*$/)), 'Lines the output must contain, outside code fences.').optional(),
+      }),
+      'The step hands in its output (advance --output FILE, or - for standard input); the session keeps it in stepOutputs.',
+    ).optional(),
     gates: z.array(GateSchema).optional(),
   })
   .register(flowsSchemaRegistry, { id: 'Step' });
@@ -88,6 +99,8 @@ export const FlowSchema = z
     id: d(z.string().regex(FLOW_ID), 'Flow name: lowercase letters, digits, "-".'),
     title: nonEmpty(),
     description: nonEmpty().optional(),
+    semanticTrigger: d(z.string().regex(/^\P{Cc}*\S\P{Cc}*$/u), 'What requests the flow is for, by meaning: the routing table shown by `ratchet flow list` (the original\'s semantic_trigger).').optional(),
+    notFor: d(z.string().regex(/^\P{Cc}*\S\P{Cc}*$/u), 'What the flow is not for, though it may look like it (the original\'s not_for).').optional(),
     kind: d(z.enum(FLOW_KINDS), 'protocol (default) or skill: a skill needs agentGate, transitionGate and an agent per phase.').optional(),
     start: d(z.string(), 'First step (default: the first in the list).').optional(),
     inputs: z
@@ -106,6 +119,7 @@ export const FlowSchema = z
       .optional(),
     agentGate: d(GateSchema, 'Checked once per agent a step invokes ({agent}).').optional(),
     transitionGate: d(GateSchema, "The memory agent's file, checked at every step-to-step transition ({from}, {to}).").optional(),
+    learningsGate: d(GateSchema, "A skill's learnings ({task}, {session}, {flow}, inputs): after the last phase the session is LEARNINGS_PENDING until this file holds, then FULLY_COMPLETE. Required for skills.").optional(),
     onComplete: d(z.string().regex(/^\P{Cc}*\S\P{Cc}*$/u), 'Command template printed as the directive when the flow completes.').optional(),
     directive: z.strictObject({ heading: z.string().optional(), warnings: z.array(z.string()).optional() }).optional(),
     steps: z.array(StepSchema).min(1),
@@ -128,10 +142,11 @@ export const SessionDataSchema = z
     branches: z.record(z.string(), z.array(z.string())),
     notes: z.record(z.string(), z.array(z.string())),
     haltReason: z.union([z.string(), z.null()]),
-    clarificationQuestions: z.array(z.string()),
+    clarificationQuestions: d(z.array(z.string()), 'The questions of the last clarification halt; kept after resume.'),
+    clarificationAnswers: d(z.array(z.string()), "The user's answers to them, one per question; empty while they are open."),
     history: z.array(
       z.strictObject({
-        event: z.enum(['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set']),
+        event: z.enum(['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set', 'learnings']),
         step: z.union([z.string(), z.null()]),
         at: z.string(),
         to: z.union([z.string(), z.null()]).optional(),
@@ -139,8 +154,34 @@ export const SessionDataSchema = z
       }),
     ),
     revision: count,
+    baseline: d(z.record(z.string(), z.union([z.string(), z.null()])), "What the current step's artifacts held when it was entered (artifact -> content digest; null: absent)."),
+    stepOutputs: d(
+      z.record(z.string(), z.array(z.strictObject({ visit: z.number().int().min(1), text: z.string(), digest: z.string(), at: z.string() }))),
+      'What each step handed in with advance --output, every visit.',
+    ),
+    then: d(z.array(z.string().regex(FLOW_ID)), 'Flows to run after this one, in order (start --then, advance --then).'),
+    verdicts: d(
+      z.record(z.string(), z.array(z.strictObject({ visit: z.number().int().min(1), verdict: z.enum(VERDICTS), at: z.string() }))),
+      'The verdict each REMEDIATION step read from its verdict file, every visit.',
+    ),
   })
   .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });
+
+/** `.ratchet/flow-artifacts.json`: every artifact and step output a gate accepted, by digest. */
+export const LedgerDataSchema = z
+  .strictObject({
+    accepted: z.array(
+      z.strictObject({
+        digest: d(z.string(), 'contentDigest of the accepted text.'),
+        session: z.string(),
+        step: d(z.string(), 'The step it was accepted for; "(learnings)" for a skill\'s learnings.'),
+        visit: d(z.number().int().min(1), 'Which visit of the step (loops and remediations enter it again).'),
+        artifact: d(z.string(), 'The artifact path, or "step N output".'),
+        at: z.string(),
+      }),
+    ),
+  })
+  .register(flowsSchemaRegistry, { title: 'Ratchet flow artifact ledger', description: '.ratchet/flow-artifacts.json' });
 
 const directiveLine = (): z.ZodString => z.string().regex(/^[^\p{Cc}]*\S[^\p{Cc}]*$/u).max(MAX_DIRECTIVE_LINE);
 
@@ -155,6 +196,14 @@ export const FlowSettingsSchema = z
         warnings: d(z.array(directiveLine()).max(MAX_DIRECTIVE_WARNINGS), 'Lines printed after the command (may be empty).').optional(),
       }),
       "Replaces Ratchet's directive wording for every flow that sets no directive of its own (a flow's own directive wins).",
+    ).optional(),
+    memoryFiles: d(
+      z.strictObject({
+        agent: d(directiveLine(), 'Path template of every agent memory file: {task}, {task-id}, {session}, {flow}, {step}, {iteration}, {agent}, {role} (the agent name without "-agent").').optional(),
+        transition: d(directiveLine(), "Path template of the memory agent's transition files: {task}, {task-id}, {session}, {flow}, {step}, {iteration}, {from}, {to}.").optional(),
+        learnings: d(directiveLine(), "Path template of a skill's learnings file: {task}, {task-id}, {session}, {flow}.").optional(),
+      }),
+      "The project's memory-file names, for every flow's agent, transition and learnings gates (their length and sections stay the flow's).",
     ).optional(),
   })
   .register(flowsSchemaRegistry, { title: 'Ratchet flow settings', description: 'protocols/flow-settings.json: project-wide settings for `ratchet flow`.' });
@@ -178,4 +227,11 @@ export function sessionJsonSchema(): Record<string, unknown> {
     .strictObject({ $schema: z.string().optional(), schemaVersion: z.literal(SESSION_VERSION), ...SessionDataSchema.shape })
     .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });
   return toJson(file, SESSION_SCHEMA_URL);
+}
+
+export function ledgerJsonSchema(): Record<string, unknown> {
+  const file = z
+    .strictObject({ $schema: z.string().optional(), schemaVersion: z.literal(LEDGER_VERSION), ...LedgerDataSchema.shape })
+    .register(flowsSchemaRegistry, { title: 'Ratchet flow artifact ledger', description: '.ratchet/flow-artifacts.json' });
+  return toJson(file, LEDGER_SCHEMA_URL);
 }

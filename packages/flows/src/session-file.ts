@@ -4,15 +4,17 @@
  * keeps both in agreement.
  */
 import { join } from 'node:path';
-import { defineDocument, openDocument, type Document, type SafeParseResult, type Schema, type SchemaIssue } from '@ratchet/store';
+import { defineDocument, openDocument, type Document, type Migration, type SafeParseResult, type Schema, type SchemaIssue } from '@ratchet/store';
 import { checkSessionId } from './engine.js';
-import { SESSION_MODES, SESSION_STATUSES, type SessionState } from './types.js';
+import { FLOW_ID } from './validate-flow.js';
+import { FINISHED_STATUSES, SESSION_MODES, SESSION_STATUSES, VERDICTS, type SessionState } from './types.js';
 
 export const SESSION_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-session.schema.json';
-export const SESSION_VERSION = 1;
+/** 2: `baseline` (artifact digests at the step's start), `stepOutputs`, `then`, `verdicts`, `clarificationAnswers`, the skill statuses. Version 1 files are migrated on read. */
+export const SESSION_VERSION = 2;
 /** Where sessions live, relative to the project root. */
 export const SESSIONS_DIR = '.ratchet/flows';
-const HISTORY_EVENTS = ['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set'];
+const HISTORY_EVENTS = ['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set', 'learnings'];
 
 type Issues = SchemaIssue[];
 
@@ -20,7 +22,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'history', 'revision'];
+const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'clarificationAnswers', 'history', 'revision', 'baseline', 'stepOutputs', 'then', 'verdicts'];
 
 /** Structural check of a session document (without the store's envelope keys). */
 export const sessionSchema: Schema<SessionState> = {
@@ -60,6 +62,7 @@ export const sessionSchema: Schema<SessionState> = {
     strMap('notes', 'list');
     if (input.haltReason !== null) str('haltReason');
     if (!Array.isArray(input.clarificationQuestions) || !input.clarificationQuestions.every((q) => typeof q === 'string')) bad(['clarificationQuestions'], 'expected an array of strings');
+    if (!Array.isArray(input.clarificationAnswers) || !input.clarificationAnswers.every((q) => typeof q === 'string')) bad(['clarificationAnswers'], 'expected an array of strings');
     if (!Array.isArray(input.history)) bad(['history'], 'expected an array');
     else
       input.history.forEach((h: unknown, i) => {
@@ -71,8 +74,32 @@ export const sessionSchema: Schema<SessionState> = {
         }
       });
     if (!Number.isSafeInteger(input.revision) || (input.revision as number) < 0) bad(['revision'], 'expected a non-negative integer');
-    if (input.status === 'COMPLETED' && input.current !== null) bad(['current'], 'a completed session has no current step');
-    if (input.status !== 'COMPLETED' && input.current === null) bad(['current'], 'an unfinished session must have a current step');
+    if (!isObj(input.baseline)) bad(['baseline'], 'expected an object');
+    else for (const [k, x] of Object.entries(input.baseline)) if (x !== null && typeof x !== 'string') bad(['baseline', k], 'expected a digest string or null');
+    if (!isObj(input.stepOutputs)) bad(['stepOutputs'], 'expected an object');
+    else
+      for (const [k, list] of Object.entries(input.stepOutputs)) {
+        if (!Array.isArray(list)) bad(['stepOutputs', k], 'expected an array');
+        else
+          list.forEach((o: unknown, i) => {
+            const ok = isObj(o) && Object.keys(o).every((x) => ['visit', 'text', 'digest', 'at'].includes(x)) && Number.isSafeInteger(o.visit) && (o.visit as number) >= 1 && ['text', 'digest', 'at'].every((x) => typeof o[x] === 'string');
+            if (!ok) bad(['stepOutputs', k, i], 'expected { visit (>= 1), text, digest, at }');
+          });
+      }
+    if (!Array.isArray(input.then) || !input.then.every((f) => typeof f === 'string' && FLOW_ID.test(f))) bad(['then'], 'expected an array of flow names');
+    if (!isObj(input.verdicts)) bad(['verdicts'], 'expected an object');
+    else
+      for (const [k, list] of Object.entries(input.verdicts)) {
+        if (!Array.isArray(list)) bad(['verdicts', k], 'expected an array');
+        else
+          list.forEach((o: unknown, i) => {
+            const ok = isObj(o) && Object.keys(o).every((x) => ['visit', 'verdict', 'at'].includes(x)) && Number.isSafeInteger(o.visit) && (o.visit as number) >= 1 && VERDICTS.includes(o.verdict as never) && typeof o.at === 'string';
+            if (!ok) bad(['verdicts', k, i], 'expected { visit (>= 1), verdict (PASS or FAIL), at }');
+          });
+      }
+    const finished = FINISHED_STATUSES.includes(input.status as never);
+    if (finished && input.current !== null) bad(['current'], `a ${String(input.status)} session has no current step`);
+    if (!finished && input.current === null) bad(['current'], 'an unfinished session must have a current step');
     if (issues.length > 0) return { success: false, error: { issues } };
     return { success: true, data: input as unknown as SessionState };
   },
@@ -92,11 +119,25 @@ const EMPTY: SessionState = {
   notes: {},
   haltReason: null,
   clarificationQuestions: [],
+  clarificationAnswers: [],
   history: [],
   revision: 0,
+  baseline: {},
+  stepOutputs: {},
+  then: [],
+  verdicts: {},
 };
 
-export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY });
+/**
+ * Sessions written before a field existed read as if it had its empty value: a version 1 session has
+ * no baseline, so its current step is judged on shape and the ledger until it is left.
+ */
+const MIGRATIONS: Record<number, Migration> = {
+  // A version 1 resume cleared the questions, so a version 1 session has no answered ones.
+  1: (data) => ({ ...data, clarificationAnswers: [], baseline: {}, stepOutputs: {}, then: [], verdicts: {} }),
+};
+
+export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY, migrations: MIGRATIONS });
 
 export function sessionPath(root: string, sessionId: string): string {
   return join(root, SESSIONS_DIR, `${checkSessionId(sessionId)}.json`);

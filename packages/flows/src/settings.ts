@@ -6,7 +6,8 @@
  */
 import { NotFoundError, readJsonFile } from '@ratchet/store';
 import { FlowError, type FlowProblem } from './errors.js';
-import type { DirectiveText } from './types.js';
+import { placeholders, staticPathProblem } from './template.js';
+import type { DirectiveText, Flow } from './types.js';
 
 export const FLOW_SETTINGS_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-settings.schema.json';
 /** Settings files larger than this are refused before reading (a real one is a few hundred bytes). */
@@ -15,10 +16,29 @@ export const FLOW_SETTINGS_MAX_BYTES = 64 * 1024;
 export const MAX_DIRECTIVE_LINE = 2000;
 export const MAX_DIRECTIVE_WARNINGS = 50;
 
+/**
+ * The project's names for memory files, replacing the path templates of every flow's agent,
+ * transition and learnings gates (their length and sections stay the flow's). A project that keeps
+ * the original's names sets `agent: ".claude/memory/{task-id}-{role}-memory.md"`.
+ */
+export interface MemoryFileNames {
+  agent?: string;
+  transition?: string;
+  learnings?: string;
+}
+
 export interface FlowSettings {
   /** Replaces Ratchet's directive wording for every flow that sets no `directive` of its own. */
   directive?: Partial<DirectiveText>;
+  memoryFiles?: MemoryFileNames;
 }
+
+/** The placeholders each memory-file template may use. */
+export const MEMORY_FILE_VARS: Readonly<Record<keyof MemoryFileNames, readonly string[]>> = {
+  agent: ['task', 'task-id', 'session', 'flow', 'step', 'iteration', 'agent', 'role'],
+  transition: ['task', 'task-id', 'session', 'flow', 'step', 'iteration', 'from', 'to'],
+  learnings: ['task', 'task-id', 'session', 'flow'],
+};
 
 const ONE_LINE = /^[^\p{Cc}]*\S[^\p{Cc}]*$/u;
 
@@ -40,7 +60,7 @@ export function checkFlowSettings(value: unknown): { settings: FlowSettings | un
     add('', 'flow settings must be a JSON object');
     return { settings: undefined, problems };
   }
-  unknownKeys(value, ['$schema', 'schemaVersion', 'directive'], '');
+  unknownKeys(value, ['$schema', 'schemaVersion', 'directive', 'memoryFiles'], '');
   if (value.$schema !== undefined && typeof value.$schema !== 'string') add('/$schema', 'must be a string');
   if (value.schemaVersion !== undefined && value.schemaVersion !== 1) add('/schemaVersion', 'schemaVersion must be 1 (the only version this reader knows)');
   const settings: FlowSettings = {};
@@ -65,7 +85,40 @@ export function checkFlowSettings(value: unknown): { settings: FlowSettings | un
       settings.directive = directive;
     }
   }
+  if (value.memoryFiles !== undefined) {
+    const m = value.memoryFiles;
+    if (!isObject(m)) add('/memoryFiles', 'must be an object ({ agent?, transition?, learnings? })');
+    else {
+      unknownKeys(m, Object.keys(MEMORY_FILE_VARS), '/memoryFiles');
+      const names: MemoryFileNames = {};
+      for (const key of Object.keys(MEMORY_FILE_VARS) as (keyof MemoryFileNames)[]) {
+        if (m[key] === undefined) continue;
+        const p = `/memoryFiles/${key}`;
+        const template = line(m[key], p, `the ${key} memory-file template`);
+        if (template === undefined) continue;
+        const problem = staticPathProblem(template);
+        if (problem !== undefined) add(p, `the ${key} memory-file path ${problem}`);
+        const allowed = MEMORY_FILE_VARS[key];
+        for (const name of placeholders(template)) if (!allowed.includes(name)) add(p, `unknown placeholder {${name}} (known here: ${allowed.map((v) => `{${v}}`).join(', ')})`);
+        names[key] = template;
+      }
+      settings.memoryFiles = names;
+    }
+  }
   return problems.length > 0 ? { settings: undefined, problems } : { settings, problems };
+}
+
+/**
+ * The flow with the project's memory-file names: each gate the flow declares keeps its length and
+ * sections, with the project's path template.
+ */
+export function withMemoryFiles(flow: Flow, names: MemoryFileNames | undefined): Flow {
+  if (names === undefined) return flow;
+  const out: Flow = { ...flow };
+  if (names.agent !== undefined && flow.agentGate) out.agentGate = { ...flow.agentGate, artifact: names.agent };
+  if (names.transition !== undefined && flow.transitionGate) out.transitionGate = { ...flow.transitionGate, artifact: names.transition };
+  if (names.learnings !== undefined && flow.learningsGate) out.learningsGate = { ...flow.learningsGate, artifact: names.learnings };
+  return out;
 }
 
 /**

@@ -7,18 +7,20 @@ import { loadDefinition, nextSymbols, transition, type Machine, type MapDefiniti
 import { FlowError } from './errors.js';
 import type { SessionState, SessionStatus } from './types.js';
 
-export type SessionEvent = 'advance' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete';
+export type SessionEvent = 'advance' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete' | 'phases-done' | 'learnings';
 
 export const SESSION_FSM: MapDefinitionDocument = {
   id: 'flow-session',
-  states: ['EXECUTING', 'HALTED', 'COMPLETED'],
-  alphabet: ['advance', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete'],
+  states: ['EXECUTING', 'HALTED', 'COMPLETED', 'LEARNINGS_PENDING', 'FULLY_COMPLETE'],
+  alphabet: ['advance', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'phases-done', 'learnings'],
   transitions: {
-    EXECUTING: { advance: 'EXECUTING', loop: 'EXECUTING', remediate: 'EXECUTING', branch: 'EXECUTING', halt: 'HALTED', complete: 'COMPLETED' },
+    EXECUTING: { advance: 'EXECUTING', loop: 'EXECUTING', remediate: 'EXECUTING', branch: 'EXECUTING', halt: 'HALTED', complete: 'COMPLETED', 'phases-done': 'LEARNINGS_PENDING' },
     HALTED: { resume: 'EXECUTING' },
+    // A skill's phases are done; only its learnings lead on (no halt: there is no step to resume at).
+    LEARNINGS_PENDING: { learnings: 'FULLY_COMPLETE' },
   },
   start_state: 'EXECUTING',
-  accept_states: ['COMPLETED'],
+  accept_states: ['COMPLETED', 'FULLY_COMPLETE'],
 };
 
 let compiled: Machine | undefined;
@@ -37,7 +39,7 @@ export function nextStatus(state: SessionState, event: SessionEvent): SessionSta
   const to = transition(machine, state.status, event);
   if (to === undefined) {
     const allowed = nextSymbols(machine, state.status);
-    const hint = state.status === 'HALTED' ? ` (${state.haltReason ?? 'halted'}): resume it first` : state.status === 'COMPLETED' ? ': the flow is finished' : '';
+    const hint = state.status === 'HALTED' ? ` (${state.haltReason ?? 'halted'}): resume it first` : state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE' ? ': the flow is finished' : state.status === 'LEARNINGS_PENDING' ? ': its phases are done; write its learnings, then advance' : '';
     throw new FlowError('session-not-active', `session ${state.sessionId} is ${state.status}${hint}; cannot ${event} (allowed: ${allowed.length > 0 ? allowed.join(', ') : 'nothing'})`);
   }
   return to as SessionStatus;

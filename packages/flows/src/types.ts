@@ -11,7 +11,17 @@ export const FLOW_KINDS = ['protocol', 'skill'] as const;
 /** `skill`: a composite skill, every phase invokes an agent and every transition has a memory-agent gate. */
 export type FlowKind = (typeof FLOW_KINDS)[number];
 
-export const SESSION_STATUSES = ['EXECUTING', 'HALTED', 'COMPLETED'] as const;
+/**
+ * COMPLETED ends a protocol. A skill (a flow with a learnings gate) goes, as the original's skill
+ * machine does, from its last phase to LEARNINGS_PENDING, and to FULLY_COMPLETE once its learnings
+ * are written.
+ */
+export const SESSION_STATUSES = ['EXECUTING', 'HALTED', 'COMPLETED', 'LEARNINGS_PENDING', 'FULLY_COMPLETE'] as const;
+/** Statuses with no current step. */
+export const FINISHED_STATUSES: readonly SessionStatus[] = ['COMPLETED', 'LEARNINGS_PENDING', 'FULLY_COMPLETE'];
+export const VERDICTS = ['PASS', 'FAIL'] as const;
+/** A validation verdict, read from the REMEDIATION step's verdict file. */
+export type Verdict = (typeof VERDICTS)[number];
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export const SESSION_MODES = ['normal', 'agent'] as const;
@@ -26,6 +36,27 @@ export interface Gate {
   minLength: number;
   /** Lines the file must contain, exactly (e.g. `## Section 0: Context Loaded`). */
   headings: string[];
+}
+
+/**
+ * What a step's recorded output (`advance --output FILE`, or standard input) must look like: the
+ * reasoning protocol's steps hand in their work as text the session keeps (`stepOutputs`).
+ */
+export interface OutputGate {
+  /** Minimum length in characters. */
+  minLength: number;
+  /** Lines the output must contain (outside code fences). */
+  headings: string[];
+}
+
+/** A step's output as the session recorded it. */
+export interface StepOutput {
+  /** Which visit of the step it was handed in for. */
+  visit: number;
+  text: string;
+  /** contentDigest of the text. */
+  digest: string;
+  at: string;
 }
 
 /** When an OPTIONAL step is skipped on entry. */
@@ -65,10 +96,22 @@ export interface Step {
   branches: Branch[];
   /** OPTIONAL: skipped on entry when this holds. */
   skip?: SkipCondition;
+  /**
+   * REMEDIATION: the file whose `Verdict: PASS` / `Verdict: FAIL` line decides where the session goes
+   * (default: the memory file of the step's agent). FAIL sends the work back; it never completes.
+   */
+  verdictFrom?: string;
   /** Session variables (`--input`/`--set`) that must be set before leaving the step. */
   requires: string[];
   /** Recording clarifying questions on this step halts the session (the Johari step 0). */
   haltOnQuestions: boolean;
+  /**
+   * The step may be left only while this holds; otherwise the agent records clarifying questions
+   * and the session halts (task routing: a confidence below HIGH).
+   */
+  haltUnless?: SkipCondition;
+  /** The step hands in its output (`advance --output`), which must have this shape. */
+  output?: OutputGate;
   gates: Gate[];
 }
 
@@ -95,6 +138,10 @@ export interface Flow {
   id: string;
   title: string;
   description?: string;
+  /** What requests this flow is for, by meaning (the original's routing table `semantic_trigger`). */
+  semanticTrigger?: string;
+  /** What it is explicitly not for, though it may look like it (the original's `not_for`). */
+  notFor?: string;
   kind: FlowKind;
   start: string;
   steps: Step[];
@@ -103,12 +150,17 @@ export interface Flow {
   agentGate?: Gate;
   /** Checked at every step-to-step transition: the memory-agent's file ({from}, {to}). */
   transitionGate?: Gate;
+  /**
+   * A skill's learnings, written after its last phase: the session waits in LEARNINGS_PENDING until
+   * this file holds, then is FULLY_COMPLETE. Required for skills.
+   */
+  learningsGate?: Gate;
   /** The command template printed as the directive when the flow completes. */
   onComplete?: string;
   directive?: Partial<DirectiveText>;
 }
 
-export type HistoryEvent = 'start' | 'enter' | 'skip' | 'leave' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete' | 'set';
+export type HistoryEvent = 'start' | 'enter' | 'skip' | 'leave' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete' | 'set' | 'learnings';
 
 export interface HistoryEntry {
   event: HistoryEvent;
@@ -137,8 +189,25 @@ export interface SessionState {
   /** Notes recorded per step (`advance --note`, `resume --note`). */
   notes: Record<string, string[]>;
   haltReason: string | null;
+  /** The questions the last clarification halt asked; kept after the session resumes. */
   clarificationQuestions: string[];
+  /** The user's answers to them, one per question (given on resume); empty while they are open. */
+  clarificationAnswers: string[];
   history: HistoryEntry[];
   /** Incremented by every saved change. */
   revision: number;
+  /**
+   * What the current step's artifacts held when it was entered (artifact -> content digest, null:
+   * absent). Leaving the step refuses a file that still holds the same content.
+   */
+  baseline: Record<string, string | null>;
+  /** What each step handed in (`advance --output`), every visit (the original's step_outputs). */
+  stepOutputs: Record<string, StepOutput[]>;
+  /**
+   * Flows to run after this one, in order (dynamic skill sequencing: `start --then`, `advance
+   * --then`). The completion directive starts the first and passes the rest on.
+   */
+  then: string[];
+  /** The verdicts each REMEDIATION step read, every visit. */
+  verdicts: Record<string, { visit: number; verdict: Verdict; at: string }[]>;
 }

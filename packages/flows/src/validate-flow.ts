@@ -15,6 +15,7 @@ import {
   type FlowKind,
   type Gate,
   type InputDeclaration,
+  type OutputGate,
   type SkipCondition,
   type Step,
   type StepType,
@@ -27,11 +28,11 @@ export const STEP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const MAX_LOOP_LIMIT = 10;
 export const DEFAULT_LOOP_LIMIT = 3;
 /** Placeholders every gate may use; inputs declared by the flow come on top. */
-export const BASE_VARS = ['task', 'session', 'flow', 'step', 'iteration'] as const;
+export const BASE_VARS = ['task', 'task-id', 'session', 'flow', 'step', 'iteration'] as const;
 
 type Json = Record<string, unknown>;
 
-const FLOW_KEYS = ['$schema', 'schemaVersion', 'id', 'title', 'description', 'kind', 'start', 'inputs', 'agentGate', 'transitionGate', 'onComplete', 'directive', 'steps'];
+const FLOW_KEYS = ['$schema', 'schemaVersion', 'id', 'title', 'description', 'semanticTrigger', 'notFor', 'kind', 'start', 'inputs', 'agentGate', 'transitionGate', 'learningsGate', 'onComplete', 'directive', 'steps'];
 const STEP_KEYS = [
   'id',
   'title',
@@ -49,6 +50,9 @@ const STEP_KEYS = [
   'skip',
   'requires',
   'haltOnQuestions',
+  'haltUnless',
+  'output',
+  'verdictFrom',
   'gates',
 ];
 
@@ -71,6 +75,11 @@ export function checkFlow(value: unknown): FlowCheck {
   const id = c.str(value, 'id', '', true, FLOW_ID, 'lowercase letters, digits and "-"') ?? '';
   const title = c.str(value, 'title', '', true) ?? '';
   const description = c.str(value, 'description', '', false);
+  // Shown in the routing table (`flow list`): one line each.
+  const semanticTrigger = c.str(value, 'semanticTrigger', '', false);
+  if (semanticTrigger !== undefined && /\p{Cc}/u.test(semanticTrigger)) add('/semanticTrigger', 'must be one line without control characters');
+  const notFor = c.str(value, 'notFor', '', false);
+  if (notFor !== undefined && /\p{Cc}/u.test(notFor)) add('/notFor', 'must be one line without control characters');
   const kind = (c.oneOf(value, 'kind', '', FLOW_KINDS) ?? 'protocol') as FlowKind;
   const onComplete = c.str(value, 'onComplete', '', false);
   if (onComplete !== undefined && /\p{Cc}/u.test(onComplete)) add('/onComplete', 'must be one line without control characters');
@@ -120,8 +129,11 @@ export function checkFlow(value: unknown): FlowCheck {
   }
 
   const gateVars = (extra: readonly string[]): Set<string> => new Set([...BASE_VARS, ...inputNames, ...extra]);
-  const agentGate = value.agentGate === undefined ? undefined : c.gate(value.agentGate, '/agentGate', gateVars(['agent']));
+  const agentGate = value.agentGate === undefined ? undefined : c.gate(value.agentGate, '/agentGate', gateVars(['agent', 'role']));
   const transitionGate = value.transitionGate === undefined ? undefined : c.gate(value.transitionGate, '/transitionGate', gateVars(['from', 'to']));
+  // Learnings are written after the last phase: no step, no iteration.
+  const learningsVars = new Set([...BASE_VARS.filter((v) => v !== 'step' && v !== 'iteration'), ...inputNames]);
+  const learningsGate = value.learningsGate === undefined ? undefined : c.gate(value.learningsGate, '/learningsGate', learningsVars);
 
   const steps: Step[] = [];
   if (!Array.isArray(value.steps)) add('/steps', 'steps must be an array with at least one step');
@@ -173,7 +185,7 @@ export function checkFlow(value: unknown): FlowCheck {
         const problem = staticPathProblem(step.content);
         if (problem !== undefined) add(`${p}/content`, `content path ${problem}`);
       }
-      const stepVars = gateVars(agent !== undefined ? ['agent'] : []);
+      const stepVars = gateVars(agent !== undefined ? ['agent', 'role'] : []);
       if (raw.gates !== undefined) {
         if (!Array.isArray(raw.gates)) add(`${p}/gates`, 'must be an array of gates');
         else
@@ -185,6 +197,20 @@ export function checkFlow(value: unknown): FlowCheck {
       if (raw.skip !== undefined) {
         const skip = c.skip(raw.skip, `${p}/skip`);
         if (skip) step.skip = skip;
+      }
+      if (raw.haltUnless !== undefined) {
+        const cond = c.skip(raw.haltUnless, `${p}/haltUnless`);
+        if (cond) step.haltUnless = cond;
+        // Without questions the step could never be left once the condition fails.
+        if (!step.haltOnQuestions) add(`${p}/haltUnless`, '"haltUnless" needs "haltOnQuestions": true (the agent asks the user when the condition does not hold)');
+      }
+      if (raw.verdictFrom !== undefined) {
+        const from = c.str(raw, 'verdictFrom', p, false);
+        if (from !== undefined && c.pathTemplate(from, `${p}/verdictFrom`, stepVars)) step.verdictFrom = from;
+      }
+      if (raw.output !== undefined) {
+        const output = c.output(raw.output, `${p}/output`);
+        if (output) step.output = output;
       }
       if (raw.branches !== undefined) {
         if (!Array.isArray(raw.branches)) add(`${p}/branches`, 'must be an array of branches');
@@ -206,7 +232,7 @@ export function checkFlow(value: unknown): FlowCheck {
               if (!Array.isArray(b.gates)) add(`${bp}/gates`, 'must be an array of gates');
               else
                 (b.gates as unknown[]).forEach((g, k) => {
-                  const gate = c.gate(g, `${bp}/gates/${k}`, gateVars(['branch', ...(bAgent !== undefined ? ['agent'] : [])]));
+                  const gate = c.gate(g, `${bp}/gates/${k}`, gateVars(['branch', ...(bAgent !== undefined ? ['agent', 'role'] : [])]));
                   if (gate) branch.gates.push(gate);
                 });
             }
@@ -242,13 +268,23 @@ export function checkFlow(value: unknown): FlowCheck {
     add('/transitionGate', 'a skill must declare the memory-agent gate checked at every phase transition ("transitionGate")');
   }
   if (kind === 'skill' && agentGate === undefined && value.agentGate === undefined) add('/agentGate', 'a skill must declare the agent memory-file gate ("agentGate")');
+  if (kind === 'skill' && value.learningsGate === undefined) add('/learningsGate', 'a skill must declare where its learnings are written ("learningsGate"): it is FULLY_COMPLETE only after them');
+  steps.forEach((s, i) => {
+    // The verdict decides where a REMEDIATION step goes; it must come from a file the validation agent writes.
+    if (s.type === 'REMEDIATION' && s.verdictFrom === undefined && (s.agent === undefined || value.agentGate === undefined)) {
+      add(`/steps/${i}`, 'a REMEDIATION step reads its verdict from a file: name its agent (with an "agentGate") or "verdictFrom"');
+    }
+  });
   if (problems.length === 0) graphRules(steps, start, ids, add);
   if (problems.length > 0) return { flow: undefined, problems };
 
   const flow: Flow = { id, title, kind, start, steps, inputs };
   if (description !== undefined) flow.description = description;
+  if (semanticTrigger !== undefined) flow.semanticTrigger = semanticTrigger;
+  if (notFor !== undefined) flow.notFor = notFor;
   if (agentGate) flow.agentGate = agentGate;
   if (transitionGate) flow.transitionGate = transitionGate;
+  if (learningsGate) flow.learningsGate = learningsGate;
   if (onComplete !== undefined) flow.onComplete = onComplete;
   if (directive !== undefined) flow.directive = directive;
   return { flow, problems };
@@ -265,6 +301,7 @@ function typeRules(step: Step, raw: Json, p: string, add: (pointer: string, mess
   only('maxRemediation', 'REMEDIATION');
   only('branches', 'PARALLEL');
   only('skip', 'OPTIONAL');
+  only('verdictFrom', 'REMEDIATION');
   if (step.type === 'OPTIONAL' && raw.skip === undefined) add(p, 'an OPTIONAL step needs a "skip" condition (when it is skipped)');
   if (step.type === 'REMEDIATION' && raw.remediationTarget === undefined) add(p, 'a REMEDIATION step needs a "remediationTarget"');
   if (step.type === 'PARALLEL' && step.branches.length === 0 && Array.isArray(raw.branches)) add(`${p}/branches`, 'a PARALLEL step needs at least one branch');
@@ -301,7 +338,16 @@ function graphRules(steps: Step[], start: string, ids: Map<string, number>, add:
 }
 
 class Checker {
-  constructor(private readonly add: (pointer: string, message: string) => void) {}
+  /** Problems reported through this checker so far. */
+  count = 0;
+  private readonly add: (pointer: string, message: string) => void;
+
+  constructor(add: (pointer: string, message: string) => void) {
+    this.add = (pointer, message) => {
+      this.count++;
+      add(pointer, message);
+    };
+  }
 
   keys(obj: Json, allowed: readonly string[], p: string): void {
     for (const key of Object.keys(obj)) if (!allowed.includes(key)) this.add(`${p}/${esc(key)}`, `unknown property "${key}"`);
@@ -394,12 +440,33 @@ class Checker {
       if (h.trim() === '' || /[\r\n]/.test(h)) this.add(`${p}/headings/${i}`, 'a heading must be one non-empty line');
     });
     if (artifact === undefined) return undefined;
-    const problem = staticPathProblem(artifact);
-    if (problem !== undefined) this.add(`${p}/artifact`, `artifact path ${problem}`);
-    for (const name of placeholders(artifact)) {
-      if (!vars.has(name)) this.add(`${p}/artifact`, `unknown placeholder {${name}} (known here: ${[...vars].map((v) => `{${v}}`).join(', ')})`);
-    }
+    this.pathTemplate(artifact, `${p}/artifact`, vars);
     return { artifact, minLength, headings };
+  }
+
+  /** A project-relative path template: stays inside the project, uses only placeholders known here. */
+  pathTemplate(template: string, p: string, vars: ReadonlySet<string>): boolean {
+    const before = this.count;
+    const problem = staticPathProblem(template);
+    if (problem !== undefined) this.add(p, `artifact path ${problem}`);
+    for (const name of placeholders(template)) {
+      if (!vars.has(name)) this.add(p, `unknown placeholder {${name}} (known here: ${[...vars].map((v) => `{${v}}`).join(', ')})`);
+    }
+    return this.count === before;
+  }
+
+  output(raw: unknown, p: string): OutputGate | undefined {
+    if (!isObject(raw)) {
+      this.add(p, 'an output gate must be an object ({ minLength?, headings? })');
+      return undefined;
+    }
+    this.keys(raw, ['minLength', 'headings'], p);
+    const minLength = this.int(raw, 'minLength', p, 1, 1_000_000) ?? 1;
+    const headings = this.strList(raw, 'headings', p) ?? [];
+    headings.forEach((h, i) => {
+      if (h.trim() === '' || /[\r\n]/.test(h)) this.add(`${p}/headings/${i}`, 'a heading must be one non-empty line');
+    });
+    return { minLength, headings };
   }
 
   skip(raw: unknown, p: string, depth = 0): SkipCondition | undefined {

@@ -7,6 +7,7 @@
  */
 import { FlowError } from './errors.js';
 import type { Flow } from './types.js';
+import { FLOW_ID } from './validate-flow.js';
 
 /** Whether checking `vars` needs the flow catalogue (some variable given is declared `values: "flows"`). */
 export function needsCatalogue(flow: Flow, vars: Readonly<Record<string, string>>): boolean {
@@ -27,5 +28,18 @@ export function checkValues(flow: Flow, vars: Readonly<Record<string, string>>, 
     const kind = allowed === 'flows' ? 'the name of a flow' : 'one of';
     const known = list.length === 0 ? '(none are known)' : [...list].sort().join(', ');
     throw new FlowError('bad-input', `${what} ${name}=${JSON.stringify(value)}: ${name} must be ${kind}: ${known}`);
+  }
+}
+
+/**
+ * Refuse (`bad-input`) flow names given to `--then` that are not flow names, or that the caller's
+ * catalogue does not know (unchecked against a catalogue without one, like `values: "flows"`).
+ */
+export function checkFlowNames(names: readonly string[], flows?: readonly string[]): void {
+  for (const name of names) {
+    if (!FLOW_ID.test(name)) throw new FlowError('bad-input', `--then ${JSON.stringify(name)}: a flow name uses lowercase letters, digits and "-"`);
+    if (flows !== undefined && !flows.includes(name)) {
+      throw new FlowError('bad-input', `--then ${name}: no flow of that name (flows: ${flows.length === 0 ? '(none are known)' : [...flows].sort().join(', ')})`);
+    }
   }
 }

@@ -13,7 +13,7 @@ describe('checkFlow', () => {
     const reasoning = (await loadFlowFile(REASONING)).flow;
     expect(reasoning.steps.map((s) => s.id)).toEqual(['0', '1', '2', '3', '3b', '4', '5', '6', '7', '8']);
     expect(reasoning.steps[0]).toMatchObject({ type: 'LINEAR', next: '1', haltOnQuestions: true });
-    expect(reasoning.steps[5]).toMatchObject({ id: '4', type: 'OPTIONAL', skip: { mode: 'agent' }, requires: ['route'] });
+    expect(reasoning.steps[5]).toMatchObject({ id: '4', type: 'OPTIONAL', haltOnQuestions: true, haltUnless: { input: 'confidence', equals: 'HIGH' }, skip: { mode: 'agent' }, requires: ['route', 'confidence'] });
     expect(reasoning.steps[9]).toMatchObject({ id: '8', type: 'ITERATIVE', loopTo: '4', maxIterations: 3, next: null });
     // Step 0 is the seed's Johari discovery: the four moves, at most five questions, halt on any question.
     const johari = readFileSync((await loadFlowFile(REASONING)).contents['0']!, 'utf8');
@@ -84,18 +84,34 @@ describe('checkFlow', () => {
     expect(problems).toEqual([
       '/agentGate/artifact: artifact path must be relative to the project root',
       '/transitionGate/artifact: artifact path must not contain ".." segments: artifacts stay inside the project',
-      '/steps/0/gates/0/artifact: unknown placeholder {agent} (known here: {task}, {session}, {flow}, {step}, {iteration})',
-      '/steps/0/gates/0/artifact: unknown placeholder {nope} (known here: {task}, {session}, {flow}, {step}, {iteration})',
+      '/steps/0/gates/0/artifact: unknown placeholder {agent} (known here: {task}, {task-id}, {session}, {flow}, {step}, {iteration})',
+      '/steps/0/gates/0/artifact: unknown placeholder {nope} (known here: {task}, {task-id}, {session}, {flow}, {step}, {iteration})',
       '/steps/0/gates/1/artifact: artifact path must be relative to the project root',
       '/steps/0/gates/2/artifact: artifact path must not contain ".." segments: artifacts stay inside the project',
     ]);
   });
 
-  test('a skill needs an agent per phase, an agent gate and a transition gate', () => {
+  test('a skill needs an agent per phase, an agent gate, a transition gate and a learnings gate', () => {
     expect(problemsOf({ id: 'x', title: 'X', kind: 'skill', steps: [step('0')] })).toEqual([
       '/steps/0: skill phase "0" must name the agent it invokes ("agent")',
       '/transitionGate: a skill must declare the memory-agent gate checked at every phase transition ("transitionGate")',
       '/agentGate: a skill must declare the agent memory-file gate ("agentGate")',
+      '/learningsGate: a skill must declare where its learnings are written ("learningsGate"): it is FULLY_COMPLETE only after them',
+    ]);
+    expect(problemsOf({ id: 'x', title: 'X', learningsGate: { artifact: 'l/{step}.md' }, steps: [step('0')] })).toEqual([
+      '/learningsGate/artifact: unknown placeholder {step} (known here: {task}, {task-id}, {session}, {flow})',
+    ]);
+  });
+
+  test('a REMEDIATION step reads its verdict from a file: an agent with an agent gate, or verdictFrom (only there, inside the project)', () => {
+    const fix = step('1', { type: 'REMEDIATION', remediationTarget: '0' });
+    expect(problemsOf({ id: 'x', title: 'X', steps: [step('0'), fix] })).toEqual(['/steps/1: a REMEDIATION step reads its verdict from a file: name its agent (with an "agentGate") or "verdictFrom"']);
+    expect(problemsOf({ id: 'x', title: 'X', steps: [step('0'), { ...fix, verdictFrom: 'out/{step}-verdict.md' }] })).toEqual([]);
+    expect(problemsOf({ id: 'x', title: 'X', steps: [step('0', { verdictFrom: '../v.md' }), { ...fix, verdictFrom: 'out/{nope}.md' }] })).toEqual([
+      '/steps/0/verdictFrom: artifact path must not contain ".." segments: artifacts stay inside the project',
+      '/steps/0/verdictFrom: "verdictFrom" only applies to REMEDIATION steps (this one is LINEAR)',
+      '/steps/1/verdictFrom: unknown placeholder {nope} (known here: {task}, {task-id}, {session}, {flow}, {step}, {iteration})',
+      '/steps/1: a REMEDIATION step reads its verdict from a file: name its agent (with an "agentGate") or "verdictFrom"',
     ]);
   });
 

@@ -2,8 +2,8 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { advanceFlow, completeBranch, flowStatus, haltFlow, listSessions, loadFlowFile, openSession, resumeFlow, startFlow, type FlowError, type LoadedFlow } from '../src/index.js';
-import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
+import { advanceFlow, completeBranch, flowStatus, haltFlow, listSessions, loadFlowFile, openSession, resumeFlow, startFlow, type FlowError, type FlowView, type LoadedFlow } from '../src/index.js';
+import { directiveCommand, flowIn, memoryText, REASONING, runner, SKILL, think, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 async function reasoning(root: string, sessionId = 's', mode: 'normal' | 'agent' = 'normal'): Promise<LoadedFlow> {
   const flow = await loadFlowFile(REASONING);
@@ -17,29 +17,33 @@ describe('reasoning protocol', () => {
     await reasoning(root);
     const opts = runner(root);
     const seen: (string | null)[] = [];
-    for (let i = 0; i < 5; i++) seen.push((await advanceFlow(opts, { sessionId: 's' })).session.current);
+    for (let i = 0; i < 5; i++) seen.push((await think(opts, { sessionId: 's' })).session.current);
     expect(seen).toEqual(['1', '2', '3', '3b', '4']);
-    const refused = await advanceFlow(opts, { sessionId: 's' });
-    expect(refused.missing).toEqual(['variable "route" is not set: pass --set route=...']);
-    expect((await advanceFlow(opts, { sessionId: 's', set: { route: 'develop-feature' } })).session).toMatchObject({ current: '5', vars: { route: 'develop-feature' } });
+    const refused = await think(opts, { sessionId: 's' });
+    expect(refused.missing).toEqual([
+      'variable "route" is not set: pass --set route=...',
+      'variable "confidence" is not set: pass --set confidence=...',
+      'step 4 goes on only when confidence is "HIGH" (confidence is not set): do not guess; ask the user with --question "..." (the session halts until they answer)',
+    ]);
+    expect((await think(opts, { sessionId: 's', set: { route: 'develop-feature', confidence: 'HIGH' } })).session).toMatchObject({ current: '5', vars: { route: 'develop-feature' } });
   });
 
   test('a route that names no flow the caller knows is refused on advance, listing the flows; nothing is saved', async () => {
     const root = tmpProject();
     await reasoning(root);
     const opts = runner(root, { flows: () => ['develop-feature', 'reasoning', 'review'] });
-    for (let i = 0; i < 5; i++) await advanceFlow(opts, { sessionId: 's' });
+    for (let i = 0; i < 5; i++) await think(opts, { sessionId: 's' });
     const file = join(root, '.ratchet', 'flows', 's.json');
     const before = readFileSync(file, 'utf8');
-    const err = (await advanceFlow(opts, { sessionId: 's', set: { route: 'develop-featur' }, notes: ['typo'] }).catch((e: unknown) => e)) as FlowError;
+    const err = (await think(opts, { sessionId: 's', set: { route: 'develop-featur', confidence: 'HIGH' }, notes: ['typo'] }).catch((e: unknown) => e)) as FlowError;
     expect(err).toMatchObject({ code: 'bad-input', reason: '--set route="develop-featur": route must be the name of a flow: develop-feature, reasoning, review' });
     // Recording questions sets variables too: the same check applies.
-    await expect(advanceFlow(opts, { sessionId: 's', set: { route: 'nope' }, questions: ['which?'] })).rejects.toMatchObject({ code: 'bad-input' });
+    await expect(think(opts, { sessionId: 's', set: { route: 'nope', confidence: 'HIGH' }, questions: ['which?'] })).rejects.toMatchObject({ code: 'bad-input' });
     expect(readFileSync(file, 'utf8')).toBe(before);
-    const routed = await advanceFlow(opts, { sessionId: 's', set: { route: 'review' } });
+    const routed = await think(opts, { sessionId: 's', set: { route: 'review', confidence: 'HIGH' } });
     expect(routed.session).toMatchObject({ current: '5', vars: { route: 'review' } });
     // Without a catalogue the runner cannot know the flows: routes are not checked (documented).
-    expect((await advanceFlow(runner(root), { sessionId: 's', set: { route: 'anything' } })).session.vars.route).toBe('anything');
+    expect((await think(runner(root), { sessionId: 's', set: { route: 'anything', confidence: 'HIGH' } })).session.vars.route).toBe('anything');
   });
 
   test('declared values: --input and --set outside them are refused; a flow whose default is not a value does not load', async () => {
@@ -71,14 +75,14 @@ describe('reasoning protocol', () => {
     const root = tmpProject();
     await reasoning(root, 'a', 'agent');
     const opts = runner(root);
-    for (let i = 0; i < 4; i++) await advanceFlow(opts, { sessionId: 'a' });
+    for (let i = 0; i < 4; i++) await think(opts, { sessionId: 'a' });
     expect((await openSession(root, 'a').read()).current).toBe('3b');
-    const v = await advanceFlow(opts, { sessionId: 'a' });
+    const v = await think(opts, { sessionId: 'a' });
     expect(v.session.current).toBe('5');
     expect(v.text).toContain('Skipped 4 (mode is agent)');
     expect(v.session.history.filter((h) => h.event === 'skip')).toEqual([{ event: 'skip', step: '4', at: expect.any(String) as string, detail: 'mode is agent' }]);
     let last = v;
-    for (let i = 0; i < 4; i++) last = await advanceFlow(opts, { sessionId: 'a' });
+    for (let i = 0; i < 4; i++) last = await think(opts, { sessionId: 'a' });
     // No route in agent mode: the completion directive cannot be the routed start command.
     expect(last.outcome).toBe('completed');
     expect(last.directive.command).toBe('ratchet flow status --session a');
@@ -88,36 +92,44 @@ describe('reasoning protocol', () => {
     const root = tmpProject();
     await reasoning(root);
     const opts = runner(root);
-    const go = async (kind?: 'loop'): Promise<string | null> => (await advanceFlow(opts, { sessionId: 's', set: { route: 'r' }, ...(kind ? { kind } : {}) })).session.current;
+    const go = async (kind?: 'loop'): Promise<string | null> => (await think(opts, { sessionId: 's', set: { route: 'r', confidence: 'HIGH' }, ...(kind ? { kind } : {}) })).session.current;
     while ((await openSession(root, 's').read()).current !== '8') await go();
     for (let i = 1; i <= 3; i++) {
       expect(await go('loop')).toBe('4');
       while ((await openSession(root, 's').read()).current !== '8') await go();
     }
-    const refused = await advanceFlow(opts, { sessionId: 's', kind: 'loop' });
+    const refused = await think(opts, { sessionId: 's', kind: 'loop' });
     expect(refused.ok).toBe(false);
     expect(refused.missing).toEqual(['iteration limit reached: step 8 has looped back 3 of 3 times; advance without --loop, or halt']);
-    expect(directiveCommand(refused)).toBe('ratchet flow advance --session s --loop');
-    const done = await advanceFlow(opts, { sessionId: 's' });
+    expect(directiveCommand(refused)).toBe("ratchet flow advance --session s --loop --output '<file>'");
+    const done = await think(opts, { sessionId: 's' });
     expect(done.outcome).toBe('completed');
     expect(done.session).toMatchObject({ status: 'COMPLETED', current: null, iterations: { '8': 3 } });
-    await expect(advanceFlow(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
+    await expect(think(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
   });
 
-  test('clarifying questions at step 0 halt the session; at most 5; resume records the answers', async () => {
+  test('clarifying questions at step 0 halt the session; at most 5; resume records the answers beside the questions', async () => {
     const root = tmpProject();
     await reasoning(root);
     const opts = runner(root);
-    await expect(advanceFlow(opts, { sessionId: 's', questions: ['1', '2', '3', '4', '5', '6'] })).rejects.toMatchObject({ code: 'bad-input' });
-    const halted = await advanceFlow(opts, { sessionId: 's', questions: ['Which API?', 'Which users?'] });
+    await expect(think(opts, { sessionId: 's', questions: ['1', '2', '3', '4', '5', '6'] })).rejects.toMatchObject({ code: 'bad-input' });
+    const halted = await think(opts, { sessionId: 's', questions: ['Which API?', 'Which users?'] });
     expect(halted.session).toMatchObject({ status: 'HALTED', current: '0', clarificationQuestions: ['Which API?', 'Which users?'], haltReason: 'clarification needed at step 0: 2 questions for the user' });
-    await expect(advanceFlow(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
-    const resumed = await resumeFlow(opts, { sessionId: 's', notes: ['REST; admins'] });
-    expect(resumed.session).toMatchObject({ status: 'EXECUTING', current: '0', clarificationQuestions: [], haltReason: null, notes: { '0': ['REST; admins'] } });
+    await expect(think(opts, { sessionId: 's' })).rejects.toMatchObject({ code: 'session-not-active' });
+    const resumed = await resumeFlow(opts, { sessionId: 's', actor: 'user', answers: ['REST', 'admins'] });
+    // The questions stay; the answers are kept beside them and noted on the step.
+    expect(resumed.session).toMatchObject({
+      status: 'EXECUTING',
+      current: '0',
+      clarificationQuestions: ['Which API?', 'Which users?'],
+      clarificationAnswers: ['REST', 'admins'],
+      haltReason: null,
+      notes: { '0': ['Q: Which API? A: REST', 'Q: Which users? A: admins'] },
+    });
     expect(resumed.text).toContain('## Step 0: Johari Window discovery');
     expect(resumed.text).toContain('### Session inputs\n\n- query: "add a login page"\n');
-    expect((await advanceFlow(opts, { sessionId: 's' })).session.current).toBe('1');
-    await expect(advanceFlow(opts, { sessionId: 's', questions: ['late?'] })).rejects.toMatchObject({ code: 'bad-input' });
+    expect((await think(opts, { sessionId: 's' })).session.current).toBe('1');
+    await expect(think(opts, { sessionId: 's', questions: ['late?'] })).rejects.toMatchObject({ code: 'bad-input' });
   });
 
   test('halt with a reason from any step, then resume', async () => {
@@ -128,8 +140,8 @@ describe('reasoning protocol', () => {
     expect(h.text).toContain('Reason: routing confidence LOW');
     expect(directiveCommand(h)).toBe('ratchet flow resume --session s');
     await expect(haltFlow(opts, { sessionId: 's', reason: 'again' })).rejects.toMatchObject({ code: 'session-not-active' });
-    await expect(resumeFlow(opts, { sessionId: 'missing' })).rejects.toMatchObject({ code: 'unknown-session' });
-    expect((await resumeFlow(opts, { sessionId: 's' })).session.status).toBe('EXECUTING');
+    await expect(resumeFlow(opts, { sessionId: 'missing', actor: 'user' })).rejects.toMatchObject({ code: 'unknown-session' });
+    expect((await resumeFlow(opts, { sessionId: 's', actor: 'user' })).session.status).toBe('EXECUTING');
     await expect(haltFlow(opts, { sessionId: 's', reason: 'two\nlines' })).rejects.toMatchObject({ code: 'bad-input' });
   });
 });
@@ -160,7 +172,7 @@ describe('composite skill', () => {
     write(root, '.claude/memory/T-synthesis-agent-risks-memory.md', `${'r'.repeat(120)}\n## Section 3: Downstream Directives\n`);
     const partial = await completeBranch(opts, { sessionId: 'k', branch: 'risks' });
     expect(partial.ok).toBe(false);
-    expect(partial.missing).toContain('.claude/memory/T-synthesis-agent-risks-memory.md lacks the heading line "## Section 0: Context Loaded" (branch risks artifact)');
+    expect(partial.missing).toContain('.claude/memory/T-synthesis-agent-risks-memory.md lacks the heading line "## Section 0: Context Loaded" outside code blocks (branch risks artifact)');
     write(root, '.claude/memory/T-synthesis-agent-risks-memory.md', memoryText());
     const risks = await completeBranch(opts, { sessionId: 'k', branch: 'risks' });
     expect(risks.session.branches).toEqual({ '3': ['risks'] });
@@ -172,28 +184,43 @@ describe('composite skill', () => {
     await expect(completeBranch(opts, { sessionId: 'k', branch: 'design' })).rejects.toMatchObject({ code: 'wrong-step-type' });
   });
 
-  test('remediation goes back to generation at most maxRemediation (2) times; --loop/--remediate only where they apply', async () => {
+  test('--remediate goes back to generation at most maxRemediation (2) times, even on PASS; --loop/--remediate only where they apply', async () => {
     const root = tmpProject();
     const opts = runner(root);
     const flow = await loadFlowFile(SKILL);
     await startFlow(opts, { flow, ref: SKILL, sessionId: 'k', inputs: { task: 'T' } });
     await expect(advanceFlow(opts, { sessionId: 'k', kind: 'loop' })).rejects.toMatchObject({ code: 'wrong-step-type' });
     await expect(advanceFlow(opts, { sessionId: 'k', kind: 'remediate' })).rejects.toMatchObject({ code: 'wrong-step-type' });
-    for (const a of ['clarification-agent', 'research-agent', 'analysis-agent', 'generation-agent', 'validation-agent']) writeAgentMemory(root, 'T', a);
-    for (const b of ['design', 'risks']) write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, memoryText());
-    for (const [a, b] of [['0', '1'], ['1', '2'], ['2', '3'], ['3', '4'], ['4', '5'], ['5', '4']]) writeTransition(root, 'T', a!, b!);
-    for (let i = 0; i < 3; i++) await advanceFlow(opts, { sessionId: 'k' });
+    for (const [agent, from, to] of [['clarification-agent', '0', '1'], ['research-agent', '1', '2'], ['analysis-agent', '2', '3']] as const) {
+      writeAgentMemory(root, 'T', agent);
+      writeTransition(root, 'T', from, to);
+      await advanceFlow(opts, { sessionId: 'k' });
+    }
+    for (const b of ['design', 'risks']) write(root, `.claude/memory/T-synthesis-agent-${b}-memory.md`, memoryText(b));
     await completeBranch(opts, { sessionId: 'k', branch: 'design' });
     await completeBranch(opts, { sessionId: 'k', branch: 'risks' });
+    writeTransition(root, 'T', '3', '4');
     await advanceFlow(opts, { sessionId: 'k' });
+    // Every visit of generation and validation hands in new memory files.
+    const generate = async (): Promise<FlowView> => {
+      writeAgentMemory(root, 'T', 'generation-agent');
+      writeTransition(root, 'T', '4', '5');
+      return advanceFlow(opts, { sessionId: 'k' });
+    };
     for (let i = 0; i < 2; i++) {
-      expect((await advanceFlow(opts, { sessionId: 'k' })).session.current).toBe('5');
+      expect((await generate()).session.current).toBe('5');
+      writeAgentMemory(root, 'T', 'validation-agent', 'Verdict: PASS');
+      writeTransition(root, 'T', '5', '4');
       expect((await advanceFlow(opts, { sessionId: 'k', kind: 'remediate' })).session.current).toBe('4');
     }
-    await advanceFlow(opts, { sessionId: 'k' });
+    await generate();
+    writeAgentMemory(root, 'T', 'validation-agent', 'Verdict: PASS');
+    writeTransition(root, 'T', '5', '4');
     const refused = await advanceFlow(opts, { sessionId: 'k', kind: 'remediate' });
     expect(refused.missing).toEqual(['remediation limit reached: step 5 has sent the session back 2 of 2 times; advance without --remediate, or halt']);
-    expect((await advanceFlow(opts, { sessionId: 'k' })).outcome).toBe('completed');
+    const last = await advanceFlow(opts, { sessionId: 'k' });
+    expect(last.outcome).toBe('learnings-pending');
+    expect(last.session.verdicts['5']!.map((v) => [v.visit, v.verdict])).toEqual([[1, 'PASS'], [2, 'PASS'], [3, 'PASS']]);
   });
 
   test('status shows the current step again, with what it needs (recovery after a lost context)', async () => {
@@ -321,7 +348,7 @@ describe('session lifecycle (fsm-core)', () => {
     const { check } = await import('@ratchet/fsm-core');
     const { SESSION_FSM, sessionMachine } = await import('../src/index.js');
     expect(check(SESSION_FSM).filter((d) => d.severity === 'error')).toEqual([]);
-    expect(sessionMachine().states).toEqual(['EXECUTING', 'HALTED', 'COMPLETED']);
+    expect(sessionMachine().states).toEqual(['EXECUTING', 'HALTED', 'COMPLETED', 'LEARNINGS_PENDING', 'FULLY_COMPLETE']);
     const root = tmpProject();
     await reasoning(root);
     await haltFlow(runner(root), { sessionId: 's', reason: 'wait' });

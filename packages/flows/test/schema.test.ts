@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { importGraph, packageImports } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
-import { advanceFlow, checkFlow, loadFlowFile, sessionSchema, startFlow, type SessionState } from '../src/index.js';
-import { FlowSchema, SessionDataSchema } from '../src/schema.js';
-import { REASONING, runner, SKILL, tmpProject } from './support.js';
+import { advanceFlow, checkFlow, ledgerSchema, loadFlowFile, openLedger, resumeFlow, sessionSchema, startFlow, type SessionState } from '../src/index.js';
+import { FlowSchema, LedgerDataSchema, SessionDataSchema } from '../src/schema.js';
+import { flowIn, REASONING, runner, SKILL, think, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 const builtins = [REASONING, SKILL].map((p) => JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>);
@@ -60,7 +60,7 @@ describe('schemas', () => {
     const root = tmpProject();
     const flow = await loadFlowFile(REASONING);
     await startFlow(runner(root), { flow, ref: REASONING, sessionId: 's', inputs: { query: 'q' } });
-    const state = (await advanceFlow(runner(root), { sessionId: 's', notes: ['n'] })).session;
+    const state = (await think(runner(root), { sessionId: 's', notes: ['n'] })).session;
     expect(SessionDataSchema.safeParse(state).success).toBe(true);
     expect(sessionSchema.safeParse(state).success).toBe(true);
     const json = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -2, max: 3 }), fc.constantFrom('', 'x', 'HALTED', '../x'), fc.constant([]), fc.constant({}), fc.constant([1]));
@@ -70,6 +70,72 @@ describe('schemas', () => {
         if (!SessionDataSchema.safeParse(mutated).success) expect(sessionSchema.safeParse(mutated).success, JSON.stringify({ path, replacement, remove })).toBe(false);
       }),
       { numRuns: 250 },
+    );
+  });
+
+  test('session files through every new field and status (outputs, then, answers, verdicts, LEARNINGS_PENDING, FULLY_COMPLETE) match both validators', async () => {
+    const root = tmpProject();
+    const dir = tmpProject();
+    const gate = { minLength: 10, headings: ['## Done'] };
+    const flow = await flowIn(dir, {
+      id: 'mini',
+      title: 'Mini skill',
+      kind: 'skill',
+      agentGate: { artifact: 'mem/{task}-{role}.md', ...gate },
+      transitionGate: { artifact: 'mem/{task}-{from}-{to}.md', ...gate },
+      learningsGate: { artifact: 'mem/{task}-learnings.md', ...gate },
+      steps: [
+        { id: '0', title: 'Do', content: 'do.md', agent: 'doer-agent', haltOnQuestions: true, output: { minLength: 5 } },
+        { id: '1', title: 'Check', type: 'REMEDIATION', content: 'check.md', agent: 'checker-agent', remediationTarget: '0' },
+      ],
+    });
+    const opts = runner(root, { flows: () => ['mini', 'reasoning'] });
+    const states: SessionState[] = [];
+    const keep = (v: { session: SessionState }): void => void states.push(structuredClone(v.session));
+    keep(await startFlow(opts, { flow, ref: flow.path, sessionId: 'm', inputs: { task: 'T' }, then: ['reasoning'] }));
+    keep(await advanceFlow(opts, { sessionId: 'm', questions: ['Which part?'] }));
+    keep(await resumeFlow(opts, { sessionId: 'm', actor: 'user', answers: ['All of it.'] }));
+    write(root, 'mem/T-doer.md', '## Done\n\nThe work.\n');
+    write(root, 'mem/T-0-1.md', '## Done\n\nHanded over.\n');
+    keep(await advanceFlow(opts, { sessionId: 'm', output: 'What I did.' }));
+    write(root, 'mem/T-checker.md', '## Done\n\nChecked.\nVerdict: PASS\n');
+    keep(await advanceFlow(opts, { sessionId: 'm' }));
+    write(root, 'mem/T-learnings.md', '## Done\n\nLearned.\n');
+    keep(await advanceFlow(opts, { sessionId: 'm' }));
+    expect(states.map((s) => s.status)).toEqual(['EXECUTING', 'HALTED', 'EXECUTING', 'EXECUTING', 'LEARNINGS_PENDING', 'FULLY_COMPLETE']);
+    for (const state of states) {
+      expect(SessionDataSchema.safeParse(state).success, state.status).toBe(true);
+      expect(sessionSchema.safeParse(state).success, state.status).toBe(true);
+    }
+    // The richest one (verdicts, answers, then, outputs): whatever zod refuses, the hand-written validator refuses.
+    const rich = states[4]!;
+    const json = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -2, max: 3 }), fc.constantFrom('', 'x', 'PASS', 'Review', 'FULLY_COMPLETE'), fc.constant([]), fc.constant({}), fc.constant([1]));
+    fc.assert(
+      fc.property(fc.constantFrom(...paths(rich).filter((p) => p.length > 0)), json, fc.boolean(), (path, replacement, remove) => {
+        const mutated = mutate(rich, path, replacement, remove) as SessionState;
+        if (!SessionDataSchema.safeParse(mutated).success) expect(sessionSchema.safeParse(mutated).success, JSON.stringify({ path, replacement, remove })).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('the artifact ledger: what the runner writes matches the zod schema; zod refusals are refused by the hand-written validator', async () => {
+    const root = tmpProject();
+    const flow = await loadFlowFile(SKILL);
+    await startFlow(runner(root), { flow, ref: SKILL, sessionId: 'k', inputs: { task: 'T' } });
+    writeAgentMemory(root, 'T', 'clarification-agent');
+    writeTransition(root, 'T', '0', '1');
+    await advanceFlow(runner(root), { sessionId: 'k' });
+    const ledger = await openLedger(root).read();
+    expect(ledger.accepted).toHaveLength(2);
+    expect(LedgerDataSchema.safeParse(ledger).success).toBe(true);
+    const json = fc.oneof(fc.constant(null), fc.integer({ min: -1, max: 2 }), fc.constantFrom('', 'x'), fc.constant([]), fc.constant({}));
+    fc.assert(
+      fc.property(fc.constantFrom(...paths(ledger).filter((p) => p.length > 0)), json, fc.boolean(), (path, replacement, remove) => {
+        const mutated = mutate(ledger, path, replacement, remove);
+        if (!LedgerDataSchema.safeParse(mutated).success) expect(ledgerSchema.safeParse(mutated).success, JSON.stringify({ path, replacement, remove })).toBe(false);
+      }),
+      { numRuns: 150 },
     );
   });
 

@@ -86,7 +86,9 @@ describe('the wording in views', () => {
     const project = { heading: '**Next, and only this:**', warnings: ['- Saved.'] };
     const reasoning = await loadFlowFile(REASONING);
     const view = await startFlow(runner(root, { defaultDirective: project }), { flow: reasoning, ref: REASONING, sessionId: 'a' });
-    expect(view.directive.text).toBe('**Next, and only this:**\n\n`ratchet flow advance --session a`\n\n- Saved.');
+    expect(view.directive.text).toBe(
+      `**Next, and only this:**\n\n${view.directive.before.join('\n\n')}\n\n\`ratchet flow advance --session a --output '<file>'\`\n\n- Saved.`,
+    );
     expect(view.text.trimEnd().endsWith(view.directive.text)).toBe(true);
     expect(view.text).not.toContain(DEFAULT_DIRECTIVE.heading);
     const dir = tmpProject();

@@ -75,7 +75,7 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
   for (const id of [...memory.flows].reverse()) {
     const view = await flowView(options, id);
     if (view === undefined) continue;
-    if (view.flow.id !== config.reasoningFlow || view.session.status === 'COMPLETED') continue;
+    if (view.flow.id !== config.reasoningFlow || view.session.status === 'COMPLETED' || view.session.status === 'FULLY_COMPLETE') continue;
     const lead =
       view.session.status === 'HALTED'
         ? `Ratchet: reasoning flow session ${id} is halted for the user's clarification. If this prompt answers its questions, the user resumes it with \`${view.directive.command}\`; do not work around it.`

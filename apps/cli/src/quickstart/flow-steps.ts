@@ -36,7 +36,7 @@ export const FLOW_STEPS: readonly TourStep[] = [
   },
   {
     title: 'Clarifying questions halt it',
-    explain: 'Recording a question halts the session until the user answers (ratchet flow resume --note ...).',
+    explain: 'Recording a question halts the session until the user answers: they run ratchet flow resume --answer ... from their own shell (an agent cannot).',
     args: ['flow', 'advance', '--session', 'think', '--question', 'Which users need the page?'],
     expectExit: 0,
   },

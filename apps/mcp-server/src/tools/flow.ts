@@ -18,16 +18,35 @@ export const flowTools: ToolSpec[] = [
     paths: ['flow'],
     preset: 'standard',
     description: 'Start a flow session; returns the first step and the next command.',
-    shape: (z) => ({ flow: z.string(), session: z.string(), input: values(z), agent: z.boolean().optional() }),
-    argv: (a) => cmd('flow', 'start').opt('--session', a.session).pairs('--input', a.input).flag('--agent', a.agent).arg(a.flow),
+    shape: (z) => ({ flow: z.string(), session: z.string(), input: values(z), agent: z.boolean().optional(), then: texts(z) }),
+    argv: (a) => cmd('flow', 'start').opt('--session', a.session).pairs('--input', a.input).flag('--agent', a.agent).opt('--then', a.then).arg(a.flow),
   },
   {
     name: 'flow_advance',
     preset: 'standard',
-    description: "Leave the current step once its gates hold (else says what is missing).",
-    shape: (z) => ({ session: z.string(), loop: z.boolean().optional(), remediate: z.boolean().optional(), set: values(z), note: texts(z), question: texts(z) }),
+    description: "Leave the current step once its gates hold (else says what is missing); output: the step's work, as text.",
+    shape: (z) => ({
+      session: z.string(),
+      loop: z.boolean().optional(),
+      remediate: z.boolean().optional(),
+      set: values(z),
+      note: texts(z),
+      question: texts(z),
+      output: z.string().optional(),
+      then: texts(z),
+    }),
     argv: (a) =>
-      cmd('flow', 'advance').opt('--session', a.session).flag('--loop', a.loop).flag('--remediate', a.remediate).pairs('--set', a.set).opt('--note', a.note).opt('--question', a.question),
+      cmd('flow', 'advance')
+        .opt('--session', a.session)
+        .flag('--loop', a.loop)
+        .flag('--remediate', a.remediate)
+        .pairs('--set', a.set)
+        .opt('--note', a.note)
+        .opt('--question', a.question)
+        .opt('--output', a.output === undefined ? undefined : '-')
+        .opt('--then', a.then),
+    // The step's output goes in as standard input, as `--output -` takes it: no file for a model to name.
+    stdin: (a) => (typeof a.output === 'string' ? a.output : undefined),
   },
   {
     name: 'flow_status',
@@ -50,11 +69,6 @@ export const flowTools: ToolSpec[] = [
     shape: (z) => ({ session: z.string(), reason: z.string() }),
     argv: (a) => cmd('flow', 'halt').opt('--session', a.session).opt('--reason', a.reason),
   },
-  {
-    name: 'flow_resume',
-    preset: 'all',
-    description: 'Continue a halted flow session.',
-    shape: (z) => ({ session: z.string(), note: texts(z) }),
-    argv: (a) => cmd('flow', 'resume').opt('--session', a.session).opt('--note', a.note),
-  },
+  // No flow_resume: resuming a halt is the user's decision, with their answers, from their own shell
+  // (`ratchet flow resume`); this server speaks for the agent that halted.
 ];

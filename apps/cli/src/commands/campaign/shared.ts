@@ -1,7 +1,7 @@
 /** Helpers shared by the campaign and workspace commands: seq arguments, options, error mapping. */
 import { CampaignError, formatSeq, normalizeSeq, type CampaignOptions, type PlanProblem, type Task } from '@ratchet/campaign-dag';
 import { ValidationError, type ValidationIssue } from '@ratchet/store';
-import { StdinTooLargeError, type Context } from '../../context.js';
+import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { displayPath } from '../../paths.js';
 
@@ -63,18 +63,5 @@ export function taskLine(t: Task): string {
 }
 
 /** Standard input up to `maxBytes`; past that, reading stops and it is a usage error (exit 2) naming the limit. */
-export async function readStdinLimited(ctx: Context, maxBytes: number, what: string): Promise<string> {
-  try {
-    const text = await ctx.io.readStdin({ maxBytes });
-    // An Io that cannot stop early (tests, embedders) is still held to the limit.
-    if (Buffer.byteLength(text) > maxBytes) throw new StdinTooLargeError(maxBytes);
-    return text;
-  } catch (err) {
-    if (!(err instanceof StdinTooLargeError)) throw err;
-    throw new CliError(`${what} on standard input is over ${formatBytes(maxBytes)}, the most it may be; reading stopped there`, { file: '<stdin>', code: 'too-large' });
-  }
-}
+export { readStdinLimited } from '../../stdin.js';
 
-function formatBytes(n: number): string {
-  return n % (1024 * 1024) === 0 ? `${n / 1024 / 1024} MiB` : `${n} bytes`;
-}

@@ -12,6 +12,9 @@ interface Row {
   title?: string;
   kind?: string;
   steps?: string[];
+  /** The routing table: what the flow is for, and not for. */
+  semanticTrigger?: string;
+  notFor?: string;
   error?: string;
 }
 
@@ -21,7 +24,11 @@ function placed(file: string, err: unknown): string {
   return `${file}${e.line !== undefined ? `:${e.line}:${e.column ?? 1}` : ''}: ${e.reason ?? e.message}`;
 }
 
-/** `ratchet flow list`: every flow (project ones hide built-in ones of the same name), checked; the project's flow settings; then the sessions. */
+/**
+ * `ratchet flow list`: every flow (project ones hide built-in ones of the same name), checked, with
+ * what it is for and not for (the routing table task routing decides by); the project's flow
+ * settings; then the sessions.
+ */
 export default async function list(ctx: Context): Promise<number> {
   const rows: Row[] = [];
   for (const file of listFlowFiles(flowDirs(ctx))) {
@@ -29,6 +36,8 @@ export default async function list(ctx: Context): Promise<number> {
     try {
       const { flow } = await loadFlowFile(file.path);
       Object.assign(row, { title: flow.title, kind: flow.kind, steps: flow.steps.map((s) => s.id) });
+      if (flow.semanticTrigger !== undefined) row.semanticTrigger = flow.semanticTrigger;
+      if (flow.notFor !== undefined) row.notFor = flow.notFor;
     } catch (err) {
       row.error = placed(row.file, err);
     }
@@ -48,10 +57,15 @@ export default async function list(ctx: Context): Promise<number> {
   else {
     for (const r of rows) {
       if (r.error !== undefined) ctx.out(`${r.name}  (${r.source})  INVALID: ${r.error}`);
-      else ctx.out(`${r.name}  ${r.kind ?? ''}  ${r.title ?? ''}  (${r.source}; steps ${(r.steps ?? []).join(' ')})`);
+      else {
+        ctx.out(`${r.name}  ${r.kind ?? ''}  ${r.title ?? ''}  (${r.source}; steps ${(r.steps ?? []).join(' ')})`);
+        // Routing goes by these (task routing reads this list), so they are shown with every flow.
+        if (r.semanticTrigger !== undefined) ctx.out(`  for: ${r.semanticTrigger}`);
+        if (r.notFor !== undefined) ctx.out(`  not for: ${r.notFor}`);
+      }
     }
     if (settings.error !== undefined) ctx.out(`\nsettings  INVALID: ${settings.error}`);
-    else if (settings.present) ctx.out(`\nsettings  ${settings.file} (directive wording for flows that set none)`);
+    else if (settings.present) ctx.out(`\nsettings  ${settings.file} (directive wording for flows that set none; memory-file names)`);
     if (sessions.length > 0) {
       ctx.out('');
       ctx.out('sessions:');

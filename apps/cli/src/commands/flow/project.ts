@@ -52,7 +52,7 @@ export const FLOW_SETTINGS = 'protocols/flow-settings.json';
 
 /**
  * How every flow command runs: the project root, how a session finds its flow, the flows a route may
- * name (what `ratchet flow start <name>` can find), and the project's directive wording. A settings
+ * name (what `ratchet flow start <name>` can find), the project's directive wording and memory-file names. A settings
  * file that does not parse or validate stops the command (its place, exit 2) before anything is saved.
  */
 export async function runnerOptions(ctx: Context): Promise<RunnerOptions> {
@@ -62,6 +62,7 @@ export async function runnerOptions(ctx: Context): Promise<RunnerOptions> {
     loadFlow: (ref) => loadRef(ctx, ref),
     flows: () => listFlowFiles(flowDirs(ctx)).map((f) => f.name),
     ...(settings?.directive !== undefined ? { defaultDirective: settings.directive } : {}),
+    ...(settings?.memoryFiles !== undefined ? { memoryFiles: settings.memoryFiles } : {}),
   };
 }
 

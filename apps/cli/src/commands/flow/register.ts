@@ -13,7 +13,8 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .command('flow')
     .description(
       'run step-by-step workflows an agent cannot skip: each call saves the session, prints the step and names ' +
-        "the exact next command; advancing waits until the step's files (agent memory, memory-agent notes) exist",
+        "what must happen first and the exact next command; advancing waits until the step's files (agent memory, " +
+        'memory-agent notes) and its output hold, written for this step: not left from earlier work, not copies',
     )
     .addHelpText(
       'after',
@@ -21,12 +22,14 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
         'Flows are found in protocols/flows/<name>.flow.{json,yaml} of the project first, then among the built-in ones.\n' +
         '\nDirective wording: protocols/flow-settings.json replaces Ratchet\'s for every flow that sets no "directive" of its own\n' +
         '(JSON Schema @ratchet/flows/schemas/flow-settings.schema.json; a file that does not validate is exit 2 with its place):\n' +
-        '  { "directive": { "heading": "**Next, and only this:**", "warnings": ["- Your progress is saved."] } }',
+        '  { "directive": { "heading": "**Next, and only this:**", "warnings": ["- Your progress is saved."] } }\n' +
+        'Memory-file names (every flow\'s agent, transition and learnings gates), e.g. the original\'s:\n' +
+        '  { "memoryFiles": { "agent": ".claude/memory/{task-id}-{role}-memory.md" } }   ({role}: the agent name without "-agent")',
     );
 
   flow
     .command('list')
-    .description('list the flows you can start (project ones first, then built-in) and the sessions in .ratchet/flows/')
+    .description('list the flows you can start (project ones first, then built-in) with what each is for and not for (routing goes by these), and the sessions in .ratchet/flows/')
     .addHelpText('after', '\nExample:\n  ratchet flow list')
     .action(action(() => import('./list.js')));
 
@@ -37,10 +40,11 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .requiredOption('--session <id>', 'session id: letters, digits, ".", "_", "-"')
     .option('--input <key=value>', 'a flow input (repeatable); "task" names the memory files (default: the session id)', collect)
     .option('--agent', 'agent mode: this flow runs inside a sub-agent (the reasoning protocol then skips task routing)')
+    .option('--then <flow>', 'a flow to run after this one (repeatable, in order): the completion directive starts it (dynamic skill sequencing)', collect)
     .addHelpText(
       'after',
       '\nExamples:\n  ratchet flow start reasoning --session s1 --input query="add a login page"\n' +
-        '  ratchet flow start develop-feature --session s1-dev --input task=login --input depth=quick\n' +
+        '  ratchet flow start develop-feature --session s1-dev --input task=login --input depth=quick --then review\n' +
         '  ratchet flow start examples/flows/review.flow.yaml --session r1',
     )
     .action(action(() => import('./start.js')));
@@ -54,10 +58,15 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .option('--set <key=value>', 'set a session variable the step requires, e.g. route=develop-feature (repeatable); a value the flow does not allow (a route that names no flow) is exit 2', collect)
     .option('--note <text>', 'record a note on the step (repeatable)', collect)
     .option('--question <text>', 'record a clarifying question (repeatable, at most 5): the session halts until the user answers', collect)
+    .option('--then <flow>', 'name a flow to run after this one (repeatable): a skill naming the next skill; it must be a flow the CLI can start', collect)
+    .option('--output <file>', "hand in the step's output (a reasoning step's work) from a file, or - for standard input; kept in the session, checked against the step's output gate")
     .addHelpText(
       'after',
-      '\nExamples:\n  ratchet flow advance --session s1\n  ratchet flow advance --session s1 --set route=develop-feature\n' +
-        '  ratchet flow advance --session s1 --question "Which database?"\n  ratchet flow advance --session s1-dev --loop',
+      '\nExamples:\n  ratchet flow advance --session s1 --output step-1.md\n  ratchet flow advance --session s1 --set route=develop-feature --set confidence=HIGH --output step-4.md\n' +
+        '  ratchet flow advance --session s1 --set route=develop-feature --set confidence=MEDIUM --question "Which database?"\n' +
+        '  write-step-2 | ratchet flow advance --session s1 --output -\n  ratchet flow advance --session s1-dev --loop\n' +
+        '\nArtifacts count only when written for this step: a file unchanged since the step began, or identical to one\n' +
+        'accepted for another session, step or iteration (.ratchet/flow-artifacts.json), is refused.',
     )
     .action(action(() => import('./advance.js')));
 
@@ -86,9 +95,13 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
 
   flow
     .command('resume')
-    .description('continue a halted session at the step where it stopped, optionally recording the user\'s answers')
+    .description(
+      "the user's decision after a halt: continue the session at the step where it stopped, with one --answer per clarifying question " +
+        '(refused when RATCHET_ACTOR=agent: an agent that halted to ask does not answer itself)',
+    )
     .requiredOption('--session <id>', 'the session')
-    .option('--note <text>', 'record a note, e.g. the answers to the clarifying questions (repeatable)', collect)
-    .addHelpText('after', '\nExample:\n  ratchet flow resume --session s1 --note "PostgreSQL; admins only"')
+    .option('--answer <text>', "the user's answer to a clarifying question (repeatable, one per question, in order); kept beside the questions", collect)
+    .option('--note <text>', 'record a note on the step (repeatable)', collect)
+    .addHelpText('after', '\nExamples:\n  ratchet flow resume --session s1 --answer "admins only" --answer "PostgreSQL"\n  ratchet flow resume --session s1-dev')
     .action(action(() => import('./resume.js')));
 };

@@ -1,9 +1,9 @@
 import { startFlow } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { parsePairs } from '../../pairs.js';
-import { guard, printView, resolveFlow, runnerOptions, sessionOf } from './project.js';
+import { guard, printView, resolveFlow, runnerOptions, sessionOf, strings } from './project.js';
 
-/** `ratchet flow start <flow> --session S [--input k=v] [--agent]`. */
+/** `ratchet flow start <flow> --session S [--input k=v] [--agent] [--then FLOW]`. */
 export default async function start(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
   const spec = args[0]!;
   const view = await guard(ctx, async () => {
@@ -14,6 +14,7 @@ export default async function start(ctx: Context, args: string[], options: Recor
       sessionId: sessionOf(options),
       inputs: parsePairs(options.input, '--input'),
       mode: options.agent === true ? 'agent' : 'normal',
+      then: strings(options.then),
     });
   });
   return printView(ctx, view);
