@@ -7,6 +7,7 @@
 import { branchGates, findStep, landingStep, learningsGates, openQuestions, stepGates, transitionGate, varsAt, type AdvanceKind } from './engine.js';
 import type { LoadedFlow } from './parse.js';
 import type { RunnerOptions } from './runner.js';
+import { isFinished } from './status.js';
 import { placeholders, renderTemplate } from './template.js';
 import type { Flow, SessionState, Step } from './types.js';
 
@@ -33,7 +34,7 @@ export function nextCommand(opts: Pick<RunnerOptions, 'command'>, loaded: Loaded
     return `${c} flow resume --session ${s}${answers}`;
   }
   if (state.status === 'LEARNINGS_PENDING') return `${c} flow advance --session ${s}`;
-  if (state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE') return completionCommand(c, loaded.flow, state);
+  if (isFinished(state.status)) return completionCommand(c, loaded.flow, state);
   const step = findStep(loaded.flow, state.current);
   const open = openBranch(step, state);
   if (open !== undefined && kind === 'next') return `${c} flow complete-branch ${step.id}:${open.id} --session ${s}`;

@@ -77,7 +77,7 @@ export {
   type StartInput,
   type StepView,
 } from './runner.js';
-export { SESSION_FSM, nextStatus, sessionMachine, type SessionEvent } from './status.js';
+export { SESSION_FSM, isFinished, nextStatus, sessionMachine, type SessionEvent } from './status.js';
 export { FLOW_EXTENSIONS, findFlowFile, listFlowFiles, type FlowFile } from './catalog.js';
 export { checkFlowNames, checkValues, needsCatalogue } from './values.js';
 export {

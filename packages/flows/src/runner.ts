@@ -37,7 +37,7 @@ import { contentDigest, snapshot } from './fresh.js';
 import { ARTIFACT_MAX_BYTES, evaluateGates, shapeProblems, type GateResult } from './gates.js';
 import { findVerdict } from './verdict.js';
 import { claimArtifacts, type LedgerEntry } from './ledger.js';
-import { nextStatus } from './status.js';
+import { isFinished, nextStatus } from './status.js';
 import type { LoadedFlow } from './parse.js';
 import { nextCommand, prerequisites } from './directive.js';
 import { renderTemplate } from './template.js';
@@ -246,7 +246,7 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       if (copies.length > 0) throw new Refusal(copies, again);
     });
     if (state.status === 'HALTED') return view(opts, loaded, state, 'halted', `Halted at step ${state.current ?? '?'}${state.haltReason !== null ? `: ${state.haltReason}` : ''}.`);
-    if (state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE') {
+    if (isFinished(state.status)) {
       return view(opts, loaded, state, 'completed', from === null ? `Flow ${loaded.flow.id} is fully complete: its learnings are recorded.` : `Flow ${loaded.flow.id} completed (left step ${String(from)}).`);
     }
     if (state.status === 'LEARNINGS_PENDING') return view(opts, loaded, state, 'learnings-pending', `Every phase of ${loaded.flow.id} is done (left step ${String(from)}); its learnings come next.`);

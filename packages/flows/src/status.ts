@@ -23,6 +23,13 @@ export const SESSION_FSM: MapDefinitionDocument = {
   accept_states: ['COMPLETED', 'FULLY_COMPLETE'],
 };
 
+const FINISHED: ReadonlySet<string> = new Set(SESSION_FSM.accept_states);
+
+/** Whether a session is finished (an accept state of the session machine): nothing more is owed. */
+export function isFinished(status: SessionStatus): boolean {
+  return FINISHED.has(status);
+}
+
 let compiled: Machine | undefined;
 
 export function sessionMachine(): Machine {
@@ -39,7 +46,7 @@ export function nextStatus(state: SessionState, event: SessionEvent): SessionSta
   const to = transition(machine, state.status, event);
   if (to === undefined) {
     const allowed = nextSymbols(machine, state.status);
-    const hint = state.status === 'HALTED' ? ` (${state.haltReason ?? 'halted'}): resume it first` : state.status === 'COMPLETED' || state.status === 'FULLY_COMPLETE' ? ': the flow is finished' : state.status === 'LEARNINGS_PENDING' ? ': its phases are done; write its learnings, then advance' : '';
+    const hint = state.status === 'HALTED' ? ` (${state.haltReason ?? 'halted'}): resume it first` : isFinished(state.status) ? ': the flow is finished' : state.status === 'LEARNINGS_PENDING' ? ': its phases are done; write its learnings, then advance' : '';
     throw new FlowError('session-not-active', `session ${state.sessionId} is ${state.status}${hint}; cannot ${event} (allowed: ${allowed.length > 0 ? allowed.join(', ') : 'nothing'})`);
   }
   return to as SessionStatus;

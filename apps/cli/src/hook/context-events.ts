@@ -64,7 +64,7 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
   const prompt = payload.prompt ?? '';
   if (config.reasoningFlow === false || prompt.startsWith(config.bypassPrefix) || payload.sessionId === undefined) return { kind: 'none' };
   const sessionId = payload.sessionId;
-  const { startFlow } = await import('@ratchet/flows');
+  const { isFinished, startFlow } = await import('@ratchet/flows');
   const { resolveFlow, runnerOptions } = await import('../commands/flow/project.js');
   const { flowView } = await import('./flow-obligations.js');
   const options = await runnerOptions(ctx);
@@ -75,7 +75,7 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
   for (const id of [...memory.flows].reverse()) {
     const view = await flowView(options, id);
     if (view === undefined) continue;
-    if (view.flow.id !== config.reasoningFlow || view.session.status === 'COMPLETED' || view.session.status === 'FULLY_COMPLETE') continue;
+    if (view.flow.id !== config.reasoningFlow || isFinished(view.session.status)) continue;
     const lead =
       view.session.status === 'HALTED'
         ? `Ratchet: reasoning flow session ${id} is halted for the user's clarification. If this prompt answers its questions, the user resumes it with \`${view.directive.command}\`; do not work around it.`

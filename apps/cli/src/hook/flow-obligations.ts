@@ -3,7 +3,7 @@
  * ones (COMPLETED, FULLY_COMPLETE) and HALTED (the user's turn). A skill whose learnings are pending
  * is still open: the agent owes them.
  */
-import { FlowError, flowStatus, type FlowView, type RunnerOptions } from '@ratchet/flows';
+import { FlowError, flowStatus, isFinished, type FlowView, type RunnerOptions } from '@ratchet/flows';
 import { NotFoundError, StoreError } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { runnerOptions } from '../commands/flow/project.js';
@@ -38,7 +38,7 @@ export async function flowObligations(ctx: Context, ids: readonly string[]): Pro
     }
     if (view === undefined) continue;
     const status = view.session.status;
-    if (status === 'COMPLETED' || status === 'FULLY_COMPLETE' || status === 'HALTED') continue;
+    if (isFinished(status) || status === 'HALTED') continue;
     const step = view.step === null ? '' : ` at step ${view.step.id} (${view.step.title})`;
     out.push({ kind: 'flow', what: `flow ${view.flow.id} session ${id} is ${status}${step}`, command: view.directive.command });
   }
