@@ -23,13 +23,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   // Hooks run on every tool call: `ratchet hook <event>` imports the event's own start-up file
   // (dist/hooks/<event>.js, see src/hook-main.ts). The name is folded as parseHookEvent folds it
-  // (pre-tool-use, PreToolUse, pre_tool_use); any other form takes the full program.
+  // (pre-tool-use, PreToolUse, pre_tool_use); any other form takes the full program. A folded name
+  // has no `-`, so it never reaches the `lazy-*` modules that share the directory.
   let code;
   if (args.length === 2 && args[0] === 'hook') {
     const key = args[1].toLowerCase().replace(/[-_]/g, '');
     const { existsSync } = process.getBuiltinModule('node:fs');
     const file = new URL(`../dist/hooks/${key}.js`, import.meta.url);
-    if (/^[a-z]{1,32}$/.test(key) && !key.startsWith('lazy') && existsSync(file)) code = await (await import(file.href)).main();
+    if (/^[a-z]{1,32}$/.test(key) && existsSync(file)) code = await (await import(file.href)).main();
   }
   if (code !== undefined) process.exitCode = code;
   else {
