@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
-import { campaignOptions, formatProblem, guard, readStdinLimited } from './shared.js';
+import { readStdinLimited } from '../../stdin.js';
+import { campaignOptions, formatProblem, guard } from './shared.js';
 
 /** `ratchet campaign add-tasks [plan]`: the plan from a file or stdin, every problem at once. */
 export default async function addTasksCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {

@@ -62,6 +62,4 @@ export function taskLine(t: Task): string {
   return `${formatSeq(t.seq)}  ${t.slug.padEnd(20)} ${t.type.padEnd(6)} ${t.status.padEnd(11)} deps ${deps}${extra === '' ? '' : `  (${extra})`}`;
 }
 
-/** Standard input up to `maxBytes`; past that, reading stops and it is a usage error (exit 2) naming the limit. */
-export { readStdinLimited } from '../../stdin.js';
 

@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
-import { campaignOptions, guard, readStdinLimited, seqArg } from '../campaign/shared.js';
+import { readStdinLimited } from '../../stdin.js';
+import { campaignOptions, guard, seqArg } from '../campaign/shared.js';
 
 /** `ratchet workspace complete|block SEQ ...` */
 export default async function finish(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
