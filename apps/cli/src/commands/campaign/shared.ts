@@ -61,5 +61,3 @@ export function taskLine(t: Task): string {
   const extra = [t.runner === undefined ? '' : `runner ${t.runner}`, cascade, t.reason === undefined ? '' : t.reason].filter((x) => x !== '').join('; ');
   return `${formatSeq(t.seq)}  ${t.slug.padEnd(20)} ${t.type.padEnd(6)} ${t.status.padEnd(11)} deps ${deps}${extra === '' ? '' : `  (${extra})`}`;
 }
-
-
