@@ -15,7 +15,11 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Create missing parent directories instead of failing with NotFoundError. Default false. */
   createParentDirs?: boolean;
-  /** Called once the temp file is durable, just before the rename; throwing aborts the write (the store re-checks its lock here). */
+  /**
+   * Called after the temp file is written, while its fsync runs, and awaited (with the fsync) before
+   * the rename; throwing aborts the write (the store re-checks its lock and writes the digest record
+   * here). Whatever it makes durable is on disk, with the new bytes, before the rename.
+   */
   beforeRename?: () => Promise<void>;
   /** fsync the directory after the rename. Default true; false when a later write to the same directory does it (a digest record before its data). */
   syncDirectory?: boolean;
@@ -73,11 +77,14 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   try {
     try {
       await writeAll(fd, bytes);
-      await fsyncAsync(fd);
+      // The data's fsync and the caller's step (a digest record with an fsync of its own) run at
+      // once: both must be on disk before the rename, neither before the other, and two fsyncs in
+      // flight cost one journal commit where one after the other cost two. allSettled, not all: the
+      // fd must stay open until its fsync has returned.
+      await settleBoth(fsyncAsync(fd), options.beforeRename?.());
     } finally {
       closeSync(fd);
     }
-    if (options.beforeRename !== undefined) await options.beforeRename();
     try {
       renameSync(temp, path);
     } catch (err) {
@@ -106,6 +113,13 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Wait for both; then throw the first one's error, if any. */
+async function settleBoth(a: Promise<unknown>, b: Promise<unknown> | undefined): Promise<void> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === 'rejected') throw ra.reason;
+  if (rb.status === 'rejected') throw rb.reason;
 }
 
 async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {

@@ -62,4 +62,18 @@ describe('writeFileAtomic', () => {
     expect(readFileSync(path, 'utf8')).toBe('old');
     expect(readdirSync(dir)).toEqual(['state.json']);
   });
+  it('renames only after the hook has finished, with the temp file already written while it runs', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'state.json');
+    writeFileSync(path, 'old');
+    let seen: { target: string; temp: string[] } | undefined;
+    const hook = async (): Promise<void> => {
+      // The hook runs while the data's fsync is in flight: give the rename every chance to jump ahead.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = { target: readFileSync(path, 'utf8'), temp: readdirSync(dir).filter((f) => f.endsWith('.tmp')).map((f) => readFileSync(join(dir, f), 'utf8')) };
+    };
+    await writeFileAtomic(path, 'new', { beforeRename: hook });
+    expect(seen).toEqual({ target: 'old', temp: ['new'] });
+    expect(readFileSync(path, 'utf8')).toBe('new');
+  });
 });
