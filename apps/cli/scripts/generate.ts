@@ -1,11 +1,13 @@
 /**
- * Generate the CLI's JSON Schemas from their zod sources (src/hook/config-schema.ts), and nothing
- * else. test/hook-schema.test.ts regenerates in memory and fails when a committed file is stale.
+ * Generate the CLI's JSON Schemas: the config files' from their zod sources (src/hook/config-schema.ts),
+ * the versioned --json outputs' from src/output/output-schemas.ts. test/hook-schema.test.ts regenerates in memory and fails when a committed file is stale.
  * Run: `pnpm --filter @ratchet/cli generate`.
  */
 import { fileURLToPath } from 'node:url';
 import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
 import { hookMemoryJsonSchema, ratchetConfigJsonSchema } from '../src/hook/config-schema.js';
+import { outputSchemaFile, type OutputName } from '../src/output/json-output.js';
+import { outputJsonSchemas } from '../src/output/output-schemas.js';
 
 const at = (name: string): string => fileURLToPath(new URL(`../schemas/${name}`, import.meta.url));
 
@@ -13,6 +15,8 @@ export function generate(): { path: string; text: string }[] {
   return [
     { path: at('ratchet-config.schema.json'), text: `${JSON.stringify(ratchetConfigJsonSchema(), null, 2)}\n` },
     { path: at('hook-memory.schema.json'), text: `${JSON.stringify(hookMemoryJsonSchema(), null, 2)}\n` },
+    // The versioned --json outputs (src/output/json-output.ts).
+    ...Object.entries(outputJsonSchemas()).map(([name, schema]) => ({ path: at(`output/${outputSchemaFile(name as OutputName)}`), text: `${JSON.stringify(schema, null, 2)}\n` })),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { processIo, type Io } from './context.js';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { versioned } from './output/json-output.js';
 import { buildProgram, type ProgramState } from './program.js';
 
 /**
@@ -18,7 +19,7 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
     if (err instanceof CommanderError) {
       // --help and --version end here with exitCode 0; every other commander error is a usage error.
       if (err.exitCode === 0) return EXIT_OK;
-      if (wantsJson) io.stdout(`${JSON.stringify({ ok: false, error: { code: err.code, message: err.message } }, null, 2)}\n`);
+      if (wantsJson) io.stdout(`${JSON.stringify(versioned('error', { ok: false, error: { code: err.code, message: err.message } }), null, 2)}\n`);
       return EXIT_USAGE;
     }
     return reportFailure(err, io, wantsJson, argv.includes('--quiet') || argv.includes('-q'));
@@ -28,7 +29,7 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
 async function reportFailure(err: unknown, io: Io, json: boolean, quiet: boolean): Promise<number> {
   const { toErrorReport, formatErrorReport, isInputError, CliError } = await import('./errors.js');
   const report = toErrorReport(err);
-  if (json) io.stdout(`${JSON.stringify({ ok: false, error: report }, null, 2)}\n`);
+  if (json) io.stdout(`${JSON.stringify(versioned('error', { ok: false, error: report }), null, 2)}\n`);
   if (isInputError(err)) {
     // Errors are the one thing --quiet does not silence.
     if (!json || !quiet) io.stderr(`${formatErrorReport(report)}\n`);

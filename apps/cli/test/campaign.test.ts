@@ -95,7 +95,7 @@ describe('ratchet campaign', () => {
     expect((await ratchet(dir, ['campaign', 'update-task', '1', 'finished'])).code).toBe(2);
     const claim = await ratchet(dir, ['--json', 'campaign', 'ready', '--claim', 'r1']);
     expect(JSON.parse(claim.out)).toMatchObject({ claimed: { seq: 1, status: 'in_progress', runner: 'r1' } });
-    expect(JSON.parse((await ratchet(dir, ['--json', 'campaign', 'ready', '--claim', 'r2'])).out)).toEqual({ ok: true, claimed: null });
+    expect(JSON.parse((await ratchet(dir, ['--json', 'campaign', 'ready', '--claim', 'r2'])).out)).toEqual({ $schema: 'https://unpkg.com/@ratchet/cli/schemas/output/campaign-ready.v1.schema.json', ok: true, claimed: null });
     const status = await ratchet(dir, ['--json', 'campaign', 'cascade-status']);
     expect(JSON.parse(status.out)).toMatchObject({ state: 'in_progress', inProgress: [1], pending: [2] });
     const dot = await ratchet(dir, ['campaign', 'graph', '--format', 'dot']);

@@ -65,6 +65,12 @@ export const CampaignSchema = z
 
 const SeqInput = z.union([Seq, z.string().regex(/^\s*\d{1,9}\s*$/)]);
 
+/**
+ * FTL's task types in any case, as a pattern JSON Schema can carry: a regex flag (`/i`) does not
+ * survive into the generated schema, so an editor would refuse the capitals FTL writes.
+ */
+const CASELESS_TYPE = new RegExp(`^(${['spec', 'build', 'verify'].map((w) => [...w].map((ch) => `[${ch}${ch.toUpperCase()}]`).join('')).join('|')})$`, 'u');
+
 export const PlanSchema = z
   .looseObject({
     objective: z.string().min(1),
@@ -75,7 +81,7 @@ export const PlanSchema = z
       z.looseObject({
         seq: d(SeqInput, 'A seq: an integer or a digit string ("001" and 1 are the same).'),
         slug: z.string().regex(SLUG_PATTERN).optional(),
-        type: z.string().regex(/^(spec|build|verify)$/i).optional(),
+        type: d(z.string().regex(CASELESS_TYPE), 'SPEC, BUILD or VERIFY, in any case (FTL writes them in capitals).').optional(),
         description: z.string().optional(),
         delta: d(z.array(z.string()).min(1), 'Project-relative paths; absolute paths and .. out of the project are refused.'),
         verify: z.string().min(1),

@@ -2,13 +2,14 @@ import { readCampaign, summarize } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { campaignOptions, guard, taskLine } from './shared.js';
+import { versioned } from '../../output/json-output.js';
 
 /** `ratchet campaign status` */
 export default async function status(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const campaign = await guard(ctx, () => readCampaign(ctx.cwd, campaignOptions(ctx, options)));
   const summary = summarize(campaign);
   if (ctx.json) {
-    ctx.emitJson({ ok: true, summary, tasks: campaign.tasks });
+    ctx.emitJson(versioned('campaign-status', { ok: true, summary, tasks: campaign.tasks }));
     return EXIT_OK;
   }
   const c = summary.counts;

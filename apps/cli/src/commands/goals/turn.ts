@@ -1,5 +1,6 @@
 import { assess, type Assessment } from '@ratchet/goals';
 import type { Context } from '../../context.js';
+import { versioned } from '../../output/json-output.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { filedNote, line } from './actions.js';
@@ -20,7 +21,7 @@ export default async function turn(ctx: Context, args: string[], options: Option
         query: options.query as string | undefined,
         owner: options.owner as 'agent' | 'user' | undefined,
       });
-      if (ctx.json) ctx.emitJson({ ok: true, ...result });
+      if (ctx.json) ctx.emitJson(versioned('turn-assess', { ok: true, ...result }));
       else print(ctx, result);
       return EXIT_OK;
     }

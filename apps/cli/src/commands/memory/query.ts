@@ -2,6 +2,7 @@ import { MemoryIndex, openMemory, recordAccess, type Explanation, type QueryHit 
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { MATCH_BUDGET, memoryFile, now, numberOption, stringList, truncate } from './shared.js';
+import { versioned } from '../../output/json-output.js';
 
 /** `ratchet memory query|explain <topic...>`: read-only unless --record. */
 export default async function query(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -23,7 +24,7 @@ export default async function query(ctx: Context, args: string[], options: Recor
   if (mode === 'explain') {
     const name = typeof options.name === 'string' ? options.name : undefined;
     const explanations = index.explain(topic, name === undefined ? queryOptions : { ...queryOptions, name });
-    if (ctx.json) ctx.emitJson({ ok: true, file: file.shown, topic, explanations });
+    if (ctx.json) ctx.emitJson(versioned('memory-explain', { ok: true, file: file.shown, topic, explanations }));
     else if (explanations.length === 0) ctx.out(name === undefined ? `nothing in ${file.shown} reaches relevance ${queryOptions.threshold} for this topic` : `no entry named ${name} in ${file.shown}`);
     else for (const e of explanations) printExplanation(ctx, e);
     return EXIT_OK;
@@ -37,7 +38,7 @@ export default async function query(ctx: Context, args: string[], options: Recor
   for (const s of result.skipped.slice(0, 5)) ctx.note(`${file.shown}: ${s.name}: ${s.reason}`);
   if (result.skipped.length > 5) ctx.note(`${file.shown}: and ${result.skipped.length - 5} more entries whose match regex was not run (--json lists them)`);
   if (ctx.json) {
-    ctx.emitJson({ ok: true, file: file.shown, topic, failures: result.failures.map(hitJson), patterns: result.patterns.map(hitJson), skipped: result.skipped, scanned: result.scanned });
+    ctx.emitJson(versioned('memory-query', { ok: true, file: file.shown, topic, failures: result.failures.map(hitJson), patterns: result.patterns.map(hitJson), skipped: result.skipped, scanned: result.scanned }));
     return EXIT_OK;
   }
   if (result.failures.length + result.patterns.length === 0) {

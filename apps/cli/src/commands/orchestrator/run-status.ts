@@ -1,14 +1,15 @@
-import { currentStep, legalTriggers } from '@ratchet/orchestrator';
+import { SESSION_SCHEMA_URL, SESSION_SCHEMA_VERSION, currentStep, legalTriggers } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import { lifecycleMachine, openTaskSession, printDirective } from '../../task-session.js';
+import { versioned } from '../../output/json-output.js';
 
 /** `ratchet run status`: lifecycle state, the plan stack, the current step, recent history. Read-only. */
 export default function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): number {
   const { session: file, exists } = openTaskSession(ctx, options);
   if (!exists) {
-    if (ctx.json) ctx.emitJson({ ok: true, session: null, state: 'START' });
+    if (ctx.json) ctx.emitJson(versioned('run-status', { ok: true, session: null, state: 'START' }));
     else {
       ctx.out(`No task session at ${displayPath(ctx, file.path)}.`);
       printDirective(ctx, undefined);
@@ -17,7 +18,8 @@ export default function runStatus(ctx: Context, _args: string[], options: Record
   }
   const session = file.readSync();
   if (ctx.json) {
-    ctx.emitJson({ ok: true, session, legal: legalTriggers(session, lifecycleMachine(ctx)), step: currentStep(session) ?? null });
+    // The session as its file holds it (with the envelope), so the session schema describes it.
+    ctx.emitJson(versioned('run-status', { ok: true, session: { $schema: SESSION_SCHEMA_URL, schemaVersion: SESSION_SCHEMA_VERSION, ...session }, legal: legalTriggers(session, lifecycleMachine(ctx)), step: currentStep(session) ?? null }));
     return EXIT_OK;
   }
   ctx.out(`Task     ${session.taskId}${session.sessionId ? ` (session ${session.sessionId})` : ''}`);

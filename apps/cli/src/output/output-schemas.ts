@@ -1,0 +1,258 @@
+/**
+ * JSON Schemas (draft 2020-12) of the versioned `--json` outputs (json-output.ts says what the
+ * version promises). Written as plain schema objects rather than zod: the outputs embed documents
+ * whose schemas the packages already publish (a session, a campaign task, a goal, a memory entry),
+ * and a schema object can point at those by URL (`$ref`) instead of restating them. Only
+ * scripts/generate.ts and the tests import this module; the CLI never loads it.
+ */
+import { OUTPUT_VERSIONS, outputSchemaUrl, type OutputName } from './json-output.js';
+
+type Schema = Record<string, unknown>;
+
+const SESSION = 'https://unpkg.com/@ratchet/orchestrator/schemas/session.schema.json';
+const CAMPAIGN = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign.schema.json';
+const GOALS = 'https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json';
+
+const str = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
+const int = (description: string, extra: Schema = {}): Schema => ({ type: 'integer', description, ...extra });
+const num = (description: string, extra: Schema = {}): Schema => ({ type: 'number', description, ...extra });
+const bool = (description: string): Schema => ({ type: 'boolean', description });
+const arr = (items: Schema, description: string): Schema => ({ type: 'array', items, description });
+const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }], ...(schema.description !== undefined ? { description: schema.description } : {}) });
+/** An object whose listed properties are typed; further properties may be added within a version. */
+const obj = (properties: Record<string, Schema>, required: string[], description: string): Schema => ({ type: 'object', description, properties, required });
+const ref = (url: string, description: string): Schema => ({ $ref: url, description });
+
+/** Every successful output: `$schema` names this schema; `ok` is true unless `properties` says otherwise (plan lint). */
+function success(name: OutputName, title: string, description: string, properties: Record<string, Schema>, required: string[]): Schema {
+  const url = outputSchemaUrl(name);
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: url,
+    title,
+    description: `${description} Version ${OUTPUT_VERSIONS[name]}: fields may be added within this version, never removed, renamed or retyped.`,
+    type: 'object',
+    properties: { $schema: { const: url, description: 'This schema; dispatch on it.' }, ok: { const: true, description: 'The command succeeded (see exit code for findings).' }, ...properties },
+    required: ['$schema', 'ok', ...required],
+  };
+}
+
+const severity = { enum: ['error', 'warning'], description: 'error fails the lint (exit 1); warning does not.' };
+const finding = obj(
+  {
+    ruleId: str('The rule that fired (see the plan-lint README rule table).'),
+    severity,
+    message: str('What is wrong, with the command and argument.'),
+    file: str('Project-relative path of the plan, forward slashes.'),
+    line: int('1-based line.', { minimum: 1 }),
+    column: int('1-based column.', { minimum: 1 }),
+    chain: arr(str('A plan path.'), 'For findings inside sub-plans: the plans on the call chain, outermost first, this one last.'),
+    callSites: arr(obj({ file: str('The calling plan.'), line: int('1-based line of the call_plan.', { minimum: 1 }) }, ['file', 'line'], 'A call_plan line.'), 'For findings inside sub-plans: the call_plan lines that led here, outermost first.'),
+  },
+  ['ruleId', 'severity', 'message', 'file', 'line', 'column'],
+  'One lint finding.',
+);
+
+const step = obj(
+  {
+    line: str('The plan command line to run now.'),
+    planPath: str('The plan the line is in.'),
+    index: int('Index of the line among its plan\'s flattened steps (0-based).', { minimum: 0 }),
+    chain: arr(str('A plan path.'), 'Plan paths from the root plan to the plan the line is in.'),
+  },
+  ['line', 'planPath', 'index', 'chain'],
+  'The plan step to execute.',
+);
+
+const directive = obj(
+  {
+    state: str('The lifecycle state the directive is for.'),
+    instruction: str('One sentence: what to do now.'),
+    commands: arr(str('A command; `<...>` marks a value to fill in.'), 'The commands that move the task on, most likely first.'),
+    step: { ...step, properties: { ...(step.properties as Record<string, Schema>), total: int('Steps in that plan.', { minimum: 0 }) }, required: [...(step.required as string[]), 'total'], description: 'Present in EXECUTING (and RESEARCHING on the research plan): the step to execute.' },
+  },
+  ['state', 'instruction', 'commands'],
+  'What the agent must do next.',
+);
+
+const legal = arr(str('A trigger name.'), 'Triggers the lifecycle machine accepts in this state.');
+
+const signals = obj(
+  {
+    relevance: num('Lexical (or embedding) relevance in [0, 1], before the match override.', { minimum: 0, maximum: 1 }),
+    match: bool('The entry\'s match regex hit the topic (relevance then counts as 1).'),
+    value: num('log2(cost + 1) for failures, log2(saved + 1) for patterns.'),
+    helpRatio: num('How often the entry helped when it was used.'),
+    decay: num('Age decay factor in (0, 1].'),
+    ageDays: num('Days since the entry was last accessed (or created).'),
+  },
+  ['relevance', 'match', 'value', 'helpRatio', 'decay', 'ageDays'],
+  'The signals the score multiplies.',
+);
+
+const hit = obj(
+  {
+    kind: { enum: ['failure', 'pattern'], description: 'Which list the entry is in.' },
+    name: str('The entry\'s unique name.'),
+    tier: { enum: ['critical', 'productive', 'exploration'], description: 'Score tier.' },
+    relevance: num('max(relevance signal, 1 if the match regex hit).'),
+    score: num('The ranking score.'),
+    trigger: str('What the entry is about (the error or situation).'),
+    fix: str('Failures: what fixed it.'),
+    match: nullable(str('Failures: the regex that recognises the error text, or null.')),
+    cost: num('Failures: what the failure cost (tokens).'),
+    insight: str('Patterns: what worked.'),
+    saved: num('Patterns: what it saved (tokens).'),
+    source: arr(str('A campaign/workspace reference.'), 'Where the entry was learned.'),
+    signals,
+  },
+  ['kind', 'name', 'tier', 'relevance', 'score', 'trigger', 'source', 'signals'],
+  'A memory entry returned for the topic.',
+);
+
+const assessed = obj(
+  {
+    action: ref(`${GOALS}#/$defs/PendingAction`, 'The pending action.'),
+    density: num('Priority density used for ranking.'),
+    overdue: bool('Past its due time.'),
+    escalation_due: bool('Past its escalation time and not escalated yet (the next commit escalates it).'),
+  },
+  ['action', 'density', 'overdue', 'escalation_due'],
+  'A pending action with its ranking.',
+);
+
+export function outputJsonSchemas(): Record<OutputName, Schema> {
+  const errorUrl = outputSchemaUrl('error');
+  return {
+    error: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: errorUrl,
+      title: 'ratchet --json: a failed command',
+      description: `What every command prints with --json when it fails (exit 2 for bad input, 70 for an internal error). Version ${OUTPUT_VERSIONS.error}: fields may be added within this version, never removed, renamed or retyped.`,
+      type: 'object',
+      properties: {
+        $schema: { const: errorUrl, description: 'This schema.' },
+        ok: { const: false },
+        error: obj(
+          {
+            code: str('A stable machine-readable code (e.g. usage, file-not-found, invalid-json).'),
+            message: str('What went wrong, for a person.'),
+            file: str('The file at fault, relative to --cwd when inside it.'),
+            line: int('1-based line in that file.', { minimum: 1 }),
+            column: int('1-based column.', { minimum: 1 }),
+            pointer: str('JSON Pointer to the value at fault.'),
+            problems: arr(obj({ message: str('One problem.'), file: str('Its file.'), line: int('Its line.', { minimum: 1 }), column: int('Its column.', { minimum: 1 }) }, ['message'], 'One of several problems.'), 'Every problem, in file order, when there was more than one.'),
+          },
+          ['code', 'message'],
+          'The error.',
+        ),
+      },
+      required: ['$schema', 'ok', 'error'],
+    },
+    'plan-lint': success('plan-lint', 'ratchet plan lint --json', 'Every finding in a plan and the sub-plans it calls. Exit 1 when errorCount > 0.', { ok: bool('False when a finding is an error (exit 1).'), findings: arr(finding, 'Findings in file order.'), errorCount: int('Findings with severity error.', { minimum: 0 }), warningCount: int('Findings with severity warning.', { minimum: 0 }) }, ['findings', 'errorCount', 'warningCount']),
+    'run-next': success(
+      'run-next',
+      'ratchet run next --json',
+      'The step to execute now, or what to do in the current lifecycle state. Read-only.',
+      { taskId: str('The task (absent before a task starts).'), sessionId: nullable(str('The session id (null for sessions written before session ids).')), state: str('The lifecycle state (START before a task starts).'), legal, next: directive },
+      ['state', 'next'],
+    ),
+    'run-status': success(
+      'run-status',
+      'ratchet run status --json',
+      'The task session (null before a task starts), the triggers legal now and the current step. Read-only.',
+      { session: { anyOf: [ref(SESSION, 'The task session as its file holds it.'), { type: 'null' }], description: 'The task session, or null when no task has started.' }, state: { const: 'START', description: 'Only when session is null.' }, legal, step: nullable(step) },
+      ['session'],
+    ),
+    'campaign-ready': success(
+      'campaign-ready',
+      'ratchet campaign ready --json',
+      'Tasks whose dependencies are complete (`ready`), or with --claim the task claimed for the runner (`claimed`, null when none was ready).',
+      { ready: arr(ref(`${CAMPAIGN}#/$defs/Task`, 'A ready task.'), 'Ready tasks in sequence order.'), claimed: { anyOf: [ref(`${CAMPAIGN}#/$defs/Task`, 'The claimed task, now in_progress.'), { type: 'null' }], description: 'With --claim: the task claimed, or null.' } },
+      [],
+    ),
+    'campaign-status': success(
+      'campaign-status',
+      'ratchet campaign status --json',
+      'The campaign\'s summary and every task.',
+      {
+        summary: obj(
+          {
+            id: str('Campaign id.'),
+            objective: str('What the campaign is for.'),
+            framework: nullable(str('The framework the campaign targets.')),
+            status: str('active or complete.'),
+            state: str('The cascade state (e.g. in_progress, all_complete, stuck).'),
+            total: int('Number of tasks.', { minimum: 0 }),
+            counts: obj({ pending: int('', { minimum: 0 }), in_progress: int('', { minimum: 0 }), complete: int('', { minimum: 0 }), blocked: int('', { minimum: 0 }) }, ['pending', 'in_progress', 'complete', 'blocked'], 'Tasks per status.'),
+            rootFailures: arr(int('A task seq.'), 'Tasks blocked by their own failure.'),
+            cascaded: arr(int('A task seq.'), 'Tasks blocked because a dependency is.'),
+            waves: int('Number of parallel waves in the dependency graph.', { minimum: 0 }),
+            deltaFiles: arr(str('A file path.'), 'Every file some task changes, sorted.'),
+          },
+          ['id', 'objective', 'framework', 'status', 'state', 'total', 'counts', 'rootFailures', 'cascaded', 'waves', 'deltaFiles'],
+          'Counts and cascade state.',
+        ),
+        tasks: arr(ref(`${CAMPAIGN}#/$defs/Task`, 'A task.'), 'Every task in sequence order.'),
+      },
+      ['summary', 'tasks'],
+    ),
+    'memory-query': success(
+      'memory-query',
+      'ratchet memory query --json',
+      'The failures and patterns relevant to a topic, best first.',
+      {
+        file: str('The memory file read.'),
+        topic: str('The topic queried.'),
+        failures: arr(hit, 'Failures, best first.'),
+        patterns: arr(hit, 'Patterns, best first.'),
+        skipped: arr(obj({ name: str('The entry.'), reason: str('Why its match regex was not run.') }, ['name', 'reason'], 'An entry scored without its match regex.'), 'Entries whose match regex was refused or ran out of time.'),
+        scanned: int('Entries considered.', { minimum: 0 }),
+      },
+      ['file', 'topic', 'failures', 'patterns', 'skipped', 'scanned'],
+    ),
+    'memory-explain': success(
+      'memory-explain',
+      'ratchet memory explain --json',
+      'Why each entry ranks where it does for a topic (or why it was not returned).',
+      {
+        file: str('The memory file read.'),
+        topic: str('The topic.'),
+        explanations: arr(
+          obj(
+            {
+              kind: { enum: ['failure', 'pattern'] },
+              name: str('The entry.'),
+              returned: bool('In the list `memory query` would return.'),
+              rank: int('Its rank in that list (1-based) when returned.', { minimum: 1 }),
+              excludedBecause: str('Why it was not returned.'),
+              tier: { enum: ['critical', 'productive', 'exploration'] },
+              score: num('The ranking score.'),
+              signals,
+              terms: arr(obj({ term: str('A query term.'), tf: num('Occurrences in the entry.'), idf: num('Inverse document frequency.') }, ['term'], 'One term\'s contribution.'), 'BM25 per query term.'),
+              factors: arr(obj({ signal: { enum: ['relevance', 'value', 'helpRatio', 'decay'] }, value: num('The factor.') }, ['signal', 'value'], 'A multiplicative factor.'), 'The factors of the score, in order.'),
+            },
+            ['kind', 'name', 'returned', 'score', 'signals', 'factors'],
+            'One entry\'s explanation.',
+          ),
+          'Explanations, best first.',
+        ),
+      },
+      ['file', 'topic', 'explanations'],
+    ),
+    'turn-assess': success(
+      'turn-assess',
+      'ratchet turn assess --json',
+      'The start of a turn: the goals, pending actions and questions that matter now, ranked. Read-only.',
+      {
+        version: int('The goals state version assessed (pass it to `turn commit --expected-version`).', { minimum: 0 }),
+        goals: arr(ref(`${GOALS}#/$defs/Goal`, 'An active goal.'), 'Top goals, best first.'),
+        actions: arr(assessed, 'Top pending actions overall.'),
+        by_owner: obj({ agent: arr(assessed, 'The agent\'s.'), user: arr(assessed, 'The user\'s.') }, ['agent', 'user'], 'Top pending actions per owner.'),
+        questions: arr(obj({ question: ref(`${GOALS}#/$defs/Question`, 'An open question.'), story: ref(`${GOALS}#/$defs/Story`, 'The story that raised it.') }, ['question'], 'A question to ask.'), 'Top open questions.'),
+        counts: obj({ pending: int('', { minimum: 0 }), agent: int('', { minimum: 0 }), user: int('', { minimum: 0 }), overdue: int('', { minimum: 0 }), escalation_due: int('', { minimum: 0 }) }, ['pending', 'agent', 'user', 'overdue', 'escalation_due'], 'Totals over all pending actions.'),
+      },
+      ['version', 'goals', 'actions', 'by_owner', 'questions', 'counts'],
+    ),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The `--json` outputs harnesses parse, as the built binary prints them, against their published,
+ * versioned schemas (apps/cli/schemas/output/). Each command runs in the states a harness meets:
+ * before a task, during one, with findings and without, claimed and nothing to claim, failure.
+ */
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { outputSchemaUrl, type OutputName } from '../../apps/cli/src/output/json-output.js';
+import { examples, ratchet, tempDir } from '../helpers.js';
+import { SchemaRegistry } from './registry.js';
+
+const registry = new SchemaRegistry();
+
+/** Run `ratchet --json ...` in `cwd` and check the document against the schema it names, which must be `name`'s. */
+function expectOutput(name: OutputName, cwd: string, args: string[], exit = 0): Record<string, unknown> {
+  const r = ratchet(['--json', ...args, '--cwd', cwd]);
+  expect(r.status, `ratchet ${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(exit);
+  const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+  expect(doc.$schema).toBe(outputSchemaUrl(name));
+  expect(registry.check(outputSchemaUrl(name), doc), `ratchet ${args.join(' ')}`).toEqual([]);
+  return doc;
+}
+
+describe('versioned --json output', () => {
+  let fresh: string;
+  let tour: string;
+  let camp: string;
+  beforeAll(() => {
+    fresh = tempDir('ratchet-json-fresh-');
+    expect(ratchet(['init', '--cwd', fresh]).status).toBe(0);
+    tour = join(tempDir('ratchet-json-tour-'), 'tour');
+    const q = ratchet(['quickstart', '--dir', tour]);
+    if (q.status !== 0) throw new Error(`quickstart failed: ${q.stderr}`);
+    camp = tempDir('ratchet-json-campaign-');
+    expect(ratchet(['init', '--cwd', camp]).status).toBe(0);
+    cpSync(join(examples, 'campaign'), join(camp, 'examples/campaign'), { recursive: true });
+    expect(ratchet(['campaign', 'create', 'Add user authentication', '--cwd', camp]).status).toBe(0);
+    expect(ratchet(['campaign', 'add-tasks', 'examples/campaign/plan.json', '--cwd', camp]).status).toBe(0);
+  }, 300_000);
+
+  test('plan lint: a clean plan (exit 0) and one with errors (exit 1)', () => {
+    writeFileSync(join(fresh, 'clean.plan'), 'set_plan read the protocol\nread_file protocols/fdc.fsm.json\nplan_step_complete\nrun_in_bash_session close\n');
+    const clean = expectOutput('plan-lint', fresh, ['plan', 'lint', 'clean.plan']);
+    expect(clean).toMatchObject({ ok: true, findings: [], errorCount: 0, warningCount: 0 });
+    const broken = expectOutput('plan-lint', tour, ['plan', 'lint', 'examples/plans/broken.txt'], 1);
+    expect(broken.ok).toBe(false);
+    expect((broken.findings as unknown[]).length).toBeGreaterThan(0);
+    expect(broken.errorCount).toBeGreaterThan(0);
+  });
+
+  test('run next and run status: before any task, and during one', () => {
+    expect(expectOutput('run-next', fresh, ['run', 'next']).state).toBe('START');
+    expect(expectOutput('run-status', fresh, ['run', 'status']).session).toBeNull();
+    const next = expectOutput('run-next', tour, ['run', 'next']);
+    expect((next.next as { commands: string[] }).commands.length).toBeGreaterThan(0);
+    expect((expectOutput('run-status', tour, ['run', 'status']).session as { taskId: string }).taskId).toBe('add-greeting');
+  });
+
+  test('campaign ready and status, with a claim and with nothing left to claim', () => {
+    expect((expectOutput('campaign-ready', camp, ['campaign', 'ready']).ready as unknown[]).length).toBeGreaterThan(0);
+    expect(expectOutput('campaign-ready', camp, ['campaign', 'ready', '--claim', 'r1']).claimed).not.toBeNull();
+    expect(expectOutput('campaign-ready', camp, ['campaign', 'ready', '--claim', 'r2']).claimed).toBeNull();
+    const status = expectOutput('campaign-status', camp, ['campaign', 'status']);
+    expect((status.summary as { counts: { in_progress: number } }).counts.in_progress).toBe(1);
+  });
+
+  test('memory query and explain', () => {
+    const q = expectOutput('memory-query', tour, ['memory', 'query', 'bcrypt', 'native', 'build']);
+    expect((q.failures as unknown[]).length).toBeGreaterThan(0);
+    expect((expectOutput('memory-explain', tour, ['memory', 'explain', 'bcrypt', 'build']).explanations as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  test('turn assess', () => {
+    const a = expectOutput('turn-assess', tour, ['turn', 'assess']);
+    expect((a.goals as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  test('failures print the error document: bad input (exit 2) and a usage error', () => {
+    const missing = expectOutput('error', fresh, ['plan', 'lint', 'no-such-plan.txt'], 2);
+    expect((missing.error as { code: string }).code).toBeTruthy();
+    expectOutput('error', fresh, ['plan', 'lint', '--no-such-option'], 2);
+  });
+
+  test('a document that breaks the contract is refused by its schema (the check is not vacuous)', () => {
+    const url = outputSchemaUrl('run-next');
+    expect(registry.check(url, { $schema: url, ok: true, state: 'START' })).not.toEqual([]);
+    expect(registry.check(url, { $schema: url, ok: true, state: 'START', next: { state: 'START', instruction: 'x', commands: 'ratchet task start' } })).not.toEqual([]);
+  });
+});
