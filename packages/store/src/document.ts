@@ -220,6 +220,11 @@ function decode<T extends object>(definition: DocumentDefinition<T>, raw: JsonOb
       placeOf(text, '/schemaVersion', true),
     );
   }
+  // Editors fetch the schema from this URL, and the shipped JSON Schemas say it is a string: a file
+  // the schema refuses is not read as valid either.
+  if (raw.$schema !== undefined && typeof raw.$schema !== 'string') {
+    throw new ValidationError(path, [{ pointer: '/$schema', message: `"$schema" must be a string (the URL of the file's JSON Schema), found ${JSON.stringify(raw.$schema)}`, ...placeOf(text, '/$schema', true) }], 'file');
+  }
   let data = withoutEnvelope(raw);
   for (let from = found; from < supported; from++) {
     const migrate = definition.migrations[from];

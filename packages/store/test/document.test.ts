@@ -174,6 +174,7 @@ describe('openDocument: a bad file is reported and never overwritten', () => {
     { name: 'a non-object root', content: '[1, 2]', error: ValidationError, place: { pointer: '', line: 1, column: 1 } },
     { name: 'a missing schemaVersion', content: '{"count": 1}', error: SchemaVersionError, place: { code: 'schema-version', line: 1, column: 1 } },
     { name: 'a malformed schemaVersion', content: '{"schemaVersion": "1", "count": 1}', error: SchemaVersionError, place: { pointer: '/schemaVersion', line: 1, column: 19 } },
+    { name: 'a $schema that is not a string', content: '{\n  "$schema": 42,\n  "schemaVersion": 1,\n  "count": 1\n}', error: ValidationError, place: { code: 'validation-error', pointer: '/$schema', line: 2, column: 14 } },
     { name: 'a newer schemaVersion', content: '{\n  "schemaVersion": 3,\n  "count": 1\n}', error: SchemaVersionError, place: { found: 3, supported: 1, line: 2, column: 20 } },
   ];
 
