@@ -86,7 +86,7 @@ export const DialectWhenSchema = z
 export const DialectCommandSchema = z
   .strictObject({
     ...ActionFields,
-    description: z.string().optional(),
+    description: d(z.string(), 'What the command does, for people: shown in the plan vocabulary that `ratchet protocol compile` writes into AGENTS.md.').optional(),
     when: d(z.array(DialectWhenSchema), 'Overrides by arguments; first match wins.').optional(),
   })
   .register(planLintSchemaRegistry, { id: 'DialectCommand' });
@@ -95,9 +95,9 @@ const COMMAND_NAME = /^(?!(?:for_each_file|call_plan|constructor|prototype)$)[A-
 
 export const DialectSchema = z
   .strictObject({
-    $schema: z.string().optional(),
+    $schema: d(z.string(), 'The JSON Schema of this file, for editors: https://unpkg.com/@ratchet/plan-lint/schemas/dialect.schema.json.').optional(),
     id: d(z.string().min(1), 'Dialect id.'),
-    description: z.string().optional(),
+    description: d(z.string(), 'What kind of plan this dialect is for, for people.').optional(),
     fsm: d(z.string().min(1), 'The FSM definition file, relative to this file.'),
     close: d(z.string().min(1), 'The symbol of the close command (the Closure Mandate).'),
     commands: d(z.record(z.string().regex(COMMAND_NAME), DialectCommandSchema), 'Command name -> what it emits and does.'),
