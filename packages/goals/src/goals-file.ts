@@ -18,7 +18,7 @@ import { Tx, emptyState } from './tx.js';
 import type { ActionTypeRegistryDocument, Actor, AuditEntry, GoalsState, RegistryProposal } from './types.js';
 import { GOALS_STATE_SCHEMA_URL } from './urls.js';
 import { stateIssues } from './validate.js';
-import { unifiedDiff } from './diff.js';
+import { registryPatch } from './diff.js';
 import { parseJsonPointer } from '@ratchet/store';
 
 export const DEFAULT_GOALS_FILE = '.ratchet/goals.json';
@@ -277,7 +277,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       await withLock(registryPath, async () => {
         const current = await currentRegistry(registryPath, meta.ifMissing);
         const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
-        patch = unifiedDiff(current.text, next, meta.displayPath ?? registryPath, { created: current.created });
+        patch = await registryPatch(current.text, next, meta.displayPath ?? registryPath, { created: current.created });
         if (next !== current.text) await writeFileAtomic(registryPath, next, { maxBytes: REGISTRY_MAX_BYTES });
         merged = next;
       }, options.lock);
@@ -295,7 +295,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
       const current = await currentRegistry(registryPath, exportOptions.ifMissing);
       const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
-      return unifiedDiff(current.text, next, displayPath, { created: current.created });
+      return await registryPatch(current.text, next, displayPath, { created: current.created });
     },
   };
   return store;

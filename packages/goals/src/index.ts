@@ -96,7 +96,6 @@ export {
 export { assess, compareKeys, isPending, type AssessOptions, type AssessedAction, type Assessment } from './assess.js';
 export { applyCommit, checkCommit, commitDigest, type CommitResult, type CompletedAction, type TurnCommit } from './turn.js';
 export { applyProposal, proposedType, proposedTypeIssues, serializeRegistry } from './proposals.js';
-export { unifiedDiff } from './diff.js';
 export { parseDuration } from './duration.js';
 export { backoffDelay, withRetry, type RetryOptions } from './retry.js';
 export {

@@ -3,19 +3,19 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { unifiedDiff } from '../src/index.js';
+import { registryPatch } from '../src/diff.js';
 import { tempDir } from './support.js';
 
-test('unifiedDiff produces patches that git apply accepts and that reproduce the new text', () => {
+test('registryPatch produces patches that git apply accepts and that reproduce the new text', async () => {
   const dir = tempDir('diff-');
   execFileSync('git', ['init', '-q'], { cwd: dir });
   mkdirSync(join(dir, 'p'));
   const line = fc.constantFrom('a', 'b', 'c', 'd', '  "x": 1,', '}');
-  fc.assert(
-    fc.property(fc.array(line, { maxLength: 40 }), fc.array(line, { maxLength: 40 }), (before, after) => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(line, { maxLength: 40 }), fc.array(line, { maxLength: 40 }), async (before, after) => {
       const a = before.map((l) => `${l}\n`).join('');
       const b = after.map((l) => `${l}\n`).join('');
-      const patch = unifiedDiff(a, b, 'p/file.txt');
+      const patch = await registryPatch(a, b, 'p/file.txt');
       if (a === b) {
         expect(patch).toBe('');
         return;

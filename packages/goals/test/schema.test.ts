@@ -23,11 +23,11 @@ describe('generated artefacts', () => {
     expect(code).not.toMatch(/\brequire\s*\(/);
   });
 
-  test('the main entry never loads zod, ajv or yaml eagerly (yaml only through a dynamic import for YAML registries)', () => {
+  test('the main entry never loads zod, ajv or yaml eagerly (yaml and diff only through dynamic imports: YAML registries, proposal patches)', () => {
     const graph = importGraph(join(src, 'index.ts'));
     expect(graph.files.has(join(src, 'schema.ts'))).toBe(false);
     expect([...graph.staticImports].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store', 'node:crypto', 'node:fs/promises', 'node:path']);
-    expect([...graph.lazyImports]).toEqual(['yaml']);
+    expect([...graph.lazyImports].sort()).toEqual(['diff', 'yaml']);
   });
 
   test('the shipped protocols/action_types.json is the default registry, and valid', () => {
