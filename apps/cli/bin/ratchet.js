@@ -35,7 +35,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   if (code !== undefined) process.exitCode = code;
   else {
     quietOnEpipe();
-    const { run } = await import('../dist/main.js');
-    process.exitCode = await run(args);
+    // The program is one CommonJS file compiled with a V8 code cache (see compile-cache.js).
+    const { runBundle } = await import('./compile-cache.js');
+    process.exitCode = await runBundle(process.getBuiltinModule('node:url').fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)), args);
   }
 }
