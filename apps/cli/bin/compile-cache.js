@@ -98,6 +98,23 @@ function prune(dir) {
 }
 
 /**
+ * The bundle a call runs from: its command word's area bundle (dist/cli-routes.json, written by
+ * scripts/bundle.mjs), else the full program (no command, `--help` alone, an unknown command, quickstart).
+ */
+export function bundleFor(distDir, args) {
+  const word = commandWord(args);
+  if (word !== undefined) {
+    try {
+      const routes = JSON.parse(fs.readFileSync(path.join(distDir, 'cli-routes.json'), 'utf8'));
+      if (Object.hasOwn(routes, word) && /^cli-[a-z-]+\.cjs$/.test(routes[word])) return path.join(distDir, routes[word]);
+    } catch {
+      // No routes (a partial build): the full program serves every command.
+    }
+  }
+  return path.join(distDir, 'cli.cjs');
+}
+
+/**
  * Compile and run the CommonJS bundle `bundlePath`, then call its `run(args)`; returns its exit
  * code. The command word picks the cache file.
  */

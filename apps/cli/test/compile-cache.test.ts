@@ -39,11 +39,15 @@ function ratchet(args: string[], env: Record<string, string>): { status: number 
 const v8Files = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
 
 describe('the code cache of the bundled program', () => {
-  test.skipIf(!built)('the bundle names its build by a digest of its code', () => {
-    const text = readFileSync(BUNDLE, 'utf8');
-    const first = text.slice(0, text.indexOf('\n'));
-    const code = text.slice(first.length + 1, text.lastIndexOf('\n//# sourceMappingURL='));
-    expect(first).toBe(`// ratchet-build ${createHash('sha256').update(code).digest('hex').slice(0, 16)}`);
+  test.skipIf(!built)('each bundle names its build by a digest of its code', () => {
+    const bundles = readdirSync(DIST).filter((f) => /^cli(-[a-z-]+)?\.cjs$/.test(f));
+    expect(bundles.length).toBeGreaterThan(10);
+    for (const bundle of bundles) {
+      const text = readFileSync(join(DIST, bundle), 'utf8');
+      const first = text.slice(0, text.indexOf('\n'));
+      const code = text.slice(first.length + 1, text.lastIndexOf('\n//# sourceMappingURL='));
+      expect(first, bundle).toBe(`// ratchet-build ${createHash('sha256').update(code).digest('hex').slice(0, 16)}`);
+    }
   });
 
   test.skipIf(!built)('first call writes the area cache, the next reads it unchanged, output identical', { timeout: 120_000 }, () => {
