@@ -39,6 +39,16 @@ const PER_CALL_HOOKS = ['pretooluse', 'posttooluse', 'stop', 'subagentstop'];
 const MAIN_GRAPH_HOOKS = (await readdir(hookDir)).map((f) => f.replace(/\.ts$/, '')).filter((key) => !PER_CALL_HOOKS.includes(key));
 const LAZY_HOOK_MODULES = ['flow-obligations', 'claim-obligations'];
 
+// jsonc-parser's `main` is a UMD wrapper whose require() calls esbuild cannot follow (the bundle
+// then fails at run time with "Cannot find module './impl/format'"); its `module` entry is plain ESM.
+// Resolved from the importing package (pnpm gives the CLI no copy of its own).
+const jsoncEsm = {
+  name: 'jsonc-parser-esm',
+  setup(b) {
+    b.onResolve({ filter: /^jsonc-parser$/ }, (args) => b.resolve('jsonc-parser/lib/esm/main.js', { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer }));
+  },
+};
+
 await build({
   absWorkingDir: cliRoot,
   entryPoints: {
@@ -65,7 +75,7 @@ await build({
   minify: true,
   // commander is CommonJS: its bundled require() of node builtins needs a real `require`.
   banner: { js: "import { createRequire as __ratchetCreateRequire } from 'node:module';\nconst require = __ratchetCreateRequire(import.meta.url);" },
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, jsoncEsm],
   logLevel: 'warning',
 });
 
@@ -156,7 +166,7 @@ async function buildProgramBundle(file, area) {
     minify: true,
     define: { 'import.meta.url': '__ratchetModuleUrl', ...(area === undefined ? {} : { 'process.env.RATCHET_BUNDLE_AREA': JSON.stringify(area) }) },
     banner: { js: "'use strict';const __ratchetModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [lazyChildProcess],
+    plugins: [lazyChildProcess, jsoncEsm],
     write: false,
     logLevel: 'warning',
   });
