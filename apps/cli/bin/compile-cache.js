@@ -123,12 +123,8 @@ export async function runBundle(bundlePath, args, env = process.env) {
   const dir = cacheDir(env);
   const file = dir !== undefined && ownDirectory(dir) ? cacheFile(source, commandWord(args), dir) : undefined;
   const cachedData = file === undefined ? undefined : readCache(file);
-  const script = new vm.Script(Module.wrap(source), {
-    filename: bundlePath,
-    cachedData,
-    // The bundle's own dynamic import() calls are bundled; this keeps any other one working.
-    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  // The bundles contain no import(): scripts/bundle.mjs turns each into require().
+  const script = new vm.Script(Module.wrap(source), { filename: bundlePath, cachedData });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, Module.createRequire(bundlePath), module, bundlePath, path.dirname(bundlePath));
   const code = await module.exports.run(args);

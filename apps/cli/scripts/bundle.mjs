@@ -161,6 +161,9 @@ async function buildProgramBundle(file, area) {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
+    // A script compiled by vm.Script has no module loader for import(): the few left (node:net and
+    // node:dns/promises, loaded lazily by the network probe) become require() calls.
+    supported: { 'dynamic-import': false },
     conditions: ['@ratchet/source'],
     sourcemap: 'external',
     minify: true,

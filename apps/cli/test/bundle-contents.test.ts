@@ -26,3 +26,7 @@ test.skipIf(!existsSync(MAP))('no bundle requires a relative file at run time (a
   expect(files.length).toBeGreaterThan(10);
   for (const file of files) expect(readFileSync(join(DIST, file), 'utf8'), file).not.toMatch(/require\(\s*["']\.\.?\//);
 });
+
+test.skipIf(!existsSync(MAP))('the program bundles contain no import(): vm.Script has no loader for it', () => {
+  for (const file of readdirSync(DIST).filter((f) => f.endsWith('.cjs'))) expect(readFileSync(join(DIST, file), 'utf8'), file).not.toMatch(/\bimport\(\s*["'`]/);
+});
