@@ -106,7 +106,7 @@ export function bundleFor(distDir, args) {
   if (word !== undefined) {
     try {
       const routes = JSON.parse(fs.readFileSync(path.join(distDir, 'cli-routes.json'), 'utf8'));
-      if (Object.hasOwn(routes, word) && /^cli-[a-z-]+\.cjs$/.test(routes[word])) return path.join(distDir, routes[word]);
+      if (Object.hasOwn(routes, word) && /^cli(-[a-z-]+)?\.cjs$/.test(routes[word])) return path.join(distDir, routes[word]);
     } catch {
       // No routes (a partial build): the full program serves every command.
     }

@@ -149,6 +149,10 @@ const areasSource = await readFile(join(cliRoot, 'src', 'areas.ts'), 'utf8');
 const AREA_ROUTES = [...areasSource.matchAll(/\{ name: '([a-z-]+)', commands: \[([^\]]*)\]/g)].map((m) => ({ name: m[1], commands: [...m[2].matchAll(/'([a-z-]+)'/g)].map((c) => c[1]) }));
 if (AREA_ROUTES.length < 10) throw new Error(`src/areas.ts: expected the AREAS entries as "{ name: '...', commands: [...] ...", found ${AREA_ROUTES.length}`);
 const CORE_COMMANDS = ['fsm', 'plan', 'init'];
+// Areas whose commands run other areas' commands in process (the hook area's session-start and
+// prompt handlers call `turn assess` and `flow start`): they run from the full program. Their hot
+// paths do not come here anyway: the bin answers `ratchet hook <event>` from dist/hooks/.
+const FULL_PROGRAM_AREAS = ['hook'];
 
 async function buildProgramBundle(file, area) {
   const result = await build({
@@ -186,6 +190,10 @@ async function buildProgramBundle(file, area) {
   }
 }
 
-await Promise.all([buildProgramBundle('cli', undefined), buildProgramBundle('cli-core', 'core'), ...AREA_ROUTES.map((a) => buildProgramBundle(`cli-${a.name}`, a.name))]);
-const routes = Object.fromEntries([...CORE_COMMANDS.map((c) => [c, 'cli-core.cjs']), ...AREA_ROUTES.flatMap((a) => a.commands.map((c) => [c, `cli-${a.name}.cjs`]))]);
+const ownBundles = AREA_ROUTES.filter((a) => !FULL_PROGRAM_AREAS.includes(a.name));
+await Promise.all([buildProgramBundle('cli', undefined), buildProgramBundle('cli-core', 'core'), ...ownBundles.map((a) => buildProgramBundle(`cli-${a.name}`, a.name))]);
+const routes = Object.fromEntries([
+  ...CORE_COMMANDS.map((c) => [c, 'cli-core.cjs']),
+  ...AREA_ROUTES.flatMap((a) => a.commands.map((c) => [c, FULL_PROGRAM_AREAS.includes(a.name) ? 'cli.cjs' : `cli-${a.name}.cjs`])),
+]);
 await writeFile(join(cliRoot, 'dist', 'cli-routes.json'), `${JSON.stringify(routes, null, 2)}\n`);
