@@ -9,8 +9,8 @@
 // another user plant bytecode. A directory owned by someone else is not used.
 //
 // What a cache file is for: its name holds the bundle's build digest (first line of cli.cjs), the
-// Node version and architecture, and the command area (the first argument), since a cache holds the
-// functions the run that wrote it compiled, and `plan` and `run` compile different ones. V8 rejects
+// Node version and architecture, and the command and subcommand, since a cache holds the functions
+// the run that wrote it compiled, and `plan lint` and `run next` compile different ones. V8 rejects
 // a cache from another V8 or other flags (then it is rewritten); a cache of another build can never
 // be picked up, since the build digest is in the name. Any failure here falls back to a plain
 // compile: the cache only ever makes a call faster.
@@ -45,12 +45,28 @@ export function cacheDir(env = process.env) {
   return env.HOME ? path.join(env.HOME, '.cache', 'ratchet') : undefined;
 }
 
-/** The cache file for this build, Node and area: undefined without a build digest or directory. */
-export function cacheFile(source, area, dir) {
+/**
+ * The cache key of a call: its command and subcommand (`plan-lint`, `run-next`), since a cache holds
+ * the functions the run that wrote it compiled. Words that are not command-like (a file, `..`,
+ * capitals) count as absent, so no argument can shape a file name.
+ */
+export function cacheKey(args) {
+  const words = [];
+  for (let i = 0; i < args.length && words.length < 2; i++) {
+    if (args[i] === '--cwd') i++;
+    else if (!args[i].startsWith('-')) {
+      if (!AREA.test(args[i])) break;
+      words.push(args[i]);
+    }
+  }
+  return words.length === 0 ? 'other' : words.join('-');
+}
+
+/** The cache file for this build, Node and command: undefined without a build digest or directory. */
+export function cacheFile(source, key, dir) {
   const build = BUILD_LINE.exec(source)?.[1];
   if (build === undefined || dir === undefined) return undefined;
-  const key = area !== undefined && AREA.test(area) ? area : 'other';
-  return path.join(dir, `cli-${build}-${process.version}-${process.arch}-${key}.v8`);
+  return path.join(dir, `cli-${build}-${process.version}-${process.arch}-${/^[a-z][a-z-]{0,64}$/.test(key ?? '') ? key : 'other'}.v8`);
 }
 
 /** A directory that is missing (we create it) or ours: never one another user could have filled. */
@@ -116,12 +132,12 @@ export function bundleFor(distDir, args) {
 
 /**
  * Compile and run the CommonJS bundle `bundlePath`, then call its `run(args)`; returns its exit
- * code. The command word picks the cache file.
+ * code. The command and subcommand pick the cache file.
  */
 export async function runBundle(bundlePath, args, env = process.env) {
   const source = fs.readFileSync(bundlePath, 'utf8');
   const dir = cacheDir(env);
-  const file = dir !== undefined && ownDirectory(dir) ? cacheFile(source, commandWord(args), dir) : undefined;
+  const file = dir !== undefined && ownDirectory(dir) ? cacheFile(source, cacheKey(args), dir) : undefined;
   const cachedData = file === undefined ? undefined : readCache(file);
   // The bundles contain no import(): scripts/bundle.mjs turns each into require().
   const script = new vm.Script(Module.wrap(source), { filename: bundlePath, cachedData });

@@ -15,7 +15,8 @@ import { describe, expect, test } from 'vitest';
 import * as cache from '../bin/compile-cache.js';
 import { DIST } from './bundle.js';
 
-const { cacheDir, cacheFile, commandWord, MAX_CACHE_FILES } = cache as {
+const { cacheDir, cacheFile, cacheKey, commandWord, MAX_CACHE_FILES } = cache as {
+  cacheKey: (args: string[]) => string;
   cacheDir: (env: Record<string, string | undefined>) => string | undefined;
   cacheFile: (source: string, area: string | undefined, dir: string | undefined) => string | undefined;
   commandWord: (args: string[]) => string | undefined;
@@ -56,7 +57,7 @@ describe('the code cache of the bundled program', () => {
     const first = ratchet(['--cwd', dir, 'plan', 'lint', 'plan.txt'], { RATCHET_COMPILE_CACHE: store });
     expect(first.status, first.stderr).toBe(0);
     const [file] = v8Files(store);
-    expect(file).toMatch(new RegExp(`^cli-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}-plan\\.v8$`));
+    expect(file).toMatch(new RegExp(`^cli-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}-plan-lint\\.v8$`));
     const written = statSync(join(store, file!)).mtimeMs;
     const second = ratchet(['--cwd', dir, 'plan', 'lint', 'plan.txt'], { RATCHET_COMPILE_CACHE: store });
     expect(second.stdout).toBe(first.stdout);
@@ -67,7 +68,7 @@ describe('the code cache of the bundled program', () => {
     expect(none.stdout).toBe(first.stdout);
     // Another command area gets its own file.
     expect(ratchet(['--cwd', dir, 'fsm', 'check', '--help'], { RATCHET_COMPILE_CACHE: store }).status).toBe(0);
-    expect(v8Files(store).map((f) => f.replace(/^.*-/, '')).sort()).toEqual(['fsm.v8', 'plan.v8']);
+    expect(v8Files(store).map((f) => f.replace(/^.*-x64-|^.*-arm64-/, '')).sort()).toEqual(['fsm-check.v8', 'plan-lint.v8']);
   });
 
   test.skipIf(!built)('a damaged cache is ignored and replaced; a truncated one too', { timeout: 120_000 }, () => {
@@ -129,9 +130,14 @@ describe('the code cache of the bundled program', () => {
     expect(cacheFile(a, 'plan', '/c')).not.toBe(cacheFile(b, 'plan', '/c'));
     expect(cacheFile('exports.run = 1;\n', 'plan', '/c')).toBeUndefined();
     expect(cacheFile(a, 'plan', undefined)).toBeUndefined();
-    for (const hostile of ['../../etc/passwd', 'a/b', '__proto__', 'PLAN', 'x'.repeat(40), '']) {
+    for (const hostile of ['../../etc/passwd', 'a/b', '__proto__', 'PLAN', 'x'.repeat(70), '']) {
       expect(cacheFile(a, hostile, '/c')).toBe(join('/c', `cli-${'a'.repeat(16)}-${process.version}-${process.arch}-other.v8`));
     }
+    expect(cacheKey(['--cwd', 'x', '--json', 'run', 'next'])).toBe('run-next');
+    expect(cacheKey(['plan', 'lint', 'plan.txt'])).toBe('plan-lint');
+    expect(cacheKey(['fsm', '../../etc'])).toBe('fsm');
+    expect(cacheKey(['../../etc', 'lint'])).toBe('other');
+    expect(cacheKey(['--json'])).toBe('other');
     expect(commandWord(['--cwd', 'plan', '--json', 'run', 'next'])).toBe('run');
     expect(commandWord(['--json'])).toBeUndefined();
   });
