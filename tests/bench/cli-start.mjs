@@ -1,5 +1,8 @@
 // CLI start-up, measured side by side with `node -e 0` in one run: the commands are interleaved
 // round by round so machine noise hits them alike, and we compare medians as ratios.
+// `planLintNoCache` is plan lint with the code cache off (RATCHET_COMPILE_CACHE=off): a first call.
+// RATCHET_BENCH_BASELINE=<another checkout>/apps/cli/bin/ratchet.js adds that build's plan lint and
+// run next to the same rounds (`baseline.*`, and `vsBaseline`: this build's time over that one's).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,11 +34,17 @@ const commands = {
   accept: [process.execPath, [bin, 'fsm', 'accept', fdc, 'plan_op', 'step_op', 'read_op', 'write_op', 'tool_exec', 'close_op']],
   planLint: [process.execPath, [bin, 'plan', 'lint', 'plan.txt', '--cwd', project]],
   runNext: [process.execPath, [bin, 'run', 'next', '--cwd', project]],
+  planLintNoCache: [process.execPath, [bin, 'plan', 'lint', 'plan.txt', '--cwd', project], { RATCHET_COMPILE_CACHE: 'off' }],
 };
+const baseline = process.env.RATCHET_BENCH_BASELINE;
+if (baseline !== undefined && baseline !== '') {
+  commands['baseline.planLint'] = [process.execPath, [baseline, 'plan', 'lint', 'plan.txt', '--cwd', project]];
+  commands['baseline.runNext'] = [process.execPath, [baseline, 'run', 'next', '--cwd', project]];
+}
 
-const time = ([cmd, args]) => {
+const time = ([cmd, args, env]) => {
   const start = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -48,6 +57,10 @@ const result = {
   acceptRatio: Number((med.accept / med.node).toFixed(3)),
   planLintRatio: Number((med.planLint / med.node).toFixed(3)),
   runNextRatio: Number((med.runNext / med.node).toFixed(3)),
+  planLintNoCacheRatio: Number((med.planLintNoCache / med.node).toFixed(3)),
+  ...(med['baseline.planLint'] === undefined
+    ? {}
+    : { vsBaseline: { planLint: Number((med.planLint / med['baseline.planLint']).toFixed(3)), runNext: Number((med.runNext / med['baseline.runNext']).toFixed(3)) } }),
   limits: { versionRatio: 1.3, acceptRatio: 1.6, planLintRatio: 1.6, runNextRatio: 1.6 },
 };
 result.pass = Object.entries(result.limits).every(([k, limit]) => result[k] <= limit);
