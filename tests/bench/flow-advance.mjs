@@ -4,6 +4,8 @@
 // baseline, claiming it in the ledger, and digesting the next step's artifacts for its baseline.
 // Every sample advances the same session from phase 0 of the built-in skill (two gates, both fresh):
 // the session and the ledger are put back between samples, outside the timed part.
+// RATCHET_BENCH_BASELINE=<another checkout>/apps/cli/bin/ratchet.js times that build's status and
+// advance in the same rounds (`baseline.*`; `vsBaseline`: this build's advance over that one's).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +54,11 @@ const commands = {
   status: () => time([bin, 'flow', 'status', '--session', 'b', '--cwd', project, '--quiet'], restore),
   advance: () => time([bin, 'flow', 'advance', '--session', 'b', '--cwd', project, '--quiet'], restore),
 };
+const baseline = process.env.RATCHET_BENCH_BASELINE;
+if (baseline !== undefined && baseline !== '') {
+  commands['baseline.status'] = () => time([baseline, 'flow', 'status', '--session', 'b', '--cwd', project, '--quiet'], restore);
+  commands['baseline.advance'] = () => time([baseline, 'flow', 'advance', '--session', 'b', '--cwd', project, '--quiet'], restore);
+}
 
 // The advance must really have left phase 0 (every gate checked and passed), not been refused.
 restore();
@@ -65,6 +72,9 @@ const result = {
   medianMs: Object.fromEntries(Object.entries(med).map(([k, v]) => [k, Number(v.toFixed(1))])),
   advanceRatio: Number((med.advance / med.node).toFixed(3)),
   statusRatio: Number((med.status / med.node).toFixed(3)),
+  ...(med['baseline.advance'] === undefined
+    ? {}
+    : { vsBaseline: { status: Number((med.status / med['baseline.status']).toFixed(3)), advance: Number((med.advance / med['baseline.advance']).toFixed(3)) } }),
   limits: { advanceRatio: 1.6 },
 };
 result.pass = Object.entries(result.limits).every(([k, limit]) => result[k] <= limit);
