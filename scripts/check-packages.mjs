@@ -79,6 +79,8 @@ for (const { dir, rel, manifest } of await publishablePackages()) {
     // checked there (it needs the tarballs installed), that it is there is checked here.
     const example = readmeExample(readme);
     if (example.error) report(rel, `README.md: ${example.error} (CONTRIBUTING.md, "README examples")`);
+    // The README is read on npm, where nothing outside the package exists: link out absolutely.
+    for (const m of readme.matchAll(/\]\((\.\.\/[^)\s]*)\)/g)) report(rel, `README.md links to ${m[1]}, outside the package: on npm that link is dead (use the repository URL)`);
   }
 
   await checkDependencies(dir, rel, manifest);

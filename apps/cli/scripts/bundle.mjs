@@ -157,7 +157,7 @@ const FULL_PROGRAM_AREAS = ['hook'];
 async function buildProgramBundle(file, area) {
   const result = await build({
     absWorkingDir: cliRoot,
-    entryPoints: { [file]: 'src/main.ts' },
+    entryPoints: { [file]: 'src/bundle-entry.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     bundle: true,
