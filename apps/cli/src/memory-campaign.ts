@@ -6,18 +6,35 @@
 import { existsSync } from 'node:fs';
 import type { PriorKnowledge, Task, WorkspaceRecord as CampaignWorkspace } from '@ratchet/campaign-dag';
 import { MATCH_BUDGET } from './commands/memory/shared.js';
-import { openMemory, queryMemory, type Failure, type Pattern, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
+import { openMemory, queryMemory, recordAccess, type Failure, type Pattern, type QueryResult, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
 
-/** What a memory query for a task's workspace looks for: the task's name, type, files and verify command, plus the campaign objective. */
-export function taskTopic(task: Pick<Task, 'slug' | 'type' | 'delta' | 'verify'>, objective: string): string {
-  return [objective, task.slug.replace(/[-_]/g, ' '), task.type, ...task.delta, task.verify].filter((s) => s !== '').join(' ');
+/**
+ * What a memory query for a task's workspace looks for: the task's objective (its description, else
+ * the campaign's objective and the task's slug as words) and the names of the files it changes (path
+ * segments as words: `src/auth/jwt.ts` -> "src auth jwt ts").
+ * Not the task TYPE nor the verify command: "BUILD" or "npm test" are in every task of a kind, so
+ * they matched the same failures ("native build" ...) for every task and crowded out the ones its
+ * own objective called for.
+ */
+export function taskTopic(task: Pick<Task, 'slug' | 'delta' | 'description'>, campaignObjective: string): string {
+  const objective = task.description ?? `${campaignObjective} ${task.slug.replace(/[-_]+/g, ' ')}`;
+  return [objective, ...task.delta.map((f) => f.replace(/[/\\._-]+/g, ' ').trim())].filter((s) => s !== '').join(' ');
 }
 
-/** Prior knowledge from the memory file at `path` for `topic`, or undefined when there is no memory yet. */
+/**
+ * Prior knowledge from the memory file at `path` for `topic`, or undefined when there is no memory
+ * yet. Injecting an entry into a workspace is an access (FTL counted it): the entries' access_count
+ * and last_accessed are updated in the same locked update that read them.
+ */
 export async function priorKnowledgeFromMemory(path: string, topic: string, now: number): Promise<PriorKnowledge | undefined> {
   if (!existsSync(path)) return undefined;
-  const data = await openMemory(path).read();
-  const result = queryMemory(data, topic, { now, matchBudget: MATCH_BUDGET });
+  let result: QueryResult | undefined;
+  await openMemory(path).update((draft) => {
+    result = queryMemory(draft, topic, { now, matchBudget: MATCH_BUDGET });
+    const names = [...result.failures, ...result.patterns].map((h) => h.name);
+    if (names.length > 0) recordAccess(draft, names, now);
+  });
+  if (result === undefined) return undefined;
   return {
     failures: result.failures.map((hit) => {
       const f = hit.entry as Failure;

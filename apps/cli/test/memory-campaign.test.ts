@@ -86,6 +86,36 @@ describe('memory x campaign (composed by the CLI)', () => {
     expect(bare.workspace.priorKnowledge.failures.filter((f) => f.injected)).toEqual([]);
   });
 
+  test('prior knowledge is queried by objective and files, not the task type; injection counts as an access', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
+    const plan = {
+      objective: 'Ship the billing service',
+      tasks: [
+        { seq: 1, slug: 'jwt-auth', type: 'BUILD', description: 'Sign session tokens for the API', delta: ['src/auth/jwt.ts'], verify: 'npm test', depends: 'none' },
+      ],
+    };
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+    for (const argv of [
+      ['memory', 'add-failure', '--name', 'native-build', '--trigger', 'BUILD failed: native build of sharp needs libvips', '--fix', 'apt-get install libvips-dev', '--cost', '3000'],
+      ['memory', 'add-failure', '--name', 'jwt-secret', '--trigger', 'Error: JWT_SECRET is not defined when signing', '--fix', 'load .env.test in the test setup', '--cost', '3000'],
+      ['campaign', 'create', plan.objective],
+      ['campaign', 'add-tasks', 'plan.json'],
+      ['campaign', 'ready', '--claim', 'b1'],
+    ]) {
+      const r = await ratchet(dir, ...argv);
+      expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(0);
+    }
+    const r = await ratchet(dir, '--json', 'workspace', 'create', '1');
+    expect(r.code, r.err).toBe(0);
+    const failures = (JSON.parse(r.out) as { workspace: { priorKnowledge: { failures: { name: string }[] } } }).workspace.priorKnowledge.failures;
+    expect(failures.map((f) => f.name)).toEqual(['jwt-secret']);
+    const memory = JSON.parse(readFileSync(join(dir, '.ratchet/memory.json'), 'utf8')) as { failures: (Failure & { access_count: number; last_accessed: string | null })[] };
+    const byName = new Map(memory.failures.map((f) => [f.name, f]));
+    expect(byName.get('jwt-secret')!.access_count).toBe(1);
+    expect(byName.get('jwt-secret')!.last_accessed).not.toBeNull();
+    expect(byName.get('native-build')!.access_count).toBe(0);
+  });
+
   test('the builder reporting a used entry turns into feedback on observe', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
     await campaignWithBlockedSibling(dir);

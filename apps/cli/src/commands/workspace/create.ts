@@ -20,7 +20,7 @@ export default async function create(ctx: Context, args: string[], options: Reco
     const memoryPath = resolvePath(ctx, typeof options.memory === 'string' ? options.memory : '.ratchet/memory.json');
     const campaign = await guard(ctx, () => readCampaign(ctx.cwd, campaignOptions(ctx, options)));
     const task = await guard(ctx, () => Promise.resolve(findTask(campaign, seq)));
-    priorKnowledge = await priorKnowledgeFromMemory(memoryPath, taskTopic(task, task.description ?? campaign.objective), Date.now());
+    priorKnowledge = await priorKnowledgeFromMemory(memoryPath, taskTopic(task, campaign.objective), Date.now());
   }
   const { path, record } = await guard(ctx, () => createWorkspace(ctx.cwd, seq, { ...campaignOptions(ctx, options), ...(priorKnowledge === undefined ? {} : { priorKnowledge }) }));
   const shown = displayPath(ctx, path);
