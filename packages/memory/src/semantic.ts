@@ -6,8 +6,10 @@
  *   - the same word (stemmed as tokenize.ts stems): credit 1;
  *   - a shared concept from the vocabulary table (concepts.ts: "database" meets "mongo", "token"
  *     meets "jwt", "port in use" meets "EADDRINUSE"): credit CONCEPT_CREDIT;
- *   - shared character 4-grams of the stem, for inflections the stemmer misses ("configuration" and
- *     "configured"): credit NGRAM_CREDIT x the share of the word's 4-grams the entry has.
+ *   - a word of the entry that looks like it (Dice similarity of their character 4-grams at least
+ *     NGRAM_MIN_SIMILARITY), for inflections the stemmer misses ("configuration" and "configured"):
+ *     credit NGRAM_CREDIT x that similarity. The n-grams index memory's vocabulary (each distinct
+ *     word once), not every entry, so building the index stays about as cheap as BM25's.
  * relevance(q, d) = sum over query words w of weight(w) x credit(w, d) / sum over w of weight(w),
  * the share of the query's meaning an entry covers (the same reading as the BM25 relevance), with
  * weight(w) the idf of the word (or, for a word no entry contains, of its rarest concept; for a
@@ -19,8 +21,9 @@ import { forEachWord, stem, termOf } from './tokenize.js';
 export const CONCEPT_CREDIT = 0.8;
 export const NGRAM_CREDIT = 0.5;
 const GRAM = 4;
-/** n-grams present in more than this share of entries say nothing and are not scanned. */
-const GRAM_MAX_SHARE = 0.2;
+/** n-grams held by more than this share of memory's vocabulary say nothing and are not scanned. */
+const GRAM_MAX_SHARE = 0.05;
+export const NGRAM_MIN_SIMILARITY = 0.4;
 const MAX_PHRASE = 4;
 export const UNSEEN_SHARE = 0.3;
 
@@ -39,8 +42,10 @@ interface WordFeatures {
   term: string | undefined;
   concepts: string[];
   grams: string[];
-  /** Index keys: `t:term`, `c:concept`, `g:gram` (built once per distinct word). */
+  /** Index keys: `t:term`, `c:concept` (built once per distinct word). */
   keys: string[];
+  /** The keys' feature ids in the index being built (memoised: most words repeat). */
+  ids?: number[];
 }
 
 interface Table {
@@ -88,6 +93,10 @@ function wordConcepts(lower: string, s: string): string[] {
   return words.get(lower) ?? words.get(s) ?? words.get(`${s}e`) ?? [];
 }
 
+function gramCount(term: string): number {
+  return term.length <= GRAM ? 0 : new Set(gramsOf(term)).size;
+}
+
 function gramsOf(term: string): string[] {
   if (term.length <= GRAM) return [];
   const out = new Set<string>();
@@ -100,13 +109,12 @@ function featuresOf(lower: string): WordFeatures {
   const s = stem(lower);
   const concepts = wordConcepts(lower, s);
   const grams = term === undefined ? [] : gramsOf(term);
-  return { stem: s, term, concepts, grams, keys: keysOf(term, concepts, grams) };
+  return { stem: s, term, concepts, grams, keys: keysOf(term, concepts) };
 }
 
-function keysOf(term: string | undefined, concepts: readonly string[], grams: readonly string[]): string[] {
+function keysOf(term: string | undefined, concepts: readonly string[]): string[] {
   const keys = term === undefined ? [] : [`t:${term}`];
   for (const c of concepts) keys.push(`c:${c}`);
-  for (const g of grams) keys.push(`g:${g}`);
   return keys;
 }
 
@@ -116,10 +124,10 @@ function keysOf(term: string | undefined, concepts: readonly string[], grams: re
  */
 function analyse(text: string, memo: Map<string, WordFeatures>): WordFeatures[] {
   const words: WordFeatures[] = [];
+  // Keyed by the word as written: most words repeat, so this skips lowercasing them again.
   forEachWord(text, (w) => {
-    const lower = w.length > 64 ? w.slice(0, 64).toLowerCase() : w.toLowerCase();
-    let f = memo.get(lower);
-    if (f === undefined) memo.set(lower, (f = featuresOf(lower)));
+    let f = memo.get(w);
+    if (f === undefined) memo.set(w, (f = featuresOf(w.length > 64 ? w.slice(0, 64).toLowerCase() : w.toLowerCase())));
     words.push(f);
   });
   const { phrases, phraseStarts } = table();
@@ -137,7 +145,7 @@ function analyse(text: string, memo: Map<string, WordFeatures>): WordFeatures[] 
     }
     // Stop words carry no meaning of their own, but may start a phrase ("in use").
     if (base.term === undefined && concepts.length === 0) continue;
-    out.push(concepts === base.concepts ? base : { ...base, concepts, keys: keysOf(base.term, concepts, base.grams) });
+    out.push(concepts === base.concepts ? base : { ...base, concepts, keys: keysOf(base.term, concepts) });
   }
   return out;
 }
@@ -147,13 +155,15 @@ export class SemanticIndex {
   private readonly features = new Map<string, number>();
   private readonly postings: number[][] = [];
   private readonly memo = new Map<string, WordFeatures>();
+  /** 4-gram -> the distinct terms of memory that contain it (n-grams index the vocabulary, not every entry). */
+  private readonly gramTerms = new Map<string, string[]>();
   private maxIdf = 1;
   readonly size: number;
 
   constructor(docs: readonly string[]) {
     this.size = docs.length;
     const lastDoc: number[] = [];
-    const put = (feature: string, d: number): void => {
+    const idOf = (feature: string): number => {
       let id = this.features.get(feature);
       if (id === undefined) {
         id = this.postings.length;
@@ -161,13 +171,28 @@ export class SemanticIndex {
         this.postings.push([]);
         lastDoc.push(-1);
       }
-      if (lastDoc[id] !== d) {
-        lastDoc[id] = d;
-        this.postings[id]!.push(d);
+      return id;
+    };
+    const addTerm = (w: WordFeatures): number[] => {
+      if (w.term !== undefined && !this.features.has(`t:${w.term}`)) {
+        for (const g of w.grams) {
+          const list = this.gramTerms.get(g);
+          if (list === undefined) this.gramTerms.set(g, [w.term]);
+          else list.push(w.term);
+        }
       }
+      return w.keys.map(idOf);
     };
     for (let d = 0; d < docs.length; d++) {
-      for (const w of analyse(docs[d]!, this.memo)) for (const key of w.keys) put(key, d);
+      for (const w of analyse(docs[d]!, this.memo)) {
+        const ids = (w.ids ??= addTerm(w));
+        for (const id of ids) {
+          if (lastDoc[id] !== d) {
+            lastDoc[id] = d;
+            this.postings[id]!.push(d);
+          }
+        }
+      }
     }
     for (const list of this.postings) this.maxIdf = Math.max(this.maxIdf, this.idfOf(list.length));
   }
@@ -197,22 +222,17 @@ export class SemanticIndex {
       if (cdf > 0) best = Math.max(best, this.idfOf(cdf));
     }
     if (best > 0) return best;
-    return w.grams.some((g) => this.df(`g:${g}`) > 0) ? this.maxIdf : UNSEEN_SHARE * this.maxIdf;
+    return this.similarTerms(w).length > 0 ? this.maxIdf : UNSEEN_SHARE * this.maxIdf;
   }
 
   /** Credit of one query word for every document (index = document). */
   private credits(w: WordFeatures): Float64Array {
     const credit = new Float64Array(this.size);
-    if (w.grams.length > 0) {
-      const share = NGRAM_CREDIT / w.grams.length;
-      const limit = Math.max(1, this.size * GRAM_MAX_SHARE);
-      for (const g of w.grams) {
-        const id = this.features.get(`g:${g}`);
-        if (id === undefined) continue;
-        const docs = this.postings[id]!;
-        if (docs.length > limit) continue;
-        for (const d of docs) credit[d] = credit[d]! + share;
-      }
+    for (const [term, similarity] of this.similarTerms(w)) {
+      const id = this.features.get(`t:${term}`);
+      if (id === undefined) continue;
+      const c = NGRAM_CREDIT * similarity;
+      for (const d of this.postings[id]!) if (credit[d]! < c) credit[d] = c;
     }
     for (const c of w.concepts) {
       const id = this.features.get(`c:${c}`);
@@ -224,6 +244,28 @@ export class SemanticIndex {
       if (id !== undefined) for (const d of this.postings[id]!) credit[d] = 1;
     }
     return credit;
+  }
+
+  /**
+   * Terms of memory that look like the word (Dice similarity of their 4-gram sets at least
+   * NGRAM_MIN_SIMILARITY), not the word itself: "configuration" finds "configur", "authenticat"
+   * finds "authentication". Grams held by more than GRAM_MAX_SHARE of the vocabulary are skipped.
+   */
+  private similarTerms(w: WordFeatures): [string, number][] {
+    if (w.grams.length === 0) return [];
+    const shared = new Map<string, number>();
+    const limit = Math.max(8, this.features.size * GRAM_MAX_SHARE);
+    for (const g of w.grams) {
+      const terms = this.gramTerms.get(g);
+      if (terms === undefined || terms.length > limit) continue;
+      for (const t of terms) if (t !== w.term) shared.set(t, (shared.get(t) ?? 0) + 1);
+    }
+    const out: [string, number][] = [];
+    for (const [t, n] of shared) {
+      const similarity = (2 * n) / (w.grams.length + gramCount(t));
+      if (similarity >= NGRAM_MIN_SIMILARITY) out.push([t, similarity]);
+    }
+    return out;
   }
 
   private queryWords(query: string): WordFeatures[] {
@@ -260,7 +302,7 @@ export class SemanticIndex {
       let via: string | undefined;
       if (credit === 1) via = 'word';
       else if (credit === CONCEPT_CREDIT) via = `concept:${w.concepts.find((c) => this.postings[this.features.get(`c:${c}`) ?? -1]?.includes(doc) === true) ?? '?'}`;
-      else if (credit > 0) via = 'ngram';
+      else if (credit > 0) via = `ngram:${this.similarTerms(w).sort((x, y) => y[1] - x[1]).find(([t]) => this.postings[this.features.get(`t:${t}`) ?? -1]?.includes(doc) === true)?.[0] ?? '?'}`;
       return { word: w.term ?? w.concepts.join('+'), weight, via, credit };
     });
   }
