@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { PriorKnowledge, Task, WorkspaceRecord as CampaignWorkspace } from '@ratchet/campaign-dag';
 import { MATCH_BUDGET } from './commands/memory/shared.js';
-import { openMemory, queryMemory, recordAccess, type Failure, type Pattern, type QueryResult, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
+import { MemoryIndex, openMemory, queryMemory, recordAccess, type Embedder, type Failure, type Pattern, type QueryResult, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
 
 /**
  * What a memory query for a task's workspace looks for: the task's objective (its description, else
@@ -26,14 +26,22 @@ export function taskTopic(task: Pick<Task, 'slug' | 'delta' | 'description'>, ca
  * yet. Injecting an entry into a workspace is an access (FTL counted it): the entries' access_count
  * and last_accessed are updated in the same locked update that read them.
  */
-export async function priorKnowledgeFromMemory(path: string, topic: string, now: number): Promise<PriorKnowledge | undefined> {
+export async function priorKnowledgeFromMemory(path: string, topic: string, now: number, embedder?: Embedder): Promise<PriorKnowledge | undefined> {
   if (!existsSync(path)) return undefined;
   let result: QueryResult | undefined;
-  await openMemory(path).update((draft) => {
-    result = queryMemory(draft, topic, { now, matchBudget: MATCH_BUDGET });
+  const options = { now, matchBudget: MATCH_BUDGET };
+  if (embedder === undefined) {
+    await openMemory(path).update((draft) => {
+      result = queryMemory(draft, topic, options);
+      const names = [...result.failures, ...result.patterns].map((h) => h.name);
+      if (names.length > 0) recordAccess(draft, names, now);
+    });
+  } else {
+    // The embedder is async: query a snapshot, then count the access of those still there.
+    result = await new MemoryIndex(await openMemory(path).read()).queryWith(embedder, topic, options);
     const names = [...result.failures, ...result.patterns].map((h) => h.name);
-    if (names.length > 0) recordAccess(draft, names, now);
-  });
+    if (names.length > 0) await openMemory(path).update((draft) => void recordAccess(draft, names.filter((n) => [...draft.failures, ...draft.patterns].some((e) => e.name === n)), now));
+  }
   if (result === undefined) return undefined;
   return {
     failures: result.failures.map((hit) => {

@@ -59,6 +59,24 @@ describe('ratchet memory', () => {
     expect(ej.json()).toMatchObject({ explanations: [{ name: 'requests-missing', returned: false }] });
   });
 
+  test('ratchet.config.json chooses the embedder: transformers without its package is a clear input error; a bad section is refused', async () => {
+    const dir = project();
+    await ratchet(dir, ...addRequests);
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ memory: { embedder: 'transformers', modelDir: 'models' } }));
+    const missing = await ratchet(dir, 'memory', 'query', 'No module named requests');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('ratchet.config.json');
+    expect(missing.err).toContain('npm install @huggingface/transformers');
+    // --retrieval bm25 does not need the embedder.
+    expect((await ratchet(dir, 'memory', 'query', 'No module named requests', '--retrieval', 'bm25')).code).toBe(0);
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ memory: { embedder: 'magic' } }));
+    const bad = await ratchet(dir, 'memory', 'query', 'No module named requests');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/ratchet\.config\.json.*\/memory\/embedder: expected one of builtin, transformers/);
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ memory: { embedder: 'builtin' } }));
+    expect((await ratchet(dir, 'memory', 'query', 'No module named requests')).code).toBe(0);
+  });
+
   test('queries never write unless --record', async () => {
     const dir = project();
     await ratchet(dir, ...addRequests);

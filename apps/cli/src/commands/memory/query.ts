@@ -1,5 +1,6 @@
 import { MemoryIndex, openMemory, recordAccess, type Explanation, type QueryHit, type Retrieval } from '@ratchet/memory';
 import { CliError } from '../../errors.js';
+import { configuredEmbedder } from '../../memory-embedder.js';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { MATCH_BUDGET, memoryFile, now, numberOption, stringList, truncate } from './shared.js';
@@ -22,17 +23,20 @@ export default async function query(ctx: Context, args: string[], options: Recor
   };
   const memory = openMemory(file.path);
   const index = new MemoryIndex(await memory.read());
+  // Only a project that configured the transformer embedder loads it (and pays for it).
+  const embedder = queryOptions.retrieval === 'bm25' ? undefined : await configuredEmbedder(ctx.cwd);
 
   if (mode === 'explain') {
     const name = typeof options.name === 'string' ? options.name : undefined;
-    const explanations = index.explain(topic, name === undefined ? queryOptions : { ...queryOptions, name });
+    const explainOptions = name === undefined ? queryOptions : { ...queryOptions, name };
+    const explanations = embedder === undefined ? index.explain(topic, explainOptions) : await index.explainWith(embedder, topic, explainOptions);
     if (ctx.json) ctx.emitJson(versioned('memory-explain', { ok: true, file: file.shown, topic, explanations }));
     else if (explanations.length === 0) ctx.out(name === undefined ? `nothing in ${file.shown} reaches relevance ${queryOptions.threshold} for this topic` : `no entry named ${name} in ${file.shown}`);
     else for (const e of explanations) printExplanation(ctx, e);
     return EXIT_OK;
   }
 
-  const result = index.query(topic, queryOptions);
+  const result = embedder === undefined ? index.query(topic, queryOptions) : await index.queryWith(embedder, topic, queryOptions);
   if (options.record === true && result.failures.length + result.patterns.length > 0) {
     const names = [...result.failures, ...result.patterns].map((h) => h.name);
     await memory.update((draft) => recordAccess(draft, names, at));
