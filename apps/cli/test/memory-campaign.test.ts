@@ -220,6 +220,35 @@ describe('memory x campaign (composed by the CLI)', () => {
     expect(memory.observed.filter((o) => o.endsWith('002_bcrypt-hashing#2'))).toHaveLength(1);
   });
 
+  test('observe --verify after a retry fixed the task: the block is learned as CONFIRMED with the fix the retry made, not called FALSE_POSITIVE', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
+    // `true` passes now, after the fix: re-running it is exactly what made FTL drop real failures.
+    const plan = { objective: 'Serve the API', tasks: [{ seq: 1, slug: 'server', type: 'BUILD', delta: ['src/server.ts'], verify: 'true', depends: 'none' }] };
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+    for (const argv of [
+      ['campaign', 'create', plan.objective],
+      ['campaign', 'add-tasks', 'plan.json'],
+      ['campaign', 'ready', '--claim', 'b1'],
+      ['workspace', 'create', '1'],
+      ['workspace', 'block', '1', '--reason', 'Error: listen EADDRINUSE: address already in use 127.0.0.1:3000'],
+      ['campaign', 'update-task', '1', 'blocked', '--reason', 'port'],
+      ['campaign', 'update-task', '1', 'pending'],
+      ['workspace', 'create', '1'],
+      ['workspace', 'complete', '1', '--delivered', 'The test server listens on port 0 and reports the port it got.\nPattern: let the OS pick a free port in tests (listen on 0)'],
+    ]) {
+      const r = await ratchet(dir, ...argv);
+      expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(0);
+    }
+    const r = await ratchet(dir, 'memory', 'observe', '--verify');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/failure +001_server: added \S+ \(CONFIRMED: fixed by 001_server#2\)/);
+    expect(r.out).toMatch(/link +\S+ solves \S+/);
+    const memory = JSON.parse(readFileSync(join(dir, '.ratchet/memory.json'), 'utf8')) as { failures: (Failure & { fix: string; match: string | null })[] };
+    expect(memory.failures).toHaveLength(1);
+    expect(memory.failures[0]!.fix).toContain('The test server listens on port 0');
+    expect(new RegExp(memory.failures[0]!.match!, 'i').test('Error: listen EADDRINUSE: address already in use :::8080')).toBe(true);
+  });
+
   test('a pattern refused by a quality gate says which gate', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
     writeFileSync(join(dir, 'plan.json'), JSON.stringify({ objective: 'auth', tasks: [{ seq: 1, slug: 'login', delta: ['src/login.ts'], verify: 'npm test' }] }));

@@ -1,5 +1,5 @@
 import { readCampaignWorkspaces } from '@ratchet/campaign-dag';
-import { applyObservation, observe, openMemory, runVerifyCommand, type ObservationApplied, type Verdict } from '@ratchet/memory';
+import { applyObservation, observe, openMemory, runVerifyCommand, type ObservationApplied } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { toObserved } from '../../memory-campaign.js';
@@ -26,7 +26,7 @@ export default async function memoryObserve(ctx: Context, args: string[], option
     ...(options.verify === true ? { verify: runVerifyCommand } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   });
-  let applied: ObservationApplied = { failures: [], patterns: [], feedback: [] };
+  let applied: ObservationApplied = { failures: [], patterns: [], feedback: [], links: [] };
   await withMemoryErrors(shown, () =>
     openMemory(path, { createParentDirs: true }).update((data) => {
       applied = applyObservation(data, observation, { now: now() });
@@ -40,11 +40,12 @@ export default async function memoryObserve(ctx: Context, args: string[], option
   }
   ctx.out(`observed ${records.length} finished workspace(s) of ${campaignId} into ${shown}`);
   for (const s of found.skipped) ctx.out(`  skipped ${s.path}: ${s.reason}`);
-  const verdicts = new Map<string, Verdict>(observation.failures.map((f) => [f.workspace, f.verdict]));
+  const verdicts = new Map<string, string>(observation.failures.map((f) => [f.workspace, f.fixedBy === undefined ? f.verdict : `${f.verdict}: fixed by ${f.fixedBy}`]));
   for (const f of observation.failures) if (!f.learn) ctx.out(`  failure   ${f.workspace}: not learned (${f.verdict}: the verify command passes now)`);
   for (const r of applied.failures) ctx.out(`  failure   ${r.workspace}: ${r.status}${r.name ? ` ${r.name}` : ''} (${verdicts.get(r.workspace) ?? ''})${r.status === 'refused' ? `: ${r.refusals.map((x) => x.reason).join('; ')}` : ''}`);
   for (const p of observation.patterns) if (!p.learn) ctx.out(`  pattern   ${p.workspace}: not learned (score ${p.score}; ${truncate(p.rejected ?? '', 80)})`);
   for (const r of applied.patterns) ctx.out(`  pattern   ${r.workspace}: ${r.status}${r.name ? ` ${r.name}` : ''}${r.status === 'refused' ? `: ${r.refusals.map((x) => x.reason).join('; ')}` : ''}`);
+  for (const l of applied.links) ctx.out(`  link      ${l.from} ${l.type} ${l.to}`);
   for (const fb of applied.feedback) ctx.out(`  feedback  ${fb.name} ${fb.outcome}${fb.applied ? '' : ` (not applied: ${fb.reason ?? ''})`}`);
   return EXIT_OK;
 }
