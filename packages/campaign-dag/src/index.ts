@@ -11,7 +11,7 @@ export { MAX_SEQ, formatSeq, normalizeSeq } from './seq.js';
 export { buildIndex, cascadeStatus, checkGraph, findCycles, propagateBlocks, readyTasks, releaseCascades, seqLookup, topoOrder, waves, type GraphIndex, type GraphProblem, type GraphTask, type SeqLookup, type TopoResult } from './graph.js';
 export { checkPlan, type CheckPlanOptions, type CheckPlanResult, type Plan, type PlanTask } from './plan.js';
 export { TASK_LIFECYCLE, canTransition, legalTargets, taskLifecycle } from './lifecycle.js';
-export { CAMPAIGN_PHASES, CAMPAIGN_PHASE_MACHINE, MAX_PHASE_LOG, PHASE_EVENTS, firePhase, inferPhase, migratePhase, phaseMachine } from './phase.js';
+export { CAMPAIGN_PHASES, CAMPAIGN_PHASE_MACHINE, MAX_PHASE_LOG, PHASE_EVENTS, firePhase, inferPhase, migratePhase, noteTaskWork, phaseMachine } from './phase.js';
 export { addPlan, campaignId, checkRunner, claimNext, findTask, newCampaign, setTaskStatus, summarize, unmetDependencies, type CampaignSummary, type NewCampaignOptions, type UpdateOptions } from './campaign.js';
 export { campaignValidator, graphIssues } from './validate.js';
 export { resolveInside, unsafePathReason } from './paths.js';

@@ -7,7 +7,8 @@
  *
  *   EXPLORE  --explored-->  PLAN  --planned-->  BUILD   --observed | skip_observe-->  OBSERVE  --complete--> COMPLETE
  *   add-tasks in EXPLORE logs both `explored` and `planned`; more tasks in BUILD (planned) stay in
- *   BUILD, and tasks added after an observation (OBSERVE --planned--> BUILD) need a new one.
+ *   BUILD. Tasks added or moved on after an observation (OBSERVE --planned|resumed--> BUILD: a
+ *   claim, a status change, a propagated block) need a new one: the observer must see the end.
  *   OBSERVE --observed--> OBSERVE: observing again is fine.
  *
  * Campaigns written before phases existed have none: `migratePhase` infers it on read (no tasks:
@@ -18,7 +19,7 @@ import { CampaignError } from './errors.js';
 import type { Campaign, CampaignPhase, PhaseEvent, PhaseEventName } from './types.js';
 
 export const CAMPAIGN_PHASES = ['EXPLORE', 'PLAN', 'BUILD', 'OBSERVE', 'COMPLETE'] as const;
-export const PHASE_EVENTS = ['explored', 'planned', 'observed', 'skip_observe', 'complete'] as const;
+export const PHASE_EVENTS = ['explored', 'planned', 'resumed', 'observed', 'skip_observe', 'complete'] as const;
 /** The log keeps the latest events; a long campaign observed after every wave must not grow without bound. */
 export const MAX_PHASE_LOG = 500;
 
@@ -30,8 +31,8 @@ export const CAMPAIGN_PHASE_MACHINE: MapDefinitionDocument = {
   transitions: {
     EXPLORE: { explored: 'PLAN' },
     PLAN: { planned: 'BUILD' },
-    BUILD: { planned: 'BUILD', observed: 'OBSERVE', skip_observe: 'OBSERVE' },
-    OBSERVE: { observed: 'OBSERVE', planned: 'BUILD', complete: 'COMPLETE' },
+    BUILD: { planned: 'BUILD', resumed: 'BUILD', observed: 'OBSERVE', skip_observe: 'OBSERVE' },
+    OBSERVE: { observed: 'OBSERVE', planned: 'BUILD', resumed: 'BUILD', complete: 'COMPLETE' },
   },
   start_state: 'EXPLORE',
   accept_states: ['COMPLETE'],
@@ -66,9 +67,18 @@ const WHY_NOT: Partial<Record<PhaseEventName, string>> = {
   complete: 'the observer has not run on this campaign since its last tasks were added: run `ratchet memory observe`, or complete with --skip-observe "<why there is nothing to learn>"',
   explored: 'exploration is over once a campaign has a plan',
   planned: 'a finished campaign takes no new tasks',
+  resumed: 'tasks move once a plan is registered (add-tasks)',
   observed: 'there is nothing to observe before tasks are added',
   skip_observe: 'there is nothing to observe before tasks are added',
 };
+
+/**
+ * Task work happened (a claim, a status change, a propagated block): an observation made before it
+ * is stale, so OBSERVE goes back to BUILD (logged once; BUILD stays BUILD without a log entry).
+ */
+export function noteTaskWork(campaign: Campaign, at: string): void {
+  if (campaign.phase === 'OBSERVE') firePhase(campaign, 'resumed', { at, reason: 'tasks changed after the observation' });
+}
 
 /**
  * Apply `event` to the campaign's phase (mutates): logged with its time and reason, or refused with

@@ -10,7 +10,7 @@ import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize,
 import { CampaignError, PlanError } from './errors.js';
 import { cascadeStatus, propagateBlocks, readyTasks } from './graph.js';
 import { outsideChecker, resolveInside } from './paths.js';
-import { firePhase, migratePhase } from './phase.js';
+import { firePhase, migratePhase, noteTaskWork } from './phase.js';
 import { checkPlan } from './plan.js';
 import { similarity, SIMILARITY_THRESHOLD, type SimilarityScore } from './similar.js';
 import type { Campaign, CascadeStatus, Clock, Idioms, PhaseEventName, Task, TaskStatus, UnreachableTask } from './types.js';
@@ -129,6 +129,7 @@ export async function claimTask(root: string, runner: string, options: CampaignO
         const task = claimNext(draft, runner, now(options));
         // Another builder took the last ready task between the read and the lock: write nothing.
         if (task === undefined) throw NOTHING_TO_CLAIM;
+        noteTaskWork(draft, now(options));
         return task;
       })
     ).result;
@@ -143,9 +144,11 @@ const NOTHING_TO_CLAIM = new Error('nothing to claim');
 
 export async function updateTask(root: string, seq: number, status: TaskStatus, options: CampaignOptions & Omit<UpdateOptions, 'now'> = {}): Promise<Task> {
   return (
-    await updateCampaign(root, options, (draft) =>
-      setTaskStatus(draft, seq, status, { now: now(options), ...(options.reason === undefined ? {} : { reason: options.reason }), ...(options.runner === undefined ? {} : { runner: options.runner }) }),
-    )
+    await updateCampaign(root, options, (draft) => {
+      const task = setTaskStatus(draft, seq, status, { now: now(options), ...(options.reason === undefined ? {} : { reason: options.reason }), ...(options.runner === undefined ? {} : { runner: options.runner }) });
+      noteTaskWork(draft, now(options));
+      return task;
+    })
   ).result;
 }
 
@@ -155,7 +158,13 @@ export async function readCascade(root: string, options: CampaignOptions = {}): 
 
 /** Block every unreachable task (transitively), recording blockers, root cause and `cascade: true`. */
 export async function propagate(root: string, options: CampaignOptions = {}): Promise<UnreachableTask[]> {
-  return (await updateCampaign(root, options, (draft) => propagateBlocks(draft.tasks, { now: now(options) }))).result;
+  return (
+    await updateCampaign(root, options, (draft) => {
+      const blocked = propagateBlocks(draft.tasks, { now: now(options) });
+      if (blocked.length > 0) noteTaskWork(draft, now(options));
+      return blocked;
+    })
+  ).result;
 }
 
 export interface ArchiveEntry {

@@ -51,7 +51,7 @@ export interface Idioms {
 
 /** FTL's campaign phases (phase.ts holds the machine). */
 export type CampaignPhase = 'EXPLORE' | 'PLAN' | 'BUILD' | 'OBSERVE' | 'COMPLETE';
-export type PhaseEventName = 'explored' | 'planned' | 'observed' | 'skip_observe' | 'complete';
+export type PhaseEventName = 'explored' | 'planned' | 'resumed' | 'observed' | 'skip_observe' | 'complete';
 
 /** One phase change, as logged in `phaseLog`. `inferred`: an old campaign's phase, guessed on read. */
 export interface PhaseEvent {

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { addTasks, advancePhase, completeCampaign, createCampaign, inferPhase, readArchive, readCampaign, recordObservation, type CampaignOptions } from '../src/index.js';
+import { addTasks, advancePhase, claimTask, completeCampaign, updateTask, createCampaign, inferPhase, readArchive, readCampaign, recordObservation, type CampaignOptions } from '../src/index.js';
 import { tempDir } from './support/children.js';
 
 const opts: CampaignOptions = { clock: () => new Date('2030-01-01T00:00:00.000Z') };
@@ -40,6 +40,23 @@ describe('FTL campaign phases (an fsm-core machine)', () => {
     await expect(completeCampaign(root, { ...opts, skipObserve: '   ' })).rejects.toMatchObject({ code: 'invalid-argument' });
     const done = await completeCampaign(root, { ...opts, skipObserve: 'every task blocked on the same missing credential' });
     expect(done.campaign.phaseLog!.at(-2)).toMatchObject({ event: 'skip_observe', from: 'BUILD', to: 'OBSERVE', reason: 'every task blocked on the same missing credential' });
+  });
+
+  test('task work after an observation makes it stale: a claim or a status change goes back to BUILD', async () => {
+    const root = tempDir();
+    await createCampaign(root, 'Ship it', opts);
+    await addTasks(root, plan, opts);
+    await recordObservation(root, opts);
+    await claimTask(root, 'r1', opts);
+    expect((await readCampaign(root, opts)).phase).toBe('BUILD');
+    await expect(completeCampaign(root, { ...opts, force: true })).rejects.toMatchObject({ code: 'illegal-transition' });
+    await recordObservation(root, opts);
+    await updateTask(root, 1, 'complete', opts);
+    const c = await readCampaign(root, opts);
+    expect(c.phase).toBe('BUILD');
+    expect(c.phaseLog!.filter((e) => e.event === 'resumed')).toHaveLength(2);
+    await recordObservation(root, opts);
+    expect((await completeCampaign(root, opts)).campaign.phase).toBe('COMPLETE');
   });
 
   test('tasks added after an observation need a new one; illegal events are refused with the phase named', async () => {
