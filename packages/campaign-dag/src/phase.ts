@@ -64,7 +64,7 @@ export function migratePhase(campaign: Campaign, at: string): Campaign {
 }
 
 const WHY_NOT: Partial<Record<PhaseEventName, string>> = {
-  complete: 'the observer has not run on this campaign since its last tasks were added: run `ratchet memory observe`, or complete with --skip-observe "<why there is nothing to learn>"',
+  complete: 'the observer has not run on this campaign since its tasks last changed: run `ratchet memory observe`, or complete with --skip-observe "<why there is nothing to learn>"',
   explored: 'exploration is over once a campaign has a plan',
   planned: 'a finished campaign takes no new tasks',
   resumed: 'tasks move once a plan is registered (add-tasks)',
