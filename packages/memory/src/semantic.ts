@@ -53,6 +53,8 @@ interface Table {
   phrases: Map<string, string[]>;
   /** Stems that start some phrase: the only words worth looking ahead from. */
   phraseStarts: Set<string>;
+  /** Stems that end some phrase: the only words worth looking back from (indexing). */
+  phraseEnds: Set<string>;
 }
 
 let conceptTable: Table | undefined;
@@ -63,6 +65,7 @@ function table(): Table {
   const words = new Map<string, string[]>();
   const phrases = new Map<string, string[]>();
   const phraseStarts = new Set<string>();
+  const phraseEnds = new Set<string>();
   const add = (map: Map<string, string[]>, key: string, concept: string): void => {
     const list = map.get(key);
     if (list === undefined) map.set(key, [concept]);
@@ -80,10 +83,11 @@ function table(): Table {
         const stems = parts.map(stem);
         add(phrases, stems.join(' '), concept);
         phraseStarts.add(stems[0]!);
+        phraseEnds.add(stems[stems.length - 1]!);
       }
     }
   }
-  conceptTable = { words, phrases, phraseStarts };
+  conceptTable = { words, phrases, phraseStarts, phraseEnds };
   return conceptTable;
 }
 
@@ -183,16 +187,37 @@ export class SemanticIndex {
       }
       return w.keys.map(idOf);
     };
-    for (let d = 0; d < docs.length; d++) {
-      for (const w of analyse(docs[d]!, this.memo)) {
-        const ids = (w.ids ??= addTerm(w));
-        for (const id of ids) {
-          if (lastDoc[id] !== d) {
-            lastDoc[id] = d;
-            this.postings[id]!.push(d);
-          }
+    // One streaming pass per entry, no per-entry arrays (this runs over every entry on the first
+    // hybrid query of a CLI call): words post their memoised feature ids; a phrase is recognised at
+    // its last word from the stems of the words before it, and posts its concepts.
+    const { phrases, phraseEnds } = table();
+    const recent: string[] = ['', '', ''];
+    let d = 0;
+    const post = (id: number): void => {
+      if (lastDoc[id] !== d) {
+        lastDoc[id] = d;
+        this.postings[id]!.push(d);
+      }
+    };
+    const onWord = (written: string): void => {
+      let w = this.memo.get(written);
+      if (w === undefined) this.memo.set(written, (w = featuresOf(written.length > 64 ? written.slice(0, 64).toLowerCase() : written.toLowerCase())));
+      for (const id of (w.ids ??= addTerm(w))) post(id);
+      if (phraseEnds.has(w.stem)) {
+        let key = w.stem;
+        for (let back = 0; back < MAX_PHRASE - 1 && recent[back] !== ''; back++) {
+          key = `${recent[back]!} ${key}`;
+          const hit = phrases.get(key);
+          if (hit !== undefined) for (const c of hit) post(idOf(`c:${c}`));
         }
       }
+      recent[2] = recent[1]!;
+      recent[1] = recent[0]!;
+      recent[0] = w.stem;
+    };
+    for (d = 0; d < docs.length; d++) {
+      recent[0] = recent[1] = recent[2] = '';
+      forEachWord(docs[d]!, onWord);
     }
     for (const list of this.postings) this.maxIdf = Math.max(this.maxIdf, this.idfOf(list.length));
   }
