@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { PriorKnowledge, Task, WorkspaceRecord as CampaignWorkspace } from '@ratchet/campaign-dag';
 import { MATCH_BUDGET } from './commands/memory/shared.js';
-import { MemoryIndex, openMemory, queryMemory, recordAccess, type Embedder, type Failure, type Pattern, type QueryResult, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
+import { MemoryIndex, openMemory, queryMemory, recordAccess, type Embedder, type Failure, type Pattern, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
 
 /**
  * What a memory query for a task's workspace looks for: the task's objective (its description, else
@@ -28,21 +28,14 @@ export function taskTopic(task: Pick<Task, 'slug' | 'delta' | 'description'>, ca
  */
 export async function priorKnowledgeFromMemory(path: string, topic: string, now: number, embedder?: Embedder): Promise<PriorKnowledge | undefined> {
   if (!existsSync(path)) return undefined;
-  let result: QueryResult | undefined;
   const options = { now, matchBudget: MATCH_BUDGET };
-  if (embedder === undefined) {
-    await openMemory(path).update((draft) => {
-      result = queryMemory(draft, topic, options);
-      const names = [...result.failures, ...result.patterns].map((h) => h.name);
-      if (names.length > 0) recordAccess(draft, names, now);
-    });
-  } else {
-    // The embedder is async: query a snapshot, then count the access of those still there.
-    result = await new MemoryIndex(await openMemory(path).read()).queryWith(embedder, topic, options);
-    const names = [...result.failures, ...result.patterns].map((h) => h.name);
-    if (names.length > 0) await openMemory(path).update((draft) => void recordAccess(draft, names.filter((n) => [...draft.failures, ...draft.patterns].some((e) => e.name === n)), now));
-  }
-  if (result === undefined) return undefined;
+  const memory = openMemory(path);
+  const data = await memory.read();
+  const result = embedder === undefined ? queryMemory(data, topic, options) : await new MemoryIndex(data).queryWith(embedder, topic, options);
+  // Counted under the lock, for the entries still there (another process may have pruned one since
+  // the read); no write at all when nothing was injected.
+  const names = [...result.failures, ...result.patterns].map((h) => h.name);
+  if (names.length > 0) await memory.update((draft) => void recordAccess(draft, names.filter((n) => [...draft.failures, ...draft.patterns].some((e) => e.name === n)), now));
   return {
     failures: result.failures.map((hit) => {
       const f = hit.entry as Failure;
