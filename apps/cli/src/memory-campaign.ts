@@ -6,18 +6,36 @@
 import { existsSync } from 'node:fs';
 import type { PriorKnowledge, Task, WorkspaceRecord as CampaignWorkspace } from '@ratchet/campaign-dag';
 import { MATCH_BUDGET } from './commands/memory/shared.js';
-import { openMemory, queryMemory, type Failure, type Pattern, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
+import { MemoryIndex, openMemory, queryMemory, recordAccess, type Embedder, type Failure, type Pattern, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
 
-/** What a memory query for a task's workspace looks for: the task's name, type, files and verify command, plus the campaign objective. */
-export function taskTopic(task: Pick<Task, 'slug' | 'type' | 'delta' | 'verify'>, objective: string): string {
-  return [objective, task.slug.replace(/[-_]/g, ' '), task.type, ...task.delta, task.verify].filter((s) => s !== '').join(' ');
+/**
+ * What a memory query for a task's workspace looks for: the task's objective (its description, else
+ * the campaign's objective and the task's slug as words) and the names of the files it changes (path
+ * segments as words: `src/auth/jwt.ts` -> "src auth jwt ts").
+ * Not the task TYPE nor the verify command: "BUILD" or "npm test" are in every task of a kind, so
+ * they matched the same failures ("native build" ...) for every task and crowded out the ones its
+ * own objective called for.
+ */
+export function taskTopic(task: Pick<Task, 'slug' | 'delta' | 'description'>, campaignObjective: string): string {
+  const objective = task.description ?? `${campaignObjective} ${task.slug.replace(/[-_]+/g, ' ')}`;
+  return [objective, ...task.delta.map((f) => f.replace(/[/\\._-]+/g, ' ').trim())].filter((s) => s !== '').join(' ');
 }
 
-/** Prior knowledge from the memory file at `path` for `topic`, or undefined when there is no memory yet. */
-export async function priorKnowledgeFromMemory(path: string, topic: string, now: number): Promise<PriorKnowledge | undefined> {
+/**
+ * Prior knowledge from the memory file at `path` for `topic`, or undefined when there is no memory
+ * yet. Injecting an entry into a workspace is an access (FTL counted it): the entries' access_count
+ * and last_accessed are updated in the same locked update that read them.
+ */
+export async function priorKnowledgeFromMemory(path: string, topic: string, now: number, embedder?: Embedder): Promise<PriorKnowledge | undefined> {
   if (!existsSync(path)) return undefined;
-  const data = await openMemory(path).read();
-  const result = queryMemory(data, topic, { now, matchBudget: MATCH_BUDGET });
+  const options = { now, matchBudget: MATCH_BUDGET };
+  const memory = openMemory(path);
+  const data = await memory.read();
+  const result = embedder === undefined ? queryMemory(data, topic, options) : await new MemoryIndex(data).queryWith(embedder, topic, options);
+  // Counted under the lock, for the entries still there (another process may have pruned one since
+  // the read); no write at all when nothing was injected.
+  const names = [...result.failures, ...result.patterns].map((h) => h.name);
+  if (names.length > 0) await memory.update((draft) => void recordAccess(draft, names.filter((n) => [...draft.failures, ...draft.patterns].some((e) => e.name === n)), now));
   return {
     failures: result.failures.map((hit) => {
       const f = hit.entry as Failure;

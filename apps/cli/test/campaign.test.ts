@@ -102,7 +102,19 @@ describe('ratchet campaign', () => {
     expect(dot.out).toContain('t001 -> t002;');
     expect((await ratchet(dir, ['campaign', 'status'])).out).toContain('runner r1');
     expect((await ratchet(dir, ['campaign', 'complete'])).code).toBe(2);
-    expect((await ratchet(dir, ['campaign', 'complete', '--force'])).code).toBe(0);
+    // --force is about running tasks; the observer gate still holds.
+    const gate = await ratchet(dir, ['campaign', 'complete', '--force']);
+    expect(gate.code).toBe(2);
+    expect(gate.err).toContain('ratchet memory observe');
+    expect((await ratchet(dir, ['campaign', 'status'])).out).toContain('phase BUILD');
+    const skipped = await ratchet(dir, ['campaign', 'complete', '--force', '--skip-observe', 'fixture campaign, nothing to learn']);
+    expect(skipped.code, skipped.err).toBe(0);
+    expect(skipped.out).toContain('(observer skipped: fixture campaign, nothing to learn)');
+    const [archived] = readdirSync(join(dir, '.ratchet', 'archive')).filter((n) => n.endsWith('.json'));
+    const entry = JSON.parse(readFileSync(join(dir, '.ratchet', 'archive', archived!), 'utf8')) as { campaign: { phase: string; phaseLog: { event: string; reason?: string }[] } };
+    expect(entry.campaign.phase).toBe('COMPLETE');
+    expect(entry.campaign.phaseLog.map((e) => e.event)).toEqual(['explored', 'planned', 'skip_observe', 'complete']);
+    expect(entry.campaign.phaseLog[2]!.reason).toBe('fixture campaign, nothing to learn');
     expect(existsSync(join(dir, '.ratchet', 'campaign.json'))).toBe(false);
   });
 
@@ -111,6 +123,10 @@ describe('ratchet campaign', () => {
     await ratchet(dir, ['campaign', 'create', 'x', '--framework', 'express']);
     const added = await ratchet(dir, ['campaign', 'add-tasks'], plan(Array.from({ length: 20 }, (_, i) => ({ seq: i + 1, delta: [`f${i}.ts`], verify: 'v' }))));
     expect(added.out).toBe('added 20 tasks (001, 002, 003, 004, 005, ... 10 more ..., 016, 017, 018, 019, 020); 20 in the campaign, 1 wave\n');
+    // The observer (no workspaces: nothing learned) records the OBSERVE phase; then complete may archive.
+    const observed = await ratchet(dir, ['memory', 'observe']);
+    expect(observed.out).toMatch(/phase OBSERVE/);
+    expect((await ratchet(dir, ['campaign', 'phase'])).out).toMatch(/phase OBSERVE\n.*explored.*\n.*planned.*\n.*observed/);
     expect((await ratchet(dir, ['campaign', 'complete'])).code).toBe(0);
     const express = await ratchet(dir, ['--json', 'campaign', 'find-similar', '--objective', 'x', '--framework', 'express']);
     expect((JSON.parse(express.out) as { similar: unknown[] }).similar).toHaveLength(1);
@@ -271,7 +287,7 @@ describe('ratchet workspace', () => {
     expect((await ratchet(dir, ['memory', 'observe', '--workspace-dir', '../elsewhere'])).code).toBe(2);
     // campaign complete archives the workspaces from that directory (it left them behind before).
     expect((await ratchet(dir, ['campaign', 'complete', '--workspace-dir', '../elsewhere'])).err).toContain('outside the project root');
-    const done = JSON.parse((await ratchet(dir, ['--json', 'campaign', 'complete', ...ws])).out) as { workspaces: string; summary: { id: string } };
+    const done = JSON.parse((await ratchet(dir, ['--json', 'campaign', 'complete', ...ws, '--skip-observe', 'fixture'])).out) as { workspaces: string; summary: { id: string } };
     expect(done.workspaces).toBe(`.ratchet/archive/${done.summary.id}/workspace`);
     expect(readdirSync(join(dir, done.workspaces)).sort()).toEqual(['001_a_complete.xml', '002_b_blocked.xml', '003_c_active.xml']);
     expect(existsSync(join(dir, 'work', 'ws'))).toBe(false);
@@ -280,7 +296,7 @@ describe('ratchet workspace', () => {
     await ratchet(dir, ['campaign', 'add-tasks'], plan([{ seq: 1, slug: 'a', delta: ['a'], verify: 'v' }]));
     writeFileSync(join(dir, 'pom.xml'), '<project/>');
     expect((await ratchet(dir, ['workspace', 'create', '1', '--workspace-dir', '.'])).code).toBe(0);
-    const second = JSON.parse((await ratchet(dir, ['--json', 'campaign', 'complete', '--workspace-dir', '.'])).out) as { workspaces: string };
+    const second = JSON.parse((await ratchet(dir, ['--json', 'campaign', 'complete', '--workspace-dir', '.', '--skip-observe', 'fixture'])).out) as { workspaces: string };
     expect(readdirSync(join(dir, second.workspaces))).toEqual(['001_a_active.xml']);
     expect(readFileSync(join(dir, 'pom.xml'), 'utf8')).toBe('<project/>');
     // An archived campaign is observed from its archive; a workspace directory does not apply to it.

@@ -86,6 +86,36 @@ describe('memory x campaign (composed by the CLI)', () => {
     expect(bare.workspace.priorKnowledge.failures.filter((f) => f.injected)).toEqual([]);
   });
 
+  test('prior knowledge is queried by objective and files, not the task type; injection counts as an access', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
+    const plan = {
+      objective: 'Ship the billing service',
+      tasks: [
+        { seq: 1, slug: 'jwt-auth', type: 'BUILD', description: 'Sign session tokens for the API', delta: ['src/auth/jwt.ts'], verify: 'npm test', depends: 'none' },
+      ],
+    };
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+    for (const argv of [
+      ['memory', 'add-failure', '--name', 'native-build', '--trigger', 'BUILD failed: native build of sharp needs libvips', '--fix', 'apt-get install libvips-dev', '--cost', '3000'],
+      ['memory', 'add-failure', '--name', 'jwt-secret', '--trigger', 'Error: JWT_SECRET is not defined when signing', '--fix', 'load .env.test in the test setup', '--cost', '3000'],
+      ['campaign', 'create', plan.objective],
+      ['campaign', 'add-tasks', 'plan.json'],
+      ['campaign', 'ready', '--claim', 'b1'],
+    ]) {
+      const r = await ratchet(dir, ...argv);
+      expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(0);
+    }
+    const r = await ratchet(dir, '--json', 'workspace', 'create', '1');
+    expect(r.code, r.err).toBe(0);
+    const failures = (JSON.parse(r.out) as { workspace: { priorKnowledge: { failures: { name: string }[] } } }).workspace.priorKnowledge.failures;
+    expect(failures.map((f) => f.name)).toEqual(['jwt-secret']);
+    const memory = JSON.parse(readFileSync(join(dir, '.ratchet/memory.json'), 'utf8')) as { failures: (Failure & { access_count: number; last_accessed: string | null })[] };
+    const byName = new Map(memory.failures.map((f) => [f.name, f]));
+    expect(byName.get('jwt-secret')!.access_count).toBe(1);
+    expect(byName.get('jwt-secret')!.last_accessed).not.toBeNull();
+    expect(byName.get('native-build')!.access_count).toBe(0);
+  });
+
   test('the builder reporting a used entry turns into feedback on observe', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
     await campaignWithBlockedSibling(dir);
@@ -188,6 +218,35 @@ describe('memory x campaign (composed by the CLI)', () => {
     expect(memory.failures.find((f) => f.name === 'gyp-python')!.times_helped).toBe(1);
     expect(memory.failures.filter((f) => f.name !== 'gyp-python')).toHaveLength(1);
     expect(memory.observed.filter((o) => o.endsWith('002_bcrypt-hashing#2'))).toHaveLength(1);
+  });
+
+  test('observe --verify after a retry fixed the task: the block is learned as CONFIRMED with the fix the retry made, not called FALSE_POSITIVE', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
+    // `true` passes now, after the fix: re-running it is exactly what made FTL drop real failures.
+    const plan = { objective: 'Serve the API', tasks: [{ seq: 1, slug: 'server', type: 'BUILD', delta: ['src/server.ts'], verify: 'true', depends: 'none' }] };
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+    for (const argv of [
+      ['campaign', 'create', plan.objective],
+      ['campaign', 'add-tasks', 'plan.json'],
+      ['campaign', 'ready', '--claim', 'b1'],
+      ['workspace', 'create', '1'],
+      ['workspace', 'block', '1', '--reason', 'Error: listen EADDRINUSE: address already in use 127.0.0.1:3000'],
+      ['campaign', 'update-task', '1', 'blocked', '--reason', 'port'],
+      ['campaign', 'update-task', '1', 'pending'],
+      ['workspace', 'create', '1'],
+      ['workspace', 'complete', '1', '--delivered', 'The test server listens on port 0 and reports the port it got.\nPattern: let the OS pick a free port in tests (listen on 0)'],
+    ]) {
+      const r = await ratchet(dir, ...argv);
+      expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(0);
+    }
+    const r = await ratchet(dir, 'memory', 'observe', '--verify');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/failure +001_server: added \S+ \(CONFIRMED: fixed by 001_server#2\)/);
+    expect(r.out).toMatch(/link +\S+ solves \S+/);
+    const memory = JSON.parse(readFileSync(join(dir, '.ratchet/memory.json'), 'utf8')) as { failures: (Failure & { fix: string; match: string | null })[] };
+    expect(memory.failures).toHaveLength(1);
+    expect(memory.failures[0]!.fix).toContain('The test server listens on port 0');
+    expect(new RegExp(memory.failures[0]!.match!, 'i').test('Error: listen EADDRINUSE: address already in use :::8080')).toBe(true);
   });
 
   test('a pattern refused by a quality gate says which gate', async () => {

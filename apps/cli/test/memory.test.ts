@@ -42,8 +42,39 @@ describe('ratchet memory', () => {
     expect(e.out).toContain('failure requests-missing: rank 1, critical');
     expect(e.out).toMatch(/term "request": tf \d+, idf [\d.]+, contributes/);
     expect(e.out).toMatch(/x decay\s+1\.0000/);
+    // Each retrieval signal with its score and rank, then the fused relevance.
+    expect(e.out).toMatch(/bm25\s+[\d.]+\s+\(rank 1\)/);
+    expect(e.out).toMatch(/semantic\s+[\d.]+\s+\(rank 1, built-in/);
+    expect(e.out).toMatch(/fused\s+[\d.]+\s+\(rank 1;/);
+    // A paraphrase: no word in common, found through the semantic signal only.
+    const para = await ratchet(dir, '--json', 'memory', 'explain', 'python library import absent', '--name', 'requests-missing');
+    const [why] = para.json().explanations as { retrieval: { bm25: { score: number }; semantic: { score: number; source: string } } }[];
+    expect(why!.retrieval.bm25.score).toBe(0);
+    expect(why!.retrieval.semantic).toMatchObject({ source: 'builtin' });
+    expect(why!.retrieval.semantic.score).toBeGreaterThan(0.25);
+    const lexical = await ratchet(dir, '--json', 'memory', 'explain', 'python library import absent', '--name', 'requests-missing', '--retrieval', 'bm25');
+    expect((lexical.json().explanations as { retrieval: Record<string, unknown> }[])[0]!.retrieval.semantic).toBeUndefined();
+    expect((await ratchet(dir, 'memory', 'query', 'x', '--retrieval', 'magic')).code).toBe(2);
     const ej = await ratchet(dir, '--json', 'memory', 'explain', 'lockfile CI', '--name', 'requests-missing');
     expect(ej.json()).toMatchObject({ explanations: [{ name: 'requests-missing', returned: false }] });
+  });
+
+  test('ratchet.config.json chooses the embedder: transformers without its package is a clear input error; a bad section is refused', async () => {
+    const dir = project();
+    await ratchet(dir, ...addRequests);
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ memory: { embedder: 'transformers', modelDir: 'models' } }));
+    const missing = await ratchet(dir, 'memory', 'query', 'No module named requests');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('ratchet.config.json');
+    expect(missing.err).toContain('npm install @huggingface/transformers');
+    // --retrieval bm25 does not need the embedder.
+    expect((await ratchet(dir, 'memory', 'query', 'No module named requests', '--retrieval', 'bm25')).code).toBe(0);
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ memory: { embedder: 'magic' } }));
+    const bad = await ratchet(dir, 'memory', 'query', 'No module named requests');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/ratchet\.config\.json.*\/memory\/embedder: expected one of builtin, transformers/);
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ memory: { embedder: 'builtin' } }));
+    expect((await ratchet(dir, 'memory', 'query', 'No module named requests')).code).toBe(0);
   });
 
   test('queries never write unless --record', async () => {

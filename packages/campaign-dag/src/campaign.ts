@@ -29,6 +29,8 @@ export function newCampaign(objective: string, options: NewCampaignOptions): Cam
     createdAt: options.now,
     status: 'active',
     tasks: [],
+    phase: 'EXPLORE',
+    phaseLog: [],
   };
 }
 

@@ -5,12 +5,13 @@
  * This entry loads no zod (hand-written validators keep `ready --claim` fast) and loads
  * fast-xml-parser only when a workspace is parsed. The zod schemas are at `@ratchet/campaign-dag/schema`.
  */
-export { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign, type CampaignStatus, type CascadeState, type CascadeStatus, type Clock, type Idioms, type Task, type TaskStatus, type TaskType, type UnreachableTask } from './types.js';
+export { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign, type CampaignPhase, type CampaignStatus, type PhaseEvent, type PhaseEventName, type CascadeState, type CascadeStatus, type Clock, type Idioms, type Task, type TaskStatus, type TaskType, type UnreachableTask } from './types.js';
 export { CampaignError, GRAPH_RULES, PlanError, type CampaignErrorCode, type PlanProblem, type PlanRule } from './errors.js';
 export { MAX_SEQ, formatSeq, normalizeSeq } from './seq.js';
 export { buildIndex, cascadeStatus, checkGraph, findCycles, propagateBlocks, readyTasks, releaseCascades, seqLookup, topoOrder, waves, type GraphIndex, type GraphProblem, type GraphTask, type SeqLookup, type TopoResult } from './graph.js';
 export { checkPlan, type CheckPlanOptions, type CheckPlanResult, type Plan, type PlanTask } from './plan.js';
 export { TASK_LIFECYCLE, canTransition, legalTargets, taskLifecycle } from './lifecycle.js';
+export { CAMPAIGN_PHASES, CAMPAIGN_PHASE_MACHINE, MAX_PHASE_LOG, PHASE_EVENTS, firePhase, inferPhase, migratePhase, noteTaskWork, phaseMachine } from './phase.js';
 export { addPlan, campaignId, checkRunner, claimNext, findTask, newCampaign, setTaskStatus, summarize, unmetDependencies, type CampaignSummary, type NewCampaignOptions, type UpdateOptions } from './campaign.js';
 export { campaignValidator, graphIssues } from './validate.js';
 export { resolveInside, unsafePathReason } from './paths.js';
@@ -24,6 +25,7 @@ export {
   CAMPAIGN_VERSION,
   DEFAULT_STATE_DIR,
   addTasks,
+  advancePhase,
   campaignDocument,
   campaignPaths,
   claimTask,
@@ -35,6 +37,7 @@ export {
   readArchive,
   readCampaign,
   readCascade,
+  recordObservation,
   updateCampaign,
   updateTask,
   type ArchiveEntry,

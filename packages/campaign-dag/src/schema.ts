@@ -4,6 +4,7 @@
  * when those are stale, and another checks the hand-written hot-path validators agree with them.
  * Import through `@ratchet/campaign-dag/schema` only: the main entry never loads zod.
  */
+import { CAMPAIGN_PHASES, PHASE_EVENTS } from './phase.js';
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES } from './types.js';
 import { graphIssues } from './validate.js';
@@ -56,6 +57,19 @@ export const CampaignSchema = z
     createdAt: z.string(),
     status: z.enum(CAMPAIGN_STATUSES),
     tasks: d(z.array(TaskSchema), 'The tasks: a DAG. Every dependency names another task, none twice, no cycles, unique seqs (checked when the file is read; JSON Schema cannot say it).'),
+    phase: d(z.enum(CAMPAIGN_PHASES), "FTL's phase: EXPLORE, PLAN, BUILD, OBSERVE, COMPLETE (an fsm-core machine decides the legal changes). Absent in campaigns written before phases: inferred when read.").optional(),
+    phaseLog: d(
+      z.array(
+        z.strictObject({
+          event: z.enum([...PHASE_EVENTS, 'inferred']),
+          from: z.enum(CAMPAIGN_PHASES).nullable(),
+          to: z.enum(CAMPAIGN_PHASES),
+          at: z.string(),
+          reason: d(z.string(), 'Why (always given for skip_observe).').optional(),
+        }),
+      ),
+      'Every phase change, oldest first.',
+    ).optional(),
   })
   // A hand-edited graph that is not a DAG would leave tasks that never become ready: refuse it.
   .superRefine((campaign, ctx) => {

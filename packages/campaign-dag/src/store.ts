@@ -10,9 +10,10 @@ import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize,
 import { CampaignError, PlanError } from './errors.js';
 import { cascadeStatus, propagateBlocks, readyTasks } from './graph.js';
 import { outsideChecker, resolveInside } from './paths.js';
+import { firePhase, migratePhase, noteTaskWork } from './phase.js';
 import { checkPlan } from './plan.js';
 import { similarity, SIMILARITY_THRESHOLD, type SimilarityScore } from './similar.js';
-import type { Campaign, CascadeStatus, Clock, Idioms, Task, TaskStatus, UnreachableTask } from './types.js';
+import type { Campaign, CascadeStatus, Clock, Idioms, PhaseEventName, Task, TaskStatus, UnreachableTask } from './types.js';
 import { campaignValidator } from './validate.js';
 import { ATTEMPT_FILE_PATTERN, WORKSPACE_FILE_PATTERN } from './workspace-format.js';
 
@@ -62,10 +63,10 @@ function requireCampaign(campaign: Campaign, path: string): Campaign {
   return campaign;
 }
 
-/** The active campaign; throws `no-campaign` when there is none. */
+/** The active campaign (an old one with its phase inferred); throws `no-campaign` when there is none. */
 export async function readCampaign(root: string, options: CampaignOptions = {}): Promise<Campaign> {
   const paths = campaignPaths(root, options);
-  return requireCampaign(await documentFor(paths, options).read(), paths.campaign);
+  return migratePhase(requireCampaign(await documentFor(paths, options).read(), paths.campaign), now(options));
 }
 
 /** Locked read-modify-write of the active campaign. */
@@ -73,7 +74,8 @@ export async function updateCampaign<R>(root: string, options: CampaignOptions, 
   const paths = campaignPaths(root, options);
   let result: R | undefined;
   const campaign = await documentFor(paths, options).update((draft) => {
-    result = fn(requireCampaign(draft, paths.campaign));
+    // Migrate on read: a campaign written before phases gets its inferred phase with this write.
+    result = fn(migratePhase(requireCampaign(draft, paths.campaign), now(options)));
   });
   return { campaign, result: result as R };
 }
@@ -102,6 +104,10 @@ export async function addTasks(root: string, plan: unknown, options: CampaignOpt
   const { campaign, result } = await updateCampaign(root, options, (draft) => {
     const checked = checkPlan(plan, { ...(options.text === undefined ? {} : { text: options.text }), existing: draft.tasks, outside: outsideChecker(root) });
     if (checked.plan === undefined) throw new PlanError(checked.problems, options.source);
+    const at = now(options);
+    // Registering a plan ends exploration and planning (FTL's REGISTER step): both are logged.
+    if (draft.phase === 'EXPLORE') firePhase(draft, 'explored', { at, reason: 'implied by add-tasks' });
+    firePhase(draft, 'planned', { at });
     return addPlan(draft, checked.plan);
   });
   return { campaign, added: result };
@@ -123,6 +129,7 @@ export async function claimTask(root: string, runner: string, options: CampaignO
         const task = claimNext(draft, runner, now(options));
         // Another builder took the last ready task between the read and the lock: write nothing.
         if (task === undefined) throw NOTHING_TO_CLAIM;
+        noteTaskWork(draft, now(options));
         return task;
       })
     ).result;
@@ -137,9 +144,11 @@ const NOTHING_TO_CLAIM = new Error('nothing to claim');
 
 export async function updateTask(root: string, seq: number, status: TaskStatus, options: CampaignOptions & Omit<UpdateOptions, 'now'> = {}): Promise<Task> {
   return (
-    await updateCampaign(root, options, (draft) =>
-      setTaskStatus(draft, seq, status, { now: now(options), ...(options.reason === undefined ? {} : { reason: options.reason }), ...(options.runner === undefined ? {} : { runner: options.runner }) }),
-    )
+    await updateCampaign(root, options, (draft) => {
+      const task = setTaskStatus(draft, seq, status, { now: now(options), ...(options.reason === undefined ? {} : { reason: options.reason }), ...(options.runner === undefined ? {} : { runner: options.runner }) });
+      noteTaskWork(draft, now(options));
+      return task;
+    })
   ).result;
 }
 
@@ -149,7 +158,13 @@ export async function readCascade(root: string, options: CampaignOptions = {}): 
 
 /** Block every unreachable task (transitively), recording blockers, root cause and `cascade: true`. */
 export async function propagate(root: string, options: CampaignOptions = {}): Promise<UnreachableTask[]> {
-  return (await updateCampaign(root, options, (draft) => propagateBlocks(draft.tasks, { now: now(options) }))).result;
+  return (
+    await updateCampaign(root, options, (draft) => {
+      const blocked = propagateBlocks(draft.tasks, { now: now(options) });
+      if (blocked.length > 0) noteTaskWork(draft, now(options));
+      return blocked;
+    })
+  ).result;
 }
 
 export interface ArchiveEntry {
@@ -169,19 +184,28 @@ export interface CompleteResult extends ArchiveEntry {
  * to `<stateDir>/archive/<id>/workspace/`, and remove campaign.json, all under the campaign's lock.
  * Refused while tasks are in progress unless `force`. Re-running after a crash midway is safe.
  */
-export async function completeCampaign(root: string, options: CampaignOptions & { force?: boolean } = {}): Promise<CompleteResult> {
+export async function completeCampaign(root: string, options: CampaignOptions & { force?: boolean; skipObserve?: string } = {}): Promise<CompleteResult> {
   const paths = campaignPaths(root, options);
   const doc = documentFor(paths, options);
   return withLock(
     paths.campaign,
     async () => {
-      const campaign = requireCampaign(await doc.read(), paths.campaign);
+      const campaign = migratePhase(requireCampaign(await doc.read(), paths.campaign), now(options));
       const running = campaign.tasks.filter((t) => t.status === 'in_progress').map((t) => t.seq);
       if (running.length > 0 && options.force !== true) {
         throw new CampaignError('tasks-in-progress', `${running.length} task(s) still in progress (${running.join(', ')}); finish them or pass force`, { path: paths.campaign });
       }
       const completedAt = now(options);
-      const archived: Campaign = { ...campaign, status: 'complete' };
+      // The observer gate: COMPLETE only from OBSERVE. `force` is about running tasks, not this.
+      // Work on a copy: a refusal must leave campaign.json as it was.
+      const phased: Campaign = { ...campaign, phaseLog: [...(campaign.phaseLog ?? [])] };
+      if (options.skipObserve !== undefined && phased.phase !== 'OBSERVE') {
+        if (phased.phase === 'EXPLORE') firePhase(phased, 'explored', { at: completedAt, reason: 'implied by --skip-observe' });
+        if (phased.phase === 'PLAN') firePhase(phased, 'planned', { at: completedAt, reason: 'implied by --skip-observe (nothing was built)' });
+        firePhase(phased, 'skip_observe', { at: completedAt, reason: options.skipObserve });
+      }
+      firePhase(phased, 'complete', { at: completedAt });
+      const archived: Campaign = { ...phased, status: 'complete' };
       const entry: ArchiveEntry = { campaign: archived, summary: { ...summarize(archived), completedAt } };
       const archivePath = join(paths.archive, `${campaign.id}.json`);
       await writeFileAtomic(archivePath, `${JSON.stringify({ $schema: ARCHIVE_SCHEMA_URL, schemaVersion: ARCHIVE_VERSION, ...entry }, null, 2)}\n`, { createParentDirs: true });
@@ -211,6 +235,19 @@ async function moveWorkspaces(from: string, to: string): Promise<string | undefi
   // Only when empty: anything else in it (a user's own file) stays where it was.
   await rmdir(from).catch(() => undefined);
   return to;
+}
+
+/**
+ * Record that the observer ran on the active campaign (`memory observe`): BUILD -> OBSERVE, the gate
+ * `completeCampaign` checks. Refused before any task exists (nothing to observe).
+ */
+export async function recordObservation(root: string, options: CampaignOptions & { note?: string } = {}): Promise<Campaign> {
+  return (await updateCampaign(root, options, (draft) => firePhase(draft, 'observed', { at: now(options), ...(options.note === undefined ? {} : { reason: options.note }) }))).campaign;
+}
+
+/** Fire one phase event on the active campaign (`ratchet campaign phase <event>`); the machine decides. */
+export async function advancePhase(root: string, event: PhaseEventName, options: CampaignOptions & { reason?: string } = {}): Promise<Campaign> {
+  return (await updateCampaign(root, options, (draft) => firePhase(draft, event, { at: now(options), reason: options.reason }))).campaign;
 }
 
 /** Every archived campaign, oldest first. Unreadable entries are skipped and reported in `skipped`. */

@@ -49,6 +49,20 @@ export interface Idioms {
   forbidden: string[];
 }
 
+/** FTL's campaign phases (phase.ts holds the machine). */
+export type CampaignPhase = 'EXPLORE' | 'PLAN' | 'BUILD' | 'OBSERVE' | 'COMPLETE';
+export type PhaseEventName = 'explored' | 'planned' | 'resumed' | 'observed' | 'skip_observe' | 'complete';
+
+/** One phase change, as logged in `phaseLog`. `inferred`: an old campaign's phase, guessed on read. */
+export interface PhaseEvent {
+  event: PhaseEventName | 'inferred';
+  from: CampaignPhase | null;
+  to: CampaignPhase;
+  at: string;
+  /** Why (required for skip_observe). */
+  reason?: string;
+}
+
 /** `.ratchet/campaign.json` without the store's `$schema`/`schemaVersion` envelope. */
 export interface Campaign {
   /** Stable id: creation time and objective slug; names the archive entry. */
@@ -59,6 +73,10 @@ export interface Campaign {
   createdAt: string;
   status: CampaignStatus;
   tasks: Task[];
+  /** The FTL phase; absent in campaigns written before phases (inferred on read, see phase.ts). */
+  phase?: CampaignPhase;
+  /** Every phase change, oldest first (at most MAX_PHASE_LOG). */
+  phaseLog?: PhaseEvent[];
 }
 
 /** The cascade states, as FTL names them. */

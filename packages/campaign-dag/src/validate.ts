@@ -6,6 +6,7 @@
 import type { SafeParseResult, Schema, SchemaIssue } from '@ratchet/store';
 import { checkGraph, seqLookup, type GraphTask } from './graph.js';
 import { formatSeq, MAX_SEQ } from './seq.js';
+import { CAMPAIGN_PHASES, PHASE_EVENTS } from './phase.js';
 import { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign } from './types.js';
 
 type Issues = SchemaIssue[];
@@ -30,7 +31,24 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 const isSeqList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isSeq);
 
 const TASK_KEYS = new Set(['seq', 'slug', 'type', 'description', 'delta', 'verify', 'budget', 'preflight', 'depends', 'status', 'runner', 'reason', 'blockedBy', 'rootCause', 'cascade', 'updatedAt']);
-const CAMPAIGN_KEYS = new Set(['id', 'objective', 'framework', 'idioms', 'createdAt', 'status', 'tasks']);
+const CAMPAIGN_KEYS = new Set(['id', 'objective', 'framework', 'idioms', 'createdAt', 'status', 'tasks', 'phase', 'phaseLog']);
+const PHASE_EVENT_KEYS = new Set(['event', 'from', 'to', 'at', 'reason']);
+const PHASE_EVENT_NAMES: readonly unknown[] = [...PHASE_EVENTS, 'inferred'];
+
+function checkPhaseLog(log: unknown, path: Path, issues: Issues): void {
+  if (!need(Array.isArray(log), path, 'expected a list of phase events', issues)) return;
+  (log as unknown[]).forEach((e, i) => {
+    const at = [...path, i];
+    if (!need(isObject(e), at, 'expected object', issues)) return;
+    const o = e as Record<string, unknown>;
+    checkKeys(o, PHASE_EVENT_KEYS, at, issues);
+    need(PHASE_EVENT_NAMES.includes(o.event), [...at, 'event'], `expected one of ${PHASE_EVENT_NAMES.map((n) => `"${String(n)}"`).join('|')}`, issues);
+    need(o.from === null || (CAMPAIGN_PHASES as readonly unknown[]).includes(o.from), [...at, 'from'], 'expected a phase or null', issues);
+    need((CAMPAIGN_PHASES as readonly unknown[]).includes(o.to), [...at, 'to'], 'expected a phase', issues);
+    need(isString(o.at), [...at, 'at'], 'expected string', issues);
+    if (o.reason !== undefined) need(isString(o.reason), [...at, 'reason'], 'expected string', issues);
+  });
+}
 
 function checkTask(t: unknown, path: Path, issues: Issues): void {
   if (!need(isObject(t), path, 'expected object', issues)) return;
@@ -70,6 +88,8 @@ export const campaignValidator: Schema<Campaign> = {
     }
     need(isString(input.createdAt), ['createdAt'], 'expected string', issues);
     need((CAMPAIGN_STATUSES as readonly unknown[]).includes(input.status), ['status'], 'expected one of "active"|"complete"', issues);
+    if (input.phase !== undefined) need((CAMPAIGN_PHASES as readonly unknown[]).includes(input.phase), ['phase'], `expected one of ${CAMPAIGN_PHASES.map((p) => `"${p}"`).join('|')}`, issues);
+    if (input.phaseLog !== undefined) checkPhaseLog(input.phaseLog, ['phaseLog'], issues);
     if (need(Array.isArray(input.tasks), ['tasks'], 'expected array', issues)) {
       const tasks = input.tasks as unknown[];
       for (let i = 0; i < tasks.length && issues.length < MAX_ISSUES; i++) checkTask(tasks[i], ['tasks', i], issues);

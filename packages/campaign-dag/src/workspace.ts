@@ -105,12 +105,15 @@ function readableXml(record: WorkspaceRecord, what: string): string {
 /**
  * Sibling failures: one per blocked workspace file (live `*_blocked.xml`, and failed earlier attempts
  * when `files` lists them) whose delivery says `BLOCKED:`, named `sibling-{stem}`; with `campaign`,
- * only that campaign's (a workspace left behind by another campaign is not a sibling).
+ * only that campaign's (a workspace left behind by another campaign is not a sibling). A failed
+ * attempt of a task whose retry then completed is not a sibling failure: the obstacle was passed,
+ * and warning every later task about it cost each builder a detour (the observer learns the fix).
  */
 export async function siblingFailures(files: readonly WorkspaceFile[], exceptSeq?: number, campaign?: string): Promise<InjectedFailure[]> {
   const out: InjectedFailure[] = [];
+  const recovered = new Set(files.filter((f) => f.status === 'complete' && f.attempt === undefined).map((f) => f.seq));
   for (const f of files) {
-    if (f.status !== 'blocked' || f.seq === exceptSeq) continue;
+    if (f.status !== 'blocked' || f.seq === exceptSeq || recovered.has(f.seq)) continue;
     const record = await readWorkspace(f.path);
     if (record.blockedReason === undefined || !ofCampaign(record, campaign)) continue;
     const firstLine = record.blockedReason.split('\n')[0]!.trim();

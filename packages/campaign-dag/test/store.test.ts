@@ -9,6 +9,7 @@ import {
   cascadeStatus,
   claimTask,
   completeCampaign,
+  recordObservation,
   createCampaign,
   findSimilar,
   listReady,
@@ -121,6 +122,7 @@ describe('campaign lifecycle on disk', () => {
     await claimTask(root, 'r1', opts);
     await expect(completeCampaign(root, opts)).rejects.toMatchObject({ code: 'tasks-in-progress' });
     await updateTask(root, 1, 'complete', opts);
+    await recordObservation(root, opts);
     const done = await completeCampaign(root, opts);
     expect(done.summary).toMatchObject({ total: 4, counts: { complete: 1, pending: 3, in_progress: 0, blocked: 0 }, deltaFiles: ['app/auth.py', 'docs/auth.md', 'tests/test_auth.py'] });
     expect(existsSync(join(root, '.ratchet', 'campaign.json'))).toBe(false);

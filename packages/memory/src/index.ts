@@ -8,6 +8,21 @@ export type { Clock, EdgeType, Entry, EntryKind, Failure, MemoryData, Pattern, T
 export { MemoryError, type MemoryErrorCode } from './errors.js';
 export { tokenize, stem, normalizeText } from './tokenize.js';
 export { Bm25Index, BM25_B, BM25_K1, type TermContribution } from './bm25.js';
+export { SemanticIndex, CONCEPT_CREDIT, NGRAM_CREDIT, type SemanticMatch } from './semantic.js';
+export { CONCEPTS } from './concepts.js';
+export { fuse, rankOf, SEMANTIC_WEIGHT } from './fusion.js';
+export {
+  cachedEmbedder,
+  DEFAULT_EMBEDDING_MODEL,
+  EMBEDDING_CACHE_SIZE,
+  loadTransformersEmbedder,
+  TRANSFORMERS_PACKAGE,
+  type EmbeddingTensor,
+  type FeatureExtractor,
+  type PipelineFactory,
+  type TransformersEmbedderOptions,
+  type TransformersModule,
+} from './embedder.js';
 // The guard lives in @ratchet/store (plan-lint's dialects use it too); memory keeps exporting it.
 export { checkRegex, MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, type RegexVerdict } from '@ratchet/store';
 export { checkFailureGates, checkPatternGates, isGenericTrigger, MIN_TRIGGER_LENGTH, MIN_VALUE, NAME_PATTERN, type GateId, type GateRefusal } from './gates.js';
@@ -24,6 +39,9 @@ export {
   type QueryHit,
   type QueryOptions,
   type QueryResult,
+  type Retrieval,
+  type RetrievalSignals,
+  type SignalRank,
   type Signals,
   type SkippedEntry,
 } from './query.js';

@@ -25,7 +25,8 @@
  *   (injected="false") and skipped.
  */
 import { jaccard } from './dedup.js';
-import { findEntry } from './graph.js';
+import { deriveMatch } from './derive-match.js';
+import { findEntry, link } from './graph.js';
 import { addFailure, addPattern, feedback, type AddResult, type FailureInput, type Outcome, type PatternInput } from './mutate.js';
 import { tokenize } from './tokenize.js';
 import type { MemoryData } from './types.js';
@@ -64,6 +65,11 @@ export type Verdict = 'CONFIRMED' | 'FALSE_POSITIVE' | 'TIMEOUT' | 'UNVERIFIED';
 
 export interface FailureCandidate {
   workspace: string;
+  /** The task's seq and delta (to link failures that co-occur). */
+  seq: number | string;
+  delta: readonly string[];
+  /** The workspace of a later attempt at the same task that completed: the fix came from it. */
+  fixedBy: string | undefined;
   verdict: Verdict;
   /** Whether applyObservation will try to add it (not for FALSE_POSITIVE). */
   learn: boolean;
@@ -72,6 +78,8 @@ export interface FailureCandidate {
 
 export interface PatternCandidate {
   workspace: string;
+  /** The blocked workspace this completion got past (a recovery): the pattern `solves` its failure. */
+  solves: string | undefined;
   score: number;
   reasons: string[];
   learn: boolean;
@@ -147,24 +155,39 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
       const reason = blockReason(record);
       const [first = '', ...rest] = reason.split(/\r?\n/);
       const restText = rest.join('\n').trim();
+      const fixedBy = laterSuccess(records, record);
       let verdict: Verdict = 'UNVERIFIED';
-      if (options.verify !== undefined && record.verify.trim() !== '') {
+      if (fixedBy !== undefined) {
+        // The task's retry completed: the block was real when recorded, and re-running verify now
+        // (after the fix) would pass and call it a false positive. The recorded result stands.
+        verdict = 'CONFIRMED';
+      } else if (options.verify !== undefined && record.verify.trim() !== '') {
         // Once per command: a retried task's attempts (and tasks sharing `npm test`) ask the same question of the same tree.
         let run = verified.get(record.verify);
         if (run === undefined) verified.set(record.verify, (run = options.verify(record.verify, { cwd: options.cwd ?? '.', timeoutMs: options.timeoutMs ?? 60_000 })));
         const outcome = await run;
         verdict = outcome.timedOut ? 'TIMEOUT' : outcome.exitCode === 0 ? 'FALSE_POSITIVE' : 'CONFIRMED';
       }
+      const match = deriveMatch(first);
       failures.push({
         workspace: id,
+        seq: record.seq,
+        delta: record.delta,
+        fixedBy: fixedBy === undefined ? undefined : workspaceId(fixedBy),
         verdict,
         learn: verdict !== 'FALSE_POSITIVE',
         input: {
           trigger: first.trim(),
-          fix: restText !== '' ? restText : `Task ${id} (${record.objective.trim()}) was blocked by this; read its workspace before retrying, and check with: ${record.verify}`,
+          fix:
+            fixedBy !== undefined
+              ? retryFix(fixedBy)
+              : restText !== ''
+                ? restText
+                : `Task ${id} (${record.objective.trim()}) was blocked by this; read its workspace before retrying, and check with: ${record.verify}`,
           cost: budget * 1000,
+          ...(match === undefined ? {} : { match }),
           source,
-          tags: ['observed', verdict.toLowerCase().replace('_', '-')],
+          tags: ['observed', verdict.toLowerCase().replace('_', '-'), ...(fixedBy === undefined ? [] : ['fixed-by-retry'])],
         },
       });
       continue;
@@ -201,6 +224,7 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
     else if (insight === '') rejected = recovered === undefined ? 'no insight to store (no "Pattern:"/"Insight:" line and not a recovery)' : `no insight to store (no "Pattern:"/"Insight:" line, and the first delivered line ${JSON.stringify(firstLine.slice(0, 60))} is too thin to teach anything)`;
     patterns.push({
       workspace: id,
+      solves: recovered === undefined ? undefined : workspaceId(recovered),
       score,
       reasons,
       learn: rejected === undefined,
@@ -209,6 +233,18 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
     });
   }
   return { failures, patterns, feedback: feedbackList };
+}
+
+/** A later attempt at the same task that completed (the retry that got past this block), if any. */
+function laterSuccess(records: readonly WorkspaceRecord[], blocked: WorkspaceRecord): WorkspaceRecord | undefined {
+  return records.find((r) => r.status === 'complete' && String(r.seq) === String(blocked.seq) && (r.attempt ?? 1) > (blocked.attempt ?? 1));
+}
+
+/** The fix, from what the successful retry changed: its delivery's first lines and the files it touched. */
+function retryFix(success: WorkspaceRecord): string {
+  const delivered = success.delivered.trim().split(/\r?\n/).slice(0, 5).join('\n').trim();
+  const files = success.delta.length > 0 ? ` Files changed: ${success.delta.join(', ')}.` : '';
+  return `Fixed on attempt ${success.attempt ?? 1} (${workspaceId(success)}): ${delivered === '' ? 'see its workspace' : delivered}${files}`.slice(0, 2000);
 }
 
 /** At least half the words of the two objectives in common (Jaccard >= 0.5); never for empty objectives. */
@@ -225,7 +261,16 @@ function saysSomething(line: string): boolean {
 export interface ObservationApplied {
   failures: (AddResult & { workspace: string; verdict: Verdict })[];
   patterns: (AddResult & { workspace: string })[];
+  /** Edges learned: a pattern `solves` the failure it got past; failures of one task or of shared files `co_occurs`. */
+  links: { from: string; to: string; type: 'solves' | 'co_occurs' }[];
   feedback: (FeedbackCandidate & { applied: boolean; reason: string | undefined })[];
+}
+
+/** Link two entries unless they are one (two failures merged into one entry) or already linked that way. */
+function learnLink(data: MemoryData, out: ObservationApplied, from: string, to: string, type: 'solves' | 'co_occurs'): void {
+  if (from === to || findEntry(data, from)?.entry.related_typed[type]?.includes(to) === true) return;
+  link(data, from, to, type);
+  out.links.push({ from, to, type });
 }
 
 /** How many observed workspaces memory.json remembers (the oldest are forgotten first). */
@@ -237,9 +282,30 @@ export const MAX_OBSERVED = 5000;
  * before (`data.observed`, written in the same update) is not counted again.
  */
 export function applyObservation(data: MemoryData, observation: Observation, options: { now: number }): ObservationApplied {
-  const out: ObservationApplied = { failures: [], patterns: [], feedback: [] };
-  for (const f of observation.failures) if (f.learn) out.failures.push({ ...addFailure(data, f.input, options), workspace: f.workspace, verdict: f.verdict });
-  for (const p of observation.patterns) if (p.learn && p.input !== undefined) out.patterns.push({ ...addPattern(data, p.input, options), workspace: p.workspace });
+  const out: ObservationApplied = { failures: [], patterns: [], feedback: [], links: [] };
+  const failureName = new Map<string, string>();
+  for (const f of observation.failures) {
+    if (!f.learn) continue;
+    const added = addFailure(data, f.input, options);
+    out.failures.push({ ...added, workspace: f.workspace, verdict: f.verdict });
+    if (added.status !== 'refused') failureName.set(f.workspace, added.name);
+  }
+  for (const p of observation.patterns) {
+    if (!p.learn || p.input === undefined) continue;
+    const added = addPattern(data, p.input, options);
+    out.patterns.push({ ...added, workspace: p.workspace });
+    const solved = p.solves === undefined ? undefined : failureName.get(p.solves);
+    if (added.status !== 'refused' && solved !== undefined) learnLink(data, out, added.name, solved, 'solves');
+  }
+  // Failures met by the same task (its attempts) or on the same files co-occur: meeting one, expect the other.
+  const learned = observation.failures.filter((f) => failureName.has(f.workspace));
+  for (let i = 0; i < learned.length; i++) {
+    for (let j = i + 1; j < learned.length; j++) {
+      const a = learned[i]!;
+      const b = learned[j]!;
+      if (String(a.seq) === String(b.seq) || a.delta.some((file) => b.delta.includes(file))) learnLink(data, out, failureName.get(a.workspace)!, failureName.get(b.workspace)!, 'co_occurs');
+    }
+  }
   const before = new Set(data.observed ?? []);
   const counted: string[] = [];
   for (const fb of observation.feedback) {

@@ -1,12 +1,16 @@
 /**
  * Retrieval: which memories matter for a topic, ranked, tiered, explained.
  *
- * relevance comes from BM25 (bm25.ts) by default, or from a user's embedder (cosine similarity,
- * negatives read as 0). A safe `match` regex that hits the topic makes relevance 1. Entries below
+ * relevance is hybrid by default: BM25 (bm25.ts, good on error strings) fused with a semantic signal
+ * (good on paraphrases): the built-in one (semantic.ts: stems, concepts, n-grams) or a user's
+ * embedder (cosine similarity, negatives read as 0). `retrieval: 'bm25'` turns the semantic signal
+ * off. A safe `match` regex that hits the topic makes relevance 1. Entries below
  * the threshold (default 0.25) are not returned; the rest are tiered by relevance (critical >= 0.6,
  * productive >= 0.4, exploration >= 0.25) and ranked by score (score.ts), best first, ties by name.
  */
 import { Bm25Index, type TermContribution } from './bm25.js';
+import { fuse, rankOf } from './fusion.js';
+import { SemanticIndex, type SemanticMatch } from './semantic.js';
 import { MATCH_SUBJECT_LIMIT, checkRegex } from '@ratchet/store';
 import { decay, DEFAULT_THRESHOLD, helpRatio, tierOf, valueFactor, type Tier } from './score.js';
 import type { Entry, EntryKind, MemoryData } from './types.js';
@@ -34,10 +38,28 @@ export interface QueryOptions {
    * regex and listed in `skipped`. Absent: no limit, and results depend on nothing but the input.
    */
   matchBudget?: { ms: number; clock: () => number };
+  /** `hybrid` (default): BM25 fused with the semantic signal; `bm25`: lexical only, as before 0.2. */
+  retrieval?: Retrieval;
+}
+
+export type Retrieval = 'hybrid' | 'bm25';
+
+/** One retrieval signal's verdict on an entry: its score in [0, 1] and its rank among all entries (undefined at 0). */
+export interface SignalRank {
+  score: number;
+  rank: number | undefined;
+}
+
+/** What `explain` shows about retrieval: each signal, and the fused relevance. */
+export interface RetrievalSignals {
+  bm25: SignalRank;
+  /** Absent with `retrieval: 'bm25'`. */
+  semantic: (SignalRank & { source: 'builtin' | 'embedder' }) | undefined;
+  fused: SignalRank;
 }
 
 export interface Signals {
-  /** Lexical or embedding relevance in [0, 1], before the match override. */
+  /** Fused relevance in [0, 1] (BM25 and the semantic signal), before the match override. */
   relevance: number;
   /** True when the entry's `match` regex hit the topic (relevance then counts as 1). */
   match: boolean;
@@ -84,8 +106,12 @@ export interface Explanation {
   tier: Tier | undefined;
   score: number;
   signals: Signals;
-  /** BM25 per query term (absent with an embedder). */
-  terms: TermContribution[] | undefined;
+  /** BM25 per query term. */
+  terms: TermContribution[];
+  /** Each retrieval signal's score and rank, and the fused relevance. */
+  retrieval: RetrievalSignals;
+  /** How each query word met the entry in the built-in semantic signal (absent with an embedder or bm25 only). */
+  semantic: SemanticMatch[] | undefined;
   /** Each multiplicative factor, in the order they are multiplied. */
   factors: { signal: 'relevance' | 'value' | 'helpRatio' | 'decay'; value: number }[];
 }
@@ -103,6 +129,14 @@ interface Row {
 }
 
 const DAY_MS = 86_400_000;
+
+/** Every signal's relevance for one topic, per document. */
+interface Relevance {
+  bm25: Float64Array;
+  semantic: Float64Array | undefined;
+  source: 'builtin' | 'embedder' | undefined;
+  fused: Float64Array;
+}
 
 /** The regex time budget of one query in progress. */
 interface Meter {
@@ -128,47 +162,68 @@ export function entryText(entry: Entry): string {
  */
 export class MemoryIndex {
   private readonly rows: Row[] = [];
+  private readonly texts: string[] = [];
   private readonly lexical: Bm25Index;
+  private semanticIndex: SemanticIndex | undefined;
   private readonly regexes = new Map<string, RegExp | string>();
 
   constructor(data: MemoryData) {
-    const texts: string[] = [];
     for (const entry of data.failures) {
-      this.rows.push(makeRow('failure', entry, texts.length));
-      texts.push(entryText(entry));
+      this.rows.push(makeRow('failure', entry, this.texts.length));
+      this.texts.push(entryText(entry));
     }
     for (const entry of data.patterns) {
-      this.rows.push(makeRow('pattern', entry, texts.length));
-      texts.push(entryText(entry));
+      this.rows.push(makeRow('pattern', entry, this.texts.length));
+      this.texts.push(entryText(entry));
     }
-    this.lexical = new Bm25Index(texts);
+    this.lexical = new Bm25Index(this.texts);
   }
 
   get size(): number {
     return this.rows.length;
   }
 
-  /** Entries for a topic, with lexical relevance. */
-  query(topic: string, options: QueryOptions): QueryResult {
-    return this.rank(topic, this.lexical.scores(topic), options);
+  /** The built-in semantic index, built on first use (a `retrieval: 'bm25'` caller never pays for it). */
+  private get semantic(): SemanticIndex {
+    return (this.semanticIndex ??= new SemanticIndex(this.texts));
   }
 
-  /** The same with relevance from your embedder. */
+  /** Entries for a topic: BM25 fused with the built-in semantic signal (or BM25 alone with `retrieval: 'bm25'`). */
+  query(topic: string, options: QueryOptions): QueryResult {
+    return this.rank(topic, this.builtinRelevance(topic, options), options);
+  }
+
+  /** The same with your embedder as the semantic signal, fused with BM25. */
   async queryWith(embedder: Embedder, topic: string, options: QueryOptions): Promise<QueryResult> {
-    return this.rank(topic, await this.embedRelevance(embedder, topic), options);
+    return this.rank(topic, await this.embedderRelevance(embedder, topic, options), options);
   }
 
   /** Every signal behind one entry's score for a topic (or behind each entry, if `name` is absent). */
   explain(topic: string, options: QueryOptions & { name?: string }): Explanation[] {
-    return this.explainFrom(topic, this.lexical.scores(topic), options, true);
+    return this.explainFrom(topic, this.builtinRelevance(topic, options), options);
   }
 
   async explainWith(embedder: Embedder, topic: string, options: QueryOptions & { name?: string }): Promise<Explanation[]> {
-    return this.explainFrom(topic, await this.embedRelevance(embedder, topic), options, false);
+    return this.explainFrom(topic, await this.embedderRelevance(embedder, topic, options), options);
+  }
+
+  private builtinRelevance(topic: string, options: QueryOptions): Relevance {
+    const bm25 = this.lexical.scores(topic);
+    if (options.retrieval === 'bm25') return { bm25, semantic: undefined, source: undefined, fused: bm25 };
+    const semantic = this.semantic.scores(topic);
+    return { bm25, semantic, source: 'builtin', fused: fuse(bm25, semantic) };
+  }
+
+  private async embedderRelevance(embedder: Embedder, topic: string, options: QueryOptions): Promise<Relevance> {
+    const bm25 = this.lexical.scores(topic);
+    const semantic = await this.embedRelevance(embedder, topic);
+    // With an embedder, `bm25` means what it says: the embedder is not consulted for the ranking's lexical half only.
+    if (options.retrieval === 'bm25') return { bm25, semantic: undefined, source: undefined, fused: bm25 };
+    return { bm25, semantic, source: 'embedder', fused: fuse(bm25, semantic) };
   }
 
   private async embedRelevance(embedder: Embedder, topic: string): Promise<Float64Array> {
-    const vectors = await embedder.embed([topic, ...this.rows.map((r) => entryText(r.entry))]);
+    const vectors = await embedder.embed([topic, ...this.texts]);
     if (vectors.length !== this.rows.length + 1) throw new TypeError(`embedder returned ${vectors.length} vectors for ${this.rows.length + 1} texts`);
     const q = vectors[0]!;
     const out = new Float64Array(this.rows.length);
@@ -214,12 +269,12 @@ export class MemoryIndex {
     return out;
   }
 
-  private rank(topic: string, relevance: Float64Array, options: QueryOptions): QueryResult {
+  private rank(topic: string, relevance: Relevance, options: QueryOptions): QueryResult {
     const threshold = options.threshold ?? DEFAULT_THRESHOLD;
     const skipped: SkippedEntry[] = [];
     const failures: QueryHit[] = [];
     const patterns: QueryHit[] = [];
-    for (const s of this.scored(topic, relevance, options, skipped, threshold)) {
+    for (const s of this.scored(topic, relevance.fused, options, skipped, threshold)) {
       const tier = tierOf(s.relevance, threshold);
       if (tier === undefined) continue;
       const hit: QueryHit = { kind: s.row.kind, name: s.row.entry.name, tier, relevance: s.relevance, score: s.score, signals: s.signals, entry: s.row.entry };
@@ -234,16 +289,16 @@ export class MemoryIndex {
     };
   }
 
-  private explainFrom(topic: string, relevance: Float64Array, options: QueryOptions & { name?: string }, lexical: boolean): Explanation[] {
+  private explainFrom(topic: string, relevance: Relevance, options: QueryOptions & { name?: string }): Explanation[] {
     const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-    const all = this.scored(topic, relevance, options);
+    const all = this.scored(topic, relevance.fused, options);
     const result = this.rank(topic, relevance, options);
-    const rankOf = new Map<string, number>();
-    result.failures.forEach((h, i) => rankOf.set(`failure:${h.name}`, i + 1));
-    result.patterns.forEach((h, i) => rankOf.set(`pattern:${h.name}`, i + 1));
-    const wanted = options.name === undefined ? all.filter((s) => rankOf.has(`${s.row.kind}:${s.row.entry.name}`)) : all.filter((s) => s.row.entry.name === options.name);
+    const rankOfHit = new Map<string, number>();
+    result.failures.forEach((h, i) => rankOfHit.set(`failure:${h.name}`, i + 1));
+    result.patterns.forEach((h, i) => rankOfHit.set(`pattern:${h.name}`, i + 1));
+    const wanted = options.name === undefined ? all.filter((s) => rankOfHit.has(`${s.row.kind}:${s.row.entry.name}`)) : all.filter((s) => s.row.entry.name === options.name);
     return wanted.map((s) => {
-      const rank = rankOf.get(`${s.row.kind}:${s.row.entry.name}`);
+      const rank = rankOfHit.get(`${s.row.kind}:${s.row.entry.name}`);
       const tier = tierOf(s.relevance, threshold);
       let excludedBecause: string | undefined;
       if (rank === undefined) {
@@ -252,6 +307,7 @@ export class MemoryIndex {
             ? `relevance ${s.relevance.toFixed(3)} is below the threshold ${threshold}`
             : `score ${s.score.toFixed(3)} is outside the top ${s.row.kind === 'failure' ? (options.maxFailures ?? 5) : (options.maxPatterns ?? 3)} ${s.row.kind}s`;
       }
+      const doc = s.row.doc;
       return {
         kind: s.row.kind,
         name: s.row.entry.name,
@@ -261,7 +317,13 @@ export class MemoryIndex {
         tier,
         score: s.score,
         signals: s.signals,
-        terms: lexical ? this.lexical.explain(topic, s.row.doc).terms : undefined,
+        terms: this.lexical.explain(topic, doc).terms,
+        retrieval: {
+          bm25: { score: relevance.bm25[doc]!, rank: rankOf(relevance.bm25, doc) },
+          semantic: relevance.semantic === undefined || relevance.source === undefined ? undefined : { score: relevance.semantic[doc]!, rank: rankOf(relevance.semantic, doc), source: relevance.source },
+          fused: { score: relevance.fused[doc]!, rank: rankOf(relevance.fused, doc) },
+        },
+        semantic: relevance.source === 'builtin' ? this.semantic.explain(topic, doc) : undefined,
         factors: [
           { signal: 'relevance', value: s.relevance },
           { signal: 'value', value: s.signals.value },

@@ -162,13 +162,13 @@ describe('scoring and query', () => {
     expect(hit).toMatchObject({ name: 'pg-deadlock', returned: true, rank: 1, tier: 'critical' });
     expect(hit!.factors.map((f) => f.signal)).toEqual(['relevance', 'value', 'helpRatio', 'decay']);
     expect(hit!.factors.reduce((a, f) => a * f.value, 1)).toBeCloseTo(hit!.score, 10);
-    expect(hit!.terms!.map((t) => t.term)).toEqual(['postgre', 'deadlock']);
+    expect(hit!.terms.map((t) => t.term)).toEqual(['postgre', 'deadlock']);
     const [miss] = explainQuery(data, 'postgres deadlock', { ...opts, name: 'react' });
     expect(miss).toMatchObject({ returned: false, tier: undefined });
     expect(miss!.excludedBecause).toContain('below the threshold');
   });
 
-  test('an embedder replaces lexical relevance (a user model, no download)', async () => {
+  test('an embedder is the semantic signal, fused with BM25 (a user model, no download)', async () => {
     const data = emptyMemory();
     data.failures.push(failure('a', 'cannot connect to the cache server'));
     data.failures.push(failure('b', 'stylesheet not loading in production'));
@@ -178,7 +178,12 @@ describe('scoring and query', () => {
     };
     const r = await new MemoryIndex(data).queryWith(embedder, 'redis refuses connections', opts);
     expect(r.failures.map((h) => h.name)).toEqual(['a']);
-    expect(r.failures[0]!.relevance).toBeCloseTo(1);
+    // The embedder's cosine is 1 and BM25 sees no shared word: fused = 1 - (1 - 0) * (1 - 0.9 * 1).
+    expect(r.failures[0]!.relevance).toBeCloseTo(0.9);
+    const [why] = await new MemoryIndex(data).explainWith(embedder, 'redis refuses connections', { ...opts, name: 'a' });
+    expect(why!.retrieval).toEqual({ bm25: { score: 0, rank: undefined }, semantic: { score: 1, rank: 1, source: 'embedder' }, fused: { score: 0.9, rank: 1 } });
+    const lexicalOnly = await new MemoryIndex(data).queryWith(embedder, 'redis refuses connections', { ...opts, retrieval: 'bm25' });
+    expect(lexicalOnly.failures).toEqual([]);
     const bad: Embedder = { embed: () => [[1]] };
     await expect(new MemoryIndex(data).queryWith(bad, 'x', opts)).rejects.toThrow(/vectors/);
   });

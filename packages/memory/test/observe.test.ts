@@ -41,17 +41,62 @@ const routine: WorkspaceRecord = {
 };
 
 describe('observe', () => {
+  test('a block its retry fixed: the recorded result stands (verify, passing now, would call it FALSE_POSITIVE); the fix is what the retry changed', async () => {
+    const first: WorkspaceRecord = { ...base, seq: 5, slug: 'api', status: 'blocked', objective: 'serve the API', delta: ['src/server.ts'], delivered: 'BLOCKED: Error: listen EADDRINUSE: address already in use 127.0.0.1:3000' };
+    const retry: WorkspaceRecord = { ...first, attempt: 2, status: 'complete', delta: ['src/server.ts', 'test/setup.ts'], delivered: 'Tests now pick a free port (PORT=0) and read it back from the server.' };
+    const calls: string[] = [];
+    const passingNow: VerifyRunner = (command) => {
+      calls.push(command);
+      return Promise.resolve({ exitCode: 0, timedOut: false, output: '' });
+    };
+    const o = await observe([first, retry], { campaign: 'c', verify: passingNow });
+    expect(o.failures).toHaveLength(1);
+    expect(o.failures[0]).toMatchObject({ workspace: '005_api', fixedBy: '005_api#2', verdict: 'CONFIRMED', learn: true });
+    expect(calls).toEqual([]); // not re-run: the tree has the fix now
+    expect(o.failures[0]!.input.fix).toBe('Fixed on attempt 2 (005_api#2): Tests now pick a free port (PORT=0) and read it back from the server. Files changed: src/server.ts, test/setup.ts.');
+    expect(o.failures[0]!.input.tags).toContain('fixed-by-retry');
+    // The derived match generalises the address: the same failure on another port matches.
+    const match = new RegExp(o.failures[0]!.input.match!, 'i');
+    expect(match.test('Error: listen EADDRINUSE: address already in use 0.0.0.0:8080')).toBe(true);
+    expect(match.test('Error: listen EACCES: permission denied 0.0.0.0:80')).toBe(false);
+    // The retry that got past it is a pattern that solves it (a recovery with a substantive first line).
+    const data = emptyMemory();
+    const applied = applyObservation(data, o, { now: NOW });
+    const failureName = applied.failures[0]!.name!;
+    const patternName = applied.patterns[0]?.name;
+    expect(patternName).toBeDefined();
+    expect(applied.links).toContainEqual({ from: patternName, to: failureName, type: 'solves' });
+    expect(data.failures[0]!.related_typed.solved_by).toEqual([patternName]);
+    // Observing again does not link twice.
+    expect(applyObservation(data, o, { now: NOW }).links).toEqual([]);
+  });
+
+  test('failures of one task, or on the same files, co-occur', async () => {
+    const a: WorkspaceRecord = { ...base, seq: 7, slug: 'db', status: 'blocked', delta: ['src/db.ts'], delivered: 'BLOCKED: SqliteError: database is locked (SQLITE_BUSY)' };
+    const b: WorkspaceRecord = { ...base, seq: 8, slug: 'seed', status: 'blocked', delta: ['src/db.ts', 'scripts/seed.ts'], delivered: 'BLOCKED: migrations table missing: run migrate before seeding' };
+    const c: WorkspaceRecord = { ...base, seq: 9, slug: 'css', status: 'blocked', delta: ['src/app.css'], delivered: 'BLOCKED: stylesheet classes vanish after purge in production' };
+    const data = emptyMemory();
+    const applied = applyObservation(data, await observe([a, b, c], { campaign: 'c' }), { now: NOW });
+    expect(applied.links.map((l) => l.type)).toEqual(['co_occurs']);
+    const names = applied.failures.map((f) => f.name);
+    expect(applied.links[0]).toMatchObject({ from: names[0], to: names[1] });
+  });
+
   test('blocked -> failure candidate: first line is the trigger, the rest the fix, cost = budget x 1000', async () => {
     const o = await observe([blocked], { campaign: 'auth' });
     expect(o.failures).toEqual([
       {
         workspace: '002_auth-api',
+        seq: 2,
+        delta: ['src/auth.ts'],
+        fixedBy: undefined,
         verdict: 'UNVERIFIED',
         learn: true,
         input: {
           trigger: 'jsonwebtoken verify throws TokenExpiredError before refresh runs',
           fix: 'Catch TokenExpiredError in the middleware and refresh there.',
           cost: 4000,
+          match: 'jsonwebtoken verify throws TokenExpiredError before refresh runs',
           source: ['auth/002_auth-api'],
           tags: ['observed', 'unverified'],
         },

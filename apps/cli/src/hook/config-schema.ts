@@ -5,7 +5,7 @@
  * that both agree on generated values and that the committed schemas are current.
  */
 import { z } from 'zod';
-import { CONFIG_SCHEMA_URL, DEFAULT_HOOK_CONFIG, STRICTNESS } from './config.js';
+import { CONFIG_SCHEMA_URL, DEFAULT_HOOK_CONFIG, MEMORY_EMBEDDERS, STRICTNESS } from './config.js';
 import { HOOK_MEMORY_SCHEMA_URL } from './memory.js';
 
 export const HookConfigSchema = z.strictObject({
@@ -31,10 +31,21 @@ export const HookConfigSchema = z.strictObject({
     .describe(`Globs (project-relative) the agent may write while a task is ORIENTING or PLANNING: plans and notes. Default: ${DEFAULT_HOOK_CONFIG.planningWrites.join(', ')}.`),
 });
 
+export const MemoryConfigSchema = z.strictObject({
+  embedder: z
+    .enum(MEMORY_EMBEDDERS)
+    .optional()
+    .describe('The semantic signal fused with BM25 in memory recall: builtin (a software-vocabulary concept table, stems and n-grams; no download) or transformers (sentence embeddings from the optional package @huggingface/transformers, local model files only). Default: builtin.'),
+  model: z.string().min(1).optional().describe('The transformers model id. Default: Xenova/all-MiniLM-L6-v2.'),
+  modelDir: z.string().min(1).optional().describe('A directory (project-relative or absolute) holding <model id>/ with config.json, tokenizer.json and onnx/model.onnx.'),
+  cacheDir: z.string().min(1).optional().describe("The transformers cache directory to read the model from (the package's default cache otherwise)."),
+});
+
 export const RatchetConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   schemaVersion: z.literal(1).optional(),
   hooks: HookConfigSchema.optional().describe('How `ratchet hook` (the Claude Code plugin, `ratchet init --claude`) holds an agent to the rails.'),
+  memory: MemoryConfigSchema.optional().describe('How `ratchet memory query`/`explain` and `workspace create` recall memory.'),
 });
 
 export const HookMemorySchema = z.strictObject({

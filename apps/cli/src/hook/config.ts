@@ -1,5 +1,6 @@
 /**
- * The project config the hooks read: `ratchet.config.json` at the project root, section `hooks`.
+ * The project config: `ratchet.config.json` at the project root, sections `hooks` (what the hooks
+ * read) and `memory` (which semantic signal memory recall uses).
  * Hand-validated (no zod on the hook's path: it runs on every tool call); config-schema.ts holds the
  * zod source of truth the shipped JSON Schema is generated from, and a test checks both agree.
  * The file is Ratchet state for the hooks' purposes: an agent cannot edit it to lower the bar.
@@ -54,8 +55,9 @@ export function configProblems(value: unknown): string[] {
   const problems: string[] = [];
   if (!isObject(value)) return ['(root): expected an object'];
   for (const key of Object.keys(value)) {
-    if (!['$schema', 'schemaVersion', 'hooks'].includes(key)) problems.push(`/${key}: unknown property (expected $schema, schemaVersion, hooks)`);
+    if (!['$schema', 'schemaVersion', 'hooks', 'memory'].includes(key)) problems.push(`/${key}: unknown property (expected $schema, schemaVersion, hooks, memory)`);
   }
+  problems.push(...memoryConfigProblems(value.memory));
   if ('$schema' in value && typeof value.$schema !== 'string') problems.push('/$schema: expected a string');
   if ('schemaVersion' in value && value.schemaVersion !== 1) problems.push('/schemaVersion: expected 1');
   const hooks = value.hooks;
@@ -86,19 +88,62 @@ export function configProblems(value: unknown): string[] {
   return problems;
 }
 
-/** The project's hook config (defaults for what it does not say). Throws ConfigError when the file is broken. */
-export function loadHookConfig(root: string): HookConfig {
+export const MEMORY_EMBEDDERS = ['builtin', 'transformers'] as const;
+
+/** Section `memory`: which semantic signal memory recall fuses with BM25. */
+export interface MemoryConfig {
+  /** builtin: the concept table, stems and n-grams (default); transformers: sentence embeddings (optional package). */
+  embedder: (typeof MEMORY_EMBEDDERS)[number];
+  /** Model id for the transformers embedder (default Xenova/all-MiniLM-L6-v2). */
+  model?: string;
+  /** Project-relative (or absolute) directory holding `<model id>/`. */
+  modelDir?: string;
+  /** The transformers cache directory to read the model from. */
+  cacheDir?: string;
+}
+
+function memoryConfigProblems(memory: unknown): string[] {
+  if (memory === undefined) return [];
+  if (!isObject(memory)) return ['/memory: expected an object'];
+  const problems: string[] = [];
+  for (const [key, v] of Object.entries(memory)) {
+    const at = `/memory/${key}`;
+    if (key === 'embedder') {
+      if (!MEMORY_EMBEDDERS.includes(v as MemoryConfig['embedder'])) problems.push(`${at}: expected one of ${MEMORY_EMBEDDERS.join(', ')}`);
+    } else if (key === 'model' || key === 'modelDir' || key === 'cacheDir') {
+      if (typeof v !== 'string' || v === '') problems.push(`${at}: expected a non-empty string`);
+    } else problems.push(`${at}: unknown property (expected embedder, model, modelDir, cacheDir)`);
+  }
+  return problems;
+}
+
+/** The project's memory config (builtin when the file or section is absent). Throws ConfigError when the file is broken. */
+export function loadMemoryConfig(root: string): MemoryConfig {
+  const value = readConfig(root);
+  const memory = value === undefined ? undefined : (value as { memory?: Partial<MemoryConfig> }).memory;
+  return { embedder: 'builtin', ...memory };
+}
+
+/** The parsed, validated config file, or undefined when there is none. */
+function readConfig(root: string): unknown {
   const path = join(root, CONFIG_FILE);
   let value: unknown;
   try {
     value = readJsonFileSync(path, { maxBytes: 256 * 1024 }).value;
   } catch (err) {
-    if (err instanceof NotFoundError) return DEFAULT_HOOK_CONFIG;
+    if (err instanceof NotFoundError) return undefined;
     if (err instanceof StoreError) throw new ConfigError(CONFIG_FILE, err.reason, err.line, err.column);
     throw err;
   }
   const problems = configProblems(value);
   if (problems.length > 0) throw new ConfigError(CONFIG_FILE, problems.join('; '));
+  return value;
+}
+
+/** The project's hook config (defaults for what it does not say). Throws ConfigError when the file is broken. */
+export function loadHookConfig(root: string): HookConfig {
+  const value = readConfig(root);
+  if (value === undefined) return DEFAULT_HOOK_CONFIG;
   const hooks = (value as { hooks?: Partial<HookConfig> }).hooks ?? {};
   return { ...DEFAULT_HOOK_CONFIG, ...hooks };
 }

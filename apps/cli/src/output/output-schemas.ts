@@ -79,7 +79,7 @@ const legal = arr(str('A trigger name.'), 'Triggers the lifecycle machine accept
 
 const signals = obj(
   {
-    relevance: num('Lexical (or embedding) relevance in [0, 1], before the match override.', { minimum: 0, maximum: 1 }),
+    relevance: num('Fused relevance in [0, 1] (BM25 and the semantic signal; BM25 alone with --retrieval bm25), before the match override.', { minimum: 0, maximum: 1 }),
     match: bool('The entry\'s match regex hit the topic (relevance then counts as 1).'),
     value: num('log2(cost + 1) for failures, log2(saved + 1) for patterns.'),
     helpRatio: num('How often the entry helped when it was used.'),
@@ -231,6 +231,23 @@ export function outputJsonSchemas(): Record<OutputName, Schema> {
               signals,
               terms: arr(obj({ term: str('A query term.'), tf: num('Occurrences in the entry.'), idf: num('Inverse document frequency.') }, ['term'], 'One term\'s contribution.'), 'BM25 per query term.'),
               factors: arr(obj({ signal: { enum: ['relevance', 'value', 'helpRatio', 'decay'] }, value: num('The factor.') }, ['signal', 'value'], 'A multiplicative factor.'), 'The factors of the score, in order.'),
+              retrieval: obj(
+                {
+                  bm25: obj({ score: num('BM25 relevance in [0, 1].'), rank: int('Rank among all entries by this signal (absent at 0).', { minimum: 1 }) }, ['score'], 'The lexical signal.'),
+                  semantic: obj(
+                    { score: num('Semantic relevance in [0, 1].'), rank: int('Rank among all entries by this signal (absent at 0).', { minimum: 1 }), source: { enum: ['builtin', 'embedder'] } },
+                    ['score', 'source'],
+                    'The semantic signal: built-in (concepts, stems, n-grams) or the configured embedder. Absent with --retrieval bm25.',
+                  ),
+                  fused: obj({ score: num('1 - (1 - bm25) x (1 - 0.9 x semantic).'), rank: int('Rank among all entries (absent at 0).', { minimum: 1 }) }, ['score'], 'The fused relevance.'),
+                },
+                ['bm25', 'fused'],
+                'Each retrieval signal, and the fused relevance.',
+              ),
+              semantic: arr(
+                obj({ word: str('A query word (stemmed).'), weight: num('Its weight (idf).'), via: str('How it met the entry: word, concept:<name>, ngram.'), credit: num('Credit in [0, 1].') }, ['word', 'weight', 'credit'], 'One query word.'),
+                'How each query word met the entry in the built-in semantic signal.',
+              ),
             },
             ['kind', 'name', 'returned', 'score', 'signals', 'factors'],
             'One entry\'s explanation.',

@@ -128,9 +128,15 @@ export const CAMPAIGN_STEPS: readonly TourStep[] = [
     expectExit: 0,
   },
   {
-    title: 'Archive the campaign',
-    explain: 'A summary goes to .ratchet/archive/<id>.json with the workspaces beside it; find-similar compares future campaigns against it.',
+    title: 'Not before the observer',
+    explain: 'FTL\'s phases are an fsm-core machine: COMPLETE only from OBSERVE, which `ratchet memory observe` on the campaign records. Refused (exit 2) with what to do.',
     args: ['campaign', 'complete'],
+    expectExit: 2,
+  },
+  {
+    title: 'Archive the campaign',
+    explain: 'Skipping the observer takes a reason, kept in the campaign\'s phase log. A summary goes to .ratchet/archive/<id>.json with the workspaces beside it; find-similar compares future campaigns against it.',
+    args: ['campaign', 'complete', '--skip-observe', 'the tour teaches memory in its own steps'],
     expectExit: 0,
   },
 ];

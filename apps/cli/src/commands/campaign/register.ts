@@ -79,10 +79,22 @@ export const registerCampaign: RegisterArea = (program: Command, action) => {
   campaign
     .command('complete')
     .description('archive the campaign to .ratchet/archive/<id>.json with a summary (its workspaces move beside it) and free the slot for the next one')
-    .option('--force', 'archive even with tasks in progress')
+    .option('--force', 'archive even with tasks in progress (the observer is still required)')
+    .option('--skip-observe <reason>', 'archive without an observation (`ratchet memory observe`); the reason is recorded in the campaign log')
     .option('--workspace-dir <dir>', 'where the workspaces were created (the --workspace-dir given to `ratchet workspace`), inside the project (default: .ratchet/workspace)')
-    .addHelpText('after', '\nExamples:\n  ratchet campaign complete\n  ratchet campaign complete --workspace-dir work/ws')
+    .addHelpText(
+      'after',
+      '\nThe campaign must be in phase OBSERVE: `ratchet memory observe` on it records the observation (FTL: the\nobserver runs before COMPLETE). Refused otherwise (exit 2), unless --skip-observe says why.\n\nExamples:\n  ratchet memory observe && ratchet campaign complete\n  ratchet campaign complete --skip-observe "every task blocked on the same missing credential"\n  ratchet campaign complete --workspace-dir work/ws',
+    )
     .action(action(() => import('./complete.js')));
+
+  campaign
+    .command('phase')
+    .description("the campaign's FTL phase (EXPLORE, PLAN, BUILD, OBSERVE, COMPLETE) and its log; with an event, move it on if the phase machine allows")
+    .addArgument(new Argument('[event]', 'explored (EXPLORE -> PLAN); planned, observed and complete are fired by add-tasks, memory observe and campaign complete').choices(['explored']))
+    .option('--reason <text>', 'recorded with the event')
+    .addHelpText('after', '\nExamples:\n  ratchet campaign phase\n  ratchet campaign phase explored --reason "4 explorers done"')
+    .action(action(() => import('./phase.js')));
 
   campaign
     .command('find-similar')

@@ -1,5 +1,5 @@
-import { readCampaignWorkspaces } from '@ratchet/campaign-dag';
-import { applyObservation, observe, openMemory, runVerifyCommand, type ObservationApplied, type Verdict } from '@ratchet/memory';
+import { CampaignError, readCampaignWorkspaces, recordObservation } from '@ratchet/campaign-dag';
+import { applyObservation, observe, openMemory, runVerifyCommand, type ObservationApplied } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { toObserved } from '../../memory-campaign.js';
@@ -13,6 +13,16 @@ import { memoryFile, now, numberOption, truncate, withMemoryErrors } from './sha
  * learned); completed ones become patterns only when they score enough; <memory_utilization>
  * becomes helped/failed feedback. Verification runs outside the memory lock.
  */
+/** Record the observation on the active campaign; its phase after, or undefined when there is no active campaign or nothing was built yet. */
+async function recordPhase(ctx: Context, options: Record<string, unknown>): Promise<string | undefined> {
+  try {
+    return (await recordObservation(ctx.cwd, campaignOptions(ctx, options))).phase;
+  } catch (err) {
+    if (err instanceof CampaignError && (err.code === 'no-campaign' || err.code === 'illegal-transition')) return undefined;
+    throw err;
+  }
+}
+
 export default async function memoryObserve(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
   const { path, shown } = memoryFile(ctx, options);
   const campaign = args[0];
@@ -26,7 +36,7 @@ export default async function memoryObserve(ctx: Context, args: string[], option
     ...(options.verify === true ? { verify: runVerifyCommand } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   });
-  let applied: ObservationApplied = { failures: [], patterns: [], feedback: [] };
+  let applied: ObservationApplied = { failures: [], patterns: [], feedback: [], links: [] };
   await withMemoryErrors(shown, () =>
     openMemory(path, { createParentDirs: true }).update((data) => {
       applied = applyObservation(data, observation, { now: now() });
@@ -34,17 +44,21 @@ export default async function memoryObserve(ctx: Context, args: string[], option
     }),
   );
 
+  // Observing the active campaign is its OBSERVE phase: the gate `campaign complete` checks.
+  const phase = campaign === undefined ? await recordPhase(ctx, options) : undefined;
   if (ctx.json) {
-    ctx.emitJson({ ok: true, file: shown, campaign: campaignId, observed: records.length, skipped: found.skipped, observation, applied });
+    ctx.emitJson({ ok: true, file: shown, campaign: campaignId, observed: records.length, skipped: found.skipped, observation, applied, ...(phase === undefined ? {} : { phase }) });
     return EXIT_OK;
   }
   ctx.out(`observed ${records.length} finished workspace(s) of ${campaignId} into ${shown}`);
   for (const s of found.skipped) ctx.out(`  skipped ${s.path}: ${s.reason}`);
-  const verdicts = new Map<string, Verdict>(observation.failures.map((f) => [f.workspace, f.verdict]));
+  const verdicts = new Map<string, string>(observation.failures.map((f) => [f.workspace, f.fixedBy === undefined ? f.verdict : `${f.verdict}: fixed by ${f.fixedBy}`]));
   for (const f of observation.failures) if (!f.learn) ctx.out(`  failure   ${f.workspace}: not learned (${f.verdict}: the verify command passes now)`);
   for (const r of applied.failures) ctx.out(`  failure   ${r.workspace}: ${r.status}${r.name ? ` ${r.name}` : ''} (${verdicts.get(r.workspace) ?? ''})${r.status === 'refused' ? `: ${r.refusals.map((x) => x.reason).join('; ')}` : ''}`);
   for (const p of observation.patterns) if (!p.learn) ctx.out(`  pattern   ${p.workspace}: not learned (score ${p.score}; ${truncate(p.rejected ?? '', 80)})`);
   for (const r of applied.patterns) ctx.out(`  pattern   ${r.workspace}: ${r.status}${r.name ? ` ${r.name}` : ''}${r.status === 'refused' ? `: ${r.refusals.map((x) => x.reason).join('; ')}` : ''}`);
+  for (const l of applied.links) ctx.out(`  link      ${l.from} ${l.type} ${l.to}`);
+  if (phase !== undefined) ctx.out(`  campaign  ${campaignId}: phase ${phase}${phase === 'OBSERVE' ? ' (`ratchet campaign complete` may archive it)' : ''}`);
   for (const fb of applied.feedback) ctx.out(`  feedback  ${fb.name} ${fb.outcome}${fb.applied ? '' : ` (not applied: ${fb.reason ?? ''})`}`);
   return EXIT_OK;
 }

@@ -1,4 +1,6 @@
-import { MemoryIndex, openMemory, recordAccess, type Explanation, type QueryHit } from '@ratchet/memory';
+import { MemoryIndex, openMemory, recordAccess, type Explanation, type QueryHit, type Retrieval } from '@ratchet/memory';
+import { CliError } from '../../errors.js';
+import { configuredEmbedder } from '../../memory-embedder.js';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { MATCH_BUDGET, memoryFile, now, numberOption, stringList, truncate } from './shared.js';
@@ -17,20 +19,24 @@ export default async function query(ctx: Context, args: string[], options: Recor
     threshold: numberOption(options, 'threshold', '--threshold', { min: 0, max: 1 }) ?? 0.25,
     tags: stringList(options.tag) ?? [],
     matchBudget: MATCH_BUDGET,
+    retrieval: retrievalOption(options),
   };
   const memory = openMemory(file.path);
   const index = new MemoryIndex(await memory.read());
+  // Only a project that configured the transformer embedder loads it (and pays for it).
+  const embedder = queryOptions.retrieval === 'bm25' ? undefined : await configuredEmbedder(ctx.cwd);
 
   if (mode === 'explain') {
     const name = typeof options.name === 'string' ? options.name : undefined;
-    const explanations = index.explain(topic, name === undefined ? queryOptions : { ...queryOptions, name });
+    const explainOptions = name === undefined ? queryOptions : { ...queryOptions, name };
+    const explanations = embedder === undefined ? index.explain(topic, explainOptions) : await index.explainWith(embedder, topic, explainOptions);
     if (ctx.json) ctx.emitJson(versioned('memory-explain', { ok: true, file: file.shown, topic, explanations }));
     else if (explanations.length === 0) ctx.out(name === undefined ? `nothing in ${file.shown} reaches relevance ${queryOptions.threshold} for this topic` : `no entry named ${name} in ${file.shown}`);
     else for (const e of explanations) printExplanation(ctx, e);
     return EXIT_OK;
   }
 
-  const result = index.query(topic, queryOptions);
+  const result = embedder === undefined ? index.query(topic, queryOptions) : await index.queryWith(embedder, topic, queryOptions);
   if (options.record === true && result.failures.length + result.patterns.length > 0) {
     const names = [...result.failures, ...result.patterns].map((h) => h.name);
     await memory.update((draft) => recordAccess(draft, names, at));
@@ -66,12 +72,26 @@ function printHit(ctx: Context, h: QueryHit): void {
 function printExplanation(ctx: Context, e: Explanation): void {
   ctx.out(`${e.kind} ${e.name}: ${e.returned ? `rank ${e.rank}, ${e.tier}` : `not returned: ${e.excludedBecause}`}`);
   const s = e.signals;
-  ctx.out(`  relevance   ${fmt(e.factors[0]!.value)}${s.match ? `  (match regex hit counts as 1; lexical ${fmt(s.relevance)})` : ''}`);
-  for (const t of e.terms ?? []) ctx.out(`    term ${JSON.stringify(t.term)}: tf ${t.tf}, idf ${fmt(t.idf)}, contributes ${fmt(t.contribution)}`);
+  ctx.out(`  relevance   ${fmt(e.factors[0]!.value)}${s.match ? `  (match regex hit counts as 1; fused ${fmt(s.relevance)})` : ''}`);
+  const r = e.retrieval;
+  const rank = (x: number | undefined): string => (x === undefined ? 'unranked' : `rank ${x}`);
+  ctx.out(`    bm25      ${fmt(r.bm25.score)}  (${rank(r.bm25.rank)})`);
+  for (const t of e.terms) ctx.out(`      term ${JSON.stringify(t.term)}: tf ${t.tf}, idf ${fmt(t.idf)}, contributes ${fmt(t.contribution)}`);
+  if (r.semantic !== undefined) {
+    ctx.out(`    semantic  ${fmt(r.semantic.score)}  (${rank(r.semantic.rank)}, ${r.semantic.source === 'builtin' ? 'built-in: words, concepts, n-grams' : 'embedder'})`);
+    for (const m of e.semantic ?? []) ctx.out(`      word ${JSON.stringify(m.word)}: weight ${fmt(m.weight)}, ${m.via === undefined ? 'no match' : `via ${m.via}, credit ${fmt(m.credit)}`}`);
+    ctx.out(`    fused     ${fmt(r.fused.score)}  (${rank(r.fused.rank)}; 1 - (1 - bm25) x (1 - 0.9 x semantic))`);
+  }
   ctx.out(`  x value     ${fmt(s.value)}  (log2(${e.kind === 'failure' ? 'cost' : 'saved'} + 1))`);
   ctx.out(`  x help      ${fmt(s.helpRatio)}  ((helped + 1) / (helped + failed + 2))`);
   ctx.out(`  x decay     ${fmt(s.decay)}  (0.5 ^ (${fmt(s.ageDays)} days / 30))`);
   ctx.out(`  = score     ${fmt(e.score)}`);
+}
+
+function retrievalOption(options: Record<string, unknown>): Retrieval {
+  const v = options.retrieval ?? 'hybrid';
+  if (v !== 'hybrid' && v !== 'bm25') throw new CliError(`--retrieval: expected hybrid or bm25, got ${JSON.stringify(v)}`, { code: 'bad-option' });
+  return v;
 }
 
 const round = (x: number): number => Math.round(x * 10_000) / 10_000;

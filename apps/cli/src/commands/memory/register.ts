@@ -52,7 +52,8 @@ export const registerMemory: RegisterArea = (program, action) => {
         .option('--failures <n>', 'how many failures to return', '5')
         .option('--patterns <n>', 'how many patterns to return', '3')
         .option('--threshold <x>', 'minimum relevance, 0 to 1', '0.25')
-        .option('--tag <tag...>', 'only entries with all these tags'),
+        .option('--tag <tag...>', 'only entries with all these tags')
+        .option('--retrieval <mode>', 'hybrid: BM25 fused with the semantic signal (built-in concepts, or the embedder of ratchet.config.json); bm25: lexical only', 'hybrid'),
     );
 
   queryOptions(memory.command('query').description('the failures and patterns relevant to a topic, tiered critical / productive / exploration, best first'))
@@ -60,7 +61,7 @@ export const registerMemory: RegisterArea = (program, action) => {
     .addHelpText('after', '\nExamples:\n  ratchet memory query "add token refresh to the auth middleware"\n  ratchet --json memory query "Error: listen EADDRINUSE 127.0.0.1:3000"')
     .action(action(() => import('./query.js'), 'query'));
 
-  queryOptions(memory.command('explain').description("why entries rank as they do: each signal's value (BM25 per term, match, cost, help ratio, decay) and the product"))
+  queryOptions(memory.command('explain').description("why entries rank as they do: each retrieval signal (BM25 per term, semantic per word, fused) and each factor (match, cost, help ratio, decay), and the product"))
     .option('--name <name>', 'explain this entry even if it was not returned')
     .addHelpText('after', '\nExample:\n  ratchet memory explain "pytest No module named requests" --name module-not-found-requests')
     .action(action(() => import('./query.js'), 'explain'));

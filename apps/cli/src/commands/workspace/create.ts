@@ -5,6 +5,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { priorKnowledgeFromMemory, taskTopic } from '../../memory-campaign.js';
+import { configuredEmbedder } from '../../memory-embedder.js';
 import { campaignOptions, guard, seqArg } from '../campaign/shared.js';
 
 /**
@@ -20,7 +21,7 @@ export default async function create(ctx: Context, args: string[], options: Reco
     const memoryPath = resolvePath(ctx, typeof options.memory === 'string' ? options.memory : '.ratchet/memory.json');
     const campaign = await guard(ctx, () => readCampaign(ctx.cwd, campaignOptions(ctx, options)));
     const task = await guard(ctx, () => Promise.resolve(findTask(campaign, seq)));
-    priorKnowledge = await priorKnowledgeFromMemory(memoryPath, taskTopic(task, task.description ?? campaign.objective), Date.now());
+    priorKnowledge = await priorKnowledgeFromMemory(memoryPath, taskTopic(task, campaign.objective), Date.now(), await configuredEmbedder(ctx.cwd));
   }
   const { path, record } = await guard(ctx, () => createWorkspace(ctx.cwd, seq, { ...campaignOptions(ctx, options), ...(priorKnowledge === undefined ? {} : { priorKnowledge }) }));
   const shown = displayPath(ctx, path);
