@@ -118,3 +118,29 @@ describe('ratchet jixo run with the scripted agent, every command a real process
     expect(log.match(/- \*\*Role\*\*: Planner/g)).toHaveLength(1);
   }, 120_000);
 });
+
+describe('ratchet jixo run: agent timeout and run quota', () => {
+  test('a hung agent is killed after --agent-timeout, its task back to Pending; the spent --max-runs quota stops the job (exit 1, nothing hangs)', () => {
+    const dir = project();
+    const r = ratchet(['jixo', 'run', 'docs.job.md', '--agent', 'sleep 60', '--runners', '2', '--max-runs', '2', '--agent-timeout', '500ms'], { cwd: dir, timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/timed out after 500 ms: killed, task 1 back to Pending/);
+    expect(r.stderr).toMatch(/timed out after 500 ms: killed, task 2 back to Pending/);
+    expect(r.stdout).toContain('quota: the turn quota is used up: 2 agent runs of 2 (--max-runs), and the job is not finished (progress 0%)');
+    const log = readFileSync(join(dir, 'docs.log.md'), 'utf8');
+    expect(log).not.toContain('status: Locked');
+    expect(log.match(/- \*\*Result\*\*: Pending/g)).toHaveLength(2);
+    expect(existsSync(join(dir, 'docs.log.md.lock'))).toBe(false);
+  }, 60_000);
+
+  test('a malformed --agent-timeout or --max-runs is a usage error (exit 2) and nothing starts', () => {
+    const dir = project();
+    for (const bad of [['--agent-timeout', '5y'], ['--agent-timeout', '0s'], ['--agent-timeout', '-1'], ['--max-runs', '0']]) {
+      const r = ratchet(['jixo', 'run', 'docs.job.md', '--agent', 'touch started', ...bad], { cwd: dir });
+      expect(r.status, bad.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(bad[0] === '--agent-timeout' ? /--agent-timeout must be a duration/ : /--max-runs must be an integer >= 1/);
+      expect(existsSync(join(dir, 'started'))).toBe(false);
+    }
+    expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toBe(LOG);
+  });
+});
