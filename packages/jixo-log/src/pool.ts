@@ -102,6 +102,7 @@ class Pool {
   private async slot(slot: number): Promise<'done' | 'crashed'> {
     let generation = 0;
     let crashes = 0;
+    let idle: string | undefined;
     while (this.stop === undefined && generation < this.s.maxLoops) {
       if (this.runs >= this.s.maxRuns) return 'done';
       // Reserve the run before the (asynchronous) assignment, so slots never overrun the quota together.
@@ -126,7 +127,8 @@ class Pool {
         // Nothing for this slot now. With no agent left to change the log, start one anyway (it
         // triages for itself) rather than wait forever on a state only an agent could change.
         if (this.active.size > 0) {
-          this.s.onEvent?.({ type: 'slot-idle', slot, reason: plan.reason });
+          if (idle !== plan.reason) this.s.onEvent?.({ type: 'slot-idle', slot, reason: plan.reason });
+          idle = plan.reason;
           await this.changeOrTimeout();
           continue;
         }
@@ -134,14 +136,14 @@ class Pool {
         this.active.add(id);
         plan = { kind: 'start', assignment: { role: 'none', reason: plan.reason } };
       }
+      idle = undefined;
       generation++;
       this.maxGeneration = Math.max(this.maxGeneration, generation);
       this.ours.add(id);
       const outcome = await this.start(slot, generation, id, plan.assignment, crashes);
-      const released = await this.cleanUp(id, outcome);
+      const { released, log } = await this.cleanUp(id, outcome);
       this.active.delete(id);
       if (outcome.timedOut === true) this.s.onEvent?.({ type: 'agent-timeout', slot, runner: id, timeoutMs: this.s.agentTimeoutMs ?? 0, released });
-      const { log } = await readLogFile(this.s.logPath);
       const exit = log.frontMatter.exit;
       const fresh = exit !== undefined && (exit.code === 0 || this.ours.has(exit.runner)) ? exit : undefined;
       this.s.onEvent?.({ type: 'agent-exit', slot, loop: generation, runner: id, code: outcome.code, signal: outcome.signal, attempt: crashes, timedOut: outcome.timedOut === true, progress: log.frontMatter.progress, ...(fresh ? { exit: fresh } : {}) });
@@ -172,10 +174,12 @@ class Pool {
     // The job file is re-read: the user may have answered a clarification meanwhile.
     const { job } = await readJobFile(this.s.jobPath);
     const now = new Date(this.s.clock()).toISOString();
-    const others = [...this.active].filter((r) => r !== id);
     const { result } = await updateLogFile<Plan>(
       this.s.logPath,
       (log) => {
+        // Who is active is read here, inside the lock: other slots start agents while we wait for it,
+        // and a runner missing from the list would have its task taken as stale.
+        const others = [...this.active].filter((r) => r !== id);
         const d = triage({ log, job, runner: id, active: others, claiming: true });
         const next = d.staleLocks.length > 0 ? releaseStaleLocks(log, [...this.active], { now }).log : log;
         if (d.kind === 'role' && d.role === 'Runner' && d.taskId !== undefined) return { log: lockTask(next, d.taskId, id, { now }), result: { kind: 'start', assignment: { role: 'Runner', taskId: d.taskId, objective: d.objective } } };
@@ -185,7 +189,10 @@ class Pool {
         this.ours.add(id);
         return { log: recordExit(next, exit, { now }), result: { kind: 'stop', exit } };
       },
-      { active: [...this.active], runner: id },
+      // No `active` list for the lock itself: it would be read before the wait, and a runner started
+      // meanwhile would see its `jixo lock` broken as stale. Our agents' detached locks name this
+      // process as owner, and cleanUp drops an exited agent's lock.
+      { runner: id },
     );
     return result!;
   }
@@ -225,29 +232,28 @@ class Pool {
    * (crashed, killed, or forgot), so the next triage can give it out again. A killed agent's task
    * gets a Pending Work Log entry saying so (a pause, not a blocker: the next runner continues it).
    */
-  private async cleanUp(id: string, outcome: AgentOutcome): Promise<string[]> {
+  private async cleanUp(id: string, outcome: AgentOutcome): Promise<{ released: string[]; log: LogFile }> {
     await releaseRunnerLock(this.s.logPath, id);
+    // Most agents leave nothing locked: look without the lock first (a restart costs one locked write, the assignment).
+    const { log } = await readLogFile(this.s.logPath);
+    if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id)) return { released: [], log };
     const now = new Date(this.s.clock()).toISOString();
-    const { result } = await updateLogFile<string[]>(
-      this.s.logPath,
-      (log) => {
-        const held = listTasks(log).filter((t) => t.status === 'Locked' && t.runner === id);
-        if (held.length === 0) return undefined;
-        let next: LogFile = log;
-        if (outcome.timedOut === true) {
-          for (const t of held) {
-            next = finishTask(next, { id: t.id, runner: id, job: this.s.name, outcome: 'Pending', summary: `The outer loop killed runner ${id} after the agent timeout (${this.s.agentTimeoutMs ?? 0} ms): the task is Pending again, work may be half done.` }, { now });
-          }
-        } else {
-          // Every other holder counts as active here: only this runner's tasks go back to Pending.
-          const others = listTasks(log).flatMap((t) => (t.status === 'Locked' && t.runner !== undefined && t.runner !== id ? [t.runner] : []));
-          next = releaseStaleLocks(log, others, { now }).log;
+    const { result, log: after } = await updateLogFile<string[]>(this.s.logPath, (current) => {
+      const held = listTasks(current).filter((t) => t.status === 'Locked' && t.runner === id);
+      if (held.length === 0) return undefined;
+      let next: LogFile = current;
+      if (outcome.timedOut === true) {
+        for (const t of held) {
+          next = finishTask(next, { id: t.id, runner: id, job: this.s.name, outcome: 'Pending', summary: `The outer loop killed runner ${id} after the agent timeout (${this.s.agentTimeoutMs ?? 0} ms): the task is Pending again, work may be half done.` }, { now });
         }
-        return { log: next, result: held.map((t) => t.id) };
-      },
-      { active: [...this.active].filter((r) => r !== id) },
-    );
-    return result ?? [];
+      } else {
+        // Every other holder counts as active here: only this runner's tasks go back to Pending.
+        const others = listTasks(current).flatMap((t) => (t.status === 'Locked' && t.runner !== undefined && t.runner !== id ? [t.runner] : []));
+        next = releaseStaleLocks(current, others, { now }).log;
+      }
+      return { log: next, result: held.map((t) => t.id) };
+    });
+    return { released: result ?? [], log: after };
   }
 
   private wake(): void {

@@ -57,6 +57,24 @@ describe('runJob pool', () => {
     expect(result.loops).toBe(4);
   });
 
+  test('8 slots on 40 tasks: every task given to exactly one runner, none taken from a runner started while a slot waited for the lock', async () => {
+    const { job, log } = await jobWith(40);
+    const by = new Map<string, string[]>();
+    const spawn = async (req: AgentRequest) => {
+      const task = req.env.RATCHET_JIXO_TASK!;
+      by.set(task, [...(by.get(task) ?? []), req.runner]);
+      await new Promise((r) => setTimeout(r, Math.random() * 10));
+      await complete(req);
+      return { code: 0, signal: null };
+    };
+    const result = await runJob({ jobPath: job, agent: 'x', runners: 8, spawn });
+    expect(result).toMatchObject({ status: 'completed', runs: 40, progress: 1 });
+    expect([...by.keys()].sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 40 }, (_, i) => String(i + 1)));
+    for (const runners of by.values()) expect(runners).toHaveLength(1);
+    const final = parseLogStrict(await readFile(log, 'utf8'));
+    expect(final.workLog).toHaveLength(40);
+  }, 60_000);
+
   test('every agent start counts against the run quota; the job stops when it is used up, saying so', async () => {
     const { job } = await jobWith(1);
     let starts = 0;
