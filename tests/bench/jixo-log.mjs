@@ -23,9 +23,11 @@ if (process.argv[2] === 'worker') {
   const cycle = (file, i) => updateLogFile(file, (l) => addEntry(l, { job: 'bench', role: 'Runner', objective: `cycle ${i}`, result: 'Succeeded', summary: 'x' }, { now: new Date().toISOString() }), { timeoutMs: 60_000 });
   if (mode === 'warm') {
     // Warm up on a private copy (same code paths, no contention), then wait for the start signal.
+    // 60 cycles: after 10 the parser and serialiser still ran 2-3x slower than in a long-running
+    // process (not yet optimised), which made 8 short-lived workers look like lock contention.
     const own = `${log}.${process.pid}.warm.md`;
     copyFileSync(log, own);
-    for (let i = 0; i < 10; i++) await cycle(own, i);
+    for (let i = 0; i < 60; i++) await cycle(own, i);
     process.stdout.write('ready\n');
     await new Promise((resolve) => process.stdin.once('data', resolve));
   }
