@@ -144,3 +144,29 @@ describe('ratchet jixo run: agent timeout and run quota', () => {
     expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toBe(LOG);
   });
 });
+
+describe('ratchet jixo triage reads the runners a live jixo run published', () => {
+  const lockedBy = (runner: string) => LOG.replace('- [ ] 1. Intro\n  - status: Pending', `- [ ] 1. Intro\n  - status: Locked\n  - runner: ${runner}`);
+  const publish = (dir: string, ownerPid: number, runners: string[]) => writeFileSync(join(dir, 'docs.log.md.runners'), JSON.stringify({ ownerPid, host: hostname(), runners }));
+
+  test('a runner started after this agent (not in its --active snapshot) keeps its Locked task; the agent is told another task', () => {
+    const dir = project();
+    writeFileSync(join(dir, 'docs.log.md'), lockedBy('docs-late-001'));
+    publish(dir, process.pid, ['docs-early-001', 'docs-late-001']);
+    const r = ratchet(['--json', 'jixo', 'triage', 'docs.job.md', '--runner', 'docs-early-001', '--active', ''], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ kind: 'role', role: 'Runner', taskId: '2', staleLocks: [] });
+    expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toContain('  - runner: docs-late-001');
+  });
+
+  test('a list left by a dead jixo run, or one that does not parse, is ignored: the lock is stale and released', () => {
+    for (const write of [(dir: string) => publish(dir, 2 ** 22 + 12345, ['docs-late-001']), (dir: string) => writeFileSync(join(dir, 'docs.log.md.runners'), '{"ownerPid": ')]) {
+      const dir = project();
+      writeFileSync(join(dir, 'docs.log.md'), lockedBy('docs-late-001'));
+      write(dir);
+      const r = ratchet(['--json', 'jixo', 'triage', 'docs.job.md', '--runner', 'docs-early-001', '--active', ''], { cwd: dir });
+      expect(r.status, r.stderr).toBe(0);
+      expect(json(r.stdout)).toMatchObject({ kind: 'role', role: 'Runner', taskId: '1', staleLocks: ['1'] });
+    }
+  });
+});

@@ -9,7 +9,9 @@
  * A slot with nothing to do (every ready task taken, another runner planning) waits until an agent
  * exits or the idle poll comes round. Every agent start counts against the job's run quota.
  */
+import { rm } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { activeRunnersPath, publishActiveRunners } from './active-runners.js';
 import { JixoError } from './errors.js';
 import { readJobFile, readLogFile, releaseRunnerLock, updateLogFile } from './files.js';
 import { formatProgress } from './log.js';
@@ -73,9 +75,11 @@ class Pool {
   /** Every runner this run started (an exit 1 stops the run only when one of them recorded it). */
   private readonly ours = new Set<string>();
   private runs = 0;
+  private started = 0;
   private maxGeneration = 0;
   private stop: Stop | undefined;
   private wakers: (() => void)[] = [];
+  private published: Promise<void> = Promise.resolve();
 
   constructor(private readonly s: PoolSettings) {
     this.spawn = s.spawn ?? shellSpawner(s.onEvent);
@@ -84,7 +88,13 @@ class Pool {
   }
 
   async run(): Promise<RunResult> {
-    const slots = await Promise.all(Array.from({ length: this.s.runners }, (_, i) => this.slot(i + 1)));
+    let slots: ('done' | 'crashed')[];
+    try {
+      slots = await Promise.all(Array.from({ length: this.s.runners }, (_, i) => this.slot(i + 1)));
+    } finally {
+      await this.published.catch(() => undefined);
+      await rm(activeRunnersPath(this.s.logPath), { force: true });
+    }
     const { log } = await readLogFile(this.s.logPath);
     const exit = log.frontMatter.exit;
     const base = { loops: this.maxGeneration, runs: this.runs, progress: log.frontMatter.progress, logPath: this.s.logPath, ...(exit ? { exit } : {}) };
@@ -109,6 +119,8 @@ class Pool {
       this.runs++;
       const id = runnerId(this.s.name, generation + 1, this.s.clock);
       this.active.add(id);
+      // Published before its task is locked: agents triaging meanwhile must not take that lock for stale.
+      await this.publish();
       let plan: Plan;
       try {
         plan = await this.assign(id);
@@ -119,6 +131,8 @@ class Pool {
       }
       if (plan.kind !== 'start') {
         this.active.delete(id);
+        // A listed runner that never starts would be counted idle by agents' triage (and could be elected to plan).
+        void this.publish().catch(() => undefined);
         this.runs--;
         if (plan.kind === 'stop') {
           this.finish(plan.exit);
@@ -134,6 +148,7 @@ class Pool {
         }
         this.runs++;
         this.active.add(id);
+        await this.publish();
         plan = { kind: 'start', assignment: { role: 'none', reason: plan.reason } };
       }
       idle = undefined;
@@ -143,6 +158,7 @@ class Pool {
       const outcome = await this.start(slot, generation, id, plan.assignment, crashes);
       const { released, log } = await this.cleanUp(id, outcome);
       this.active.delete(id);
+      void this.publish().catch(() => undefined);
       if (outcome.timedOut === true) this.s.onEvent?.({ type: 'agent-timeout', slot, runner: id, timeoutMs: this.s.agentTimeoutMs ?? 0, released });
       const exit = log.frontMatter.exit;
       const fresh = exit !== undefined && (exit.code === 0 || this.ours.has(exit.runner)) ? exit : undefined;
@@ -219,7 +235,7 @@ class Pool {
     };
     const assigned = assignment.role === 'Runner' ? `Assigned_Task: ${assignment.taskId} (locked for you: ${assignment.objective})\n` : assignment.role === 'Planner' ? `Assigned_Role: Planner (${assignment.objective})\n` : '';
     const stdin = `${this.prompt}\n\n<ENVIRONMENT_VALUES>\nTask_Runner: ${id}\nJob_Name: ${s.name}\nCurrent_Task_Max_Turns_Quota: ${env.RATCHET_JIXO_MAX_TURNS}\nOther_Runner_List: ${others.length > 0 ? others.join(', ') : '(none)'}\ntask.cwd: ${s.cwd}\ntask.dirs: ${env.RATCHET_JIXO_DIRS || '(none)'}\ntask.filepath: ${s.jobPath}\ntask.log.filepath: ${s.logPath}\n${assigned}</ENVIRONMENT_VALUES>\n`;
-    s.onEvent?.({ type: 'agent-start', slot, loop, run: this.runs, runner: id, assignment, attempt });
+    s.onEvent?.({ type: 'agent-start', slot, loop, run: ++this.started, runner: id, assignment, attempt });
     try {
       return await this.spawn({ runner: id, command: s.agent, cwd: s.cwd, env, stdin, ...(s.agentTimeoutMs !== undefined ? { timeoutMs: s.agentTimeoutMs } : {}), ...(s.killGraceMs !== undefined ? { killGraceMs: s.killGraceMs } : {}) });
     } catch {
@@ -254,6 +270,15 @@ class Pool {
       return { log: next, result: held.map((t) => t.id) };
     });
     return { released: result ?? [], log: after };
+  }
+
+  /**
+   * Publish the active runners for agents' own triage (see active-runners.ts). Writes are chained,
+   * and each writes the set as it is when its turn comes, so the last write is the latest state.
+   */
+  private publish(): Promise<void> {
+    this.published = this.published.catch(() => undefined).then(() => publishActiveRunners(this.s.logPath, [...this.active]));
+    return this.published;
   }
 
   private wake(): void {
