@@ -118,3 +118,55 @@ describe('ratchet jixo run with the scripted agent, every command a real process
     expect(log.match(/- \*\*Role\*\*: Planner/g)).toHaveLength(1);
   }, 120_000);
 });
+
+describe('ratchet jixo run: agent timeout and run quota', () => {
+  test('a hung agent is killed after --agent-timeout, its task back to Pending; the spent --max-runs quota stops the job (exit 1, nothing hangs)', () => {
+    const dir = project();
+    const r = ratchet(['jixo', 'run', 'docs.job.md', '--agent', 'sleep 60', '--runners', '2', '--max-runs', '2', '--agent-timeout', '500ms'], { cwd: dir, timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/timed out after 500 ms: killed, task 1 back to Pending/);
+    expect(r.stderr).toMatch(/timed out after 500 ms: killed, task 2 back to Pending/);
+    expect(r.stdout).toContain('quota: the turn quota is used up: 2 agent runs of 2 (--max-runs), and the job is not finished (progress 0%)');
+    const log = readFileSync(join(dir, 'docs.log.md'), 'utf8');
+    expect(log).not.toContain('status: Locked');
+    expect(log.match(/- \*\*Result\*\*: Pending/g)).toHaveLength(2);
+    expect(existsSync(join(dir, 'docs.log.md.lock'))).toBe(false);
+  }, 60_000);
+
+  test('a malformed --agent-timeout or --max-runs is a usage error (exit 2) and nothing starts', () => {
+    const dir = project();
+    for (const bad of [['--agent-timeout', '5y'], ['--agent-timeout', '0s'], ['--agent-timeout', '-1'], ['--max-runs', '0']]) {
+      const r = ratchet(['jixo', 'run', 'docs.job.md', '--agent', 'touch started', ...bad], { cwd: dir });
+      expect(r.status, bad.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(bad[0] === '--agent-timeout' ? /--agent-timeout must be a duration/ : /--max-runs must be an integer >= 1/);
+      expect(existsSync(join(dir, 'started'))).toBe(false);
+    }
+    expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toBe(LOG);
+  });
+});
+
+describe('ratchet jixo triage reads the runners a live jixo run published', () => {
+  const lockedBy = (runner: string) => LOG.replace('- [ ] 1. Intro\n  - status: Pending', `- [ ] 1. Intro\n  - status: Locked\n  - runner: ${runner}`);
+  const publish = (dir: string, ownerPid: number, runners: string[]) => writeFileSync(join(dir, 'docs.log.md.runners'), JSON.stringify({ ownerPid, host: hostname(), runners }));
+
+  test('a runner started after this agent (not in its --active snapshot) keeps its Locked task; the agent is told another task', () => {
+    const dir = project();
+    writeFileSync(join(dir, 'docs.log.md'), lockedBy('docs-late-001'));
+    publish(dir, process.pid, ['docs-early-001', 'docs-late-001']);
+    const r = ratchet(['--json', 'jixo', 'triage', 'docs.job.md', '--runner', 'docs-early-001', '--active', ''], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ kind: 'role', role: 'Runner', taskId: '2', staleLocks: [] });
+    expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toContain('  - runner: docs-late-001');
+  });
+
+  test('a list left by a dead jixo run, or one that does not parse, is ignored: the lock is stale and released', () => {
+    for (const write of [(dir: string) => publish(dir, 2 ** 22 + 12345, ['docs-late-001']), (dir: string) => writeFileSync(join(dir, 'docs.log.md.runners'), '{"ownerPid": ')]) {
+      const dir = project();
+      writeFileSync(join(dir, 'docs.log.md'), lockedBy('docs-late-001'));
+      write(dir);
+      const r = ratchet(['--json', 'jixo', 'triage', 'docs.job.md', '--runner', 'docs-early-001', '--active', ''], { cwd: dir });
+      expect(r.status, r.stderr).toBe(0);
+      expect(json(r.stdout)).toMatchObject({ kind: 'role', role: 'Runner', taskId: '1', staleLocks: ['1'] });
+    }
+  });
+});

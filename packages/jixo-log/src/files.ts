@@ -35,7 +35,8 @@ export interface UpdateOptions extends LockSettings {
 
 const SLICE_MS = 100;
 
-function isAlive(pid: number): boolean {
+/** @internal Whether a pid on this host is alive (EPERM: alive, not ours). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

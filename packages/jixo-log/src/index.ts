@@ -52,6 +52,8 @@ export {
   type LogLockOptions,
   type LogLockResult,
 } from './files.js';
-export { runJob, runnerId, uuidv7, jobName, logPathFor, initialLog, ensureLog, shellSpawner, type RunOptions, type RunResult, type RunEvent, type SpawnAgent, type AgentRequest, type AgentOutcome } from './runner.js';
+export { runnerId, uuidv7, jobName, logPathFor, initialLog, ensureLog, shellSpawner, type RunOptions, type RunResult, type RunEvent, type SpawnAgent, type AgentRequest, type AgentOutcome, type Assignment } from './runner.js';
+export { runJob } from './pool.js';
+export { activeRunnersPath, publishActiveRunners, readActiveRunners, type ActiveRunnersFile } from './active-runners.js';
 export { auditLog } from './audit.js';
 export { SYSTEM_PROMPT } from './system-prompt.js';

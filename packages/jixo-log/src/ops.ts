@@ -124,6 +124,8 @@ export function lockTask(log: LogFile, id: string, runner: string, ctx: CommitCo
   const tasks = listTasks(next);
   const mine = tasks.find((t) => t.status === 'Locked' && t.runner === runner);
   if (mine && mine.id !== id) throw new JixoError('already-locked', `runner ${runner} already holds task ${mine.id}: a runner locks one task at a time`);
+  // Already this runner's (the outer loop assigned it before starting the agent): nothing to do.
+  if (mine) return log;
   const task = findTask(next, id);
   const waiting = (task.dependsOn ?? []).filter((d) => tasks.find((t) => t.id === d)?.status !== 'Completed');
   if (waiting.length > 0 && task.status === 'Pending') throw new JixoError('bad-argument', `task ${id} depends on ${waiting.join(', ')}, not Completed yet`);

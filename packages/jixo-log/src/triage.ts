@@ -4,7 +4,7 @@
  */
 import { PLACEHOLDER_TITLE } from './log.js';
 import { lastEntryFor, listTasks } from './ops.js';
-import type { JobFile, LogFile } from './types.js';
+import type { JobFile, LogFile, RoadmapItem } from './types.js';
 
 export type TriageStep = 'stale-locks' | 'failed-task' | 'pending-blocker' | 'user-reply' | 'plan-alignment' | 'task-selection';
 
@@ -18,26 +18,43 @@ export interface TriageInput {
   runner: string;
   /** The other active runners (Other_Runner_List). The runner itself always counts as active. */
   active: readonly string[];
+  /**
+   * The caller locks the selected task for the runner in the same locked write (`jixo triage
+   * --claim`, the outer loop's assignment), so the first ready task is this runner's. Without it the
+   * answer is advice read before a separate `task lock`: idle runners are then spread over the ready
+   * tasks by rank, so runners triaging at the same time are not all told the same task.
+   */
+  claiming?: boolean;
 }
-
 
 export function triage(input: TriageInput): TriageDecision {
   const decision = decide(input);
   if (decision.kind !== 'role' || decision.role !== 'Planner') return decision;
   // Every idle runner reaching a Planner step would get the same objective, and two planners at once
   // write conflicting plans: the idle runner with the smallest id plans (runner ids start with a
-  // time-ordered UUIDv7, so that is the earliest started), the others stand by. Runners holding a
-  // Locked task are busy and never elected.
-  const busy = new Set(listTasks(input.log).flatMap((t) => (t.status === 'Locked' && t.runner !== undefined && !decision.staleLocks.includes(t.id) ? [t.runner] : [])));
-  const planner = [...new Set([...input.active, input.runner])].filter((r) => r === input.runner || !busy.has(r)).sort()[0]!;
+  // time-ordered UUIDv7, so that is the earliest started). Runners holding a Locked task are busy
+  // and never elected.
+  const view = viewOf(input);
+  const planner = idleRunners(input, view)[0]!;
   if (planner === input.runner) return decision;
+  // The others are not idled by the Planner round: a runner with executable work takes it (tasks
+  // the Planner is asked about, blocked or failed, are not executable and never selected).
+  const { pick } = selectTask(input, view, planner);
+  if (pick !== undefined) return { kind: 'role', role: 'Runner', step: 'task-selection', taskId: pick.id, objective: `Task ${pick.text}`, staleLocks: decision.staleLocks };
   return { kind: 'exit', code: 2, step: decision.step, reason: `Runner ${planner} is the one to plan (${decision.objective}); nothing else to do.`, staleLocks: decision.staleLocks };
 }
 
-function decide({ log, job, runner, active }: TriageInput): TriageDecision {
+interface View {
+  /** The tasks with stale locks already released (in memory). */
+  tasks: RoadmapItem[];
+  byId: Map<string, RoadmapItem>;
+  staleLocks: string[];
+}
+
+/** Step 1, stale lock reconciliation, applied to a copy for the remaining steps. */
+function viewOf({ log, runner, active }: TriageInput): View {
   const live = new Set([...active, runner]);
   const tasks = listTasks(log).map((t) => ({ ...t }));
-  // 1. Stale lock reconciliation (applied in memory for the remaining steps).
   const staleLocks: string[] = [];
   for (const t of tasks) {
     if (t.status === 'Locked' && (t.runner === undefined || !live.has(t.runner))) {
@@ -46,7 +63,44 @@ function decide({ log, job, runner, active }: TriageInput): TriageDecision {
       delete t.runner;
     }
   }
-  const byId = new Map(tasks.map((t) => [t.id, t]));
+  return { tasks, byId: new Map(tasks.map((t) => [t.id, t])), staleLocks };
+}
+
+/** Active runners (the caller included) holding no Locked task, sorted: the earliest started first. */
+function idleRunners({ runner, active }: TriageInput, view: View): string[] {
+  const busy = new Set(view.tasks.flatMap((t) => (t.status === 'Locked' && t.runner !== undefined ? [t.runner] : [])));
+  return [...new Set([...active, runner])].filter((r) => r === runner || !busy.has(r)).sort();
+}
+
+/** A Pending task with a recorded blocker waits for a Planner; it is not executable. */
+function blockerOf(log: LogFile, task: RoadmapItem): string | undefined {
+  const last = lastEntryFor(log, task);
+  return last?.result === 'Pending' ? last.blocker : undefined;
+}
+
+/**
+ * Executable tasks (Pending, every dependency Completed, no blocker) in roadmap order, and the one
+ * for this runner: the first when it claims, else the one at its rank among the idle runners (the
+ * elected `planner` excluded), so concurrent runners are told distinct tasks. Undefined when its
+ * rank is past the ready tasks: the earlier-ranked runners take them.
+ */
+function selectTask(input: TriageInput, view: View, planner?: string): { ready: RoadmapItem[]; pick: RoadmapItem | undefined } {
+  const ready = view.tasks.filter((t) => t.status === 'Pending' && (t.dependsOn ?? []).every((d) => view.byId.get(d)?.status === 'Completed') && blockerOf(input.log, t) === undefined);
+  if (input.claiming === true) return { ready, pick: ready[0] };
+  const rank = idleRunners(input, view)
+    .filter((r) => r !== planner)
+    .indexOf(input.runner);
+  return { ready, pick: ready[Math.max(0, rank)] };
+}
+
+function decide(input: TriageInput): TriageDecision {
+  const { log, job, runner } = input;
+  const view = viewOf(input);
+  const { tasks, byId, staleLocks } = view;
+  // A runner that already holds a Locked task (the outer loop assigned it, or it locked it earlier
+  // in this lifecycle) continues that task: it may hold only one, and it is not idle.
+  const mine = tasks.find((t) => t.status === 'Locked' && t.runner === runner);
+  if (mine) return { kind: 'role', role: 'Runner', step: 'task-selection', taskId: mine.id, objective: `Task ${mine.text}`, staleLocks };
   // 2. Failed task triage.
   const failed = tasks.find((t) => t.status === 'Failed');
   if (failed) return { kind: 'role', role: 'Planner', step: 'failed-task', taskId: failed.id, objective: `Resolve failed task ${failed.text}: read its Work Log entries, then retry it (set it back to Pending), replace it, or cancel it.`, staleLocks };
@@ -54,9 +108,9 @@ function decide({ log, job, runner, active }: TriageInput): TriageDecision {
   // the runner sets on purpose, so wording in a summary never decides), or a dependency that can never complete.
   for (const t of tasks) {
     if (t.status !== 'Pending') continue;
-    const last = lastEntryFor(log, t);
-    if (last?.result === 'Pending' && last.blocker !== undefined) {
-      return { kind: 'role', role: 'Planner', step: 'pending-blocker', taskId: t.id, objective: `Remove the blocker of task ${t.text} (${last.blocker}): change the plan or the job so it can go on, then clear it with \`ratchet jixo task unblock <log> ${t.id} --summary "<how it was resolved>"\`.`, staleLocks };
+    const blocker = blockerOf(log, t);
+    if (blocker !== undefined) {
+      return { kind: 'role', role: 'Planner', step: 'pending-blocker', taskId: t.id, objective: `Remove the blocker of task ${t.text} (${blocker}): change the plan or the job so it can go on, then clear it with \`ratchet jixo task unblock <log> ${t.id} --summary "<how it was resolved>"\`.`, staleLocks };
     }
     const dead = (t.dependsOn ?? []).filter((d) => {
       const dep = byId.get(d);
@@ -74,8 +128,9 @@ function decide({ log, job, runner, active }: TriageInput): TriageDecision {
     return { kind: 'role', role: 'Planner', step: 'plan-alignment', objective: 'Give the log a concise title derived from the job file, and check the roadmap still matches the goal.', staleLocks };
   }
   // 6. Task selection and completion.
-  const ready = tasks.find((t) => t.status === 'Pending' && (t.dependsOn ?? []).every((d) => byId.get(d)?.status === 'Completed'));
-  if (ready) return { kind: 'role', role: 'Runner', step: 'task-selection', taskId: ready.id, objective: `Task ${ready.text}`, staleLocks };
+  const { ready, pick } = selectTask(input, view);
+  if (pick) return { kind: 'role', role: 'Runner', step: 'task-selection', taskId: pick.id, objective: `Task ${pick.text}`, staleLocks };
+  if (ready.length > 0) return { kind: 'exit', code: 2, step: 'task-selection', reason: `No available tasks to execute: the ${ready.length} ready task(s) go to idle runners started earlier.`, staleLocks };
   if (tasks.some((t) => t.status === 'Locked')) return { kind: 'exit', code: 2, step: 'task-selection', reason: 'No available tasks to execute, other agents are active.', staleLocks };
   if (effective.every((t) => t.status === 'Completed')) return { kind: 'exit', code: 0, step: 'task-selection', reason: 'Job completed successfully.', staleLocks };
   const waiting = tasks.filter((t) => t.status === 'Pending').map((t) => t.id);

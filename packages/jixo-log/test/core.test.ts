@@ -123,8 +123,8 @@ describe('triage: each step of the seed order wins over the later ones', () => {
   test('a Locked task whose runner is active is not stale (the original hard-coded an empty runner list)', () => {
     const log = logWith(false, 'quota exceeded', 'Real title');
     expect(triage({ log, job: emptyJob, runner: 'me', active: ['gone'] })).toMatchObject({ step: 'task-selection', taskId: '3', staleLocks: [] });
-    // the runner itself always counts as active
-    expect(triage({ log, job: emptyJob, runner: 'gone', active: [] })).toMatchObject({ taskId: '3', staleLocks: [] });
+    // the runner itself always counts as active: it keeps (and is told to continue) its own task
+    expect(triage({ log, job: emptyJob, runner: 'gone', active: [] })).toMatchObject({ role: 'Runner', taskId: '1', staleLocks: [] });
   });
 
   test('one planner at a time: the idle runner with the smallest id plans, the others stand by (exit 2)', () => {
@@ -136,6 +136,59 @@ describe('triage: each step of the seed order wins over the later ones', () => {
     // a runner busy with a Locked task is not elected
     const busy = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Locked\n  - runner: job-0001\n- [ ] 2. b\n  - status: Failed\n\n## Work Log\n');
     expect(triage({ log: busy, job: emptyJob, runner: 'job-0002', active: ['job-0001'] })).toMatchObject({ kind: 'role', role: 'Planner', step: 'failed-task' });
+  });
+});
+
+describe('triage assigns work per runner (parallel runners)', () => {
+  const plan = (body: string, title = 't') => parseLogStrict(`---\ntitle: "${title}"\n---\n\n## Roadmap\n\n${body}\n\n## Work Log\n`);
+  const four = plan('- [ ] 1. a\n  - status: Pending\n- [ ] 2. b\n  - status: Pending\n  - dependsOn: 1\n- [ ] 3. c\n  - status: Pending\n- [ ] 4. d\n  - status: Pending');
+  const runners = ['job-01', 'job-02', 'job-03', 'job-04'];
+  const ask = (log: ReturnType<typeof plan>, runner: string, claiming = false) => triage({ log, job: emptyJob, runner, active: runners.filter((r) => r !== runner), claiming });
+
+  test('idle runners triaging the same log are told distinct tasks, never one whose dependencies are not Completed', () => {
+    const told = runners.map((r) => ask(four, r));
+    // 3 executable tasks (2 waits on 1) for 4 idle runners: the earliest three get one each, the last stands by
+    expect(told.slice(0, 3).map((d) => (d.kind === 'role' ? d.taskId : d.code))).toEqual(['1', '3', '4']);
+    expect(told[3]).toMatchObject({ kind: 'exit', code: 2 });
+    // the answers stay consistent while runners lock in any order: after job-03 locks 3, the others keep theirs
+    const after = lockTask(four, '3', 'job-03', { now: 't' });
+    expect(['job-01', 'job-02', 'job-04'].map((r) => { const d = ask(after, r); return d.kind === 'role' ? d.taskId : d.code; })).toEqual(['1', '4', 2]);
+    // a runner holding a task is told that task, whatever else is ready
+    expect(ask(after, 'job-03')).toMatchObject({ role: 'Runner', taskId: '3' });
+  });
+
+  test('claiming (the caller locks in the same write): one after another, every claim is a new executable task', () => {
+    let log = four;
+    const claimed: string[] = [];
+    for (const r of runners) {
+      const d = ask(log, r, true);
+      if (d.kind !== 'role') break;
+      claimed.push(d.taskId!);
+      log = lockTask(log, d.taskId!, r, { now: 't' });
+    }
+    expect(claimed).toEqual(['1', '3', '4']);
+    expect(ask(log, 'job-05', true)).toMatchObject({ kind: 'exit', code: 2 });
+    expect(new Set(claimed).size).toBe(claimed.length);
+  });
+
+  test('a Planner round does not stop runners that have work: the elected one plans, the others take executable tasks', () => {
+    // task 5 failed (a Planner step), task 4 is blocked on a Planner: neither is executable
+    const base = plan('- [ ] 1. a\n  - status: Pending\n- [ ] 3. c\n  - status: Pending\n- [ ] 4. d\n  - status: Pending\n- [ ] 5. e\n  - status: Failed');
+    const log = { ...base, workLog: [{ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 4. d', result: 'Pending', summary: 's', blocker: 'which API', extra: '' }] };
+    const told = runners.map((r) => ask(log, r));
+    expect(told[0]).toMatchObject({ kind: 'role', role: 'Planner', step: 'failed-task', taskId: '5' });
+    expect(told[1]).toMatchObject({ kind: 'role', role: 'Runner', taskId: '1' });
+    expect(told[2]).toMatchObject({ kind: 'role', role: 'Runner', taskId: '3' });
+    // nothing executable left for the fourth: it stands by, naming the planner
+    expect(told[3]).toMatchObject({ kind: 'exit', code: 2 });
+    expect(told[3]!.kind === 'exit' && told[3]!.reason).toContain('job-01');
+  });
+
+  test('task lock by the runner that already holds that task (the outer loop assigned it) succeeds and changes nothing', () => {
+    const locked = lockTask(four, '1', 'job-01', { now: 't' });
+    expect(lockTask(locked, '1', 'job-01', { now: 'later' })).toBe(locked);
+    expect(() => lockTask(locked, '3', 'job-01', { now: 't' })).toThrow(/already holds task 1/);
+    expect(() => lockTask(locked, '1', 'job-02', { now: 't' })).toThrow();
   });
 });
 

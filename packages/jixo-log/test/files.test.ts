@@ -60,30 +60,45 @@ describe('the log lock', () => {
 });
 
 describe('runJob (injected spawner)', () => {
-  test('N agents per loop get runner id, job, other runners, quota, paths and the system prompt; exit 0 stops the loop; a finished job is skipped', async () => {
-    const { runJob, recordExit, SYSTEM_PROMPT } = await import('../src/index.js');
+  test('N runner slots get runner id, distinct assigned tasks, job, other runners, quota, paths and the system prompt; a crash restarts the slot on the released task; exit 0 stops; a finished job is skipped', async () => {
+    const { runJob, finishTask, SYSTEM_PROMPT } = await import('../src/index.js');
     const dir = await mkdtemp(join(tmpdir(), 'jixo-runjob-'));
     await writeFile(join(dir, 'docs.job.md'), '---\nname: docs\ndirs: ["src"]\n---\n\nGoal.\n');
-    await writeFile(join(dir, 'docs.log.md'), '---\ntitle: "t"\nprogress: "100%"\n---\n\n## Roadmap\n\n- [x] 1. a\n  - status: Completed\n\n## Work Log\n');
+    const complete = (req: { env: Record<string, string>; runner: string }) =>
+      updateLogFile(req.env.RATCHET_JIXO_LOG_FILE!, (l) => finishTask(l, { id: req.env.RATCHET_JIXO_TASK!, runner: req.runner, job: 'docs', outcome: 'Completed', summary: 'ok' }, ctx));
+    // progress 100% (as a finished job records it) with work left: skipped unless forced
+    await writeFile(join(dir, 'docs.log.md'), '---\ntitle: "t"\nprogress: "100%"\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Pending\n- [ ] 2. b\n  - status: Pending\n\n## Work Log\n');
     const seen: { env: Record<string, string>; stdin: string }[] = [];
-    let calls = 0;
+    let retried!: () => void;
+    const retryStarted = new Promise<void>((r) => (retried = r));
     const spawn = async (req: { env: Record<string, string>; stdin: string; runner: string }) => {
       seen.push(req);
-      calls++;
-      if (calls === 1) return { code: 1, signal: null }; // a crash: retried as a new runner
-      await updateLogFile(req.env.RATCHET_JIXO_LOG_FILE!, (l) => recordExit(l, { code: 0, reason: 'done', runner: req.runner, time: ctx.now }, ctx));
+      if (seen.length === 1) return { code: 1, signal: null }; // a crash: the slot restarts as a new runner
+      if (seen.length === 2) {
+        await retryStarted; // the crashed slot restarted without waiting for this one
+        await complete(req);
+        return { code: 0, signal: null };
+      }
+      retried();
+      await complete(req);
       return { code: 0, signal: null };
     };
     expect((await runJob({ jobPath: join(dir, 'docs.job.md'), agent: 'x', spawn })).status).toBe('skipped');
     const result = await runJob({ jobPath: join(dir, 'docs.job.md'), agent: 'agent --x', runners: 2, force: true, spawn, maxTurns: 7 });
-    expect(result).toMatchObject({ status: 'completed', loops: 1, exit: { code: 0 } });
+    // every task Completed: the outer loop records the exit itself (no agent is started to say so)
+    expect(result).toMatchObject({ status: 'completed', loops: 2, runs: 3, progress: 1, exit: { code: 0, reason: 'Job completed successfully.' } });
     expect(seen).toHaveLength(3);
     const [a, b, retry] = seen as [(typeof seen)[0], (typeof seen)[0], (typeof seen)[0]];
     expect(a.env.RATCHET_JIXO_RUNNER).toMatch(/^docs-[0-9a-f-]{36}-001$/);
+    expect(retry.env.RATCHET_JIXO_RUNNER).toMatch(/^docs-[0-9a-f-]{36}-002$/);
     expect(a.env.RATCHET_JIXO_ACTIVE).toBe(b.env.RATCHET_JIXO_RUNNER);
     expect(b.env.RATCHET_JIXO_ACTIVE).toBe(a.env.RATCHET_JIXO_RUNNER);
     expect(retry.env.RATCHET_JIXO_RUNNER).not.toBe(a.env.RATCHET_JIXO_RUNNER);
-    expect(a.env).toMatchObject({ RATCHET_JIXO_JOB: 'docs', RATCHET_JIXO_MAX_TURNS: '7', RATCHET_JIXO_DIRS: 'src', RATCHET_JIXO_JOB_FILE: join(dir, 'docs.job.md'), RATCHET_JIXO_LOG_FILE: join(dir, 'docs.log.md'), RATCHET_JIXO_OWNER_PID: String(process.pid), RATCHET_ACTOR: 'agent' });
+    // distinct tasks, locked for each runner before it starts; the crashed runner's task is given out again
+    expect([a.env.RATCHET_JIXO_TASK, b.env.RATCHET_JIXO_TASK].sort()).toEqual(['1', '2']);
+    expect(retry.env.RATCHET_JIXO_TASK).toBe(a.env.RATCHET_JIXO_TASK);
+    expect(a.stdin).toContain(`Assigned_Task: ${a.env.RATCHET_JIXO_TASK} (locked for you: Task `);
+    expect(a.env).toMatchObject({ RATCHET_JIXO_JOB: 'docs', RATCHET_JIXO_ROLE: 'Runner', RATCHET_JIXO_MAX_TURNS: '7', RATCHET_JIXO_DIRS: 'src', RATCHET_JIXO_JOB_FILE: join(dir, 'docs.job.md'), RATCHET_JIXO_LOG_FILE: join(dir, 'docs.log.md'), RATCHET_JIXO_OWNER_PID: String(process.pid), RATCHET_ACTOR: 'agent' });
     expect(a.stdin.startsWith(SYSTEM_PROMPT)).toBe(true);
     expect(a.stdin).toContain(`Task_Runner: ${a.env.RATCHET_JIXO_RUNNER}`);
   });
@@ -101,12 +116,12 @@ describe('runJob (injected spawner)', () => {
       return { code: 0, signal: null };
     };
     const ends: unknown[] = [];
-    const result = await runJob({ jobPath: join(dir, 'docs.job.md'), agent: 'x', spawn, maxLoops: 5, onEvent: (e) => e.type === 'loop-end' && ends.push(e) });
+    const result = await runJob({ jobPath: join(dir, 'docs.job.md'), agent: 'x', spawn, maxLoops: 5, onEvent: (e) => e.type === 'agent-exit' && ends.push({ loop: e.loop, progress: e.progress, exit: e.exit }) });
     expect(result).toMatchObject({ status: 'error', loops: 2, reason: 'stuck now' });
-    // progress reports show the exit a loop recorded, not the old one
+    // progress reports show the exit an agent recorded, not the old one
     expect(ends).toEqual([
-      { type: 'loop-end', loop: 1, progress: 0 },
-      { type: 'loop-end', loop: 2, progress: 0, exit: expect.objectContaining({ code: 1, reason: 'stuck now' }) as unknown },
+      { loop: 1, progress: 0, exit: undefined },
+      { loop: 2, progress: 0, exit: expect.objectContaining({ code: 1, reason: 'stuck now' }) as unknown },
     ]);
     expect(loops).toBe(2);
   });

@@ -145,14 +145,16 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
 
   jixo
     .command('run')
-    .description('the outer loop: spawn N agents per loop (runner id, job, other runners, quota, paths, system prompt via env and stdin) until a tasks-exit 0')
+    .description('the outer loop: a pool of N runner slots; each assigns a distinct task (locked for the new runner) or the Planner round, starts an agent (runner id, job, other runners, quota, paths, system prompt via env and stdin), and restarts as soon as that agent exits, until a tasks-exit 0')
     .argument('<job>', 'the *.job.md file')
-    .requiredOption('--agent <command>', 'shell command that starts one agent (it reads the system prompt on stdin)')
-    .option('--runners <n>', 'agents per loop, run concurrently', '1')
-    .option('--max-loops <m>', 'stop after this many loops', '20')
+    .requiredOption('--agent <command>', 'shell command that starts one agent (it reads the system prompt on stdin; RATCHET_JIXO_TASK names its task)')
+    .option('--runners <n>', 'runner slots: agents running at once, each restarted on its own', '1')
+    .option('--max-loops <m>', 'agents each slot may start', '20')
+    .option('--max-runs <n>', "the job's quota of agent runs, every start counted (crash restarts too); default runners x max-loops")
+    .option('--agent-timeout <duration>', 'kill an agent running longer than this (e.g. 90s, 10m, 1h): its process group gets SIGTERM, then SIGKILL 2 s later; its task goes back to Pending with a Work Log entry')
     .option('--max-turns <n>', 'turn quota given to each agent', '40')
-    .option('--once', 'run a single loop', false)
+    .option('--once', 'each slot runs until one agent finishes', false)
     .option('--force', 'run a job that is already finished', false)
-    .addHelpText('after', '\nExamples:\n  ratchet jixo run .jixo/docs.job.md --agent "claude -p" --runners 2\n  ratchet jixo run .jixo/docs.job.md --agent "node my-agent.mjs" --once')
+    .addHelpText('after', '\nExamples:\n  ratchet jixo run .jixo/docs.job.md --agent "claude -p" --runners 3 --agent-timeout 20m\n  ratchet jixo run .jixo/docs.job.md --agent "node my-agent.mjs" --once\n\nThe job stops on a tasks-exit 0 (recorded by the loop itself once every task is Completed), an exit 1 of one of its runners, or when --max-runs is used up.')
     .action(action(() => import('./run.js')));
 };

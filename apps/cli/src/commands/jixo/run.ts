@@ -1,24 +1,42 @@
 import { formatProgress, runJob, type RunEvent } from '@ratchet/jixo-log';
 import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { at, guard, int } from './shared.js';
+
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** `--agent-timeout`: `90s`, `5m`, `1h`, `500ms`, or a bare number of seconds. */
+export function parseAgentTimeout(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  const ms = m === null ? NaN : Number(m[1]) * UNIT_MS[(m[2] ?? 's') as keyof typeof UNIT_MS];
+  if (!Number.isFinite(ms) || ms <= 0) throw new CliError(`--agent-timeout must be a duration such as 90s, 5m, 1h or 500ms, got "${value}"`);
+  return ms;
+}
 
 /** `ratchet jixo run <job> --agent CMD`: the outer loop; progress on stderr, agents' output prefixed. */
 export default async function run(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
   const jobPath = at(ctx, args[0]!);
+  const runners = int('runners', options.runners ?? 1, 1);
+  const maxLoops = int('max-loops', options.maxLoops ?? 20, 1);
+  const agentTimeoutMs = typeof options.agentTimeout === 'string' ? parseAgentTimeout(options.agentTimeout) : undefined;
   const onEvent = (e: RunEvent): void => {
-    if (e.type === 'loop-start') ctx.note(`loop ${e.loop}: ${e.runners.length} runner(s) ${e.runners.join(', ')}`);
-    else if (e.type === 'agent-exit' && e.code !== 0) ctx.note(`  ${e.runner} crashed (${e.code ?? e.signal ?? '?'})`);
-    else if (e.type === 'agent-retry') ctx.note(`  retry ${e.attempt} as ${e.runner}`);
+    if (e.type === 'agent-start') {
+      const what = e.assignment.role === 'Runner' ? `task ${e.assignment.taskId}` : e.assignment.role === 'Planner' ? 'Planner' : 'no assignment';
+      ctx.note(`slot ${e.slot}: run ${e.run} ${e.runner} (${what})`);
+    } else if (e.type === 'agent-timeout') ctx.note(`  ${e.runner} timed out after ${e.timeoutMs} ms: killed${e.released.length > 0 ? `, task ${e.released.join(', ')} back to Pending` : ''}`);
+    else if (e.type === 'agent-exit') ctx.note(`slot ${e.slot}: ${e.runner} ${e.code === 0 ? 'done' : e.timedOut ? 'killed' : `crashed (${e.code ?? e.signal ?? '?'})`}, progress ${formatProgress(e.progress)}${e.exit ? `, exit ${e.exit.code} (${e.exit.reason})` : ''}`);
+    else if (e.type === 'slot-idle') ctx.note(`slot ${e.slot}: waiting (${e.reason})`);
     else if (e.type === 'agent-output') for (const line of e.text.replace(/\n$/, '').split('\n')) ctx.note(`  [${e.runner.slice(-12)}] ${line}`);
-    else if (e.type === 'loop-end') ctx.note(`loop ${e.loop} done: progress ${formatProgress(e.progress)}${e.exit ? `, exit ${e.exit.code} (${e.exit.reason})` : ''}`);
   };
   const result = await guard(jobPath, () =>
     runJob({
       jobPath,
       agent: String(options.agent),
-      runners: int('runners', options.runners ?? 1, 1),
-      maxLoops: int('max-loops', options.maxLoops ?? 20, 1),
+      runners,
+      maxLoops,
+      ...(options.maxRuns !== undefined ? { maxRuns: int('max-runs', options.maxRuns, 1) } : {}),
+      ...(agentTimeoutMs !== undefined ? { agentTimeoutMs } : {}),
       maxTurns: int('max-turns', options.maxTurns ?? 40, 1),
       once: options.once === true,
       force: options.force === true,
@@ -28,6 +46,6 @@ export default async function run(ctx: Context, args: string[], options: Record<
     }),
   );
   if (ctx.json) ctx.emitJson({ ok: result.status === 'completed' || result.status === 'skipped' || result.status === 'once', ...result });
-  else ctx.out(`${result.status}: ${result.reason} (loops ${result.loops}, progress ${formatProgress(result.progress)})`);
+  else ctx.out(`${result.status}: ${result.reason} (agent runs ${result.runs}, progress ${formatProgress(result.progress)})`);
   return result.status === 'completed' || result.status === 'skipped' || result.status === 'once' ? EXIT_OK : EXIT_PROBLEMS;
 }

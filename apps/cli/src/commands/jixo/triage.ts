@@ -1,4 +1,4 @@
-import { readJobFile, releaseStaleLocks, triage, updateLogFile, logPathFor, readLogFile, type TriageDecision } from '@ratchet/jixo-log';
+import { readActiveRunners, readJobFile, releaseStaleLocks, triage, updateLogFile, logPathFor, readLogFile, type TriageDecision } from '@ratchet/jixo-log';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { at, guard, now } from './shared.js';
@@ -9,10 +9,13 @@ export default async function triageCommand(ctx: Context, args: string[], option
   const { job } = await guard(jobPath, () => readJobFile(jobPath));
   const logPath = typeof options.log === 'string' ? at(ctx, options.log) : logPathFor(jobPath, job);
   const runner = String(options.runner);
-  const active = (typeof options.active === 'string' ? options.active : '')
+  const listed = (typeof options.active === 'string' ? options.active : '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  // A live `jixo run` publishes who runs now: runners it started after this agent's snapshot
+  // (--active) are active too, and their Locked tasks are not stale.
+  const active = [...new Set([...listed, ...(await readActiveRunners(logPath))])].filter((r) => r !== runner);
   let decision: TriageDecision;
   if (options.dryRun === true) {
     const { log } = await guard(logPath, () => readLogFile(logPath));

@@ -1,0 +1,301 @@
+/**
+ * The outer loop (`ratchet jixo run`) as a pool of runner slots. Each slot, on its own:
+ *   1. under the log lock, triages for a fresh runner id (claiming: stale locks released, the
+ *      first executable task locked for that runner, or a Planner round elected, or the job's
+ *      final exit recorded) - so no two runners are ever given the same task;
+ *   2. starts the agent with that assignment (environment + stdin) and waits for it alone;
+ *   3. when the agent exits (or is killed after the agent timeout), releases what it left locked
+ *      and starts the next one at once: the pool never waits for the slowest agent.
+ * A slot with nothing to do (every ready task taken, another runner planning) waits until an agent
+ * exits or the idle poll comes round. Every agent start counts against the job's run quota.
+ */
+import { rm } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { activeRunnersPath, publishActiveRunners } from './active-runners.js';
+import { JixoError } from './errors.js';
+import { readJobFile, readLogFile, releaseRunnerLock, updateLogFile } from './files.js';
+import { formatProgress } from './log.js';
+import { clearExit, finishTask, listTasks, lockTask, recordExit, releaseStaleLocks } from './ops.js';
+import { ensureLog, jobName, logPathFor, runnerId, shellSpawner, type AgentOutcome, type Assignment, type RunOptions, type RunResult, type SpawnAgent } from './runner.js';
+import { SYSTEM_PROMPT } from './system-prompt.js';
+import { triage } from './triage.js';
+import type { LogFile, TasksExit } from './types.js';
+
+const DEFAULT_IDLE_POLL_MS = 250;
+
+export async function runJob(options: RunOptions): Promise<RunResult> {
+  const clock = options.clock ?? Date.now;
+  const jobPath = resolve(options.jobPath);
+  const { job } = await readJobFile(jobPath);
+  const name = jobName(jobPath, job);
+  const logPath = logPathFor(jobPath, job);
+  const runners = options.runners ?? 1;
+  const maxLoops = options.maxLoops ?? 20;
+  const maxRuns = options.maxRuns ?? runners * maxLoops;
+  if (!Number.isInteger(runners) || runners < 1 || runners > 64) throw new JixoError('bad-argument', `runners must be 1..64, got ${runners}`);
+  if (!Number.isInteger(maxLoops) || maxLoops < 1) throw new JixoError('bad-argument', `max loops must be >= 1, got ${maxLoops}`);
+  if (!Number.isInteger(maxRuns) || maxRuns < 1) throw new JixoError('bad-argument', `max runs must be >= 1, got ${maxRuns}`);
+  if (options.agentTimeoutMs !== undefined && !(options.agentTimeoutMs > 0)) throw new JixoError('bad-argument', `agent timeout must be > 0 ms, got ${options.agentTimeoutMs}`);
+  const jobDir = dirname(jobPath);
+  const cwd = options.cwd ?? (basename(jobDir) === '.jixo' ? dirname(jobDir) : jobDir);
+
+  await ensureLog(logPath, new Date(clock()).toISOString());
+  const { log } = await readLogFile(logPath);
+  if (log.frontMatter.exit?.code === 0 || log.frontMatter.progress >= 1) {
+    if (!options.force) return { status: 'skipped', loops: 0, runs: 0, progress: log.frontMatter.progress, ...(log.frontMatter.exit ? { exit: log.frontMatter.exit } : {}), logPath, reason: 'the job is already finished (use --force to run it again)' };
+    await updateLogFile(logPath, (l) => (l.frontMatter.exit ? clearExit(l) : undefined));
+  }
+  return new Pool({ ...options, jobPath, logPath, name, cwd, runners, maxLoops, maxRuns, clock, dirs: job.frontMatter.dirs ?? [] }).run();
+}
+
+interface PoolSettings extends RunOptions {
+  logPath: string;
+  name: string;
+  cwd: string;
+  runners: number;
+  maxLoops: number;
+  maxRuns: number;
+  clock: () => number;
+  dirs: string[];
+}
+
+type Plan = { kind: 'start'; assignment: Assignment } | { kind: 'wait'; reason: string } | { kind: 'stop'; exit: TasksExit };
+
+interface Stop {
+  status: RunResult['status'];
+  reason: string;
+}
+
+class Pool {
+  private readonly spawn: SpawnAgent;
+  private readonly prompt: string;
+  private readonly retries: number;
+  /** Runners started or being assigned right now: the truth about who is active. */
+  private readonly active = new Set<string>();
+  /** Every runner this run started (an exit 1 stops the run only when one of them recorded it). */
+  private readonly ours = new Set<string>();
+  private runs = 0;
+  private started = 0;
+  private maxGeneration = 0;
+  private stop: Stop | undefined;
+  private wakers: (() => void)[] = [];
+  private published: Promise<void> = Promise.resolve();
+
+  constructor(private readonly s: PoolSettings) {
+    this.spawn = s.spawn ?? shellSpawner(s.onEvent);
+    this.prompt = s.systemPrompt ?? SYSTEM_PROMPT;
+    this.retries = s.retries ?? 3;
+  }
+
+  async run(): Promise<RunResult> {
+    let slots: ('done' | 'crashed')[];
+    try {
+      slots = await Promise.all(Array.from({ length: this.s.runners }, (_, i) => this.slot(i + 1)));
+    } finally {
+      await this.published.catch(() => undefined);
+      await rm(activeRunnersPath(this.s.logPath), { force: true });
+    }
+    const { log } = await readLogFile(this.s.logPath);
+    const exit = log.frontMatter.exit;
+    const base = { loops: this.maxGeneration, runs: this.runs, progress: log.frontMatter.progress, logPath: this.s.logPath, ...(exit ? { exit } : {}) };
+    if (this.stop) return { ...base, ...this.stop };
+    if (slots.every((s) => s === 'crashed')) return { status: 'crashed', ...base, reason: `every runner slot crashed ${this.retries + 1} times in a row` };
+    if (this.s.once) return { status: 'once', ...base, reason: 'each runner slot ran until one agent finished (--once)' };
+    if (this.runs >= this.s.maxRuns) {
+      const status = this.s.maxRuns === this.s.runners * this.s.maxLoops ? 'max-loops' : 'quota';
+      return { status, ...base, reason: `the turn quota is used up: ${this.runs} agent runs of ${this.s.maxRuns} (${status === 'quota' ? '--max-runs' : `${this.s.runners} runners x --max-loops ${this.s.maxLoops}`}), and the job is not finished (progress ${formatProgress(log.frontMatter.progress)})` };
+    }
+    return { status: 'max-loops', ...base, reason: `every runner slot started ${this.s.maxLoops} agents (--max-loops) without a tasks-exit code 0` };
+  }
+
+  /** One runner slot: assign, start, wait for its agent only, release, repeat. */
+  private async slot(slot: number): Promise<'done' | 'crashed'> {
+    let generation = 0;
+    let crashes = 0;
+    let idle: string | undefined;
+    while (this.stop === undefined && generation < this.s.maxLoops) {
+      if (this.runs >= this.s.maxRuns) return 'done';
+      // Reserve the run before the (asynchronous) assignment, so slots never overrun the quota together.
+      this.runs++;
+      const id = runnerId(this.s.name, generation + 1, this.s.clock);
+      this.active.add(id);
+      // Published before its task is locked: agents triaging meanwhile must not take that lock for stale.
+      await this.publish();
+      let plan: Plan;
+      try {
+        plan = await this.assign(id);
+      } catch (err) {
+        this.active.delete(id);
+        this.runs--;
+        throw err;
+      }
+      if (plan.kind !== 'start') {
+        this.active.delete(id);
+        // A listed runner that never starts would be counted idle by agents' triage (and could be elected to plan).
+        void this.publish().catch(() => undefined);
+        this.runs--;
+        if (plan.kind === 'stop') {
+          this.finish(plan.exit);
+          return 'done';
+        }
+        // Nothing for this slot now. With no agent left to change the log, start one anyway (it
+        // triages for itself) rather than wait forever on a state only an agent could change.
+        if (this.active.size > 0) {
+          if (idle !== plan.reason) this.s.onEvent?.({ type: 'slot-idle', slot, reason: plan.reason });
+          idle = plan.reason;
+          await this.changeOrTimeout();
+          continue;
+        }
+        this.runs++;
+        this.active.add(id);
+        await this.publish();
+        plan = { kind: 'start', assignment: { role: 'none', reason: plan.reason } };
+      }
+      idle = undefined;
+      generation++;
+      this.maxGeneration = Math.max(this.maxGeneration, generation);
+      this.ours.add(id);
+      const outcome = await this.start(slot, generation, id, plan.assignment, crashes);
+      const { released, log } = await this.cleanUp(id, outcome);
+      this.active.delete(id);
+      void this.publish().catch(() => undefined);
+      if (outcome.timedOut === true) this.s.onEvent?.({ type: 'agent-timeout', slot, runner: id, timeoutMs: this.s.agentTimeoutMs ?? 0, released });
+      const exit = log.frontMatter.exit;
+      const fresh = exit !== undefined && (exit.code === 0 || this.ours.has(exit.runner)) ? exit : undefined;
+      this.s.onEvent?.({ type: 'agent-exit', slot, loop: generation, runner: id, code: outcome.code, signal: outcome.signal, attempt: crashes, timedOut: outcome.timedOut === true, progress: log.frontMatter.progress, ...(fresh ? { exit: fresh } : {}) });
+      this.wake();
+      if (fresh) this.finish(fresh);
+      if (outcome.code === 0) {
+        crashes = 0;
+        if (this.s.once) return 'done';
+      } else if (++crashes > this.retries) return 'crashed';
+    }
+    return 'done';
+  }
+
+  /** An exit code 0, or 1 recorded by one of our runners, stops every slot (their agents finish first). */
+  private finish(exit: TasksExit): void {
+    if (this.stop !== undefined) return;
+    if (exit.code === 0) this.stop = { status: 'completed', reason: exit.reason };
+    else if (exit.code === 1 && this.ours.has(exit.runner)) this.stop = { status: 'error', reason: exit.reason };
+    this.wake();
+  }
+
+  /**
+   * Protocol 0 for `id` before it starts, in one locked write: release stale locks, then lock its
+   * task (claiming: the first executable one), or leave a Planner round to it, or record the
+   * job's final exit (the decision is the log's, not the agent's, so no agent is started for it).
+   */
+  private async assign(id: string): Promise<Plan> {
+    // The job file is re-read: the user may have answered a clarification meanwhile.
+    const { job } = await readJobFile(this.s.jobPath);
+    const now = new Date(this.s.clock()).toISOString();
+    const { result } = await updateLogFile<Plan>(
+      this.s.logPath,
+      (log) => {
+        // Who is active is read here, inside the lock: other slots start agents while we wait for it,
+        // and a runner missing from the list would have its task taken as stale.
+        const others = [...this.active].filter((r) => r !== id);
+        const d = triage({ log, job, runner: id, active: others, claiming: true });
+        const next = d.staleLocks.length > 0 ? releaseStaleLocks(log, [...this.active], { now }).log : log;
+        if (d.kind === 'role' && d.role === 'Runner' && d.taskId !== undefined) return { log: lockTask(next, d.taskId, id, { now }), result: { kind: 'start', assignment: { role: 'Runner', taskId: d.taskId, objective: d.objective } } };
+        if (d.kind === 'role') return { log: next, result: { kind: 'start', assignment: { role: 'Planner', objective: d.objective } } };
+        if (d.code === 2) return { log: next, result: { kind: 'wait', reason: d.reason } };
+        const exit: TasksExit = { code: d.code, reason: d.reason, runner: id, time: now };
+        this.ours.add(id);
+        return { log: recordExit(next, exit, { now }), result: { kind: 'stop', exit } };
+      },
+      // No `active` list for the lock itself: it would be read before the wait, and a runner started
+      // meanwhile would see its `jixo lock` broken as stale. Our agents' detached locks name this
+      // process as owner, and cleanUp drops an exited agent's lock.
+      { runner: id },
+    );
+    return result!;
+  }
+
+  private async start(slot: number, loop: number, id: string, assignment: Assignment, attempt: number): Promise<AgentOutcome> {
+    const s = this.s;
+    const others = [...this.active].filter((r) => r !== id);
+    const env: Record<string, string> = {
+      ...s.env,
+      RATCHET_JIXO_RUNNER: id,
+      RATCHET_JIXO_JOB: s.name,
+      RATCHET_JIXO_ACTIVE: others.join(','),
+      RATCHET_JIXO_MAX_TURNS: String(s.maxTurns ?? 40),
+      RATCHET_JIXO_JOB_FILE: s.jobPath,
+      RATCHET_JIXO_LOG_FILE: s.logPath,
+      RATCHET_JIXO_CWD: s.cwd,
+      RATCHET_JIXO_DIRS: s.dirs.join(','),
+      RATCHET_JIXO_LOOP: String(loop),
+      RATCHET_JIXO_ROLE: assignment.role,
+      RATCHET_JIXO_TASK: assignment.role === 'Runner' ? assignment.taskId : '',
+      RATCHET_JIXO_OWNER_PID: String(process.pid),
+      // The agent is an agent for every ratchet command it runs (goals' owner rules).
+      RATCHET_ACTOR: 'agent',
+    };
+    const assigned = assignment.role === 'Runner' ? `Assigned_Task: ${assignment.taskId} (locked for you: ${assignment.objective})\n` : assignment.role === 'Planner' ? `Assigned_Role: Planner (${assignment.objective})\n` : '';
+    const stdin = `${this.prompt}\n\n<ENVIRONMENT_VALUES>\nTask_Runner: ${id}\nJob_Name: ${s.name}\nCurrent_Task_Max_Turns_Quota: ${env.RATCHET_JIXO_MAX_TURNS}\nOther_Runner_List: ${others.length > 0 ? others.join(', ') : '(none)'}\ntask.cwd: ${s.cwd}\ntask.dirs: ${env.RATCHET_JIXO_DIRS || '(none)'}\ntask.filepath: ${s.jobPath}\ntask.log.filepath: ${s.logPath}\n${assigned}</ENVIRONMENT_VALUES>\n`;
+    s.onEvent?.({ type: 'agent-start', slot, loop, run: ++this.started, runner: id, assignment, attempt });
+    try {
+      return await this.spawn({ runner: id, command: s.agent, cwd: s.cwd, env, stdin, ...(s.agentTimeoutMs !== undefined ? { timeoutMs: s.agentTimeoutMs } : {}), ...(s.killGraceMs !== undefined ? { killGraceMs: s.killGraceMs } : {}) });
+    } catch {
+      return { code: null, signal: 'spawn-error' };
+    }
+  }
+
+  /**
+   * After an agent exits: drop the detached log lock it left, and hand back any task it still holds
+   * (crashed, killed, or forgot), so the next triage can give it out again. A killed agent's task
+   * gets a Pending Work Log entry saying so (a pause, not a blocker: the next runner continues it).
+   */
+  private async cleanUp(id: string, outcome: AgentOutcome): Promise<{ released: string[]; log: LogFile }> {
+    await releaseRunnerLock(this.s.logPath, id);
+    // Most agents leave nothing locked: look without the lock first (a restart costs one locked write, the assignment).
+    const { log } = await readLogFile(this.s.logPath);
+    if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id)) return { released: [], log };
+    const now = new Date(this.s.clock()).toISOString();
+    const { result, log: after } = await updateLogFile<string[]>(this.s.logPath, (current) => {
+      const held = listTasks(current).filter((t) => t.status === 'Locked' && t.runner === id);
+      if (held.length === 0) return undefined;
+      let next: LogFile = current;
+      if (outcome.timedOut === true) {
+        for (const t of held) {
+          next = finishTask(next, { id: t.id, runner: id, job: this.s.name, outcome: 'Pending', summary: `The outer loop killed runner ${id} after the agent timeout (${this.s.agentTimeoutMs ?? 0} ms): the task is Pending again, work may be half done.` }, { now });
+        }
+      } else {
+        // Every other holder counts as active here: only this runner's tasks go back to Pending.
+        const others = listTasks(current).flatMap((t) => (t.status === 'Locked' && t.runner !== undefined && t.runner !== id ? [t.runner] : []));
+        next = releaseStaleLocks(current, others, { now }).log;
+      }
+      return { log: next, result: held.map((t) => t.id) };
+    });
+    return { released: result ?? [], log: after };
+  }
+
+  /**
+   * Publish the active runners for agents' own triage (see active-runners.ts). Writes are chained,
+   * and each writes the set as it is when its turn comes, so the last write is the latest state.
+   */
+  private publish(): Promise<void> {
+    this.published = this.published.catch(() => undefined).then(() => publishActiveRunners(this.s.logPath, [...this.active]));
+    return this.published;
+  }
+
+  private wake(): void {
+    const wakers = this.wakers;
+    this.wakers = [];
+    wakers.forEach((w) => w());
+  }
+
+  /** Until an agent exits (or the run stops), or the idle poll: a Planner may add work meanwhile. */
+  private changeOrTimeout(): Promise<void> {
+    return new Promise((resolveWait) => {
+      const timer = setTimeout(done, this.s.idlePollMs ?? DEFAULT_IDLE_POLL_MS);
+      function done(): void {
+        clearTimeout(timer);
+        resolveWait();
+      }
+      this.wakers.push(done);
+    });
+  }
+}
