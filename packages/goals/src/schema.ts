@@ -7,9 +7,9 @@
  */
 import { z } from 'zod';
 
-import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
 
 /** Ids, statuses and type ids: a safe, printable token (never `__proto__` and friends). */
 const Name = z
@@ -351,6 +351,99 @@ export const ProposalAmendmentSchema = z
     title: 'Ratchet registry proposal amendment: the fields to replace in an open or approved proposal',
   });
 
+// ---- documents the planner reads (output: never read back, so no precompiled validator) --------
+
+const ContextSection = z.enum(['goals', 'actions.agent', 'actions.user', 'questions', 'action_types', 'memories']);
+
+const ContextActionSchema = z
+  .object({
+    id: Name,
+    type: Name,
+    title: PendingActionSchema.shape.title,
+    status: Name,
+    priority: Priority,
+    due_at: Timestamp.optional(),
+    goal_id: Name.optional(),
+    blocking: z.boolean().optional(),
+    requires_confirmation: z.boolean().optional(),
+    overdue: z.boolean(),
+  })
+  .strict();
+
+export const PlanContextSchema = z
+  .object({
+    $schema: z.string(),
+    schemaVersion: z.literal(1),
+    version: z.number().int().min(0).describe('The goals state version read: commit the plan\'s turn with this expected_version.'),
+    generated_at: Timestamp.describe('The (injected) clock the context was assembled at.'),
+    query: z.string().optional(),
+    goals: z
+      .array(
+        z
+          .object({
+            id: Name,
+            title: GoalSchema.shape.title,
+            description: Text.optional(),
+            priority: Priority,
+            progress: GoalSchema.shape.progress,
+            horizon: GoalSchema.shape.horizon,
+            constraints: GoalSchema.shape.constraints,
+            parent_goal_id: Name.optional(),
+          })
+          .strict(),
+      )
+      .describe('Active goals, most relevant to the query first, then by priority.'),
+    actions: z.object({ agent: z.array(ContextActionSchema), user: z.array(ContextActionSchema) }).strict().describe('Top pending actions per owner, in turn-assess order.'),
+    questions: z.array(
+      z
+        .object({
+          id: Name,
+          text: QuestionSchema.shape.text,
+          goal_id: Name.optional(),
+          priority: Priority,
+          story: z.object({ id: Name, narrative: Text, acceptance_criteria: StorySchema.shape.acceptance_criteria, status: StorySchema.shape.status }).strict().optional(),
+        })
+        .strict(),
+    ),
+    action_types: z
+      .array(
+        z
+          .object({
+            id: Name,
+            display_name: z.string().min(1).max(200),
+            description: Text.optional(),
+            allowed_owners: z.array(Owner).min(1),
+            requires_confirmation: z.boolean(),
+            statuses: z.array(Name).min(1),
+          })
+          .strict(),
+      )
+      .describe('The registry\'s active types: the only ones a plan may create actions of.'),
+    memories: z
+      .array(
+        z
+          .object({
+            kind: z.enum(['failure', 'pattern']),
+            name: z.string().min(1),
+            score: z.number(),
+            tier: z.string().optional(),
+            trigger: z.string(),
+            advice: z.string().describe("A failure's fix or a pattern's insight."),
+          })
+          .strict(),
+      )
+      .describe('Relevant memories, as the caller ranked them (the CLI: a @ratchet/memory query).'),
+    budget: z
+      .object({
+        limit: z.number().int().min(1).nullable().describe('The character budget (null: unbounded).'),
+        used: z.number().int().min(0).describe('Characters of the rendering the budget was measured on.'),
+        cut: z.array(z.object({ section: ContextSection, id: z.string() }).strict()).describe('Items left out to fit, in the order they were cut.'),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'PlanContext', title: "Ratchet planning context (Frontal Cortex): the planner's inputs, bounded" });
+
 function jsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
   const { $schema, ...rest } = out;
@@ -369,6 +462,7 @@ export const goalsStateJsonSchema = (): Record<string, unknown> => {
 
 export const turnCommitJsonSchema = (): Record<string, unknown> => jsonSchema(TurnCommitSchema, TURN_COMMIT_SCHEMA_URL);
 export const proposalJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalInputSchema, PROPOSAL_SCHEMA_URL);
+export const planContextJsonSchema = (): Record<string, unknown> => jsonSchema(PlanContextSchema, PLAN_CONTEXT_SCHEMA_URL);
 export const proposalAmendmentJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalAmendmentSchema, PROPOSAL_AMENDMENT_SCHEMA_URL);
 
 export type ActionTypeInput = z.input<typeof ActionTypeSchema>;

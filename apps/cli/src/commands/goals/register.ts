@@ -39,6 +39,22 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(goals.command('list').description('list goals, highest priority first'))
     .option('--all', 'include paused, achieved and abandoned goals', false)
     .action(action(() => import('./goals.js'), 'list'));
+  common(goals.command('context').description("the planner's inputs in one bounded document: active goals and progress, top pending actions per owner, relevant questions and stories, the registry's action types, relevant memories"))
+    .option('--query <text>', 'the stimulus: goals, questions and memories relevant to it rank first (memories default to the top goals\' titles)')
+    .option('--budget <chars>', 'at most this many characters of output (the JSON with --json, else the Markdown); what is cut to fit is listed in the output')
+    .option('--limit <n>', 'how many pending actions per owner', '10')
+    .option('--goals <n>', 'how many goals', '10')
+    .option('--questions <n>', 'how many questions', '5')
+    .option('--memory <file>', 'the memory file to query, inside the project', '.ratchet/memory.json')
+    .option('--no-memory', 'leave memories out')
+    .option('--now <time>', 'the clock (ISO 8601; default: now): same state and clock, same output')
+    .addHelpText(
+      'after',
+      '\nWith --json: one document (JSON Schema: @ratchet/goals/schemas/plan-context.schema.json); otherwise compact Markdown for a prompt.\n' +
+        'Over the budget, items are cut round-robin (memories, questions, user actions, agent actions, action types), lowest-ranked first; goals only once all else is gone.\n' +
+        '\nExamples:\n  ratchet goals context --query "speed up the signup page" --budget 4000\n  ratchet --json goals context --now 2030-01-01T09:00:00Z > context.json',
+    )
+    .action(action(() => import('./context.js'), 'context'));
   writer(goals.command('progress').description('set or add progress (0 to 1) on a goal, with evidence links').argument('<id>', 'goal id'))
     .option('--set <x>', 'absolute progress, 0 to 1')
     .option('--delta <x>', 'progress to add (clamped to 0..1)')
