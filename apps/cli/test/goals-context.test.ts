@@ -2,16 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { Io } from '../src/context.js';
-import { run } from '../src/main.js';
-
-async function ratchet(cwd: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env: {}, cwd, readStdin: () => Promise.resolve('') };
-  const code = await run(args, io);
-  return { code, out, err };
-}
+import { ratchet } from './fuzz-inputs.js';
 
 const NOW = ['--now', '2030-01-01T09:00:00Z'];
 

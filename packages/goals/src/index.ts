@@ -38,7 +38,7 @@ export {
   type GoalsErrorCode,
   type RegistryIssue,
 } from './errors.js';
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 export { DEFAULT_ACTION_TYPES, defaultRegistryDocument } from './default-registry.js';
 export {
   REGISTRY_MAX_BYTES,
@@ -109,6 +109,7 @@ export {
   type PlanContext,
   type PlanContextOptions,
 } from './plan-context.js';
+export { MAX_PLAN_STEPS, parsePlan, type ParsedPlan, type PlanIssue, type PlanRule, type PlanStep } from './plan-format.js';
 export { applyCommit, checkCommit, commitDigest, type CommitResult, type CompletedAction, type TurnCommit } from './turn.js';
 export { applyProposal, proposedType, proposedTypeIssues, serializeRegistry } from './proposals.js';
 export { parseDuration } from './duration.js';

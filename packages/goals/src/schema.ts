@@ -7,9 +7,9 @@
  */
 import { z } from 'zod';
 
-import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
 
 /** Ids, statuses and type ids: a safe, printable token (never `__proto__` and friends). */
 const Name = z
@@ -444,6 +444,50 @@ export const PlanContextSchema = z
   .strict()
   .meta({ id: 'PlanContext', title: "Ratchet planning context (Frontal Cortex): the planner's inputs, bounded" });
 
+const StepNumber = z.number().int().min(1);
+
+export const ParsedPlanSchema = z
+  .object({
+    $schema: z.string(),
+    schemaVersion: z.literal(1),
+    narrative: z.string().describe('The text before the first step: the execution strategy.'),
+    steps: z.array(
+      z
+        .object({
+          number: StepNumber,
+          name: z.string(),
+          line: z.number().int().min(1).describe('Line of the "## Step N: name" heading.'),
+          description: z.string(),
+          success_criteria: z.string(),
+          actions: z.string(),
+          parallel_with: z.array(StepNumber).describe('"Parallelizable with", as written.'),
+          waits_for: z.array(StepNumber).describe('Explicit waits ("None - must wait for Step 2").'),
+          depends_on: z.array(StepNumber).describe('What the step waits for in the schedule: earlier steps it is not parallel with, plus explicit waits.'),
+        })
+        .strict(),
+    ),
+    waves: z.array(z.array(StepNumber)).describe('Step numbers by wave: a wave runs together once the waves before it are done. Empty when the plan has errors.'),
+    issues: z.array(
+      z
+        .object({
+          rule: z.enum([
+            'not-text', 'no-steps', 'too-many-steps', 'step-heading', 'step-number', 'duplicate-step', 'empty-step-name', 'duplicate-field',
+            'missing-success-criteria', 'missing-actions', 'missing-parallel', 'parallel-syntax', 'unknown-step', 'self-parallel',
+            'asymmetric-parallel', 'parallel-conflict', 'cycle', 'empty-narrative',
+          ]),
+          severity: z.enum(['error', 'warning']),
+          message: z.string(),
+          line: z.number().int().min(1),
+          column: z.number().int().min(1),
+          step: StepNumber.optional(),
+        })
+        .strict(),
+    ),
+    ok: z.boolean().describe('No error (warnings allowed).'),
+  })
+  .strict()
+  .meta({ id: 'ParsedPlan', title: 'Ratchet plan (Frontal Cortex), parsed and checked: steps, their schedule in waves, and every problem with its line' });
+
 function jsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
   const { $schema, ...rest } = out;
@@ -463,6 +507,7 @@ export const goalsStateJsonSchema = (): Record<string, unknown> => {
 export const turnCommitJsonSchema = (): Record<string, unknown> => jsonSchema(TurnCommitSchema, TURN_COMMIT_SCHEMA_URL);
 export const proposalJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalInputSchema, PROPOSAL_SCHEMA_URL);
 export const planContextJsonSchema = (): Record<string, unknown> => jsonSchema(PlanContextSchema, PLAN_CONTEXT_SCHEMA_URL);
+export const planJsonSchema = (): Record<string, unknown> => jsonSchema(ParsedPlanSchema, PLAN_SCHEMA_URL);
 export const proposalAmendmentJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalAmendmentSchema, PROPOSAL_AMENDMENT_SCHEMA_URL);
 
 export type ActionTypeInput = z.input<typeof ActionTypeSchema>;

@@ -5,3 +5,4 @@ export const TURN_COMMIT_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/
 export const PROPOSAL_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json';
 export const PROPOSAL_AMENDMENT_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json';
 export const PLAN_CONTEXT_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/plan-context.schema.json';
+export const PLAN_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/plan.schema.json';

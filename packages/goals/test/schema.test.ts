@@ -26,7 +26,7 @@ describe('generated artefacts', () => {
   test('the main entry never loads zod, ajv or yaml eagerly (yaml and diff only through dynamic imports: YAML registries, proposal patches)', () => {
     const graph = importGraph(join(src, 'index.ts'));
     expect(graph.files.has(join(src, 'schema.ts'))).toBe(false);
-    expect([...graph.staticImports].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store', 'node:crypto', 'node:fs/promises', 'node:path']);
+    expect([...graph.staticImports].sort()).toEqual(['@ratchet/campaign-dag', '@ratchet/fsm-core', '@ratchet/store', 'node:crypto', 'node:fs/promises', 'node:path']);
     expect([...graph.lazyImports].sort()).toEqual(['diff', 'yaml']);
   });
 

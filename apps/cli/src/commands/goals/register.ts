@@ -55,6 +55,18 @@ export const registerGoals: RegisterArea = (program, action) => {
         '\nExamples:\n  ratchet goals context --query "speed up the signup page" --budget 4000\n  ratchet --json goals context --now 2030-01-01T09:00:00Z > context.json',
     )
     .action(action(() => import('./context.js'), 'context'));
+  const plan = goals.command('plan').description("plans in the seed's format: a narrative, then \"## Step N: name\" sections with Success Criteria, Actions and Parallelizable with");
+  plan
+    .command('check')
+    .description('parse and check a plan: every step has success criteria, parallel steps exist and list each other, the order and parallel groups form a DAG; prints the waves (exit 1 on problems, 2 if unreadable)')
+    .argument('<file>', 'the plan (Markdown); "-" for stdin')
+    .addHelpText(
+      'after',
+      '\nSteps run in the order written, except alongside the steps they are declared parallel with; "None - must wait for Step N"\n' +
+        'adds an explicit wait. With --json: the parsed plan (JSON Schema: @ratchet/goals/schemas/plan.schema.json), every problem with its line.\n' +
+        '\nExamples:\n  ratchet goals plan check plan.md\n  ratchet --json goals plan check - < plan.md',
+    )
+    .action(action(() => import('./plan.js'), 'check'));
   writer(goals.command('progress').description('set or add progress (0 to 1) on a goal, with evidence links').argument('<id>', 'goal id'))
     .option('--set <x>', 'absolute progress, 0 to 1')
     .option('--delta <x>', 'progress to add (clamped to 0..1)')
