@@ -50,3 +50,41 @@ describe('ratchet goals plan check', { timeout: 60_000 }, () => {
     expect((await ratchet(dir, ['goals', 'plan', 'check'])).code).toBe(2);
   });
 });
+
+describe('ratchet goals plan start|step|show', { timeout: 60_000 }, () => {
+  test('a run: start, steps in order with evidence, refusals for the shortcuts, fail with a regeneration request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-goals-plan-'));
+    writeFileSync(join(dir, 'plan.md'), GOOD);
+    writeFileSync(join(dir, 'bad.md'), `S.\n\n${step(1, 'Step 2')}`);
+    const bad = await ratchet(dir, ['goals', 'plan', 'start', 'bad.md']);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('unknown-step');
+    const start = await ratchet(dir, ['goals', 'plan', 'start', 'plan.md']);
+    expect(start.code, start.err).toBe(0);
+    expect(start.out).toContain('started plan pl1 from plan.md: 4 steps; ready: Step 1');
+    // The shortcuts an executor would take, refused with exit 1 and nothing written.
+    const early = await ratchet(dir, ['goals', 'plan', 'step', 'pl1', '2', 'start']);
+    expect(early.code).toBe(1);
+    expect(early.err).toContain('Step 2 of plan pl1 waits for Step 1, which has not succeeded');
+    const unstarted = await ratchet(dir, ['goals', 'plan', 'step', 'pl1', '1', 'succeed', '--evidence', 'x']);
+    expect(unstarted.code).toBe(1);
+    expect(unstarted.err).toContain('only a started step can succeed');
+    expect((await ratchet(dir, ['goals', 'plan', 'step', 'pl1', '1', 'start'])).code).toBe(0);
+    const noEvidence = await ratchet(dir, ['goals', 'plan', 'step', 'pl1', '1', 'succeed']);
+    expect(noEvidence.code).toBe(1);
+    expect(noEvidence.err).toContain('cannot succeed without evidence');
+    const ok = await ratchet(dir, ['goals', 'plan', 'step', 'pl1', '1', 'succeed', '--evidence', 'profiles/signup.json']);
+    expect(ok.out).toContain('plan pl1 Step 1 (step 1): succeeded; plan running; ready: Step 2, Step 3');
+    expect((await ratchet(dir, ['goals', 'plan', 'step', 'pl1', '2', 'start'])).code).toBe(0);
+    const failed = await ratchet(dir, ['goals', 'plan', 'step', 'pl1', '2', 'fail', '--reason', 'the cache is not shared', '--regenerate']);
+    expect(failed.code).toBe(0);
+    expect(failed.err).toContain('a new plan is requested (Step 2 failed: the cache is not shared)');
+    const show = await ratchet(dir, ['--json', 'goals', 'plan', 'show', 'pl1']);
+    expect(JSON.parse(show.out)).toMatchObject({ plan: { status: 'failed', regeneration: { step: 2 }, steps: [{ status: 'succeeded', criteria_met: { evidence_refs: ['profiles/signup.json'] } }, { status: 'failed' }, { status: 'pending' }, { status: 'pending' }] }, ready: [] });
+    const history = await ratchet(dir, ['goals', 'history']);
+    expect(history.out).toContain('plan.step.succeed');
+    expect((await ratchet(dir, ['goals', 'plan', 'step', 'pl1', 'x', 'start'])).code).toBe(2);
+    expect((await ratchet(dir, ['goals', 'plan', 'step', 'pl1', '3', 'finish'])).code).toBe(2);
+    expect((await ratchet(dir, ['goals', 'plan', 'show', 'pl9'])).code).toBe(2);
+  });
+});

@@ -19,10 +19,13 @@ export type {
   GoalsState,
   Owner,
   PendingAction,
+  PlanRun,
+  PlanRunStep,
   ProposalReview,
   Question,
   RegistryProposal,
   RegistryTrust,
+  StepStatus,
   Story,
   TurnRecord,
 } from './types.js';
@@ -110,6 +113,7 @@ export {
   type PlanContextOptions,
 } from './plan-context.js';
 export { MAX_PLAN_STEPS, parsePlan, type ParsedPlan, type PlanIssue, type PlanRule, type PlanStep } from './plan-format.js';
+export { failStep, planDigest, readySteps, startPlan, startStep, succeedStep, type StartPlanInput } from './plan-run.js';
 export { applyCommit, checkCommit, commitDigest, type CommitResult, type CompletedAction, type TurnCommit } from './turn.js';
 export { applyProposal, proposedType, proposedTypeIssues, serializeRegistry } from './proposals.js';
 export { parseDuration } from './duration.js';

@@ -181,7 +181,42 @@ export const TurnRecordSchema = z
   .object({ id: Name, digest: z.string().regex(/^[0-9a-f]{64}$/), version: z.number().int().min(0), at: Timestamp, by: z.string().min(1).max(200) })
   .strict();
 
-const Kind = z.enum(['goal', 'action', 'question', 'story', 'proposal', 'turn']);
+const StepNo = z.number().int().min(1);
+
+export const PlanRunSchema = z
+  .object({
+    id: Name,
+    digest: z.string().regex(/^[0-9a-f]{64}$/).describe('sha256 of the plan text the run was started from.'),
+    source: z.string().min(1).max(4096).optional(),
+    goal_id: Name.optional(),
+    turn_id: Name.optional(),
+    status: z.enum(['running', 'succeeded', 'failed']),
+    steps: z.array(
+      z
+        .object({
+          number: StepNo,
+          name: z.string().max(1000),
+          success_criteria: Text,
+          depends_on: z.array(StepNo),
+          status: z.enum(['pending', 'started', 'succeeded', 'failed']),
+          started_at: Timestamp.optional(),
+          finished_at: Timestamp.optional(),
+          by: z.string().min(1).max(200).optional(),
+          criteria_met: z.object({ criteria: Text, evidence_refs: Refs.min(1), note: Text.optional() }).strict().optional(),
+          failure: Text.optional(),
+        })
+        .strict(),
+    ),
+    regeneration: z.object({ step: StepNo, reason: Text, requested_at: Timestamp, by: z.string().min(1).max(200) }).strict().optional(),
+    created_by: z.string().min(1).max(200),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    ...Versioned,
+  })
+  .strict()
+  .meta({ id: 'PlanRun', title: 'A plan under execution: each step started, succeeded with evidence, or failed' });
+
+const Kind = z.enum(['goal', 'action', 'question', 'story', 'proposal', 'turn', 'plan']);
 const Image = z.record(z.string(), z.unknown()).nullable();
 
 /** The project's action-type registry as a user last merged or first used it: agent decisions are judged against it. */
@@ -214,6 +249,7 @@ export const GoalsStateSchema = z
     stories: z.array(StorySchema),
     proposals: z.array(RegistryProposalSchema),
     turns: z.array(TurnRecordSchema),
+    plans: z.array(PlanRunSchema).optional(),
     audit: z.array(AuditEntrySchema),
     registry_trust: RegistryTrustSchema.optional(),
   })

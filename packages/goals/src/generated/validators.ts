@@ -796,8 +796,8 @@ return errors === 0;
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateState = validate57;
-const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"},"Goal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"},"PendingAction":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"},"Question":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"},"Story":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"},"RegistryProposal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"}}};
-const schema23 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"};
+const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"plans":{"type":"array","items":{"$ref":"#/$defs/PlanRun"}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn","plan"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"},"Goal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"},"PendingAction":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"},"Question":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"},"Story":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"},"RegistryProposal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"},"PlanRun":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"sha256 of the plan text the run was started from."},"source":{"type":"string","minLength":1,"maxLength":4096},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["running","succeeded","failed"]},"steps":{"type":"array","items":{"type":"object","properties":{"number":{"type":"integer","minimum":1,"maximum":9007199254740991},"name":{"type":"string","maxLength":1000},"success_criteria":{"type":"string","maxLength":100000},"depends_on":{"type":"array","items":{"type":"integer","minimum":1,"maximum":9007199254740991}},"status":{"type":"string","enum":["pending","started","succeeded","failed"]},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"finished_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200},"criteria_met":{"type":"object","properties":{"criteria":{"type":"string","maxLength":100000},"evidence_refs":{"minItems":1,"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"note":{"type":"string","maxLength":100000}},"required":["criteria","evidence_refs"],"additionalProperties":false},"failure":{"type":"string","maxLength":100000}},"required":["number","name","success_criteria","depends_on","status"],"additionalProperties":false}},"regeneration":{"type":"object","properties":{"step":{"type":"integer","minimum":1,"maximum":9007199254740991},"reason":{"type":"string","maxLength":100000},"requested_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["step","reason","requested_at","by"],"additionalProperties":false},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","digest","status","steps","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A plan under execution: each step started, succeeded with evidence, or failed"}}};
+const schema23 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"plans":{"type":"array","items":{"$ref":"#/$defs/PlanRun"}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn","plan"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"};
 const pattern29 = new RegExp("^[0-9a-f]{64}$", "u");
 const schema24 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"};
 
@@ -4461,6 +4461,1162 @@ return errors === 0;
 }
 validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema29 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"sha256 of the plan text the run was started from."},"source":{"type":"string","minLength":1,"maxLength":4096},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["running","succeeded","failed"]},"steps":{"type":"array","items":{"type":"object","properties":{"number":{"type":"integer","minimum":1,"maximum":9007199254740991},"name":{"type":"string","maxLength":1000},"success_criteria":{"type":"string","maxLength":100000},"depends_on":{"type":"array","items":{"type":"integer","minimum":1,"maximum":9007199254740991}},"status":{"type":"string","enum":["pending","started","succeeded","failed"]},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"finished_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200},"criteria_met":{"type":"object","properties":{"criteria":{"type":"string","maxLength":100000},"evidence_refs":{"minItems":1,"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"note":{"type":"string","maxLength":100000}},"required":["criteria","evidence_refs"],"additionalProperties":false},"failure":{"type":"string","maxLength":100000}},"required":["number","name","success_criteria","depends_on","status"],"additionalProperties":false}},"regeneration":{"type":"object","properties":{"step":{"type":"integer","minimum":1,"maximum":9007199254740991},"reason":{"type":"string","maxLength":100000},"requested_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["step","reason","requested_at","by"],"additionalProperties":false},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","digest","status","steps","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A plan under execution: each step started, succeeded with evidence, or failed"};
+
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate69.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.digest === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "digest"},message:"must have required property '"+"digest"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.steps === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.created_by === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_by"},message:"must have required property '"+"created_by"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.created_at === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.updated_at === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.version === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema29.properties, key0))){
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern3.test(data0)){
+const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.digest !== undefined){
+let data1 = data.digest;
+if(typeof data1 === "string"){
+if(!pattern29.test(data1)){
+const err11 = {instancePath:instancePath+"/digest",schemaPath:"#/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/digest",schemaPath:"#/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.source !== undefined){
+let data2 = data.source;
+if(typeof data2 === "string"){
+if(data2.length > 4096){
+const err13 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data2.length < 1){
+const err14 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.goal_id !== undefined){
+let data3 = data.goal_id;
+if(typeof data3 === "string"){
+if(!pattern3.test(data3)){
+const err16 = {instancePath:instancePath+"/goal_id",schemaPath:"#/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/goal_id",schemaPath:"#/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.turn_id !== undefined){
+let data4 = data.turn_id;
+if(typeof data4 === "string"){
+if(!pattern3.test(data4)){
+const err18 = {instancePath:instancePath+"/turn_id",schemaPath:"#/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/turn_id",schemaPath:"#/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data5 = data.status;
+if(typeof data5 !== "string"){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!(((data5 === "running") || (data5 === "succeeded")) || (data5 === "failed"))){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema29.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.steps !== undefined){
+let data6 = data.steps;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.number === undefined){
+const err22 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "number"},message:"must have required property '"+"number"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data7.name === undefined){
+const err23 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data7.success_criteria === undefined){
+const err24 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "success_criteria"},message:"must have required property '"+"success_criteria"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data7.depends_on === undefined){
+const err25 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data7.status === undefined){
+const err26 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+for(const key1 in data7){
+if(!(func1.call(schema29.properties.steps.items.properties, key1))){
+const err27 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data7.number !== undefined){
+let data8 = data7.number;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err28 = {instancePath:instancePath+"/steps/" + i0+"/number",schemaPath:"#/properties/steps/items/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 9007199254740991 || isNaN(data8)){
+const err29 = {instancePath:instancePath+"/steps/" + i0+"/number",schemaPath:"#/properties/steps/items/properties/number/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data8 < 1 || isNaN(data8)){
+const err30 = {instancePath:instancePath+"/steps/" + i0+"/number",schemaPath:"#/properties/steps/items/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data7.name !== undefined){
+let data9 = data7.name;
+if(typeof data9 === "string"){
+if(data9.length > 1000){
+const err31 = {instancePath:instancePath+"/steps/" + i0+"/name",schemaPath:"#/properties/steps/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/steps/" + i0+"/name",schemaPath:"#/properties/steps/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data7.success_criteria !== undefined){
+let data10 = data7.success_criteria;
+if(typeof data10 === "string"){
+if(data10.length > 100000){
+const err33 = {instancePath:instancePath+"/steps/" + i0+"/success_criteria",schemaPath:"#/properties/steps/items/properties/success_criteria/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/steps/" + i0+"/success_criteria",schemaPath:"#/properties/steps/items/properties/success_criteria/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data7.depends_on !== undefined){
+let data11 = data7.depends_on;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err35 = {instancePath:instancePath+"/steps/" + i0+"/depends_on/" + i1,schemaPath:"#/properties/steps/items/properties/depends_on/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 9007199254740991 || isNaN(data12)){
+const err36 = {instancePath:instancePath+"/steps/" + i0+"/depends_on/" + i1,schemaPath:"#/properties/steps/items/properties/depends_on/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data12 < 1 || isNaN(data12)){
+const err37 = {instancePath:instancePath+"/steps/" + i0+"/depends_on/" + i1,schemaPath:"#/properties/steps/items/properties/depends_on/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/steps/" + i0+"/depends_on",schemaPath:"#/properties/steps/items/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data7.status !== undefined){
+let data13 = data7.status;
+if(typeof data13 !== "string"){
+const err39 = {instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!((((data13 === "pending") || (data13 === "started")) || (data13 === "succeeded")) || (data13 === "failed"))){
+const err40 = {instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema29.properties.steps.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data7.started_at !== undefined){
+let data14 = data7.started_at;
+if(typeof data14 === "string"){
+if(data14.length > 64){
+const err41 = {instancePath:instancePath+"/steps/" + i0+"/started_at",schemaPath:"#/properties/steps/items/properties/started_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data14.length < 1){
+const err42 = {instancePath:instancePath+"/steps/" + i0+"/started_at",schemaPath:"#/properties/steps/items/properties/started_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/steps/" + i0+"/started_at",schemaPath:"#/properties/steps/items/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data7.finished_at !== undefined){
+let data15 = data7.finished_at;
+if(typeof data15 === "string"){
+if(data15.length > 64){
+const err44 = {instancePath:instancePath+"/steps/" + i0+"/finished_at",schemaPath:"#/properties/steps/items/properties/finished_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data15.length < 1){
+const err45 = {instancePath:instancePath+"/steps/" + i0+"/finished_at",schemaPath:"#/properties/steps/items/properties/finished_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/steps/" + i0+"/finished_at",schemaPath:"#/properties/steps/items/properties/finished_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data7.by !== undefined){
+let data16 = data7.by;
+if(typeof data16 === "string"){
+if(data16.length > 200){
+const err47 = {instancePath:instancePath+"/steps/" + i0+"/by",schemaPath:"#/properties/steps/items/properties/by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data16.length < 1){
+const err48 = {instancePath:instancePath+"/steps/" + i0+"/by",schemaPath:"#/properties/steps/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/steps/" + i0+"/by",schemaPath:"#/properties/steps/items/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data7.criteria_met !== undefined){
+let data17 = data7.criteria_met;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.criteria === undefined){
+const err50 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met",schemaPath:"#/properties/steps/items/properties/criteria_met/required",keyword:"required",params:{missingProperty: "criteria"},message:"must have required property '"+"criteria"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data17.evidence_refs === undefined){
+const err51 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met",schemaPath:"#/properties/steps/items/properties/criteria_met/required",keyword:"required",params:{missingProperty: "evidence_refs"},message:"must have required property '"+"evidence_refs"+"'"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+for(const key2 in data17){
+if(!(((key2 === "criteria") || (key2 === "evidence_refs")) || (key2 === "note"))){
+const err52 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met",schemaPath:"#/properties/steps/items/properties/criteria_met/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data17.criteria !== undefined){
+let data18 = data17.criteria;
+if(typeof data18 === "string"){
+if(data18.length > 100000){
+const err53 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met/criteria",schemaPath:"#/properties/steps/items/properties/criteria_met/properties/criteria/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met/criteria",schemaPath:"#/properties/steps/items/properties/criteria_met/properties/criteria/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data17.evidence_refs !== undefined){
+let data19 = data17.evidence_refs;
+if(Array.isArray(data19)){
+if(data19.length < 1){
+const err55 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met/evidence_refs",schemaPath:"#/properties/steps/items/properties/criteria_met/properties/evidence_refs/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(data20.length > 2048){
+const err56 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met/evidence_refs/" + i2,schemaPath:"#/properties/steps/items/properties/criteria_met/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data20.length < 1){
+const err57 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met/evidence_refs/" + i2,schemaPath:"#/properties/steps/items/properties/criteria_met/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met/evidence_refs/" + i2,schemaPath:"#/properties/steps/items/properties/criteria_met/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met/evidence_refs",schemaPath:"#/properties/steps/items/properties/criteria_met/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data17.note !== undefined){
+let data21 = data17.note;
+if(typeof data21 === "string"){
+if(data21.length > 100000){
+const err60 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met/note",schemaPath:"#/properties/steps/items/properties/criteria_met/properties/note/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met/note",schemaPath:"#/properties/steps/items/properties/criteria_met/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/steps/" + i0+"/criteria_met",schemaPath:"#/properties/steps/items/properties/criteria_met/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data7.failure !== undefined){
+let data22 = data7.failure;
+if(typeof data22 === "string"){
+if(data22.length > 100000){
+const err63 = {instancePath:instancePath+"/steps/" + i0+"/failure",schemaPath:"#/properties/steps/items/properties/failure/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/steps/" + i0+"/failure",schemaPath:"#/properties/steps/items/properties/failure/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data.regeneration !== undefined){
+let data23 = data.regeneration;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.step === undefined){
+const err67 = {instancePath:instancePath+"/regeneration",schemaPath:"#/properties/regeneration/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(data23.reason === undefined){
+const err68 = {instancePath:instancePath+"/regeneration",schemaPath:"#/properties/regeneration/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data23.requested_at === undefined){
+const err69 = {instancePath:instancePath+"/regeneration",schemaPath:"#/properties/regeneration/required",keyword:"required",params:{missingProperty: "requested_at"},message:"must have required property '"+"requested_at"+"'"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(data23.by === undefined){
+const err70 = {instancePath:instancePath+"/regeneration",schemaPath:"#/properties/regeneration/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+for(const key3 in data23){
+if(!((((key3 === "step") || (key3 === "reason")) || (key3 === "requested_at")) || (key3 === "by"))){
+const err71 = {instancePath:instancePath+"/regeneration",schemaPath:"#/properties/regeneration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data23.step !== undefined){
+let data24 = data23.step;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err72 = {instancePath:instancePath+"/regeneration/step",schemaPath:"#/properties/regeneration/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 9007199254740991 || isNaN(data24)){
+const err73 = {instancePath:instancePath+"/regeneration/step",schemaPath:"#/properties/regeneration/properties/step/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data24 < 1 || isNaN(data24)){
+const err74 = {instancePath:instancePath+"/regeneration/step",schemaPath:"#/properties/regeneration/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+if(data23.reason !== undefined){
+let data25 = data23.reason;
+if(typeof data25 === "string"){
+if(data25.length > 100000){
+const err75 = {instancePath:instancePath+"/regeneration/reason",schemaPath:"#/properties/regeneration/properties/reason/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/regeneration/reason",schemaPath:"#/properties/regeneration/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data23.requested_at !== undefined){
+let data26 = data23.requested_at;
+if(typeof data26 === "string"){
+if(data26.length > 64){
+const err77 = {instancePath:instancePath+"/regeneration/requested_at",schemaPath:"#/properties/regeneration/properties/requested_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(data26.length < 1){
+const err78 = {instancePath:instancePath+"/regeneration/requested_at",schemaPath:"#/properties/regeneration/properties/requested_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/regeneration/requested_at",schemaPath:"#/properties/regeneration/properties/requested_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data23.by !== undefined){
+let data27 = data23.by;
+if(typeof data27 === "string"){
+if(data27.length > 200){
+const err80 = {instancePath:instancePath+"/regeneration/by",schemaPath:"#/properties/regeneration/properties/by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(data27.length < 1){
+const err81 = {instancePath:instancePath+"/regeneration/by",schemaPath:"#/properties/regeneration/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/regeneration/by",schemaPath:"#/properties/regeneration/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/regeneration",schemaPath:"#/properties/regeneration/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.created_by !== undefined){
+let data28 = data.created_by;
+if(typeof data28 === "string"){
+if(data28.length > 200){
+const err84 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data28.length < 1){
+const err85 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/created_by",schemaPath:"#/properties/created_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+let data29 = data.created_at;
+if(typeof data29 === "string"){
+if(data29.length > 64){
+const err87 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if(data29.length < 1){
+const err88 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+let data30 = data.updated_at;
+if(typeof data30 === "string"){
+if(data30.length > 64){
+const err90 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(data30.length < 1){
+const err91 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data31 = data.version;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err93 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 9007199254740991 || isNaN(data31)){
+const err94 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(data31 < 0 || isNaN(data31)){
+const err95 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err96 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5089,15 +6245,19 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.audit !== undefined){
-let data22 = data.audit;
+if(data.plans !== undefined){
+let data22 = data.plans;
 if(Array.isArray(data22)){
 const len6 = data22.length;
 for(let i6=0; i6<len6; i6++){
-let data23 = data22[i6];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.version === undefined){
-const err49 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(!(validate69(data22[i6], {instancePath:instancePath+"/plans/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/plans",schemaPath:"#/properties/plans/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -5106,8 +6266,16 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data23.previous_version === undefined){
-const err50 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "previous_version"},message:"must have required property '"+"previous_version"+"'"};
+}
+if(data.audit !== undefined){
+let data24 = data.audit;
+if(Array.isArray(data24)){
+const len7 = data24.length;
+for(let i7=0; i7<len7; i7++){
+let data25 = data24[i7];
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.version === undefined){
+const err50 = {instancePath:instancePath+"/audit/" + i7,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5116,8 +6284,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data23.who === undefined){
-const err51 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "who"},message:"must have required property '"+"who"+"'"};
+if(data25.previous_version === undefined){
+const err51 = {instancePath:instancePath+"/audit/" + i7,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "previous_version"},message:"must have required property '"+"previous_version"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5126,8 +6294,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data23.at === undefined){
-const err52 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+if(data25.who === undefined){
+const err52 = {instancePath:instancePath+"/audit/" + i7,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "who"},message:"must have required property '"+"who"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -5136,8 +6304,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data23.op === undefined){
-const err53 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+if(data25.at === undefined){
+const err53 = {instancePath:instancePath+"/audit/" + i7,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5146,8 +6314,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data23.changes === undefined){
-const err54 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "changes"},message:"must have required property '"+"changes"+"'"};
+if(data25.op === undefined){
+const err54 = {instancePath:instancePath+"/audit/" + i7,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -5156,9 +6324,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-for(const key4 in data23){
-if(!(func1.call(schema23.properties.audit.items.properties, key4))){
-const err55 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data25.changes === undefined){
+const err55 = {instancePath:instancePath+"/audit/" + i7,schemaPath:"#/properties/audit/items/required",keyword:"required",params:{missingProperty: "changes"},message:"must have required property '"+"changes"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5167,11 +6334,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data23.version !== undefined){
-let data24 = data23.version;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err56 = {instancePath:instancePath+"/audit/" + i6+"/version",schemaPath:"#/properties/audit/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key4 in data25){
+if(!(func1.call(schema23.properties.audit.items.properties, key4))){
+const err56 = {instancePath:instancePath+"/audit/" + i7,schemaPath:"#/properties/audit/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5180,9 +6345,11 @@ vErrors.push(err56);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 9007199254740991 || isNaN(data24)){
-const err57 = {instancePath:instancePath+"/audit/" + i6+"/version",schemaPath:"#/properties/audit/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data25.version !== undefined){
+let data26 = data25.version;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err57 = {instancePath:instancePath+"/audit/" + i7+"/version",schemaPath:"#/properties/audit/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -5191,8 +6358,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data24 < 1 || isNaN(data24)){
-const err58 = {instancePath:instancePath+"/audit/" + i6+"/version",schemaPath:"#/properties/audit/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 9007199254740991 || isNaN(data26)){
+const err58 = {instancePath:instancePath+"/audit/" + i7+"/version",schemaPath:"#/properties/audit/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -5201,12 +6369,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-if(data23.previous_version !== undefined){
-let data25 = data23.previous_version;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err59 = {instancePath:instancePath+"/audit/" + i6+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data26 < 1 || isNaN(data26)){
+const err59 = {instancePath:instancePath+"/audit/" + i7+"/version",schemaPath:"#/properties/audit/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5215,9 +6379,12 @@ vErrors.push(err59);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 9007199254740991 || isNaN(data25)){
-const err60 = {instancePath:instancePath+"/audit/" + i6+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+}
+if(data25.previous_version !== undefined){
+let data27 = data25.previous_version;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err60 = {instancePath:instancePath+"/audit/" + i7+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -5226,8 +6393,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data25 < 0 || isNaN(data25)){
-const err61 = {instancePath:instancePath+"/audit/" + i6+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 9007199254740991 || isNaN(data27)){
+const err61 = {instancePath:instancePath+"/audit/" + i7+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -5236,13 +6404,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-if(data23.who !== undefined){
-let data26 = data23.who;
-if(typeof data26 === "string"){
-if(data26.length > 200){
-const err62 = {instancePath:instancePath+"/audit/" + i6+"/who",schemaPath:"#/properties/audit/items/properties/who/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data27 < 0 || isNaN(data27)){
+const err62 = {instancePath:instancePath+"/audit/" + i7+"/previous_version",schemaPath:"#/properties/audit/items/properties/previous_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -5251,8 +6414,13 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data26.length < 1){
-const err63 = {instancePath:instancePath+"/audit/" + i6+"/who",schemaPath:"#/properties/audit/items/properties/who/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+if(data25.who !== undefined){
+let data28 = data25.who;
+if(typeof data28 === "string"){
+if(data28.length > 200){
+const err63 = {instancePath:instancePath+"/audit/" + i7+"/who",schemaPath:"#/properties/audit/items/properties/who/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -5261,9 +6429,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/audit/" + i6+"/who",schemaPath:"#/properties/audit/items/properties/who/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.length < 1){
+const err64 = {instancePath:instancePath+"/audit/" + i7+"/who",schemaPath:"#/properties/audit/items/properties/who/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -5273,10 +6440,8 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data23.role !== undefined){
-let data27 = data23.role;
-if(typeof data27 !== "string"){
-const err65 = {instancePath:instancePath+"/audit/" + i6+"/role",schemaPath:"#/properties/audit/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err65 = {instancePath:instancePath+"/audit/" + i7+"/who",schemaPath:"#/properties/audit/items/properties/who/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -5285,8 +6450,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(!((data27 === "agent") || (data27 === "user"))){
-const err66 = {instancePath:instancePath+"/audit/" + i6+"/role",schemaPath:"#/properties/audit/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema23.properties.audit.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+}
+if(data25.role !== undefined){
+let data29 = data25.role;
+if(typeof data29 !== "string"){
+const err66 = {instancePath:instancePath+"/audit/" + i7+"/role",schemaPath:"#/properties/audit/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -5295,12 +6463,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-if(data23.at !== undefined){
-let data28 = data23.at;
-if(typeof data28 === "string"){
-if(data28.length > 64){
-const err67 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(!((data29 === "agent") || (data29 === "user"))){
+const err67 = {instancePath:instancePath+"/audit/" + i7+"/role",schemaPath:"#/properties/audit/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema23.properties.audit.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -5309,8 +6473,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data28.length < 1){
-const err68 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data25.at !== undefined){
+let data30 = data25.at;
+if(typeof data30 === "string"){
+if(data30.length > 64){
+const err68 = {instancePath:instancePath+"/audit/" + i7+"/at",schemaPath:"#/properties/audit/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -5319,9 +6487,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-else {
-const err69 = {instancePath:instancePath+"/audit/" + i6+"/at",schemaPath:"#/properties/audit/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data30.length < 1){
+const err69 = {instancePath:instancePath+"/audit/" + i7+"/at",schemaPath:"#/properties/audit/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -5331,11 +6498,8 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data23.op !== undefined){
-let data29 = data23.op;
-if(typeof data29 === "string"){
-if(data29.length > 200){
-const err70 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err70 = {instancePath:instancePath+"/audit/" + i7+"/at",schemaPath:"#/properties/audit/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -5344,8 +6508,12 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data29.length < 1){
-const err71 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data25.op !== undefined){
+let data31 = data25.op;
+if(typeof data31 === "string"){
+if(data31.length > 200){
+const err71 = {instancePath:instancePath+"/audit/" + i7+"/op",schemaPath:"#/properties/audit/items/properties/op/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -5354,9 +6522,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-else {
-const err72 = {instancePath:instancePath+"/audit/" + i6+"/op",schemaPath:"#/properties/audit/items/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data31.length < 1){
+const err72 = {instancePath:instancePath+"/audit/" + i7+"/op",schemaPath:"#/properties/audit/items/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -5366,11 +6533,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data23.turn_id !== undefined){
-let data30 = data23.turn_id;
-if(typeof data30 === "string"){
-if(!pattern3.test(data30)){
-const err73 = {instancePath:instancePath+"/audit/" + i6+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+else {
+const err73 = {instancePath:instancePath+"/audit/" + i7+"/op",schemaPath:"#/properties/audit/items/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -5380,8 +6544,11 @@ vErrors.push(err73);
 errors++;
 }
 }
-else {
-const err74 = {instancePath:instancePath+"/audit/" + i6+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data25.turn_id !== undefined){
+let data32 = data25.turn_id;
+if(typeof data32 === "string"){
+if(!pattern3.test(data32)){
+const err74 = {instancePath:instancePath+"/audit/" + i7+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -5391,10 +6558,8 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data23.reverted_to !== undefined){
-let data31 = data23.reverted_to;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err75 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err75 = {instancePath:instancePath+"/audit/" + i7+"/turn_id",schemaPath:"#/properties/audit/items/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -5403,9 +6568,11 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 > 9007199254740991 || isNaN(data31)){
-const err76 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data25.reverted_to !== undefined){
+let data33 = data25.reverted_to;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err76 = {instancePath:instancePath+"/audit/" + i7+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -5414,8 +6581,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data31 < 0 || isNaN(data31)){
-const err77 = {instancePath:instancePath+"/audit/" + i6+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 > 9007199254740991 || isNaN(data33)){
+const err77 = {instancePath:instancePath+"/audit/" + i7+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -5424,17 +6592,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-if(data23.changes !== undefined){
-let data32 = data23.changes;
-if(Array.isArray(data32)){
-const len7 = data32.length;
-for(let i7=0; i7<len7; i7++){
-let data33 = data32[i7];
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.kind === undefined){
-const err78 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(data33 < 0 || isNaN(data33)){
+const err78 = {instancePath:instancePath+"/audit/" + i7+"/reverted_to",schemaPath:"#/properties/audit/items/properties/reverted_to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -5443,8 +6602,17 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data33.id === undefined){
-const err79 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+}
+if(data25.changes !== undefined){
+let data34 = data25.changes;
+if(Array.isArray(data34)){
+const len8 = data34.length;
+for(let i8=0; i8<len8; i8++){
+let data35 = data34[i8];
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.kind === undefined){
+const err79 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -5453,8 +6621,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data33.before === undefined){
-const err80 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'"};
+if(data35.id === undefined){
+const err80 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -5463,8 +6631,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data33.after === undefined){
-const err81 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'"};
+if(data35.before === undefined){
+const err81 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -5473,9 +6641,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-for(const key5 in data33){
-if(!((((key5 === "kind") || (key5 === "id")) || (key5 === "before")) || (key5 === "after"))){
-const err82 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data35.after === undefined){
+const err82 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8,schemaPath:"#/properties/audit/items/properties/changes/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -5484,11 +6651,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-if(data33.kind !== undefined){
-let data34 = data33.kind;
-if(typeof data34 !== "string"){
-const err83 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key5 in data35){
+if(!((((key5 === "kind") || (key5 === "id")) || (key5 === "before")) || (key5 === "after"))){
+const err83 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8,schemaPath:"#/properties/audit/items/properties/changes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -5497,8 +6662,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(!((((((data34 === "goal") || (data34 === "action")) || (data34 === "question")) || (data34 === "story")) || (data34 === "proposal")) || (data34 === "turn"))){
-const err84 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema23.properties.audit.items.properties.changes.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+}
+if(data35.kind !== undefined){
+let data36 = data35.kind;
+if(typeof data36 !== "string"){
+const err84 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -5507,12 +6675,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-if(data33.id !== undefined){
-let data35 = data33.id;
-if(typeof data35 === "string"){
-if(!pattern3.test(data35)){
-const err85 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(!(((((((data36 === "goal") || (data36 === "action")) || (data36 === "question")) || (data36 === "story")) || (data36 === "proposal")) || (data36 === "turn")) || (data36 === "plan"))){
+const err85 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/kind",schemaPath:"#/properties/audit/items/properties/changes/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema23.properties.audit.items.properties.changes.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -5522,8 +6686,11 @@ vErrors.push(err85);
 errors++;
 }
 }
-else {
-const err86 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data35.id !== undefined){
+let data37 = data35.id;
+if(typeof data37 === "string"){
+if(!pattern3.test(data37)){
+const err86 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -5533,16 +6700,8 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data33.before !== undefined){
-let data36 = data33.before;
-const _errs76 = errors;
-let valid22 = false;
-const _errs77 = errors;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key6 in data36){
-const _errs79 = errors;
-if(typeof key6 !== "string"){
-const err87 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
+else {
+const err87 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/id",schemaPath:"#/properties/audit/items/properties/changes/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -5551,9 +6710,17 @@ vErrors.push(err87);
 }
 errors++;
 }
-var valid23 = _errs79 === errors;
-if(!valid23){
-const err88 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
+}
+if(data35.before !== undefined){
+let data38 = data35.before;
+const _errs79 = errors;
+let valid24 = false;
+const _errs80 = errors;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key6 in data38){
+const _errs82 = errors;
+if(typeof key6 !== "string"){
+const err88 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -5562,10 +6729,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-}
-else {
-const err89 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var valid25 = _errs82 === errors;
+if(!valid25){
+const err89 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -5574,11 +6740,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-var _valid0 = _errs77 === errors;
-valid22 = valid22 || _valid0;
-const _errs82 = errors;
-if(data36 !== null){
-const err90 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -5587,10 +6752,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-var _valid0 = _errs82 === errors;
-valid22 = valid22 || _valid0;
-if(!valid22){
-const err91 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid0 = _errs80 === errors;
+valid24 = valid24 || _valid0;
+const _errs85 = errors;
+if(data38 !== null){
+const err91 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -5599,28 +6765,10 @@ vErrors.push(err91);
 }
 errors++;
 }
-else {
-errors = _errs76;
-if(vErrors !== null){
-if(_errs76){
-vErrors.length = _errs76;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data33.after !== undefined){
-let data37 = data33.after;
-const _errs85 = errors;
-let valid24 = false;
-const _errs86 = errors;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-for(const key7 in data37){
-const _errs88 = errors;
-if(typeof key7 !== "string"){
-const err92 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
+var _valid0 = _errs85 === errors;
+valid24 = valid24 || _valid0;
+if(!valid24){
+const err92 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/before",schemaPath:"#/properties/audit/items/properties/changes/items/properties/before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -5629,9 +6777,28 @@ vErrors.push(err92);
 }
 errors++;
 }
-var valid25 = _errs88 === errors;
-if(!valid25){
-const err93 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
+else {
+errors = _errs79;
+if(vErrors !== null){
+if(_errs79){
+vErrors.length = _errs79;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data35.after !== undefined){
+let data39 = data35.after;
+const _errs88 = errors;
+let valid26 = false;
+const _errs89 = errors;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+for(const key7 in data39){
+const _errs91 = errors;
+if(typeof key7 !== "string"){
+const err93 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -5640,10 +6807,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var valid27 = _errs91 === errors;
+if(!valid27){
+const err94 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -5652,11 +6818,10 @@ vErrors.push(err94);
 }
 errors++;
 }
-var _valid1 = _errs86 === errors;
-valid24 = valid24 || _valid1;
-const _errs91 = errors;
-if(data37 !== null){
-const err95 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -5665,10 +6830,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-var _valid1 = _errs91 === errors;
-valid24 = valid24 || _valid1;
-if(!valid24){
-const err96 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid1 = _errs89 === errors;
+valid26 = valid26 || _valid1;
+const _errs94 = errors;
+if(data39 !== null){
+const err96 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -5677,11 +6843,23 @@ vErrors.push(err96);
 }
 errors++;
 }
+var _valid1 = _errs94 === errors;
+valid26 = valid26 || _valid1;
+if(!valid26){
+const err97 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8+"/after",schemaPath:"#/properties/audit/items/properties/changes/items/properties/after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err97];
+}
 else {
-errors = _errs85;
+vErrors.push(err97);
+}
+errors++;
+}
+else {
+errors = _errs88;
 if(vErrors !== null){
-if(_errs85){
-vErrors.length = _errs85;
+if(_errs88){
+vErrors.length = _errs88;
 }
 else {
 vErrors = null;
@@ -5691,19 +6869,7 @@ vErrors = null;
 }
 }
 else {
-const err97 = {instancePath:instancePath+"/audit/" + i6+"/changes/" + i7,schemaPath:"#/properties/audit/items/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/audit/" + i6+"/changes",schemaPath:"#/properties/audit/items/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err98 = {instancePath:instancePath+"/audit/" + i7+"/changes/" + i8,schemaPath:"#/properties/audit/items/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -5715,7 +6881,7 @@ errors++;
 }
 }
 else {
-const err99 = {instancePath:instancePath+"/audit/" + i6,schemaPath:"#/properties/audit/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err99 = {instancePath:instancePath+"/audit/" + i7+"/changes",schemaPath:"#/properties/audit/items/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -5727,7 +6893,7 @@ errors++;
 }
 }
 else {
-const err100 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err100 = {instancePath:instancePath+"/audit/" + i7,schemaPath:"#/properties/audit/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -5737,11 +6903,9 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data.registry_trust !== undefined){
-let data38 = data.registry_trust;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.digest === undefined){
-const err101 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "digest"},message:"must have required property '"+"digest"+"'"};
+}
+else {
+const err101 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -5750,8 +6914,12 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data38.at === undefined){
-const err102 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+}
+if(data.registry_trust !== undefined){
+let data40 = data.registry_trust;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.digest === undefined){
+const err102 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "digest"},message:"must have required property '"+"digest"+"'"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -5760,8 +6928,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(data38.by === undefined){
-const err103 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
+if(data40.at === undefined){
+const err103 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -5770,9 +6938,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-for(const key8 in data38){
-if(!(((key8 === "digest") || (key8 === "at")) || (key8 === "by"))){
-const err104 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(data40.by === undefined){
+const err104 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -5781,12 +6948,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data38.digest !== undefined){
-let data39 = data38.digest;
-if(typeof data39 === "string"){
-if(!pattern29.test(data39)){
-const err105 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+for(const key8 in data40){
+if(!(((key8 === "digest") || (key8 === "at")) || (key8 === "by"))){
+const err105 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -5796,8 +6960,11 @@ vErrors.push(err105);
 errors++;
 }
 }
-else {
-const err106 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data40.digest !== undefined){
+let data41 = data40.digest;
+if(typeof data41 === "string"){
+if(!pattern29.test(data41)){
+const err106 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -5807,11 +6974,8 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data38.at !== undefined){
-let data40 = data38.at;
-if(typeof data40 === "string"){
-if(data40.length > 64){
-const err107 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+else {
+const err107 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -5820,8 +6984,12 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data40.length < 1){
-const err108 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data40.at !== undefined){
+let data42 = data40.at;
+if(typeof data42 === "string"){
+if(data42.length > 64){
+const err108 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -5830,9 +6998,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-else {
-const err109 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data42.length < 1){
+const err109 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -5842,11 +7009,8 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data38.by !== undefined){
-let data41 = data38.by;
-if(typeof data41 === "string"){
-if(data41.length > 200){
-const err110 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err110 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -5855,8 +7019,12 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data41.length < 1){
-const err111 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data40.by !== undefined){
+let data43 = data40.by;
+if(typeof data43 === "string"){
+if(data43.length > 200){
+const err111 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -5865,9 +7033,8 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-else {
-const err112 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.length < 1){
+const err112 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -5877,9 +7044,8 @@ vErrors.push(err112);
 errors++;
 }
 }
-}
 else {
-const err113 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err113 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -5891,12 +7057,24 @@ errors++;
 }
 }
 else {
-const err114 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err114 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err114];
 }
 else {
 vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
 }
 errors++;
 }
@@ -5926,14 +7104,14 @@ return errors === 0;
 }
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCommit = validate70;
-const schema29 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json","$ref":"#/$defs/TurnCommit","$defs":{"TurnCommit":{"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"}}};
-const schema30 = {"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"};
+export const validateCommit = validate72;
+const schema30 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json","$ref":"#/$defs/TurnCommit","$defs":{"TurnCommit":{"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"}}};
+const schema31 = {"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate73.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5952,7 +7130,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema30.properties, key0))){
+if(!(func1.call(schema31.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6043,7 +7221,7 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
-if(!(func1.call(schema30.properties.goals.items.properties, key1))){
+if(!(func1.call(schema31.properties.goals.items.properties, key1))){
 const err8 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -6274,7 +7452,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((((data12 === "proposed") || (data12 === "active")) || (data12 === "paused")) || (data12 === "achieved")) || (data12 === "abandoned"))){
-const err27 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.goals.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.goals.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6664,7 +7842,7 @@ vErrors.push(err57);
 errors++;
 }
 if(!(((data27 === "open") || (data27 === "answered")) || (data27 === "archived"))){
-const err58 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.questions.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err58 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.questions.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -6687,7 +7865,7 @@ vErrors.push(err59);
 errors++;
 }
 if(!((data28 === "agent") || (data28 === "user"))){
-const err60 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema30.properties.questions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
+const err60 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema31.properties.questions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -7012,7 +8190,7 @@ vErrors.push(err85);
 errors++;
 }
 if(!(((((data40 === "proposed") || (data40 === "active")) || (data40 === "paused")) || (data40 === "achieved")) || (data40 === "abandoned"))){
-const err86 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.progress.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err86 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.progress.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -7074,7 +8252,7 @@ vErrors.push(err90);
 errors++;
 }
 for(const key9 in data42){
-if(!(func1.call(schema30.properties.new_actions.items.properties, key9))){
+if(!(func1.call(schema31.properties.new_actions.items.properties, key9))){
 const err91 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err91];
@@ -7158,7 +8336,7 @@ vErrors.push(err97);
 errors++;
 }
 if(!((data45 === "agent") || (data45 === "user"))){
-const err98 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema30.properties.new_actions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
+const err98 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema31.properties.new_actions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -7949,7 +9127,7 @@ vErrors.push(err159);
 errors++;
 }
 if(!((((data73 === "draft") || (data73 === "active")) || (data73 === "accepted")) || (data73 === "archived"))){
-const err160 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.story_updates.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err160 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.story_updates.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -7994,40 +9172,40 @@ vErrors.push(err163);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+if(!(validate73(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
 errors = vErrors.length;
 }
-validate70.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateProposal = validate73;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json","$ref":"#/$defs/ProposalInput","$defs":{"ProposalInput":{"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"}}};
-const schema32 = {"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"};
+export const validateProposal = validate75;
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json","$ref":"#/$defs/ProposalInput","$defs":{"ProposalInput":{"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"}}};
+const schema33 = {"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"};
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8056,7 +9234,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema32.properties, key0))){
+if(!(func1.call(schema33.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -8117,7 +9295,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "add") || (data2 === "modify")) || (data2 === "deprecate"))){
-const err7 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/enum",keyword:"enum",params:{allowedValues: schema32.properties.proposal_type.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/enum",keyword:"enum",params:{allowedValues: schema33.properties.proposal_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8264,7 +9442,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data8 === "agent") || (data8 === "user"))){
-const err19 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema32.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema33.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8829,40 +10007,40 @@ vErrors.push(err63);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
 errors = vErrors.length;
 }
-validate73.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateAmendment = validate76;
-const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json","$ref":"#/$defs/ProposalAmendment","$defs":{"ProposalAmendment":{"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"}}};
-const schema34 = {"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"};
+export const validateAmendment = validate78;
+const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json","$ref":"#/$defs/ProposalAmendment","$defs":{"ProposalAmendment":{"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"}}};
+const schema35 = {"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"type":"boolean"},"auto_complete":{"type":"boolean"},"blocking":{"type":"boolean"},"escalation":{"type":"object","properties":{"after":{"type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$","description":"An ISO 8601 duration such as PT24H, P1D or PT30M."},"policy":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"type":"object","properties":{"escalation":{"type":"string","minLength":1,"maxLength":200},"completion_guard":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8871,7 +10049,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema34.properties, key0))){
+if(!(func1.call(schema35.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -9031,7 +10209,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data6 === "agent") || (data6 === "user"))){
-const err13 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema34.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema35.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9571,28 +10749,28 @@ vErrors.push(err55);
 }
 errors++;
 }
-validate77.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate76.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
-validate76.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -67,6 +67,28 @@ export const registerGoals: RegisterArea = (program, action) => {
         '\nExamples:\n  ratchet goals plan check plan.md\n  ratchet --json goals plan check - < plan.md',
     )
     .action(action(() => import('./plan.js'), 'check'));
+  writer(plan.command('start').description('start executing a plan that checks: its steps are recorded in the goals state (refused, exit 1, if the plan has errors)').argument('<file>', 'the plan (Markdown); "-" for stdin'))
+    .option('--id <id>', 'plan id (default: pl1, pl2, ...)')
+    .option('--goal <id>', 'the goal it serves')
+    .option('--turn <id>', 'the turn it was made in')
+    .addHelpText('after', '\nExample:\n  ratchet goals plan start plan.md --goal g1 && ratchet goals plan step pl1 1 start')
+    .action(action(() => import('./plan.js'), 'start'));
+  writer(
+    plan
+      .command('step')
+      .description('record a step started, succeeded (with --evidence: what shows its success criteria were met) or failed (with --reason; --regenerate asks for a new plan). A step starts only after the steps it waits for succeeded; only a started step succeeds or fails (refusals exit 1)')
+      .argument('<plan>', 'plan id')
+      .argument('<step>', 'step number')
+      .argument('<event>', 'start, succeed or fail'),
+  )
+    .option('--evidence <ref...>', 'evidence that the success criteria were met (files, URLs, tool results); required to succeed')
+    .option('--note <text>', 'how the evidence meets the criteria')
+    .option('--reason <text>', 'why the step failed (required to fail)')
+    .option('--regenerate', 'with fail: request a new plan from the planner', false)
+    .addHelpText('after', '\nExamples:\n  ratchet goals plan step pl1 1 start\n  ratchet goals plan step pl1 1 succeed --evidence profiles/signup.json\n  ratchet goals plan step pl1 2 fail --reason "the cache is not shared" --regenerate')
+    .action(action(() => import('./plan.js'), 'step'));
+  common(plan.command('show').description('list plan runs, or show one run\'s steps, their evidence and what is ready').argument('[plan]', 'plan id'))
+    .action(action(() => import('./plan.js'), 'show'));
   writer(goals.command('progress').description('set or add progress (0 to 1) on a goal, with evidence links').argument('<id>', 'goal id'))
     .option('--set <x>', 'absolute progress, 0 to 1')
     .option('--delta <x>', 'progress to add (clamped to 0..1)')
