@@ -30,7 +30,7 @@ export const AREAS: readonly Area[] = [
   { commands: ['memory'], load: async () => (await import('./commands/memory/register.js')).registerMemory },
   { commands: ['hook'], load: async () => (await import('./commands/hook/register.js')).registerHook },
   { commands: ['doctor'], load: async () => (await import('./commands/doctor/register.js')).registerDoctor },
-  { commands: ['goals', 'actions', 'proposals', 'turn', 'questions', 'stories'], load: async () => (await import('./commands/goals/register.js')).registerGoals },
+  { commands: ['goals', 'actions', 'proposals', 'turn', 'questions', 'stories', 'scratch'], load: async () => (await import('./commands/goals/register.js')).registerGoals },
 ];
 
 /** Global options that take a value (their value is not a command name). */

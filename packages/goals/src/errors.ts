@@ -18,6 +18,7 @@ export type GoalsErrorCode =
   | 'proposal-state'
   | 'turn-mismatch'
   | 'plan-state'
+  | 'scratch-state'
   | 'untrusted-registry';
 
 export interface RegistryIssue {
@@ -130,7 +131,7 @@ export class ConfirmationRequiredError extends GoalsError {
 export class InputError extends GoalsError {
   constructor(
     reason: string,
-    code: 'invalid-input' | 'not-found' | 'duplicate-id' | 'unsafe-input' | 'deprecated-type' | 'proposal-state' | 'turn-mismatch' | 'completion-guard' | 'plan-state' = 'invalid-input',
+    code: 'invalid-input' | 'not-found' | 'duplicate-id' | 'unsafe-input' | 'deprecated-type' | 'proposal-state' | 'turn-mismatch' | 'completion-guard' | 'plan-state' | 'scratch-state' = 'invalid-input',
     place: { pointer?: string | undefined; issues?: readonly RegistryIssue[] | undefined } = {},
   ) {
     super(code, reason, place);

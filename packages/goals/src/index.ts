@@ -17,6 +17,8 @@ export type {
   EscalationPolicy,
   Goal,
   GoalsState,
+  Observation,
+  ObservationStatus,
   Owner,
   PendingAction,
   PlanRun,
@@ -114,6 +116,19 @@ export {
 } from './plan-context.js';
 export { MAX_PLAN_STEPS, parsePlan, type ParsedPlan, type PlanIssue, type PlanRule, type PlanStep } from './plan-format.js';
 export { failStep, planDigest, readySteps, startPlan, startStep, succeedStep, type StartPlanInput } from './plan-run.js';
+export {
+  SCRATCH_TTL_MS,
+  addObservation,
+  archiveObservation,
+  expireObservations,
+  isExpired,
+  promoteObservation,
+  reviewObservation,
+  scratchView,
+  type ObservationInput,
+  type Promotion,
+  type ScratchView,
+} from './scratch.js';
 export { applyCommit, checkCommit, commitDigest, type CommitResult, type CompletedAction, type TurnCommit } from './turn.js';
 export { applyProposal, proposedType, proposedTypeIssues, serializeRegistry } from './proposals.js';
 export { parseDuration } from './duration.js';

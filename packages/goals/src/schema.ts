@@ -216,7 +216,30 @@ export const PlanRunSchema = z
   .strict()
   .meta({ id: 'PlanRun', title: 'A plan under execution: each step started, succeeded with evidence, or failed' });
 
-const Kind = z.enum(['goal', 'action', 'question', 'story', 'proposal', 'turn', 'plan']);
+export const ObservationSchema = z
+  .object({
+    id: Name,
+    type: z.enum(['story', 'observation', 'insight', 'alert']),
+    content: z.string().min(1).max(100_000),
+    source: z.string().min(1).max(2048),
+    owner: Owner,
+    status: z.enum(['active', 'pending_review', 'resolved', 'archived']),
+    confidence: z.number().min(0).max(1),
+    tags: z.array(z.string().min(1).max(200)),
+    expires_at: Timestamp,
+    expired: z.boolean().optional(),
+    promoted_to: z.object({ kind: z.enum(['goal', 'action']), id: Name }).strict().optional(),
+    reviewed_by: z.string().min(1).max(200).optional(),
+    review_note: Text.optional(),
+    created_by: z.string().min(1).max(200),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    ...Versioned,
+  })
+  .strict()
+  .meta({ id: 'Observation', title: 'A Scratch Page item: a story or observation that expires unless acted on' });
+
+const Kind = z.enum(['goal', 'action', 'question', 'story', 'proposal', 'turn', 'plan', 'observation']);
 const Image = z.record(z.string(), z.unknown()).nullable();
 
 /** The project's action-type registry as a user last merged or first used it: agent decisions are judged against it. */
@@ -250,6 +273,7 @@ export const GoalsStateSchema = z
     proposals: z.array(RegistryProposalSchema),
     turns: z.array(TurnRecordSchema),
     plans: z.array(PlanRunSchema).optional(),
+    observations: z.array(ObservationSchema).optional(),
     audit: z.array(AuditEntrySchema),
     registry_trust: RegistryTrustSchema.optional(),
   })

@@ -5,7 +5,7 @@
  */
 import { GoalsError, InputError, OwnerError } from './errors.js';
 import { stateIssues } from './validate.js';
-import type { Actor, AuditEntry, Change, EntityKind, Goal, GoalsState, PendingAction, PlanRun, Question, RegistryProposal, Story, TurnRecord } from './types.js';
+import type { Actor, AuditEntry, Change, EntityKind, Goal, GoalsState, Observation, PendingAction, PlanRun, Question, RegistryProposal, Story, TurnRecord } from './types.js';
 
 export interface EntityOf {
   goal: Goal;
@@ -15,10 +15,11 @@ export interface EntityOf {
   proposal: RegistryProposal;
   turn: TurnRecord;
   plan: PlanRun;
+  observation: Observation;
 }
 
-const COLLECTION = { goal: 'goals', action: 'actions', question: 'questions', story: 'stories', proposal: 'proposals', turn: 'turns', plan: 'plans' } as const;
-const PREFIX: Record<EntityKind, string> = { goal: 'g', action: 'a', question: 'q', story: 's', proposal: 'p', turn: 't', plan: 'pl' };
+const COLLECTION = { goal: 'goals', action: 'actions', question: 'questions', story: 'stories', proposal: 'proposals', turn: 'turns', plan: 'plans', observation: 'observations' } as const;
+const PREFIX: Record<EntityKind, string> = { goal: 'g', action: 'a', question: 'q', story: 's', proposal: 'p', turn: 't', plan: 'pl', observation: 'o' };
 /** Ids are names; the same rule the schema applies, checked early so errors name the input. */
 export const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);

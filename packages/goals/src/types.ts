@@ -184,7 +184,34 @@ export interface PlanRun {
   version: number;
 }
 
-export type EntityKind = 'goal' | 'action' | 'question' | 'story' | 'proposal' | 'turn' | 'plan';
+export type ObservationStatus = 'active' | 'pending_review' | 'resolved' | 'archived';
+
+/** A Scratch Page item: a low-commitment story or observation that expires unless acted on. */
+export interface Observation {
+  id: string;
+  type: 'story' | 'observation' | 'insight' | 'alert';
+  content: string;
+  /** The tool, daemon or file that saw it. */
+  source: string;
+  owner: Owner;
+  status: ObservationStatus;
+  /** 0 to 1. */
+  confidence: number;
+  tags: string[];
+  expires_at: string;
+  /** Set when expiry archived it. */
+  expired?: boolean | undefined;
+  /** The goal or action it became. */
+  promoted_to?: { kind: 'goal' | 'action'; id: string } | undefined;
+  reviewed_by?: string | undefined;
+  review_note?: string | undefined;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export type EntityKind = 'goal' | 'action' | 'question' | 'story' | 'proposal' | 'turn' | 'plan' | 'observation';
 
 export interface Change {
   kind: EntityKind;
@@ -222,6 +249,8 @@ export interface GoalsState {
   turns: TurnRecord[];
   /** Plans under execution (absent until the first one starts). */
   plans?: PlanRun[] | undefined;
+  /** The Scratch Page (absent until the first item). */
+  observations?: Observation[] | undefined;
   audit: AuditEntry[];
   /** The digest (sha256 of the text) of the project's registry as a user last merged or first used it. */
   registry_trust?: RegistryTrust | undefined;

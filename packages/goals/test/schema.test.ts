@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { importGraph } from '../../../scripts/dev/import-graph.js';
 import { generate, VALIDATORS_PATH } from '../scripts/generate.js';
-import { checkCommit, checkProposal, checkRegistry, defaultRegistryDocument, emptyState, goalsDocument, type ActionType, type Goal, type GoalsState, type PendingAction, type PlanRun, type Question, type RegistryProposal, type Story } from '../src/index.js';
+import { checkCommit, checkProposal, checkRegistry, defaultRegistryDocument, emptyState, goalsDocument, type ActionType, type Goal, type GoalsState, type Observation, type PendingAction, type PlanRun, type Question, type RegistryProposal, type Story } from '../src/index.js';
 import { ActionTypeRegistrySchema, GoalsStateSchema, ProposalInputSchema, TurnCommitSchema } from '../src/schema.js';
-import type { ActionTypeSchema, GoalSchema, PlanRunSchema, PendingActionSchema, QuestionSchema, RegistryProposalSchema, StorySchema } from '../src/schema.js';
+import type { ActionTypeSchema, GoalSchema, ObservationSchema, PlanRunSchema, PendingActionSchema, QuestionSchema, RegistryProposalSchema, StorySchema } from '../src/schema.js';
 import type { z } from 'zod';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
@@ -123,5 +123,7 @@ describe('zod and the precompiled validators agree', () => {
     expectTypeOf<GoalsState>().toMatchTypeOf<z.output<typeof GoalsStateSchema>>();
     expectTypeOf<z.output<typeof PlanRunSchema>>().toMatchTypeOf<PlanRun>();
     expectTypeOf<PlanRun>().toMatchTypeOf<z.output<typeof PlanRunSchema>>();
+    expectTypeOf<z.output<typeof ObservationSchema>>().toMatchTypeOf<Observation>();
+    expectTypeOf<Observation>().toMatchTypeOf<z.output<typeof ObservationSchema>>();
   });
 });

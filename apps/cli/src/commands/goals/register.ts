@@ -170,6 +170,37 @@ export const registerGoals: RegisterArea = (program, action) => {
     .addHelpText('after', '\nExample:\n  ratchet --json stories list --question q1')
     .action(action(() => import('./questions.js'), 'story-list'));
 
+  const scratch = program.command('scratch').description('the Scratch Page: low-commitment stories and observations that expire (7 days by default) unless reviewed, promoted to a goal or action, or archived');
+  const clock = (cmd: Command): Command => cmd.option('--now <time>', 'the clock (ISO 8601; default: now): expiry is judged against it');
+  clock(writer(scratch.command('add').description('note an observation (what a tool or daemon saw)').argument('<content>', 'what was observed')))
+    .requiredOption('--source <where>', 'the tool, daemon or file that saw it')
+    .option('--id <id>', 'id (default: o1, o2, ...)')
+    .addOption(new Option('--type <type>', 'kind of item').choices(['observation', 'story', 'insight', 'alert']))
+    .addOption(new Option('--owner <owner>', 'whose it is (default: who adds it)').choices(['agent', 'user']))
+    .option('--confidence <x>', 'confidence, 0 to 1 (default 0.5)')
+    .option('--tag <tag...>', 'tags')
+    .option('--ttl <duration>', 'time to live, ISO 8601 (default P7D)')
+    .option('--expires <time>', 'expiry time instead of a ttl (ISO 8601)')
+    .addHelpText('after', '\nExample:\n  ratchet scratch add "signup p95 doubled since Monday" --source tool:grafana --tag perf --confidence 0.8')
+    .action(action(() => import('./scratch.js'), 'add'));
+  clock(common(scratch.command('list').description('the active items, newest first (expired ones leave the list on read)')))
+    .option('--all', 'also list expired, resolved and archived items', false)
+    .addOption(new Option('--status <status>', 'only this status').choices(['active', 'pending_review', 'resolved', 'archived']))
+    .option('--tag <tag>', 'only items with this tag')
+    .action(action(() => import('./scratch.js'), 'list'));
+  clock(writer(scratch.command('review').description('move an item to pending_review, back to active, or resolve it').argument('<id>', 'observation id').argument('<status>', 'active, pending_review or resolved')))
+    .option('--note <text>', 'a review note')
+    .action(action(() => import('./scratch.js'), 'review'));
+  clock(writer(scratch.command('promote').description('make an observation a goal or a pending action that links back to it (scratch:<id> in its evidence; an action also gets metadata.observation_id); the item is resolved').argument('<id>', 'observation id').argument('<to>', 'goal or action')))
+    .option('--title <text>', 'title (default: the observation)')
+    .option('--action-type <type>', 'the action type (default agent_task)')
+    .option('--priority <n>', 'priority')
+    .option('--goal <id>', 'for an action: the goal it serves')
+    .addHelpText('after', '\nExamples:\n  ratchet scratch promote o1 action --action-type research --title "Find why signup got slow"\n  ratchet scratch promote o2 goal --priority 3')
+    .action(action(() => import('./scratch.js'), 'promote'));
+  clock(writer(scratch.command('archive').description('archive an item (final)').argument('<id>', 'observation id'))).action(action(() => import('./scratch.js'), 'archive'));
+  clock(writer(scratch.command('expire').description('archive every item past its expiry (reads already leave them out; this records it)'))).action(action(() => import('./scratch.js'), 'expire'));
+
   const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, amend, show, review, merge, export as a patch');
   writer(proposals.command('submit').description('propose adding, modifying or deprecating an action type').argument('[file]', 'a JSON proposal ({proposal_type, type_id, allowed_statuses, ...}); "-" for stdin'))
     .addOption(new Option('--kind <kind>', 'proposal type').choices(['add', 'modify', 'deprecate']))
