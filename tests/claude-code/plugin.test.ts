@@ -4,7 +4,7 @@
  * CLAUDE_PLUGIN_ROOT set) and answers a real payload through the real `ratchet hook`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bin, tempDir } from '../helpers.js';
@@ -136,6 +136,18 @@ describe('the shim finds ratchet, or fails open', () => {
     const r = runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir, RATCHET_CLI: dir, PATH: `${ratchetOnPath()}:${join(process.execPath, '..')}:/usr/bin:/bin` }, dir);
     deniedStateWrite(r);
     expect(r.stderr).toContain(`RATCHET_CLI=${dir} is not @ratchet/cli`);
+  });
+
+  test("takes the bin's per-event start-up file, not the full program (a copy without dist/main.js still answers)", { timeout: 60_000 }, () => {
+    const dir = initProject();
+    const copy = tempDir('ratchet-cc-fastonly-');
+    for (const part of ['package.json', 'bin', 'dist']) cpSync(join(repoRoot, 'apps/cli', part), join(copy, part), { recursive: true });
+    rmSync(join(copy, 'dist/main.js'));
+    deniedStateWrite(runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir, RATCHET_CLI: copy }, dir));
+    // A hook without a start-up file of its own goes through the full program, which is gone here.
+    const r = runHookCommand('node "${CLAUDE_PLUGIN_ROOT}/scripts/ratchet-hook.mjs" no-such-event', payload(dir), { CLAUDE_PROJECT_DIR: dir, RATCHET_CLI: copy }, dir);
+    expect(r).toMatchObject({ status: 0, stdout: '' });
+    expect(r.stderr).toContain('failed');
   });
 
   function command(event: string): string {

@@ -80,9 +80,11 @@ if (!event) {
 } else {
   try {
     const args = ['hook', event];
-    // The bin's fast path (no command tree) when this version has it, else the full program.
-    const fast = join(cli, 'dist', 'hook-main.js');
-    let code = existsSync(fast) ? await (await import(pathToFileURL(fast).href)).runHookFast(args) : undefined;
+    // The bin's fast path, as bin/ratchet.js takes it: the event's own start-up file
+    // (dist/hooks/<event>.js, no command tree), else the full program.
+    const key = event.toLowerCase().replace(/[-_]/g, '');
+    const fast = join(cli, 'dist', 'hooks', `${key}.js`);
+    let code = /^[a-z]{1,32}$/.test(key) && existsSync(fast) ? await (await import(pathToFileURL(fast).href)).main() : undefined;
     if (code === undefined) code = await (await import(pathToFileURL(join(cli, 'dist', 'main.js')).href)).run(args);
     // Exit 2 would make Claude Code treat stderr as a refusal: `ratchet hook` never returns it, and a
     // version without `hook` (a usage error) must not block every tool call.

@@ -35,7 +35,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   if (code !== undefined) process.exitCode = code;
   else {
     quietOnEpipe();
-    const { run } = await import('../dist/main.js');
-    process.exitCode = await run(args);
+    // The program is CommonJS files, one per command area, compiled with a V8 code cache (compile-cache.js).
+    const { bundleFor, runBundle } = await import('./compile-cache.js');
+    const dist = process.getBuiltinModule('node:url').fileURLToPath(new URL('../dist/', import.meta.url));
+    process.exitCode = await runBundle(bundleFor(dist, args), args);
   }
 }

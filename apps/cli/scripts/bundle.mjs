@@ -4,8 +4,9 @@
 // bundles from the packages' TypeScript sources (the @ratchet/source condition) with code
 // splitting, so each lazily imported command stays its own chunk and tree-shaking drops what a
 // command does not use. Types come from `tsc --emitDeclarationOnly`.
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,6 +39,16 @@ const PER_CALL_HOOKS = ['pretooluse', 'posttooluse', 'stop', 'subagentstop'];
 const MAIN_GRAPH_HOOKS = (await readdir(hookDir)).map((f) => f.replace(/\.ts$/, '')).filter((key) => !PER_CALL_HOOKS.includes(key));
 const LAZY_HOOK_MODULES = ['flow-obligations', 'claim-obligations'];
 
+// jsonc-parser's `main` is a UMD wrapper whose require() calls esbuild cannot follow (the bundle
+// then fails at run time with "Cannot find module './impl/format'"); its `module` entry is plain ESM.
+// Resolved from the importing package (pnpm gives the CLI no copy of its own).
+const jsoncEsm = {
+  name: 'jsonc-parser-esm',
+  setup(b) {
+    b.onResolve({ filter: /^jsonc-parser$/ }, (args) => b.resolve('jsonc-parser/lib/esm/main.js', { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer }));
+  },
+};
+
 await build({
   absWorkingDir: cliRoot,
   entryPoints: {
@@ -64,7 +75,7 @@ await build({
   minify: true,
   // commander is CommonJS: its bundled require() of node builtins needs a real `require`.
   banner: { js: "import { createRequire as __ratchetCreateRequire } from 'node:module';\nconst require = __ratchetCreateRequire(import.meta.url);" },
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, jsoncEsm],
   logLevel: 'warning',
 });
 
@@ -117,3 +128,72 @@ await build({
   plugins: [lazyHookModules, builtinsWithoutFacade],
   logLevel: 'warning',
 });
+
+// The program as the bin runs it: CommonJS files that bin/ratchet.js compiles with a V8 code cache
+// (bin/compile-cache.js). Node 20 has no code cache for ES modules (module.enableCompileCache()
+// arrived in 22), and without one every call spent most of its own time resolving, reading and
+// compiling the ~20 ESM chunks above: `plan lint` measured 1.72x `node -e 0` that way and 1.40x from
+// one CommonJS file with its cache (BENCHMARKS.md). One file for the whole program is 1.5 MB that
+// every call reads and whose cache it deserialises, so each command area gets its own file, built
+// with RATCHET_BUNDLE_AREA set (src/areas.ts): the other areas' imports fold away. `cli-core.cjs`
+// has the core commands (fsm, plan, init); `cli.cjs` has everything, for --help, unknown commands
+// and the quickstart (whose tour runs every area in process). dist/cli-routes.json maps each command
+// word to its file; a test holds it to AREAS.
+//
+// The ESM build above stays: it is the library entry (dist/index.js, which the MCP server imports),
+// the hooks' bundles and the module graph the start-up tests inspect; its lazy import boundaries are
+// the same here, where esbuild keeps each dynamically imported module's initialisation lazy.
+// Each file's first line carries a digest of its code, which names its cache file: a rebuilt bundle
+// can never be run with the bytecode of an earlier one (V8 itself only checks the source's length).
+const areasSource = await readFile(join(cliRoot, 'src', 'areas.ts'), 'utf8');
+const AREA_ROUTES = [...areasSource.matchAll(/\{ name: '([a-z-]+)', commands: \[([^\]]*)\]/g)].map((m) => ({ name: m[1], commands: [...m[2].matchAll(/'([a-z-]+)'/g)].map((c) => c[1]) }));
+if (AREA_ROUTES.length < 10) throw new Error(`src/areas.ts: expected the AREAS entries as "{ name: '...', commands: [...] ...", found ${AREA_ROUTES.length}`);
+const CORE_COMMANDS = ['fsm', 'plan', 'init'];
+// Areas whose commands run other areas' commands in process (the hook area's session-start and
+// prompt handlers call `turn assess` and `flow start`): they run from the full program. Their hot
+// paths do not come here anyway: the bin answers `ratchet hook <event>` from dist/hooks/.
+const FULL_PROGRAM_AREAS = ['hook'];
+
+async function buildProgramBundle(file, area) {
+  const result = await build({
+    absWorkingDir: cliRoot,
+    entryPoints: { [file]: 'src/main.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    splitting: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    // A script compiled by vm.Script has no module loader for import(): the few left (node:net and
+    // node:dns/promises, loaded lazily by the network probe) become require() calls.
+    supported: { 'dynamic-import': false },
+    conditions: ['@ratchet/source'],
+    sourcemap: 'external',
+    minify: true,
+    define: { 'import.meta.url': '__ratchetModuleUrl', ...(area === undefined ? {} : { 'process.env.RATCHET_BUNDLE_AREA': JSON.stringify(area) }) },
+    banner: { js: "'use strict';const __ratchetModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [lazyChildProcess, jsoncEsm],
+    write: false,
+    logLevel: 'warning',
+  });
+  for (const out of result.outputFiles) {
+    if (out.path.endsWith('.map')) {
+      // One line is prepended to the code below: shift every mapping down by one.
+      const map = JSON.parse(out.text);
+      map.mappings = `;${map.mappings}`;
+      await writeFile(out.path, JSON.stringify(map));
+    } else {
+      const id = createHash('sha256').update(out.contents).digest('hex').slice(0, 16);
+      await writeFile(out.path, `// ratchet-build ${id}\n${out.text}\n//# sourceMappingURL=${file}.cjs.map\n`);
+    }
+  }
+}
+
+const ownBundles = AREA_ROUTES.filter((a) => !FULL_PROGRAM_AREAS.includes(a.name));
+await Promise.all([buildProgramBundle('cli', undefined), buildProgramBundle('cli-core', 'core'), ...ownBundles.map((a) => buildProgramBundle(`cli-${a.name}`, a.name))]);
+const routes = Object.fromEntries([
+  ...CORE_COMMANDS.map((c) => [c, 'cli-core.cjs']),
+  ...AREA_ROUTES.flatMap((a) => a.commands.map((c) => [c, FULL_PROGRAM_AREAS.includes(a.name) ? 'cli.cjs' : `cli-${a.name}.cjs`])),
+]);
+await writeFile(join(cliRoot, 'dist', 'cli-routes.json'), `${JSON.stringify(routes, null, 2)}\n`);

@@ -13,24 +13,37 @@ import type { ActionFactory } from './program.js';
 export type RegisterArea = (program: Command, action: ActionFactory) => void;
 
 export interface Area {
+  /** The area's name: its bundle is dist/cli-<name>.cjs. */
+  name: string;
   /** The top-level commands the area's register function defines. */
   commands: readonly string[];
   /** Imports the area's definitions (its own chunk in the bundle). */
   load: () => Promise<RegisterArea>;
 }
 
+/**
+ * The bundle's own area. The bin runs a call from the bundle of its command's area
+ * (dist/cli-<area>.cjs, see scripts/bundle.mjs), built with this set to that area's name, so the
+ * other areas' imports fold away and a call parses and compiles only its own area's code. `core`:
+ * the core commands only. Undefined (sources, tests, the full bundle): every area.
+ */
+export const notBundled =
+  <T>(name: string) =>
+  (): Promise<T> =>
+    Promise.reject(new Error(`the ${name} commands are not in this bundle (a routing bug: bin/ratchet.js picks the bundle by command)`));
+
 export const AREAS: readonly Area[] = [
-  { commands: ['task', 'run', 'research'], load: async () => (await import('./commands/orchestrator/register.js')).registerOrchestrator },
-  { commands: ['protocol'], load: async () => (await import('./commands/protocol/register.js')).registerProtocol },
-  { commands: ['lessons'], load: async () => (await import('./commands/lessons/register.js')).registerLessons },
-  { commands: ['jixo'], load: async () => (await import('./commands/jixo/register.js')).registerJixo },
-  { commands: ['flow'], load: async () => (await import('./commands/flow/register.js')).registerFlow },
-  { commands: ['campaign'], load: async () => (await import('./commands/campaign/register.js')).registerCampaign },
-  { commands: ['workspace'], load: async () => (await import('./commands/workspace/register.js')).registerWorkspace },
-  { commands: ['memory'], load: async () => (await import('./commands/memory/register.js')).registerMemory },
-  { commands: ['hook'], load: async () => (await import('./commands/hook/register.js')).registerHook },
-  { commands: ['doctor'], load: async () => (await import('./commands/doctor/register.js')).registerDoctor },
-  { commands: ['goals', 'actions', 'proposals', 'turn', 'questions', 'stories', 'scratch'], load: async () => (await import('./commands/goals/register.js')).registerGoals },
+  { name: 'orchestrator', commands: ['task', 'run', 'research'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'orchestrator' ? async () => (await import('./commands/orchestrator/register.js')).registerOrchestrator : notBundled<RegisterArea>('orchestrator') },
+  { name: 'protocol', commands: ['protocol'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'protocol' ? async () => (await import('./commands/protocol/register.js')).registerProtocol : notBundled<RegisterArea>('protocol') },
+  { name: 'lessons', commands: ['lessons'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'lessons' ? async () => (await import('./commands/lessons/register.js')).registerLessons : notBundled<RegisterArea>('lessons') },
+  { name: 'jixo', commands: ['jixo'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'jixo' ? async () => (await import('./commands/jixo/register.js')).registerJixo : notBundled<RegisterArea>('jixo') },
+  { name: 'flow', commands: ['flow'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'flow' ? async () => (await import('./commands/flow/register.js')).registerFlow : notBundled<RegisterArea>('flow') },
+  { name: 'campaign', commands: ['campaign'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'campaign' ? async () => (await import('./commands/campaign/register.js')).registerCampaign : notBundled<RegisterArea>('campaign') },
+  { name: 'workspace', commands: ['workspace'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'workspace' ? async () => (await import('./commands/workspace/register.js')).registerWorkspace : notBundled<RegisterArea>('workspace') },
+  { name: 'memory', commands: ['memory'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'memory' ? async () => (await import('./commands/memory/register.js')).registerMemory : notBundled<RegisterArea>('memory') },
+  { name: 'hook', commands: ['hook'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'hook' ? async () => (await import('./commands/hook/register.js')).registerHook : notBundled<RegisterArea>('hook') },
+  { name: 'doctor', commands: ['doctor'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'doctor' ? async () => (await import('./commands/doctor/register.js')).registerDoctor : notBundled<RegisterArea>('doctor') },
+  { name: 'goals', commands: ['goals', 'actions', 'proposals', 'turn', 'questions', 'stories', 'scratch'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'goals' ? async () => (await import('./commands/goals/register.js')).registerGoals : notBundled<RegisterArea>('goals') },
 ];
 
 /** Global options that take a value (their value is not a command name). */

@@ -4,6 +4,9 @@ import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { versioned } from './output/json-output.js';
 import { buildProgram, type ProgramState } from './program.js';
 
+// The full bundle's command tree, for the usage text an area bundle cannot build (protocol/shared.ts).
+export { buildProgram };
+
 /**
  * Run the CLI with the given arguments (without `node` and the script path) and return the exit
  * code. Never calls process.exit, so tests can drive it in-process and the bin decides.

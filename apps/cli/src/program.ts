@@ -9,7 +9,7 @@ import { Command, Option } from 'commander';
 import { CliError } from './errors.js';
 import { makeContext, type CommandAction, type GlobalOptions, type Io } from './context.js';
 import { readVersion } from './version.js';
-import { areasFor } from './areas.js';
+import { areasFor, notBundled } from './areas.js';
 
 // Defined beside Context, so the public types (index.ts) need not reach this module and commander.
 export type { CommandAction } from './context.js';
@@ -169,7 +169,8 @@ Start here:
     .description('show what Ratchet does end to end, in a fresh directory, on the bundled examples')
     .option('--dir <dir>', 'directory to use (must be empty or absent; default: a new temporary directory)')
     .addHelpText('after', '\nExample:\n  ratchet quickstart --dir /tmp/ratchet-tour')
-    .action(action(() => import('./commands/quickstart.js')));
+    // The tour runs every area's commands in process: only the full bundle has them (areas.ts).
+    .action(action(process.env.RATCHET_BUNDLE_AREA === undefined ? () => import('./commands/quickstart.js') : notBundled('quickstart')));
 
   const core = new Set(program.commands.map((c) => c.name()));
   const registers = await Promise.all(areasFor(argv, core).map((area) => area.load()));

@@ -30,31 +30,51 @@ const Priority = z.number().min(0).max(1_000_000);
 
 export const ActionTypeSchema = z
   .object({
-    id: Name,
-    display_name: z.string().min(1).max(200),
-    description: Text.optional(),
-    allowed_owners: z.array(Owner).min(1),
+    id: Name.describe('The type id actions name in their `type` (e.g. "approval_request"). Unique in the registry.'),
+    display_name: z.string().min(1).max(200).describe('A short human name for the type, shown in listings.'),
+    description: Text.optional().describe('What an action of this type asks for, for people and planners reading the registry.'),
+    allowed_owners: z.array(Owner).min(1).describe('Who may own an action of this type: "agent", "user" or both.'),
     default_policies: z
       .object({
-        requires_confirmation: z.boolean().optional(),
-        auto_complete: z.boolean().optional(),
-        blocking: z.boolean().optional(),
-        escalation: z.object({ after: Duration.optional(), policy: z.string().min(1).max(200).optional() }).strict().optional(),
+        requires_confirmation: z.boolean().optional().describe('Copied onto new actions: the action needs a confirmation before it is created.'),
+        auto_complete: z.boolean().optional().describe('false: only the user may complete actions of this type.'),
+        blocking: z.boolean().optional().describe('Copied onto new actions: a blocking action is assessed first.'),
+        escalation: z
+          .object({
+            after: Duration.optional().describe('How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).'),
+            policy: z.string().min(1).max(200).optional().describe('The name of the escalation policy to apply.'),
+          })
+          .strict()
+          .optional()
+          .describe('When and how an overdue action escalates (escalated_at is set; the status moves to "escalated" where the type allows it).'),
       })
-      .strict(),
-    allowed_statuses: z.array(Name).min(1),
-    allowed_transitions: z.record(Name, z.array(Name)),
-    policy_handlers: z.object({ escalation: z.string().min(1).max(200).optional(), completion_guard: z.string().min(1).max(200).optional() }).strict().optional(),
-    deprecation_status: z.enum(['active', 'deprecated']),
+      .strict()
+      .describe('Policies every new action of this type starts with.'),
+    allowed_statuses: z.array(Name).min(1).describe('The statuses an action of this type can be in; the first is where new actions start. A status without outgoing transitions is terminal.'),
+    allowed_transitions: z.record(Name, z.array(Name)).describe('For each status, the statuses it may move to. Every status named here must be in allowed_statuses.'),
+    policy_handlers: z
+      .object({
+        escalation: z.string().min(1).max(200).optional().describe('The handler that runs when an action of this type escalates.'),
+        completion_guard: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('A check that must pass before an action completes: "user_acknowledgment", "choice_recorded" or a handler the harness registers. Without a handler it refuses every completion.'),
+      })
+      .strict()
+      .optional()
+      .describe('Named handlers the harness runs for this type.'),
+    deprecation_status: z.enum(['active', 'deprecated']).describe('"deprecated" refuses new actions of this type; existing ones keep working.'),
   })
   .strict()
   .meta({ id: 'ActionType', title: 'An action type: owners, policies, statuses and transitions' });
 
 export const ActionTypeRegistrySchema = z
   .object({
-    $schema: z.string().optional(),
-    schemaVersion: z.literal(1).optional(),
-    action_types: z.array(ActionTypeSchema),
+    $schema: z.string().optional().describe('The JSON Schema this file follows (for editors).'),
+    schemaVersion: z.literal(1).optional().describe('The registry format version: 1.'),
+    action_types: z.array(ActionTypeSchema).describe('Every action type the project allows, each with a unique id.'),
   })
   .strict()
   .meta({ id: 'ActionTypeRegistry', title: 'Ratchet action-type registry (Frontal Cortex)' });

@@ -4,10 +4,18 @@
  * wrote on one line, re-escape strings and rewrite lines nobody touched. These edits replace only
  * the bytes that change and copy the surrounding style (indentation, separators, line endings).
  *
+ * jsonc-parser (the parser behind VS Code's settings editor) finds every value's place in the text.
+ * Its own `modify()` is not used: it reformats what it touches (a one-line array becomes one item
+ * per line, a one-line file is expanded), and with the file's formatting options it wrote text that
+ * did not parse on some layouts the property test generates;
+ * the splices below copy the neighbours' separators instead, which the property test in
+ * test/edit.test.ts holds to every layout.
+ *
  * The input is JSON that has already parsed (the store's guarded parser); the caller re-parses the
  * result and checks it equals the intended value, so a style this module does not foresee falls
  * back to a plain re-serialisation instead of writing something wrong.
  */
+import { parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { parseJsonPointer } from '@ratchet/store';
 
 export type JsonTextOp =
@@ -33,7 +41,7 @@ export function editJsonText(text: string, ops: readonly JsonTextOp[]): string {
 }
 
 function applyOne(text: string, op: JsonTextOp): string {
-  const root = new Scanner(text).document();
+  const root = spans(text);
   const node = find(root, op.pointer);
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
   const multiLine = (n: Node): boolean => text.slice(n.start, n.end).includes('\n');
@@ -120,75 +128,29 @@ function find(root: Node, pointer: string): Node {
   return node;
 }
 
-/** Spans of every value of a document that is known to be valid JSON. */
-class Scanner {
-  private pos = 0;
-  constructor(private readonly text: string) {}
+/** Spans of every value of a document that is known to be valid JSON, from jsonc-parser's tree. */
+function spans(text: string): Node {
+  // A BOM is not JSON to jsonc-parser: blank it out, keeping every offset.
+  const tree = parseTree(text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text, undefined, { allowTrailingComma: false, disallowComments: true });
+  if (tree === undefined) throw new Error('not JSON');
+  return toNode(tree);
+}
 
-  document(): Node {
-    if (this.text.charCodeAt(0) === 0xfeff) this.pos = 1;
-    return this.value();
+function toNode(node: JsonNode): Node {
+  const start = node.offset;
+  const end = node.offset + node.length;
+  const children = node.children ?? [];
+  if (node.type === 'object') {
+    return {
+      kind: 'object',
+      start,
+      end,
+      members: children.map((property) => {
+        const [key, value] = property.children!;
+        return { key: key!.value as string, keyStart: key!.offset, keyEnd: key!.offset + key!.length, value: toNode(value!) };
+      }),
+    };
   }
-
-  private ws(): void {
-    while (this.pos < this.text.length && ' \t\r\n'.includes(this.text[this.pos]!)) this.pos++;
-  }
-
-  private value(): Node {
-    this.ws();
-    const start = this.pos;
-    const c = this.text[this.pos];
-    if (c === '{') {
-      this.pos++;
-      const members: { key: string; keyStart: number; keyEnd: number; value: Node }[] = [];
-      this.ws();
-      while (this.text[this.pos] !== '}') {
-        this.ws();
-        const keyStart = this.pos;
-        this.string();
-        const keyEnd = this.pos;
-        const key = JSON.parse(this.text.slice(keyStart, keyEnd)) as string;
-        this.ws();
-        this.expect(':');
-        const value = this.value();
-        members.push({ key, keyStart, keyEnd, value });
-        this.ws();
-        if (this.text[this.pos] === ',') this.pos++;
-        this.ws();
-      }
-      this.pos++;
-      return { kind: 'object', start, end: this.pos, members };
-    }
-    if (c === '[') {
-      this.pos++;
-      const items: Node[] = [];
-      this.ws();
-      while (this.text[this.pos] !== ']') {
-        items.push(this.value());
-        this.ws();
-        if (this.text[this.pos] === ',') this.pos++;
-        this.ws();
-      }
-      this.pos++;
-      return { kind: 'array', start, end: this.pos, items };
-    }
-    if (c === '"') {
-      this.string();
-      return { kind: 'scalar', start, end: this.pos };
-    }
-    while (this.pos < this.text.length && !' \t\r\n,]}'.includes(this.text[this.pos]!)) this.pos++;
-    if (this.pos === start) throw new Error(`unexpected input at offset ${start}`);
-    return { kind: 'scalar', start, end: this.pos };
-  }
-
-  private string(): void {
-    this.expect('"');
-    while (this.pos < this.text.length && this.text[this.pos] !== '"') this.pos += this.text[this.pos] === '\\' ? 2 : 1;
-    this.expect('"');
-  }
-
-  private expect(char: string): void {
-    if (this.text[this.pos] !== char) throw new Error(`expected ${char} at offset ${this.pos}`);
-    this.pos++;
-  }
+  if (node.type === 'array') return { kind: 'array', start, end, items: children.map(toNode) };
+  return { kind: 'scalar', start, end };
 }

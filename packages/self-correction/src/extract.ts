@@ -17,8 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import type { Heading, ListItem, Nodes, Root, RootContent } from 'mdast';
+import { headingText, parseMarkdownTree, type MdNode } from './markdown-tree.js';
 import { LessonsError } from './errors.js';
 import type { Lesson, LessonAction } from './types.js';
 
@@ -51,12 +50,12 @@ export function isLessonsHeading(text: string): boolean {
 export function extractLessons(markdown: string, options: ExtractOptions): ExtractResult {
   const path = options.path ?? '<post-mortem>';
   const text = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  const tree = fromMarkdown(text);
-  const sections: { heading: Heading; nodes: RootContent[] }[] = [];
+  const tree = parseMarkdownTree(text);
+  const sections: { heading: MdNode; nodes: MdNode[] }[] = [];
   for (let i = 0; i < tree.children.length; i++) {
     const node = tree.children[i]!;
-    if (node.type !== 'heading' || !isLessonsHeading(plainText(node))) continue;
-    const nodes: RootContent[] = [];
+    if (node.type !== 'heading' || !isLessonsHeading(headingText(node))) continue;
+    const nodes: MdNode[] = [];
     while (i + 1 < tree.children.length) {
       const next = tree.children[i + 1]!;
       if (next.type === 'heading' && next.depth <= node.depth) break;
@@ -75,7 +74,7 @@ export function extractLessons(markdown: string, options: ExtractOptions): Extra
   const header = headerText(tree, text);
   const taskId = options.taskId ?? findTaskId(header) ?? basename(path).replace(/\.[^.]*$/, '');
   const date = findDate(header) ?? options.now.slice(0, 10);
-  const reader = new PairReader(text);
+  const reader = new PairReader();
   for (const section of sections) reader.read(section.nodes);
   const drafts = reader.drafts.filter((d) => d.insight !== '' || d.action !== '');
   const lessons = drafts.map((draft): Lesson => {
@@ -91,7 +90,7 @@ export function extractLessons(markdown: string, options: ExtractOptions): Extra
       history: [{ status, time: options.now, reason: `extracted from ${path}:${draft.line}` }],
     };
   });
-  return { taskId, heading: plainText(sections[0]!.heading), lessons, lines: drafts.map((d) => d.line) };
+  return { taskId, heading: headingText(sections[0]!.heading), lessons, lines: drafts.map((d) => d.line) };
 }
 
 /** Content-derived id: the same lesson extracted twice has the same id, so nothing is added twice. */
@@ -119,14 +118,12 @@ class PairReader {
   /** A lesson whose paragraph ended before its action: a following bare list continues it. */
   private insightOpen = false;
 
-  constructor(private readonly source: string) {}
-
-  read(nodes: readonly Nodes[]): void {
+  read(nodes: readonly MdNode[]): void {
     for (const node of nodes) {
       if (node.type === 'html') continue;
       if (node.type === 'code') {
         // A fenced diff right after a code-change action belongs to it.
-        if (this.current !== undefined && this.current.diff === undefined && /^(diff|patch)$/i.test(node.lang ?? '')) this.current.diff = node.value;
+        if (this.current !== undefined && this.current.diff === undefined && /^(diff|patch)$/i.test(node.lang)) this.current.diff = node.value;
         this.endParagraph();
         continue;
       }
@@ -143,7 +140,7 @@ class PairReader {
       }
       const raw = this.raw(node);
       if (raw === undefined) continue;
-      const line = node.position!.start.line;
+      const line = node.line;
       for (const [i, text] of raw.split('\n').entries()) this.line(text, line + i);
       this.endParagraph();
     }
@@ -194,28 +191,26 @@ class PairReader {
   }
 
   /** A list item without any label: the rest of an open lesson, or an action of its own. */
-  private bareItem(item: ListItem): void {
+  private bareItem(item: MdNode): void {
     const text = item.children
       .filter((c) => c.type !== 'code' && c.type !== 'html')
       .map((c) => this.raw(c) ?? '')
       .join(' ')
       .replace(/\s+/g, ' ')
       .trim();
-    const code = item.children.find((c) => c.type === 'code' && /^(diff|patch)$/i.test(c.lang ?? ''));
+    const code = item.children.find((c) => c.type === 'code' && /^(diff|patch)$/i.test(c.lang));
     if (text === '') return;
     if (this.insightOpen && this.current !== undefined) {
       this.current.insight = `${this.current.insight} ${text}`.trim();
       return;
     }
-    this.drafts.push({ insight: '', action: text, diff: code?.type === 'code' ? code.value : undefined, line: item.position?.start.line ?? 1 });
+    this.drafts.push({ insight: '', action: text, diff: code?.value, line: item.line });
   }
 
-  // The node's source text, HTML comments removed.
-  private raw(node: Nodes): string | undefined {
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    if (start === undefined || end === undefined) return undefined;
-    return this.source.slice(start, end).replace(/<!--[\s\S]*?-->/g, '');
+  // A leaf block's source text, HTML comments removed; a container's is its blocks' text.
+  private raw(node: MdNode): string | undefined {
+    const text = node.children.length > 0 ? node.children.map((c) => this.raw(c) ?? '').join('\n') : node.text;
+    return node.type === 'code' ? undefined : text.replace(/<!--[\s\S]*?-->/g, '');
   }
 }
 
@@ -255,16 +250,10 @@ function stripEmphasis(text: string): string {
   return text.replace(/^(\*\*|__)(.*)\1$/s, '$2').trim();
 }
 
-function plainText(node: Nodes): string {
-  if ('value' in node && typeof node.value === 'string') return node.value;
-  if ('children' in node) return (node.children as Nodes[]).map(plainText).join('');
-  return '';
-}
-
 // The header: everything before the first second-level (or deeper) heading.
-function headerText(tree: Root, source: string): string {
+function headerText(tree: MdNode, source: string): string {
   const first = tree.children.find((n) => n.type === 'heading' && n.depth >= 2);
-  return source.slice(0, first?.position?.start.offset ?? source.length);
+  return source.slice(0, first?.offset ?? source.length);
 }
 
 // "- **Task:** `id`" (Ratchet's template) or "**Task ID:** `id`" (the original's).

@@ -171,7 +171,41 @@ describe('extractLessons', () => {
     }
   });
 
-  // mdast parsing is ~1.5 ms per lesson on a loaded machine; the CLI caps post-mortems at 1 MiB.
+  test('containers: a quoted lesson over several lines, ordered items, a bare item continuing a lesson, an emphasised heading', () => {
+    const md = [
+      '# Post-mortem',
+      '',
+      '## **3. Corrective Actions & Lessons Learned**',
+      '',
+      '> **Lesson:** the quoted insight',
+      '> wraps onto a second line.',
+      "> **Action:** add tool 'q' to protocol 'p'",
+      '',
+      "1. **Lesson:** numbered one **Action:** add tool 'n1' to protocol 'p'",
+      '2. Lesson: numbered two',
+      "   Action: deprecate tool 'n2' in protocol 'p'",
+      '',
+      '**Lesson:** an insight whose paragraph ends early',
+      '',
+      '- and continues in a bare item',
+      '',
+      '**Action:** do it by hand',
+      '',
+      '## Next',
+      '**Lesson:** not in the section',
+    ].join('\n');
+    const result = extract(md);
+    expect(result.heading).toBe('3. Corrective Actions & Lessons Learned');
+    expect(result.lessons.map((l) => [l.insight, l.action.command])).toEqual([
+      ['the quoted insight wraps onto a second line.', 'add-tool'],
+      ['numbered one', 'add-tool'],
+      ['numbered two', 'deprecate-tool'],
+      ['an insight whose paragraph ends early and continues in a bare item', 'manual'],
+    ]);
+    expect(result.lines).toEqual([5, 9, 10, 13]);
+  });
+
+  // Parsing takes well under a millisecond per lesson; the CLI caps post-mortems at 1 MiB.
   test('large and binary-ish input does not break it', () => {
     const many = Array.from({ length: 300 }, (_, i) => `**Lesson:** l${i}\n**Action:** add tool 't${i}' to protocol 'p'`).join('\n\n');
     expect(extract(postMortem(many)).lessons).toHaveLength(300);

@@ -4,7 +4,9 @@
  * from the project's dialects (plan-vocabulary.ts), the compile call, and
  * the report of protocol problems (every one, each with its file and place).
  */
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult } from '@ratchet/protocol-compiler';
 import { OutsideRootError, resolveInsideRoot as resolveInStore } from '@ratchet/store';
@@ -32,7 +34,7 @@ export function isRatchetTool(tool: string): boolean {
  * tests pass their own to show the docs follow the definitions.
  */
 export async function cliUsage(program?: Command): Promise<(tool: string) => string | undefined> {
-  const root = program ?? (await buildProgram(silentIo(), { exitCode: 0 }));
+  const root = program ?? (await wholeProgram());
   return (tool) => {
     if (!isRatchetTool(tool)) return undefined;
     let cmd: Command | undefined = root;
@@ -43,6 +45,17 @@ export async function cliUsage(program?: Command): Promise<(tool: string) => str
     cmd.configureHelp({ ...cmd.configureHelp(), helpWidth: HELP_WIDTH });
     return cmd.helpInformation();
   };
+}
+
+/**
+ * Every command's definition. A command area's own bundle (dist/cli-<area>.cjs, scripts/bundle.mjs)
+ * holds only that area's commands, so there the tree comes from the full program beside it,
+ * dist/cli.cjs: only the usage text is read from it, never a command run.
+ */
+async function wholeProgram(): Promise<Command> {
+  if (process.env.RATCHET_BUNDLE_AREA === undefined) return buildProgram(silentIo(), { exitCode: 0 });
+  const full = createRequire(import.meta.url)(fileURLToPath(new URL('./cli.cjs', import.meta.url))) as { buildProgram: typeof buildProgram };
+  return full.buildProgram(silentIo(), { exitCode: 0 });
 }
 
 /** For `add-tool`: refuses a `ratchet ...` tool this CLI does not have (it could never be documented). */
