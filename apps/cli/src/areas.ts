@@ -43,7 +43,7 @@ export const AREAS: readonly Area[] = [
   { name: 'memory', commands: ['memory'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'memory' ? async () => (await import('./commands/memory/register.js')).registerMemory : notBundled<RegisterArea>('memory') },
   { name: 'hook', commands: ['hook'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'hook' ? async () => (await import('./commands/hook/register.js')).registerHook : notBundled<RegisterArea>('hook') },
   { name: 'doctor', commands: ['doctor'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'doctor' ? async () => (await import('./commands/doctor/register.js')).registerDoctor : notBundled<RegisterArea>('doctor') },
-  { name: 'goals', commands: ['goals', 'actions', 'proposals', 'turn', 'questions', 'stories'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'goals' ? async () => (await import('./commands/goals/register.js')).registerGoals : notBundled<RegisterArea>('goals') },
+  { name: 'goals', commands: ['goals', 'actions', 'proposals', 'turn', 'questions', 'stories', 'scratch'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'goals' ? async () => (await import('./commands/goals/register.js')).registerGoals : notBundled<RegisterArea>('goals') },
 ];
 
 /** Global options that take a value (their value is not a command name). */

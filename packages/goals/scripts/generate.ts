@@ -5,6 +5,8 @@
  *   schemas/turn-commit.schema.json    a turn commit file (`ratchet turn commit`)
  *   schemas/proposal.schema.json       a proposal file (`ratchet proposals submit`)
  *   schemas/proposal-amendment.schema.json  an amendment file (`ratchet proposals amend`)
+ *   schemas/plan-context.schema.json   the planner's context (`ratchet goals context --json`)
+ *   schemas/plan.schema.json           a plan, parsed and checked (`ratchet goals plan check --json`)
  *   src/generated/validators.ts        ajv standalone validators, precompiled, importing nothing
  * All are committed; test/schema.test.ts regenerates them in memory and fails when stale.
  * Run: `pnpm --filter @ratchet/goals generate`.
@@ -22,6 +24,8 @@ import {
   TURN_COMMIT_SCHEMA_URL,
   actionTypesJsonSchema,
   goalsStateJsonSchema,
+  planContextJsonSchema,
+  planJsonSchema,
   proposalAmendmentJsonSchema,
   proposalJsonSchema,
   turnCommitJsonSchema,
@@ -33,6 +37,8 @@ export const STATE_SCHEMA_PATH = at('schemas/goals-state.schema.json');
 export const COMMIT_SCHEMA_PATH = at('schemas/turn-commit.schema.json');
 export const PROPOSAL_SCHEMA_PATH = at('schemas/proposal.schema.json');
 export const AMENDMENT_SCHEMA_PATH = at('schemas/proposal-amendment.schema.json');
+export const PLAN_CONTEXT_SCHEMA_PATH = at('schemas/plan-context.schema.json');
+export const PLAN_SCHEMA_PATH = at('schemas/plan.schema.json');
 export const VALIDATORS_PATH = at('src/generated/validators.ts');
 
 const HEADER = `// @ts-nocheck
@@ -83,6 +89,8 @@ export function generate(): { path: string; text: string }[] {
     { path: COMMIT_SCHEMA_PATH, text: `${JSON.stringify(commit, null, 2)}\n` },
     { path: PROPOSAL_SCHEMA_PATH, text: `${JSON.stringify(proposal, null, 2)}\n` },
     { path: AMENDMENT_SCHEMA_PATH, text: `${JSON.stringify(amendment, null, 2)}\n` },
+    { path: PLAN_CONTEXT_SCHEMA_PATH, text: `${JSON.stringify(planContextJsonSchema(), null, 2)}\n` },
+    { path: PLAN_SCHEMA_PATH, text: `${JSON.stringify(planJsonSchema(), null, 2)}\n` },
     { path: VALIDATORS_PATH, text: `${HEADER}${code.trimEnd()}\n` },
   ];
 }

@@ -17,6 +17,8 @@ export type GoalsErrorCode =
   | 'deprecated-type'
   | 'proposal-state'
   | 'turn-mismatch'
+  | 'plan-state'
+  | 'scratch-state'
   | 'untrusted-registry';
 
 export interface RegistryIssue {
@@ -129,7 +131,7 @@ export class ConfirmationRequiredError extends GoalsError {
 export class InputError extends GoalsError {
   constructor(
     reason: string,
-    code: 'invalid-input' | 'not-found' | 'duplicate-id' | 'unsafe-input' | 'deprecated-type' | 'proposal-state' | 'turn-mismatch' | 'completion-guard' = 'invalid-input',
+    code: 'invalid-input' | 'not-found' | 'duplicate-id' | 'unsafe-input' | 'deprecated-type' | 'proposal-state' | 'turn-mismatch' | 'completion-guard' | 'plan-state' | 'scratch-state' = 'invalid-input',
     place: { pointer?: string | undefined; issues?: readonly RegistryIssue[] | undefined } = {},
   ) {
     super(code, reason, place);

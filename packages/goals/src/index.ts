@@ -17,12 +17,17 @@ export type {
   EscalationPolicy,
   Goal,
   GoalsState,
+  Observation,
+  ObservationStatus,
   Owner,
   PendingAction,
+  PlanRun,
+  PlanRunStep,
   ProposalReview,
   Question,
   RegistryProposal,
   RegistryTrust,
+  StepStatus,
   Story,
   TurnRecord,
 } from './types.js';
@@ -38,7 +43,7 @@ export {
   type GoalsErrorCode,
   type RegistryIssue,
 } from './errors.js';
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 export { DEFAULT_ACTION_TYPES, defaultRegistryDocument } from './default-registry.js';
 export {
   REGISTRY_MAX_BYTES,
@@ -94,6 +99,36 @@ export {
   type StoryUpdate,
 } from './ops.js';
 export { assess, compareKeys, isPending, type AssessOptions, type AssessedAction, type Assessment } from './assess.js';
+export {
+  CUT_ORDER,
+  jsonSize,
+  planContext,
+  renderPlanContext,
+  type ContextAction,
+  type ContextActionType,
+  type ContextGoal,
+  type ContextMemory,
+  type ContextQuestion,
+  type ContextSection,
+  type CutItem,
+  type PlanContext,
+  type PlanContextOptions,
+} from './plan-context.js';
+export { MAX_PLAN_STEPS, parsePlan, type ParsedPlan, type PlanIssue, type PlanRule, type PlanStep } from './plan-format.js';
+export { failStep, planDigest, readySteps, startPlan, startStep, succeedStep, type StartPlanInput } from './plan-run.js';
+export {
+  SCRATCH_TTL_MS,
+  addObservation,
+  archiveObservation,
+  expireObservations,
+  isExpired,
+  promoteObservation,
+  reviewObservation,
+  scratchView,
+  type ObservationInput,
+  type Promotion,
+  type ScratchView,
+} from './scratch.js';
 export { applyCommit, checkCommit, commitDigest, type CommitResult, type CompletedAction, type TurnCommit } from './turn.js';
 export { applyProposal, proposedType, proposedTypeIssues, serializeRegistry } from './proposals.js';
 export { parseDuration } from './duration.js';

@@ -7,9 +7,9 @@
  */
 import { z } from 'zod';
 
-import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
+export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
 
 /** Ids, statuses and type ids: a safe, printable token (never `__proto__` and friends). */
 const Name = z
@@ -201,7 +201,65 @@ export const TurnRecordSchema = z
   .object({ id: Name, digest: z.string().regex(/^[0-9a-f]{64}$/), version: z.number().int().min(0), at: Timestamp, by: z.string().min(1).max(200) })
   .strict();
 
-const Kind = z.enum(['goal', 'action', 'question', 'story', 'proposal', 'turn']);
+const StepNo = z.number().int().min(1);
+
+export const PlanRunSchema = z
+  .object({
+    id: Name,
+    digest: z.string().regex(/^[0-9a-f]{64}$/).describe('sha256 of the plan text the run was started from.'),
+    source: z.string().min(1).max(4096).optional(),
+    goal_id: Name.optional(),
+    turn_id: Name.optional(),
+    status: z.enum(['running', 'succeeded', 'failed']),
+    steps: z.array(
+      z
+        .object({
+          number: StepNo,
+          name: z.string().max(1000),
+          success_criteria: Text,
+          depends_on: z.array(StepNo),
+          status: z.enum(['pending', 'started', 'succeeded', 'failed']),
+          started_at: Timestamp.optional(),
+          finished_at: Timestamp.optional(),
+          by: z.string().min(1).max(200).optional(),
+          criteria_met: z.object({ criteria: Text, evidence_refs: Refs.min(1), note: Text.optional() }).strict().optional(),
+          failure: Text.optional(),
+        })
+        .strict(),
+    ),
+    regeneration: z.object({ step: StepNo, reason: Text, requested_at: Timestamp, by: z.string().min(1).max(200) }).strict().optional(),
+    created_by: z.string().min(1).max(200),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    ...Versioned,
+  })
+  .strict()
+  .meta({ id: 'PlanRun', title: 'A plan under execution: each step started, succeeded with evidence, or failed' });
+
+export const ObservationSchema = z
+  .object({
+    id: Name,
+    type: z.enum(['story', 'observation', 'insight', 'alert']),
+    content: z.string().min(1).max(100_000),
+    source: z.string().min(1).max(2048),
+    owner: Owner,
+    status: z.enum(['active', 'pending_review', 'resolved', 'archived']),
+    confidence: z.number().min(0).max(1),
+    tags: z.array(z.string().min(1).max(200)),
+    expires_at: Timestamp,
+    expired: z.boolean().optional(),
+    promoted_to: z.object({ kind: z.enum(['goal', 'action']), id: Name }).strict().optional(),
+    reviewed_by: z.string().min(1).max(200).optional(),
+    review_note: Text.optional(),
+    created_by: z.string().min(1).max(200),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    ...Versioned,
+  })
+  .strict()
+  .meta({ id: 'Observation', title: 'A Scratch Page item: a story or observation that expires unless acted on' });
+
+const Kind = z.enum(['goal', 'action', 'question', 'story', 'proposal', 'turn', 'plan', 'observation']);
 const Image = z.record(z.string(), z.unknown()).nullable();
 
 /** The project's action-type registry as a user last merged or first used it: agent decisions are judged against it. */
@@ -234,6 +292,8 @@ export const GoalsStateSchema = z
     stories: z.array(StorySchema),
     proposals: z.array(RegistryProposalSchema),
     turns: z.array(TurnRecordSchema),
+    plans: z.array(PlanRunSchema).optional(),
+    observations: z.array(ObservationSchema).optional(),
     audit: z.array(AuditEntrySchema),
     registry_trust: RegistryTrustSchema.optional(),
   })
@@ -371,6 +431,143 @@ export const ProposalAmendmentSchema = z
     title: 'Ratchet registry proposal amendment: the fields to replace in an open or approved proposal',
   });
 
+// ---- documents the planner reads (output: never read back, so no precompiled validator) --------
+
+const ContextSection = z.enum(['goals', 'actions.agent', 'actions.user', 'questions', 'action_types', 'memories']);
+
+const ContextActionSchema = z
+  .object({
+    id: Name,
+    type: Name,
+    title: PendingActionSchema.shape.title,
+    status: Name,
+    priority: Priority,
+    due_at: Timestamp.optional(),
+    goal_id: Name.optional(),
+    blocking: z.boolean().optional(),
+    requires_confirmation: z.boolean().optional(),
+    overdue: z.boolean(),
+  })
+  .strict();
+
+export const PlanContextSchema = z
+  .object({
+    $schema: z.string(),
+    schemaVersion: z.literal(1),
+    version: z.number().int().min(0).describe('The goals state version read: commit the plan\'s turn with this expected_version.'),
+    generated_at: Timestamp.describe('The (injected) clock the context was assembled at.'),
+    query: z.string().optional(),
+    goals: z
+      .array(
+        z
+          .object({
+            id: Name,
+            title: GoalSchema.shape.title,
+            description: Text.optional(),
+            priority: Priority,
+            progress: GoalSchema.shape.progress,
+            horizon: GoalSchema.shape.horizon,
+            constraints: GoalSchema.shape.constraints,
+            parent_goal_id: Name.optional(),
+          })
+          .strict(),
+      )
+      .describe('Active goals, most relevant to the query first, then by priority.'),
+    actions: z.object({ agent: z.array(ContextActionSchema), user: z.array(ContextActionSchema) }).strict().describe('Top pending actions per owner, in turn-assess order.'),
+    questions: z.array(
+      z
+        .object({
+          id: Name,
+          text: QuestionSchema.shape.text,
+          goal_id: Name.optional(),
+          priority: Priority,
+          story: z.object({ id: Name, narrative: Text, acceptance_criteria: StorySchema.shape.acceptance_criteria, status: StorySchema.shape.status }).strict().optional(),
+        })
+        .strict(),
+    ),
+    action_types: z
+      .array(
+        z
+          .object({
+            id: Name,
+            display_name: z.string().min(1).max(200),
+            description: Text.optional(),
+            allowed_owners: z.array(Owner).min(1),
+            requires_confirmation: z.boolean(),
+            statuses: z.array(Name).min(1),
+          })
+          .strict(),
+      )
+      .describe('The registry\'s active types: the only ones a plan may create actions of.'),
+    memories: z
+      .array(
+        z
+          .object({
+            kind: z.enum(['failure', 'pattern']),
+            name: z.string().min(1),
+            score: z.number(),
+            tier: z.string().optional(),
+            trigger: z.string(),
+            advice: z.string().describe("A failure's fix or a pattern's insight."),
+          })
+          .strict(),
+      )
+      .describe('Relevant memories, as the caller ranked them (the CLI: a @ratchet/memory query).'),
+    budget: z
+      .object({
+        limit: z.number().int().min(1).nullable().describe('The character budget (null: unbounded).'),
+        used: z.number().int().min(0).describe('Characters of the rendering the budget was measured on.'),
+        cut: z.array(z.object({ section: ContextSection, id: z.string() }).strict()).describe('Items left out to fit, in the order they were cut.'),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'PlanContext', title: "Ratchet planning context (Frontal Cortex): the planner's inputs, bounded" });
+
+const StepNumber = z.number().int().min(1);
+
+export const ParsedPlanSchema = z
+  .object({
+    $schema: z.string(),
+    schemaVersion: z.literal(1),
+    narrative: z.string().describe('The text before the first step: the execution strategy.'),
+    steps: z.array(
+      z
+        .object({
+          number: StepNumber,
+          name: z.string(),
+          line: z.number().int().min(1).describe('Line of the "## Step N: name" heading.'),
+          description: z.string(),
+          success_criteria: z.string(),
+          actions: z.string(),
+          parallel_with: z.array(StepNumber).describe('"Parallelizable with", as written.'),
+          waits_for: z.array(StepNumber).describe('Explicit waits ("None - must wait for Step 2").'),
+          depends_on: z.array(StepNumber).describe('What the step waits for in the schedule: earlier steps it is not parallel with, plus explicit waits.'),
+        })
+        .strict(),
+    ),
+    waves: z.array(z.array(StepNumber)).describe('Step numbers by wave: a wave runs together once the waves before it are done. Empty when the plan has errors.'),
+    issues: z.array(
+      z
+        .object({
+          rule: z.enum([
+            'not-text', 'no-steps', 'too-many-steps', 'step-heading', 'step-number', 'duplicate-step', 'empty-step-name', 'duplicate-field',
+            'missing-success-criteria', 'missing-actions', 'missing-parallel', 'parallel-syntax', 'unknown-step', 'self-parallel',
+            'asymmetric-parallel', 'parallel-conflict', 'cycle', 'empty-narrative',
+          ]),
+          severity: z.enum(['error', 'warning']),
+          message: z.string(),
+          line: z.number().int().min(1),
+          column: z.number().int().min(1),
+          step: StepNumber.optional(),
+        })
+        .strict(),
+    ),
+    ok: z.boolean().describe('No error (warnings allowed).'),
+  })
+  .strict()
+  .meta({ id: 'ParsedPlan', title: 'Ratchet plan (Frontal Cortex), parsed and checked: steps, their schedule in waves, and every problem with its line' });
+
 function jsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
   const { $schema, ...rest } = out;
@@ -389,6 +586,8 @@ export const goalsStateJsonSchema = (): Record<string, unknown> => {
 
 export const turnCommitJsonSchema = (): Record<string, unknown> => jsonSchema(TurnCommitSchema, TURN_COMMIT_SCHEMA_URL);
 export const proposalJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalInputSchema, PROPOSAL_SCHEMA_URL);
+export const planContextJsonSchema = (): Record<string, unknown> => jsonSchema(PlanContextSchema, PLAN_CONTEXT_SCHEMA_URL);
+export const planJsonSchema = (): Record<string, unknown> => jsonSchema(ParsedPlanSchema, PLAN_SCHEMA_URL);
 export const proposalAmendmentJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalAmendmentSchema, PROPOSAL_AMENDMENT_SCHEMA_URL);
 
 export type ActionTypeInput = z.input<typeof ActionTypeSchema>;

@@ -5,7 +5,7 @@
  */
 import { GoalsError, InputError, OwnerError } from './errors.js';
 import { stateIssues } from './validate.js';
-import type { Actor, AuditEntry, Change, EntityKind, Goal, GoalsState, PendingAction, Question, RegistryProposal, Story, TurnRecord } from './types.js';
+import type { Actor, AuditEntry, Change, EntityKind, Goal, GoalsState, Observation, PendingAction, PlanRun, Question, RegistryProposal, Story, TurnRecord } from './types.js';
 
 export interface EntityOf {
   goal: Goal;
@@ -14,10 +14,12 @@ export interface EntityOf {
   story: Story;
   proposal: RegistryProposal;
   turn: TurnRecord;
+  plan: PlanRun;
+  observation: Observation;
 }
 
-const COLLECTION = { goal: 'goals', action: 'actions', question: 'questions', story: 'stories', proposal: 'proposals', turn: 'turns' } as const;
-const PREFIX: Record<EntityKind, string> = { goal: 'g', action: 'a', question: 'q', story: 's', proposal: 'p', turn: 't' };
+const COLLECTION = { goal: 'goals', action: 'actions', question: 'questions', story: 'stories', proposal: 'proposals', turn: 'turns', plan: 'plans', observation: 'observations' } as const;
+const PREFIX: Record<EntityKind, string> = { goal: 'g', action: 'a', question: 'q', story: 's', proposal: 'p', turn: 't', plan: 'pl', observation: 'o' };
 /** Ids are names; the same rule the schema applies, checked early so errors name the input. */
 export const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
@@ -48,7 +50,9 @@ export class Tx {
   }
 
   private list<K extends EntityKind>(kind: K): EntityOf[K][] {
-    return this.state[COLLECTION[kind]] as unknown as EntityOf[K][];
+    // `plans` is optional in the state (files from before it existed): created on first use.
+    const state = this.state as unknown as Record<string, unknown[] | undefined>;
+    return (state[COLLECTION[kind]] ??= []) as EntityOf[K][];
   }
 
   private indexOf(kind: EntityKind): Map<string, number> {

@@ -146,7 +146,72 @@ export interface TurnRecord {
   by: string;
 }
 
-export type EntityKind = 'goal' | 'action' | 'question' | 'story' | 'proposal' | 'turn';
+export type StepStatus = 'pending' | 'started' | 'succeeded' | 'failed';
+
+/** One step of a plan being executed (seed 002, "Executor Interpretation"). */
+export interface PlanRunStep {
+  number: number;
+  name: string;
+  success_criteria: string;
+  /** Steps that must have succeeded before this one starts (the plan's schedule). */
+  depends_on: number[];
+  status: StepStatus;
+  started_at?: string | undefined;
+  finished_at?: string | undefined;
+  /** Who moved it last. */
+  by?: string | undefined;
+  /** Set on success: the criteria as they were met, and the evidence that met them. */
+  criteria_met?: { criteria: string; evidence_refs: string[]; note?: string | undefined } | undefined;
+  /** Set on failure: why. */
+  failure?: string | undefined;
+}
+
+/** A plan under execution: its steps' progress, pinned to the plan text by digest. */
+export interface PlanRun {
+  id: string;
+  /** sha256 of the plan text it was started from. */
+  digest: string;
+  source?: string | undefined;
+  goal_id?: string | undefined;
+  turn_id?: string | undefined;
+  status: 'running' | 'succeeded' | 'failed';
+  steps: PlanRunStep[];
+  /** A failed step asked the planner for a new plan. */
+  regeneration?: { step: number; reason: string; requested_at: string; by: string } | undefined;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export type ObservationStatus = 'active' | 'pending_review' | 'resolved' | 'archived';
+
+/** A Scratch Page item: a low-commitment story or observation that expires unless acted on. */
+export interface Observation {
+  id: string;
+  type: 'story' | 'observation' | 'insight' | 'alert';
+  content: string;
+  /** The tool, daemon or file that saw it. */
+  source: string;
+  owner: Owner;
+  status: ObservationStatus;
+  /** 0 to 1. */
+  confidence: number;
+  tags: string[];
+  expires_at: string;
+  /** Set when expiry archived it. */
+  expired?: boolean | undefined;
+  /** The goal or action it became. */
+  promoted_to?: { kind: 'goal' | 'action'; id: string } | undefined;
+  reviewed_by?: string | undefined;
+  review_note?: string | undefined;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+export type EntityKind = 'goal' | 'action' | 'question' | 'story' | 'proposal' | 'turn' | 'plan' | 'observation';
 
 export interface Change {
   kind: EntityKind;
@@ -182,6 +247,10 @@ export interface GoalsState {
   stories: Story[];
   proposals: RegistryProposal[];
   turns: TurnRecord[];
+  /** Plans under execution (absent until the first one starts). */
+  plans?: PlanRun[] | undefined;
+  /** The Scratch Page (absent until the first item). */
+  observations?: Observation[] | undefined;
   audit: AuditEntry[];
   /** The digest (sha256 of the text) of the project's registry as a user last merged or first used it. */
   registry_trust?: RegistryTrust | undefined;

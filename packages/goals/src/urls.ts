@@ -4,3 +4,5 @@ export const GOALS_STATE_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/
 export const TURN_COMMIT_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json';
 export const PROPOSAL_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json';
 export const PROPOSAL_AMENDMENT_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json';
+export const PLAN_CONTEXT_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/plan-context.schema.json';
+export const PLAN_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/plan.schema.json';

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { importGraph } from '../../../scripts/dev/import-graph.js';
 import { generate, VALIDATORS_PATH } from '../scripts/generate.js';
-import { checkCommit, checkProposal, checkRegistry, defaultRegistryDocument, emptyState, goalsDocument, type ActionType, type Goal, type GoalsState, type PendingAction, type Question, type RegistryProposal, type Story } from '../src/index.js';
+import { checkCommit, checkProposal, checkRegistry, defaultRegistryDocument, emptyState, goalsDocument, type ActionType, type Goal, type GoalsState, type Observation, type PendingAction, type PlanRun, type Question, type RegistryProposal, type Story } from '../src/index.js';
 import { ActionTypeRegistrySchema, GoalsStateSchema, ProposalInputSchema, TurnCommitSchema } from '../src/schema.js';
-import type { ActionTypeSchema, GoalSchema, PendingActionSchema, QuestionSchema, RegistryProposalSchema, StorySchema } from '../src/schema.js';
+import type { ActionTypeSchema, GoalSchema, ObservationSchema, PlanRunSchema, PendingActionSchema, QuestionSchema, RegistryProposalSchema, StorySchema } from '../src/schema.js';
 import type { z } from 'zod';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
@@ -26,7 +26,7 @@ describe('generated artefacts', () => {
   test('the main entry never loads zod, ajv or yaml eagerly (yaml and diff only through dynamic imports: YAML registries, proposal patches)', () => {
     const graph = importGraph(join(src, 'index.ts'));
     expect(graph.files.has(join(src, 'schema.ts'))).toBe(false);
-    expect([...graph.staticImports].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store', 'node:crypto', 'node:fs/promises', 'node:path']);
+    expect([...graph.staticImports].sort()).toEqual(['@ratchet/campaign-dag', '@ratchet/fsm-core', '@ratchet/store', 'node:crypto', 'node:fs/promises', 'node:path']);
     expect([...graph.lazyImports].sort()).toEqual(['diff', 'yaml']);
   });
 
@@ -121,5 +121,9 @@ describe('zod and the precompiled validators agree', () => {
     expectTypeOf<Goal>().toMatchTypeOf<z.output<typeof GoalSchema>>();
     expectTypeOf<PendingAction>().toMatchTypeOf<z.output<typeof PendingActionSchema>>();
     expectTypeOf<GoalsState>().toMatchTypeOf<z.output<typeof GoalsStateSchema>>();
+    expectTypeOf<z.output<typeof PlanRunSchema>>().toMatchTypeOf<PlanRun>();
+    expectTypeOf<PlanRun>().toMatchTypeOf<z.output<typeof PlanRunSchema>>();
+    expectTypeOf<z.output<typeof ObservationSchema>>().toMatchTypeOf<Observation>();
+    expectTypeOf<Observation>().toMatchTypeOf<z.output<typeof ObservationSchema>>();
   });
 });

@@ -1,13 +1,23 @@
 /** Stylish (eslint-like) text for placed diagnostics, grouped by file, with a summary line. */
 import type { Style } from '../style.js';
-import type { PlacedDiagnostic } from '../fsm-file.js';
+
+/** What the stylish format needs of a diagnostic (an FSM check's, a goals plan check's...). */
+export interface StylishDiagnostic {
+  ruleId: string;
+  severity: 'error' | 'warning';
+  message: string;
+  /** Shown when there is no line. */
+  pointer: string;
+  line?: number | undefined;
+  column?: number | undefined;
+}
 
 export interface DiagnosticCounts {
   errors: number;
   warnings: number;
 }
 
-export function countDiagnostics(diagnostics: readonly PlacedDiagnostic[]): DiagnosticCounts {
+export function countDiagnostics(diagnostics: readonly Pick<StylishDiagnostic, 'severity'>[]): DiagnosticCounts {
   let errors = 0;
   let warnings = 0;
   for (const d of diagnostics) {
@@ -17,7 +27,7 @@ export function countDiagnostics(diagnostics: readonly PlacedDiagnostic[]): Diag
   return { errors, warnings };
 }
 
-export function formatStylish(file: string, diagnostics: readonly PlacedDiagnostic[], style: Style): string[] {
+export function formatStylish(file: string, diagnostics: readonly StylishDiagnostic[], style: Style): string[] {
   if (diagnostics.length === 0) return [];
   const lines = [style.underline(file)];
   const places = diagnostics.map((d) => (d.line === undefined ? (d.pointer === '' ? '/' : d.pointer) : `${d.line}:${d.column ?? 1}`));

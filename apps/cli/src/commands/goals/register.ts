@@ -39,6 +39,56 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(goals.command('list').description('list goals, highest priority first'))
     .option('--all', 'include paused, achieved and abandoned goals', false)
     .action(action(() => import('./goals.js'), 'list'));
+  common(goals.command('context').description("the planner's inputs in one bounded document: active goals and progress, top pending actions per owner, relevant questions and stories, the registry's action types, relevant memories"))
+    .option('--query <text>', 'the stimulus: goals, questions and memories relevant to it rank first (memories default to the top goals\' titles)')
+    .option('--budget <chars>', 'at most this many characters of output (the JSON with --json, else the Markdown); what is cut to fit is listed in the output')
+    .option('--limit <n>', 'how many pending actions per owner', '10')
+    .option('--goals <n>', 'how many goals', '10')
+    .option('--questions <n>', 'how many questions', '5')
+    .option('--memory <file>', 'the memory file to query, inside the project', '.ratchet/memory.json')
+    .option('--no-memory', 'leave memories out')
+    .option('--now <time>', 'the clock (ISO 8601; default: now): same state and clock, same output')
+    .addHelpText(
+      'after',
+      '\nWith --json: one document (JSON Schema: @ratchet/goals/schemas/plan-context.schema.json); otherwise compact Markdown for a prompt.\n' +
+        'Over the budget, items are cut round-robin (memories, questions, user actions, agent actions, action types), lowest-ranked first; goals only once all else is gone.\n' +
+        '\nExamples:\n  ratchet goals context --query "speed up the signup page" --budget 4000\n  ratchet --json goals context --now 2030-01-01T09:00:00Z > context.json',
+    )
+    .action(action(() => import('./context.js'), 'context'));
+  const plan = goals.command('plan').description("plans in the seed's format: a narrative, then \"## Step N: name\" sections with Success Criteria, Actions and Parallelizable with");
+  plan
+    .command('check')
+    .description('parse and check a plan: every step has success criteria, parallel steps exist and list each other, the order and parallel groups form a DAG; prints the waves (exit 1 on problems, 2 if unreadable)')
+    .argument('<file>', 'the plan (Markdown); "-" for stdin')
+    .addHelpText(
+      'after',
+      '\nSteps run in the order written, except alongside the steps they are declared parallel with; "None - must wait for Step N"\n' +
+        'adds an explicit wait. With --json: the parsed plan (JSON Schema: @ratchet/goals/schemas/plan.schema.json), every problem with its line.\n' +
+        '\nExamples:\n  ratchet goals plan check plan.md\n  ratchet --json goals plan check - < plan.md',
+    )
+    .action(action(() => import('./plan.js'), 'check'));
+  writer(plan.command('start').description('start executing a plan that checks: its steps are recorded in the goals state (refused, exit 1, if the plan has errors)').argument('<file>', 'the plan (Markdown); "-" for stdin'))
+    .option('--id <id>', 'plan id (default: pl1, pl2, ...)')
+    .option('--goal <id>', 'the goal it serves')
+    .option('--turn <id>', 'the turn it was made in')
+    .addHelpText('after', '\nExample:\n  ratchet goals plan start plan.md --goal g1 && ratchet goals plan step pl1 1 start')
+    .action(action(() => import('./plan.js'), 'start'));
+  writer(
+    plan
+      .command('step')
+      .description('record a step started, succeeded (with --evidence: what shows its success criteria were met) or failed (with --reason; --regenerate asks for a new plan). A step starts only after the steps it waits for succeeded; only a started step succeeds or fails (refusals exit 1)')
+      .argument('<plan>', 'plan id')
+      .argument('<step>', 'step number')
+      .argument('<event>', 'start, succeed or fail'),
+  )
+    .option('--evidence <ref...>', 'evidence that the success criteria were met (files, URLs, tool results); required to succeed')
+    .option('--note <text>', 'how the evidence meets the criteria')
+    .option('--reason <text>', 'why the step failed (required to fail)')
+    .option('--regenerate', 'with fail: request a new plan from the planner', false)
+    .addHelpText('after', '\nExamples:\n  ratchet goals plan step pl1 1 start\n  ratchet goals plan step pl1 1 succeed --evidence profiles/signup.json\n  ratchet goals plan step pl1 2 fail --reason "the cache is not shared" --regenerate')
+    .action(action(() => import('./plan.js'), 'step'));
+  common(plan.command('show').description('list plan runs, or show one run\'s steps, their evidence and what is ready').argument('[plan]', 'plan id'))
+    .action(action(() => import('./plan.js'), 'show'));
   writer(goals.command('progress').description('set or add progress (0 to 1) on a goal, with evidence links').argument('<id>', 'goal id'))
     .option('--set <x>', 'absolute progress, 0 to 1')
     .option('--delta <x>', 'progress to add (clamped to 0..1)')
@@ -119,6 +169,37 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--question <id>', 'only the story of this question')
     .addHelpText('after', '\nExample:\n  ratchet --json stories list --question q1')
     .action(action(() => import('./questions.js'), 'story-list'));
+
+  const scratch = program.command('scratch').description('the Scratch Page: low-commitment stories and observations that expire (7 days by default) unless reviewed, promoted to a goal or action, or archived');
+  const clock = (cmd: Command): Command => cmd.option('--now <time>', 'the clock (ISO 8601; default: now): expiry is judged against it');
+  clock(writer(scratch.command('add').description('note an observation (what a tool or daemon saw)').argument('<content>', 'what was observed')))
+    .requiredOption('--source <where>', 'the tool, daemon or file that saw it')
+    .option('--id <id>', 'id (default: o1, o2, ...)')
+    .addOption(new Option('--type <type>', 'kind of item').choices(['observation', 'story', 'insight', 'alert']))
+    .addOption(new Option('--owner <owner>', 'whose it is (default: who adds it)').choices(['agent', 'user']))
+    .option('--confidence <x>', 'confidence, 0 to 1 (default 0.5)')
+    .option('--tag <tag...>', 'tags')
+    .option('--ttl <duration>', 'time to live, ISO 8601 (default P7D)')
+    .option('--expires <time>', 'expiry time instead of a ttl (ISO 8601)')
+    .addHelpText('after', '\nExample:\n  ratchet scratch add "signup p95 doubled since Monday" --source tool:grafana --tag perf --confidence 0.8')
+    .action(action(() => import('./scratch.js'), 'add'));
+  clock(common(scratch.command('list').description('the active items, newest first (expired ones leave the list on read)')))
+    .option('--all', 'also list expired, resolved and archived items', false)
+    .addOption(new Option('--status <status>', 'only this status').choices(['active', 'pending_review', 'resolved', 'archived']))
+    .option('--tag <tag>', 'only items with this tag')
+    .action(action(() => import('./scratch.js'), 'list'));
+  clock(writer(scratch.command('review').description('move an item to pending_review, back to active, or resolve it').argument('<id>', 'observation id').argument('<status>', 'active, pending_review or resolved')))
+    .option('--note <text>', 'a review note')
+    .action(action(() => import('./scratch.js'), 'review'));
+  clock(writer(scratch.command('promote').description('make an observation a goal or a pending action that links back to it (scratch:<id> in its evidence; an action also gets metadata.observation_id); the item is resolved').argument('<id>', 'observation id').argument('<to>', 'goal or action')))
+    .option('--title <text>', 'title (default: the observation)')
+    .option('--action-type <type>', 'the action type (default agent_task)')
+    .option('--priority <n>', 'priority')
+    .option('--goal <id>', 'for an action: the goal it serves')
+    .addHelpText('after', '\nExamples:\n  ratchet scratch promote o1 action --action-type research --title "Find why signup got slow"\n  ratchet scratch promote o2 goal --priority 3')
+    .action(action(() => import('./scratch.js'), 'promote'));
+  clock(writer(scratch.command('archive').description('archive an item (final)').argument('<id>', 'observation id'))).action(action(() => import('./scratch.js'), 'archive'));
+  clock(writer(scratch.command('expire').description('archive every item past its expiry (reads already leave them out; this records it)'))).action(action(() => import('./scratch.js'), 'expire'));
 
   const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, amend, show, review, merge, export as a patch');
   writer(proposals.command('submit').description('propose adding, modifying or deprecating an action type').argument('[file]', 'a JSON proposal ({proposal_type, type_id, allowed_statuses, ...}); "-" for stdin'))

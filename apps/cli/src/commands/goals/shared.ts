@@ -112,7 +112,7 @@ export function numberOption(value: unknown, name: string): number | undefined {
 export const expectedVersion = (options: Options): number | undefined => intOption(options.expectedVersion, '--expected-version');
 
 /** Library refusals are exit 1 (the rule held); malformed input is exit 2, with the file and place. */
-const REFUSALS = new Set(['conflict', 'owner-violation', 'invalid-transition', 'confirmation-required', 'completion-guard', 'deprecated-type', 'proposal-state', 'turn-mismatch', 'untrusted-registry']);
+const REFUSALS = new Set(['conflict', 'owner-violation', 'invalid-transition', 'confirmation-required', 'completion-guard', 'deprecated-type', 'proposal-state', 'turn-mismatch', 'plan-state', 'scratch-state', 'untrusted-registry']);
 
 /** A JSON input file (a turn commit, a proposal), kept to place errors at line:col. */
 export interface JsonInput {
