@@ -1,0 +1,121 @@
+/**
+ * A Jules user's first steps with the built CLI, on files in the original's shapes
+ * (packages/plan-lint/test/fixtures/jules/): plans lint as written, the block grammar is read and
+ * formatted, the plan's `# FSM:` line is honoured, FSMs in YAML work like JSON.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ratchet, repoRoot, tempDir } from '../helpers.js';
+
+const FIXTURES = join(repoRoot, 'packages/plan-lint/test/fixtures/jules');
+
+/** A Jules repository: its plans, tooling/fdc_fsm.json and sources; no `ratchet init` (the bundled dialect). */
+function julesRepo(): string {
+  const dir = tempDir('ratchet-jules-');
+  cpSync(FIXTURES, dir, { recursive: true });
+  return dir;
+}
+
+const FSM_YAML = 'states: [IDLE, PLANNING, EXECUTING, POST_MORTEM, DONE]\nalphabet: [plan_op, step_op, submit_op, read_op, write_op, delete_op, move_op, tool_exec, close_op]\ntransitions:\n  IDLE: {plan_op: PLANNING}\n  PLANNING: {step_op: EXECUTING}\n  EXECUTING: {step_op: EXECUTING, read_op: EXECUTING, write_op: EXECUTING, delete_op: EXECUTING, move_op: EXECUTING, tool_exec: EXECUTING, close_op: POST_MORTEM}\n  POST_MORTEM: {submit_op: DONE}\nstart_state: IDLE\naccept_states: [DONE]\n';
+
+describe('ratchet plan lint on plans the original toolchain wrote', () => {
+  test('both grammars lint clean with the bundled dialect (exit 0)', () => {
+    const dir = julesRepo();
+    for (const plan of ['line.plan.txt', 'block.plan.txt']) {
+      const r = ratchet(['plan', 'lint', plan], { cwd: dir });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain(`✔ ${plan}: no problems`);
+      expect(r.status).toBe(0);
+    }
+  });
+
+  test('the # FSM: line picks the FSM: under the original one (close, then submit) a plan stopping at close fails', () => {
+    const dir = julesRepo();
+    const body = 'set_plan x\nplan_step_complete y\nrun_in_bash_session python tooling/fdc_cli.py close --task-id t\n';
+    writeFileSync(join(dir, 'plain.txt'), body);
+    writeFileSync(join(dir, 'named.txt'), `# FSM: tooling/fdc_fsm.json\n${body}`);
+    expect(ratchet(['plan', 'lint', 'plain.txt'], { cwd: dir }).status).toBe(0);
+    const r = ratchet(['plan', 'lint', 'named.txt', '--json'], { cwd: dir });
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout) as { findings: { ruleId: string; line: number; message: string }[] };
+    expect(out.findings.map((f) => [f.ruleId, f.line])).toEqual([['fsm-adherence', 4]]);
+    expect(out.findings[0]!.message).toContain('POST_MORTEM');
+    // --fsm still wins over the directive.
+    expect(ratchet(['plan', 'lint', 'named.txt', '--fsm', join(repoRoot, 'protocols/fdc.fsm.json')], { cwd: dir }).status).toBe(0);
+  });
+
+  test('a # FSM: line may name a YAML FSM; one naming a missing file is exit 2 at the directive', () => {
+    const dir = julesRepo();
+    writeFileSync(join(dir, 'tooling/fdc_fsm.yaml'), FSM_YAML);
+    writeFileSync(join(dir, 'y.txt'), '# FSM: tooling/fdc_fsm.yaml\nset_plan x\nplan_step_complete y\nrun_in_bash_session close\nsubmit\n');
+    expect(ratchet(['plan', 'lint', 'y.txt'], { cwd: dir }).status).toBe(0);
+    writeFileSync(join(dir, 'gone.txt'), '\n#   FSM: tooling/nope.json\nset_plan x\n');
+    const r = ratchet(['plan', 'lint', 'gone.txt'], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('gone.txt:2:10: # FSM: names tooling/nope.json, which does not exist');
+  });
+
+  test('errors in a block-grammar plan name the exact line and column of the file as written', () => {
+    const dir = julesRepo();
+    writeFileSync(join(dir, 'b.txt'), 'set_plan\r\nx\r\n---\r\nplan_step_complete\r\ny\r\n---\r\nread_file\r\n    src/missing.py\r\n---\r\nrun_in_bash_session\r\nclose\r\n');
+    const r = ratchet(['plan', 'lint', 'b.txt', '--json'], { cwd: dir });
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout) as { findings: { ruleId: string; line: number; column: number }[] };
+    expect(out.findings.map((f) => [f.ruleId, f.line, f.column])).toEqual([['file-not-found', 8, 5]]);
+  });
+});
+
+describe('ratchet plan fmt', () => {
+  test('prints the one-line form; --write converts the file, which then lints the same', () => {
+    const dir = julesRepo();
+    const before = readFileSync(join(dir, 'block.plan.txt'), 'utf8');
+    const printed = ratchet(['plan', 'fmt', 'block.plan.txt'], { cwd: dir });
+    expect(printed.status).toBe(0);
+    expect(printed.stdout).toContain('run_in_bash_session python tooling/fdc_cli.py close --task-id rename-7\nsubmit\n');
+    expect(readFileSync(join(dir, 'block.plan.txt'), 'utf8')).toBe(before);
+    const written = ratchet(['plan', 'fmt', 'block.plan.txt', '--write'], { cwd: dir });
+    expect(written.status).toBe(0);
+    expect(readFileSync(join(dir, 'block.plan.txt'), 'utf8')).toBe(printed.stdout);
+    expect(ratchet(['plan', 'lint', 'block.plan.txt'], { cwd: dir }).status).toBe(0);
+    expect(JSON.parse(ratchet(['plan', 'fmt', 'block.plan.txt', '--write', '--json'], { cwd: dir }).stdout)).toMatchObject({ grammar: 'line', changed: false, written: false });
+  });
+
+  test('a plan with a syntax error is refused with its place (exit 2) and left byte for byte', () => {
+    const dir = julesRepo();
+    const broken = 'set_plan\nx\n---\n  9lives now\n---\nrun_in_bash_session\nclose\n';
+    writeFileSync(join(dir, 'broken.txt'), broken);
+    const r = ratchet(['plan', 'fmt', 'broken.txt', '--write'], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('broken.txt:4:3');
+    expect(readFileSync(join(dir, 'broken.txt'), 'utf8')).toBe(broken);
+  });
+});
+
+describe('FSM definitions in YAML', () => {
+  test('fsm check and fsm accept read *.yaml / *.yml like JSON', () => {
+    const dir = julesRepo();
+    writeFileSync(join(dir, 'fdc.fsm.yml'), FSM_YAML);
+    const checked = ratchet(['fsm', 'check', 'fdc.fsm.yml'], { cwd: dir });
+    expect(checked.stdout).toContain('5 states, 9 symbols');
+    expect(ratchet(['fsm', 'accept', 'fdc.fsm.yml', 'plan_op', 'step_op', 'close_op', 'submit_op'], { cwd: dir }).status).toBe(0);
+    expect(ratchet(['fsm', 'accept', 'fdc.fsm.yml', 'plan_op', 'step_op', 'close_op'], { cwd: dir }).status).toBe(1);
+  });
+
+  test('problems in a YAML FSM are placed by line; malformed YAML is exit 2 with file and line', () => {
+    const dir = julesRepo();
+    writeFileSync(join(dir, 'bad.fsm.yaml'), 'states: [A, B]\nalphabet: [go]\ntransitions:\n  A: {go: C}\nstart_state: A\naccept_states: [B]\n');
+    const bad = ratchet(['fsm', 'check', 'bad.fsm.yaml', '--json'], { cwd: dir });
+    expect(bad.status).toBe(1);
+    const json = JSON.parse(bad.stdout) as { files: { diagnostics: { ruleId: string; line?: number }[] }[] };
+    expect(json.files[0]!.diagnostics.find((d) => d.ruleId === 'undefined-state')?.line).toBe(4);
+    writeFileSync(join(dir, 'broken.yaml'), 'states: [A, B]\nalphabet: [go\ntransitions: {}\n');
+    const broken = ratchet(['fsm', 'check', 'broken.yaml'], { cwd: dir });
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toMatch(/broken\.yaml:3:1: invalid YAML/);
+    writeFileSync(join(dir, 'proto.yaml'), 'states: [A]\n__proto__: {x: 1}\n');
+    const proto = ratchet(['fsm', 'check', 'proto.yaml'], { cwd: dir });
+    expect(proto.status).toBe(2);
+    expect(proto.stderr).toContain('proto.yaml:2:1');
+  });
+});
