@@ -51,6 +51,7 @@ export {
   nextStatuses,
   parseRegistryText,
   readRegistryFile,
+  unwrapRegistryEnvelope,
   registerActionType,
   registryFormat,
   type CompiledActionType,

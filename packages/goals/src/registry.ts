@@ -164,12 +164,32 @@ export async function parseRegistryText(text: string, path: string, format: Regi
   return { value, locate: at };
 }
 
+/**
+ * Frontal Cortex's own file (`action_types.yaml` v0.1) wraps the types in an envelope,
+ * `{version, registry, schema, items: [...]}`, where Ratchet has `{schemaVersion, action_types}`.
+ * Such a document is read as the registry its `items` make; `pointer` maps a problem's JSON pointer
+ * back into the file as written (`/action_types/2/id` -> `/items/2/id`). Any other value is returned
+ * as is (`isEnvelope: false`).
+ */
+export function unwrapRegistryEnvelope(value: unknown): { document: unknown; isEnvelope: boolean; pointer: (p: string) => string } {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const envelope =
+    isObject(value) &&
+    Object.hasOwn(value, 'items') &&
+    !Object.hasOwn(value, 'action_types') &&
+    ['version', 'registry', 'schema'].some((k) => Object.hasOwn(value, k));
+  if (!envelope) return { document: value, isEnvelope: false, pointer: (p) => p };
+  // Only `items` carries types; the envelope's other keys describe the file, not the registry.
+  return { document: { schemaVersion: 1, action_types: value.items }, isEnvelope: true, pointer: (p) => p.replace(/^\/action_types(?=\/|$)/, '/items') };
+}
+
 /** Read, validate and compile a registry file. Parse errors and problems carry the file and place. */
 export async function readRegistryFile(path: string): Promise<Registry & { text: string; format: RegistryFormat }> {
   const { text } = await readTextFile(path, { maxBytes: REGISTRY_MAX_BYTES });
   const format = registryFormat(path);
   const parsed = await parseRegistryText(text, path, format);
-  return Object.freeze({ ...loadRegistry(parsed.value, { path, locate: parsed.locate }), text, format });
+  const { document, pointer } = unwrapRegistryEnvelope(parsed.value);
+  return Object.freeze({ ...loadRegistry(document, { path, locate: (p) => parsed.locate(pointer(p)) }), text, format });
 }
 
 /** Whether an action of `type` may move from `from` to `to` (the fsm-core machine decides). */
