@@ -119,3 +119,25 @@ describe('FSM definitions in YAML', () => {
     expect(proto.stderr).toContain('proto.yaml:2:1');
   });
 });
+
+describe('ratchet init and protocol compile in a repository laid out as the original', () => {
+  test('init adds no protocol whose id is already there; an introduction without JSON compiles as prose', () => {
+    const dir = tempDir('ratchet-jules-init-');
+    cpSync(join(repoRoot, 'packages/protocol-compiler/test/fixtures/jules/protocols/00-introduction.md'), join(dir, 'protocols/00-introduction.md'), { recursive: true });
+    writeFileSync(
+      join(dir, 'protocols/aorp-header.protocol.json'),
+      JSON.stringify({ protocol_id: 'aorp-header', description: 'The AORP header, as the original named it.', rules: [{ rule_id: 'aorp-identity', description: 'The protocol set is AORP.', enforcement: 'By name.' }] }),
+    );
+    const init = ratchet(['init', '--json'], { cwd: dir });
+    expect(init.status).toBe(0);
+    const files = (JSON.parse(init.stdout) as { files: { path: string; outcome: string }[] }).files;
+    expect(files.filter((f) => f.outcome === 'skipped').map((f) => f.path)).toEqual(['protocols/00-aorp-header.protocol.json', 'protocols/00-aorp-header.protocol.md']);
+    expect(files.find((f) => f.path === 'protocols/04-fdc.protocol.json')?.outcome).toBe('created');
+    const compiled = ratchet(['protocol', 'compile'], { cwd: dir });
+    expect(compiled.stderr).toBe('');
+    expect(compiled.status).toBe(0);
+    const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+    expect(agents).toContain('# Jules Agent Protocol: The Hierarchical Development Cycle');
+    expect(agents.match(/"protocol_id": "aorp-header"/g)).toHaveLength(1);
+  });
+});
