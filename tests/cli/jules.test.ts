@@ -3,7 +3,7 @@
  * (packages/plan-lint/test/fixtures/jules/): plans lint as written, the block grammar is read and
  * formatted, the plan's `# FSM:` line is honoured, FSMs in YAML work like JSON.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ratchet, repoRoot, tempDir } from '../helpers.js';
@@ -139,5 +139,45 @@ describe('ratchet init and protocol compile in a repository laid out as the orig
     const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
     expect(agents).toContain('# Jules Agent Protocol: The Hierarchical Development Cycle');
     expect(agents.match(/"protocol_id": "aorp-header"/g)).toHaveLength(1);
+  });
+});
+
+describe('ratchet task start with the original agent_meta.json and activity log', () => {
+  const ORCH = join(repoRoot, 'packages/orchestrator/test/fixtures/jules');
+
+  function julesTaskRepo(): string {
+    const dir = tempDir('ratchet-jules-task-');
+    expect(ratchet(['init', '--quiet'], { cwd: dir }).status).toBe(0);
+    cpSync(join(ORCH, 'agent_meta.json'), join(dir, 'knowledge_core/agent_meta.json'));
+    cpSync(join(ORCH, 'activity.log.jsonl'), join(dir, 'logs/activity.log.jsonl'));
+    return dir;
+  }
+
+  test('a task starts: one warning per bad log line (file:line), old lines kept byte for byte, TASK_START appended', () => {
+    const dir = julesTaskRepo();
+    const before = readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8');
+    const r = ratchet(['task', 'start', '--task-id', 'jules-1', '--no-network'], { cwd: dir });
+    expect(r.stderr).toContain('warning: logs/activity.log.jsonl:2: unexpected');
+    expect(r.stderr.match(/^warning: /gm)).toHaveLength(1);
+    expect(r.stdout).toContain('L1 agent        Jules 4.0.0');
+    expect(r.status).toBe(0);
+    const after = readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    const last = JSON.parse(after.trimEnd().split('\n').pop()!) as { action: { type: string }; outcome: { status: string } };
+    expect(last).toMatchObject({ action: { type: 'TASK_START' }, outcome: { status: 'SUCCESS' } });
+  });
+
+  test('a log that cannot be written leaves the task where it was (not half-started), exit 2', () => {
+    const dir = julesTaskRepo();
+    rmSync(join(dir, 'logs/activity.log.jsonl'));
+    mkdirSync(join(dir, 'logs/activity.log.jsonl'));
+    const r = ratchet(['task', 'start', '--task-id', 'jules-2', '--no-network'], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('activity.log.jsonl');
+    const status = JSON.parse(ratchet(['run', 'status', '--json'], { cwd: dir }).stdout) as { session: { state: string } };
+    expect(status.session.state).toBe('START');
+    // Once the log is writable again the same task starts normally.
+    rmSync(join(dir, 'logs/activity.log.jsonl'), { recursive: true });
+    expect(ratchet(['task', 'start', '--task-id', 'jules-2', '--no-network'], { cwd: dir }).status).toBe(0);
   });
 });
