@@ -17,7 +17,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NotFoundError, locate, parseJson, readJsonFileSync, readTextFileSync } from '@ratchet/store';
+import { NotFoundError, locate, parseJson, readDataFile, readJsonFileSync, readTextFileSync } from '@ratchet/store';
 import { ProtocolError, problemsError, problemsOf, type ProtocolIssue, type ProtocolProblem } from './errors.js';
 import { isSemver } from './semver.js';
 import type { Protocol, ProtocolSet, ProtocolSource } from './types.js';
@@ -64,12 +64,13 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
   const sources: ProtocolSource[] = [];
   const byId = new Map<string, ProtocolSource>();
   const byBase = new Map<string, ProtocolSource>();
-  const jsonNames = names.filter((n) => n.endsWith(JSON_SUFFIX));
+  const jsonNames = names.filter((n) => n.endsWith(JSON_SUFFIX) || YAML_SUFFIX.test(n));
   for (const name of jsonNames) {
     const file = join(dir, name);
     let source: Protocol;
     try {
-      source = readProtocolFileSync(file, validator, options.overrides?.get(file));
+      // A protocol written in YAML (`*.protocol.yaml`/`.yml`) reads like its JSON form; the parser loads only then.
+      source = YAML_SUFFIX.test(name) ? await readYamlProtocol(file, validator) : readProtocolFileSync(file, validator, options.overrides?.get(file));
     } catch (err) {
       problems.push(...placedOrThrow(err));
       continue;
@@ -90,7 +91,7 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
       ruleIds.add(rule.rule_id);
     }
     byId.set(source.protocol_id, entry);
-    byBase.set(name.slice(0, -JSON_SUFFIX.length), entry);
+    byBase.set(baseOf(name), entry);
     sources.push(entry);
   }
 
@@ -136,7 +137,7 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
     const owner = declared !== null ? byId.get(declared[1]!) : byBase.get(base);
     if (owner === undefined) {
       // A protocol that failed to load is already reported; its prose is not "unpaired".
-      if (declared === null && jsonNames.includes(`${base}${JSON_SUFFIX}`)) continue;
+      if (declared === null && jsonNames.some((n) => baseOf(n) === base)) continue;
       const why = declared !== null
         ? `declares protocol "${declared[1]}", which no *.protocol.json defines`
         : `pairs with no protocol: name it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->`;
@@ -153,16 +154,28 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
   return { dir, version, sources, ...(standalone.length > 0 ? { prose: standalone } : {}) };
 }
 
+const YAML_SUFFIX = /\.protocol\.ya?ml$/;
+
+/** `x` for `x.protocol.json`, `x.protocol.yaml` and `x.protocol.yml`. */
+function baseOf(name: string): string {
+  return name.replace(/\.protocol\.(json|ya?ml)$/, '');
+}
+
+async function readYamlProtocol(file: string, validator: ProtocolValidator): Promise<Protocol> {
+  const parsed = await readDataFile(file);
+  return validated(file, parsed, validator);
+}
+
 /** `NN-name.md` (not `*.protocol.md`): the original's prose files, paired by their numeric prefix. */
 const NUMBERED_PROSE = /^(\d+)-[^/\\]+\.md$/;
 
 /** The `*.protocol.json` a numbered prose file belongs to: none, one (its base name), or ambiguous. */
 function numberedPartner(name: string, prefix: string, jsonNames: readonly string[]): { kind: 'none' } | { kind: 'one'; base: string } | { kind: 'ambiguous'; names: string[] } {
   const same = jsonNames.filter((n) => n.startsWith(`${prefix}-`));
-  const exact = same.find((n) => n.slice(0, -JSON_SUFFIX.length) === name.slice(0, -'.md'.length));
-  if (exact !== undefined) return { kind: 'one', base: exact.slice(0, -JSON_SUFFIX.length) };
+  const exact = same.find((n) => baseOf(n) === name.slice(0, -'.md'.length));
+  if (exact !== undefined) return { kind: 'one', base: baseOf(exact) };
   if (same.length === 0) return { kind: 'none' };
-  if (same.length === 1) return { kind: 'one', base: same[0]!.slice(0, -JSON_SUFFIX.length) };
+  if (same.length === 1) return { kind: 'one', base: baseOf(same[0]!) };
   return { kind: 'ambiguous', names: same };
 }
 
@@ -180,6 +193,10 @@ function readProtocolFileSync(file: string, validator: ProtocolValidator, text?:
   const parsed = text === undefined
     ? readJsonFileSync(file)
     : { value: parseJson(text, { path: file }), locate: (pointer: string) => locate(text, pointer) };
+  return validated(file, parsed, validator);
+}
+
+function validated(file: string, parsed: { value: unknown; locate(pointer: string): { line: number; column: number } | undefined }, validator: ProtocolValidator): Protocol {
   const result = validator(parsed.value);
   if (!result.ok) {
     const issues: ProtocolIssue[] = result.issues.map((issue) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadProtocolSet, renderProtocols } from '../src/index.js';
+import { loadProtocolSet, renderProtocols, updateProtocol } from '../src/index.js';
 
 const PROTOCOLS = fileURLToPath(new URL('./fixtures/jules/protocols/', import.meta.url));
 
@@ -37,5 +37,21 @@ describe('the original layout: NN-name.md paired by numeric prefix', () => {
     const dir = copy();
     writeFileSync(join(dir, '02-other.protocol.json'), JSON.stringify({ protocol_id: 'other', description: 'd', rules: [] }));
     await expect(loadProtocolSet(dir)).rejects.toThrow(/02-decidability\.md.*more than one protocol has the prefix 02-/s);
+  });
+
+  it('a protocol written in YAML reads like its JSON form, paired with its prose; broken YAML is a problem at its line', async () => {
+    const dir = copy();
+    writeFileSync(join(dir, '03-research.protocol.yaml'), 'protocol_id: research-001\ndescription: Research before building.\nrules:\n  - rule_id: cite\n    description: Cite every source.\n    enforcement: Review.\n');
+    writeFileSync(join(dir, '03-research.md'), '# Research\n\nLook things up.\n');
+    const set = await loadProtocolSet(dir);
+    expect(set.sources.map((s) => [s.protocol.protocol_id, s.prose?.file.split('/').pop()])).toContainEqual(['research-001', '03-research.md']);
+    // Lessons edit JSON text in place: a YAML source is refused with its name, not rewritten as JSON.
+    await expect(updateProtocol(dir, { command: 'add-tool', protocolId: 'research-001', tool: 'grep' })).rejects.toThrow(/03-research\.protocol\.yaml.*written in YAML/);
+    writeFileSync(join(dir, '04-bad.protocol.yml'), 'protocol_id: bad\nrules: [\n');
+    writeFileSync(join(dir, '05-invalid.protocol.yaml'), 'protocol_id: invalid\ndescription: x\nrules:\n  - rule_id: r\n');
+    const err = (await loadProtocolSet(dir).catch((e: unknown) => e)) as { problems: { file: string; line?: number; message: string }[] };
+    const byFile = (name: string) => err.problems.find((p) => p.file.endsWith(name));
+    expect(byFile('04-bad.protocol.yml')?.line).toBe(3);
+    expect(byFile('05-invalid.protocol.yaml')?.line).toBe(4);
   });
 });
