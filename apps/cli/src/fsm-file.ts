@@ -6,7 +6,7 @@
  * bundler keep just what FSM commands use.
  */
 import { loadDefinition, type Diagnostic, type Machine } from '@ratchet/fsm-core';
-import { readJsonFileSync } from '@ratchet/store';
+import { isYamlPath, readDataFileSync, readJsonFileSync, type JsonFile } from '@ratchet/store';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
 import { EXIT_PROBLEMS } from './exit-codes.js';
@@ -26,8 +26,24 @@ export interface LoadedFsm {
 
 export function loadFsmFile(ctx: Context, path: string): LoadedFsm {
   const absolute = resolvePath(ctx, path);
+  if (isYamlPath(absolute)) {
+    throw new CliError('a YAML FSM definition is not read here yet; convert it to JSON', { file: absolute, code: 'yaml-not-supported' });
+  }
+  return placed(ctx, absolute, readJsonFileSync(absolute));
+}
+
+/**
+ * `loadFsmFile` for JSON or YAML (`*.yaml`/`*.yml`, as the original Jules toolchain allowed): the
+ * yaml parser is imported only when the file is YAML, so the JSON path costs what it did.
+ */
+export async function loadFsmFileAny(ctx: Context, path: string): Promise<LoadedFsm> {
+  const absolute = resolvePath(ctx, path);
+  if (!isYamlPath(absolute)) return placed(ctx, absolute, readJsonFileSync(absolute));
+  return placed(ctx, absolute, await readDataFileSync(absolute));
+}
+
+function placed(ctx: Context, absolute: string, doc: Pick<JsonFile, 'value' | 'locate'>): LoadedFsm {
   const file = displayPath(ctx, absolute);
-  const doc = readJsonFileSync(absolute);
   const result = loadDefinition(doc.value);
   const diagnostics = result.diagnostics.map((d): PlacedDiagnostic => {
     const place = doc.locate(d.pointer);

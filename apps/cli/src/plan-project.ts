@@ -6,12 +6,12 @@
  */
 import { existsSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { loadDialect, type Dialect, type FileView, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
+import { loadDialect, planDirectives, type Dialect, type FileView, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
 import type { Machine } from '@ratchet/fsm-core';
-import { NotFoundError, OutsideRootError, isInsideRoot, readJsonFileSync, readTextFileSync, resolveInsideRoot } from '@ratchet/store';
+import { NotFoundError, OutsideRootError, isInsideRoot, readJsonFileSync, type JsonFile, readTextFileSync, resolveInsideRoot } from '@ratchet/store';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
-import { loadFsmFile, requireMachine } from './fsm-file.js';
+import { loadFsmFile, loadFsmFileAny, requireMachine } from './fsm-file.js';
 import { assetPath, displayPath } from './paths.js';
 
 /** Plans larger than this are refused before reading (the seed's plans are a few dozen lines). */
@@ -51,9 +51,13 @@ export async function loadPlanProject(ctx: Context, planPath: string, options: P
   }
   const entry = relative(root, planAbs);
   // Read the entry now so an unreadable plan is an input error (exit 2), not a finding.
-  readTextFileSync(planAbs, { maxBytes: PLAN_MAX_BYTES });
+  const { text } = readTextFileSync(planAbs, { maxBytes: PLAN_MAX_BYTES });
 
-  const { dialect, machine } = loadDialectAndFsm(ctx, root, options);
+  // --fsm wins; else the FSM the plan names at its top; else the dialect's.
+  const named = options.fsm === undefined ? directiveFsm(root, planAbs, text) : undefined;
+  const source = dialectSource(ctx, root, named === undefined ? options : { ...options, fsm: named });
+  const machine = requireMachine(await loadFsmFileAny(ctx, source.fsmPath), displayPath(ctx, source.fsmPath));
+  const dialect = checkedDialect(source, machine, named === undefined);
   return {
     root,
     entry: entry.split(sep).join('/'),
@@ -121,7 +125,14 @@ export function loadDialectFile(ctx: Context, path: string): Dialect {
   return loadDialectAndFsm(ctx, ctx.cwd, { dialect: path }).dialect;
 }
 
-function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptions): { dialect: Dialect; machine: Machine } {
+interface DialectSource {
+  dialectPath: string;
+  doc: JsonFile;
+  fsmPath: string;
+}
+
+/** The dialect file and the FSM it is checked against: --fsm, else the one the dialect names. */
+function dialectSource(ctx: Context, root: string, options: PlanProjectOptions): DialectSource {
   const dialectPath = options.dialect !== undefined ? resolve(ctx.cwd, options.dialect) : defaultDialectPath(root);
   const doc = readJsonFileSync(dialectPath);
   const declaredFsm = (doc.value as { fsm?: unknown } | null)?.fsm;
@@ -132,9 +143,22 @@ function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptio
         ? resolve(dirname(dialectPath), declaredFsm)
         : undefined;
   if (fsmPath === undefined) throw new CliError('the dialect names no "fsm" file; pass --fsm', { file: dialectPath, code: 'no-fsm' });
-  const loaded = loadFsmFile(ctx, fsmPath);
-  const machine = requireMachine(loaded, displayPath(ctx, fsmPath));
-  const result = loadDialect(doc.value, machine);
+  return { dialectPath, doc, fsmPath };
+}
+
+function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptions): { dialect: Dialect; machine: Machine } {
+  const source = dialectSource(ctx, root, options);
+  const machine = requireMachine(loadFsmFile(ctx, source.fsmPath), displayPath(ctx, source.fsmPath));
+  return { dialect: checkedDialect(source, machine, true), machine };
+}
+
+/**
+ * The dialect compiled, with every problem placed in its file. `inAlphabet`: every symbol must be in
+ * the machine's alphabet; off for an FSM a plan names itself (`# FSM:`), which may speak a subset
+ * (the original's research FSM has no delete_op): a command outside it is refused by lint where used.
+ */
+function checkedDialect({ dialectPath, doc }: DialectSource, machine: Machine, inAlphabet: boolean): Dialect {
+  const result = loadDialect(doc.value, inAlphabet ? machine : undefined);
   if (!result.dialect || result.problems.length > 0) {
     const problems = result.problems.map((p) => {
       const place = doc.locate(p.pointer);
@@ -151,7 +175,27 @@ function loadDialectAndFsm(ctx: Context, root: string, options: PlanProjectOptio
       ...(first?.line !== undefined ? { line: first.line, column: first.column ?? 1 } : {}),
     });
   }
-  return { dialect: result.dialect, machine };
+  return result.dialect;
+}
+
+/**
+ * The plan's FSM when it names one at its top (`# FSM: tooling/fdc_fsm.json`, the original Jules
+ * form), resolved against the project root; a named file that is missing is an input error at the
+ * directive's line.
+ */
+function directiveFsm(root: string, planAbs: string, text: string): string | undefined {
+  const directive = planDirectives(text).fsm;
+  if (directive === undefined) return undefined;
+  const abs = resolve(root, directive.value);
+  if (!existsSync(abs)) {
+    throw new CliError(`# FSM: names ${directive.value}, which does not exist (relative to the project root ${root})`, {
+      file: planAbs,
+      line: directive.line,
+      column: directive.column,
+      code: 'fsm-not-found',
+    });
+  }
+  return abs;
 }
 
 async function loadRegistry(root: string, registry: string | undefined): Promise<Record<string, string>> {

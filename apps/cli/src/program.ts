@@ -135,6 +135,17 @@ Start here:
     .addHelpText('after', '\nExample:\n  ratchet plan analyze plan.txt')
     .action(action(() => import('./commands/plan-analyze.js')));
 
+  plan
+    .command('fmt')
+    .description('print a plan in the one canonical grammar (one command per line), also when written in the block grammar (--- separators); --write rewrites the file')
+    .argument('<plan>', 'the plan file')
+    .option('--write', 'rewrite the file in place (atomically; only when it changes)', false)
+    .addHelpText(
+      'after',
+      '\nA plan with a syntax error is refused with its line and column (exit 2) and never rewritten.\n\nExamples:\n  ratchet plan fmt plan.txt            # print the one-line form\n  ratchet plan fmt plan.txt --write    # convert a plan_parser.py block plan in place',
+    )
+    .action(action(() => import('./commands/plan-fmt.js')));
+
   const registry = plan.command('registry').description('logical names for plans, resolved first by call_plan');
   registry
     .command('register')

@@ -15,6 +15,8 @@ export interface ScaffoldFile {
   /** Why the file is there, shown by `ratchet init`. */
   purpose: string;
   content: () => Promise<string>;
+  /** For Ratchet's protocol sources and their prose: the base name (`04-fdc`) of the protocol. */
+  protocolBase?: string;
 }
 
 
@@ -51,8 +53,8 @@ export const PROTOCOL_SET: readonly { base: string; prose: boolean; purpose: str
 ];
 
 const PROTOCOL_FILES: readonly ScaffoldFile[] = PROTOCOL_SET.flatMap(({ base, prose, purpose }) => [
-  { path: `protocols/${base}.protocol.json`, purpose: `protocol source: ${purpose}`, content: asShipped(`${base}.protocol.json`) },
-  ...(prose ? [{ path: `protocols/${base}.protocol.md`, purpose: `prose of ${base}, compiled with it`, content: asShipped(`${base}.protocol.md`) }] : []),
+  { path: `protocols/${base}.protocol.json`, purpose: `protocol source: ${purpose}`, content: asShipped(`${base}.protocol.json`), protocolBase: base },
+  ...(prose ? [{ path: `protocols/${base}.protocol.md`, purpose: `prose of ${base}, compiled with it`, content: asShipped(`${base}.protocol.md`), protocolBase: base }] : []),
 ]);
 
 /**

@@ -86,8 +86,13 @@ export async function requireSession(ctx: Context, options: Record<string, unkno
   return { file, session: await file.read(), machine };
 }
 
+/**
+ * Append one entry to logs/activity.log.jsonl. `appendFast`: the lock, then an O_APPEND write that
+ * never re-reads or rewrites earlier lines, so a log kept before Ratchet (with lines in the
+ * original's shape, or a bad one) is kept byte for byte and does not stop the command.
+ */
 export async function logActivity(ctx: Context, session: Session, input: ActivityInput): Promise<void> {
-  await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true, root: ctx.cwd }).append([activityEntry(session, input, { now: () => new Date() })]);
+  await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true, root: ctx.cwd }).appendFast([activityEntry(session, input, { now: () => new Date() })]);
 }
 
 /**

@@ -56,6 +56,7 @@ export {
   nextStatuses,
   parseRegistryText,
   readRegistryFile,
+  unwrapRegistryEnvelope,
   registerActionType,
   registryFormat,
   type CompiledActionType,

@@ -6,13 +6,12 @@
  * writes a new file and never changes a registry a running turn already holds.
  */
 import { RESERVED_NAMES, loadDefinition, nextSymbols, transition, type Machine } from '@ratchet/fsm-core';
-import { locate, parseJson, readTextFile } from '@ratchet/store';
+import { StoreError, UnsafeInputError, locate, parseJson, parseYaml, readTextFile } from '@ratchet/store';
 import { DEFAULT_ACTION_TYPES } from './default-registry.js';
 import { parseDuration } from './duration.js';
 import { RegistryError, type RegistryIssue } from './errors.js';
 import type { ActionType, ActionTypeRegistryDocument } from './types.js';
 import { registryIssues } from './validate.js';
-import type * as Yaml from 'yaml';
 
 export interface CompiledActionType {
   readonly type: ActionType;
@@ -129,39 +128,35 @@ export async function parseRegistryText(text: string, path: string, format: Regi
     const value = parseJson(text, { path });
     return { value, locate: (pointer) => locate(text, pointer) };
   }
-  // yaml is only loaded for YAML registries, keeping the JSON path (the default) lean.
-  const { LineCounter, parseDocument } = await loadYaml();
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, uniqueKeys: true, prettyErrors: true });
-  const error = doc.errors[0];
-  if (error !== undefined) {
-    const pos = error.linePos?.[0];
-    throw new RegistryError([{ pointer: '', message: `YAML: ${error.message.split('\n')[0] ?? error.message}`, line: pos?.line, column: pos?.col }], path);
+  // The store's YAML reader: lazily loaded parser, duplicate keys and alias bombs refused, __proto__
+  // keys refused at their line. Its errors become registry errors (exit 2 with file and place).
+  try {
+    const parsed = await parseYaml(text, { path });
+    return { value: parsed.value, locate: (pointer) => parsed.locate(pointer) };
+  } catch (err) {
+    if (!(err instanceof StoreError)) throw err;
+    const message = err instanceof UnsafeInputError ? `refusing the key "${err.key}": it could alter object prototypes` : `YAML: ${err.reason.replace(/^invalid YAML: /, '')}`;
+    throw new RegistryError([{ pointer: err.pointer ?? '', message, line: err.line, column: err.column }], path);
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 100 });
-  const bad = findReservedKey(value, '');
-  const at = (pointer: string): { line: number; column: number } | undefined => {
-    const segments = pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
-    for (let n = segments.length; n >= 0; n--) {
-      const node = doc.getIn(segments.slice(0, n).map((s) => (/^\d+$/.test(s) ? Number(s) : s)), true) as { range?: [number, number, number] } | undefined;
-      if (node?.range !== undefined) {
-        const p = lineCounter.linePos(node.range[0]);
-        return { line: p.line, column: p.col };
-      }
-    }
-    return undefined;
-  };
-  if (bad !== undefined) {
-    const parts = bad.split('/');
-    const key = parts.pop() ?? '';
-    // Place the error at the key itself: its pair in the parent mapping.
-    const parent: unknown = doc.getIn(parts.slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s)), true) ?? doc.contents;
-    type KeyNode = { value?: unknown; range?: [number, number, number] };
-    const pair = (parent as { items?: { key?: KeyNode }[] } | null)?.items?.find((p) => p.key?.value === key);
-    const pos = pair?.key?.range === undefined ? undefined : lineCounter.linePos(pair.key.range[0]);
-    throw new RegistryError([{ pointer: bad, message: `refusing the key "${key}": it could alter object prototypes`, line: pos?.line, column: pos?.col }], path);
-  }
-  return { value, locate: at };
+}
+
+/**
+ * Frontal Cortex's own file (`action_types.yaml` v0.1) wraps the types in an envelope,
+ * `{version, registry, schema, items: [...]}`, where Ratchet has `{schemaVersion, action_types}`.
+ * Such a document is read as the registry its `items` make; `pointer` maps a problem's JSON pointer
+ * back into the file as written (`/action_types/2/id` -> `/items/2/id`). Any other value is returned
+ * as is (`isEnvelope: false`).
+ */
+export function unwrapRegistryEnvelope(value: unknown): { document: unknown; isEnvelope: boolean; pointer: (p: string) => string } {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const envelope =
+    isObject(value) &&
+    Object.hasOwn(value, 'items') &&
+    !Object.hasOwn(value, 'action_types') &&
+    ['version', 'registry', 'schema'].some((k) => Object.hasOwn(value, k));
+  if (!envelope) return { document: value, isEnvelope: false, pointer: (p) => p };
+  // Only `items` carries types; the envelope's other keys describe the file, not the registry.
+  return { document: { schemaVersion: 1, action_types: value.items }, isEnvelope: true, pointer: (p) => p.replace(/^\/action_types(?=\/|$)/, '/items') };
 }
 
 /** Read, validate and compile a registry file. Parse errors and problems carry the file and place. */
@@ -169,7 +164,8 @@ export async function readRegistryFile(path: string): Promise<Registry & { text:
   const { text } = await readTextFile(path, { maxBytes: REGISTRY_MAX_BYTES });
   const format = registryFormat(path);
   const parsed = await parseRegistryText(text, path, format);
-  return Object.freeze({ ...loadRegistry(parsed.value, { path, locate: parsed.locate }), text, format });
+  const { document, pointer } = unwrapRegistryEnvelope(parsed.value);
+  return Object.freeze({ ...loadRegistry(document, { path, locate: (p) => parsed.locate(pointer(p)) }), text, format });
 }
 
 /** Whether an action of `type` may move from `from` to `to` (the fsm-core machine decides). */
@@ -204,17 +200,6 @@ export function deprecateActionType(doc: ActionTypeRegistryDocument, id: string)
   return structuredClone({ ...doc, action_types: doc.action_types.map((t) => (t.id === id ? { ...t, deprecation_status: 'deprecated' as const } : t)) });
 }
 
-function findReservedKey(value: unknown, pointer: string): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const p = `${pointer}/${escape(k)}`;
-    if (!Array.isArray(value) && RESERVED_NAMES.has(k)) return p;
-    const inner = findReservedKey(v, p);
-    if (inner !== undefined) return inner;
-  }
-  return undefined;
-}
-
 const escape = (s: string): string => s.replaceAll('~', '~0').replaceAll('/', '~1');
 
 function deepFreeze<T>(value: T): T {
@@ -225,11 +210,3 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/**
- * yaml loaded on first use (most files are JSON). Node gives a CommonJS module's exports as named
- * exports of import(); esbuild's code-split bundles (the ratchet CLI) give them only as `default`.
- */
-async function loadYaml(): Promise<typeof Yaml> {
-  const mod = await import('yaml');
-  return 'parseDocument' in mod ? mod : (mod as unknown as { default: typeof Yaml }).default;
-}

@@ -3,7 +3,7 @@
  * LOGGING_SCHEMA fields, appended through @ratchet/store (locked, atomic; a file with a bad line is
  * refused rather than appended to). The JSON Schema is schemas/activity-log-entry.schema.json.
  */
-import { openJsonl, type JsonlFile, type WriterOptions } from '@ratchet/store';
+import { openJsonl, parseJson, type JsonlFile, type WriterOptions } from '@ratchet/store';
 import { currentStep } from './current-step.js';
 import type { Clock, Session } from './types.js';
 import { activityEntryValidator } from './validate.js';
@@ -48,4 +48,31 @@ export function activityEntry(session: Session, input: ActivityInput, options: C
 /** The log file at `path` (create-on-append, parent directories included). */
 export function openActivityLog(path: string, options: WriterOptions = {}): JsonlFile<ActivityEntry> {
   return openJsonl(path, { createParentDirs: true, ...options, schema: activityEntryValidator });
+}
+
+/**
+ * Every line of an existing activity log that is not one JSON object, with its line number: the
+ * log a project kept before Ratchet (the original's own LOGGING_SCHEMA: `evidence_citation`,
+ * `plan_step: -1`, sometimes two objects on one line) is history to keep, not a reason to stop a
+ * task. The CLI warns with file:line and appends after it (`appendFast` never rewrites old lines).
+ */
+export function scanActivityLog(text: string, path = ACTIVITY_LOG_PATH): { entries: number; problems: { line: number; message: string }[] } {
+  const problems: { line: number; message: string }[] = [];
+  let entries = 0;
+  text
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .forEach((raw, i) => {
+      const line = raw.replace(/\r$/, '');
+      if (line.trim() === '') return;
+      try {
+        const value = parseJson(line, { path, firstLine: i + 1 });
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) problems.push({ line: i + 1, message: 'not a JSON object' });
+        else entries++;
+      } catch (err) {
+        const e = err as { reason?: string; column?: number; message: string };
+        problems.push({ line: i + 1, message: `${e.reason ?? e.message}${e.column !== undefined ? ` (column ${e.column})` : ''}` });
+      }
+    });
+  return { entries, problems };
 }

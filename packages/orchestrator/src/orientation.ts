@@ -139,13 +139,24 @@ export async function readAgentMeta(root: string): Promise<AgentMeta> {
     const e = err as { message?: string; line?: number; column?: number };
     throw new OrientationError('agent-meta-invalid', path, e.message ?? String(err), { ...(e.line ? { line: e.line } : {}), ...(e.column ? { column: e.column } : {}) });
   }
-  const value = doc.value;
+  const value = withJulesName(doc.value);
   const problem = agentMetaProblem(value);
   if (problem) {
     const place = doc.locate(problem.pointer);
     throw new OrientationError('agent-meta-invalid', path, `${AGENT_META_PATH}: ${problem.message}`, place ? { line: place.line, column: place.column } : {});
   }
   return value as AgentMeta;
+}
+
+/**
+ * The original Jules system's agent_meta.json names the agent `model_name` (beside
+ * `knowledge_cutoff` and others): read as `name` when there is no `name`, the other keys kept.
+ */
+function withJulesName(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const meta = value as Record<string, unknown>;
+  if (Object.hasOwn(meta, 'name') || typeof meta.model_name !== 'string' || meta.model_name === '') return value;
+  return { name: meta.model_name, ...meta };
 }
 
 /** The first problem in an agent_meta value (same rules as AgentMetaSchema in schema.ts), or undefined. */

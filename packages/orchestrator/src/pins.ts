@@ -5,7 +5,7 @@
  * differs); the caller lints it again and either refuses the step or pins the new content.
  */
 import { createHash } from 'node:crypto';
-import { PLACEHOLDER, parsePlan, resolveCall, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
+import { hasPlaceholder, parsePlan, resolveCall, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
 import type { PlanPins } from './types.js';
 
 export const planSha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -23,7 +23,7 @@ export function pinPlans(entry: string, options: { readPlan(relPath: string): st
     const walk = (nodes: readonly PlanNode[]): void => {
       for (const node of nodes) {
         if (node.kind === 'for_each_file') walk(node.body);
-        else if (node.kind === 'call_plan' && !node.target.includes(PLACEHOLDER)) targets.push(node.target);
+        else if (node.kind === 'call_plan' && !hasPlaceholder(node.target)) targets.push(node.target);
       }
     };
     walk(parsePlan(text, path).plan.body);

@@ -10,7 +10,7 @@
  * plan text comes from an injected `readPlan`, the clock is injected, nothing is mutated.
  */
 import { DEFAULT_MAX_DEPTH, RecursionDepthError, type Machine } from '@ratchet/fsm-core';
-import { PLACEHOLDER, ROOT_FRAME, childFrame, matchGlob, normalizeRelative, parsePlan, resolveCall, type PlanExpansion, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
+import { ROOT_FRAME, bindPlaceholders, childFrame, matchGlob, normalizeRelative, parsePlan, resolveCall, type PlanExpansion, type PlanNode, type PlanRefusal, type PlanRegistry } from '@ratchet/plan-lint';
 import { moveTo } from './lifecycle.js';
 import { currentStep } from './current-step.js';
 import { planSha256 } from './pins.js';
@@ -233,7 +233,7 @@ export const DEFAULT_MAX_STEPS = 1_000_000;
 
 /**
  * Flatten plan nodes to command lines: each for_each_file body repeated for every file it iterates,
- * `{file}` replaced by that file (also in nested globs); call_plan lines kept as
+ * `{file}` replaced by that file and `{file1}`, `{file2}`, ... by the files of the enclosing loops (also in nested globs); call_plan lines kept as
  * `call_plan <target>` for run-time resolution. The files: those of `files` its glob matches
  * (sorted), or, when `files` is a function, what it returns for the glob, asked once per loop in
  * walk order (lint's expansion). More than `maxSteps` lines (nested loops over a big tree multiply)
@@ -242,7 +242,7 @@ export const DEFAULT_MAX_STEPS = 1_000_000;
 export function expandSteps(
   body: readonly PlanNode[],
   files: readonly string[] | ((glob: string) => readonly string[]),
-  binding?: string,
+  binding?: string | readonly string[],
   maxSteps = DEFAULT_MAX_STEPS,
 ): string[] {
   const out: string[] = [];
@@ -251,21 +251,22 @@ export function expandSteps(
   const spend = (): void => {
     if (++work > maxSteps) throw new RangeError(`the plan expands to more than ${maxSteps.toLocaleString('en-US')} steps (for_each_file loops multiply)`);
   };
-  const walk = (nodes: readonly PlanNode[], bound: string | undefined): void => {
-    const bind = (s: string): string => (bound === undefined ? s : s.split(PLACEHOLDER).join(bound));
+  // The files of the enclosing loops, outermost first: {file1}, {file2}, ... and {file} (the innermost).
+  const walk = (nodes: readonly PlanNode[], bound: readonly string[]): void => {
+    const bind = (s: string): string => bindPlaceholders(s, bound);
     for (const node of nodes) {
       spend();
       if (node.kind === 'for_each_file') {
         const glob = bind(node.glob);
         for (const file of typeof files === 'function' ? files(glob) : matchGlob(glob, files)) {
           spend();
-          walk(node.body, file);
+          walk(node.body, [...bound, file]);
         }
         continue;
       }
       out.push(node.kind === 'call_plan' ? `${CALL} ${bind(node.target)}` : node.raw === '' ? node.name : `${node.name} ${bind(node.raw)}`);
     }
   };
-  walk(body, binding);
+  walk(body, binding === undefined ? [] : typeof binding === 'string' ? [binding] : binding);
   return out;
 }

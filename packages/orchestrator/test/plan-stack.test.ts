@@ -94,6 +94,19 @@ describe('plan stack', () => {
     expect(() => startPlan(planning(o), 'a.plan', o)).toThrow(/call depth limit of 10 exceeded: (a\.plan -> ){10}a\.plan$/);
   });
 
+  it('binds the Jules nested loop variables: {file1} the outer loop, {file2} the inner, {file} the innermost', () => {
+    const text = 'for_each_file src/*.py\n  for_each_file tests/*.py\n    compare {file1} {file2} {file}\n';
+    const { plan, diagnostics } = parsePlan(text, 'p.plan');
+    expect(diagnostics).toEqual([]);
+    expect(expandSteps(plan.body, ['src/a.py', 'tests/t1.py', 'tests/t2.py'])).toEqual(['compare src/a.py tests/t1.py tests/t1.py', 'compare src/a.py tests/t2.py tests/t2.py']);
+  });
+
+  it('runs a plan written in the block grammar as its one-line form', () => {
+    const text = 'set_plan\nRename it\n---\nrun_in_bash_session\npython tooling/fdc_cli.py close --task-id T\n';
+    const o = host({ 'b.plan': text });
+    expect(runAll(startPlan(planning(o), 'b.plan', o), o).lines).toEqual(['b.plan: set_plan Rename it', 'b.plan: run_in_bash_session python tooling/fdc_cli.py close --task-id T']);
+  });
+
   it('expands for_each_file against the file list, {file} substituted, sorted', () => {
     const text = 'read README.md\nfor_each_file src/*.ts\n  edit {file}\n  for_each_file {file}.d/*\n    lint {file}\n  call_plan per-file.plan\nrun tests\n';
     const { plan, diagnostics } = parsePlan(text, 'p.plan');

@@ -46,6 +46,11 @@ export interface DialectDocument {
   commands: Record<string, DialectCommand>;
   /** The symbol of the close command: the last command of every plan must map to it. */
   close: string;
+  /**
+   * Symbols that may follow the close (Jules plans end `close`, then `submit`): a plan may end with
+   * one of them instead; the FSM decides whether they really come after the close.
+   */
+  afterClose?: string[];
 }
 
 export interface CompiledCommand {
@@ -61,6 +66,8 @@ export interface Dialect {
   description?: string;
   fsm: string;
   close: string;
+  /** See DialectDocument.afterClose: empty when the close must be last. */
+  afterClose: readonly string[];
   commands: ReadonlyMap<string, CompiledCommand>;
 }
 
@@ -75,7 +82,7 @@ export interface DialectLoadResult {
   problems: DialectProblem[];
 }
 
-const TOP_KEYS = new Set(['$schema', 'id', 'description', 'fsm', 'commands', 'close']);
+const TOP_KEYS = new Set(['$schema', 'id', 'description', 'fsm', 'commands', 'close', 'afterClose']);
 const ACTION_KEYS = new Set(['symbol', 'effect', 'path', 'to']);
 const COMMAND_KEYS = new Set([...ACTION_KEYS, 'description', 'when']);
 const WHEN_KEYS = new Set([...ACTION_KEYS, 'argsMatch']);
@@ -197,9 +204,20 @@ export function loadDialect(raw: unknown, machine?: Machine): DialectLoadResult 
     const used = [...commands.values()].some((c) => c.base.symbol === close || c.when.some((w) => w.action.symbol === close));
     if (!used && isObject(rawCommands)) bad('/close', `no command maps to the close symbol ${JSON.stringify(close)}`);
   }
+  const afterClose: string[] = [];
+  const rawAfter = own(raw, 'afterClose');
+  if (rawAfter !== undefined) {
+    if (!Array.isArray(rawAfter)) bad('/afterClose', '"afterClose" must be an array of FSM symbols');
+    else
+      rawAfter.forEach((symbol, i) => {
+        if (!checkSymbol(`/afterClose/${i}`, symbol)) return;
+        if (symbol === close) bad(`/afterClose/${i}`, `the close symbol ${JSON.stringify(close)} cannot also follow the close`);
+        else afterClose.push(symbol);
+      });
+  }
   if (problems.length > 0 || id === undefined || fsm === undefined || close === undefined) return { problems };
   const description = own(raw, 'description');
-  return { dialect: { id, fsm, close, commands, ...(typeof description === 'string' ? { description } : {}) }, problems };
+  return { dialect: { id, fsm, close, afterClose, commands, ...(typeof description === 'string' ? { description } : {}) }, problems };
 }
 
 /** The action a command line performs (first matching `when`, else the command's own). */

@@ -6,8 +6,19 @@
  * shipped JSON Schemas) are at `@ratchet/plan-lint/schema`, the registry at `@ratchet/plan-lint/registry`.
  */
 export { RULES, RULE_IDS, hasErrors, sortFindings, type CallSite, type Finding, type RuleId, type Severity } from './findings.js';
-export { PLACEHOLDER, type CallNode, type CommandNode, type ForEachNode, type Plan, type PlanNode } from './plan.js';
+export { PLACEHOLDER, bindPlaceholders, hasPlaceholder, type CallNode, type CommandNode, type ForEachNode, type Plan, type PlanNode } from './plan.js';
 export { parsePlan, type ParseResult } from './parse.js';
+export {
+  blockToLineForm,
+  formatPlan,
+  isBlockGrammarPlan,
+  planDirectives,
+  type FormatPlanResult,
+  type LineForm,
+  type PlanDirective,
+  type PlanDirectives,
+  type PositionMap,
+} from './grammars.js';
 export {
   DIALECT_SCHEMA_URL,
   EFFECTS,

@@ -15,7 +15,7 @@ import { SimulatedFs, type FileView } from './sim-fs.js';
 import { matchGlob } from './glob.js';
 import { KIND_COMMAND, KIND_LOOP, argOf, scanPlan, type PlanCode, type ScanResult } from './parse.js';
 import { normalizeRelative } from './paths.js';
-import { PLACEHOLDER } from './plan.js';
+import { bindPlaceholders, hasPlaceholder } from './plan.js';
 import { resolveCall, type PlanRegistry } from './resolve-call.js';
 
 /** A plan the host will not read: it exists, but resolves outside the project (a symbolic link). */
@@ -72,7 +72,8 @@ export interface LintResult {
 }
 
 /** A range of sibling nodes being walked, or a for_each_file going through its matches. */
-type Cursor = { kind: 'body'; i: number; to: number; binding: string | undefined } | { kind: 'loop'; at: number; matches: string[]; m: number };
+/** `bindings`: the files of the enclosing for_each_file loops, outermost first ({file1}, {file2}, ...; {file} the last). */
+type Cursor = { kind: 'body'; i: number; to: number; bindings: readonly string[] } | { kind: 'loop'; at: number; matches: string[]; m: number; bindings: readonly string[] };
 
 interface Frame {
   code: PlanCode;
@@ -107,7 +108,10 @@ export function lintPlan(options: LintOptions): LintResult {
   const expansion: PlanExpansion | undefined = options.expansion === true ? {} : undefined;
   const gone = new Map<string, string>();
 
-  const report = (frame: Frame | undefined, ruleId: RuleId, file: string, line: number, column: number, message: string, extra?: Pick<Finding, 'chain' | 'callSites'>): void => {
+  const report = (frame: Frame | undefined, ruleId: RuleId, file: string, line0: number, column0: number, message: string, extra?: Pick<Finding, 'chain' | 'callSites'>): void => {
+    // A plan written in the block form is walked as its line-form rewrite: point into the file as written.
+    const remap = frame?.code.remap;
+    const { line, column } = remap !== undefined && file === frame!.code.file ? remap(line0, column0) : { line: line0, column: column0 };
     const chain = extra?.chain ?? frame?.chain;
     const callSites = extra?.callSites ?? frame?.callSites;
     const key = `${ruleId}\0${file}\0${line}\0${column}\0${message}\0${chain?.join('\0') ?? ''}`;
@@ -138,7 +142,7 @@ export function lintPlan(options: LintOptions): LintResult {
       state: machine.startId,
       dead: false,
       snapshot,
-      cursors: [{ kind: 'body', i: 0, to: code.count, binding: undefined }],
+      cursors: [{ kind: 'body', i: 0, to: code.count, bindings: [] }],
       chain,
       callSites,
       at,
@@ -163,17 +167,16 @@ export function lintPlan(options: LintOptions): LintResult {
   const columnAt = (code: PlanCode, i: number, offset: number): number => code.argsColumn[i]! + offset - code.start[i]!;
 
   /** File argument `index` of node i, {file} bound and normalised; undefined (reported) when missing or outside. */
-  const fileArg = (frame: Frame, i: number, index: number, binding: string | undefined): { path: string; column: number } | undefined => {
+  const fileArg = (frame: Frame, i: number, index: number, bindings: readonly string[]): { path: string; column: number } | undefined => {
     const { code } = frame;
     const arg = argOf(code, i, index);
     if (arg === undefined) {
       report(frame, 'malformed-line', code.file, code.line[i]!, code.column[i]!, `${nameOf(frame, i)} needs a file as argument ${index + 1}`);
       return undefined;
     }
-    const hasPlaceholder = arg.value.includes(PLACEHOLDER);
-    // An unbound {file} was reported by the parser (unbound-placeholder); do not pile on.
-    if (binding === undefined && hasPlaceholder) return undefined;
-    const value = hasPlaceholder ? arg.value.split(PLACEHOLDER).join(binding) : arg.value;
+    const value = bindPlaceholders(arg.value, bindings);
+    // An unbound {file} or {fileN} was reported by the parser (unbound-placeholder); do not pile on.
+    if (hasPlaceholder(value)) return undefined;
     const column = columnAt(code, i, arg.offset);
     const path = normalizeRelative(value);
     if (path === undefined) {
@@ -193,10 +196,10 @@ export function lintPlan(options: LintOptions): LintResult {
     report(frame, 'file-not-found', frame.code.file, frame.code.line[i]!, column, `${nameOf(frame, i)}: ${JSON.stringify(p)} does not exist at this point of the plan${why === undefined ? '' : ` (${why})`}`);
   };
 
-  const effect = (frame: Frame, i: number, action: DialectAction, binding: string | undefined): void => {
+  const effect = (frame: Frame, i: number, action: DialectAction, bindings: readonly string[]): void => {
     const { code } = frame;
     const file = code.file;
-    const arg = fileArg(frame, i, action.path!, binding);
+    const arg = fileArg(frame, i, action.path!, bindings);
     if (arg === undefined) return;
     const p = arg.path;
     switch (action.effect) {
@@ -216,7 +219,7 @@ export function lintPlan(options: LintOptions): LintResult {
         fs.add(p);
         break;
       case 'move': {
-        const to = fileArg(frame, i, action.to!, binding);
+        const to = fileArg(frame, i, action.to!, bindings);
         if (!fs.has(p)) missing(frame, i, p, arg.column);
         if (to === undefined) return;
         if (fs.has(to.path)) report(frame, 'file-exists', file, code.line[i]!, to.column, `${nameOf(frame, i)}: the destination ${JSON.stringify(to.path)} already exists at this point of the plan`);
@@ -256,11 +259,15 @@ export function lintPlan(options: LintOptions): LintResult {
     const kind = code.kind[last];
     if (kind === KIND_COMMAND) {
       const c = frame.commands[code.name[last]!];
-      closed = c !== undefined && actionFor(c, code.text.slice(code.start[last], code.end[last])).symbol === dialect.close;
+      const symbol = c === undefined ? undefined : actionFor(c, code.text.slice(code.start[last], code.end[last])).symbol;
+      // A command allowed after the close (submit) ends the plan too; the FSM checks it follows the close.
+      closed = symbol !== undefined && (symbol === dialect.close || dialect.afterClose.includes(symbol));
     }
     if (!closed) {
       const what = kind === KIND_COMMAND ? nameOf(frame, last) : kind === KIND_LOOP ? 'for_each_file' : 'call_plan';
-      report(frame, 'closure-mandate', code.file, code.line[last]!, code.column[last]!, `the plan must end with the close command (${closeNames}); it ends with ${what}`);
+      const after = dialect.afterClose.flatMap((s) => commandsForSymbol(dialect, s));
+      const then = after.length > 0 ? `, optionally followed by ${after.join(' or ')}` : '';
+      report(frame, 'closure-mandate', code.file, code.line[last]!, code.column[last]!, `the plan must end with the close command (${closeNames}${then}); it ends with ${what}`);
     } else if (!frame.dead && machine.accepting[frame.state] !== 1) {
       report(frame, 'fsm-adherence', code.file, code.line[last]!, code.column[last]!, `the plan ends in state ${machine.states[frame.state]!}, which is not an accept state`);
     }
@@ -283,7 +290,7 @@ export function lintPlan(options: LintOptions): LintResult {
           tooLarge(frame, cur.at, maxSteps);
           break;
         }
-        frame.cursors.push({ kind: 'body', i: cur.at + 1, to: code.next[cur.at]!, binding: cur.matches[cur.m++] });
+        frame.cursors.push({ kind: 'body', i: cur.at + 1, to: code.next[cur.at]!, bindings: [...cur.bindings, cur.matches[cur.m++]!] });
       } else frame.cursors.pop();
       continue;
     }
@@ -316,12 +323,12 @@ export function lintPlan(options: LintOptions): LintResult {
           report(frame, 'fsm-adherence', file, code.line[i]!, code.column[i]!, `${nameOf(frame, i)} (${action.symbol}) is not allowed in state ${machine.states[frame.state]!}; ${legal(frame)}`);
         } else frame.state = t;
       }
-      if (action.effect !== undefined) effect(frame, i, action, cur.binding);
+      if (action.effect !== undefined) effect(frame, i, action, cur.bindings);
       continue;
     }
     const raw = code.text.slice(code.start[i], code.end[i]);
     if (kind === KIND_LOOP) {
-      const glob = cur.binding !== undefined ? raw.split(PLACEHOLDER).join(cur.binding) : raw;
+      const glob = bindPlaceholders(raw, cur.bindings);
       if (/^(\/|\\|[A-Za-z]:)/.test(glob) || /(^|\/)\.\.(\/|$)/.test(glob)) {
         report(frame, 'path-outside-root', file, code.line[i]!, code.argsColumn[i]!, `for_each_file: ${JSON.stringify(glob)} is outside the project root`);
         continue;
@@ -329,11 +336,11 @@ export function lintPlan(options: LintOptions): LintResult {
       const matches = matchGlob(glob, fs);
       frame.loops?.push(matches);
       if (matches.length === 0) report(frame, 'empty-glob', file, code.line[i]!, code.argsColumn[i]!, `for_each_file ${glob} matches no file at this point of the plan; its body is not checked`);
-      frame.cursors.push({ kind: 'loop', at: i, matches, m: 0 });
+      frame.cursors.push({ kind: 'loop', at: i, matches, m: 0, bindings: cur.bindings });
       continue;
     }
     // call_plan
-    const target = cur.binding !== undefined ? raw.split(PLACEHOLDER).join(cur.binding) : raw;
+    const target = bindPlaceholders(raw, cur.bindings);
     const resolved = resolveCall(target, registry);
     if (!resolved.ok) {
       report(frame, 'call-plan-outside-root', file, code.line[i]!, code.argsColumn[i]!, resolved.message);

@@ -9,7 +9,8 @@
  * nesting depth is safe. Grammar: see README.md.
  */
 import { RULES, type Finding, type RuleId } from './findings.js';
-import { PLACEHOLDER, type ForEachNode, type Plan, type PlanNode } from './plan.js';
+import { blockToLineForm, isBlockGrammarPlan, type PositionMap } from './grammars.js';
+import { unboundPlaceholder, type ForEachNode, type Plan, type PlanNode } from './plan.js';
 
 export interface ParseResult {
   plan: Plan;
@@ -42,6 +43,11 @@ export interface PlanCode {
   last: number;
   /** Deepest for_each_file nesting (0: none). */
   loopDepth: number;
+  /**
+   * Set when the plan was written in the block form (block-grammar.ts): `text` and every position
+   * above are those of its line-form rewrite; this maps them back to the file as written.
+   */
+  remap?: PositionMap;
 }
 
 export interface ScanResult {
@@ -101,7 +107,20 @@ class Columns {
   }
 }
 
+/**
+ * The compact form of a plan in either grammar. Positions (in `code` and in the diagnostics) are
+ * those of the line form; `code.remap` turns them into positions in the original file when the
+ * plan was written in the block form.
+ */
 export function scanPlan(source: string, file: string): ScanResult {
+  if (!isBlockGrammarPlan(source)) return scanLineForm(source, file);
+  const { text, map } = blockToLineForm(source);
+  const result = scanLineForm(text, file);
+  result.code.remap = map;
+  return result;
+}
+
+function scanLineForm(source: string, file: string): ScanResult {
   const diagnostics: Finding[] = [];
   const report = (ruleId: RuleId, line: number, column: number, message: string): void => {
     diagnostics.push({ ruleId, severity: RULES[ruleId].severity, message, file, line, column });
@@ -191,9 +210,13 @@ export function scanPlan(source: string, file: string): ScanResult {
     const to = base + rawEnd;
     const argsColumn = argStart + 1;
     const depth = stack.length - 1;
-    if (depth === 0) {
-      const at = placeholderIn(text, from, to);
-      if (at >= 0) report('unbound-placeholder', lineNo, argsColumn + at - from, `${PLACEHOLDER} is only defined inside a for_each_file block`);
+    const unbound = unboundPlaceholder(text, from, to, depth);
+    if (unbound !== undefined) {
+      const message =
+        depth === 0
+          ? `${unbound.name} is only defined inside a for_each_file block`
+          : `${unbound.name} is not bound here: {file1} to {file${depth}} name the files of the ${depth} enclosing for_each_file block(s), {file} the innermost`;
+      report('unbound-placeholder', lineNo, argsColumn + unbound.offset - from, message);
     }
     const name = names[id]!;
     if (name === 'for_each_file' || name === 'call_plan') {
@@ -248,7 +271,9 @@ export function scanPlan(source: string, file: string): ScanResult {
 /** Plan text -> the tree (the documented parsed form) and every syntax diagnostic. */
 export function parsePlan(text: string, file: string): ParseResult {
   const { code, diagnostics } = scanPlan(text, file);
-  return { plan: toTree(code), diagnostics };
+  const remap = code.remap;
+  if (remap === undefined) return { plan: toTree(code), diagnostics };
+  return { plan: toTree(code), diagnostics: diagnostics.map((d) => ({ ...d, ...remap(d.line, d.column) })) };
 }
 
 /** The compact form as the documented tree. Iterative: nesting depth never touches the call stack. */
@@ -259,7 +284,7 @@ export function toTree(code: PlanCode): Plan {
     while (i >= open[open.length - 1]!.end) open.pop();
     const body = open[open.length - 1]!.body;
     const raw = code.text.slice(code.start[i], code.end[i]);
-    const at = { line: code.line[i]!, column: code.column[i]!, argsColumn: code.argsColumn[i]! };
+    const at = placeOf(code, i);
     if (code.kind[i] === KIND_COMMAND) {
       body.push({ kind: 'command', name: code.names[code.name[i]!]!, args: splitArgs(raw), raw, ...at });
     } else if (code.kind[i] === KIND_CALL) {
@@ -271,6 +296,14 @@ export function toTree(code: PlanCode): Plan {
     }
   }
   return { file: code.file, body: root, loopDepth: code.loopDepth };
+}
+
+/** Where node i stands in the file as written (block-form plans mapped back); `argsColumn` is on the line where its arguments start. */
+function placeOf(code: PlanCode, i: number): { line: number; column: number; argsColumn: number } {
+  const at = { line: code.line[i]!, column: code.column[i]!, argsColumn: code.argsColumn[i]! };
+  if (code.remap === undefined) return at;
+  const name = code.remap(at.line, at.column);
+  return { ...name, argsColumn: code.remap(at.line, at.argsColumn).column };
 }
 
 /**
@@ -290,12 +323,6 @@ export function argOf(code: PlanCode, i: number, index: number): { value: string
     at = stop;
     while (at < to && isSpace(text.charCodeAt(at))) at++;
   }
-}
-
-/** Offset of the first `{file}` within [from, to), or -1 (indexOf would search the rest of the plan). */
-function placeholderIn(text: string, from: number, to: number): number {
-  for (let k = from; k + PLACEHOLDER.length <= to; k++) if (text.charCodeAt(k) === 123 && text.startsWith(PLACEHOLDER, k)) return k;
-  return -1;
 }
 
 function isSpace(c: number): boolean {

@@ -42,3 +42,47 @@ export interface Plan {
 }
 
 export const PLACEHOLDER = '{file}';
+
+/**
+ * Loop variables: `{file}` is the file of the innermost for_each_file around the line; `{file1}`,
+ * `{file2}`, ... name the file of each enclosing loop, outermost first (the original Jules
+ * toolchain wrote nested loops this way). Anything else in braces is literal text.
+ */
+const LOOP_VARIABLE = /\{file(\d*)\}/g;
+
+/**
+ * `value` with every loop variable replaced from `bindings` (the files of the enclosing loops,
+ * outermost first). A variable with no binding is left as written (the parser reported it).
+ */
+export function bindPlaceholders(value: string, bindings: readonly string[]): string {
+  // Fast path: most arguments hold no brace at all, and lint binds every argument of every iteration.
+  if (bindings.length === 0 || !value.includes('{file')) return value;
+  return value.replace(LOOP_VARIABLE, (whole, n: string) => {
+    const bound = n === '' ? bindings[bindings.length - 1] : bindings[Number(n) - 1];
+    return n !== '' && Number(n) < 1 ? whole : (bound ?? whole);
+  });
+}
+
+/**
+ * Where `text[from, to)` uses a loop variable that `depth` enclosing loops do not bind (`{file}`
+ * outside any loop, `{file3}` inside two): the offset and the variable, or undefined.
+ */
+export function unboundPlaceholder(text: string, from: number, to: number, depth: number): { offset: number; name: string } | undefined {
+  // A bounded scan, not indexOf: indexOf would search the rest of a million-line plan on every line.
+  for (let k = from; k + 6 <= to; k++) {
+    if (text.charCodeAt(k) !== 123 /* { */ || !text.startsWith('{file', k)) continue;
+    let e = k + 5;
+    while (e < to && text.charCodeAt(e) >= 48 && text.charCodeAt(e) <= 57) e++;
+    if (e < to && text.charCodeAt(e) === 125 /* } */) {
+      const digits = text.slice(k + 5, e);
+      const n = digits === '' ? 1 : Number(digits);
+      if (n < 1 || n > depth) return { offset: k, name: text.slice(k, e + 1) };
+    }
+  }
+  return undefined;
+}
+
+/** Whether `value` uses any loop variable (`{file}`, `{file1}`, ...). */
+export function hasPlaceholder(value: string): boolean {
+  return value.includes('{file') && /\{file\d*\}/.test(value);
+}

@@ -100,6 +100,7 @@ export const DialectSchema = z
     description: d(z.string(), 'What kind of plan this dialect is for, for people.').optional(),
     fsm: d(z.string().min(1), 'The FSM definition file, relative to this file.'),
     close: d(z.string().min(1), 'The symbol of the close command (the Closure Mandate).'),
+    afterClose: d(z.array(z.string().min(1)), 'Symbols that may follow the close (e.g. submit_op): a plan may end with one of them; the FSM decides the order.').optional(),
     commands: d(z.record(z.string().regex(COMMAND_NAME), DialectCommandSchema), 'Command name -> what it emits and does.'),
   })
   .register(planLintSchemaRegistry, { title: 'Ratchet plan dialect', description: 'Maps plan commands to FSM symbols and file effects.' });

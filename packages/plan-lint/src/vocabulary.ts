@@ -28,7 +28,7 @@ export function dialectVocabulary(dialect: Dialect): VocabularyEntry[] {
 const DIRECTIVES: readonly VocabularyEntry[] = [
   {
     usage: 'for_each_file <glob>',
-    meaning: 'Repeat the block indented 2 spaces below it once per file the glob matches at this point of the plan (files earlier steps create included), in sorted order; `{file}` in the block is that file.',
+    meaning: 'Repeat the block indented 2 spaces below it once per file the glob matches at this point of the plan (files earlier steps create included), in sorted order; `{file}` in the block is that file, and in nested blocks `{file1}`, `{file2}`, ... are the files of the enclosing blocks, outermost first.',
   },
   {
     usage: 'call_plan <name-or-path>',
@@ -57,7 +57,8 @@ function meaningOf(dialect: Dialect, action: DialectAction, description: string 
   const parts: string[] = [];
   if (description !== undefined && description.trim() !== '') parts.push(sentence(description));
   if (action.effect !== undefined) parts.push(EFFECT_MEANING[action.effect]!);
-  if (action.symbol === dialect.close) parts.push('Closes the plan: every plan ends with it.');
+  if (action.symbol === dialect.close) parts.push(dialect.afterClose.length > 0 ? 'Closes the plan: every plan ends with it (or with a command allowed right after it).' : 'Closes the plan: every plan ends with it.');
+  if (dialect.afterClose.includes(action.symbol)) parts.push('Allowed only after the close command, at the end of the plan.');
   parts.push(`FSM symbol \`${action.symbol}\`.`);
   return parts.join(' ');
 }

@@ -14,10 +14,18 @@ describe('dialectVocabulary: a dialect as the lines a plan may contain', () => {
       { usage: 'read_file <file>', meaning: 'Reads `<file>`, which must exist at this point of the plan. FSM symbol `read_op`.' },
       { usage: 'rename_file <from> <to>', meaning: 'Moves `<from>` to `<to>`: `<from>` must exist, `<to>` must not. FSM symbol `move_op`.' },
       { usage: 'replace_with_git_merge_diff <file>', meaning: 'Edits `<file>`, which must exist at this point of the plan. FSM symbol `write_op`.' },
-      { usage: 'run_in_bash_session [args...]', meaning: 'Run a shell command; `run_in_bash_session close` is the close command. FSM symbol `tool_exec`.' },
-      { usage: 'run_in_bash_session close', meaning: 'Closes the plan: every plan ends with it. FSM symbol `close_op`.' },
+      {
+        usage: 'run_in_bash_session [args...]',
+        meaning: "Run a shell command; `run_in_bash_session close` (or the original's `python tooling/fdc_cli.py close --task-id X`) is the close command. FSM symbol `tool_exec`.",
+      },
+      { usage: 'run_in_bash_session close', meaning: 'Closes the plan: every plan ends with it (or with a command allowed right after it). FSM symbol `close_op`.' },
+      {
+        usage: 'run_in_bash_session <args matching /^python3? (\\S+/)?fdc_cli\\.py close( |$)/>',
+        meaning: 'Closes the plan: every plan ends with it (or with a command allowed right after it). FSM symbol `close_op`.',
+      },
       { usage: 'set_plan [args...]', meaning: 'Declare the plan. FSM symbol `plan_op`.' },
-      { usage: 'for_each_file <glob>', meaning: expect.stringContaining('`{file}` in the block is that file') as string },
+      { usage: 'submit [args...]', meaning: 'Submit the work. Allowed only after the close command, at the end of the plan. FSM symbol `submit_op`.' },
+      { usage: 'for_each_file <glob>', meaning: expect.stringContaining('`{file1}`, `{file2}`, ... are the files of the enclosing blocks') as string },
       { usage: 'call_plan <name-or-path>', meaning: expect.stringContaining('then go on with the next line') as string },
     ]);
   });

@@ -53,6 +53,9 @@ export interface CompileResult {
 
 /** Renders the managed block body for a loaded set; refuses sources that would forge a marker. */
 export function compileSet(set: ProtocolSet, options: RenderOptions = {}): string {
+  for (const prose of set.prose ?? []) {
+    if (containsMarker(prose.text)) throw new ProtocolError('bad-markers', prose.file, `prose contains a ${BEGIN_MARKER} or ${END_MARKER} line, which would break the managed block`);
+  }
   for (const source of set.sources) {
     if (source.prose !== undefined && containsMarker(source.prose.text)) {
       throw new ProtocolError('bad-markers', source.prose.file, `prose contains a ${BEGIN_MARKER} or ${END_MARKER} line, which would break the managed block`);

@@ -7,7 +7,7 @@
  */
 import { parseJson, readTextFile, withLock, writeFileAtomic, type TextFile } from '@ratchet/store';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { unifiedDiff } from './diff.js';
 import { ProtocolError, problemsError, type ProtocolProblem } from './errors.js';
 import { editJsonText, type JsonTextOp } from './json-text-edit.js';
@@ -129,6 +129,8 @@ export async function updateProtocol(protocolsDir: string, edit: ProtocolEdit, o
     throw new ProtocolError('edit-failed', protocolsDir, `no protocol "${edit.protocolId}" (known: ${set.sources.map((s) => s.protocol.protocol_id).join(', ') || 'none'})`);
   }
   const file = source.file;
+  // Edits keep the JSON text's formatting byte for byte; a YAML source would need its own editor.
+  if (/\.ya?ml$/.test(file)) throw new ProtocolError('edit-failed', file, `protocol "${edit.protocolId}" is written in YAML; lessons edit JSON sources only (convert it to ${basename(file).replace(/\.ya?ml$/, '.json')})`);
   const run = async (): Promise<UpdateResult> => {
     const override = options.overrides?.get(file);
     const text = override ?? withBom(await readTextFile(file));

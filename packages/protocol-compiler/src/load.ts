@@ -4,16 +4,20 @@
  * the VERSION file and the project's protocol.schema.json.
  *
  * Pairing is explicit: `x.protocol.md` belongs to `x.protocol.json`, or a prose file declares its
- * protocol on its first line with `<!-- protocol: <protocol_id> -->`. A prose file that pairs with
- * nothing is an error rather than silently dropped or guessed (the original paired by filename
- * prefix and duplicated headings).
+ * protocol on its first line with `<!-- protocol: <protocol_id> -->`. A `*.protocol.md` that pairs
+ * with nothing is an error rather than silently dropped or guessed.
+ *
+ * The original Jules layout is read too: prose `NN-name.md` belongs to the one
+ * `NN-*.protocol.json` with the same numeric prefix, and an `NN-name.md` with no such partner (an
+ * introduction) is prose of its own, compiled in file-name order. Two partners with one prefix
+ * are an error (which one is meant is a guess), unless one has the prose file's exact base name.
  *
  * Every problem in the directory is collected (parse errors, schema violations, duplicate ids,
  * unpaired prose, a bad VERSION) and reported together, each with its file and place.
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NotFoundError, locate, parseJson, readJsonFileSync, readTextFileSync } from '@ratchet/store';
+import { NotFoundError, locate, parseJson, readDataFile, readJsonFileSync, readTextFileSync } from '@ratchet/store';
 import { ProtocolError, problemsError, problemsOf, type ProtocolIssue, type ProtocolProblem } from './errors.js';
 import { isSemver } from './semver.js';
 import type { Protocol, ProtocolSet, ProtocolSource } from './types.js';
@@ -60,12 +64,13 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
   const sources: ProtocolSource[] = [];
   const byId = new Map<string, ProtocolSource>();
   const byBase = new Map<string, ProtocolSource>();
-  const jsonNames = names.filter((n) => n.endsWith(JSON_SUFFIX));
+  const jsonNames = names.filter((n) => n.endsWith(JSON_SUFFIX) || YAML_SUFFIX.test(n));
   for (const name of jsonNames) {
     const file = join(dir, name);
     let source: Protocol;
     try {
-      source = readProtocolFileSync(file, validator, options.overrides?.get(file));
+      // A protocol written in YAML (`*.protocol.yaml`/`.yml`) reads like its JSON form; the parser loads only then.
+      source = YAML_SUFFIX.test(name) ? await readYamlProtocol(file, validator) : readProtocolFileSync(file, validator, options.overrides?.get(file));
     } catch (err) {
       problems.push(...placedOrThrow(err));
       continue;
@@ -86,13 +91,40 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
       ruleIds.add(rule.rule_id);
     }
     byId.set(source.protocol_id, entry);
-    byBase.set(name.slice(0, -JSON_SUFFIX.length), entry);
+    byBase.set(baseOf(name), entry);
     sources.push(entry);
   }
 
+  const standalone: { file: string; name: string; text: string }[] = [];
   for (const name of names) {
-    if (!name.endsWith(PROSE_SUFFIX)) continue;
+    const numbered = !name.endsWith(PROSE_SUFFIX) ? NUMBERED_PROSE.exec(name) : null;
+    if (!name.endsWith(PROSE_SUFFIX) && numbered === null) continue;
     const file = join(dir, name);
+    if (numbered !== null) {
+      const partner = numberedPartner(name, numbered[1]!, jsonNames);
+      if (partner.kind === 'ambiguous') {
+        problems.push({ code: 'unpaired-prose', file, message: `more than one protocol has the prefix ${numbered[1]}- (${partner.names.join(', ')}): rename it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->`, line: 1, column: 1 });
+        continue;
+      }
+      let text: string;
+      try {
+        ({ text } = readTextFileSync(file));
+      } catch (err) {
+        problems.push(...placedOrThrow(err));
+        continue;
+      }
+      const declared = DECLARED.exec(text);
+      const owner = declared !== null ? byId.get(declared[1]!) : partner.kind === 'one' ? byBase.get(partner.base) : undefined;
+      if (owner === undefined && (declared !== null || partner.kind === 'one')) {
+        // A partner that failed to load is already reported; a declared id nobody defines is not.
+        if (declared !== null) problems.push({ code: 'unpaired-prose', file, message: `declares protocol "${declared[1]}", which no *.protocol.json defines`, line: 1, column: 1 });
+        continue;
+      }
+      if (owner === undefined) standalone.push({ file, name, text: normaliseProse(text) });
+      else if (owner.prose !== undefined) problems.push({ code: 'unpaired-prose', file, message: `protocol "${owner.protocol.protocol_id}" already has prose in ${owner.prose.file}`, line: 1, column: 1 });
+      else owner.prose = { file, text: normaliseProse(declared !== null ? text.slice(declared[0].length) : text) };
+      continue;
+    }
     let text: string;
     try {
       ({ text } = readTextFileSync(file));
@@ -105,7 +137,7 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
     const owner = declared !== null ? byId.get(declared[1]!) : byBase.get(base);
     if (owner === undefined) {
       // A protocol that failed to load is already reported; its prose is not "unpaired".
-      if (declared === null && jsonNames.includes(`${base}${JSON_SUFFIX}`)) continue;
+      if (declared === null && jsonNames.some((n) => baseOf(n) === base)) continue;
       const why = declared !== null
         ? `declares protocol "${declared[1]}", which no *.protocol.json defines`
         : `pairs with no protocol: name it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->`;
@@ -119,7 +151,32 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
     owner.prose = { file, text: normaliseProse(declared !== null ? text.slice(declared[0].length) : text) };
   }
   if (problems.length > 0) throw problemsError(problems);
-  return { dir, version, sources };
+  return { dir, version, sources, ...(standalone.length > 0 ? { prose: standalone } : {}) };
+}
+
+const YAML_SUFFIX = /\.protocol\.ya?ml$/;
+
+/** `x` for `x.protocol.json`, `x.protocol.yaml` and `x.protocol.yml`. */
+function baseOf(name: string): string {
+  return name.replace(/\.protocol\.(json|ya?ml)$/, '');
+}
+
+async function readYamlProtocol(file: string, validator: ProtocolValidator): Promise<Protocol> {
+  const parsed = await readDataFile(file);
+  return validated(file, parsed, validator);
+}
+
+/** `NN-name.md` (not `*.protocol.md`): the original's prose files, paired by their numeric prefix. */
+const NUMBERED_PROSE = /^(\d+)-[^/\\]+\.md$/;
+
+/** The `*.protocol.json` a numbered prose file belongs to: none, one (its base name), or ambiguous. */
+function numberedPartner(name: string, prefix: string, jsonNames: readonly string[]): { kind: 'none' } | { kind: 'one'; base: string } | { kind: 'ambiguous'; names: string[] } {
+  const same = jsonNames.filter((n) => n.startsWith(`${prefix}-`));
+  const exact = same.find((n) => baseOf(n) === name.slice(0, -'.md'.length));
+  if (exact !== undefined) return { kind: 'one', base: baseOf(exact) };
+  if (same.length === 0) return { kind: 'none' };
+  if (same.length === 1) return { kind: 'one', base: baseOf(same[0]!) };
+  return { kind: 'ambiguous', names: same };
 }
 
 /**
@@ -136,6 +193,10 @@ function readProtocolFileSync(file: string, validator: ProtocolValidator, text?:
   const parsed = text === undefined
     ? readJsonFileSync(file)
     : { value: parseJson(text, { path: file }), locate: (pointer: string) => locate(text, pointer) };
+  return validated(file, parsed, validator);
+}
+
+function validated(file: string, parsed: { value: unknown; locate(pointer: string): { line: number; column: number } | undefined }, validator: ProtocolValidator): Protocol {
   const result = validator(parsed.value);
   if (!result.ok) {
     const issues: ProtocolIssue[] = result.issues.map((issue) => {

@@ -45,9 +45,13 @@ export function renderProtocols(set: ProtocolSet, options: RenderOptions = {}): 
   );
 
   const usages = new Map<string, string>();
-  for (const source of set.sources) {
+  // Protocols and prose of their own (an introduction) in file-name order, as the author numbered them.
+  const parts: ({ name: string; source: ProtocolSource } | { name: string; text: string })[] = [...set.sources.map((source) => ({ name: source.name, source })), ...(set.prose ?? [])];
+  parts.sort((a, b) => compare(a.name, b.name));
+  for (const part of parts) {
     out.push('---', '');
-    out.push(...renderOne(source, options.usageFor, usages), '');
+    if ('source' in part) out.push(...renderOne(part.source, options.usageFor, usages), '');
+    else out.push(part.text.trimEnd(), '');
   }
 
   out.push(...renderVocabularies(options.vocabularies ?? []));

@@ -33,4 +33,9 @@ export interface ProtocolSet {
   version: string | undefined;
   /** Sorted by file name, so the output order is stable and chosen by the author (prefix numbers). */
   sources: ProtocolSource[];
+  /**
+   * Prose files that belong to no protocol (the original Jules layout's `00-introduction.md`):
+   * compiled as prose, in file-name order among the protocols. Sorted by name.
+   */
+  prose?: { file: string; name: string; text: string }[];
 }

@@ -1,13 +1,15 @@
 /**
  * Post-mortem -> lessons. Reads every "Corrective Actions & Lessons Learned" section (any heading
  * level, numbered or not, "&" / "and" / "/", "Lessons Learned" alone, "Proposed Corrective Actions"
- * as the original's later template had it) and, in document order:
+ * as the original's later template had it, "Lessons Learned & Action Items") and, in document order:
  *
  * - Lesson/Action pairs (bold, bold with the colon outside, plain labels, numbered
  *   "Lesson 2:", in list items, wrapped lines, both on one line);
  * - an item with only an Action label takes the text before it as its lesson (the original's form);
  * - a list item with no label at all is an action of its own (the "Proposed Corrective Actions"
- *   form), unless it continues a lesson still waiting for its action.
+ *   form), unless it continues a lesson still waiting for its action;
+ * - a fenced ```json block of lesson objects (the original's JSON-block template), in any shape a
+ *   lessons.jsonl line may take (seed-lesson.ts).
  *
  * Recognised action phrases become protocol edits or code changes; anything else becomes a `manual`
  * lesson, shown to a person and never dropped. HTML comments (the template's examples) are skipped.
@@ -15,10 +17,13 @@
  * `**Ended:**`), else from the file name and the clock. Pure: the clock and the file name come from
  * the caller.
  */
-import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { headingText, parseMarkdownTree, type MdNode } from './markdown-tree.js';
 import { LessonsError } from './errors.js';
+import { parseJson } from '@ratchet/store';
+import { lessonId, parseAction } from './action-phrase.js';
+import { checkLesson } from './check-lesson.js';
+import { upgradeSeedLesson } from './seed-lesson.js';
 import type { Lesson, LessonAction } from './types.js';
 
 export interface ExtractOptions {
@@ -40,7 +45,7 @@ export interface ExtractResult {
 }
 
 const HEADING =
-  /^(?:\d+(?:\.\d+)*[.)]?\s*)?(?:(?:proposed\s+)?corrective\s+actions?(?:\s*(?:&|and|\/)\s*lessons?\s+learned)?|lessons?\s+learned(?:\s*(?:&|and|\/)\s*corrective\s+actions?)?)\s*:?$/i;
+  /^(?:\d+(?:\.\d+)*[.)]?\s*)?(?:(?:proposed\s+)?corrective\s+actions?(?:\s*(?:&|and|\/)\s*lessons?\s+learned)?|lessons?\s+learned(?:\s*(?:&|and|\/)\s*(?:corrective\s+actions?|action\s+items?))?)\s*:?$/i;
 
 /** True for the headings `extractLessons` accepts. */
 export function isLessonsHeading(text: string): boolean {
@@ -74,11 +79,11 @@ export function extractLessons(markdown: string, options: ExtractOptions): Extra
   const header = headerText(tree, text);
   const taskId = options.taskId ?? findTaskId(header) ?? basename(path).replace(/\.[^.]*$/, '');
   const date = findDate(header) ?? options.now.slice(0, 10);
-  const reader = new PairReader();
+  const reader = new PairReader(path);
   for (const section of sections) reader.read(section.nodes);
   const drafts = reader.drafts.filter((d) => d.insight !== '' || d.action !== '');
   const lessons = drafts.map((draft): Lesson => {
-    const action = parseAction(draft.action, draft.diff);
+    const action = draft.parsed ?? parseAction(draft.action, draft.diff);
     const status = action.type === 'MANUAL' ? 'manual' : 'pending';
     return {
       lesson_id: lessonId(taskId, draft.insight, action),
@@ -93,17 +98,13 @@ export function extractLessons(markdown: string, options: ExtractOptions): Extra
   return { taskId, heading: headingText(sections[0]!.heading), lessons, lines: drafts.map((d) => d.line) };
 }
 
-/** Content-derived id: the same lesson extracted twice has the same id, so nothing is added twice. */
-export function lessonId(taskId: string, insight: string, action: LessonAction): string {
-  const hash = createHash('sha256').update(JSON.stringify([taskId, insight, action])).digest('hex');
-  return `lesson-${hash.slice(0, 16)}`;
-}
-
 interface Draft {
   insight: string;
   action: string;
   diff: string | undefined;
   line: number;
+  /** An action given as data (a JSON block's lesson in the original's lessons.jsonl shape). */
+  parsed?: LessonAction;
 }
 
 // A label at the start of a line: "**Lesson:**", "**Lesson**:", "Lesson:", "- **Action 2:**", "1. Lesson:".
@@ -118,9 +119,17 @@ class PairReader {
   /** A lesson whose paragraph ended before its action: a following bare list continues it. */
   private insightOpen = false;
 
+  constructor(private readonly path: string) {}
+
   read(nodes: readonly MdNode[]): void {
     for (const node of nodes) {
       if (node.type === 'html') continue;
+      if (node.type === 'code' && /^(json|jsonl)$/i.test(node.lang)) {
+        // The original's JSON-block template: the lessons as JSON objects in a fenced block.
+        this.jsonBlock(node.value, node.line + 1);
+        this.endParagraph();
+        continue;
+      }
       if (node.type === 'code') {
         // A fenced diff right after a code-change action belongs to it.
         if (this.current !== undefined && this.current.diff === undefined && /^(diff|patch)$/i.test(node.lang)) this.current.diff = node.value;
@@ -179,6 +188,31 @@ class PairReader {
     }
   }
 
+  /**
+   * Lessons as JSON: an array of objects, one object, or one object per line, each in one of the
+   * shapes lessons.jsonl lines take (seed-lesson.ts). Malformed JSON is an error at its line.
+   */
+  private jsonBlock(body: string, firstLine: number): void {
+    const chunks = body.trim().startsWith('[') || !body.trim().includes('\n') ? [{ text: body, line: firstLine }] : jsonLines(body, firstLine);
+    for (const chunk of chunks) {
+      let value: unknown;
+      try {
+        value = parseJson(chunk.text, { path: this.path, firstLine: chunk.line });
+      } catch (err) {
+        const e = err as { reason?: string; line?: number; column?: number; message: string };
+        throw new LessonsError('bad-lesson', this.path, `the JSON lessons block is not valid JSON: ${e.reason ?? e.message}`, { line: e.line ?? chunk.line, column: e.column });
+      }
+      for (const item of Array.isArray(value) ? value : [value]) {
+        const lesson = upgradeSeedLesson(item) as Partial<Lesson> | undefined;
+        const insight = typeof lesson?.insight === 'string' ? lesson.insight : '';
+        if (lesson?.action === undefined || checkLesson({ ...lesson, lesson_id: 'x', task_id: 'x', date: '2000-01-01', status: 'pending', history: [] }) !== undefined) {
+          throw new LessonsError('bad-lesson', this.path, 'a lesson in the JSON block needs an insight (or "lesson"/"failure") and an action (or "actionable_change")', { line: chunk.line });
+        }
+        this.drafts.push({ insight, action: '', diff: undefined, line: chunk.line, parsed: lesson.action });
+      }
+    }
+  }
+
   private start(line: number): void {
     this.current = { insight: '', action: '', diff: undefined, line };
     this.drafts.push(this.current);
@@ -214,41 +248,19 @@ class PairReader {
   }
 }
 
+/** The non-blank lines of a JSONL block, each with its line in the post-mortem. */
+function jsonLines(body: string, firstLine: number): { text: string; line: number }[] {
+  return body
+    .split('\n')
+    .map((text, i) => ({ text, line: firstLine + i }))
+    .filter((l) => l.text.trim() !== '');
+}
+
 function hasLabel(text: string | undefined): boolean {
   return text !== undefined && text.split('\n').some((l) => MARK.test(l) || INLINE_ACTION.test(l));
 }
 
-const Q = String.raw`(?:'([^']+)'|"([^"]+)"|\`([^\`]+)\`)`;
-const ADD = new RegExp(String.raw`^add\s+(?:the\s+)?tool\s+${Q}\s+to\s+(?:the\s+)?protocol\s+${Q}\s*\.?$`, 'i');
-const DEPRECATE = new RegExp(String.raw`^deprecate\s+(?:the\s+)?tool\s+${Q}\s+(?:in|from)\s+(?:the\s+)?protocol\s+${Q}\s*\.?$`, 'i');
-const UPDATE = new RegExp(String.raw`^update\s+(?:the\s+)?rule\s+${Q}\s+in\s+(?:the\s+)?protocol\s+${Q}\s+to\s+(['"\`])([\s\S]+)\7\s*\.?$`, 'i');
-const CODE = new RegExp(String.raw`^propose\s+(?:a\s+)?code\s+change\s+(?:to|for|in)\s+(?:the\s+)?(?:file\s+)?${Q}\s*[.:]?$`, 'i');
 
-const pick = (m: RegExpExecArray, from: number): string => (m[from] ?? m[from + 1] ?? m[from + 2] ?? '').trim();
-
-/** Recognises an action phrase; anything else is a manual action carrying the text. */
-export function parseAction(raw: string, diff?: string): LessonAction {
-  let text = stripEmphasis(raw.trim());
-  if (/^`[^`]+`$/.test(text)) text = text.slice(1, -1).trim();
-  let m = ADD.exec(text);
-  if (m !== null) return { type: 'UPDATE_PROTOCOL', command: 'add-tool', parameters: { protocol_id: pick(m, 4), tool: pick(m, 1) } };
-  m = DEPRECATE.exec(text);
-  if (m !== null) return { type: 'UPDATE_PROTOCOL', command: 'deprecate-tool', parameters: { protocol_id: pick(m, 4), tool: pick(m, 1) } };
-  m = UPDATE.exec(text);
-  if (m !== null && m[8]!.trim() !== '') {
-    return { type: 'UPDATE_PROTOCOL', command: 'update-rule', parameters: { protocol_id: pick(m, 4), rule_id: pick(m, 1), description: m[8]!.trim() } };
-  }
-  m = CODE.exec(text);
-  if (m !== null) {
-    if (diff !== undefined && diff.trim() !== '') return { type: 'PROPOSE_CODE_CHANGE', command: 'propose-code-change', parameters: { filepath: pick(m, 1), diff: diff.endsWith('\n') ? diff : `${diff}\n` } };
-    return { type: 'MANUAL', command: 'manual', parameters: { text, note: 'a code change needs a fenced ```diff block right after the action' } };
-  }
-  return { type: 'MANUAL', command: 'manual', parameters: { text, ...(text === '' ? { note: 'the lesson has no **Action:**' } : {}) } };
-}
-
-function stripEmphasis(text: string): string {
-  return text.replace(/^(\*\*|__)(.*)\1$/s, '$2').trim();
-}
 
 // The header: everything before the first second-level (or deeper) heading.
 function headerText(tree: MdNode, source: string): string {

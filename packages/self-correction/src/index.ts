@@ -5,7 +5,8 @@
  */
 export { LESSONS_HEADING, POSTMORTEMS_DIR, renderPostMortemTemplate, type PostMortemTemplateInput } from './postmortem-template.js';
 export { reviewSelfCorrection, summarisePostMortem, type LessonRef, type PostMortemSummary, type ReviewOptions, type SelfCorrectionReview, type SuggestionRef } from './review.js';
-export { extractLessons, isLessonsHeading, lessonId, parseAction, type ExtractOptions, type ExtractResult } from './extract.js';
+export { extractLessons, isLessonsHeading, type ExtractOptions, type ExtractResult } from './extract.js';
+export { lessonId, parseAction } from './action-phrase.js';
 export { LESSONS_PATH, addLessons, parseLessons, readLessons, updateLessons, type LessonLine, type LessonsFile } from './lessons-file.js';
 export { applyLessons, lessonToEdit, resolveLesson, type ApplyOptions, type ApplyResult, type LessonOutcome } from './apply.js';
 export { SUGGESTIONS_DIR, prepareCodeSuggestion, writeCodeSuggestion, type CodeSuggestion } from './code-suggestion.js';

@@ -7,7 +7,7 @@
  */
 import { NotFoundError, parseJson, readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
 import { checkLesson } from './check-lesson.js';
-import { upgradeSeedLesson } from './seed-lesson.js';
+import { UNKNOWN_TASK, upgradeSeedLesson } from './seed-lesson.js';
 import type { Lesson } from './types.js';
 
 export const LESSONS_PATH = 'knowledge_core/lessons.jsonl';
@@ -99,10 +99,17 @@ export async function updateLessons<T>(
       const before = new Map(file.lines.filter((l) => l.lesson !== undefined).map((l) => [l, JSON.stringify(l.lesson)]));
       const { append = [], result } = await fn(file);
       const ids = new Set(file.lessons.map((l) => l.lesson_id));
+      const known = new Map<string, string>();
+      for (const l of file.lessons) known.set(sameLessonKey(l), l.task_id);
       const added: Lesson[] = [];
       for (const lesson of append) {
         if (ids.has(lesson.lesson_id)) continue;
+        // The same lesson already in the file under another id (a line in one of the original's
+        // shapes, with its own uuid or no task): not added twice.
+        const task = known.get(sameLessonKey(lesson));
+        if (task !== undefined && (task === lesson.task_id || task === UNKNOWN_TASK)) continue;
         ids.add(lesson.lesson_id);
+        known.set(sameLessonKey(lesson), lesson.task_id);
         added.push(lesson);
       }
       const out: string[] = [];
@@ -124,6 +131,15 @@ export async function updateLessons<T>(
     },
     { createParentDirs: true },
   );
+}
+
+/**
+ * What makes two lessons the same whatever file shape they came from: the insight (case, spacing,
+ * emphasis and a final full stop aside) and the action.
+ */
+function sameLessonKey(lesson: Lesson): string {
+  const insight = lesson.insight.replace(/[*_`]/g, '').replace(/\s+/g, ' ').trim().replace(/\.$/, '').toLowerCase();
+  return JSON.stringify([insight, lesson.action]);
 }
 
 /** Appends newly extracted lessons; returns those that were actually new. */

@@ -33,6 +33,7 @@ export { MAX_JSON_DEPTH, lineColumn, locate, parseJson, type Located, type Locat
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
 export { DEFAULT_MAX_BYTES, readJsonFile, readTextFile, readTextFileSync, readJsonFileSync, type JsonFile, type ReadOptions, type TextFile } from './read-file.js';
 export { MAX_PATH_LENGTH, isInsideRoot, resolveInsideRoot, unsafeRelativePath, type InsideRootOptions, type UnsafePath } from './inside-root.js';
+export { YamlParseError, isYamlPath, parseYaml, readDataFile, readDataFileSync } from './yaml-parse.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { acquireLock, inspectLock, lockPathFor, releaseLockByToken, removeLeftovers, withLock, type LockHandle, type LockInfo, type LockOptions } from './lock.js';
 export { defineDocument, openDocument, type Document, type DocumentDefinition, type DocumentDefinitionInput, type DocumentOptions, type Migration } from './document.js';

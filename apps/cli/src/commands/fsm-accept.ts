@@ -3,7 +3,7 @@ import { readTextFileSync } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
-import { loadFsmFile, requireMachine } from '../fsm-file.js';
+import { loadFsmFileAny, requireMachine } from '../fsm-file.js';
 import { resolvePath } from '../paths.js';
 
 /**
@@ -19,7 +19,7 @@ export default async function fsmAccept(ctx: Context, args: string[], options: R
   }
   const symbols = fromFile === undefined ? inline : await readSymbols(ctx, fromFile);
 
-  const loaded = loadFsmFile(ctx, file);
+  const loaded = await loadFsmFileAny(ctx, file);
   const machine = requireMachine(loaded, file);
   const result = accepts(machine, symbols);
   if (ctx.json) {

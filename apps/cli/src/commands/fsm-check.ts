@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../exit-codes.js';
-import { loadFsmFile, type PlacedDiagnostic } from '../fsm-file.js';
+import { loadFsmFileAny, type PlacedDiagnostic } from '../fsm-file.js';
 import { countDiagnostics, formatStylish, formatSummary } from '../output/diagnostics.js';
 import { makeStyle } from '../style.js';
 import { formatErrorReport, isInputError, toErrorReport, type ErrorReport } from '../errors.js';
@@ -14,13 +14,13 @@ interface FileResult {
 }
 
 /** `ratchet fsm check <file...>`: every problem in every file; one unreadable file does not hide the others. */
-export default function fsmCheck(ctx: Context, files: string[], options: Record<string, unknown>): number {
+export default async function fsmCheck(ctx: Context, files: string[], options: Record<string, unknown>): Promise<number> {
   const strict = options.strict === true;
   const style = makeStyle(ctx.color);
   const results: FileResult[] = [];
   for (const path of files) {
     try {
-      const loaded = loadFsmFile(ctx, path);
+      const loaded = await loadFsmFileAny(ctx, path);
       const result: FileResult = { file: loaded.file, diagnostics: loaded.diagnostics };
       if (loaded.machine) {
         result.states = loaded.machine.states.length;

@@ -1,18 +1,26 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Context } from '../context.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { SCAFFOLD } from '../scaffold.js';
 
-type Outcome = 'created' | 'would-create' | 'unchanged' | 'kept';
+type Outcome = 'created' | 'would-create' | 'unchanged' | 'kept' | 'skipped';
 
 /** `ratchet init`: add Ratchet's files to the repository at --cwd. Existing files are never touched. */
 export default async function init(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const dryRun = options.dryRun === true;
   const results: { path: string; outcome: Outcome; purpose: string }[] = [];
+  const ids = await protocolIds(join(ctx.cwd, 'protocols'));
   for (const file of SCAFFOLD) {
     const target = join(ctx.cwd, file.path);
     const content = await file.content();
+    const owner = file.protocolBase === undefined ? undefined : ids.get(await shippedProtocolId(file.protocolBase));
+    if (owner !== undefined && owner !== `${file.protocolBase}.protocol.json`) {
+      // The repository already defines this protocol (the original Jules layout names its files
+      // differently): a second source with the same id would only break the compile.
+      results.push({ path: file.path, outcome: 'skipped', purpose: `protocols/${owner} already defines this protocol's id` });
+      continue;
+    }
     const existing = await readFile(target, 'utf8').catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return undefined;
       throw err;
@@ -50,10 +58,32 @@ export default async function init(ctx: Context, _args: string[], options: Recor
     'would-create': 'would create',
     unchanged: 'up to date',
     kept: 'kept (yours differs; not overwritten)',
+    skipped: 'skipped (already there)',
   };
   for (const r of results) ctx.out(`${label[r.outcome]}  ${r.path}  — ${r.purpose}`);
   if (!dryRun && results.some((r) => r.outcome === 'created')) ctx.out('\nNext: `ratchet protocol compile` writes the protocols into AGENTS.md; `ratchet task start --task-id <id>` starts a task.');
   const kept = results.filter((r) => r.outcome === 'kept').length;
   if (kept > 0) ctx.note(`${kept} existing file${kept === 1 ? '' : 's'} left as they were; compare with \`ratchet init --dry-run --json\`.`);
   return EXIT_OK;
+}
+
+/** protocol_id -> file name, for every `*.protocol.json` in the repository's protocols directory that parses. */
+async function protocolIds(dir: string): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.endsWith('.protocol.json')).sort()) {
+    try {
+      const value = JSON.parse(await readFile(join(dir, name), 'utf8')) as { protocol_id?: unknown } | null;
+      if (typeof value?.protocol_id === 'string' && !ids.has(value.protocol_id)) ids.set(value.protocol_id, name);
+    } catch {
+      // A source that does not parse defines nothing here; `ratchet protocol compile` reports it with its place.
+    }
+  }
+  return ids;
+}
+
+async function shippedProtocolId(base: string): Promise<string> {
+  const shipped = SCAFFOLD.find((f) => f.protocolBase === base && f.path.endsWith('.protocol.json'));
+  const value = JSON.parse(shipped === undefined ? '{}' : await shipped.content()) as { protocol_id?: unknown };
+  return typeof value.protocol_id === 'string' ? value.protocol_id : base;
 }

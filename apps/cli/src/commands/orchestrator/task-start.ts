@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_NETWORK_TARGET,
   DEFAULT_NETWORK_TIMEOUT_MS,
+  ACTIVITY_LOG_PATH,
   OrientationError,
   createSession,
   moveTo,
   orient,
   orientationReportFile,
+  scanActivityLog,
   type OrientationReport,
   type Session,
 } from '@ratchet/orchestrator';
-import { writeFileAtomic } from '@ratchet/store';
+import { readTextFileSync, writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
@@ -49,13 +51,21 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
     asCliError(err, current, 'task start');
   }
 
+  // From here on, a failure (the log cannot be written, the report cannot be saved) puts the
+  // session back where it was: a task is either started and logged, or not started at all.
+  const rollback = async (err: unknown): Promise<never> => {
+    await file.update(() => current).catch(() => undefined);
+    throw err;
+  };
+  warnAboutLog(ctx);
+
   let report: OrientationReport;
   try {
     report = await orient({ root: ctx.cwd, now, env: ctx.io.env, network });
   } catch (err) {
-    if (!(err instanceof OrientationError)) throw err;
+    if (!(err instanceof OrientationError)) return rollback(err);
     const failed = await file.update((s) => moveTo(s, 'ERROR', { now, machine, message: err.message }));
-    await logActivity(ctx, failed, { type: 'TASK_START', status: 'FAILURE', message: err.message, phase: 'ORIENTING', details: { level: 1, code: err.code } });
+    await logActivity(ctx, failed, { type: 'TASK_START', status: 'FAILURE', message: err.message, phase: 'ORIENTING', details: { level: 1, code: err.code } }).catch(rollback);
     if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(failed, machine), error: { code: err.code, message: err.message, file: displayPath(ctx, err.path), line: err.line, column: err.column } });
     else {
       const place = [displayPath(ctx, err.path), err.line, err.column].filter((x) => x !== undefined).join(':');
@@ -65,11 +75,11 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
     return EXIT_USAGE;
   }
 
-  await writeFileAtomic(resolvePath(ctx, ORIENTATION_REPORT), `${JSON.stringify(orientationReportFile(report, { taskId, sessionId: orienting.sessionId }), null, 2)}\n`, { createParentDirs: true });
-  const planning = await file.update((s) => moveTo(s, 'PLANNING', { now, machine }));
+  await writeFileAtomic(resolvePath(ctx, ORIENTATION_REPORT), `${JSON.stringify(orientationReportFile(report, { taskId, sessionId: orienting.sessionId }), null, 2)}\n`, { createParentDirs: true }).catch(rollback);
   const { level2, level3 } = report;
   const broken = level2.artifacts.filter((a) => !a.ok);
-  await logActivity(ctx, planning, {
+  // Logged before the move to PLANNING: a log that cannot be written leaves the task unstarted.
+  await logActivity(ctx, orienting, {
     type: 'TASK_START',
     status: 'SUCCESS',
     message: `oriented as ${report.level1.agent.name}`,
@@ -83,7 +93,8 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
       network: level3.network.skipped ? 'skipped' : level3.network.ok,
       report: ORIENTATION_REPORT,
     },
-  });
+  }).catch(rollback);
+  const planning = await file.update((s) => moveTo(s, 'PLANNING', { now, machine }));
 
   if (ctx.json) {
     ctx.emitJson({ ok: true, ...sessionJson(planning, machine), report: ORIENTATION_REPORT, orientation: report, next: printDirective({ ...ctx, out: () => undefined }, planning) });
@@ -101,6 +112,20 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
   ctx.out(`Orientation report: ${ORIENTATION_REPORT}; logged TASK_START to logs/activity.log.jsonl.`);
   printDirective(ctx, planning);
   return EXIT_OK;
+}
+
+/** One warning per line of an existing activity log that is not a JSON object (file:line); the lines are kept. */
+function warnAboutLog(ctx: Context): void {
+  const path = resolvePath(ctx, ACTIVITY_LOG_PATH);
+  let text: string;
+  try {
+    text = readTextFileSync(path).text;
+  } catch {
+    // Missing, or not a readable file: appending reports it with its path, and the task is not started.
+    return;
+  }
+  const label = displayPath(ctx, path);
+  for (const p of scanActivityLog(text, label).problems) ctx.io.stderr(`warning: ${label}:${p.line}: ${p.message} (line kept as is)\n`);
 }
 
 function networkOption(options: Record<string, unknown>): { host: string; port: number; timeoutMs: number } | false {
