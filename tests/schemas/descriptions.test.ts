@@ -11,6 +11,7 @@ import { repoRoot } from '../helpers.js';
 const HAND_EDITED = [
   'packages/goals/schemas/action-types.schema.json',
   'packages/plan-lint/schemas/dialect.schema.json',
+  'packages/orchestrator/schemas/agent-meta.schema.json',
 ];
 
 /** JSON pointers of every declared property without a description (its own, or its $ref target's). */

@@ -16,7 +16,7 @@ import { campaignDocument } from '@ratchet/campaign-dag';
 import { checkFlow, ledgerDocument, sessionDocument as flowSessionDocument } from '@ratchet/flows';
 import { goalsDocument } from '@ratchet/goals';
 import { memoryDocument } from '@ratchet/memory';
-import { activityEntryValidator, sessionDocument as taskSessionDocument } from '@ratchet/orchestrator';
+import { activityEntryValidator, agentMetaProblem, sessionDocument as taskSessionDocument } from '@ratchet/orchestrator';
 import { loadDialect } from '@ratchet/plan-lint';
 import { planRegistryDocument } from '@ratchet/plan-lint/registry';
 import { checkLesson } from '@ratchet/self-correction';
@@ -121,6 +121,13 @@ const formats: Format[] = [
     schema: `${U}/orchestrator/schemas/session.schema.json`,
     seeds: () => [json(join(tour, '.ratchet/session.json'))],
     accepts: readsAsDocument(taskSessionDocument({ taskId: 'none', state: 'START', stack: [], history: [], createdAt: '1970-01-01T00:00:00.000Z', updatedAt: '1970-01-01T00:00:00.000Z' })),
+  },
+  {
+    name: 'agent meta',
+    schema: `${U}/orchestrator/schemas/agent-meta.schema.json`,
+    // Ratchet's own (what init writes) and Jules' shape (model_name, knowledge_cutoff).
+    seeds: () => [json(join(tour, 'knowledge_core/agent_meta.json')), { model_name: 'Jules', knowledge_cutoff: '2024-06', version: '1.0', capabilities: ['bash'] }],
+    accepts: (v) => agentMetaProblem(v) === undefined,
   },
   {
     name: 'activity log entry',

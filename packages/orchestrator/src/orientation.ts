@@ -160,13 +160,16 @@ function withJulesName(value: unknown): unknown {
 }
 
 /** The first problem in an agent_meta value (same rules as AgentMetaSchema in schema.ts), or undefined. */
-export function agentMetaProblem(value: unknown): { pointer: string; message: string } | undefined {
+export function agentMetaProblem(input: unknown): { pointer: string; message: string } | undefined {
+  // Jules' shape names the agent model_name: it stands in for a missing name.
+  const value = withJulesName(input);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { pointer: '', message: 'expected a JSON object with a "name"' };
   const meta = value as Record<string, unknown>;
   if (typeof meta.name !== 'string' || meta.name === '') return { pointer: Object.hasOwn(meta, 'name') ? '/name' : '', message: '"name" must be a non-empty string' };
-  for (const key of ['$schema', 'version', 'description'] as const) {
+  for (const key of ['$schema', 'version', 'description', 'knowledge_cutoff'] as const) {
     if (Object.hasOwn(meta, key) && typeof meta[key] !== 'string') return { pointer: `/${key}`, message: `"${key}" must be a string` };
   }
+  if (Object.hasOwn(meta, 'model_name') && (typeof meta.model_name !== 'string' || meta.model_name === '')) return { pointer: '/model_name', message: '"model_name" must be a non-empty string' };
   for (const key of ['capabilities', 'limitations'] as const) {
     if (!Object.hasOwn(meta, key)) continue;
     const list = meta[key];

@@ -89,17 +89,24 @@ export const ActivityEntrySchema = z.strictObject({
   }),
 });
 
-/** knowledge_core/agent_meta.json: who the agent is (orientation level 1). */
+/**
+ * knowledge_core/agent_meta.json: who the agent is (orientation level 1). Jules repositories name
+ * the agent `model_name` instead of `name`; either is accepted (orientation.ts reads one as the other).
+ */
 export const AgentMetaSchema = z
   .object({
-    $schema: z.string().optional(),
-    name: text.describe('The agent this repository is set up for.'),
-    version: z.string().optional(),
-    description: z.string().optional(),
-    capabilities: z.array(z.string()).optional(),
-    limitations: z.array(z.string()).optional(),
+    $schema: z.string().optional().describe('The JSON Schema this file follows (for editors).'),
+    name: text.optional().describe('The agent this repository is set up for (shown at orientation level 1). Required unless model_name is given.'),
+    model_name: text.optional().describe("The agent's model, as Jules repositories write it; stands in for name when name is absent."),
+    knowledge_cutoff: z.string().optional().describe("The model's training cutoff (Jules' agent meta), e.g. 2024-06."),
+    version: z.string().optional().describe("The agent's or its configuration's version."),
+    description: z.string().optional().describe('What the agent is for, in a sentence or two.'),
+    capabilities: z.array(z.string()).optional().describe('What the agent can do (tools, languages), one item each.'),
+    limitations: z.array(z.string()).optional().describe('What the agent cannot or must not do, one item each.'),
   })
-  .catchall(z.unknown());
+  .catchall(z.unknown())
+  .refine((meta) => meta.name !== undefined || meta.model_name !== undefined, { message: 'needs "name" (or "model_name")', path: ['name'] })
+  .meta({ anyOf: [{ required: ['name'] }, { required: ['model_name'] }] });
 
 const ms = z.number().nonnegative();
 const lessonRef = z.strictObject({ id: text, taskId: text, insight: z.string() });
