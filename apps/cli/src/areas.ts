@@ -29,6 +29,7 @@ export const AREAS: readonly Area[] = [
   { commands: ['workspace'], load: async () => (await import('./commands/workspace/register.js')).registerWorkspace },
   { commands: ['memory'], load: async () => (await import('./commands/memory/register.js')).registerMemory },
   { commands: ['hook'], load: async () => (await import('./commands/hook/register.js')).registerHook },
+  { commands: ['import'], load: async () => (await import('./commands/import/register.js')).registerImport },
   { commands: ['doctor'], load: async () => (await import('./commands/doctor/register.js')).registerDoctor },
   { commands: ['goals', 'actions', 'proposals', 'turn', 'questions', 'stories'], load: async () => (await import('./commands/goals/register.js')).registerGoals },
 ];
