@@ -89,8 +89,9 @@ function convertTask(t: unknown, at: string, add: (pointer: string, message: str
   if (seq === undefined) bad('seq', `"seq" must be a number or a digit string like "001", found ${JSON.stringify(own(t, 'seq') ?? null)}`);
   const slug = own(t, 'slug');
   if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug)) bad('slug', '"slug" must be 1-64 letters, digits, ".", "_" or "-" (it names the workspace file)');
-  const type = String(own(t, 'type') ?? 'BUILD').toUpperCase();
-  if (!(TASK_TYPES as readonly string[]).includes(type)) bad('type', `"type" must be SPEC, BUILD or VERIFY, found ${JSON.stringify(own(t, 'type'))}`);
+  const rawType = own(t, 'type') ?? 'BUILD';
+  const type = typeof rawType === 'string' ? rawType.toUpperCase() : '';
+  if (!(TASK_TYPES as readonly string[]).includes(type)) bad('type', `"type" must be SPEC, BUILD or VERIFY, found ${JSON.stringify(rawType)}`);
   const status = own(t, 'status') ?? 'pending';
   if (!(TASK_STATUSES as readonly unknown[]).includes(status)) bad('status', `"status" must be one of ${TASK_STATUSES.join(', ')}, found ${JSON.stringify(status)}`);
   const depends = seqList(own(t, 'depends'));
