@@ -104,7 +104,7 @@ describe('FTL campaign.json and archive', () => {
   test('a campaign.json that is not JSON is refused with its line, nothing written', async () => {
     const dir = project();
     writeFileSync(join(dir, '.ftl/campaign.json'), '{\n  "objective": "x",\n  "tasks": [\n');
-    await expect(importFtlCampaign(dir, join(dir, '.ftl/campaign.json'), opts)).rejects.toSatisfy((e: unknown) => e instanceof JsonParseError && (e).line === 4);
+    await expect(importFtlCampaign(dir, join(dir, '.ftl/campaign.json'), opts)).rejects.toSatisfy((e: unknown) => e instanceof JsonParseError && e.line === 4);
     expect(existsSync(join(dir, '.ratchet/campaign.json'))).toBe(false);
     writeFileSync(join(dir, '.ftl/campaign.json'), '{"tasks": [{"seq": 1, "slug": "a", "status": "weird"}]}');
     await expect(importFtlCampaign(dir, join(dir, '.ftl/campaign.json'), opts)).rejects.toBeInstanceOf(PlanError);
