@@ -224,6 +224,23 @@ describe('ratchet workspace', () => {
     expect((await ratchet(dir, ['workspace', 'block', '1', '--reason', 'x'])).err).toContain('already complete');
   });
 
+  test('workspace list with a file it cannot read names it with its line and exits 2, never "no workspaces yet" with 0', async () => {
+    const dir = temp();
+    mkdirSync(join(dir, '.ratchet/workspace'), { recursive: true });
+    writeFileSync(join(dir, '.ratchet/workspace/001_a_active.xml'), '<workspace id="001-a" status="active">\n  <delivered>\n</workspace>\n');
+    const r = await ratchet(dir, ['workspace', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.out).not.toContain('no workspaces yet');
+    expect(r.err).toMatch(/\.ratchet\/workspace\/001_a_active\.xml:3:\d+: error: cannot read this workspace/);
+    const json = await ratchet(dir, ['--json', 'workspace', 'list']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.out)).toMatchObject({ ok: false, skipped: [{ kind: 'unreadable', path: '.ratchet/workspace/001_a_active.xml' }] });
+    // FTL's own layout (hyphenated id, parent stem without seq) lists fine.
+    writeFileSync(join(dir, '.ratchet/workspace/001_a_active.xml'), '<workspace id="001-a" status="active">\n  <lineage><parent>000_spec_complete</parent></lineage>\n  <delivered></delivered>\n</workspace>\n');
+    const ok = await ratchet(dir, ['workspace', 'list']);
+    expect([ok.code, ok.out]).toEqual([0, expect.stringContaining('001-a')]);
+  });
+
   test('a delivery larger than a workspace may hold exits 2 and leaves the workspace active and readable', async () => {
     const dir = temp();
     await ratchet(dir, ['campaign', 'create', 'x']);

@@ -84,7 +84,9 @@ export {
   showWorkspace,
   siblingFailures,
   type CampaignWorkspaces,
+  type SkippedWorkspace,
   type CreateWorkspaceOptions,
   type FinishOptions,
   type WorkspaceFile,
 } from './workspace.js';
+export { convertFtlCampaign, readFtlCampaign, importFtlCampaign, listFtlArchive, type FtlConversion, type FtlImportResult } from './ftl-import.js';

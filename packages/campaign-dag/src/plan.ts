@@ -1,5 +1,6 @@
 /**
- * Reading FTL's plan.json contract: `objective`, `tasks[].seq`, `delta`, `verify` required; `type`
+ * Reading FTL's plan.json contract: `tasks[].seq`, `delta`, `verify` required (`objective` too in
+ * FTL's docs, but its add_tasks never read it, so it is optional here); `type`
  * SPEC|BUILD|VERIFY; `depends` "none", one seq or a list; "001" and 1 are the same seq. Every problem
  * is collected (shape, unsafe paths, duplicate/unknown/self dependencies, every cycle with its path),
  * each with a JSON pointer and, when the text is given, a line and column.
@@ -67,8 +68,10 @@ export function checkPlan(raw: unknown, options: CheckPlanOptions = {}): CheckPl
     add('invalid', '', `a plan must be a JSON object with "objective" and "tasks", found ${describe(raw)}`);
     return { problems };
   }
-  const objective = own(raw, 'objective');
-  if (typeof objective !== 'string' || objective.trim() === '') add('invalid', '/objective', objective === undefined ? 'missing required "objective" (a non-empty string)' : `"objective" must be a non-empty string, found ${describe(objective)}`);
+  // FTL's add_tasks reads only the tasks (the campaign already has its objective): a plan without
+  // "objective" is accepted as it accepts it. One that is there must be a non-empty string.
+  const objective = own(raw, 'objective') ?? '';
+  if (typeof objective !== 'string' || (own(raw, 'objective') !== undefined && objective.trim() === '')) add('invalid', '/objective', `"objective" must be a non-empty string when given, found ${describe(objective)}`);
   const framework = own(raw, 'framework');
   if (framework !== undefined && framework !== null && typeof framework !== 'string') add('invalid', '/framework', `"framework" must be a string or null, found ${describe(framework)}`);
   const idioms: Idioms = { required: [], forbidden: [] };

@@ -87,7 +87,7 @@ const CASELESS_TYPE = new RegExp(`^(${['spec', 'build', 'verify'].map((w) => [..
 
 export const PlanSchema = z
   .looseObject({
-    objective: z.string().min(1),
+    objective: z.string().min(1).optional().describe('Optional: FTL\'s add_tasks never read it (the campaign has its objective).'),
     campaign: z.string().optional(),
     framework: z.string().nullable().optional(),
     idioms: z.looseObject({ required: z.array(z.string()).optional(), forbidden: z.array(z.string()).optional() }).optional(),

@@ -272,7 +272,8 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
   const status = attr(ws, 'status');
   if (!(WORKSPACE_STATUSES as readonly (string | undefined)[]).includes(status)) fail(`<workspace status> must be active, complete or blocked, found ${JSON.stringify(status ?? null)}`);
   const id = attr(ws, 'id') ?? '';
-  const idMatch = /^(\d{1,9})_(.+)$/.exec(id);
+  // Ratchet writes `001_slug`; FTL itself wrote `001-slug`.
+  const idMatch = /^(\d{1,9})[_-](.+)$/.exec(id);
   const seqText = attr(ws, 'seq') ?? idMatch?.[1];
   if (seqText === undefined || !/^\d{1,9}$/.test(seqText)) return fail(`<workspace> needs a seq (attribute seq or an id like 001_slug), found id ${JSON.stringify(id)}`);
   // The slug names the workspace file: one that is not a task slug (a path, 10,000 characters) is
@@ -307,11 +308,15 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
     if (src.length > 0) out.source = src;
     return out;
   });
-  const lineage: LineageEntry[] = children(child(ws, 'lineage'), 'parent').map((p) => ({
-    seq: number(attr(p, 'seq'), '<parent seq>'),
-    workspace: attr(p, 'workspace') ?? '',
-    priorDelivery: textOf(child(p, 'prior_delivery')),
-  }));
+  const lineage: LineageEntry[] = children(child(ws, 'lineage'), 'parent').map((p) => {
+    const seqAttr = attr(p, 'seq');
+    if (seqAttr !== undefined) return { seq: number(seqAttr, '<parent seq>'), workspace: attr(p, 'workspace') ?? '', priorDelivery: textOf(child(p, 'prior_delivery')) };
+    // FTL wrote the parent as its file stem in the text, `<parent>001_spec_complete</parent>`, with no seq attribute.
+    const stem = textOf(p).trim();
+    const m = /^(\d{1,9})_[A-Za-z0-9._-]*?_(?:active|complete|blocked)$/.exec(stem);
+    if (!m) return fail(`<parent> needs a seq attribute or a workspace stem like 001_slug_complete as its text, found ${JSON.stringify(stem.length > 80 ? `${stem.slice(0, 80)}...` : stem)}`);
+    return { seq: Number(m[1]), workspace: stem, priorDelivery: textOf(child(p, 'prior_delivery')) };
+  });
   const utilization: Utilized[] = children(child(ws, 'memory_utilization'), 'utilized').map((u) => ({ name: attr(u, 'name') ?? '', type: attr(u, 'type') === 'pattern' ? 'pattern' : 'failure' }));
   const delivered = textOf(child(ws, 'delivered'));
   const budgetText = impl === undefined ? undefined : child(impl, 'budget');

@@ -309,8 +309,17 @@ export interface CampaignWorkspaces {
    * live workspace, oldest first, each once.
    */
   workspaces: (WorkspaceRecord & { file: string; live: boolean })[];
-  /** Files that could not be read or parsed, with why (they are skipped, not fatal). */
-  skipped: { path: string; reason: string }[];
+  /** Files left out, with why: `unreadable` ones (with the place when known) are the user's to fix. */
+  skipped: SkippedWorkspace[];
+}
+
+export interface SkippedWorkspace {
+  path: string;
+  reason: string;
+  /** `unreadable`: the file does not read or parse; `other-campaign`: a leftover of another campaign. */
+  kind: 'unreadable' | 'other-campaign';
+  line?: number;
+  column?: number;
 }
 
 /**
@@ -343,17 +352,18 @@ export async function readCampaignWorkspaces(root: string, options: CampaignOpti
     }
   }
   const workspaces: (WorkspaceRecord & { file: string; live: boolean })[] = [];
-  const skipped: { path: string; reason: string }[] = [];
+  const skipped: SkippedWorkspace[] = [];
   for (const f of await listWorkspaceFiles(dir, { attempts: true })) {
     try {
       const record = await readWorkspace(f.path);
       if (!ofCampaign(record, owner)) {
-        skipped.push({ path: f.path, reason: `belongs to campaign ${record.campaign}, not ${owner!}` });
+        skipped.push({ path: f.path, reason: `belongs to campaign ${record.campaign}, not ${owner!}`, kind: 'other-campaign' });
         continue;
       }
       workspaces.push({ ...record, status: f.status, file: f.path, live: f.attempt === undefined });
     } catch (err) {
-      skipped.push({ path: f.path, reason: err instanceof Error ? ((err as { reason?: string }).reason ?? err.message) : String(err) });
+      const place = err instanceof CampaignError ? { ...(err.line === undefined ? {} : { line: err.line }), ...(err.column === undefined ? {} : { column: err.column }) } : {};
+      skipped.push({ path: f.path, reason: err instanceof Error ? ((err as { reason?: string }).reason ?? err.message) : String(err), kind: 'unreadable', ...place });
     }
   }
   return { dir, workspaces, skipped };

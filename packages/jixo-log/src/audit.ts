@@ -15,6 +15,8 @@ export function auditLog(log: LogFile, text: string): Diagnostic[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const out: Diagnostic[] = [];
   for (const task of listTasks(log)) {
+    // A JIXO v1/v2 checklist recorded no per-task result: its ticked boxes are taken as they are.
+    if (task.statusInferred === true) continue;
     const result = task.status === undefined ? undefined : RESULT_FOR[task.status];
     if (result === undefined) continue;
     const place = lineOf(lines, task);

@@ -5,7 +5,8 @@
  */
 export * from './types.js';
 export { JixoError, JixoParseError, IllegalTransitionError, type JixoErrorCode } from './errors.js';
-export { parseLog, parseLogStrict, serializeLog, parseProgress, formatProgress, itemId, ROADMAP, WORK_LOG, PLACEHOLDER_TITLE, type ParseResult } from './log.js';
+export { parseLog, parseLogStrict, serializeLog, parseProgress, formatProgress, itemId, ROADMAP, WORK_LOG, ROADMAP_TITLES, WORK_LOG_TITLES, PLACEHOLDER_TITLE, type ParseResult } from './log.js';
+export { jixoFileKind, type JixoFileKind } from './file-kind.js';
 export { parseJob, parseJobStrict, serializeJob, renderClarification, CLARIFICATION_HEADING, RESPONSE_PLACEHOLDER } from './job.js';
 export { TASK_MACHINE_DEFINITION, taskMachine, legalMoves, moveTask } from './machine.js';
 export {

@@ -14,6 +14,12 @@ import { TASK_STATUSES, type Diagnostic, type ExtraSection, type LogFile, type L
 export const ROADMAP = 'Roadmap';
 export const WORK_LOG = 'Work Log';
 export const PLACEHOLDER_TITLE = '_待定_';
+/**
+ * Headings JIXO v1/v2 wrote (its templates were Chinese): read as the Roadmap / Work Log and
+ * written back as they were. Compared after dropping a trailing "(Roadmap)"-style gloss.
+ */
+export const ROADMAP_TITLES: readonly string[] = [ROADMAP, '工作计划', '工作路线图', '路线图'];
+export const WORK_LOG_TITLES: readonly string[] = [WORK_LOG, '工作日志'];
 
 export interface ParseResult<T> {
   value: T;
@@ -24,6 +30,10 @@ const STATUS_SET: ReadonlySet<string> = new Set(TASK_STATUSES);
 const CHECKBOX = /^\[( |x|X)\](?:[ \t]+(.*))?$/;
 const FIELD = /^(status|runner|dependsOn):[ \t]*(.*)$/;
 const LOG_HEADING = /^Log (\d+) @(\S+) \((.*)\)$/;
+/** JIXO v3 (the `next/` rewrite): `### Log-11 @ 2025-06-16T06:44:46.032Z for runner-11`. */
+const V3_LOG_HEADING = /^Log-(\d+) @ (.+?) for (\S+)$/;
+/** JIXO v1/v2: a Work Log bullet `- 时间：`T`，执行者：`@docs`，第9次执行任务：` with sub-bullets. */
+const V1_ENTRY = /^时间[：:]\s*`?([^`，,]*?)`?\s*[，,]\s*执行者[：:]\s*`?@?([^`，,]*?)`?\s*[，,]\s*第\s*(\d+)\s*次执行任务[：:]?\s*$/;
 const ENTRY_FIELD = /^\*\*(Role|Objective|Result|Summary|Runner|Blocker)\*\*:[ \t]?(.*)$/;
 const TASK_ID = /^(\d+(?:\.\d+)*)\.?(?=\s|$)/;
 const BULLET_NOTE = /^[-*+](?:[ \t]|$)/;
@@ -63,13 +73,15 @@ export function parseLog(text: string): ParseResult<LogFile> {
     const inner = blocks.slice(heads[h]! + 1, heads[h + 1]);
     const end = blocks[heads[h + 1]!]?.start ?? body.length;
     const at = bodyLine + heading.start;
-    if (title === ROADMAP) {
+    if (sectionIs(title, ROADMAP_TITLES)) {
       if (sawRoadmap) diagnostics.push(err('duplicate-section', `a second "## ${ROADMAP}" section`, at));
       sawRoadmap = true;
+      if (title !== ROADMAP) log.roadmapTitle = title;
       parseRoadmap(inner, heading.end, end, scope, log);
-    } else if (title === WORK_LOG) {
+    } else if (sectionIs(title, WORK_LOG_TITLES)) {
       if (sawWorkLog) diagnostics.push(err('duplicate-section', `a second "## ${WORK_LOG}" section`, at));
       sawWorkLog = true;
+      if (title !== WORK_LOG) log.workLogTitle = title;
       parseWorkLog(inner, heading.end, end, scope, log);
     } else {
       log.sections.push({ title, body: trimBlock(body.slice(heading.end, end)) });
@@ -79,6 +91,12 @@ export function parseLog(text: string): ParseResult<LogFile> {
   if (!sawRoadmap) diagnostics.push(err('missing-section', `missing section "## ${ROADMAP}"`, lastLine));
   if (!sawWorkLog) diagnostics.push(err('missing-section', `missing section "## ${WORK_LOG}"`, lastLine));
   return { value: log, diagnostics };
+}
+
+/** "工作日志" and "工作日志 (Work Log)" are the Work Log; the gloss in brackets is optional. */
+function sectionIs(title: string, names: readonly string[]): boolean {
+  const bare = title.replace(/\s*[(（][^)）]*[)）]\s*$/, '').trim();
+  return names.includes(title) || names.includes(bare);
 }
 
 /** parseLog, throwing JixoParseError (with every diagnostic) when there is any error. */
@@ -272,8 +290,11 @@ function toItem(node: Block, scope: Scope, top: boolean, head = itemHead(node, s
   if (blockNote !== '') item.notes.push(blockNote);
   // A childless item without status is a task, unless its text is bold (`**Phase 2: ...**`): a phase planned but not yet filled.
   if (item.status === undefined && !badStatus && item.children.length === 0 && !/^(?:\d+(?:\.\d+)*\.?\s+)?\*\*.*\*\*$/.test(item.text)) {
-    diagnostics.push(warn('missing-status', `task ${item.id} has no "status" sub-bullet: read as Pending`, lineNo, head.indent + 1));
-    item.status = 'Pending';
+    // JIXO v1/v2 roadmaps were plain checklists: the box was the status (a ticked task read as
+    // Pending would be run again).
+    item.status = item.checked ? 'Completed' : 'Pending';
+    item.statusInferred = true;
+    diagnostics.push(warn('missing-status', `task ${item.id} has no "status" sub-bullet: read as ${item.status} from its checkbox`, lineNo, head.indent + 1));
   }
   if (item.status !== undefined || badStatus) {
     if (scope.seenIds.has(item.id)) diagnostics.push(err('duplicate-task-id', `duplicate task id "${item.id}"`, lineNo, head.indent + 1));
@@ -282,27 +303,60 @@ function toItem(node: Block, scope: Scope, top: boolean, head = itemHead(node, s
   return item;
 }
 
-/** The Work Log: `### Log N @Job (time)` headings start entries; anything else is kept as text. */
+/** Where one Work Log entry starts: a `### Log` heading (current or v3 layout) or a v1 bullet. */
+interface EntryStart {
+  /** File-relative line (0-based, of the body) where the entry starts. */
+  start: number;
+  /** Index in the section's blocks of the block that starts it (the v1 entry's whole list). */
+  index: number;
+  heading?: { block: Block; m: RegExpExecArray; v3: boolean };
+  v1?: { item: Block; m: RegExpExecArray };
+}
+
+/**
+ * The Work Log: `### Log N @Job (time)` headings start entries, and so do the layouts of older JIXO
+ * versions (v3 `### Log-N @ time for runner`, v1/v2 `- 时间：...，第N次执行任务：` bullets); anything
+ * else is kept as text.
+ */
 function parseWorkLog(blocks: Block[], from: number, to: number, scope: Scope, log: LogFile): void {
   const { lines, diagnostics, firstLine } = scope;
-  const heads: { block: Block; m: RegExpExecArray; index: number }[] = [];
+  const starts: EntryStart[] = [];
   blocks.forEach((b, index) => {
+    if (b.type === 'bullet_list') {
+      // After a Ratchet entry, its field list and the v1 bullets below it make one Markdown list.
+      for (const item of b.children) {
+        const m = v1Entry(item, scope);
+        if (m) starts.push({ start: item.start, index, v1: { item, m } });
+      }
+      return;
+    }
     if (b.type !== 'heading' || b.depth !== 3) return;
-    const m = LOG_HEADING.exec(b.content.trim());
-    if (m) heads.push({ block: b, m, index });
+    const title = b.content.trim();
+    const m = LOG_HEADING.exec(title);
+    const v3 = m ? null : V3_LOG_HEADING.exec(title);
+    if (m ?? v3) starts.push({ start: b.start, index, heading: { block: b, m: (m ?? v3)!, v3: v3 !== null } });
     else diagnostics.push(warn('unknown-heading', `"${(lines[b.start] ?? '').trim()}" is not a "### Log N @Job (time)" heading: kept as text`, firstLine + b.start));
   });
-  log.workLogIntro = trimBlock(lines.slice(from, heads[0]?.block.start ?? to));
-  for (let h = 0; h < heads.length; h++) {
-    const { block, m, index } = heads[h]!;
-    const end = heads[h + 1]?.block.start ?? to;
-    const inner = blocks.slice(index + 1, heads[h + 1]?.index ?? blocks.length);
-    const entry: WorkLogEntry = { number: Number(m[1]), job: m[2]!, time: m[3]!, role: '', objective: '', result: '', summary: '', extra: '' };
+  log.workLogIntro = trimBlock(lines.slice(from, starts[0]?.start ?? to));
+  for (let h = 0; h < starts.length; h++) {
+    const at = starts[h]!;
+    const next = starts[h + 1];
+    const end = next?.start ?? to;
+    if (at.v1) {
+      log.workLog.push(v1ToEntry(at.v1.item, at.v1.m, lines.slice(at.start, end), scope));
+      continue;
+    }
+    const { block, m, v3 } = at.heading!;
+    const inner = blocks.slice(at.index + 1, next === undefined ? blocks.length : next.v1 ? next.index + 1 : next.index);
+    const entry: WorkLogEntry = v3
+      ? { number: Number(m[1]), job: '', time: m[2]!, role: '', objective: '', result: '', summary: '', runner: m[3]!, extra: '' }
+      : { number: Number(m[1]), job: m[2]!, time: m[3]!, role: '', objective: '', result: '', summary: '', extra: '' };
     const used = new Set<number>();
     const seen = new Set<string>();
     for (const b of inner) {
       if (b.type !== 'bullet_list') continue;
       for (const item of b.children) {
+        if (item.start >= end) break;
         const { line, column } = itemHead(item, scope);
         const f = ENTRY_FIELD.exec(line.slice(column));
         if (!f) continue;
@@ -320,8 +374,25 @@ function parseWorkLog(blocks: Block[], from: number, to: number, scope: Scope, l
     for (const key of ['role', 'objective', 'result', 'summary']) {
       if (!seen.has(key)) diagnostics.push(warn('missing-field', `Log ${entry.number}: no "**${key[0]!.toUpperCase()}${key.slice(1)}**" line`, firstLine + block.start));
     }
+    if (v3) entry.legacy = { format: 'v3', text: trimBlock(lines.slice(at.start, end)) };
     log.workLog.push(entry);
   }
+}
+
+/** The v1 heading line of a list item (`时间：...，执行者：...，第N次执行任务：`), or null. */
+function v1Entry(item: Block, scope: Scope): RegExpExecArray | null {
+  if (item.firstType !== 'paragraph' || item.firstStart !== item.start) return null;
+  const { line, column } = itemHead(item, scope);
+  return V1_ENTRY.exec(line.slice(column).trim());
+}
+
+/** A v1 entry: number, runner job and time from its line; its sub-bullets are the summary. */
+function v1ToEntry(item: Block, m: RegExpExecArray, source: string[], scope: Scope): WorkLogEntry {
+  // JIXO indented the sub-bullets by four spaces, not to the item's content column: strip what they share.
+  const body = scope.lines.slice(item.start + 1, item.end).map(expandIndent);
+  const shared = Math.min(...body.filter((l) => l.trim() !== '').map(indentOf));
+  const summary = trimBlock(dedentLines(body, Number.isFinite(shared) ? shared : 0));
+  return { number: Number(m[3]), job: m[2]!.trim(), time: m[1]!.trim(), role: '', objective: '', result: '', summary, extra: '', legacy: { format: 'v1', text: trimBlock(source) } };
 }
 
 /** Percent text as written in the file. */
@@ -352,7 +423,7 @@ export function serializeLog(log: LogFile): string {
   const logParts: string[] = [];
   if (log.workLogIntro !== '') logParts.push(log.workLogIntro);
   for (const e of log.workLog) logParts.push(renderEntry(e));
-  const sections: ExtraSection[] = [{ title: ROADMAP, body: roadmapParts.join('\n\n') }, { title: WORK_LOG, body: logParts.join('\n\n') }, ...log.sections];
+  const sections: ExtraSection[] = [{ title: log.roadmapTitle ?? ROADMAP, body: roadmapParts.join('\n\n') }, { title: log.workLogTitle ?? WORK_LOG, body: logParts.join('\n\n') }, ...log.sections];
   out += '\n';
   out += sections.map((s) => `## ${s.title}\n${s.body === '' ? '' : `\n${s.body}\n`}`).join('\n');
   return out;
@@ -368,7 +439,7 @@ function indentBlock(text: string, pad: string): string {
 function renderItem(item: RoadmapItem, pad: string, buf: string[]): void {
   buf.push(`${pad}- [${item.checked ? 'x' : ' '}] ${item.text}`.trimEnd());
   const sub = `${pad}  `;
-  if (item.status !== undefined) buf.push(`${sub}- status: ${item.status}`);
+  if (item.status !== undefined && item.statusInferred !== true) buf.push(`${sub}- status: ${item.status}`);
   if (item.runner !== undefined) buf.push(`${sub}- runner: ${item.runner}`);
   if (item.dependsOn !== undefined) buf.push(`${sub}- dependsOn: ${item.dependsOn.join(', ')}`.trimEnd());
   for (const note of item.notes) if (BULLET_NOTE.test(note)) buf.push(indentBlock(note, sub));
@@ -378,6 +449,8 @@ function renderItem(item: RoadmapItem, pad: string, buf: string[]): void {
 }
 
 function renderEntry(e: WorkLogEntry): string {
+  // Entries are never edited once written: an older layout goes back as it came.
+  if (e.legacy !== undefined) return e.legacy.text;
   const field = (name: string, value: string): string => `- **${name}**: ${value.split('\n').map((l, i) => (i === 0 || l === '' ? l : `  ${l}`)).join('\n')}`.trimEnd();
   let out = `### Log ${e.number} @${e.job} (${e.time})\n\n`;
   const fields = [field('Role', e.role), field('Objective', e.objective), field('Result', e.result), field('Summary', e.summary)];

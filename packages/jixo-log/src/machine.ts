@@ -44,4 +44,6 @@ export function moveTask(item: RoadmapItem, to: TaskStatus): void {
   if (triggerBetween(taskMachine(), from, to).length === 0) throw new IllegalTransitionError(item.id, from, to, legalMoves(from));
   item.status = to;
   item.checked = to === 'Completed';
+  // From now on the file says the status itself (a Locked task cannot be told by its checkbox).
+  delete item.statusInferred;
 }

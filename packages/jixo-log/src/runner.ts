@@ -111,9 +111,9 @@ export function uuidv7(ms: number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/** Job name: front matter `name`, else the file name without `.job.md`. */
+/** Job name: front matter `name`, else the file name without `.job.md` (or JIXO v1's `.task.md`). */
 export function jobName(jobPath: string, job: JobFile): string {
-  return job.frontMatter.name ?? basename(jobPath).replace(/\.job\.md$/i, '').replace(/\.md$/i, '');
+  return job.frontMatter.name ?? basename(jobPath).replace(/\.(?:job|task)\.md$/i, '').replace(/\.md$/i, '');
 }
 
 /** `{dir of job}/{useLog || name}.log.md`. */

@@ -21,6 +21,7 @@ export const RoadmapItemSchema: z.ZodType<RoadmapItem> = z
     status: TaskStatusSchema.optional().describe('Absent for phases.'),
     runner: z.string().optional(),
     dependsOn: z.array(z.string()).optional(),
+    statusInferred: z.boolean().optional().describe('The status was read from the checkbox (JIXO v1/v2 checklists have no status line); not written back.'),
     notes: z.array(z.string()).describe('Sub-bullets Ratchet does not understand, verbatim.'),
     get children(): z.ZodArray<z.ZodType<RoadmapItem>> {
       return z.array(RoadmapItemSchema);
@@ -40,6 +41,7 @@ export const WorkLogEntrySchema = z
     runner: z.string().optional().describe('"**Runner**": the runner that committed the entry.'),
     blocker: z.string().optional().describe('"**Blocker**": on a Pending entry, what the runner needs from a Planner; triage reads this field, not the summary.'),
     extra: z.string().describe('Anything else in the entry, verbatim.'),
+    legacy: z.strictObject({ format: z.enum(['v1', 'v3']), text: z.string() }).optional().describe('An entry in an older JIXO layout (v1 bullet, v3 "### Log-N @ time for runner"), kept verbatim.'),
   })
   .register(jixoSchemaRegistry, { id: 'WorkLogEntry', description: 'One "### Log N @Job (time)" entry.' });
 
@@ -64,6 +66,8 @@ export const LogFileSchema = z
     workLogIntro: z.string(),
     workLog: z.array(WorkLogEntrySchema).describe('Newest first.'),
     sections: z.array(z.strictObject({ title: z.string(), body: z.string() })).describe('Other level-2 sections, verbatim.'),
+    roadmapTitle: z.string().optional().describe('The roadmap heading as written when not "Roadmap" (JIXO v1/v2: 工作计划, 工作路线图).'),
+    workLogTitle: z.string().optional().describe('The work log heading as written when not "Work Log" (JIXO v1/v2: 工作日志).'),
   })
   .register(jixoSchemaRegistry, { id: 'LogFile', description: 'The parsed form of a JIXO *.log.md file.' });
 

@@ -23,6 +23,12 @@ export interface RoadmapItem {
   status?: TaskStatus;
   runner?: string;
   dependsOn?: string[];
+  /**
+   * True when the file has no `status:` sub-bullet and the status was read from the checkbox (JIXO
+   * v1/v2 logs, whose roadmap was a plain checklist): `[x]` Completed, `[ ]` Pending. Such a status
+   * is not written back (the file stays as JIXO wrote it) and the audit does not ask for its entry.
+   */
+  statusInferred?: boolean;
   /** Sub-bullets and lines Ratchet does not understand, kept verbatim (de-indented to the item). */
   notes: string[];
   children: RoadmapItem[];
@@ -46,6 +52,12 @@ export interface WorkLogEntry {
   blocker?: string;
   /** Anything else in the entry, verbatim. */
   extra: string;
+  /**
+   * An entry in an older JIXO layout, kept byte for byte (entries are never edited): `v1` a bullet
+   * `- 时间：`T`，执行者：`@job`，第N次执行任务：` with sub-bullets; `v3` a `### Log-N @ time for runner`
+   * heading. New entries are always written in the current layout.
+   */
+  legacy?: { format: 'v1' | 'v3'; text: string };
 }
 
 /** What `jixo_tasks_exit` recorded last: the outer loop stops on code 0. */
@@ -86,6 +98,12 @@ export interface LogFile {
   /** Newest first, as the seed writes them. */
   workLog: WorkLogEntry[];
   sections: ExtraSection[];
+  /**
+   * The headings as the file wrote them when they are not "Roadmap"/"Work Log" (JIXO v1/v2 wrote
+   * `## 工作计划` / `## 工作路线图` and `## 工作日志`): written back unchanged.
+   */
+  roadmapTitle?: string;
+  workLogTitle?: string;
 }
 
 export interface JobFrontMatter {

@@ -16,6 +16,11 @@ export interface FtlImportResult {
   refused: { kind: EntryKind; name: string | undefined; refusals: GateRefusal[] }[];
   /** Entries that were not objects or lacked a trigger. */
   skipped: { pointer: string; reason: string }[];
+  /**
+   * Entries kept without their `match` regex because the guard refused it (it could hang a query):
+   * the entry is still found by its words; the pattern is reported so a human can rewrite it.
+   */
+  neutralised: { kind: EntryKind; name: string; match: string; reason: string }[];
   links: number;
 }
 
@@ -46,7 +51,7 @@ function edges(v: unknown): [EdgeType, string][] {
 
 export function importFtlMemory(data: MemoryData, raw: unknown, options: { now: number }): FtlImportResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new MemoryError('bad-input', 'an FTL memory file is a JSON object with "failures" and "patterns" arrays');
-  const result: FtlImportResult = { added: [], merged: [], refused: [], skipped: [], links: 0 };
+  const result: FtlImportResult = { added: [], merged: [], refused: [], skipped: [], neutralised: [], links: 0 };
   const pending: { from: string; type: EdgeType; to: string }[] = [];
   // FTL name -> the name in memory (merged entries, and FTL names Ratchet does not accept, which get a derived one).
   const renamed = new Map<string, string>();
@@ -66,10 +71,14 @@ export function importFtlMemory(data: MemoryData, raw: unknown, options: { now: 
       if (trigger === undefined) return void result.skipped.push({ pointer, reason: 'no "trigger" string' });
       const ftlName = str(e.name);
       const common = { name: ftlName !== undefined && NAME_PATTERN.test(ftlName) ? ftlName : undefined, trigger, source: strings(e.source), tags: strings(e.tags) };
-      const r: AddResult =
-        kind === 'failure'
-          ? addFailure(data, { ...common, fix: str(e.fix) ?? '', cost: num(e.cost) ?? 0, match: str(e.match) ?? null }, options)
-          : addPattern(data, { ...common, insight: str(e.insight) ?? '', saved: num(e.saved) ?? 0 }, options);
+      const failureInput = { ...common, fix: str(e.fix) ?? '', cost: num(e.cost) ?? 0, match: str(e.match) ?? null };
+      let r: AddResult = kind === 'failure' ? addFailure(data, failureInput, options) : addPattern(data, { ...common, insight: str(e.insight) ?? '', saved: num(e.saved) ?? 0 }, options);
+      // A risky regex never costs the entry: keep it without the regex (never run) and say so.
+      if (r.status === 'refused' && kind === 'failure' && failureInput.match !== null && r.refusals.every((g) => g.gate === 'match')) {
+        const reason = r.refusals.map((g) => g.reason).join('; ');
+        r = addFailure(data, { ...failureInput, match: null }, options);
+        if (r.status !== 'refused') result.neutralised.push({ kind, name: r.name, match: failureInput.match, reason });
+      }
       if (r.status === 'refused') return void result.refused.push({ kind, name: r.name, refusals: r.refusals });
       const entry = findEntry(data, r.name)?.entry as Entry;
       if (ftlName !== undefined) renamed.set(ftlName, r.name);

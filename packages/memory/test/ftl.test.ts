@@ -34,6 +34,28 @@ describe('importing an FTL memory.json', () => {
     expect(checkMemoryData(data)).toEqual([]);
   });
 
+  test('a risky match never drops an entry: the FTL pattern is kept, a catastrophic one is neutralised with a warning', () => {
+    const data = emptyMemory();
+    const r = importFtlMemory(
+      data,
+      {
+        failures: [
+          { name: 'budget-out', trigger: 'Budget exhausted while reading code_context partially', fix: 'read fewer files first', cost: 3000, match: 'Budget.*exhausted.*code_context.*partial|budget.*ran out.*before.*verify' },
+          { name: 'aaa-hang', trigger: 'parser hangs on long aaaa strings in the fixture', fix: 'cap the input length', cost: 800, match: '(a+)+$' },
+        ],
+      },
+      { now: NOW },
+    );
+    expect(r.refused).toEqual([]);
+    expect(r.added.map((a) => a.name)).toEqual(['budget-out', 'aaa-hang']);
+    expect(data.failures.map((f) => [f.name, f.match])).toEqual([
+      ['budget-out', 'Budget.*exhausted.*code_context.*partial|budget.*ran out.*before.*verify'],
+      ['aaa-hang', null],
+    ]);
+    expect(r.neutralised).toEqual([{ kind: 'failure', name: 'aaa-hang', match: '(a+)+$', reason: expect.stringContaining('backtrack') as string }]);
+    expect(checkMemoryData(data)).toEqual([]);
+  });
+
   test('not an object: a typed error', () => {
     expect(() => importFtlMemory(emptyMemory(), [1, 2], { now: NOW })).toThrow(MemoryError);
   });

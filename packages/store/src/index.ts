@@ -55,6 +55,6 @@ export {
   type RestoreResult,
 } from './digest.js';
 export { openJsonl, type JsonlFile, type JsonlOptions } from './jsonl.js';
-export { MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, MAX_SPLITS, checkRegex, splitBound, type RegexVerdict } from './regex-guard.js';
+export { MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, MAX_SPLITS, TRIAL_SLOW_MS, TRIAL_SLOW_LONG_MS, TRIAL_TOTAL_MS, checkRegex, splitBound, trialRun, type CheckRegexOptions, type RegexVerdict, type TrialResult } from './regex-guard.js';
 export type { WriterOptions } from './locked-update.js';
 export type { SafeParseResult, Schema, SchemaIssue } from './validate.js';

@@ -5,15 +5,17 @@
  * 30-character subject and hang the agent's shell. Policy: REFUSED, not bounded by a timer (a timer
  * cannot interrupt a running regex in-process).
  *
- * A pattern is accepted only if an upper bound on the ways it can split its subject stays at most
- * MAX_SPLITS (257^2: two unbounded quantifiers). The bound, with S = MATCH_SUBJECT_LIMIT (256, the
+ * A pattern is accepted if an upper bound on the ways it can split its subject stays at most
+ * MAX_SPLITS (257^2: two unbounded quantifiers), or, when the bound is exceeded, if a bounded trial
+ * run on adversarial subjects shows it fast (regex-trial.ts: the bound alone refused real FTL
+ * patterns like `Budget.*exhausted.*code_context.*partial` that run in microseconds). The bound, with S = MATCH_SUBJECT_LIMIT (256, the
  * most characters a pattern ever sees):
  *   a quantified atom `x{m,n}`: min(n, S) - m + 1 (so `*` counts S + 1);
  *   a sequence: the product of its items; an alternation: the sum of its branches;
  *   a group with inner bound g quantified `{m,n}`: (min(n, S) - m + 1) * g^min(n, S).
  * So `.*foo.*bar` (66,049) and `(\d{1,3}\.){3}` (27) pass; `(a+)+`, `(a|ab)*`, `(.*a){3}`,
- * `\w*\w*\w*x` and `((a|ab){10}){10}` are refused. It is conservative: a repeated alternation like
- * `(foo|bar)+` is refused too (write `(?:foo|bar)` once, or a character class).
+ * `\w*\w*\w*x` and `((a|ab){10}){10}` exceed the bound. It is conservative: a repeated alternation
+ * like `(foo|bar)+` exceeds it too; the trial run then decides.
  * The bound is per start position and not every split costs the same, so an accepted pattern is
  * polynomial, not free: the worst found (`(?:a|a){16}x`, many small choices that the subject's length
  * does not limit) takes most of a second on 256 "a"s, and longer subjects cost polynomially more.
@@ -30,11 +32,24 @@
  * the scanner never counts lower.
  */
 
-export const MATCH_MAX_LENGTH = 200;
-export const MATCH_SUBJECT_LIMIT = 256;
-export const MAX_SPLITS = (MATCH_SUBJECT_LIMIT + 1) ** 2;
+import { MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT } from './regex-limits.js';
+import { trialRun } from './regex-trial.js';
 
-export type RegexVerdict = { safe: true; regex: RegExp } | { safe: false; reason: string };
+export { MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT };
+export { TRIAL_SLOW_MS, TRIAL_SLOW_LONG_MS, TRIAL_TOTAL_MS, trialRun, type TrialResult } from './regex-trial.js';
+export const MAX_SPLITS = (MATCH_SUBJECT_LIMIT + 1) ** 2;
+const BOUND_REFUSAL = 'it could backtrack catastrophically';
+
+/** `checkedBy`: `bound` when the structural bound proves it, `trial` when a bounded trial run did. */
+export type RegexVerdict = { safe: true; regex: RegExp; checkedBy: 'bound' | 'trial' } | { safe: false; reason: string };
+
+export interface CheckRegexOptions {
+  /**
+   * Run a pattern the structural bound refuses on adversarial subjects, and accept it if every run
+   * is fast (regex-trial.ts). Default true; false gives the bound's verdict alone.
+   */
+  trial?: boolean;
+}
 
 interface Frame {
   /** Bounds of the alternatives closed so far. */
@@ -43,7 +58,7 @@ interface Frame {
   current: number;
 }
 
-export function checkRegex(pattern: string): RegexVerdict {
+export function checkRegex(pattern: string, options: CheckRegexOptions = {}): RegexVerdict {
   if (typeof pattern !== 'string' || pattern.length === 0) return { safe: false, reason: 'the pattern is empty' };
   if (pattern.length > MATCH_MAX_LENGTH) return { safe: false, reason: `the pattern is longer than ${MATCH_MAX_LENGTH} characters` };
   let regex: RegExp;
@@ -53,8 +68,17 @@ export function checkRegex(pattern: string): RegexVerdict {
     return { safe: false, reason: `not a valid regular expression: ${err instanceof Error ? err.message : String(err)}` };
   }
   const problem = findProblem(pattern);
-  return problem === undefined ? { safe: true, regex } : { safe: false, reason: problem };
+  if (problem === undefined) return { safe: true, regex, checkedBy: 'bound' };
+  // Only the bound's own refusal gets a second opinion (backreferences and lookarounds are not
+  // tried), and only without nested repetition: `(a+)+` or `(x{16}){16}` can cost a high power of the
+  // subject's length, which can jump from fast to hours between two trial lengths. Quantifiers in
+  // sequence or over alternatives (`.*a.*b`, `(foo|bar)+`) grow smoothly enough to be measured.
+  if (options.trial === false || !problem.startsWith(BOUND_REFUSAL)) return { safe: false, reason: problem };
+  if (hasNestedRepetition(pattern)) return { safe: false, reason: `${problem} (a repeated group contains a repetition)` };
+  const trial = trialRun(regex, pattern);
+  return trial.ok ? { safe: true, regex, checkedBy: 'trial' } : { safe: false, reason: `${problem}, and ${trial.reason!}` };
 }
+
 
 /** Upper bound on the ways `p` can split a subject of MATCH_SUBJECT_LIMIT characters (Infinity past 1e300). */
 export function splitBound(p: string): number {
@@ -102,6 +126,40 @@ export function splitBound(p: string): number {
   return root.branches + root.current;
 }
 
+/** True when a group quantified to repeat (max > 1) contains a quantifier that repeats. */
+export function hasNestedRepetition(p: string): boolean {
+  // Per open group: whether something inside it repeats.
+  const stack: boolean[] = [false];
+  let i = 0;
+  while (i < p.length) {
+    const c = p[i]!;
+    if (c === '(') {
+      stack.push(false);
+      i += 1;
+      continue;
+    }
+    if (c === ')') {
+      const inner = stack.length > 1 ? stack.pop()! : false;
+      i += 1;
+      const q = readQuantifier(p, i);
+      const repeats = q !== undefined && q.max > 1;
+      if (repeats && inner) return true;
+      if (q !== undefined) i = q.end;
+      if (repeats || inner) stack[stack.length - 1] = true;
+      continue;
+    }
+    if (c === '\\') i = skipEscape(p, i);
+    else if (c === '[') i = skipClass(p, i);
+    else i += 1;
+    const q = readQuantifier(p, i);
+    if (q !== undefined) {
+      if (q.max > 1) stack[stack.length - 1] = true;
+      i = q.end;
+    }
+  }
+  return false;
+}
+
 function findProblem(p: string): string | undefined {
   for (let i = 0; i < p.length; i++) {
     if (p[i] === '\\') {
@@ -114,7 +172,7 @@ function findProblem(p: string): string | undefined {
   const bound = splitBound(p);
   if (bound > MAX_SPLITS) {
     const why = `up to ${bound === Infinity ? 'more than 1e300' : bound.toExponential(1)} ways to split a ${MATCH_SUBJECT_LIMIT}-character subject; the limit is ${MAX_SPLITS}`;
-    return `it could backtrack catastrophically (${why}): avoid nested or repeated quantifiers and repeated alternations`;
+    return `${BOUND_REFUSAL} (${why}): avoid nested or repeated quantifiers and repeated alternations`;
   }
   return undefined;
 }

@@ -19,6 +19,7 @@ export const OUTPUT_VERSIONS = {
   'memory-query': 1,
   'memory-explain': 1,
   'turn-assess': 1,
+  import: 1,
 } as const;
 
 export type OutputName = keyof typeof OUTPUT_VERSIONS;

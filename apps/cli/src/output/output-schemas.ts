@@ -271,5 +271,44 @@ export function outputJsonSchemas(): Record<OutputName, Schema> {
       },
       ['version', 'goals', 'actions', 'by_owner', 'questions', 'counts'],
     ),
+    import: importSchema(),
   };
+}
+
+/** `ratchet import --json`: `ok` is false when a file is broken, nothing was found or a conversion was refused. */
+function importSchema(): Schema {
+  const problem = obj({ file: str('Path relative to the directory imported.'), line: int('1-based line.', { minimum: 1 }), column: int('1-based column.', { minimum: 1 }), message: str('What is wrong.') }, ['file', 'message'], 'A broken input file, with its place.');
+  const system = { enum: ['jules', 'jixo', 'ftl', 'claude-orchestration', 'frontal-cortex'], description: 'An original system.' };
+  const schema = success(
+    'import',
+    'ratchet import --json',
+    "An original system's layout: the files found, those Ratchet reads in place, the conversions planned (or, with --write, written or refused), and every broken input file.",
+    {
+      system: { enum: ['jules', 'jixo', 'ftl', 'claude-orchestration', 'frontal-cortex', 'auto'], description: 'The system asked for.' },
+      dir: str('The directory imported, relative to --cwd.'),
+      write: bool('True when --write was given.'),
+      systems: arr(
+        obj(
+          {
+            system,
+            found: arr(str('A file, relative to dir.'), 'Every file of the layout found.'),
+            readInPlace: arr(obj({ path: str('A file, relative to dir.'), by: str('What reads it.') }, ['path', 'by'], 'A file Ratchet reads where it is.'), 'Files read in place.'),
+            convert: arr(
+              obj({ from: str('The original file.'), to: str('The Ratchet file it becomes.'), how: str('What converts it.'), status: { enum: ['planned', 'written', 'refused'], description: 'planned without --write; refused when the target exists (never overwritten) or the conversion failed.' }, reason: str('Why it was refused.') }, ['from', 'to', 'how', 'status'], 'A conversion.'),
+              'Conversions.',
+            ),
+            problems: arr(problem, 'Broken input files of this system.'),
+            notes: arr(str('A remark.'), 'Remarks.'),
+          },
+          ['system', 'found', 'readInPlace', 'convert', 'problems', 'notes'],
+          'What was found for one system.',
+        ),
+        'One report per system inspected (auto: every layout found).',
+      ),
+      problems: arr(problem, 'Every broken input file (exit 2, nothing written).'),
+    },
+    ['system', 'dir', 'write', 'systems', 'problems'],
+  );
+  (schema.properties as Record<string, Schema>).ok = bool('False when a file is broken (exit 2), no layout was found (exit 2) or a conversion was refused (exit 1).');
+  return schema;
 }

@@ -1,5 +1,5 @@
 import { readTextFile } from '@ratchet/store';
-import { auditLog, parseJob, parseLog } from '@ratchet/jixo-log';
+import { auditLog, jixoFileKind, parseJob, parseLog } from '@ratchet/jixo-log';
 import type { Context } from '../../context.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { at } from './shared.js';
@@ -8,7 +8,8 @@ import { at } from './shared.js';
 export default async function check(ctx: Context, args: string[]): Promise<number> {
   const file = args[0]!;
   const { text } = await readTextFile(at(ctx, file));
-  const isJob = /\.job\.md$/i.test(file);
+  // `*.task.md` is JIXO v1's job file: a goal, not a log.
+  const isJob = jixoFileKind(file) === 'job';
   const { value, diagnostics } = isJob ? parseJob(text) : parseLog(text);
   // A readable log must also be an honest one: every Completed/Failed status backed by its entry.
   if (!isJob && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...auditLog(parseLog(text).value, text));

@@ -24,5 +24,7 @@ export default async function importCommand(ctx: Context, args: string[], option
     for (const x of r.refused) ctx.out(`  refused ${x.kind} ${x.name ?? '(unnamed)'}: ${x.refusals.map((g) => g.reason).join('; ')}`);
     for (const s of r.skipped) ctx.out(`  skipped ${s.pointer}: ${s.reason}`);
   }
+  // Kept entries whose regex was dropped: not a failure of the import, but a human should rewrite the pattern.
+  for (const n of r.neutralised) ctx.note(`warning: ${n.kind} ${n.name} kept without its match ${JSON.stringify(n.match)} (never run): ${n.reason}`);
   return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

@@ -1,15 +1,22 @@
 import { readCampaignWorkspaces } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
-import { EXIT_OK } from '../../exit-codes.js';
+import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import { campaignOptions, guard } from '../campaign/shared.js';
 
 /** `ratchet workspace list` */
 export default async function list(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const { workspaces, skipped } = await guard(ctx, () => readCampaignWorkspaces(ctx.cwd, campaignOptions(ctx, options)));
-  for (const s of skipped) ctx.note(`skipped ${displayPath(ctx, s.path)}: ${s.reason}`);
-  if (ctx.json) ctx.emitJson({ ok: true, workspaces: workspaces.map((w) => ({ ...w, file: displayPath(ctx, w.file) })), skipped });
-  else if (workspaces.length === 0) ctx.out('no workspaces yet');
+  // A file that does not parse is the user's to fix: "no workspaces yet" with exit 0 would hide it.
+  const unreadable = skipped.filter((s) => s.kind === 'unreadable');
+  for (const s of skipped) {
+    const place = s.line === undefined ? '' : `:${s.line}${s.column === undefined ? '' : `:${s.column}`}`;
+    const line = `${displayPath(ctx, s.path)}${place}: ${s.kind === 'unreadable' ? 'error: cannot read this workspace' : 'skipped'}: ${s.reason}`;
+    if (s.kind === 'unreadable') ctx.io.stderr(`${line}\n`);
+    else ctx.note(line);
+  }
+  if (ctx.json) ctx.emitJson({ ok: unreadable.length === 0, workspaces: workspaces.map((w) => ({ ...w, file: displayPath(ctx, w.file) })), skipped: skipped.map((s) => ({ ...s, path: displayPath(ctx, s.path) })) });
+  else if (workspaces.length === 0) ctx.out(unreadable.length === 0 ? 'no workspaces yet' : `no readable workspaces (${unreadable.length} could not be read)`);
   else {
     for (const w of workspaces) {
       // A retried task lists its live workspace and each failed earlier attempt (kept as history).
@@ -17,5 +24,5 @@ export default async function list(ctx: Context, _args: string[], options: Recor
       ctx.out(`${label.padEnd(28)} ${w.status.padEnd(9)} ${(w.blockedReason ?? w.delivered).split('\n')[0] ?? ''}`);
     }
   }
-  return EXIT_OK;
+  return unreadable.length === 0 ? EXIT_OK : EXIT_USAGE;
 }

@@ -1,0 +1,92 @@
+/**
+ * `ratchet import <system> [dir]`: what Ratchet finds of an original system in `dir`, what it reads
+ * in place, what it would convert and to where. Writes only with --write, never over an existing
+ * file (that conversion is refused and named), and a broken input file stops everything (exit 2,
+ * with its place) before any write.
+ */
+import { join, relative } from 'node:path';
+import { importFtlCampaign } from '@ratchet/campaign-dag';
+import { importFtlMemory, openMemory, type FtlImportResult } from '@ratchet/memory';
+import { readJsonFile } from '@ratchet/store';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
+import { versioned } from '../../output/json-output.js';
+import { resolvePath } from '../../paths.js';
+import { DEFAULT_FILE } from '../memory/shared.js';
+import { inspectClaudeOrchestration, inspectFrontalCortex, inspectFtl, inspectJixo, inspectJules, problemOf } from './inspect.js';
+import { detectSystems, exists, SYSTEMS, type Conversion, type System, type SystemReport } from './layouts.js';
+
+const STATE_DIR = '.ratchet';
+
+async function inspect(system: System, root: string): Promise<SystemReport> {
+  switch (system) {
+    case 'jules':
+      return inspectJules(root);
+    case 'jixo':
+      return inspectJixo(root);
+    case 'ftl':
+      return inspectFtl(root, STATE_DIR, DEFAULT_FILE);
+    case 'claude-orchestration':
+      return inspectClaudeOrchestration(root);
+    case 'frontal-cortex':
+      return inspectFrontalCortex(root);
+  }
+}
+
+/** Carry out one planned conversion; the target is checked first and never overwritten. */
+async function convert(root: string, c: Conversion, now: number, notes: string[]): Promise<void> {
+  if ((await exists(join(root, c.to))) !== undefined) {
+    c.status = 'refused';
+    c.reason = `${c.to} already exists; it is not overwritten`;
+    return;
+  }
+  try {
+    if (c.from === '.ftl/memory.json') {
+      const { value } = await readJsonFile(join(root, c.from));
+      let result: FtlImportResult | undefined;
+      await openMemory(join(root, c.to), { createParentDirs: true }).update((draft) => void (result = importFtlMemory(draft, value, { now })));
+      const r = result!;
+      notes.push(`memory: ${r.added.length} added, ${r.merged.length} merged, ${r.refused.length} refused by the gates, ${r.skipped.length} skipped`);
+      for (const n of r.neutralised) notes.push(`memory: ${n.name} kept without its match ${JSON.stringify(n.match)}: ${n.reason}`);
+    } else await importFtlCampaign(root, join(root, c.from), { stateDir: STATE_DIR });
+    c.status = 'written';
+  } catch (err) {
+    c.status = 'refused';
+    c.reason = problemOf(c.from, err)[0]!.message;
+  }
+}
+
+export default async function importCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
+  const [which, dirArg] = args;
+  if (which === undefined || !(which === 'auto' || (SYSTEMS as readonly string[]).includes(which))) {
+    throw new CliError(`import: unknown system ${JSON.stringify(which ?? '')} (expected one of ${[...SYSTEMS, 'auto'].join(', ')})`);
+  }
+  const root = resolvePath(ctx, dirArg ?? '.');
+  if ((await exists(root)) !== 'dir') throw new CliError(`import: ${dirArg ?? '.'} is not a directory`, { file: dirArg ?? '.' });
+  const systems = which === 'auto' ? await detectSystems(root) : [which as System];
+  const reports: SystemReport[] = [];
+  for (const s of systems) reports.push(await inspect(s, root));
+  const shownDir = relative(ctx.cwd, root) || '.';
+  const problems = reports.flatMap((r) => r.problems);
+  const nothing = reports.every((r) => r.found.length === 0);
+  const write = options.write === true;
+  if (problems.length === 0 && write) for (const r of reports) for (const c of r.convert) await convert(root, c, Date.now(), r.notes);
+  const refused = reports.flatMap((r) => r.convert.filter((c) => c.status === 'refused'));
+  const code = problems.length > 0 || nothing ? EXIT_USAGE : refused.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  if (ctx.json) {
+    ctx.emitJson(versioned('import', { ok: code === EXIT_OK, system: which, dir: shownDir, write, systems: reports, problems }));
+  } else {
+    if (nothing) ctx.out(which === 'auto' ? `no layout of ${SYSTEMS.join(', ')} found in ${shownDir}` : `no ${which} layout found in ${shownDir}`);
+    for (const r of reports) {
+      ctx.out(`${r.system}: ${r.found.length} file(s) found`);
+      for (const f of r.readInPlace) ctx.out(`  read in place  ${f.path}  (${f.by})`);
+      for (const c of r.convert) ctx.out(`  ${c.status === 'planned' ? 'would convert' : c.status === 'written' ? 'converted' : 'refused'}  ${c.from} -> ${c.to}  (${c.reason ?? c.how})`);
+      for (const n of r.notes) ctx.out(`  note: ${n}`);
+    }
+    if (!write && problems.length === 0 && reports.some((r) => r.convert.length > 0)) ctx.out('nothing written: pass --write to convert');
+  }
+  for (const p of problems) ctx.io.stderr(`${join(shownDir, p.file)}${p.line === undefined ? '' : `:${p.line}${p.column === undefined ? '' : `:${p.column}`}`}: error: ${p.message}\n`);
+  if (problems.length > 0 && write) ctx.io.stderr('nothing written: fix the files above first\n');
+  return code;
+}

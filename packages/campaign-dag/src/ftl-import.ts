@@ -1,0 +1,181 @@
+/**
+ * FTL's own campaign files, converted to Ratchet's: `.ftl/campaign.json` (the active campaign) and
+ * `.ftl/archive/*.json` (finished ones). FTL's shape: `{_schema_version, objective, framework,
+ * created_at, status, tasks: [{seq: "001", slug, type, depends: "none"|"001"|[...], status,
+ * blocked_by?}]}`. FTL kept no delta or verify in campaign.json (they lived in plan.json), so the
+ * converted tasks have none; FTL's `blocked_by` lists become `blockedBy`.
+ *
+ * The conversion is pure and reports every problem with its JSON pointer (and line and column when
+ * the text is given). The writers never overwrite: an existing Ratchet campaign or archive entry is
+ * refused by name.
+ */
+import { access, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { locate, readTextFile, parseJson, withLock, writeFileAtomic } from '@ratchet/store';
+import { campaignId, summarize } from './campaign.js';
+import { CampaignError, PlanError, type PlanProblem } from './errors.js';
+import { normalizeSeq } from './seq.js';
+import { ARCHIVE_SCHEMA_URL, ARCHIVE_VERSION, campaignPaths, createCampaign, updateCampaign, type ArchiveEntry, type CampaignOptions } from './store.js';
+import { SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign, type Task, type TaskStatus, type TaskType } from './types.js';
+import { campaignValidator } from './validate.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const own = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
+
+export interface FtlConversion {
+  /** Present when there are no problems. */
+  campaign?: Campaign;
+  problems: PlanProblem[];
+}
+
+/** FTL's campaign.json value as a Ratchet campaign. `text` (the file) gives problems a line and column. */
+export function convertFtlCampaign(raw: unknown, text?: string): FtlConversion {
+  const problems: PlanProblem[] = [];
+  const add = (pointer: string, message: string): void => {
+    const p: PlanProblem = { rule: 'invalid', pointer, message };
+    const at = text === undefined ? undefined : locate(text, pointer);
+    if (at !== undefined) {
+      p.line = at.line;
+      p.column = at.column;
+    }
+    problems.push(p);
+  };
+  if (!isObject(raw)) {
+    add('', 'an FTL campaign must be a JSON object with "objective" and "tasks"');
+    return { problems };
+  }
+  const objective = own(raw, 'objective') ?? '';
+  if (typeof objective !== 'string') add('/objective', '"objective" must be a string');
+  const framework = own(raw, 'framework') ?? null;
+  if (framework !== null && typeof framework !== 'string') add('/framework', '"framework" must be a string or null');
+  const createdAt = own(raw, 'created_at') ?? '';
+  if (typeof createdAt !== 'string') add('/created_at', '"created_at" must be a string');
+  const status = own(raw, 'status') ?? 'active';
+  if (status !== 'active' && status !== 'complete') add('/status', `"status" must be "active" or "complete", found ${JSON.stringify(status)}`);
+  const rawTasks = own(raw, 'tasks') ?? [];
+  const tasks: Task[] = [];
+  if (!Array.isArray(rawTasks)) add('/tasks', '"tasks" must be a list');
+  else rawTasks.forEach((t: unknown, i) => {
+    const task = convertTask(t, `/tasks/${i}`, add);
+    if (task) tasks.push(task);
+  });
+  if (problems.length > 0) return { problems };
+  const campaign: Campaign = {
+    id: campaignId(objective as string, (createdAt as string) || '19700101T000000Z'),
+    objective: objective as string,
+    framework: framework as string | null,
+    idioms: { required: [], forbidden: [] },
+    createdAt: createdAt as string,
+    status: status as Campaign['status'],
+    tasks,
+  };
+  // Duplicate seqs, unknown dependencies and cycles: the same checks every campaign read makes.
+  const check = campaignValidator.safeParse(campaign);
+  if (!check.success) for (const issue of check.error.issues) add(`/${issue.path.map((s) => (typeof s === 'number' ? String(s) : s)).join('/')}`, issue.message);
+  return problems.length > 0 ? { problems } : { campaign, problems };
+}
+
+function convertTask(t: unknown, at: string, add: (pointer: string, message: string) => void): Task | undefined {
+  if (!isObject(t)) {
+    add(at, 'a task must be an object');
+    return undefined;
+  }
+  let ok = true;
+  const bad = (key: string, message: string): void => {
+    ok = false;
+    add(`${at}/${key}`, message);
+  };
+  const seq = normalizeSeq(own(t, 'seq'));
+  if (seq === undefined) bad('seq', `"seq" must be a number or a digit string like "001", found ${JSON.stringify(own(t, 'seq') ?? null)}`);
+  const slug = own(t, 'slug');
+  if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug)) bad('slug', '"slug" must be 1-64 letters, digits, ".", "_" or "-" (it names the workspace file)');
+  const rawType = own(t, 'type') ?? 'BUILD';
+  const type = typeof rawType === 'string' ? rawType.toUpperCase() : '';
+  if (!(TASK_TYPES as readonly string[]).includes(type)) bad('type', `"type" must be SPEC, BUILD or VERIFY, found ${JSON.stringify(rawType)}`);
+  const status = own(t, 'status') ?? 'pending';
+  if (!(TASK_STATUSES as readonly unknown[]).includes(status)) bad('status', `"status" must be one of ${TASK_STATUSES.join(', ')}, found ${JSON.stringify(status)}`);
+  const depends = seqList(own(t, 'depends'));
+  if (depends === undefined) bad('depends', '"depends" must be "none", a seq, or a list of seqs');
+  const blockedBy = own(t, 'blocked_by') === undefined ? [] : seqList(own(t, 'blocked_by'));
+  if (blockedBy === undefined) bad('blocked_by', '"blocked_by" must be a list of seqs');
+  if (!ok) return undefined;
+  const task: Task = { seq: seq!, slug: slug as string, type: type as TaskType, delta: [], verify: '', depends: depends!, status: status as TaskStatus };
+  if (blockedBy!.length > 0) task.blockedBy = blockedBy!;
+  return task;
+}
+
+/** "none", "001", 1 or a list of those: sorted, unique seqs; undefined when malformed. */
+function seqList(v: unknown): number[] | undefined {
+  if (v === undefined || v === null || v === 'none' || v === '') return [];
+  const items = Array.isArray(v) ? (v as unknown[]) : [v];
+  const out = new Set<number>();
+  for (const item of items) {
+    const n = normalizeSeq(item);
+    if (n === undefined) return undefined;
+    out.add(n);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Read and convert an FTL campaign file; throws PlanError (with places) when it is malformed. */
+export async function readFtlCampaign(path: string): Promise<Campaign> {
+  const { text } = await readTextFile(path);
+  const raw = parseJson(text, { path });
+  const { campaign, problems } = convertFtlCampaign(raw, text);
+  if (campaign === undefined) throw new PlanError(problems, path);
+  return campaign;
+}
+
+export interface FtlImportResult {
+  campaign: Campaign;
+  /** The Ratchet file written: the campaign state (active) or an archive entry (complete). */
+  written: string;
+}
+
+/**
+ * Import an FTL campaign file into Ratchet's state: an active one becomes the active campaign
+ * (refused while a Ratchet campaign is active), a complete one an archive entry (refused when the
+ * entry exists). Nothing is ever overwritten.
+ */
+export async function importFtlCampaign(root: string, path: string, options: CampaignOptions = {}): Promise<FtlImportResult> {
+  const campaign = await readFtlCampaign(path);
+  const paths = campaignPaths(root, options);
+  if (campaign.status === 'active') {
+    // createCampaign refuses an active campaign under the lock; then the converted one replaces the fresh draft.
+    await createCampaign(root, campaign.objective === '' ? 'imported from FTL' : campaign.objective, { ...options, framework: campaign.framework });
+    await updateCampaign(root, options, (draft) => {
+      Object.assign(draft, structuredClone(campaign));
+    });
+    return { campaign, written: paths.campaign };
+  }
+  const target = join(paths.archive, `${campaign.id}.json`);
+  const entry: ArchiveEntry = { campaign, summary: { ...summarize(campaign), completedAt: campaign.createdAt } };
+  await withLock(
+    target,
+    async () => {
+      if (await exists(target)) throw new CampaignError('campaign-exists', `the archive entry ${target} already exists; it is not overwritten`, { path: target });
+      await writeFileAtomic(target, `${JSON.stringify({ $schema: ARCHIVE_SCHEMA_URL, schemaVersion: ARCHIVE_VERSION, ...entry }, null, 2)}\n`, { createParentDirs: true });
+    },
+    { createParentDirs: true },
+  );
+  return { campaign, written: target };
+}
+
+/** The FTL archive files of a project (`.ftl/archive/*.json`), sorted; none when the directory is missing. */
+export async function listFtlArchive(ftlDir: string): Promise<string[]> {
+  try {
+    return (await readdir(join(ftlDir, 'archive'))).filter((n) => n.endsWith('.json')).sort().map((n) => join(ftlDir, 'archive', n));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw err;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
