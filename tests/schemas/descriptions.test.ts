@@ -12,6 +12,7 @@ const HAND_EDITED = [
   'packages/goals/schemas/action-types.schema.json',
   'packages/plan-lint/schemas/dialect.schema.json',
   'packages/orchestrator/schemas/agent-meta.schema.json',
+  'packages/campaign-dag/schemas/plan.schema.json',
 ];
 
 /** JSON pointers of every declared property without a description (its own, or its $ref target's). */

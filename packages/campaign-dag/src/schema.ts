@@ -87,22 +87,31 @@ const CASELESS_TYPE = new RegExp(`^(${['spec', 'build', 'verify'].map((w) => [..
 
 export const PlanSchema = z
   .looseObject({
-    objective: z.string().min(1).optional().describe('Optional: FTL\'s add_tasks never read it (the campaign has its objective).'),
-    campaign: z.string().optional(),
-    framework: z.string().nullable().optional(),
-    idioms: z.looseObject({ required: z.array(z.string()).optional(), forbidden: z.array(z.string()).optional() }).optional(),
-    tasks: z.array(
+    objective: d(z.string().min(1), 'Optional: FTL\'s add_tasks never read it (the campaign has its objective).').optional(),
+    campaign: d(z.string(), 'The campaign this plan is for (its id or objective); informational.').optional(),
+    framework: d(z.string().nullable(), 'The project\'s framework (e.g. "fastapi"), or null; kept with the campaign for builders.').optional(),
+    idioms: d(
       z.looseObject({
-        seq: d(SeqInput, 'A seq: an integer or a digit string ("001" and 1 are the same).'),
-        slug: z.string().regex(SLUG_PATTERN).optional(),
-        type: d(z.string().regex(CASELESS_TYPE), 'SPEC, BUILD or VERIFY, in any case (FTL writes them in capitals).').optional(),
-        description: z.string().optional(),
-        delta: d(z.array(z.string()).min(1), 'Project-relative paths; absolute paths and .. out of the project are refused.'),
-        verify: z.string().min(1),
-        budget: z.number().min(0).optional(),
-        preflight: z.array(z.string()).optional(),
-        depends: d(z.union([z.literal('none'), z.null(), SeqInput, z.array(SeqInput)]), '"none", one seq, or a list of seqs.').optional(),
+        required: d(z.array(z.string()), 'Idioms every task must follow.').optional(),
+        forbidden: d(z.array(z.string()), 'Idioms no task may use.').optional(),
       }),
+      'The framework idioms builders are held to.',
+    ).optional(),
+    tasks: d(
+      z.array(
+        z.looseObject({
+          seq: d(SeqInput, 'A seq: an integer or a digit string ("001" and 1 are the same).'),
+          slug: d(z.string().regex(SLUG_PATTERN), 'Short name, part of the workspace file name: 1-64 letters, digits, ".", "_" or "-", not starting with "."; derived from the description when absent.').optional(),
+          type: d(z.string().regex(CASELESS_TYPE), 'SPEC, BUILD or VERIFY, in any case (FTL writes them in capitals).').optional(),
+          description: d(z.string(), 'What the task does: the workspace objective (the campaign objective when absent).').optional(),
+          delta: d(z.array(z.string()).min(1), 'Project-relative paths; absolute paths and .. out of the project are refused.'),
+          verify: d(z.string().min(1), 'The command that proves the task done (run by the builder and the observer).'),
+          budget: d(z.number().min(0), 'The builder\'s tool-call budget for the task (FTL gives builders 3-7); a failure\'s memory cost is budget x 1000.').optional(),
+          preflight: d(z.array(z.string()), 'Commands to run before building (checks that must pass first).').optional(),
+          depends: d(z.union([z.literal('none'), z.null(), SeqInput, z.array(SeqInput)]), '"none", one seq, or a list of seqs.').optional(),
+        }),
+      ),
+      'The tasks to add: their dependencies must form a DAG with the campaign\'s existing tasks.',
     ),
   })
   .register(campaignSchemaRegistry, { title: 'FTL plan.json', description: 'Input of `ratchet campaign add-tasks` (the planner contract).' });
