@@ -120,6 +120,42 @@ describe('FSM definitions in YAML', () => {
   });
 });
 
+describe('a lifecycle written in YAML', () => {
+  /** The project's lifecycle (protocols/orchestrator.fsm.json) rewritten as YAML, the JSON removed. */
+  function yamlLifecycle(edit: (yaml: string) => string = (y) => y): string {
+    const dir = tempDir('ratchet-jules-lifecycle-');
+    expect(ratchet(['init', '--quiet'], { cwd: dir }).status).toBe(0);
+    const fsm = JSON.parse(readFileSync(join(dir, 'protocols/orchestrator.fsm.json'), 'utf8')) as Record<string, unknown>;
+    delete fsm.$schema;
+    const yaml = Object.entries(fsm)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join('\n');
+    writeFileSync(join(dir, 'protocols/orchestrator.fsm.yaml'), `${edit(yaml)}\n`);
+    rmSync(join(dir, 'protocols/orchestrator.fsm.json'));
+    return dir;
+  }
+
+  test('protocols/orchestrator.fsm.yaml runs the task like its JSON form', () => {
+    const dir = yamlLifecycle();
+    expect(ratchet(['task', 'start', '--task-id', 'y1', '--no-network', '--quiet'], { cwd: dir }).status).toBe(0);
+    const status = ratchet(['run', 'status', '--json'], { cwd: dir });
+    expect(status.status).toBe(0);
+    expect((JSON.parse(status.stdout) as { legal: string[] }).legal.length).toBeGreaterThan(0);
+    expect(ratchet(['run', 'next'], { cwd: dir }).status).toBe(0);
+  });
+
+  test('a YAML lifecycle without a state the orchestrator needs, or that does not parse, is exit 2 naming it', () => {
+    const missing = yamlLifecycle((y) => y.replace(/"RESEARCHING",?/g, '').replace(/,\]/g, ']'));
+    const r = ratchet(['task', 'start', '--task-id', 'y2', '--no-network'], { cwd: missing });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('orchestrator.fsm.yaml');
+    const broken = yamlLifecycle((y) => `${y}\nstates: [unclosed`);
+    const b = ratchet(['task', 'start', '--task-id', 'y3', '--no-network'], { cwd: broken });
+    expect(b.status).toBe(2);
+    expect(b.stderr).toMatch(/orchestrator\.fsm\.yaml:\d+:\d+/);
+  });
+});
+
 describe('ratchet init and protocol compile in a repository laid out as the original', () => {
   test('init adds no protocol whose id is already there; an introduction without JSON compiles as prose', () => {
     const dir = tempDir('ratchet-jules-init-');

@@ -26,7 +26,7 @@ import type { Context } from './context.js';
 import { CliError } from './errors.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { displayPath, resolvePath } from './paths.js';
-import { loadFsmFile } from './fsm-file.js';
+import { loadFsmFile, loadFsmFileAny, type LoadedFsm } from './fsm-file.js';
 import { DEFAULT_REGISTRY, listFiles, planReader } from './plan-project.js';
 
 export const DEFAULT_SESSION = '.ratchet/session.json';
@@ -45,17 +45,26 @@ export const LIFECYCLE_FSM = 'protocols/orchestrator.fsm.json';
 /** The states the orchestrator's commands move to by name: a project lifecycle must keep them. */
 const REQUIRED_STATES = ['START', 'ORIENTING', 'PLANNING', 'RESEARCHING', 'AWAITING_RESULT', 'EXECUTING', 'AWAITING_ANALYSIS', 'POST_MORTEM', 'SELF_CORRECTING', 'AWAITING_SUBMISSION', 'DONE', 'ERROR'];
 
+/** The lifecycle written in YAML, as the original Jules toolchain allowed (read when there is no JSON one). */
+const LIFECYCLE_FSM_YAML = ['protocols/orchestrator.fsm.yaml', 'protocols/orchestrator.fsm.yml'];
+
 /**
- * The lifecycle this project runs: its protocols/orchestrator.fsm.json, validated with fsm-core
- * (an invalid one is exit 2 at its file:line:col, never silently replaced), else the built-in one.
+ * The lifecycle this project runs: its protocols/orchestrator.fsm.json (or, without one, its
+ * orchestrator.fsm.yaml), validated with fsm-core (an invalid one is exit 2 at its file:line:col,
+ * never silently replaced), else the built-in one. The JSON path stays synchronous and loads no
+ * YAML parser: `run next` and `run status` read it on every call.
  */
-export function lifecycleMachine(ctx: Context): Machine {
-  const path = resolvePath(ctx, LIFECYCLE_FSM);
-  if (!existsSync(path)) return orchestratorMachine();
-  const loaded = loadFsmFile(ctx, path);
+export async function lifecycleMachine(ctx: Context): Promise<Machine> {
+  const json = resolvePath(ctx, LIFECYCLE_FSM);
+  if (existsSync(json)) return checkedLifecycle(loadFsmFile(ctx, json));
+  const yaml = LIFECYCLE_FSM_YAML.map((p) => resolvePath(ctx, p)).find((p) => existsSync(p));
+  return yaml === undefined ? orchestratorMachine() : checkedLifecycle(await loadFsmFileAny(ctx, yaml));
+}
+
+function checkedLifecycle(loaded: LoadedFsm): Machine {
   const first = loaded.diagnostics.find((d) => d.severity === 'error');
   if (loaded.machine === undefined || first !== undefined) {
-    throw new CliError(`invalid lifecycle: ${first?.message ?? 'the definition does not load'}; run \`ratchet fsm check ${LIFECYCLE_FSM}\``, {
+    throw new CliError(`invalid lifecycle: ${first?.message ?? 'the definition does not load'}; run \`ratchet fsm check ${loaded.file}\``, {
       code: 'invalid-lifecycle',
       file: loaded.file,
       ...(first?.line !== undefined ? { line: first.line, column: first.column ?? 1 } : {}),
@@ -82,7 +91,7 @@ export function openTaskSession(ctx: Context, options: Record<string, unknown>, 
 export async function requireSession(ctx: Context, options: Record<string, unknown>): Promise<{ file: SessionFile; session: Session; machine: Machine }> {
   const { session: file, exists } = openTaskSession(ctx, options);
   if (!exists) throw new CliError(`no task session at ${displayPath(ctx, file.path)}: start one with \`ratchet task start --task-id <id>\``, { code: 'no-session' });
-  const machine = lifecycleMachine(ctx);
+  const machine = await lifecycleMachine(ctx);
   return { file, session: await file.read(), machine };
 }
 
@@ -108,7 +117,7 @@ export async function planStackOptions(ctx: Context, registryPath: string = DEFA
   }
   return {
     now: () => new Date(),
-    machine: lifecycleMachine(ctx),
+    machine: await lifecycleMachine(ctx),
     registry,
     files: () => (files ??= listFiles(ctx.cwd)),
     readPlan: planReader(ctx.cwd),

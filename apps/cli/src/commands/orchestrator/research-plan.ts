@@ -41,7 +41,7 @@ export default async function researchPlanCommand(ctx: Context, args: string[], 
   const { session: file, exists } = openTaskSession(ctx, options);
   let session: Session | undefined = exists ? await file.read() : undefined;
   let entered = false;
-  const machine = lifecycleMachine(ctx);
+  const machine = await lifecycleMachine(ctx);
   // The lifecycle says where research may start (research_needed): PLANNING and EXECUTING in the shipped one.
   if (session !== undefined && legalTriggers(session, machine).includes('research_needed')) {
     requireResearchSteps(ctx, session, machine, planPath);

@@ -5,11 +5,11 @@ import { lifecycleMachine, openTaskSession, printDirective, sessionJson } from '
 import { versioned } from '../../output/json-output.js';
 
 /** `ratchet run next`: the step to execute now (or what to do in the current state). Read-only. */
-export default function runNext(ctx: Context, _args: string[], options: Record<string, unknown>): number {
+export default async function runNext(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const { session: file, exists } = openTaskSession(ctx, options);
   const session = exists ? file.readSync() : undefined;
   if (ctx.json) {
-    ctx.emitJson(versioned('run-next', { ok: true, ...(session ? sessionJson(session, lifecycleMachine(ctx)) : { state: 'START' }), next: nextDirective(session) }));
+    ctx.emitJson(versioned('run-next', { ok: true, ...(session ? sessionJson(session, await lifecycleMachine(ctx)) : { state: 'START' }), next: nextDirective(session) }));
     return EXIT_OK;
   }
   if (session) ctx.out(`Task ${session.taskId}: ${session.state}`);

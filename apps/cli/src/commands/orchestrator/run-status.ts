@@ -6,7 +6,7 @@ import { lifecycleMachine, openTaskSession, printDirective } from '../../task-se
 import { versioned } from '../../output/json-output.js';
 
 /** `ratchet run status`: lifecycle state, the plan stack, the current step, recent history. Read-only. */
-export default function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): number {
+export default async function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const { session: file, exists } = openTaskSession(ctx, options);
   if (!exists) {
     if (ctx.json) ctx.emitJson(versioned('run-status', { ok: true, session: null, state: 'START' }));
@@ -19,11 +19,11 @@ export default function runStatus(ctx: Context, _args: string[], options: Record
   const session = file.readSync();
   if (ctx.json) {
     // The session as its file holds it (with the envelope), so the session schema describes it.
-    ctx.emitJson(versioned('run-status', { ok: true, session: { $schema: SESSION_SCHEMA_URL, schemaVersion: SESSION_SCHEMA_VERSION, ...session }, legal: legalTriggers(session, lifecycleMachine(ctx)), step: currentStep(session) ?? null }));
+    ctx.emitJson(versioned('run-status', { ok: true, session: { $schema: SESSION_SCHEMA_URL, schemaVersion: SESSION_SCHEMA_VERSION, ...session }, legal: legalTriggers(session, await lifecycleMachine(ctx)), step: currentStep(session) ?? null }));
     return EXIT_OK;
   }
   ctx.out(`Task     ${session.taskId}${session.sessionId ? ` (session ${session.sessionId})` : ''}`);
-  ctx.out(`State    ${session.state}   legal: ${legalTriggers(session, lifecycleMachine(ctx)).join(', ') || '(none)'}`);
+  ctx.out(`State    ${session.state}   legal: ${legalTriggers(session, await lifecycleMachine(ctx)).join(', ') || '(none)'}`);
   if (session.stack.length > 0) {
     ctx.out('Stack');
     session.stack.forEach((frame, depth) => ctx.out(`  ${'  '.repeat(depth)}${frame.planPath}  step ${Math.min(frame.current + 1, frame.steps.length)}/${frame.steps.length}`));

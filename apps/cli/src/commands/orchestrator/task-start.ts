@@ -31,7 +31,7 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
   const network = networkOption(options);
   const { session: file } = openTaskSession(ctx, options, taskId);
   const now = (): Date => new Date();
-  const machine = lifecycleMachine(ctx);
+  const machine = await lifecycleMachine(ctx);
 
   let orienting: Session;
   const current = await file.read();
