@@ -84,6 +84,9 @@ describe('FTL campaign.json and archive', () => {
     expect(written).toBe(join(dir, '.ratchet/campaign.json'));
     const c = await readCampaign(dir, opts);
     expect(c.tasks.map((t) => t.status)).toEqual(['complete', 'blocked', 'pending', 'blocked']);
+    // FTL records no phase: a campaign with tasks under way is in BUILD (so complete waits for the observer).
+    expect(c.phase).toBe('BUILD');
+    expect(c.phaseLog).toEqual([expect.objectContaining({ event: 'inferred', from: null, to: 'BUILD', reason: expect.stringContaining('imported from FTL') as string })]);
     const before = readFileSync(written, 'utf8');
     await expect(importFtlCampaign(dir, join(dir, '.ftl/campaign.json'), opts)).rejects.toThrow(/still active/);
     expect(readFileSync(written, 'utf8')).toBe(before);
