@@ -4,7 +4,7 @@
  * its artifacts hold (content digests; null when absent), and leaving it refuses a file that is still
  * what it was then. Copies of files accepted elsewhere are the ledger's business (ledger.ts).
  */
-import { OutsideRootError, QUICK_MAX, quickHash, readTextFile, resolveInsideRoot, sha256Hex } from '@ratchet/store';
+import { OutsideRootError, QUICK_MAX, quickHash, readTextFileSync, resolveInsideRoot, sha256Hex } from '@ratchet/store';
 
 /** Artifacts larger than this do not count (a memory file is a few KiB). */
 export const ARTIFACT_MAX_BYTES = 8 * 1024 * 1024;
@@ -26,19 +26,21 @@ export type Baseline = Record<string, string | null>;
  * directory, binary, a link out of the project) is recorded as absent, and the gate reports it
  * properly when the step is left.
  */
+// Async in the public API; the reads are synchronous (the promise FileHandle costs ~5 ms on first use).
+// eslint-disable-next-line @typescript-eslint/require-await
 export async function snapshot(root: string, artifacts: readonly { artifact: string; path: string }[]): Promise<Baseline> {
   const out: Baseline = {};
   for (const a of artifacts) {
     if (Object.hasOwn(out, a.artifact)) continue;
-    out[a.artifact] = await digestOrNull(root, a.path);
+    out[a.artifact] = digestOrNull(root, a.path);
   }
   return out;
 }
 
-async function digestOrNull(root: string, path: string): Promise<string | null> {
+function digestOrNull(root: string, path: string): string | null {
   try {
     resolveInsideRoot(root, path, { allowAbsolute: true });
-    return contentDigest((await readTextFile(path, { maxBytes: ARTIFACT_MAX_BYTES })).text);
+    return contentDigest(readTextFileSync(path, { maxBytes: ARTIFACT_MAX_BYTES }).text);
   } catch (err) {
     if (err instanceof OutsideRootError || (err as { code?: unknown }).code !== undefined) return null;
     throw err;

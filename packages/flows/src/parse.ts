@@ -3,7 +3,7 @@
  * first problem (all problems are on the error). YAML is loaded lazily: JSON flows never pay for it.
  */
 import { dirname } from 'node:path';
-import { locate, parseJson, readTextFile } from '@ratchet/store';
+import { locate, parseJson, readTextFileSync } from '@ratchet/store';
 import { FlowError, type FlowProblem } from './errors.js';
 import { resolveInside } from './template.js';
 import type { Flow } from './types.js';
@@ -61,7 +61,7 @@ export interface LoadedFlow {
 
 /** Read a flow file through the store's guarded reader, check it, and check its content files exist inside its directory. */
 export async function loadFlowFile(path: string): Promise<LoadedFlow> {
-  const file = await readTextFile(path, { maxBytes: FLOW_MAX_BYTES });
+  const file = readTextFileSync(path, { maxBytes: FLOW_MAX_BYTES });
   const flow = await parseFlow(file.text, { path: file.path });
   const dir = dirname(file.path);
   const contents: Record<string, string> = {};
@@ -76,7 +76,7 @@ export async function loadFlowFile(path: string): Promise<LoadedFlow> {
       throw new FlowError('invalid-flow', `step "${step.id}": ${(err as FlowError).reason} (content files live beside the flow)`, { path: file.path, ...at(), pointer });
     }
     try {
-      await readTextFile(abs, { maxBytes: FLOW_MAX_BYTES });
+      readTextFileSync(abs, { maxBytes: FLOW_MAX_BYTES });
     } catch (err) {
       const why = (err as { reason?: string }).reason ?? String(err);
       throw new FlowError('missing-content', `step "${step.id}": content file ${step.content}: ${why}`, { path: file.path, ...at(), pointer });

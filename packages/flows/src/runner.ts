@@ -6,7 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NotFoundError, readTextFile } from '@ratchet/store';
+import { NotFoundError, readTextFileSync } from '@ratchet/store';
 import {
   addNotes,
   applyAdvance,
@@ -213,7 +213,7 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       }
       nextStatus(draft, requested === 'next' ? 'advance' : requested);
       const step = findStep(loaded.flow, draft.current);
-      const judged = step.type === 'REMEDIATION' && requested !== 'loop' ? await judgeVerdict(opts.root, loaded.flow, draft, step) : undefined;
+      const judged = step.type === 'REMEDIATION' && requested !== 'loop' ? judgeVerdict(opts.root, loaded.flow, draft, step) : undefined;
       const verdict = judged !== undefined && 'verdict' in judged ? judged.verdict : undefined;
       if (verdict === 'FAIL' && requested === 'next') kind = 'remediate';
       if (verdict === 'FAIL' && (draft.remediations[step.id] ?? 0) >= step.maxRemediation) {
@@ -266,13 +266,13 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
 }
 
 /** The verdict a REMEDIATION step's file states (with that file as a gate), or why it states none. */
-async function judgeVerdict(root: string, flow: Flow, state: SessionState, step: Step): Promise<({ verdict: Verdict } | { problem: string }) & { gate: ResolvedGate }> {
+function judgeVerdict(root: string, flow: Flow, state: SessionState, step: Step): ({ verdict: Verdict } | { problem: string }) & { gate: ResolvedGate } {
   const gate = verdictGate(flow, state, step, root);
   // checkFlow guarantees a verdict source for REMEDIATION steps; a flow built by hand may lack one.
   if (gate === undefined) throw new FlowError('invalid-flow', `REMEDIATION step ${step.id} has no verdict file: name its agent (with an agentGate) or "verdictFrom"`);
   let text: string;
   try {
-    text = (await readTextFile(gate.path, { maxBytes: ARTIFACT_MAX_BYTES })).text;
+    text = readTextFileSync(gate.path, { maxBytes: ARTIFACT_MAX_BYTES }).text;
   } catch (err) {
     const why = err instanceof NotFoundError ? 'does not exist' : 'cannot be read';
     return { problem: `${gate.artifact} ${why}: it holds the verdict of step ${step.id}`, gate };
@@ -440,11 +440,11 @@ function requireSession(state: SessionState, sessionId: string, path: string): v
   if (state.sessionId !== sessionId) throw new FlowError('unknown-session', `the file holds session ${state.sessionId}, not ${sessionId}`, { path });
 }
 
-async function readContent(loaded: LoadedFlow, step: Step): Promise<string> {
+function readContent(loaded: LoadedFlow, step: Step): string {
   const path = loaded.contents[step.id];
   if (path === undefined) throw new FlowError('missing-content', `step ${step.id} has no content file`, { path: loaded.path });
   try {
-    return (await readTextFile(path)).text;
+    return readTextFileSync(path).text;
   } catch (err) {
     if (err instanceof NotFoundError) throw new FlowError('missing-content', `content file of step ${step.id} disappeared: ${path}`, { path: loaded.path });
     throw err;
@@ -457,11 +457,11 @@ interface Again {
   command?: string;
 }
 
-async function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState, outcome: Outcome, headline: string, missing: string[] = [], again: Again = {}): Promise<FlowView> {
+function view(opts: RunnerOptions, loaded: LoadedFlow, state: SessionState, outcome: Outcome, headline: string, missing: string[] = [], again: Again = {}): FlowView {
   const flow = loaded.flow;
   const step = state.current !== null ? findStep(flow, state.current) : undefined;
   // Content refers to "<session>" in example commands: show the real id so they can be run as printed.
-  const content = step ? (await readContent(loaded, step)).replaceAll('<session>', state.sessionId) : undefined;
+  const content = step ? readContent(loaded, step).replaceAll('<session>', state.sessionId) : undefined;
   const gates: GateLine[] = [];
   if (step && state.status === 'EXECUTING') {
     for (const g of stepGates(flow, state, step, opts.root)) gates.push({ artifact: g.artifact, minLength: g.minLength, headings: g.headings, why: g.why });
