@@ -347,7 +347,8 @@ describe('session lifecycle (fsm-core)', () => {
   test('the lifecycle machine is clean and drives every status change', async () => {
     const { check } = await import('@ratchet/fsm-core');
     const { SESSION_FSM, sessionMachine } = await import('../src/index.js');
-    expect(check(SESSION_FSM).filter((d) => d.severity === 'error')).toEqual([]);
+    // No diagnostic at all, warnings included: sessionMachine() compiles it without fsm-core's checks.
+    expect(check(SESSION_FSM)).toEqual([]);
     expect(sessionMachine().states).toEqual(['EXECUTING', 'HALTED', 'COMPLETED', 'LEARNINGS_PENDING', 'FULLY_COMPLETE']);
     const root = tmpProject();
     await reasoning(root);
