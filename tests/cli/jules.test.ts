@@ -90,6 +90,18 @@ describe('ratchet plan fmt', () => {
     expect(r.stderr).toContain('broken.txt:4:3');
     expect(readFileSync(join(dir, 'broken.txt'), 'utf8')).toBe(broken);
   });
+
+  test('a command whose arguments span several lines is not rewritten: the one-line form would lose the line breaks', () => {
+    const dir = julesRepo();
+    const multi = 'set_plan\nrename the module\n---\ncreate_file_with_block\nsrc/a.py\nimport os\nprint(os.getcwd())\n---\nrun_in_bash_session\nclose\n';
+    writeFileSync(join(dir, 'multi.txt'), multi);
+    expect(ratchet(['plan', 'fmt', 'multi.txt'], { cwd: dir }).status).toBe(0);
+    const r = ratchet(['plan', 'fmt', 'multi.txt', '--write'], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('multi.txt:4:1');
+    expect(r.stderr).toContain('lose the line breaks');
+    expect(readFileSync(join(dir, 'multi.txt'), 'utf8')).toBe(multi);
+  });
 });
 
 describe('FSM definitions in YAML', () => {

@@ -29,6 +29,8 @@ export interface LineForm {
   /** The plan in the line form (LF line ends, a final newline). */
   text: string;
   map: PositionMap;
+  /** For each line of `text`, the input lines it was joined from (a command, then its argument lines). */
+  inputLines: number[][];
 }
 
 /** A `---` line (spaces, tabs and a CR around it allowed): only the block form has them. */
@@ -91,7 +93,7 @@ export function blockToLineForm(source: string): LineForm {
     for (const s of segs) if (s.column <= column) seg = s;
     return { line: seg.line, column: seg.origColumn + Math.max(0, column - seg.column) };
   };
-  return { text: out.length === 0 ? '' : `${out.join('\n')}\n`, map };
+  return { text: out.length === 0 ? '' : `${out.join('\n')}\n`, map, inputLines: segments.map((segs) => segs.map((seg) => seg.line)) };
 }
 
 // ---- `# FSM:` and other directives in the leading comments ----
@@ -149,6 +151,12 @@ export interface FormatPlanResult {
   grammar: 'line' | 'block';
   /** Syntax errors of the input (positions in the input): a plan with any must not be rewritten. */
   errors: Finding[];
+  /**
+   * Block-grammar commands whose arguments span several lines (a file's content, say): the one-line
+   * form joins them with spaces, which reads the same to lint but loses the line breaks, so such a
+   * plan must not be rewritten. The line of each such command, in the input.
+   */
+  multiLineArguments: number[];
 }
 
 export function formatPlan(source: string, file: string): FormatPlanResult {
@@ -158,5 +166,7 @@ export function formatPlan(source: string, file: string): FormatPlanResult {
   const lines = body.split('\n').map((l) => l.replace(/[ \t\r]+$/, ''));
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const text = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
-  return { text, changed: text !== source, grammar: block ? 'block' : 'line', errors };
+  // A command line plus one argument line joins without loss; a second argument line loses its break.
+  const multiLineArguments = block ? blockToLineForm(source).inputLines.flatMap((from) => (from.length > 2 ? [from[0]!] : [])) : [];
+  return { text, changed: text !== source, grammar: block ? 'block' : 'line', errors, multiLineArguments };
 }

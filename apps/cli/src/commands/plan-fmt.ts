@@ -30,6 +30,16 @@ export default async function planFmt(ctx: Context, [plan]: string[], options: R
     });
   }
   const write = options.write === true;
+  const [lossy] = result.multiLineArguments;
+  if (write && lossy !== undefined) {
+    // The one-line form joins argument lines with spaces: a file's content would lose its line breaks.
+    throw new CliError(`the command here has arguments on ${result.multiLineArguments.length > 1 ? 'several' : 'more than one'} line(s); the one-line grammar would join them with spaces and lose the line breaks, so the plan is not rewritten (plan lint reads it as it is)`, {
+      file: abs,
+      line: lossy,
+      column: 1,
+      code: 'plan-fmt-lossy',
+    });
+  }
   if (write && result.changed) await writeFileAtomic(abs, result.text);
   if (ctx.json) ctx.emitJson({ file, grammar: result.grammar, changed: result.changed, written: write && result.changed, ...(write ? {} : { text: result.text }) });
   else if (write) ctx.out(result.changed ? `formatted ${file} (${result.grammar} grammar -> one command per line)` : `${file}: already formatted`);
