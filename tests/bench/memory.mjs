@@ -14,23 +14,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { MemoryIndex, queryMemory } from '../../packages/memory/dist/index.js';
+import { VOCAB, seededWords } from './lib/seeded-words.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const DAY = 86_400_000;
 
 // Seeded generator: the same memory every run.
-let seed = 20260601;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-const VOCAB = (
-  'import module error pytest fixture conftest timeout database migration schema react render hook state async await ' +
-  'promise rejected null undefined property type cast compile linker docker container network port permission denied ' +
-  'file path config env variable token auth session cache redis queue worker retry deadlock lock transaction index ' +
-  'query slow memory leak heap stack overflow recursion parse json yaml xml encoding unicode locale date timezone ' +
-  'webpack vite esbuild bundle chunk eslint prettier typescript generic inference monorepo workspace symlink pnpm npm ' +
-  'lockfile registry proxy certificate tls handshake socket refused reset dns resolve kubernetes pod helm terraform'
-).split(' ');
-const words = (n) => Array.from({ length: n }, () => VOCAB[Math.floor(rnd() * VOCAB.length)] + (rnd() < 0.25 ? String(Math.floor(rnd() * 50)) : '')).join(' ');
+const { rnd, words } = seededWords(20260601);
 const entry = (i) => ({
   name: `entry-${i}`,
   trigger: `${words(9)} ${['TypeError', 'ECONNREFUSED', 'ModuleNotFoundError', 'EACCES', 'SIGKILL'][i % 5]}`,
