@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { locate, readTextFile, parseJson, withLock, writeFileAtomic } from '@ratchet/store';
 import { campaignId, summarize } from './campaign.js';
 import { CampaignError, PlanError, type PlanProblem } from './errors.js';
-import { inferPhase } from './phase.js';
+import { migratePhase } from './phase.js';
 import { normalizeSeq } from './seq.js';
 import { ARCHIVE_SCHEMA_URL, ARCHIVE_VERSION, campaignPaths, createCampaign, updateCampaign, type ArchiveEntry, type CampaignOptions } from './store.js';
 import { SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign, type Task, type TaskStatus, type TaskType } from './types.js';
@@ -149,10 +149,7 @@ export async function importFtlCampaign(root: string, path: string, options: Cam
       // tasks), not the fresh draft's EXPLORE, so `campaign complete` waits for the observer as usual.
       delete draft.phase;
       delete draft.phaseLog;
-      Object.assign(draft, structuredClone(campaign));
-      const phase = inferPhase(draft);
-      draft.phase = phase;
-      draft.phaseLog = [{ event: 'inferred', from: null, to: phase, at: (options.clock?.() ?? new Date()).toISOString(), reason: `imported from FTL (${path})` }];
+      migratePhase(Object.assign(draft, structuredClone(campaign)), (options.clock?.() ?? new Date()).toISOString(), `imported from FTL (${path})`);
     });
     return { campaign, written: paths.campaign };
   }

@@ -55,11 +55,11 @@ export function inferPhase(campaign: Pick<Campaign, 'status' | 'tasks'>): Campai
   return campaign.tasks.length === 0 ? 'EXPLORE' : 'BUILD';
 }
 
-/** Give an old campaign its inferred phase (mutates; a no-op when it has one). */
-export function migratePhase(campaign: Campaign, at: string): Campaign {
+/** Give a campaign without a phase (an old one, an imported one) its inferred phase (mutates; a no-op when it has one). */
+export function migratePhase(campaign: Campaign, at: string, reason = 'the campaign was written before phases existed'): Campaign {
   if (campaign.phase !== undefined) return campaign;
   campaign.phase = inferPhase(campaign);
-  campaign.phaseLog = [...(campaign.phaseLog ?? []), { event: 'inferred', from: null, to: campaign.phase, at, reason: 'the campaign was written before phases existed' }];
+  campaign.phaseLog = [...(campaign.phaseLog ?? []), { event: 'inferred', from: null, to: campaign.phase, at, reason }];
   return campaign;
 }
 

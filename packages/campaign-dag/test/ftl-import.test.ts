@@ -6,7 +6,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { JsonParseError } from '@ratchet/store';
-import { PlanError, addTasks, convertFtlCampaign, createCampaign, importFtlCampaign, listFtlArchive, readArchive, readCampaign, readCampaignWorkspaces, readWorkspace, type CampaignOptions } from '../src/index.js';
+import { PlanError, addTasks, completeCampaign, convertFtlCampaign, createCampaign, importFtlCampaign, listFtlArchive, readArchive, readCampaign, readCampaignWorkspaces, readWorkspace, type CampaignOptions } from '../src/index.js';
 import { tempDir } from './support/children.js';
 
 const FTL = new URL('./fixtures/ftl/.ftl/', import.meta.url).pathname;
@@ -87,6 +87,8 @@ describe('FTL campaign.json and archive', () => {
     // FTL records no phase: a campaign with tasks under way is in BUILD (so complete waits for the observer).
     expect(c.phase).toBe('BUILD');
     expect(c.phaseLog).toEqual([expect.objectContaining({ event: 'inferred', from: null, to: 'BUILD', reason: expect.stringContaining('imported from FTL') as string })]);
+    // The shortcut: completing the imported campaign at once, before the observer ran, is refused.
+    await expect(completeCampaign(dir, { ...opts, force: true })).rejects.toThrow(/observ/);
     const before = readFileSync(written, 'utf8');
     await expect(importFtlCampaign(dir, join(dir, '.ftl/campaign.json'), opts)).rejects.toThrow(/still active/);
     expect(readFileSync(written, 'utf8')).toBe(before);

@@ -162,11 +162,12 @@ export interface FormatPlanResult {
 export function formatPlan(source: string, file: string): FormatPlanResult {
   const errors = parsePlan(source, file).diagnostics.filter((d) => d.severity === 'error');
   const block = isBlockGrammarPlan(source);
-  const body = block ? blockToLineForm(source).text : source.replace(/^\uFEFF/, '');
+  const lineForm = block ? blockToLineForm(source) : undefined;
+  const body = lineForm !== undefined ? lineForm.text : source.replace(/^\uFEFF/, '');
   const lines = body.split('\n').map((l) => l.replace(/[ \t\r]+$/, ''));
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const text = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   // A command line plus one argument line joins without loss; a second argument line loses its break.
-  const multiLineArguments = block ? blockToLineForm(source).inputLines.flatMap((from) => (from.length > 2 ? [from[0]!] : [])) : [];
+  const multiLineArguments = lineForm?.inputLines.flatMap((from) => (from.length > 2 ? [from[0]!] : [])) ?? [];
   return { text, changed: text !== source, grammar: block ? 'block' : 'line', errors, multiLineArguments };
 }
