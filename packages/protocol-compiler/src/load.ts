@@ -100,29 +100,10 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
     const numbered = !name.endsWith(PROSE_SUFFIX) ? NUMBERED_PROSE.exec(name) : null;
     if (!name.endsWith(PROSE_SUFFIX) && numbered === null) continue;
     const file = join(dir, name);
-    if (numbered !== null) {
-      const partner = numberedPartner(name, numbered[1]!, jsonNames);
-      if (partner.kind === 'ambiguous') {
-        problems.push({ code: 'unpaired-prose', file, message: `more than one protocol has the prefix ${numbered[1]}- (${partner.names.join(', ')}): rename it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->`, line: 1, column: 1 });
-        continue;
-      }
-      let text: string;
-      try {
-        ({ text } = readTextFileSync(file));
-      } catch (err) {
-        problems.push(...placedOrThrow(err));
-        continue;
-      }
-      const declared = DECLARED.exec(text);
-      const owner = declared !== null ? byId.get(declared[1]!) : partner.kind === 'one' ? byBase.get(partner.base) : undefined;
-      if (owner === undefined && (declared !== null || partner.kind === 'one')) {
-        // A partner that failed to load is already reported; a declared id nobody defines is not.
-        if (declared !== null) problems.push({ code: 'unpaired-prose', file, message: `declares protocol "${declared[1]}", which no *.protocol.json defines`, line: 1, column: 1 });
-        continue;
-      }
-      if (owner === undefined) standalone.push({ file, name, text: normaliseProse(text) });
-      else if (owner.prose !== undefined) problems.push({ code: 'unpaired-prose', file, message: `protocol "${owner.protocol.protocol_id}" already has prose in ${owner.prose.file}`, line: 1, column: 1 });
-      else owner.prose = { file, text: normaliseProse(declared !== null ? text.slice(declared[0].length) : text) };
+    // `NN-name.md` (the original's layout) pairs by numeric prefix; `x.md` by the name `x.protocol.json`.
+    const partner = numbered !== null ? numberedPartner(name, numbered[1]!, jsonNames) : undefined;
+    if (partner?.kind === 'ambiguous') {
+      problems.push({ code: 'unpaired-prose', file, message: `more than one protocol has the prefix ${numbered![1]}- (${partner.names.join(', ')}): rename it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->`, line: 1, column: 1 });
       continue;
     }
     let text: string;
@@ -133,15 +114,16 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
       continue;
     }
     const declared = DECLARED.exec(text);
-    const base = name.slice(0, -PROSE_SUFFIX.length);
-    const owner = declared !== null ? byId.get(declared[1]!) : byBase.get(base);
+    const base = partner === undefined ? name.slice(0, -PROSE_SUFFIX.length) : partner.kind === 'one' ? partner.base : undefined;
+    const owner = declared !== null ? byId.get(declared[1]!) : base !== undefined ? byBase.get(base) : undefined;
     if (owner === undefined) {
-      // A protocol that failed to load is already reported; its prose is not "unpaired".
-      if (declared === null && jsonNames.some((n) => baseOf(n) === base)) continue;
-      const why = declared !== null
-        ? `declares protocol "${declared[1]}", which no *.protocol.json defines`
-        : `pairs with no protocol: name it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->`;
-      problems.push({ code: 'unpaired-prose', file, message: why, line: 1, column: 1 });
+      if (declared !== null) problems.push({ code: 'unpaired-prose', file, message: `declares protocol "${declared[1]}", which no *.protocol.json defines`, line: 1, column: 1 });
+      // A numbered introduction with no JSON partner is prose of its own, as the original compiled it.
+      else if (partner?.kind === 'none') standalone.push({ file, name, text: normaliseProse(text) });
+      // A partner that failed to load is already reported; its prose is not "unpaired".
+      else if (partner === undefined && !jsonNames.some((n) => baseOf(n) === base)) {
+        problems.push({ code: 'unpaired-prose', file, message: 'pairs with no protocol: name it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->', line: 1, column: 1 });
+      }
       continue;
     }
     if (owner.prose !== undefined) {
