@@ -25,15 +25,35 @@ const AREA = /^[a-z][a-z-]{0,31}$/;
 export const MAX_CACHE_FILES = 64;
 
 /**
- * The command word of a call (`plan` in `ratchet --cwd x --json plan lint`): the first argument
- * that is not an option, skipping the value of --cwd, as src/areas.ts's commandName reads argv.
+ * The command words of a call, at most two (`plan`, `lint` in `ratchet --cwd x --json plan lint f`):
+ * the arguments that are not options, skipping the value of --cwd, as src/areas.ts's commandName
+ * reads argv. A word that is not command-like (a file, `..`, capitals) ends them, so no argument can
+ * shape a file name.
  */
-export function commandWord(args) {
-  for (let i = 0; i < args.length; i++) {
+function commandWords(args) {
+  const words = [];
+  for (let i = 0; i < args.length && words.length < 2; i++) {
     if (args[i] === '--cwd') i++;
-    else if (!args[i].startsWith('-')) return args[i];
+    else if (!args[i].startsWith('-')) {
+      if (!AREA.test(args[i])) break;
+      words.push(args[i]);
+    }
   }
-  return undefined;
+  return words;
+}
+
+/** The command word of a call, which picks its bundle; undefined without one. */
+export function commandWord(args) {
+  return commandWords(args)[0];
+}
+
+/**
+ * The cache key of a call: its command and subcommand (`plan-lint`, `run-next`), since a cache holds
+ * the functions the run that wrote it compiled.
+ */
+export function cacheKey(args) {
+  const words = commandWords(args);
+  return words.length === 0 ? 'other' : words.join('-');
 }
 
 /** The cache directory to use, or undefined when caching is off or no safe place exists. */
@@ -43,23 +63,6 @@ export function cacheDir(env = process.env) {
   if (setting !== undefined && setting !== '') return path.resolve(setting);
   if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'ratchet');
   return env.HOME ? path.join(env.HOME, '.cache', 'ratchet') : undefined;
-}
-
-/**
- * The cache key of a call: its command and subcommand (`plan-lint`, `run-next`), since a cache holds
- * the functions the run that wrote it compiled. Words that are not command-like (a file, `..`,
- * capitals) count as absent, so no argument can shape a file name.
- */
-export function cacheKey(args) {
-  const words = [];
-  for (let i = 0; i < args.length && words.length < 2; i++) {
-    if (args[i] === '--cwd') i++;
-    else if (!args[i].startsWith('-')) {
-      if (!AREA.test(args[i])) break;
-      words.push(args[i]);
-    }
-  }
-  return words.length === 0 ? 'other' : words.join('-');
 }
 
 /** The cache file for this build, Node and command: undefined without a build digest or directory. */
