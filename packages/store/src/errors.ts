@@ -20,7 +20,12 @@ export type StoreErrorCode =
   | 'lock-corrupt'
   | 'tampered'
   | 'io-error'
-  | 'outside-root';
+  | 'outside-root'
+  | 'revision-conflict'
+  | 'lease-lost'
+  | 'document-too-large'
+  | 'backend-unavailable'
+  | 'backend-schema';
 
 /** Where in a file a problem is. `line` and `column` are 1-based; columns count UTF-16 code units. */
 export interface Place {
@@ -297,4 +302,59 @@ export function formatBytes(bytes: number): string {
 
 function trim(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
+}
+
+// --- Storage-port errors. `path` is the backend's printable location joined with the key, so the
+// CLI's `file: message` formatting names both (never a password: locations are redacted). ---
+
+/** An update's expected revision is not the stored one: someone else wrote first. Nothing was written. */
+export class RevisionConflictError extends StoreError {
+  readonly key: string;
+  readonly expected: number;
+  readonly actual: number;
+  constructor(location: string, key: string, expected: number, actual: number) {
+    super('revision-conflict', `${location}#${key}`, `expected revision ${expected} but it is at revision ${actual}; re-read it and try again`);
+    this.key = key;
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+/** A heartbeat, finish or lock renewal for a claim or lease the caller no longer holds. */
+export class LeaseLostError extends StoreError {
+  readonly key: string;
+  /** Who holds it now, if anyone. */
+  readonly holder: string | undefined;
+  constructor(location: string, key: string, reason: string, holder?: string) {
+    super('lease-lost', `${location}#${key}`, reason);
+    this.key = key;
+    this.holder = holder;
+  }
+}
+
+/** A document over the backend's size limit: refused before anything was written. */
+export class DocumentTooLargeError extends StoreError {
+  readonly key: string;
+  readonly size: number;
+  readonly maxBytes: number;
+  constructor(location: string, key: string, size: number, maxBytes: number) {
+    super('document-too-large', `${location}#${key}`, `refused to write ${formatBytes(size)}: over this backend's ${formatBytes(maxBytes)} document limit; nothing was written`);
+    this.key = key;
+    this.size = size;
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** The backend cannot be reached or refuses us (connection refused, bad credentials, no database). */
+export class BackendUnavailableError extends StoreError {
+  constructor(location: string, reason: string, options?: { cause?: unknown }) {
+    super('backend-unavailable', location, reason, {}, options);
+  }
+}
+
+/** The backend's schema was written by a newer Ratchet (or is not Ratchet's): nothing is read or written. */
+export class BackendSchemaError extends StoreError {
+  constructor(location: string, reason: string) {
+    super('backend-schema', location, reason);
+  }
 }

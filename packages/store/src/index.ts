@@ -5,7 +5,12 @@
  * guarantees and the lock file format.
  */
 export {
+  BackendSchemaError,
+  BackendUnavailableError,
   BinaryFileError,
+  DocumentTooLargeError,
+  LeaseLostError,
+  RevisionConflictError,
   FileTooLargeError,
   IoError,
   JsonParseError,
@@ -58,3 +63,23 @@ export { openJsonl, type JsonlFile, type JsonlOptions } from './jsonl.js';
 export { MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, MAX_SPLITS, TRIAL_SLOW_MS, TRIAL_SLOW_LONG_MS, TRIAL_TOTAL_MS, checkRegex, splitBound, trialRun, type CheckRegexOptions, type RegexVerdict, type TrialResult } from './regex-guard.js';
 export type { WriterOptions } from './locked-update.js';
 export type { SafeParseResult, Schema, SchemaIssue } from './validate.js';
+export type {
+  BackendLimits,
+  Claim,
+  ClaimOutcome,
+  DocumentStore,
+  DocumentUpdater,
+  JsonObject as StoredJsonObject,
+  JsonValue as StoredJsonValue,
+  Lease,
+  LockStore,
+  LogEntry,
+  LogStore,
+  LostAttempt,
+  QueueItem,
+  QueueItemState,
+  QueueStore,
+  StorageBackend,
+  StoredDocument,
+  UpdateDocumentOptions,
+} from './port/storage-port.js';
