@@ -42,6 +42,7 @@ export { MAX_PATH_LENGTH, isInsideRoot, resolveInsideRoot, unsafeRelativePath, t
 export { YamlParseError, isYamlPath, parseYaml, readDataFile, readDataFileSync } from './yaml-parse.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { acquireLock, inspectLock, lockPathFor, releaseLockByToken, removeLeftovers, withLock, type LockHandle, type LockInfo, type LockOptions } from './lock.js';
+export { openStoredDocument, type StoredDocumentOptions } from './stored-document.js';
 export { defineDocument, openDocument, type Document, type DocumentDefinition, type DocumentDefinitionInput, type DocumentOptions, type Migration } from './document.js';
 export {
   QUICK_MAX,
