@@ -105,6 +105,15 @@ describe('file backend: logs', () => {
     expect(await backend.logs.read('crlf.jsonl')).toEqual([{ seq: 1, record: { n: 1 } }, { seq: 2, record: { n: 2 } }]);
     expect(await backend.logs.append('crlf.jsonl', ['x'])).toBe(3);
   });
+
+  it('a blank line longer than a short one (many spaces) is still not a record when counting seqs', async () => {
+    const root = tempRoot();
+    writeFileSync(join(root, 'spaces.jsonl'), `1\n${' \t'.repeat(40)}\r\n2\n`);
+    const backend = createFileBackend(root);
+    expect((await backend.logs.read('spaces.jsonl')).map((e) => e.seq)).toEqual([1, 2]);
+    expect(await backend.logs.append('spaces.jsonl', [3])).toBe(3);
+    expect((await backend.logs.read('spaces.jsonl')).map((e) => [e.seq, e.record])).toEqual([[1, 1], [2, 2], [3, 3]]);
+  });
 });
 
 describe('file backend: queues and locks live under .ratchet', () => {
