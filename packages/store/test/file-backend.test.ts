@@ -117,6 +117,20 @@ describe('file backend: logs', () => {
 });
 
 describe('file backend: queues and locks live under .ratchet', () => {
+  it('a queue document that is not one (hand-written, corrupt) is refused, never repaired by a claim', async () => {
+    const root = tempRoot();
+    const backend = createFileBackend(root);
+    await backend.queues.offer('q', [{ id: 'a' }]);
+    const path = join(root, '.ratchet', 'queues', 'q.json');
+    // Rewritten through the backend (digest kept), but with a malformed item.
+    await backend.documents.update('.ratchet/queues/q.json', (cur) => ({ ...cur?.value, items: [{ id: 'a', state: 'stolen' }] }));
+    const before = readFileSync(path, 'utf8');
+    await expect(backend.queues.claim('q', 'w', 60_000)).rejects.toThrow(/q\.json.*not a queue document: a malformed item/u);
+    await expect(backend.queues.items('q')).rejects.toThrow(/not a queue document/u);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+
   it('a queue is one document under .ratchet/queues, a lock a lock file under .ratchet/locks', async () => {
     const root = tempRoot();
     const backend = createFileBackend(root);
