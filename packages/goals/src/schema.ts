@@ -593,3 +593,6 @@ export const proposalAmendmentJsonSchema = (): Record<string, unknown> => jsonSc
 export type ActionTypeInput = z.input<typeof ActionTypeSchema>;
 export type ActionTypeRegistryInput = z.input<typeof ActionTypeRegistrySchema>;
 export type GoalsStateOutput = z.output<typeof GoalsStateSchema>;
+
+// The turn trace's formats live in their own module; re-exported so `@ratchet/goals/schema` has them all.
+export * from './trace/schema.js';
