@@ -19,6 +19,7 @@ import { parseJsonPointer } from '@ratchet/store';
 import { TraceStateError, breachEvent, checkAppend, foldTrace, newBreaches, type BudgetBreach, type LocatedRecord } from './fold.js';
 import type { TraceEvent, TraceRecord, TurnTrace } from './types.js';
 import { traceRecordIssues } from './validate.js';
+import { checkId } from '../tx.js';
 
 export const DEFAULT_TRACE_FILE = '.ratchet/traces.jsonl';
 /** Roll over past 8 MiB by default. */
@@ -153,6 +154,7 @@ export function openTraceLog(path: string, options: TraceLogOptions = {}): Trace
   const starts = (turnId: string | undefined) => (records: readonly LocatedRecord[]): boolean => records.some((r) => r.record.type === 'turn_start' && (turnId === undefined || r.record.turn_id === turnId));
 
   async function readTurn(turnId: string | undefined): Promise<TraceRead & { turnId: string | undefined; records: LocatedRecord[] }> {
+    if (turnId !== undefined) checkId(turnId, 'turn');
     const { records, warnings } = await readBack(starts(turnId));
     const id = turnId ?? [...records].reverse().find((r) => r.record.type === 'turn_start')?.record.turn_id;
     return { trace: id === undefined ? undefined : foldTrace(records, id), warnings, turnId: id, records };

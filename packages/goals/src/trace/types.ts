@@ -67,3 +67,6 @@ export interface TraceConfig {
   budgets?: TraceBudgets | undefined;
   rotate_bytes?: number | undefined;
 }
+
+/** The event kinds, for checking input without the zod schema. */
+export const EVENT_KIND_NAMES: readonly EventKind[] = ['Decision', 'ToolInvocation', 'Observation', 'Error', 'Policy', 'Summary'];
