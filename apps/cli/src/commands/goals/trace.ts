@@ -4,7 +4,7 @@
  * harness records its own work (tool calls happen in the harness); show prints a turn as a tree of
  * spans with their events and budgets used vs allowed; replay prints its spans in dependency order.
  */
-import { EVENT_KIND_NAMES, addEvent, endSpan, endTurn, replay, startSpan, startTurn, type EventKind, type RecordResult, type TraceBudgets, type TraceEvent, type TraceSpan, type TurnTrace } from '@ratchet/goals';
+import { EVENT_KIND_NAMES, addEvent, endSpan, endTurn, replay, startSpan, startTurn, type EventKind, type RecordResult, type TraceBudgets, type TraceEvent, type TurnTrace } from '@ratchet/goals';
 import { parseJson } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
@@ -88,7 +88,8 @@ function budgetsOf(options: Options, defaults: TraceBudgets = {}): TraceBudgets 
 /** --payload: a JSON object, through the guarded parser (no __proto__ keys). */
 function payloadOf(text: unknown): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
-  const value = parseJson(String(text), { path: '--payload' });
+  if (typeof text !== 'string') throw new CliError('--payload must be a JSON object');
+  const value = parseJson(text, { path: '--payload' });
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('--payload must be a JSON object');
   return value as Record<string, unknown>;
 }
@@ -99,7 +100,7 @@ const budgetText = (b: TraceBudgets): string => {
 };
 
 const usageText = (u: TurnTrace['usage'], b: TraceBudgets): string =>
-  (['tokens', 'tools', 'time_ms'] as const).map((k) => `${k} ${u[k]}${b[k] === undefined ? '' : `/${b[k]}${u[k] > b[k]! ? ' OVER' : ''}`}`).join(', ');
+  (['tokens', 'tools', 'time_ms'] as const).map((k) => `${k} ${u[k]}${b[k] === undefined ? '' : `/${b[k]}${u[k] > b[k] ? ' OVER' : ''}`}`).join(', ');
 
 /** Budgets gone past, turn and spans: what `show --json` lists under `over`. */
 function overBudget(t: TurnTrace): { scope: 'turn' | 'span'; span_id?: string; budget: string; allowed: number; used: number; over: number }[] {
@@ -136,7 +137,7 @@ function showLines(t: TurnTrace): string[] {
   for (const e of t.events.filter((x) => x.span_id === undefined)) out.push(`  ${eventLine(e)}`);
   const bySpan = new Map(t.spans.map((s) => [s.span_id, s]));
   const walk = (node: TreeNode, depth: number): void => {
-    const s = bySpan.get(node.span_id) as TraceSpan;
+    const s = bySpan.get(node.span_id)!;
     const pad = '  '.repeat(depth + 1);
     out.push(`${pad}${s.span_id} [${s.status}] ${s.component}  ${usageText(s.usage, s.budgets ?? {})}${s.depends_on.length > 0 ? `  after ${s.depends_on.join(', ')}` : ''}`);
     for (const e of t.events.filter((x) => x.span_id === s.span_id)) out.push(`${pad}  ${eventLine(e)}`);
