@@ -62,6 +62,8 @@ function standaloneAjv(warnings: string[]): Ajv2020 {
     allErrors: true,
     inlineRefs: false,
     strict: true,
+    // Lengths via `.length`: with the default (code points) ajv's code would `require` a helper,
+    // which an ES module cannot do. Limits here are generous sanity bounds, so UTF-16 units are fine.
     unicode: false,
     code: { source: true, esm: true, lines: true },
     logger: {
@@ -99,20 +101,7 @@ export function generate(): { path: string; text: string }[] {
   const proposal = proposalJsonSchema();
   const amendment = proposalAmendmentJsonSchema();
   const warnings: string[] = [];
-  const ajv = new Ajv2020({
-    allErrors: true,
-    inlineRefs: false,
-    strict: true,
-    // Lengths via `.length`: with the default (code points) ajv's code would `require` a helper,
-    // which an ES module cannot do. Limits here are generous sanity bounds, so UTF-16 units are fine.
-    unicode: false,
-    code: { source: true, esm: true, lines: true },
-    logger: {
-      log: () => undefined,
-      warn: (...args: unknown[]) => void warnings.push(args.join(' ')),
-      error: (...args: unknown[]) => void warnings.push(args.join(' ')),
-    },
-  });
+  const ajv = standaloneAjv(warnings);
   ajv.addSchema(registry);
   ajv.addSchema(state);
   ajv.addSchema(commit);

@@ -9,6 +9,7 @@
  * the trace as the seed writes it, `{trace_id, turn_id, budgets, spans, events}`, folded from them.
  */
 import { z } from 'zod';
+import { jsonSchema } from '../zod-json-schema.js';
 import { TRACE_CONFIG_SCHEMA_URL, TRACE_RECORD_SCHEMA_URL, TURN_TRACE_SCHEMA_URL } from './urls.js';
 
 export { TRACE_CONFIG_SCHEMA_URL, TRACE_RECORD_SCHEMA_URL, TURN_TRACE_SCHEMA_URL };
@@ -140,11 +141,6 @@ export const TraceConfigSchema = z
   .strict()
   .meta({ id: 'TraceConfig', title: 'Ratchet turn trace configuration (.ratchet/trace.config.json)' });
 
-function jsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
-  const { $schema, ...rest } = out;
-  return { $schema, $id: id, ...rest };
-}
 
 export const turnTraceJsonSchema = (): Record<string, unknown> => jsonSchema(TurnTraceSchema, TURN_TRACE_SCHEMA_URL);
 export const traceRecordJsonSchema = (): Record<string, unknown> => jsonSchema(TraceRecordSchema, TRACE_RECORD_SCHEMA_URL);
