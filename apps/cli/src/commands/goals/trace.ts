@@ -21,7 +21,7 @@ export default async function trace(ctx: Context, args: string[], options: Optio
       const config = await traceConfigOf(ctx, options);
       const id = rest[0] ?? `turn-${now.toString(36)}`;
       const budgets = budgetsOf(options, config.budgets);
-      return recorded(ctx, await startTurn(await openTraces(ctx, options, config), id, budgets, now), `started turn ${id}${budgetText(budgets)}`);
+      return recorded(ctx, await startTurn(await openTraces(ctx, options, config), id, budgets, now), `started turn ${id}${budgetText(budgets)}`, false);
     }
     const log = await openTraces(ctx, options);
     if (command === 'end') return recorded(ctx, await endTurn(log, turnOf(ctx, options, rest[0]), now, options.summary as string | undefined), 'ended turn');
@@ -29,7 +29,7 @@ export default async function trace(ctx: Context, args: string[], options: Optio
       const [what, spanId] = rest;
       if (spanId === undefined || (what !== 'start' && what !== 'end')) throw new CliError('turn trace span: give start|end <span>');
       if (what === 'start') {
-        const r = await startSpan(log, turnOf(ctx, options), { span_id: spanId, component: (options.component as string | undefined) ?? 'harness', parent_span_id: options.parent as string | undefined, depends_on: (options.dependsOn as string[] | undefined) ?? [], budgets: budgetsOf(options) }, now);
+        const r = await startSpan(log, turnOf(ctx, options), { span_id: spanId, component: (options.component as string | undefined) ?? 'harness', parent_span_id: options.parent as string | undefined, depends_on: (options.dependsOn as string[] | undefined) ?? [], budgets: orNone(budgetsOf(options)) }, now);
         return recorded(ctx, r, `started span ${spanId}`);
       }
       const status = (options.status as 'ok' | 'error' | undefined) ?? 'ok';
@@ -67,14 +67,17 @@ export default async function trace(ctx: Context, args: string[], options: Optio
   });
 }
 
-function recorded(ctx: Context, r: RecordResult, what: string): number {
+function recorded(ctx: Context, r: RecordResult, what: string, withUsage = true): number {
   noteRecording(ctx, r);
   if (ctx.json) ctx.emitJson({ ok: true, turn_id: r.trace.turn_id, trace_id: r.trace.trace_id, appended: r.appended, breaches: r.breaches, usage: r.trace.usage, budgets: r.trace.budgets });
-  else ctx.out(`${what} (turn ${r.trace.turn_id}: ${usageText(r.trace.usage, r.trace.budgets)})`);
+  else ctx.out(withUsage ? `${what} (turn ${r.trace.turn_id}: ${usageText(r.trace.usage, r.trace.budgets)})` : what);
   return EXIT_OK;
 }
 
 const count = (value: unknown, name: string): number | undefined => intOption(value, name, 0);
+
+/** A span without budget flags has no budgets (not an empty set of them). */
+const orNone = (b: TraceBudgets): TraceBudgets | undefined => (Object.keys(b).length === 0 ? undefined : b);
 
 /** Budgets from --tokens/--tools/--time-ms, each falling back to the configured default. */
 function budgetsOf(options: Options, defaults: TraceBudgets = {}): TraceBudgets {
