@@ -85,7 +85,7 @@ describe('versioned --json output', () => {
     run(['turn', 'trace', 'event', 'ToolInvocation', 'grep', '--span', 'b', '--tokens', '20', '--payload', '{"q":"x"}', '--now', '2030-01-01T00:00:03Z']);
     const show = expectOutput('turn-trace-show', dir, ['turn', 'trace', 'show']);
     expect((show.over as unknown[]).length).toBe(2);
-    expect(show.tree).toEqual([{ span_id: 'a', events: [], children: [{ span_id: 'b', events: ['e1', 'e2'], children: [] }] }]);
+    expect(show.tree).toEqual([{ span_id: 'a', events: [], children: [{ span_id: 'b', events: ['e1', 'e3'], children: [] }] }]);
     expect(expectOutput('turn-trace-replay', dir, ['turn', 'trace', 'replay', 't1']).order).toEqual(['a', 'b']);
   });
 
