@@ -117,7 +117,7 @@ describe('ratchet turn start|end and turn trace span|event|show|replay', { timeo
     writeFileSync(traceFile(dir), `${lines[0]}\n{"type": oops}\n${lines.slice(1).join('\n')}\n`);
     const bad = await ratchet(dir, ['turn', 'trace', 'show', 't1']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/traces\.jsonl:2/);
+    expect(bad.err).toMatch(/^\.ratchet\/traces\.jsonl:2:10: expected a JSON value/);
     expect(await refusalKeepsState(dir, ['turn', 'trace', 'event', 'Decision', 'x'])).toBe(2);
     // A cycle and a dangling depends_on can only come from a hand-edited file: replay refuses both.
     const cyc = good.replace('"depends_on":[]', '"depends_on":["b"]');

@@ -6,6 +6,7 @@
  * proposals) make into the current turn after their own change is written.
  */
 import { resolve } from 'node:path';
+import { StoreError } from '@ratchet/store';
 import { DEFAULT_TRACE_CONFIG_FILE, DEFAULT_TRACE_FILE, GoalsError, openTraceLog, readTraceConfig, type NewRecord, type RecordResult, type TraceConfig, type TraceLog, type TurnTrace } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
@@ -41,6 +42,8 @@ export async function mapTraceErrors<T>(ctx: Context, fn: () => Promise<T>): Pro
       if (err instanceof GoalsError && err.path !== undefined) {
         throw new CliError(err.reason, { exitCode: EXIT_USAGE, code: err.code, file: displayPath(ctx, err.path), ...(err.line === undefined ? {} : { line: err.line }) });
       }
+      // A trace file's problem, shown with the path as the user would type it: `.ratchet/traces.jsonl:3:10`.
+      if (err instanceof StoreError && err.line !== undefined) throw new CliError(err.reason, { exitCode: EXIT_USAGE, code: err.code, file: displayPath(ctx, err.path), line: err.line, ...(err.column === undefined ? {} : { column: err.column }) });
       throw err;
     }
   });
