@@ -73,6 +73,16 @@ describe('recording a turn', () => {
   });
 });
 
+test('a recording that decides there is nothing to record writes nothing', async () => {
+  const { log, file } = fresh();
+  await startTurn(log, 't1', {}, at(0));
+  const before = readFileSync(file, 'utf8');
+  const r = await log.record('t1', () => []);
+  expect(r.appended).toEqual([]);
+  expect(readFileSync(file, 'utf8')).toBe(before);
+  await expect(log.record('nope', () => [])).rejects.toMatchObject({ code: 'trace-state' });
+});
+
 describe('budgets', () => {
   test('going past tokens, tools and time_ms of the turn each records one Policy event saying which and by how much', async () => {
     const { log } = fresh();

@@ -65,6 +65,7 @@ export interface TraceLog {
    * One recording, under the writer lock: the turn's trace is read, `make` returns the records to
    * add, each is checked against the trace (refusals throw, nothing is written), Policy events are
    * added for budgets newly gone past, then all are appended. `turnId` undefined: the turn started last.
+   * `make` returning no records writes nothing.
    */
   record(turnId: string | undefined, make: (trace: TurnTrace | undefined, turnId: string) => NewRecord[]): Promise<RecordResult>;
 }
@@ -198,7 +199,9 @@ export function openTraceLog(path: string, options: TraceLogOptions = {}): Trace
           checkAppend(trace, r as TraceRecord);
           add(r);
         }
-        if (trace === undefined || appended.length === 0) throw new TypeError('a recording appends at least one record');
+        if (trace === undefined) throw new TraceStateError(`turn ${id} has not started: run \`ratchet turn start ${id}\` first`);
+        // `make` may decide there is nothing to record (a command recording only into an open turn).
+        if (appended.length === 0) return { trace, appended, breaches: [], warnings: read.warnings };
         const last = appended[appended.length - 1]!;
         const breaches = newBreaches(trace);
         // Policy events go before a turn_end, so the closed turn still shows why it went over.

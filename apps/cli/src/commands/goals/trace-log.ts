@@ -67,9 +67,8 @@ export async function traceAlong(ctx: Context, options: Options, make: (trace: T
     const id = turn ?? turnOf(ctx, options);
     const { trace } = await log.read(id);
     if (trace === undefined || trace.status !== 'open') return;
-    const records = make(trace, trace.turn_id);
-    if (records.length === 0) return;
-    noteRecording(ctx, await log.record(trace.turn_id, (current) => (current === undefined ? [] : records)));
+    // Decided again inside the lock: the turn may have ended since it was read.
+    noteRecording(ctx, await log.record(trace.turn_id, (current, turn) => (current?.status === 'open' ? make(current, turn) : [])));
   } catch (err) {
     ctx.note(`warning: not recorded in the turn trace: ${err instanceof Error ? err.message : String(err)}`);
   }
