@@ -56,9 +56,13 @@ const HEADER = `// @ts-nocheck
 // main entry validates registries and state files without loading ajv or zod.
 `;
 
-/** ajv set up for standalone code the main entry can import (no runtime helpers), collecting warnings. */
-function standaloneAjv(warnings: string[]): Ajv2020 {
-  return new Ajv2020({
+/**
+ * Standalone validators for `schemas`, exported under the names in `exports` (name -> schema $id):
+ * code the main entry can import without ajv or zod. Refused if ajv warns or the code needs a helper.
+ */
+function compileValidators(schemas: readonly Record<string, unknown>[], exports: Record<string, string>): string {
+  const warnings: string[] = [];
+  const ajv = new Ajv2020({
     allErrors: true,
     inlineRefs: false,
     strict: true,
@@ -72,20 +76,19 @@ function standaloneAjv(warnings: string[]): Ajv2020 {
       error: (...args: unknown[]) => void warnings.push(args.join(' ')),
     },
   });
+  for (const schema of schemas) ajv.addSchema(schema);
+  const code = standalone.default(ajv, exports);
+  const unexpected = warnings.filter((w) => !w.includes('option unicode'));
+  if (unexpected.length > 0) throw new Error(`ajv warned while compiling the schemas:\n${unexpected.join('\n')}`);
+  if (/\brequire\s*\(|^\s*import\s/m.test(code)) throw new Error('the standalone validator imports a runtime helper; change the schema so it needs none');
+  return code;
 }
 
 /** The turn trace's artefacts: its three JSON Schemas and the record/config validators. */
 function generateTrace(): { path: string; text: string }[] {
   const record = traceRecordJsonSchema();
   const config = traceConfigJsonSchema();
-  const warnings: string[] = [];
-  const ajv = standaloneAjv(warnings);
-  ajv.addSchema(record);
-  ajv.addSchema(config);
-  const code = standalone.default(ajv, { validateTraceRecord: TRACE_RECORD_SCHEMA_URL, validateTraceConfig: TRACE_CONFIG_SCHEMA_URL });
-  const unexpected = warnings.filter((w) => !w.includes('option unicode'));
-  if (unexpected.length > 0) throw new Error(`ajv warned while compiling the trace schemas:\n${unexpected.join('\n')}`);
-  if (/\brequire\s*\(|^\s*import\s/m.test(code)) throw new Error('the trace validator imports a runtime helper; change the schema so it needs none');
+  const code = compileValidators([record, config], { validateTraceRecord: TRACE_RECORD_SCHEMA_URL, validateTraceConfig: TRACE_CONFIG_SCHEMA_URL });
   return [
     { path: TURN_TRACE_SCHEMA_PATH, text: `${JSON.stringify(turnTraceJsonSchema(), null, 2)}\n` },
     { path: TRACE_RECORD_SCHEMA_PATH, text: `${JSON.stringify(record, null, 2)}\n` },
@@ -100,23 +103,13 @@ export function generate(): { path: string; text: string }[] {
   const commit = turnCommitJsonSchema();
   const proposal = proposalJsonSchema();
   const amendment = proposalAmendmentJsonSchema();
-  const warnings: string[] = [];
-  const ajv = standaloneAjv(warnings);
-  ajv.addSchema(registry);
-  ajv.addSchema(state);
-  ajv.addSchema(commit);
-  ajv.addSchema(proposal);
-  ajv.addSchema(amendment);
-  const code = standalone.default(ajv, {
+  const code = compileValidators([registry, state, commit, proposal, amendment], {
     validateRegistry: ACTION_TYPES_SCHEMA_URL,
     validateState: GOALS_STATE_SCHEMA_URL,
     validateCommit: TURN_COMMIT_SCHEMA_URL,
     validateProposal: PROPOSAL_SCHEMA_URL,
     validateAmendment: PROPOSAL_AMENDMENT_SCHEMA_URL,
   });
-  const unexpected = warnings.filter((w) => !w.includes('option unicode'));
-  if (unexpected.length > 0) throw new Error(`ajv warned while compiling the schemas:\n${unexpected.join('\n')}`);
-  if (/\brequire\s*\(|^\s*import\s/m.test(code)) throw new Error('the standalone validator imports a runtime helper; change the schema so it needs none');
   return [
     { path: REGISTRY_SCHEMA_PATH, text: `${JSON.stringify(registry, null, 2)}\n` },
     { path: STATE_SCHEMA_PATH, text: `${JSON.stringify(state, null, 2)}\n` },
