@@ -76,6 +76,19 @@ describe('versioned --json output', () => {
     expect((a.goals as unknown[]).length).toBeGreaterThan(0);
   });
 
+  test('turn trace show and replay', () => {
+    const dir = tempDir('ratchet-json-trace-');
+    const run = (args: string[]): void => expect(ratchet([...args, '--cwd', dir]).status, args.join(' ')).toBe(0);
+    run(['turn', 'start', 't1', '--tokens', '10', '--now', '2030-01-01T00:00:00Z']);
+    run(['turn', 'trace', 'span', 'start', 'a', '--component', 'planner', '--now', '2030-01-01T00:00:01Z']);
+    run(['turn', 'trace', 'span', 'start', 'b', '--parent', 'a', '--depends-on', 'a', '--tokens', '1', '--now', '2030-01-01T00:00:02Z']);
+    run(['turn', 'trace', 'event', 'ToolInvocation', 'grep', '--span', 'b', '--tokens', '20', '--payload', '{"q":"x"}', '--now', '2030-01-01T00:00:03Z']);
+    const show = expectOutput('turn-trace-show', dir, ['turn', 'trace', 'show']);
+    expect((show.over as unknown[]).length).toBe(2);
+    expect(show.tree).toEqual([{ span_id: 'a', events: [], children: [{ span_id: 'b', events: ['e1', 'e3'], children: [] }] }]);
+    expect(expectOutput('turn-trace-replay', dir, ['turn', 'trace', 'replay', 't1']).order).toEqual(['a', 'b']);
+  });
+
   test('failures print the error document: bad input (exit 2) and a usage error', () => {
     const missing = expectOutput('error', fresh, ['plan', 'lint', 'no-such-plan.txt'], 2);
     expect((missing.error as { code: string }).code).toBeTruthy();

@@ -19,7 +19,8 @@ export type GoalsErrorCode =
   | 'turn-mismatch'
   | 'plan-state'
   | 'scratch-state'
-  | 'untrusted-registry';
+  | 'untrusted-registry'
+  | 'trace-state';
 
 export interface RegistryIssue {
   pointer: string;

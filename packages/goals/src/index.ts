@@ -146,3 +146,4 @@ export {
   type MutationResult,
   type RegistryFile,
 } from './goals-file.js';
+export * from './trace/index.js';

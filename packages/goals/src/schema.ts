@@ -6,6 +6,7 @@
  * validators the main entry uses (the main entry never imports zod: it costs ~100 ms of start-up).
  */
 import { z } from 'zod';
+import { jsonSchema } from './zod-json-schema.js';
 
 import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 
@@ -568,11 +569,6 @@ export const ParsedPlanSchema = z
   .strict()
   .meta({ id: 'ParsedPlan', title: 'Ratchet plan (Frontal Cortex), parsed and checked: steps, their schedule in waves, and every problem with its line' });
 
-function jsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
-  const { $schema, ...rest } = out;
-  return { $schema, $id: id, ...rest };
-}
 
 export const actionTypesJsonSchema = (): Record<string, unknown> => jsonSchema(ActionTypeRegistrySchema, ACTION_TYPES_SCHEMA_URL);
 /** The state document as written: the store adds `$schema` and `schemaVersion` around it. */
@@ -593,3 +589,6 @@ export const proposalAmendmentJsonSchema = (): Record<string, unknown> => jsonSc
 export type ActionTypeInput = z.input<typeof ActionTypeSchema>;
 export type ActionTypeRegistryInput = z.input<typeof ActionTypeRegistrySchema>;
 export type GoalsStateOutput = z.output<typeof GoalsStateSchema>;
+
+// The turn trace's formats live in their own module; re-exported so `@ratchet/goals/schema` has them all.
+export * from './trace/schema.js';

@@ -11,7 +11,7 @@ interface AjvError {
   message?: string;
 }
 
-interface ValidateFunction {
+export interface ValidateFunction {
   (data: unknown): boolean;
   errors?: AjvError[] | null;
 }
@@ -28,7 +28,7 @@ const commitValidator = validateCommit as unknown as ValidateFunction;
 const proposalValidator = validateProposal as unknown as ValidateFunction;
 const amendmentValidator = validateAmendment as unknown as ValidateFunction;
 
-function issuesOf(fn: ValidateFunction, value: unknown): StructuralIssue[] {
+export function issuesOf(fn: ValidateFunction, value: unknown): StructuralIssue[] {
   if (fn(value)) return [];
   const out: StructuralIssue[] = [];
   const seen = new Set<string>();

@@ -12,6 +12,7 @@ type Schema = Record<string, unknown>;
 const SESSION = 'https://unpkg.com/@ratchet/orchestrator/schemas/session.schema.json';
 const CAMPAIGN = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign.schema.json';
 const GOALS = 'https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json';
+const TRACE = 'https://unpkg.com/@ratchet/goals/schemas/turn-trace.schema.json';
 
 const str = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
 const int = (description: string, extra: Schema = {}): Schema => ({ type: 'integer', description, ...extra });
@@ -272,7 +273,48 @@ export function outputJsonSchemas(): Record<OutputName, Schema> {
       ['version', 'goals', 'actions', 'by_owner', 'questions', 'counts'],
     ),
     import: importSchema(),
+    ...traceSchemas(),
   };
+}
+
+/** `ratchet turn trace show|replay --json`: the trace itself is @ratchet/goals' turn-trace schema. */
+function traceSchemas(): Pick<Record<OutputName, Schema>, 'turn-trace-show' | 'turn-trace-replay'> {
+  const warnings = arr(str('A torn last line skipped, with its file and line.'), 'Problems read past (never a bad line in the middle: that is an error).');
+  const node: Schema = { type: 'object', description: 'A span and the spans nested in it.', properties: { span_id: str('The span.'), events: arr(str('An event id.'), "The span's own events, in recording order."), children: { type: 'array', items: { $ref: '#/$defs/node' }, description: 'Child spans, in start order.' } }, required: ['span_id', 'events', 'children'] };
+  const show = success(
+    'turn-trace-show',
+    'ratchet turn trace show --json',
+    'One turn\'s trace: its spans and events, usage against budgets, the spans as a tree, and the budgets gone past. Read-only.',
+    {
+      trace: ref(`${TRACE}#/$defs/TurnTrace`, 'The trace: {trace_id, turn_id, budgets, usage, spans, events}.'),
+      tree: arr({ $ref: '#/$defs/node' }, 'Top-level spans (no parent), each with its children.'),
+      over: arr(
+        obj({ scope: { enum: ['turn', 'span'], description: 'The turn or one span.' }, span_id: str('For a span: which.'), budget: { enum: ['tokens', 'tools', 'time_ms'], description: 'Which budget.' }, allowed: int('The budget.', { minimum: 0 }), used: int('Used so far.', { minimum: 0 }), over: int('By how much.', { minimum: 1 }) }, ['scope', 'budget', 'allowed', 'used', 'over'], 'A budget gone past.'),
+        'Budgets the turn or its spans have gone past.',
+      ),
+      warnings,
+    },
+    ['trace', 'tree', 'over', 'warnings'],
+  );
+  show.$defs = { node };
+  const replay = success(
+    'turn-trace-replay',
+    'ratchet turn trace replay --json',
+    "A turn's spans in a topological order over depends_on (ties: start time, then span id), each with its events. A cycle or a dangling depends_on is an error document (exit 2). Read-only.",
+    {
+      trace_id: str('The trace.'),
+      turn_id: str('The turn.'),
+      order: arr(str('A span id.'), 'Span ids in replay order.'),
+      steps: arr(
+        obj({ position: int('1-based place in the replay.', { minimum: 1 }), span: ref(`${TRACE}#/$defs/TraceSpan`, 'The span.'), events: arr(ref(`${TRACE}#/$defs/TraceEvent`, 'An event.'), "The span's own events.") }, ['position', 'span', 'events'], 'One span to replay.'),
+        'The spans, in replay order.',
+      ),
+      turn_events: arr(ref(`${TRACE}#/$defs/TraceEvent`, 'An event.'), 'Events outside any span (turn-level decisions, policies, the summary).'),
+      warnings,
+    },
+    ['trace_id', 'turn_id', 'order', 'steps', 'turn_events', 'warnings'],
+  );
+  return { 'turn-trace-show': show, 'turn-trace-replay': replay };
 }
 
 /** `ratchet import --json`: `ok` is false when a file is broken, nothing was found or a conversion was refused. */

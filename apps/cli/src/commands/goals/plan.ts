@@ -13,7 +13,8 @@ import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { countDiagnostics, formatStylish, formatSummary } from '../../output/diagnostics.js';
 import { displayPath } from '../../paths.js';
 import { makeStyle } from '../../style.js';
-import { actorOf, expectedVersion, intOption, mapErrors, openState, type Options } from './shared.js';
+import { actorOf, clockOf, expectedVersion, intOption, mapErrors, openState, type Options } from './shared.js';
+import { tracePlanStart, tracePlanStep } from './trace-plan.js';
 
 /** Plans are a page or two; a larger file is not one (and is refused before it is read). */
 const MAX_PLAN_BYTES = 1024 * 1024;
@@ -36,6 +37,7 @@ export default async function plan(ctx: Context, args: string[], options: Option
       );
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, plan: r.result, ready: readySteps(r.result).map((s) => s.number) });
       else ctx.out(`started plan ${r.result.id} from ${shown}: ${r.result.steps.length} steps; ready: ${readyList(r.result)}  (state v${r.version})`);
+      await tracePlanStart(ctx, options, r.result, clockOf(options)());
       return EXIT_OK;
     });
   }
@@ -89,6 +91,7 @@ async function step(ctx: Context, args: string[], options: Options): Promise<num
           : failStep(tx, planId, number, { reason: (options.reason as string | undefined) ?? '', regenerate: options.regenerate === true }),
     );
     const run = r.result;
+    await tracePlanStep(ctx, options, run, number, event, clockOf(options)());
     if (ctx.json) ctx.emitJson({ ok: true, version: r.version, plan: run, ready: readySteps(run).map((s) => s.number) });
     else {
       const s = run.steps.find((x) => x.number === number)!;

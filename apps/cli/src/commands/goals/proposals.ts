@@ -5,6 +5,8 @@ import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import { PROJECT_REGISTRIES, actorOf, expectedVersion, loadRegistryFor, mapErrors, openState, projectRegistry, readJsonArg, registryPath, type Options } from './shared.js';
 import { resolve } from 'node:path';
+import { clockOf } from './shared.js';
+import { traceProposal } from './trace-proposals.js';
 
 /** `ratchet proposals submit|amend|list|show|review|merge|export`. */
 export default async function proposals(ctx: Context, args: string[], options: Options): Promise<number> {
@@ -31,6 +33,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
       if (merged.proposal_type === undefined) throw new CliError('proposals submit: give --kind (add, modify, deprecate) or a file with proposal_type');
       // Problems in the file are placed in it (line:col); without a file, --kind/--type-id/--rationale are what is wrong.
       const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => submitProposal(tx, merged)), input);
+      await traceProposal(ctx, options, r.result, 'submitted', clockOf(options)());
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
       else ctx.out(`submitted ${line(r.result)}  (review: ratchet proposals review ${r.result.id} approve --as user)`);
       return EXIT_OK;
@@ -45,6 +48,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
       if (options.rationale !== undefined) amendment.rationale = options.rationale as string;
       const before = (await store.read()).proposals.find((p) => p.id === first)?.status;
       const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.amend' }, (tx) => amendProposal(tx, first, amendment)), input);
+      if (r.entry !== undefined) await traceProposal(ctx, options, r.result, 'amended', clockOf(options)());
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, changed: r.entry !== undefined, proposal: r.result });
       else if (r.entry === undefined) ctx.out(`${line(r.result)}  (the amendment changes nothing)`);
       else {
@@ -63,6 +67,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
     if (command === 'review') {
       if (second !== 'approve' && second !== 'reject') throw new CliError('proposals review: <decision> must be approve or reject');
       const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => reviewProposal(tx, first, second, (options.comments as string | undefined) ?? ''));
+      await traceProposal(ctx, options, r.result, second === 'approve' ? 'approved' : 'rejected', clockOf(options)());
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
       else ctx.out(`${second === 'approve' ? 'approved' : 'rejected'} ${line(r.result)}`);
       return EXIT_OK;
@@ -81,6 +86,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
       return EXIT_OK;
     }
     const r = await store.mergeProposal(first, path, { ...meta, displayPath: shown, ifMissing });
+    await traceProposal(ctx, options, r.proposal, 'merged', clockOf(options)());
     if (ctx.json) ctx.emitJson({ ok: true, registry: shown, proposal: r.proposal, patch: r.patch });
     else ctx.out(`merged ${line(r.proposal)} into ${shown}; turns already running keep the registry they loaded`);
     return EXIT_OK;

@@ -9,6 +9,14 @@ import type { RegisterArea } from '../../areas.js';
 
 const STATE = '.ratchet/goals.json';
 
+/** Where the turn trace is: the commands that record into it or read it. */
+function traced(cmd: Command): Command {
+  return cmd
+    .option('--traces <file>', 'the turn trace (JSON Lines), relative to --cwd; rotated files sit beside it (traces.1.jsonl, ...)', '.ratchet/traces.jsonl')
+    .option('--trace-config <file>', 'default budgets and rotation size', '.ratchet/trace.config.json')
+    .option('--now <time>', 'the clock (ISO 8601; default: now)');
+}
+
 /** Options every goals command shares: where the state and the registry are. */
 function common(cmd: Command): Command {
   return cmd
@@ -67,20 +75,21 @@ export const registerGoals: RegisterArea = (program, action) => {
         '\nExamples:\n  ratchet goals plan check plan.md\n  ratchet --json goals plan check - < plan.md',
     )
     .action(action(() => import('./plan.js'), 'check'));
-  writer(plan.command('start').description('start executing a plan that checks: its steps are recorded in the goals state (refused, exit 1, if the plan has errors)').argument('<file>', 'the plan (Markdown); "-" for stdin'))
+  traced(writer(plan.command('start').description('start executing a plan that checks: its steps are recorded in the goals state (refused, exit 1, if the plan has errors)').argument('<file>', 'the plan (Markdown); "-" for stdin')))
     .option('--id <id>', 'plan id (default: pl1, pl2, ...)')
     .option('--goal <id>', 'the goal it serves')
     .option('--turn <id>', 'the turn it was made in')
     .addHelpText('after', '\nExample:\n  ratchet goals plan start plan.md --goal g1 && ratchet goals plan step pl1 1 start')
     .action(action(() => import('./plan.js'), 'start'));
-  writer(
+  traced(writer(
     plan
       .command('step')
       .description('record a step started, succeeded (with --evidence: what shows its success criteria were met) or failed (with --reason; --regenerate asks for a new plan). A step starts only after the steps it waits for succeeded; only a started step succeeds or fails (refusals exit 1)')
       .argument('<plan>', 'plan id')
       .argument('<step>', 'step number')
       .argument('<event>', 'start, succeed or fail'),
-  )
+  ))
+    .option('--turn <id>', 'the turn whose trace records the step (default: $RATCHET_TURN, else the open turn started last); each step is a span <plan>.s<N>')
     .option('--evidence <ref...>', 'evidence that the success criteria were met (files, URLs, tool results); required to succeed')
     .option('--note <text>', 'how the evidence meets the criteria')
     .option('--reason <text>', 'why the step failed (required to fail)')
@@ -201,20 +210,20 @@ export const registerGoals: RegisterArea = (program, action) => {
   clock(writer(scratch.command('archive').description('archive an item (final)').argument('<id>', 'observation id'))).action(action(() => import('./scratch.js'), 'archive'));
   clock(writer(scratch.command('expire').description('archive every item past its expiry (reads already leave them out; this records it)'))).action(action(() => import('./scratch.js'), 'expire'));
 
-  const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, amend, show, review, merge, export as a patch');
-  writer(proposals.command('submit').description('propose adding, modifying or deprecating an action type').argument('[file]', 'a JSON proposal ({proposal_type, type_id, allowed_statuses, ...}); "-" for stdin'))
+  const proposals = program.command('proposals').description('proposals to change the action-type registry: submit, amend, show, review, merge, export as a patch (each move during an open turn is an event in its trace)');
+  traced(writer(proposals.command('submit').description('propose adding, modifying or deprecating an action type').argument('[file]', 'a JSON proposal ({proposal_type, type_id, allowed_statuses, ...}); "-" for stdin')))
     .addOption(new Option('--kind <kind>', 'proposal type').choices(['add', 'modify', 'deprecate']))
     .option('--type-id <id>', 'the action type concerned')
     .option('--rationale <text>', 'why')
     .addHelpText('after', '\nExamples:\n  ratchet proposals submit examples/goals/code-review.proposal.json\n  ratchet proposals submit --kind deprecate --type-id research --rationale "use agent_task"')
     .action(action(() => import('./proposals.js'), 'submit'));
-  writer(
+  traced(writer(
     proposals
       .command('amend')
       .description('change an open or approved proposal before it is merged: the fields the file gives replace the proposal\'s (an approved one goes back to review)')
       .argument('<id>', 'proposal id')
       .argument('[file]', 'a JSON amendment ({type_id?, display_name?, allowed_owners?, suggested_policies?, allowed_statuses?, allowed_transitions?, policy_handlers?, rationale?, ...}); "-" for stdin'),
-  )
+  ))
     .option('--type-id <id>', 'set the action type id')
     .option('--rationale <text>', 'replace the rationale')
     .addHelpText(
@@ -231,16 +240,16 @@ export const registerGoals: RegisterArea = (program, action) => {
   common(proposals.command('show').description('show one proposal in full: the type it describes, rationale, examples, risks, reviews').argument('<id>', 'proposal id'))
     .addHelpText('after', '\nExample:\n  ratchet proposals show p1\n  ratchet proposals export p1   # the same change as a diff of the registry file')
     .action(action(() => import('./proposals.js'), 'show'));
-  writer(proposals.command('review').description('approve or reject a proposal, with comments (the user reviews: --as user)').argument('<id>', 'proposal id').argument('<decision>', 'approve or reject'))
+  traced(writer(proposals.command('review').description('approve or reject a proposal, with comments (the user reviews: --as user)').argument('<id>', 'proposal id').argument('<decision>', 'approve or reject')))
     .option('--comments <text>', 'review comments', '')
     .action(action(() => import('./proposals.js'), 'review'));
-  writer(proposals.command('merge').description('write an approved proposal into the registry file (the user merges: --as user; never changes a turn already running)').argument('<id>', 'proposal id'))
+  traced(writer(proposals.command('merge').description('write an approved proposal into the registry file (the user merges: --as user; never changes a turn already running)').argument('<id>', 'proposal id')))
     .action(action(() => import('./proposals.js'), 'merge'));
   common(proposals.command('export').description('print the proposal as a unified diff of the registry file (git apply accepts it)').argument('<id>', 'proposal id'))
     .addHelpText('after', '\nExample:\n  ratchet proposals export p1 > p1.patch && git apply p1.patch')
     .action(action(() => import('./proposals.js'), 'export'));
 
-  const turn = program.command('turn').description('turn integration: assess at turn start, commit deltas at turn end (idempotent by turn id)');
+  const turn = program.command('turn').description('turn integration: assess at turn start, commit deltas at turn end (idempotent by turn id), and the turn trace (start, end, trace)');
   common(turn.command('assess').description('top goals, pending actions (by utility density, due date, blocking, goal alignment) and questions'))
     .option('--limit <n>', 'how many actions (overall and per owner)', '10')
     .option('--goals <n>', 'how many goals', '10')
@@ -249,8 +258,65 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--now <time>', 'the turn clock (ISO 8601; default: now)')
     .addHelpText('after', '\nExample:\n  ratchet --json turn assess --limit 5')
     .action(action(() => import('./turn.js'), 'assess'));
-  writer(turn.command('commit').description('apply a turn\'s deltas (progress, new and completed actions, story updates); replaying a turn changes nothing').argument('<file>', 'the commit as JSON ({turn_id, expected_version?, progress, new_actions, completed_actions, story_updates}); "-" for stdin'))
-    .option('--now <time>', 'the turn clock (ISO 8601; default: now)')
-    .addHelpText('after', '\nExample:\n  ratchet turn commit turn-42.json')
+  traced(writer(turn.command('commit').description('apply a turn\'s deltas (progress, new and completed actions, story updates); replaying a turn changes nothing').argument('<file>', 'the commit as JSON ({turn_id, expected_version?, progress, new_actions, completed_actions, story_updates}); "-" for stdin')))
+    .addHelpText('after', '\nWhen the turn has an open trace (ratchet turn start), the commit is recorded in it as a Decision, and each proposal it filed as a Policy event naming the proposal.\n\nExample:\n  ratchet turn commit turn-42.json')
     .action(action(() => import('./turn.js'), 'commit'));
+  registerTrace(turn, action);
 };
+
+/** `ratchet turn start|end` and `ratchet turn trace span|event|show|replay`. */
+function registerTrace(turn: Command, action: Parameters<RegisterArea>[1]): void {
+  const load = () => import('./trace.js');
+  traced(turn.command('start').description('start a turn\'s trace with its budgets (defaults from .ratchet/trace.config.json); planner steps, commits, proposals and the harness then record into it').argument('[turn]', 'turn id (default: turn-<base36 time>)'))
+    .option('--tokens <n>', 'token budget of the turn')
+    .option('--tools <n>', 'tool invocation budget of the turn')
+    .option('--time-ms <n>', 'wall-clock budget of the turn, in ms')
+    .addHelpText(
+      'after',
+      '\nA span or turn that goes past a budget gets a Policy event naming the budget and by how much (and a note on stderr).\n' +
+        'Recordings go to --turn, else $RATCHET_TURN, else the turn started last.\n' +
+        '\nExamples:\n  ratchet turn start t42 --tokens 200000 --tools 40 --time-ms 600000\n  export RATCHET_TURN=t42',
+    )
+    .action(action(load, 'start'));
+  traced(turn.command('end').description('end a turn: spans still open end with status error, --summary adds a Summary event; nothing more is recorded into it').argument('[turn]', 'turn id (default: --turn, $RATCHET_TURN, else the turn started last)'))
+    .option('--summary <text>', 'what the turn achieved')
+    .option('--turn <id>', 'the turn')
+    .addHelpText('after', '\nExample:\n  ratchet turn end t42 --summary "cache added, tests green"')
+    .action(action(load, 'end'));
+  const trace = turn.command('trace').description("the turn trace: a harness's spans and events, a turn shown as a tree with budgets used vs allowed, replay in dependency order");
+  const span = trace.command('span').description('record a span of work (a tool call, a sub-agent, a phase) starting or ending');
+  traced(span.command('start').description('start a span in the current turn').argument('<span>', 'span id, unique in the turn'))
+    .option('--component <name>', 'what runs in it: planner, executor, a tool name', 'harness')
+    .option('--parent <span>', 'the open span it is part of')
+    .option('--depends-on <span...>', 'spans (already started in this turn) it comes after in a replay')
+    .option('--tokens <n>', "the span's token budget")
+    .option('--tools <n>', "the span's tool invocation budget")
+    .option('--time-ms <n>', "the span's wall-clock budget, in ms")
+    .option('--turn <id>', 'the turn (default: $RATCHET_TURN, else the turn started last)')
+    .addHelpText('after', '\nExample:\n  ratchet turn trace span start fetch --component web_fetch --depends-on plan --tokens 5000')
+    .action(action(load, 'span', 'start'));
+  traced(span.command('end').description('end an open span (refused before its start time, twice, or with open child spans)').argument('<span>', 'span id'))
+    .addOption(new Option('--status <status>', 'how it ended').choices(['ok', 'error']).default('ok'))
+    .option('--tokens <n>', 'tokens the span used (added to its usage)')
+    .option('--tools <n>', 'tool invocations the span made (added to its usage)')
+    .option('--turn <id>', 'the turn (default: $RATCHET_TURN, else the turn started last)')
+    .addHelpText('after', '\nExample:\n  ratchet turn trace span end fetch --tokens 3120 --tools 1')
+    .action(action(load, 'span', 'end'));
+  traced(trace.command('event').description('record an event in the current turn (in an open span with --span)').argument('<kind>', 'Decision, ToolInvocation, Observation, Error, Policy or Summary').argument('<summary>', 'one line saying what happened'))
+    .option('--span <span>', 'the open span it happened in')
+    .option('--payload <json>', 'details, as a JSON object')
+    .option('--proposal <id>', 'the registry proposal it is about')
+    .option('--tokens <n>', 'tokens used')
+    .option('--tools <n>', 'tool invocations (a ToolInvocation counts 1 by default)')
+    .option('--turn <id>', 'the turn (default: $RATCHET_TURN, else the turn started last)')
+    .addHelpText('after', '\nExamples:\n  ratchet turn trace event ToolInvocation "grep -r cache src" --span exec --tokens 800\n  ratchet turn trace event Decision "keep the old API" --payload \'{"options":2}\'')
+    .action(action(load, 'event'));
+  traced(trace.command('show').description('a turn as a tree of spans with their events, and its budgets used vs allowed').argument('[turn]', 'turn id (default: $RATCHET_TURN, else the turn started last)'))
+    .option('--turn <id>', 'the turn')
+    .addHelpText('after', '\nWith --json: {trace, tree, over, warnings} (JSON Schema: @ratchet/cli/schemas/output/turn-trace-show.v1.schema.json; the trace: @ratchet/goals/schemas/turn-trace.schema.json).\nA torn last line (a writer killed mid-append) is skipped with a warning; any other bad line is an error naming file and line (exit 2).\n\nExample:\n  ratchet turn trace show t42')
+    .action(action(load, 'show'));
+  traced(trace.command('replay').description("a turn's spans in a topological order over depends_on (ties: start time, then id); a cycle or a dangling depends_on is refused naming the spans (exit 2)").argument('[turn]', 'turn id (default: $RATCHET_TURN, else the turn started last)'))
+    .option('--turn <id>', 'the turn')
+    .addHelpText('after', '\nWith --json: JSON Schema @ratchet/cli/schemas/output/turn-trace-replay.v1.schema.json.\n\nExample:\n  ratchet --json turn trace replay t42')
+    .action(action(load, 'replay'));
+}

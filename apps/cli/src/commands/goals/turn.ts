@@ -5,6 +5,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { filedNote, line } from './actions.js';
 import { actorOf, clockOf, expectedVersion, intOption, loadRegistryFor, mapErrors, openState, readJsonArg, registryFileOf, type Options } from './shared.js';
+import { traceCommit } from './trace-proposals.js';
 
 /** `ratchet turn assess|commit`: what to look at when a turn starts, and the turn's deltas when it ends. */
 export default async function turn(ctx: Context, args: string[], options: Options): Promise<number> {
@@ -36,6 +37,7 @@ export default async function turn(ctx: Context, args: string[], options: Option
     }
     // Problems in the commit are placed in its file: `turn.json:12:7: ... (at /completed_actions/1)`.
     const r = await mapErrors(ctx, () => store.commitTurn(registry, input.value as never, { actor: actorOf(ctx, options), registry: registryFileOf(ctx, options, registry) }), input);
+    if (!r.replayed) await traceCommit(ctx, options, r, clockOf(options)());
     if (ctx.json) ctx.emitJson({ ok: true, ...r });
     else if (r.replayed) ctx.out(`turn ${r.turn_id} was already committed: nothing changed (state v${r.version})`);
     else {

@@ -1,0 +1,75 @@
+/**
+ * What the goals commands share about the turn trace: where it is (`--traces`, default
+ * .ratchet/traces.jsonl; rotation size from .ratchet/trace.config.json), which turn a recording
+ * goes to (`--turn`, else $RATCHET_TURN, else the turn started last), the mapping of trace errors
+ * to exit codes, and `traceAlong`: the best-effort recording other commands (plan steps, commits,
+ * proposals) make into the current turn after their own change is written.
+ */
+import { resolve } from 'node:path';
+import { StoreError } from '@ratchet/store';
+import { DEFAULT_TRACE_CONFIG_FILE, DEFAULT_TRACE_FILE, GoalsError, openTraceLog, readTraceConfig, type NewRecord, type RecordResult, type TraceConfig, type TraceLog, type TurnTrace } from '@ratchet/goals';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
+import { displayPath } from '../../paths.js';
+import { mapErrors, type Options } from './shared.js';
+
+export async function traceConfigOf(ctx: Context, options: Options): Promise<TraceConfig> {
+  return readTraceConfig(resolve(ctx.cwd, (options.traceConfig as string | undefined) ?? DEFAULT_TRACE_CONFIG_FILE), { root: ctx.cwd });
+}
+
+export async function openTraces(ctx: Context, options: Options, config?: TraceConfig): Promise<TraceLog> {
+  const c = config ?? (await traceConfigOf(ctx, options));
+  return openTraceLog(resolve(ctx.cwd, (options.traces as string | undefined) ?? DEFAULT_TRACE_FILE), { root: ctx.cwd, rotateBytes: c.rotate_bytes });
+}
+
+/** The turn named by --turn or $RATCHET_TURN; undefined: the turn started last. */
+export function turnOf(ctx: Context, options: Options, positional?: string): string | undefined {
+  const env = ctx.io.env.RATCHET_TURN;
+  return positional ?? (options.turn as string | undefined) ?? (env === undefined || env === '' ? undefined : env);
+}
+
+/**
+ * Trace refusals (the history shortcuts) exit 1; a trace file that does not read is an input error
+ * naming its file and line (exit 2); the rest as the goals commands map them.
+ */
+export async function mapTraceErrors<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
+  return mapErrors(ctx, async () => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof GoalsError && err.code === 'trace-state') throw new CliError(err.reason, { exitCode: EXIT_PROBLEMS, code: err.code });
+      if (err instanceof GoalsError && err.path !== undefined) {
+        throw new CliError(err.reason, { exitCode: EXIT_USAGE, code: err.code, file: displayPath(ctx, err.path), ...(err.line === undefined ? {} : { line: err.line }) });
+      }
+      // A trace file's problem, shown with the path as the user would type it: `.ratchet/traces.jsonl:3:10`.
+      if (err instanceof StoreError && err.line !== undefined) throw new CliError(err.reason, { exitCode: EXIT_USAGE, code: err.code, file: displayPath(ctx, err.path), line: err.line, ...(err.column === undefined ? {} : { column: err.column }) });
+      throw err;
+    }
+  });
+}
+
+/** Torn lines skipped while reading, and budgets gone past: on stderr, so --json stays one document. */
+export function noteRecording(ctx: Context, r: { warnings: readonly string[]; breaches?: RecordResult['breaches'] | undefined; appended?: RecordResult['appended'] | undefined; rotated?: string | undefined }): void {
+  for (const w of r.warnings) ctx.note(`warning: ${w}`);
+  for (const e of r.appended ?? []) if (e.type === 'event' && e.kind === 'Policy' && e.payload?.policy === 'budget') ctx.note(`budget: ${e.summary}`);
+  if (r.rotated !== undefined) ctx.note(`traces rotated to ${displayPath(ctx, r.rotated)}`);
+}
+
+/**
+ * Record into the current turn's trace after another command's change is written: only when the
+ * turn is open (a project not using traces, or between turns, records nothing). The change itself
+ * is done, so a trace that cannot be written is a warning, not a failure of the command.
+ */
+export async function traceAlong(ctx: Context, options: Options, make: (trace: TurnTrace, turnId: string) => NewRecord[], turn?: string): Promise<void> {
+  try {
+    const log = await openTraces(ctx, options);
+    const id = turn ?? turnOf(ctx, options);
+    const { trace } = await log.read(id);
+    if (trace === undefined || trace.status !== 'open') return;
+    // Decided again inside the lock: the turn may have ended since it was read.
+    noteRecording(ctx, await log.record(trace.turn_id, (current, turn) => (current?.status === 'open' ? make(current, turn) : [])));
+  } catch (err) {
+    ctx.note(`warning: not recorded in the turn trace: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
