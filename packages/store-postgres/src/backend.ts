@@ -1,4 +1,4 @@
-import { StoreError } from '@ratchet/store';
+import { StoreError, redactUrl } from '@ratchet/store';
 import type { StorageBackend } from '@ratchet/store';
 import pg from 'pg';
 import type { PoolClient, QueryResultRow } from 'pg';
@@ -9,7 +9,6 @@ import { lockStore } from './locks.js';
 import { logStore } from './logs.js';
 import { migrate } from './migrations.js';
 import { queueStore } from './queues.js';
-import { redactUrl } from './redact-url.js';
 
 export interface PostgresBackendOptions {
   /** `postgres://user:password@host:port/database` (or `postgresql://`); `?host=/dir` for a unix socket. */

@@ -1,10 +1,8 @@
-import { DocumentTooLargeError, RevisionConflictError } from '@ratchet/store';
+import { DocumentTooLargeError, RevisionConflictError, assertJsonObject, assertKey, assertPrefix } from '@ratchet/store';
 import type { DocumentStore, DocumentUpdater, StoredDocument, UpdateDocumentOptions } from '@ratchet/store';
 import type { PoolClient } from 'pg';
 import type { Context } from './context.js';
 import { ADVISORY } from './migrations.js';
-import { serializeJson } from './json-value.js';
-import { checkKey } from './keys.js';
 
 interface DocumentRow {
   value: string;
@@ -34,13 +32,13 @@ export function documentStore(ctx: Context): DocumentStore {
 
   return {
     async get(key) {
-      checkKey(location, key);
+      assertKey(location, key);
       const rows = await ctx.query<DocumentRow>('SELECT value, revision FROM ratchet_documents WHERE project = $1 AND key = $2', [project, key]);
       return rows[0] ? toDocument(key, rows[0]) : undefined;
     },
 
     async update(key: string, fn: DocumentUpdater, options: UpdateDocumentOptions = {}) {
-      checkKey(location, key);
+      assertKey(location, key);
       return ctx.transaction(async (client) => {
         const row = await lockRow(client, key);
         const current = row ? toDocument(key, row) : undefined;
@@ -50,7 +48,8 @@ export function documentStore(ctx: Context): DocumentStore {
         }
         const next = await fn(current);
         if (next === undefined) return current;
-        const text = serializeJson(location, key, next, true);
+        assertJsonObject(`${location}#${key}`, next);
+        const text = JSON.stringify(next);
         const size = Buffer.byteLength(text, 'utf8');
         if (size > ctx.maxDocumentBytes) throw new DocumentTooLargeError(location, key, size, ctx.maxDocumentBytes);
         await client.query(
@@ -63,12 +62,13 @@ export function documentStore(ctx: Context): DocumentStore {
     },
 
     async delete(key) {
-      checkKey(location, key);
+      assertKey(location, key);
       const rows = await ctx.query('DELETE FROM ratchet_documents WHERE project = $1 AND key = $2 RETURNING key', [project, key]);
       return rows.length > 0;
     },
 
     async list(prefix = '') {
+      assertPrefix(location, prefix);
       const rows = await ctx.query<{ key: string }>('SELECT key FROM ratchet_documents WHERE project = $1 AND starts_with(key, $2)', [project, prefix]);
       return rows.map((r) => r.key).sort();
     },

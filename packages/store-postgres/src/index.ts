@@ -6,4 +6,3 @@
  */
 export { DEFAULT_MAX_DOCUMENT_BYTES, createPostgresBackend, type PostgresBackendOptions } from './backend.js';
 export { SCHEMA_VERSION } from './migrations.js';
-export { redactUrl } from './redact-url.js';

@@ -1,8 +1,7 @@
-import { LeaseLostError } from '@ratchet/store';
+import { LeaseLostError, assertKey } from '@ratchet/store';
 import type { Lease, LockStore } from '@ratchet/store';
 import { randomUUID } from 'node:crypto';
 import type { Context } from './context.js';
-import { checkKey } from './keys.js';
 
 interface LockRow {
   owner: string;
@@ -24,7 +23,7 @@ export function lockStore(ctx: Context): LockStore {
   const { project, location } = ctx;
   return {
     async tryAcquire(name, owner, leaseMs) {
-      checkKey(location, name, 'lock name');
+      assertKey(location, name);
       checkLease(leaseMs);
       const rows = await ctx.query<LockRow>(
         `INSERT INTO ratchet_locks (project, name, owner, token, lease_until) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')
@@ -37,7 +36,7 @@ export function lockStore(ctx: Context): LockStore {
     },
 
     async renew(lease, leaseMs) {
-      checkKey(location, lease.name, 'lock name');
+      assertKey(location, lease.name);
       checkLease(leaseMs);
       const rows = await ctx.query<LockRow>(
         `UPDATE ratchet_locks SET lease_until = now() + $4 * interval '1 millisecond'
@@ -51,13 +50,13 @@ export function lockStore(ctx: Context): LockStore {
     },
 
     async release(lease) {
-      checkKey(location, lease.name, 'lock name');
+      assertKey(location, lease.name);
       const rows = await ctx.query('DELETE FROM ratchet_locks WHERE project = $1 AND name = $2 AND token = $3 RETURNING name', [project, lease.name, lease.token]);
       return rows.length > 0;
     },
 
     async holder(name) {
-      checkKey(location, name, 'lock name');
+      assertKey(location, name);
       const rows = await ctx.query<LockRow>('SELECT owner, token, lease_until FROM ratchet_locks WHERE project = $1 AND name = $2 AND lease_until > now()', [project, name]);
       return rows[0] ? toLease(name, rows[0]) : undefined;
     },

@@ -1,7 +1,6 @@
+import { assertJsonValue, assertKey, assertPrefix } from '@ratchet/store';
 import type { LogEntry, LogStore } from '@ratchet/store';
 import type { Context } from './context.js';
-import { serializeJson } from './json-value.js';
-import { checkKey } from './keys.js';
 
 /**
  * Logs: one row per record. An append bumps the log's head row (`ratchet_log_heads`) by the number
@@ -12,9 +11,10 @@ export function logStore(ctx: Context): LogStore {
   const { project, location } = ctx;
   return {
     async append(key, records) {
-      checkKey(location, key);
+      assertKey(location, key);
       if (records.length === 0) throw new RangeError('logs.append needs at least one record');
-      const texts = records.map((r, i) => serializeJson(location, `${key}[${i}]`, r, false));
+      records.forEach((record, i) => assertJsonValue(`${location}#${key}`, record, [i]));
+      const texts = records.map((record) => JSON.stringify(record));
       return ctx.transaction(async (client) => {
         const head = await client.query<{ last_seq: string }>(
           `INSERT INTO ratchet_log_heads (project, key, last_seq) VALUES ($1, $2, $3)
@@ -33,7 +33,7 @@ export function logStore(ctx: Context): LogStore {
     },
 
     async read(key, options = {}) {
-      checkKey(location, key);
+      assertKey(location, key);
       const after = options.after ?? 0;
       const limit = options.limit;
       const rows = await ctx.query<{ seq: string; record: string }>(
@@ -44,6 +44,7 @@ export function logStore(ctx: Context): LogStore {
     },
 
     async list(prefix = '') {
+      assertPrefix(location, prefix);
       const rows = await ctx.query<{ key: string }>('SELECT key FROM ratchet_log_heads WHERE project = $1 AND last_seq > 0 AND starts_with(key, $2)', [project, prefix]);
       return rows.map((r) => r.key).sort();
     },

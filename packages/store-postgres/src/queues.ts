@@ -1,7 +1,6 @@
-import { LeaseLostError } from '@ratchet/store';
+import { LeaseLostError, assertKey, assertPrefix } from '@ratchet/store';
 import type { Claim, LostAttempt, QueueItem, QueueItemState, QueueStore } from '@ratchet/store';
 import type { Context } from './context.js';
-import { checkKey } from './keys.js';
 
 interface ClaimRow {
   id: string;
@@ -76,7 +75,7 @@ export function queueStore(ctx: Context): QueueStore {
 
   return {
     async offer(queue, items) {
-      checkKey(location, queue, 'queue');
+      assertKey(location, queue);
       if (items.length === 0) return 0;
       for (const item of items) {
         if (typeof item.id !== 'string' || item.id === '') throw new TypeError('queue items need a non-empty string id');
@@ -94,7 +93,7 @@ export function queueStore(ctx: Context): QueueStore {
     },
 
     async claim(queue, owner, leaseMs) {
-      checkKey(location, queue, 'queue');
+      assertKey(location, queue);
       checkLease(leaseMs);
       const row = (await ctx.query<ClaimRow>(CLAIM, [project, queue, owner, leaseMs]))[0];
       if (!row) return undefined;
@@ -111,7 +110,7 @@ export function queueStore(ctx: Context): QueueStore {
     },
 
     async heartbeat(queue, id, owner, leaseMs) {
-      checkKey(location, queue, 'queue');
+      assertKey(location, queue);
       checkLease(leaseMs);
       const rows = await ctx.query<{ id: string; owner: string; attempts: number; lease_until: Date }>(
         `UPDATE ratchet_queue_items SET lease_until = now() + $5 * interval '1 millisecond'
@@ -125,7 +124,7 @@ export function queueStore(ctx: Context): QueueStore {
     },
 
     async finish(queue, id, owner, outcome) {
-      checkKey(location, queue, 'queue');
+      assertKey(location, queue);
       if (outcome !== 'done' && outcome !== 'ready') throw new TypeError(`a claim finishes as "done" or "ready", not ${JSON.stringify(outcome)}`);
       // "done" keeps the owner (who finished it); "ready" gives the item back to nobody.
       const rows = await ctx.query(
@@ -138,7 +137,7 @@ export function queueStore(ctx: Context): QueueStore {
     },
 
     async items(queue) {
-      checkKey(location, queue, 'queue');
+      assertKey(location, queue);
       const rows = await ctx.query<{ id: string; state: QueueItemState; priority: number; attempts: number; owner: string | null; lease_until: Date | null; expired: boolean }>(
         `SELECT id, state, priority, attempts, owner, lease_until, (state = 'claimed' AND lease_until <= now()) AS expired
          FROM ratchet_queue_items WHERE project = $1 AND queue = $2 ORDER BY priority, offer_seq`,
@@ -155,7 +154,7 @@ export function queueStore(ctx: Context): QueueStore {
     },
 
     async lostAttempts(queue) {
-      checkKey(location, queue, 'queue');
+      assertKey(location, queue);
       const rows = await ctx.query<{ id: string; owner: string; attempt: number; lease_until: Date; recovered_at: Date }>(
         'SELECT id, owner, attempt, lease_until, recovered_at FROM ratchet_lost_attempts WHERE project = $1 AND queue = $2 ORDER BY seq',
         [project, queue],
@@ -164,6 +163,7 @@ export function queueStore(ctx: Context): QueueStore {
     },
 
     async list(prefix = '') {
+      assertPrefix(location, prefix);
       const rows = await ctx.query<{ queue: string }>('SELECT DISTINCT queue FROM ratchet_queue_items WHERE project = $1 AND starts_with(queue, $2)', [project, prefix]);
       return rows.map((r) => r.queue).sort();
     },
