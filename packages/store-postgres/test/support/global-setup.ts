@@ -1,0 +1,28 @@
+import type { TestProject } from 'vitest/node';
+import { startTestCluster, testClusterAvailability } from '../../src/testing.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The throwaway cluster's URL, or '' when PostgreSQL is not available (the suites skip). */
+    pgUrl: string;
+  }
+}
+
+/**
+ * One throwaway cluster per run; tests isolate by `project` id (every row carries it) or by a
+ * database of their own. Without PostgreSQL the suites skip with a loud banner, and fail instead
+ * under RATCHET_REQUIRE_PG=1 (CI), so a machine without it can never pass CI silently.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const availability = testClusterAvailability();
+  if (!availability.available) {
+    if (process.env.RATCHET_REQUIRE_PG === '1') throw new Error(`RATCHET_REQUIRE_PG=1 but ${availability.reason}`);
+    const line = '!'.repeat(100);
+    console.warn(`\n${line}\n!! @ratchet/store-postgres: the PostgreSQL tests were SKIPPED.\n!! ${availability.reason}\n${line}\n`);
+    project.provide('pgUrl', '');
+    return () => Promise.resolve();
+  }
+  const cluster = await startTestCluster();
+  project.provide('pgUrl', cluster.url);
+  return () => cluster.stop();
+}
