@@ -38,22 +38,30 @@ const canRun = (file: string): boolean => {
   }
 };
 
-/** The directory holding initdb, pg_ctl and postgres, or undefined. */
-export function findPostgresBin(): string | undefined {
+/** Where to look for the binaries (the defaults are PATH and Debian's versioned directories). */
+export interface SearchOptions {
+  path?: string | undefined;
+  libDir?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The directory holding initdb, pg_ctl and postgres, or undefined. Newest Debian version first. */
+export function findPostgresBin(options: SearchOptions = {}): string | undefined {
   const tools = ['initdb', 'pg_ctl', 'postgres'];
-  const candidates = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
-  const versions = existsSync('/usr/lib/postgresql')
-    ? readdirSync('/usr/lib/postgresql')
+  const libDir = options.libDir ?? '/usr/lib/postgresql';
+  const candidates = ((options.path ?? process.env.PATH) || '').split(delimiter).filter(Boolean);
+  const versions = existsSync(libDir)
+    ? readdirSync(libDir)
         .filter((v) => /^\d+$/u.test(v))
         .sort((a, b) => Number(b) - Number(a))
     : [];
-  candidates.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
+  candidates.push(...versions.map((v) => join(libDir, v, 'bin')));
   return candidates.find((dir) => tools.every((t) => canRun(join(dir, t))));
 }
 
-export function testClusterAvailability(): Availability {
-  if (process.env.RATCHET_TEST_PG_URL) return { available: true, via: 'RATCHET_TEST_PG_URL' };
-  const bin = findPostgresBin();
+export function testClusterAvailability(options: SearchOptions = {}): Availability {
+  if ((options.env ?? process.env).RATCHET_TEST_PG_URL) return { available: true, via: 'RATCHET_TEST_PG_URL' };
+  const bin = findPostgresBin(options);
   if (bin) return { available: true, via: 'binaries', bin };
   return { available: false, reason: `no PostgreSQL for the tests: initdb/pg_ctl/postgres not found on PATH or in /usr/lib/postgresql/*/bin, and RATCHET_TEST_PG_URL is not set; ${INSTALL_HINT}` };
 }
@@ -146,7 +154,8 @@ function localCluster(bin: string): TestCluster {
     throw err;
   }
   return {
-    url: `postgres://ratchet@/postgres?host=${encodeURIComponent(dir)}`,
+    // A valid WHATWG URL (so it can be parsed and redacted); `host=` makes pg use the socket directory.
+    url: `postgres://ratchet@localhost/postgres?host=${encodeURIComponent(dir)}`,
     stop() {
       if (live.has(stopNow)) stopNow();
       return Promise.resolve();
