@@ -16,13 +16,18 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const availability = testClusterAvailability();
   if (!availability.available) {
-    if (process.env.RATCHET_REQUIRE_PG === '1') throw new Error(`RATCHET_REQUIRE_PG=1 but ${availability.reason}`);
-    const line = '!'.repeat(100);
-    console.warn(`\n${line}\n!! @ratchet/store-postgres: the PostgreSQL tests were SKIPPED.\n!! ${availability.reason}\n${line}\n`);
+    console.warn(skipBanner(availability.reason, process.env));
     project.provide('pgUrl', '');
     return () => Promise.resolve();
   }
   const cluster = await startTestCluster();
   project.provide('pgUrl', cluster.url);
   return () => cluster.stop();
+}
+
+/** The banner of a run without PostgreSQL; throws instead when RATCHET_REQUIRE_PG=1 (CI). */
+export function skipBanner(reason: string, env: Readonly<Record<string, string | undefined>>): string {
+  if (env.RATCHET_REQUIRE_PG === '1') throw new Error(`RATCHET_REQUIRE_PG=1 but ${reason}`);
+  const line = '!'.repeat(100);
+  return `\n${line}\n!! @ratchet/store-postgres: the PostgreSQL tests were SKIPPED.\n!! ${reason}\n${line}\n`;
 }

@@ -10,7 +10,9 @@ import type { StorageBackend } from '@ratchet/store';
 export const pgUrl = inject('pgUrl');
 
 /** `describe` when the run has a PostgreSQL cluster; a loudly skipped `describe` otherwise (see global-setup.ts). */
-export const describePg = pgUrl ? describe : describe.skip;
+export function describePg(name: string, fn: () => void): void {
+  describe.skipIf(!pgUrl)(name, fn);
+}
 
 /** A project id no other test uses: every row is keyed by project, so tests share one database safely. */
 export const freshProject = (label = 'p'): string => `${label}-${randomBytes(5).toString('hex')}`;
