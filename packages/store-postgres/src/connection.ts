@@ -41,28 +41,42 @@ export function describeFailure(location: string, err: unknown): unknown {
   return new BackendUnavailableError(location, `cannot use the PostgreSQL database: ${known ?? message}${message && known ? ` (${message})` : ''}`, { cause: err });
 }
 
-/** Runs `fn` with a pooled client, inside a transaction; rolls back on any throw. */
-export async function inTransaction<T>(pool: Pool, location: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-  let client: PoolClient;
+/** Checks a client out of the pool, mapping a failed connect to BackendUnavailableError. */
+export async function connect(pool: Pool, location: string): Promise<PoolClient> {
   try {
-    client = await pool.connect();
+    return await pool.connect();
   } catch (err) {
     throw describeFailure(location, err);
   }
-  let broken: unknown;
+}
+
+/** Clients whose rollback failed: in an unknown state, destroyed on release instead of pooled. */
+const broken = new WeakSet<PoolClient>();
+
+/** Runs `fn` in a transaction on `client`; rolls back on any throw (a failed rollback marks the client broken). */
+export async function transactionOn<T>(client: PoolClient, location: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   try {
     await client.query('BEGIN');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-      broken = rollbackError;
-    });
+    await client.query('ROLLBACK').catch(() => broken.add(client));
     throw describeFailure(location, err);
+  }
+}
+
+export function release(client: PoolClient): void {
+  client.release(broken.has(client) ? new Error('the connection broke during a rollback') : undefined);
+}
+
+/** Runs `fn` with a pooled client, inside a transaction; rolls back on any throw. */
+export async function inTransaction<T>(pool: Pool, location: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await connect(pool, location);
+  try {
+    return await transactionOn(client, location, fn);
   } finally {
-    // A client whose rollback failed is in an unknown state: destroy it rather than pool it.
-    client.release(broken instanceof Error ? broken : undefined);
+    release(client);
   }
 }
 

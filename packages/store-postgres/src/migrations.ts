@@ -1,6 +1,6 @@
 import { BackendSchemaError } from '@ratchet/store';
 import type { Pool, PoolClient } from 'pg';
-import { inTransaction } from './connection.js';
+import { connect, describeFailure, inTransaction, release, transactionOn } from './connection.js';
 
 /**
  * The schema, as numbered steps. A database records the last step applied in `ratchet_schema`; the
@@ -101,20 +101,34 @@ export async function migrate(pool: Pool, location: string, migrations: readonly
   const seen = await inTransaction(pool, location, (client) => currentVersion(client));
   if (seen !== undefined && seen > migrations.length) throw tooNew(location, seen);
   if (seen === migrations.length) return;
-  await inTransaction(pool, location, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1, 0)', [ADVISORY.migrations]);
-    // Re-read under the lock: another process may have migrated while we waited.
-    const version = await currentVersion(client);
-    if (version !== undefined && version > migrations.length) throw tooNew(location, version);
-    if (version === undefined) {
-      await client.query(`CREATE TABLE ratchet_schema (
-        id integer PRIMARY KEY CHECK (id = 1),
-        version integer NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now()
-      )`);
-      await client.query('INSERT INTO ratchet_schema (id, version) VALUES (1, 0)');
+  // A session-level lock, taken before the transaction: a transaction that started before another
+  // process committed its migration keeps a stale catalog cache (to_regclass would still say "no
+  // ratchet_schema"), so the re-check must run in a transaction begun after the lock is ours.
+  const client = await connect(pool, location);
+  try {
+    await client.query('SELECT pg_advisory_lock($1, 0)', [ADVISORY.migrations]);
+    try {
+      await transactionOn(client, location, async () => {
+        const version = await currentVersion(client);
+        if (version !== undefined && version > migrations.length) throw tooNew(location, version);
+        if (version === undefined) {
+          await client.query(`CREATE TABLE ratchet_schema (
+            id integer PRIMARY KEY CHECK (id = 1),
+            version integer NOT NULL,
+            applied_at timestamptz NOT NULL DEFAULT now()
+          )`);
+          await client.query('INSERT INTO ratchet_schema (id, version) VALUES (1, 0)');
+        }
+        for (let step = version ?? 0; step < migrations.length; step++) await client.query(migrations[step] as string);
+        await client.query('UPDATE ratchet_schema SET version = $1, applied_at = now() WHERE id = 1', [migrations.length]);
+      });
+    } finally {
+      // (If the connection died, the server released the lock with the session.)
+      await client.query('SELECT pg_advisory_unlock($1, 0)', [ADVISORY.migrations]).catch(() => undefined);
     }
-    for (let step = version ?? 0; step < migrations.length; step++) await client.query(migrations[step] as string);
-    await client.query('UPDATE ratchet_schema SET version = $1, applied_at = now() WHERE id = 1', [migrations.length]);
-  });
+  } catch (err) {
+    throw describeFailure(location, err);
+  } finally {
+    release(client);
+  }
 }
