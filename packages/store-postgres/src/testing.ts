@@ -144,9 +144,18 @@ function localCluster(bin: string): TestCluster {
     live.add(stopNow);
     if (!exitHookInstalled) {
       exitHookInstalled = true;
-      process.once('exit', () => {
+      const stopAll = (): void => {
         for (const stop of [...live]) stop();
-      });
+      };
+      process.once('exit', stopAll);
+      // 'exit' does not run when a signal kills the process: stop the clusters, then let the signal
+      // do what it would have done (unless someone else handles it).
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+        process.once(signal, () => {
+          stopAll();
+          if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+        });
+      }
     }
     run(...user.wrap(pgCtl, ['-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']), 'pg_ctl start');
   } catch (err) {
