@@ -26,7 +26,8 @@ describePg('connecting and migrating', () => {
     await backend.documents.update('kept.json', () => ({ kept: true }));
     // This database is at SCHEMA_VERSION; a newer Ratchet adds a step. Three concurrent first uses
     // of the newer code apply that step exactly once (a second run of CREATE TABLE would fail).
-    const { migrate, MIGRATIONS } = await import('../src/migrations.js');
+    const { migrate } = await import('../src/migrations.js');
+    const { MIGRATIONS } = await import('../src/schema.js');
     const pg = (await import('pg')).default;
     const pool = new pg.Pool({ connectionString: url });
     try {
