@@ -163,8 +163,9 @@ function localCluster(bin: string): TestCluster {
     throw err;
   }
   return {
-    // A valid WHATWG URL (so it can be parsed and redacted); `host=` makes pg use the socket directory.
-    url: `postgres://ratchet@localhost/postgres?host=${encodeURIComponent(dir)}`,
+    // A valid WHATWG URL (so it can be parsed and redacted); `host=` makes pg use the socket
+    // directory. Slashes stay readable; anything odd in TMPDIR is escaped.
+    url: `postgres://ratchet@localhost/postgres?host=${dir.split('/').map(encodeURIComponent).join('/')}`,
     stop() {
       if (live.has(stopNow)) stopNow();
       return Promise.resolve();
