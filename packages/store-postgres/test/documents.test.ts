@@ -1,5 +1,6 @@
 // What the conformance kit does not cover for documents on PostgreSQL: the column holds exactly
-// the caller's JSON text, and the size limit counts UTF-8 bytes.
+// the caller's JSON text, the size limit counts UTF-8 bytes, and concurrent creators of a missing
+// document serialize (the kit's process test rarely hits that window; this test always does).
 import { DocumentTooLargeError } from '@ratchet/store';
 import { afterAll, expect, it } from 'vitest';
 import { closeBackends, describePg, freshProject, openBackend, withClient } from './support/postgres.js';
@@ -30,5 +31,29 @@ describePg('documents on PostgreSQL', () => {
     expect(err).toBeInstanceOf(DocumentTooLargeError);
     expect((err as DocumentTooLargeError).size).toBeGreaterThan(1200);
     expect(await backend.documents.update('ok.json', () => ({ s: 'é'.repeat(400) }))).toMatchObject({ revision: 1 });
+  });
+
+  it('a second creator of a missing document waits for the first and builds on its write', async () => {
+    const project = freshProject();
+    const first = openBackend({ project });
+    const second = openBackend({ project });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let firstInside!: () => void;
+    const inside = new Promise<void>((r) => (firstInside = r));
+    const increment = (d: { value: { n?: unknown } } | undefined): { n: number } => ({ n: ((d?.value.n as number | undefined) ?? 0) + 1 });
+    // The first creator is inside its update (no row exists yet) when the second one starts.
+    const a = first.documents.update('new.json', async (d) => {
+      firstInside();
+      await held;
+      return increment(d);
+    });
+    await inside;
+    const b = second.documents.update('new.json', (d) => increment(d));
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    expect(await a).toMatchObject({ revision: 1, value: { n: 1 } });
+    expect(await b).toMatchObject({ revision: 2, value: { n: 2 } });
+    expect(await first.documents.get('new.json')).toMatchObject({ revision: 2, value: { n: 2 } });
   });
 });
