@@ -7,6 +7,7 @@
  * the zod schemas, the one source of truth for the formats, are at `@ratchet/goals/schema`.
  */
 export type {
+  AclEntry,
   ActionType,
   ActionTypeRegistryDocument,
   Actor,
@@ -27,6 +28,7 @@ export type {
   Question,
   RegistryProposal,
   RegistryTrust,
+  Scoped,
   StepStatus,
   Story,
   TurnRecord,
@@ -39,6 +41,7 @@ export {
   OwnerError,
   RegistryError,
   TransitionError,
+  ScopeError,
   UntrustedRegistryError,
   type GoalsErrorCode,
   type RegistryIssue,
@@ -146,3 +149,17 @@ export {
   type MutationResult,
   type RegistryFile,
 } from './goals-file.js';
+export {
+  SCOPED_KINDS,
+  applyShare,
+  canAccess,
+  checkAccess,
+  describeScope,
+  isUnrestricted,
+  ownsScope,
+  scopedView,
+  shareItem,
+  type Access,
+  type ScopedKind,
+  type ShareInput,
+} from './scope.js';

@@ -83,6 +83,26 @@ export const ActionTypeRegistrySchema = z
 
 const Versioned = { version: z.number().int().min(0) };
 
+/** A grant on a scoped item (seed 002: "optional cross-agent sharing by ACL"): to an agent, or to every agent of an org. */
+export const AclEntrySchema = z
+  .object({
+    agent_id: Name.optional().describe('The agent granted access (with org_id: only that agent within that org).'),
+    org_id: Name.optional().describe('The org granted access: every agent of it (without agent_id).'),
+    access: z.enum(['read', 'write']).describe('"read" lets it see the item; "write" also lets it change it (never its scope or ACL).'),
+  })
+  .strict()
+  .meta({ id: 'AclEntry', title: 'An access grant: agent_id and/or org_id (at least one), read or write' });
+
+/**
+ * Access scope (seed 002, "Access control: scope by agent_id/org_id"). Optional: an item without
+ * agent_id and org_id (every item written before scopes existed) is visible to and changeable by all.
+ */
+const Scope = {
+  agent_id: Name.optional().describe('The agent the item belongs to; stamped from the acting agent when it is created.'),
+  org_id: Name.optional().describe('The org (tenant) the item belongs to; stamped from the acting agent when it is created.'),
+  acl: z.array(AclEntrySchema).max(1000).optional().describe('Other agents or orgs granted read or write access.'),
+};
+
 export const GoalSchema = z
   .object({
     id: Name,
@@ -99,6 +119,7 @@ export const GoalSchema = z
     evidence_refs: Refs,
     created_at: Timestamp,
     updated_at: Timestamp,
+    ...Scope,
     ...Versioned,
   })
   .strict()
@@ -127,6 +148,7 @@ export const PendingActionSchema = z
     metadata: z.record(z.string(), z.unknown()),
     created_at: Timestamp,
     updated_at: Timestamp,
+    ...Scope,
     ...Versioned,
   })
   .strict()
@@ -254,6 +276,7 @@ export const ObservationSchema = z
     created_by: z.string().min(1).max(200),
     created_at: Timestamp,
     updated_at: Timestamp,
+    ...Scope,
     ...Versioned,
   })
   .strict()
@@ -279,6 +302,8 @@ export const AuditEntrySchema = z
     turn_id: Name.optional(),
     reverted_to: z.number().int().min(0).optional(),
     changes: z.array(z.object({ kind: Kind, id: Name, before: Image, after: Image }).strict()),
+    agent_id: Name.optional().describe('The acting agent (access scopes), when it had an id.'),
+    org_id: Name.optional().describe("The acting agent's org, when it had one."),
   })
   .strict();
 

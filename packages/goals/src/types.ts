@@ -36,7 +36,7 @@ export interface ActionTypeRegistryDocument {
   action_types: ActionType[];
 }
 
-export interface Goal {
+export interface Goal extends Scoped {
   id: string;
   title: string;
   description?: string | undefined;
@@ -56,7 +56,7 @@ export interface Goal {
   version: number;
 }
 
-export interface PendingAction {
+export interface PendingAction extends Scoped {
   id: string;
   type: string;
   owner: Owner;
@@ -187,7 +187,7 @@ export interface PlanRun {
 export type ObservationStatus = 'active' | 'pending_review' | 'resolved' | 'archived';
 
 /** A Scratch Page item: a low-commitment story or observation that expires unless acted on. */
-export interface Observation {
+export interface Observation extends Scoped {
   id: string;
   type: 'story' | 'observation' | 'insight' | 'alert';
   content: string;
@@ -234,6 +234,9 @@ export interface AuditEntry {
   turn_id?: string | undefined;
   reverted_to?: number | undefined;
   changes: Change[];
+  /** The acting agent's scope, when it had one (access scopes). */
+  agent_id?: string | undefined;
+  org_id?: string | undefined;
 }
 
 export interface GoalsState {
@@ -266,4 +269,26 @@ export interface RegistryTrust {
 export interface Actor {
   role: Owner;
   name?: string | undefined;
+  /** The acting agent's id: what it sees and changes is limited to its scope (see scope.ts). */
+  agent_id?: string | undefined;
+  /** The acting agent's organisation (tenant). */
+  org_id?: string | undefined;
+}
+
+/** An access grant on a scoped item: to one agent (optionally only within an org) or to a whole org. */
+export interface AclEntry {
+  agent_id?: string | undefined;
+  org_id?: string | undefined;
+  /** write implies read. */
+  access: 'read' | 'write';
+}
+
+/**
+ * The access scope goals, actions and Scratch Page items carry: the agent and org they belong to,
+ * and who else may read or write them. An item with neither agent_id nor org_id is visible to all.
+ */
+export interface Scoped {
+  agent_id?: string | undefined;
+  org_id?: string | undefined;
+  acl?: AclEntry[] | undefined;
 }

@@ -22,7 +22,8 @@ export default async function goals(ctx: Context, args: string[], options: Optio
       const since = intOption(options.since, '--since') ?? 0;
       const entries = await store.history(since);
       if (ctx.json) ctx.emitJson({ ok: true, history: entries });
-      else for (const e of entries) ctx.out(`v${e.version}  ${e.at}  ${e.who}  ${e.op}${e.turn_id ? ` (turn ${e.turn_id})` : ''}${e.reverted_to !== undefined ? ` (to v${e.reverted_to})` : ''}  ${e.changes.map((c) => `${c.kind}:${c.id}`).join(' ')}`);
+      // An entry's changes outside the reader's access scope are left out by the scoped read; an entry is never empty otherwise.
+      else for (const e of entries) ctx.out(`v${e.version}  ${e.at}  ${e.who}${e.agent_id !== undefined ? ` (agent ${e.agent_id})` : ''}  ${e.op}${e.turn_id ? ` (turn ${e.turn_id})` : ''}${e.reverted_to !== undefined ? ` (to v${e.reverted_to})` : ''}  ${e.changes.length === 0 ? '(changes outside your scope)' : e.changes.map((c) => `${c.kind}:${c.id}`).join(' ')}`);
       return EXIT_OK;
     }
     if (command === 'revert') {

@@ -13,7 +13,9 @@ const STATE = '.ratchet/goals.json';
 function common(cmd: Command): Command {
   return cmd
     .option('--state <file>', 'the goals state file, relative to --cwd', STATE)
-    .option('--registry <file>', 'action-type registry (JSON or YAML; default: protocols/action_types.json, .yaml or .yml if present, else the bundled one)');
+    .option('--registry <file>', 'action-type registry (JSON or YAML; default: protocols/action_types.json, .yaml or .yml if present, else the bundled one)')
+    .option('--agent <id>', 'the acting agent (default: $RATCHET_AGENT): it sees and changes only goals, actions and Scratch Page items in its scope or shared with it; new items are stamped with it. Where RATCHET_AGENT is set, another --agent is refused')
+    .option('--org <id>', 'the acting agent\'s org (default: $RATCHET_ORG); where RATCHET_ORG is set, another --org is refused');
 }
 
 /** Commands that change the state: who is acting, and optimistic locking. */
@@ -95,6 +97,23 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--evidence <ref...>', 'evidence links (files, URLs, tool results)')
     .addHelpText('after', '\nExample:\n  ratchet goals progress g1 --delta 0.25 --evidence ci/run/812')
     .action(action(() => import('./goals.js'), 'progress'));
+  writer(
+    goals
+      .command('share')
+      .description('grant another agent or org read or write access to a goal, action or Scratch Page item in your scope (or withdraw it with --access none); only the item\'s own agent (or org) shares it')
+      .argument('<kind>', 'goal, action or observation')
+      .argument('<id>', 'the item id'),
+  )
+    .option('--agent-grant <id>', 'the agent to grant (with --org-grant: only within that org)')
+    .option('--org-grant <id>', 'the org to grant: every agent of it')
+    .addOption(new Option('--access <access>', 'read, write (changes, never the scope or ACL) or none (withdraw)').choices(['read', 'write', 'none']).makeOptionMandatory())
+    .addHelpText(
+      'after',
+      '\nItems without agent_id/org_id (state written before scopes, or by a user without --agent) are visible to all.\n' +
+        'An agent that reads or changes an item outside its scope and grants is refused (exit 1, code scope-violation) with the item\'s scope.\n' +
+        '\nExamples:\n  ratchet goals share goal g3 --agent-grant b --access read --agent a --org acme\n  ratchet goals share action a7 --org-grant acme --access write\n  ratchet goals share goal g3 --agent-grant b --access none',
+    )
+    .action(action(() => import('./share.js')));
   common(goals.command('history').description('the audit trail: every version, who made it, when, and what changed'))
     .option('--since <version>', 'only versions after this one', '0')
     .action(action(() => import('./goals.js'), 'history'));
