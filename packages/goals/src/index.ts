@@ -46,7 +46,7 @@ export {
   type GoalsErrorCode,
   type RegistryIssue,
 } from './errors.js';
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+export { ACTION_STATS_SCHEMA_URL, ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 export { DEFAULT_ACTION_TYPES, defaultRegistryDocument } from './default-registry.js';
 export {
   REGISTRY_MAX_BYTES,
@@ -163,3 +163,4 @@ export {
   type ScopedKind,
   type ShareInput,
 } from './scope.js';
+export { FAILURE_STATUSES, actionStats, type ActionStats, type ActionStatsOptions, type ActionTypeCounts, type ActionTypeStats } from './stats.js';

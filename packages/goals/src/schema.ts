@@ -7,9 +7,9 @@
  */
 import { z } from 'zod';
 
-import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+import { ACTION_STATS_SCHEMA_URL, ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
+export { ACTION_STATS_SCHEMA_URL, ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
 
 /** Ids, statuses and type ids: a safe, printable token (never `__proto__` and friends). */
 const Name = z
@@ -593,6 +593,45 @@ export const ParsedPlanSchema = z
   .strict()
   .meta({ id: 'ParsedPlan', title: 'Ratchet plan (Frontal Cortex), parsed and checked: steps, their schedule in waves, and every problem with its line' });
 
+// ---- per-type observability (`ratchet actions stats --json`) ------------------------------------
+
+const Count = z.number().int().min(0);
+const Rate = z.number().min(0).max(1).nullable();
+const ActionTypeCountsShape = {
+  created: Count.describe('Actions created in the window (from the audit trail).'),
+  completed: Count.describe('Actions that reached a completing terminal status in the window (done, approved, succeeded, ...).'),
+  cancelled: Count.describe('Actions cancelled or dismissed in the window.'),
+  failed: Count.describe('Actions that reached a failure status ("failed") in the window.'),
+  escalated: Count.describe('Actions that escalated in the window.'),
+  coerced: Count.describe('Actions asked for with this type id while the registry did not have it (coerced to user_task): a rollout error.'),
+  open: Count.describe('Actions pending now.'),
+  overdue: Count.describe('Actions pending now and past their due_at.'),
+  completion_rate: Rate.describe('Of the actions created in the window, the share completed by now; null when none was created.'),
+  failure_rate: Rate.describe('failed / (completed + cancelled + failed) in the window; null when none closed.'),
+};
+
+export const ActionStatsSchema = z
+  .object({
+    $schema: z.string(),
+    generated_at: Timestamp.describe('The clock the figures were taken at (overdue is judged against it).'),
+    since: Timestamp.optional().describe('The start of the window, when one was given; otherwise the whole history kept.'),
+    version: z.number().int().min(0).describe('The state version the figures are for.'),
+    types: z
+      .array(
+        z
+          .object({
+            type: Name.describe('The action type id.'),
+            registered: z.boolean().describe('Whether the registry in use has the type.'),
+            ...ActionTypeCountsShape,
+          })
+          .strict(),
+      )
+      .describe('One row per type: the registry\'s, in its order, then unregistered ids seen in the history, sorted.'),
+    totals: z.object(ActionTypeCountsShape).strict().describe('The same figures over all types.'),
+  })
+  .strict()
+  .meta({ id: 'ActionStats', title: 'ratchet actions stats --json: creation, completion, overdue and failure figures per action type' });
+
 function jsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
   const { $schema, ...rest } = out;
@@ -614,6 +653,7 @@ export const proposalJsonSchema = (): Record<string, unknown> => jsonSchema(Prop
 export const planContextJsonSchema = (): Record<string, unknown> => jsonSchema(PlanContextSchema, PLAN_CONTEXT_SCHEMA_URL);
 export const planJsonSchema = (): Record<string, unknown> => jsonSchema(ParsedPlanSchema, PLAN_SCHEMA_URL);
 export const proposalAmendmentJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalAmendmentSchema, PROPOSAL_AMENDMENT_SCHEMA_URL);
+export const actionStatsJsonSchema = (): Record<string, unknown> => jsonSchema(ActionStatsSchema, ACTION_STATS_SCHEMA_URL);
 
 export type ActionTypeInput = z.input<typeof ActionTypeSchema>;
 export type ActionTypeRegistryInput = z.input<typeof ActionTypeRegistrySchema>;

@@ -155,6 +155,17 @@ export const registerGoals: RegisterArea = (program, action) => {
     .action(action(() => import('./actions.js'), 'retype'));
   writer(actions.command('confirm').description('the user confirms an action that requires confirmation (use --as user)').argument('<id>', 'action id'))
     .action(action(() => import('./actions.js'), 'confirm'));
+  common(actions.command('stats').description('per action type: created, completed, completion rate, open, overdue, escalated, cancelled, failed and failure rate (from the audit trail and the current state), to watch a type\'s rollout'))
+    .option('--since <time>', 'only what happened at or after this time (ISO 8601); open and overdue are always as of now')
+    .option('--now <time>', 'the clock (ISO 8601; default: now): same state and clock, same output')
+    .addHelpText(
+      'after',
+      '\ncompletion rate: of the actions created in the window, the share completed by now; failure rate: failed / (completed + cancelled + failed).\n' +
+        '"coerced" counts actions asked for with a type id the registry lacked (they became user_task). Reverts are not counted.\n' +
+        'With --json: one document (JSON Schema: @ratchet/goals/schemas/action-stats.schema.json). Scoped to what --agent may see.\n' +
+        '\nExamples:\n  ratchet actions stats\n  ratchet --json actions stats --since 2030-01-01T00:00:00Z --now 2030-01-08T00:00:00Z',
+    )
+    .action(action(() => import('./stats.js')));
   common(actions.command('types').description('check the action-type registry and list its types, statuses and transitions (exit 2 if it is invalid)'))
     .action(action(() => import('./actions.js'), 'types'));
 
