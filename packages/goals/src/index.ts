@@ -8,6 +8,10 @@
  */
 export type {
   AclEntry,
+  ActionCounts,
+  ArchivedItem,
+  AuditSummary,
+  GoalMilestone,
   ActionType,
   ActionTypeRegistryDocument,
   Actor,
@@ -164,3 +168,15 @@ export {
   type ShareInput,
 } from './scope.js';
 export { FAILURE_STATUSES, actionStats, type ActionStats, type ActionStatsOptions, type ActionTypeCounts, type ActionTypeStats } from './stats.js';
+export {
+  COMPACT_KEEP_DEFAULT,
+  REVERT_POINTS_DEFAULT,
+  SUMMARY_EVIDENCE_MAX,
+  SUMMARY_MILESTONES_MAX,
+  auditBase,
+  compactAudit,
+  revertPoints,
+  summarize,
+  type CompactOptions,
+  type CompactResult,
+} from './compact.js';

@@ -82,6 +82,7 @@ export const ActionTypeRegistrySchema = z
 // ---- the state document -------------------------------------------------------------------------
 
 const Versioned = { version: z.number().int().min(0) };
+const Count0 = (): z.ZodNumber => z.number().int().min(0);
 
 /** A grant on a scoped item (seed 002: "optional cross-agent sharing by ACL"): to an agent, or to every agent of an org. */
 export const AclEntrySchema = z
@@ -307,6 +308,50 @@ export const AuditEntrySchema = z
   })
   .strict();
 
+const ActionCountsSchema = z.object({ created: Count0(), completed: Count0(), cancelled: Count0(), failed: Count0(), escalated: Count0(), coerced: Count0() }).strict();
+
+/** Older audit entries compacted into one record (`compactAudit`, `ratchet goals compact`). */
+export const AuditSummarySchema = z
+  .object({
+    from_version: z.number().int().min(1).describe('The first version compacted.'),
+    to_version: z.number().int().min(1).describe('The last version compacted.'),
+    from_at: Timestamp,
+    to_at: Timestamp,
+    entries: z.number().int().min(1).describe('How many audit entries the summary replaced.'),
+    ops: z.record(z.string(), Count0()).describe('Entries per op.'),
+    who: z.record(z.string(), Count0()).describe('Entries per actor.'),
+    changed: z.record(z.string(), Count0()).describe('Distinct entities changed, per kind.'),
+    evidence_refs: Refs.describe('Evidence pointers added in the range (files, URLs, tool results), first seen first.'),
+    evidence_dropped: Count0().optional().describe('Evidence pointers left out past the cap.'),
+    action_counts: z.record(z.string(), ActionCountsSchema).describe('Per action type: created, completed, cancelled, failed, escalated, coerced (for actions stats).'),
+    milestones: z
+      .array(z.object({ goal_id: Name, version: z.number().int().min(1), at: Timestamp, title: z.string().max(1000), status: z.string().max(64), progress: z.number().min(0).max(1), evidence_refs: Refs }).strict())
+      .describe('Goal milestones in the range: a quarter of progress crossed, or a status reached.'),
+    archived: z
+      .array(
+        z
+          .object({
+            kind: z.enum(['question', 'story', 'observation']),
+            id: Name,
+            version: z.number().int().min(1),
+            at: Timestamp,
+            goal_id: Name.optional(),
+            question_id: Name.optional(),
+            promoted_to: z.object({ kind: z.enum(['goal', 'action']), id: Name }).strict().optional(),
+          })
+          .strict(),
+      )
+      .describe('Questions, stories and Scratch Page items archived in the range, with their lineage.'),
+    revert_point: z.number().int().min(0).optional().describe('The version a revert can go back to through this summary (from_version - 1), while base is kept.'),
+    base: z.array(z.object({ kind: Kind, id: Name, image: Image }).strict()).optional().describe('The before-image of every entity changed in the range, at its first change.'),
+    merge_version: z.number().int().min(1).optional().describe('A proposal merged in the range: nobody reverts across it.'),
+    agent_revert_refused: z.string().max(2000).optional().describe('Why the agent may not revert across the range.'),
+    compacted_at: Timestamp,
+    compacted_by: z.string().min(1).max(200),
+  })
+  .strict()
+  .meta({ id: 'AuditSummary', title: 'Audit entries compacted into a summary that keeps evidence pointers, milestones, lineage and a revert point' });
+
 export const GoalsStateSchema = z
   .object({
     version: z.number().int().min(0),
@@ -321,6 +366,7 @@ export const GoalsStateSchema = z
     observations: z.array(ObservationSchema).optional(),
     audit: z.array(AuditEntrySchema),
     registry_trust: RegistryTrustSchema.optional(),
+    audit_summaries: z.array(AuditSummarySchema).optional(),
   })
   .strict()
   .meta({ id: 'GoalsState', title: 'Ratchet goals state document (Frontal Cortex)' });

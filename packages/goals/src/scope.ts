@@ -144,6 +144,16 @@ export function scopedView(state: GoalsState, actor: Actor): GoalsState {
     audit: state.audit.map((e) => visibleChanges(e, actor)),
   };
   if (state.observations !== undefined) out.observations = state.observations.filter(visible);
+  // Compacted history: the before-images, milestones and archived items of hidden entities stay hidden.
+  if (state.audit_summaries !== undefined) {
+    const seen = (kind: EntityKind, image: Record<string, unknown> | null | undefined): boolean => !SCOPED_KINDS.has(kind) || canAccess((image ?? {}), actor, 'read');
+    const current = new Map<string, Scoped>([...state.goals.map((g) => [`goal\u0000${g.id}`, g] as const), ...state.actions.map((a) => [`action\u0000${a.id}`, a] as const), ...(state.observations ?? []).map((o) => [`observation\u0000${o.id}`, o] as const)]);
+    out.audit_summaries = state.audit_summaries.map((s) => {
+      const copy = { ...s, milestones: s.milestones.filter((m) => !hiddenGoals.has(m.goal_id)), archived: s.archived.filter((a) => (a.kind !== 'observation' || seen('observation', current.get(`observation\u0000${a.id}`) as Record<string, unknown> | undefined)) && (a.goal_id === undefined || !hiddenGoals.has(a.goal_id))) };
+      if (s.base !== undefined) copy.base = s.base.filter((b) => seen(b.kind, b.image ?? (current.get(`${b.kind}\u0000${b.id}`) as Record<string, unknown> | undefined)));
+      return copy;
+    });
+  }
   return out;
 }
 

@@ -61,9 +61,12 @@ export interface ActionStatsOptions {
   since?: number | undefined;
 }
 
-type Counter = Omit<ActionTypeCounts, 'completion_rate' | 'failure_rate'> & { createdIds: Set<string> };
+type Counter = Omit<ActionTypeCounts, 'completion_rate' | 'failure_rate'> & { cohort: number; cohortDone: number };
 
-const blank = (): Counter => ({ created: 0, completed: 0, cancelled: 0, failed: 0, escalated: 0, coerced: 0, open: 0, overdue: 0, createdIds: new Set() });
+/** What a run of audit entries tells, per type. */
+type RangeCounter = Pick<Counter, 'created' | 'completed' | 'cancelled' | 'failed' | 'escalated' | 'coerced'>;
+
+const blank = (): Counter => ({ created: 0, completed: 0, cancelled: 0, failed: 0, escalated: 0, coerced: 0, open: 0, overdue: 0, cohort: 0, cohortDone: 0 });
 
 /** How a terminal status closes an action, or undefined when the status is not terminal for its type. */
 function outcome(registry: Registry, type: string, status: unknown): 'completed' | 'cancelled' | 'failed' | undefined {
@@ -103,6 +106,14 @@ export function actionStats(state: GoalsState, registry: Registry, options: Acti
     if (undone.has(entry.version) || (since !== undefined && Date.parse(entry.at) < since)) continue;
     for (const c of entry.changes) if (c.kind === 'action') countChange(registry, row, c);
   }
+  // Compacted ranges count through the per-type counts their summaries kept (a range counts when it starts in the window).
+  for (const summary of state.audit_summaries ?? []) {
+    if (since !== undefined && Date.parse(summary.from_at) < since) continue;
+    for (const [type, n] of Object.entries(summary.action_counts)) {
+      const r = row(type);
+      for (const k of ['created', 'completed', 'cancelled', 'failed', 'escalated', 'coerced'] as const) r[k] += n[k];
+    }
+  }
   const nowIso = new Date(options.now).toISOString();
   for (const a of state.actions) {
     if (!isPending(registry, a)) continue;
@@ -110,28 +121,27 @@ export function actionStats(state: GoalsState, registry: Registry, options: Acti
     r.open++;
     if (a.due_at !== undefined && a.due_at < nowIso) r.overdue++;
   }
-  const current = new Map(state.actions.map((a) => [a.id, a]));
+  // The completion cohort: the actions (as they are now) created in the window, whether or not their history was compacted.
+  const sinceIso = since === undefined ? undefined : new Date(since).toISOString();
+  for (const a of state.actions) {
+    if (sinceIso !== undefined && a.created_at < sinceIso) continue;
+    const r = row(a.type);
+    r.cohort++;
+    if (outcome(registry, a.type, a.status) === 'completed') r.cohortDone++;
+  }
   const order = [...registry.types.keys(), ...[...rows.keys()].filter((t) => !registry.types.has(t)).sort()];
-  const done = (ids: Set<string>): number => [...ids].filter((id) => {
-    const a = current.get(id);
-    return a !== undefined && outcome(registry, a.type, a.status) === 'completed';
-  }).length;
   const totals = blank();
-  let createdDone = 0;
   const types: ActionTypeStats[] = order.map((type) => {
     const r = rows.get(type)!;
-    const n = done(r.createdIds);
-    createdDone += n;
-    for (const k of ['created', 'completed', 'cancelled', 'failed', 'escalated', 'coerced', 'open', 'overdue'] as const) totals[k] += r[k];
-    for (const id of r.createdIds) totals.createdIds.add(id);
-    return finish({ type, registered: registry.types.has(type) }, r, rate(n, r.createdIds.size));
+    for (const k of ['created', 'completed', 'cancelled', 'failed', 'escalated', 'coerced', 'open', 'overdue', 'cohort', 'cohortDone'] as const) totals[k] += r[k];
+    return finish({ type, registered: registry.types.has(type) }, r);
   });
-  const out: ActionStats = { $schema: ACTION_STATS_SCHEMA_URL, generated_at: nowIso, version: state.version, types, totals: finish({}, totals, rate(createdDone, totals.createdIds.size)) };
+  const out: ActionStats = { $schema: ACTION_STATS_SCHEMA_URL, generated_at: nowIso, version: state.version, types, totals: finish({}, totals) };
   if (since !== undefined) out.since = new Date(since).toISOString();
   return out;
 }
 
-function finish<T extends object>(head: T, r: Counter, completionRate: number | null): T & ActionTypeCounts {
+function finish<T extends object>(head: T, r: Counter): T & ActionTypeCounts {
   const closed = r.completed + r.cancelled + r.failed;
   return {
     ...head,
@@ -143,13 +153,13 @@ function finish<T extends object>(head: T, r: Counter, completionRate: number | 
     coerced: r.coerced,
     open: r.open,
     overdue: r.overdue,
-    completion_rate: completionRate,
+    completion_rate: rate(r.cohortDone, r.cohort),
     failure_rate: rate(r.failed, closed),
   };
 }
 
 /** What one audited change of an action adds to the counts: a creation, a close, an escalation. */
-export function countChange(registry: Registry, row: (type: string) => Omit<Counter, 'open' | 'overdue'>, c: Change): void {
+export function countChange(registry: Registry, row: (type: string) => RangeCounter, c: Change): void {
   const after = c.after;
   const before = c.before;
   if (after === null) return;
@@ -157,7 +167,6 @@ export function countChange(registry: Registry, row: (type: string) => Omit<Coun
   if (before === null) {
     const r = row(type);
     r.created++;
-    r.createdIds.add(c.id);
     const requested = (after.metadata as Record<string, unknown> | undefined)?.requested_type;
     if (typeof requested === 'string') row(requested).coerced++;
   } else if (before.status !== after.status) {
@@ -173,18 +182,17 @@ export function countChange(registry: Registry, row: (type: string) => Omit<Coun
 
 /** The per-type counts of a run of audit entries (what a compaction summary keeps of them). */
 export function countEntries(registry: Registry, entries: readonly AuditEntry[]): Record<string, { created: number; completed: number; cancelled: number; failed: number; escalated: number; coerced: number }> {
-  const rows = new Map<string, Omit<Counter, 'open' | 'overdue'>>();
-  const row = (type: string): Omit<Counter, 'open' | 'overdue'> => {
+  const rows = new Map<string, RangeCounter>();
+  const row = (type: string): RangeCounter => {
     let r = rows.get(type);
-    if (r === undefined) rows.set(type, (r = { created: 0, completed: 0, cancelled: 0, failed: 0, escalated: 0, coerced: 0, createdIds: new Set() }));
+    if (r === undefined) rows.set(type, (r = { created: 0, completed: 0, cancelled: 0, failed: 0, escalated: 0, coerced: 0 }));
     return r;
   };
   const undone = undoneVersions(entries);
   for (const e of entries) if (!undone.has(e.version)) for (const c of e.changes) if (c.kind === 'action') countChange(registry, row, c);
   const out: Record<string, { created: number; completed: number; cancelled: number; failed: number; escalated: number; coerced: number }> = {};
   for (const type of [...rows.keys()].sort()) {
-    const { createdIds: _ids, ...counts } = rows.get(type)!;
-    out[type] = counts;
+    out[type] = rows.get(type)!;
   }
   return out;
 }

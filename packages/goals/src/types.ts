@@ -257,6 +257,73 @@ export interface GoalsState {
   audit: AuditEntry[];
   /** The digest (sha256 of the text) of the project's registry as a user last merged or first used it. */
   registry_trust?: RegistryTrust | undefined;
+  /** Older audit entries compacted into summaries (oldest first); `audit` continues after the last one. */
+  audit_summaries?: AuditSummary[] | undefined;
+}
+
+/** Per-type action counts a summary keeps of the entries it replaced (what `actionStats` needs). */
+export interface ActionCounts {
+  created: number;
+  completed: number;
+  cancelled: number;
+  failed: number;
+  escalated: number;
+  coerced: number;
+}
+
+/** A goal milestone inside a compacted range: a quarter of progress crossed, or a status reached. */
+export interface GoalMilestone {
+  goal_id: string;
+  version: number;
+  at: string;
+  title: string;
+  status: string;
+  progress: number;
+  evidence_refs: string[];
+}
+
+/** An item archived inside a compacted range, with its lineage (the goal / question it served). */
+export interface ArchivedItem {
+  kind: 'question' | 'story' | 'observation';
+  id: string;
+  version: number;
+  at: string;
+  goal_id?: string | undefined;
+  question_id?: string | undefined;
+  promoted_to?: { kind: 'goal' | 'action'; id: string } | undefined;
+}
+
+/**
+ * A run of audit entries compacted into one record: what happened (ops, who, entities touched,
+ * per-type action counts), the evidence pointers and milestones, and, while kept, the before-image of
+ * every entity it touched, which makes `from_version - 1` a revert point.
+ */
+export interface AuditSummary {
+  from_version: number;
+  to_version: number;
+  from_at: string;
+  to_at: string;
+  entries: number;
+  ops: Record<string, number>;
+  who: Record<string, number>;
+  /** Distinct entities changed, per kind. */
+  changed: Record<string, number>;
+  evidence_refs: string[];
+  /** Evidence pointers left out past the cap. */
+  evidence_dropped?: number | undefined;
+  action_counts: Record<string, ActionCounts>;
+  milestones: GoalMilestone[];
+  archived: ArchivedItem[];
+  /** The version this summary lets a revert go back to (from_version - 1), while `base` is kept. */
+  revert_point?: number | undefined;
+  /** The before-image of every entity the range changed, at its first change (null: created in the range). */
+  base?: { kind: EntityKind; id: string; image: Record<string, unknown> | null }[] | undefined;
+  /** A proposal merged in the range: nobody reverts across it. */
+  merge_version?: number | undefined;
+  /** Why the agent may not revert across the range (it holds the user's confirmations, reviews or moves). */
+  agent_revert_refused?: string | undefined;
+  compacted_at: string;
+  compacted_by: string;
 }
 
 export interface RegistryTrust {

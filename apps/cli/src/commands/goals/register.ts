@@ -114,6 +114,17 @@ export const registerGoals: RegisterArea = (program, action) => {
         '\nExamples:\n  ratchet goals share goal g3 --agent-grant b --access read --agent a --org acme\n  ratchet goals share action a7 --org-grant acme --access write\n  ratchet goals share goal g3 --agent-grant b --access none',
     )
     .action(action(() => import('./share.js')));
+  writer(goals.command('compact').description('compact the oldest audit entries into a summary that keeps evidence pointers, goal milestones, archived questions and stories with their lineage, per-type action counts and a revert point; the state file stays bounded (the user only: --as user)'))
+    .option('--keep <n>', 'keep this many of the newest audit entries as they are', '1000')
+    .option('--before <time>', 'compact only entries written before this time (ISO 8601)')
+    .option('--revert-points <n>', 'how many of the newest summaries keep their revert point (the before-images that make it one)', '5')
+    .addHelpText(
+      'after',
+      '\nA revert still goes back to any version from the oldest kept entry on, and to each summary\'s revert point\n' +
+        '(the version before its range) while the summary keeps its before-images. ratchet goals history shows the summaries.\n' +
+        '\nExamples:\n  ratchet goals compact --as user --keep 500\n  ratchet goals compact --as user --before 2030-01-01T00:00:00Z --revert-points 2',
+    )
+    .action(action(() => import('./compact.js')));
   common(goals.command('history').description('the audit trail: every version, who made it, when, and what changed'))
     .option('--since <version>', 'only versions after this one', '0')
     .action(action(() => import('./goals.js'), 'history'));

@@ -46,6 +46,7 @@ export function openState(ctx: Context, options: Options): GoalsStore {
     ...store,
     read: async () => scopedView(await store.read(), actor),
     history: async (since = 0) => (await store.read().then((s) => scopedView(s, actor))).audit.filter((e) => e.version > since),
+    summaries: async () => scopedView(await store.read(), actor).audit_summaries ?? [],
   };
 }
 
