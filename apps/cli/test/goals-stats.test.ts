@@ -23,11 +23,10 @@ describe('ratchet actions stats', { timeout: 60_000 }, () => {
 
     const json = await ratchet(dir, ['--json', 'actions', 'stats', '--now', '2030-01-02T00:00:00Z']);
     expect(json.code).toBe(0);
-    const doc = JSON.parse(json.out) as { ok: boolean; types: { type: string; created: number; completed: number; overdue: number; completion_rate: number | null; coerced: number; registered: boolean }[] };
-    const { ok, ...body } = doc;
-    expect(ok).toBe(true);
+    const doc = JSON.parse(json.out) as { $schema: string; types: { type: string; created: number; completed: number; overdue: number; completion_rate: number | null; coerced: number; registered: boolean }[] };
+    expect(doc.$schema).toBe('https://unpkg.com/@ratchet/goals/schemas/action-stats.schema.json');
     // The zod schema the shipped JSON Schema is generated from (strict: no field it does not describe).
-    expect(ActionStatsSchema.safeParse(body).success).toBe(true);
+    expect(ActionStatsSchema.safeParse(doc).success).toBe(true);
     expect(doc.types.find((t) => t.type === 'agent_task')).toMatchObject({ created: 2, completed: 1, overdue: 1, completion_rate: 0.5 });
     expect(doc.types.find((t) => t.type === 'teleport')).toMatchObject({ registered: false, coerced: 1 });
     expect((await ratchet(dir, ['--json', 'actions', 'stats', '--now', '2030-01-02T00:00:00Z'])).out).toBe(json.out);

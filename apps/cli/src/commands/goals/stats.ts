@@ -19,7 +19,8 @@ export default async function stats(ctx: Context, _args: string[], options: Opti
     const [state, registry] = await Promise.all([openState(ctx, options).read(), loadRegistryFor(ctx, options)]);
     const doc = actionStats(state, registry, { now, since });
     if (ctx.json) {
-      ctx.emitJson({ ok: true, ...doc });
+      // The document as its JSON Schema describes it (it names the schema in $schema), as goals context prints its own.
+      ctx.emitJson(doc);
       return EXIT_OK;
     }
     const head = ['type', 'created', 'completed', 'completion', 'open', 'overdue', 'escalated', 'cancelled', 'failed', 'failure', 'coerced'];
