@@ -7,6 +7,7 @@
  *   schemas/proposal-amendment.schema.json  an amendment file (`ratchet proposals amend`)
  *   schemas/plan-context.schema.json   the planner's context (`ratchet goals context --json`)
  *   schemas/plan.schema.json           a plan, parsed and checked (`ratchet goals plan check --json`)
+ *   schemas/action-stats.schema.json   per-type figures (`ratchet actions stats --json`)
  *   src/generated/validators.ts        ajv standalone validators, precompiled, importing nothing
  *   schemas/turn-trace.schema.json     a turn trace, folded (`ratchet turn trace show --json`)
  *   schemas/trace-record.schema.json   one line of .ratchet/traces.jsonl
@@ -26,6 +27,7 @@ import {
   PROPOSAL_AMENDMENT_SCHEMA_URL,
   PROPOSAL_SCHEMA_URL,
   TURN_COMMIT_SCHEMA_URL,
+  actionStatsJsonSchema,
   actionTypesJsonSchema,
   goalsStateJsonSchema,
   planContextJsonSchema,
@@ -44,6 +46,7 @@ export const PROPOSAL_SCHEMA_PATH = at('schemas/proposal.schema.json');
 export const AMENDMENT_SCHEMA_PATH = at('schemas/proposal-amendment.schema.json');
 export const PLAN_CONTEXT_SCHEMA_PATH = at('schemas/plan-context.schema.json');
 export const PLAN_SCHEMA_PATH = at('schemas/plan.schema.json');
+export const ACTION_STATS_SCHEMA_PATH = at('schemas/action-stats.schema.json');
 export const VALIDATORS_PATH = at('src/generated/validators.ts');
 export const TURN_TRACE_SCHEMA_PATH = at('schemas/turn-trace.schema.json');
 export const TRACE_RECORD_SCHEMA_PATH = at('schemas/trace-record.schema.json');
@@ -118,6 +121,7 @@ export function generate(): { path: string; text: string }[] {
     { path: AMENDMENT_SCHEMA_PATH, text: `${JSON.stringify(amendment, null, 2)}\n` },
     { path: PLAN_CONTEXT_SCHEMA_PATH, text: `${JSON.stringify(planContextJsonSchema(), null, 2)}\n` },
     { path: PLAN_SCHEMA_PATH, text: `${JSON.stringify(planJsonSchema(), null, 2)}\n` },
+    { path: ACTION_STATS_SCHEMA_PATH, text: `${JSON.stringify(actionStatsJsonSchema(), null, 2)}\n` },
     { path: VALIDATORS_PATH, text: `${HEADER}${code.trimEnd()}\n` },
     ...generateTrace(),
   ];

@@ -20,7 +20,8 @@ export type GoalsErrorCode =
   | 'plan-state'
   | 'scratch-state'
   | 'untrusted-registry'
-  | 'trace-state';
+  | 'trace-state'
+  | 'scope-violation';
 
 export interface RegistryIssue {
   pointer: string;
@@ -143,5 +144,15 @@ export class InputError extends GoalsError {
     const first = issues[0];
     const where = first?.pointer ? ` at ${first.pointer}` : '';
     return new InputError(`invalid ${what}: ${first?.message ?? 'no details'}${where}${more(issues)}`, 'invalid-input', { pointer: first?.pointer, issues });
+  }
+}
+
+/**
+ * An agent read or changed an item outside its access scope (agent_id / org_id) that no ACL entry
+ * grants it. The message names the item's scope, the acting agent and how access is granted.
+ */
+export class ScopeError extends GoalsError {
+  constructor(reason: string) {
+    super('scope-violation', reason);
   }
 }

@@ -15,7 +15,8 @@ import { applyProposal, serializeRegistry } from './proposals.js';
 import { REGISTRY_MAX_BYTES, readRegistryFile, registryFormat, type Registry, type RegistryFormat } from './registry.js';
 import { applyCommit, checkCommit, commitDigest, findReplay, type CommitResult, type TurnCommit } from './turn.js';
 import { Tx, emptyState } from './tx.js';
-import type { ActionTypeRegistryDocument, Actor, AuditEntry, GoalsState, RegistryProposal } from './types.js';
+import type { ActionTypeRegistryDocument, Actor, AuditEntry, AuditSummary, GoalsState, RegistryProposal } from './types.js';
+import { auditBase, compactAudit, revertPoints, type CompactOptions, type CompactResult } from './compact.js';
 import { GOALS_STATE_SCHEMA_URL } from './urls.js';
 import { stateIssues } from './validate.js';
 import { registryPatch } from './diff.js';
@@ -31,10 +32,17 @@ export const GOALS_STATE_VERSION = 1;
  */
 function auditIssues(state: GoalsState): { pointer: string; message: string; code: string }[] {
   const out: { pointer: string; message: string; code: string }[] = [];
-  state.audit.forEach((e, i) => {
-    if (e.version !== i + 1 || e.previous_version !== i) out.push({ pointer: `/audit/${i}`, message: `audit entry ${i + 1} records version ${e.previous_version} -> ${e.version}, expected ${i} -> ${i + 1}: the audit trail was edited or truncated`, code: 'audit' });
+  // Compacted history: summaries cover 1..base without a gap, and the entries continue after base.
+  let base = 0;
+  (state.audit_summaries ?? []).forEach((s, i) => {
+    if (s.from_version !== base + 1 || s.to_version < s.from_version) out.push({ pointer: `/audit_summaries/${i}`, message: `audit summary ${i + 1} covers versions ${s.from_version} to ${s.to_version}, expected to start at ${base + 1}: the history was edited`, code: 'audit' });
+    base = s.to_version;
   });
-  if (out.length === 0 && state.audit.length !== state.version) out.push({ pointer: '/version', message: `the state is at version ${state.version} but its audit trail has ${state.audit.length} entries`, code: 'audit' });
+  state.audit.forEach((e, i) => {
+    const v = base + i + 1;
+    if (e.version !== v || e.previous_version !== v - 1) out.push({ pointer: `/audit/${i}`, message: `audit entry ${i + 1} records version ${e.previous_version} -> ${e.version}, expected ${v - 1} -> ${v}: the audit trail was edited or truncated`, code: 'audit' });
+  });
+  if (out.length === 0 && base + state.audit.length !== state.version) out.push({ pointer: '/version', message: `the state is at version ${state.version} but its history covers ${base + state.audit.length} versions`, code: 'audit' });
   return out.slice(0, 20);
 }
 
@@ -57,6 +65,8 @@ export interface GoalsStoreOptions {
   createParentDirs?: boolean | undefined;
   /** The project root the state file must resolve inside, symbolic links followed (see @ratchet/store). */
   root?: string | undefined;
+  /** The largest state file read or written (default @ratchet/store's 16 MiB): an uncompacted audit trail reaches it first. */
+  maxBytes?: number | undefined;
 }
 
 export interface MutationMeta {
@@ -131,6 +141,13 @@ export interface GoalsStore {
    * created from it, with the change.
    */
   mergeProposal(id: string, registryPath: string, meta: { actor: Actor; displayPath?: string | undefined; ifMissing?: ActionTypeRegistryDocument | undefined }): Promise<{ proposal: RegistryProposal; patch: string }>;
+  /**
+   * Compact the oldest audit entries into a summary (see compact.ts): the user only. Returns what was
+   * compacted and the revert points left; writes nothing when there is nothing to compact.
+   */
+  compact(registry: Registry, options: Omit<CompactOptions, 'agentRevertRefusal'>, meta: { actor: Actor }): Promise<CompactResult>;
+  /** The compacted history, oldest first. */
+  summaries(): Promise<AuditSummary[]>;
   /** The proposal as a unified diff against the registry file (nothing is written); with `ifMissing`, a patch creating the file. */
   exportProposal(id: string, registryPath: string, displayPath?: string, options?: { ifMissing?: ActionTypeRegistryDocument | undefined }): Promise<string>;
 }
@@ -179,9 +196,41 @@ function checkRevertable(undone: readonly AuditEntry[], actor: Actor): void {
   }
 }
 
+/**
+ * The summaries a revert to `version` goes back through (newest first), refused unless `version` is a
+ * kept revert point (a summary's, or any version from the oldest kept entry's on), no range holds a
+ * merge, and for the agent, no range holds what only the user may undo.
+ */
+function summariesAcross(state: GoalsState, version: number, actor: Actor): AuditSummary[] {
+  const base = auditBase(state);
+  if (version >= base) return [];
+  const across = (state.audit_summaries ?? []).filter((s) => s.to_version > version).reverse();
+  const oldest = across[across.length - 1]!;
+  const { points } = revertPoints(state);
+  if (oldest.revert_point !== version || across.some((s) => s.base === undefined)) {
+    throw new InputError(`cannot revert to version ${version}: it was compacted; revert points kept: ${[...points.map((p) => `v${p}`), `v${base} and later`].join(', ')}`, 'not-found');
+  }
+  for (const s of across) {
+    if (s.merge_version !== undefined) throw new InputError(`cannot revert past v${s.merge_version}: it merged a proposal into the registry file, which a revert cannot undo; revert to v${s.merge_version} or later`, 'proposal-state');
+    if (actor.role === 'agent' && s.agent_revert_refused !== undefined) throw new OwnerError(s.agent_revert_refused);
+  }
+  return across;
+}
+
+/** What `checkRevertable` would say to the agent about a run of entries (kept in summaries). */
+function agentRevertRefusal(entries: readonly AuditEntry[]): string | undefined {
+  try {
+    checkRevertable(entries, { role: 'agent' });
+    return undefined;
+  } catch (err) {
+    if (err instanceof OwnerError || err instanceof InputError) return err.reason;
+    throw err;
+  }
+}
+
 export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsStore {
   const clock = options.clock ?? Date.now;
-  const doc = openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true, ...(options.root === undefined ? {} : { root: options.root }) });
+  const doc = openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true, ...(options.root === undefined ? {} : { root: options.root }), ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }) });
   const iso = (): string => new Date(clock()).toISOString();
 
   async function mutate<T>(meta: MutationMeta, fn: (tx: Tx, state: GoalsState) => T): Promise<MutationResult<T>> {
@@ -220,12 +269,16 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
           if (meta.expected_version !== undefined && draft.version !== meta.expected_version) throw new ConflictError(meta.expected_version, draft.version, doc.path);
           if (!Number.isSafeInteger(version) || version < 0 || version > draft.version) throw new InputError(`cannot revert to version ${version}: the state has versions 0 to ${draft.version}`);
           const tx = new Tx(draft, iso(), meta.actor);
+          // Across compacted history only to a kept revert point, through summaries that keep their images.
+          const across = summariesAcross(draft, version, meta.actor);
           checkRevertable(draft.audit.filter((e) => e.version > version), meta.actor);
           // Undo every later mutation, newest first, from its before-images.
           for (const e of [...draft.audit].reverse()) {
             if (e.version <= version) break;
             for (const c of [...e.changes].reverse()) tx.restore(c.kind, c.id, c.before);
           }
+          // Then each compacted range, newest first, from the image of every entity at its first change.
+          for (const s of across) for (const b of s.base ?? []) tx.restore(b.kind, b.id, b.image);
           reverted = version;
           if (tx.finish({ op: 'revert', reverted_to: version }) === undefined) throw new NothingChanged(draft.version);
         });
@@ -289,6 +342,22 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
         return markMerged(tx, id);
       });
       return { proposal: result, patch };
+    },
+    async compact(registry, compactOptions, meta) {
+      let result: CompactResult | undefined;
+      await doc.update((draft) => {
+        const imagesKept = (): number => (draft.audit_summaries ?? []).filter((x) => x.base !== undefined).length;
+        const had = imagesKept();
+        result = compactAudit(draft, registry, meta.actor, iso(), { ...compactOptions, agentRevertRefusal });
+        // Nothing compacted and no revert point dropped: leave the file alone.
+        if (result.compacted === 0 && imagesKept() === had) throw new NothingChanged(draft.version);
+      }).catch((err: unknown) => {
+        if (!(err instanceof NothingChanged)) throw err;
+      });
+      return result!;
+    },
+    async summaries() {
+      return (await doc.read()).audit_summaries ?? [];
     },
     async exportProposal(id, registryPath, displayPath = registryPath, exportOptions = {}) {
       const proposal = (await doc.read()).proposals.find((p) => p.id === id);

@@ -7,6 +7,11 @@
  * the zod schemas, the one source of truth for the formats, are at `@ratchet/goals/schema`.
  */
 export type {
+  AclEntry,
+  ActionCounts,
+  ArchivedItem,
+  AuditSummary,
+  GoalMilestone,
   ActionType,
   ActionTypeRegistryDocument,
   Actor,
@@ -27,6 +32,7 @@ export type {
   Question,
   RegistryProposal,
   RegistryTrust,
+  Scoped,
   StepStatus,
   Story,
   TurnRecord,
@@ -39,11 +45,12 @@ export {
   OwnerError,
   RegistryError,
   TransitionError,
+  ScopeError,
   UntrustedRegistryError,
   type GoalsErrorCode,
   type RegistryIssue,
 } from './errors.js';
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+export { ACTION_STATS_SCHEMA_URL, ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 export { DEFAULT_ACTION_TYPES, defaultRegistryDocument } from './default-registry.js';
 export {
   REGISTRY_MAX_BYTES,
@@ -147,3 +154,30 @@ export {
   type RegistryFile,
 } from './goals-file.js';
 export * from './trace/index.js';
+export {
+  SCOPED_KINDS,
+  applyShare,
+  canAccess,
+  checkAccess,
+  describeScope,
+  isUnrestricted,
+  ownsScope,
+  scopedView,
+  shareItem,
+  type Access,
+  type ScopedKind,
+  type ShareInput,
+} from './scope.js';
+export { FAILURE_STATUSES, actionStats, type ActionStats, type ActionStatsOptions, type ActionTypeCounts, type ActionTypeStats } from './stats.js';
+export {
+  COMPACT_KEEP_DEFAULT,
+  REVERT_POINTS_DEFAULT,
+  SUMMARY_EVIDENCE_MAX,
+  SUMMARY_MILESTONES_MAX,
+  auditBase,
+  compactAudit,
+  revertPoints,
+  summarize,
+  type CompactOptions,
+  type CompactResult,
+} from './compact.js';

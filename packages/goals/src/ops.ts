@@ -381,6 +381,8 @@ export function escalateDue(tx: Tx, registry: Registry, nowMs: number): PendingA
     if (compiled === undefined || compiled.terminal.has(candidate.status)) continue;
     const when = escalationTime(candidate, compiled);
     if (when === undefined || when > nowMs) continue;
+    // Another agent's action escalates when that agent (or the user) writes, not in this actor's turn.
+    if (!tx.may('action', candidate)) continue;
     const action = tx.edit('action', candidate.id);
     action.escalated_at = tx.now;
     if (canTransition(compiled, action.status, 'escalated')) action.status = 'escalated';

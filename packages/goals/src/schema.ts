@@ -8,9 +8,9 @@
 import { z } from 'zod';
 import { jsonSchema } from './zod-json-schema.js';
 
-import { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
+import { ACTION_STATS_SCHEMA_URL, ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL } from './urls.js';
 
-export { ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
+export { ACTION_STATS_SCHEMA_URL, ACTION_TYPES_SCHEMA_URL, GOALS_STATE_SCHEMA_URL, PLAN_CONTEXT_SCHEMA_URL, PLAN_SCHEMA_URL, PROPOSAL_AMENDMENT_SCHEMA_URL, PROPOSAL_SCHEMA_URL, TURN_COMMIT_SCHEMA_URL };
 
 /** Ids, statuses and type ids: a safe, printable token (never `__proto__` and friends). */
 const Name = z
@@ -83,6 +83,27 @@ export const ActionTypeRegistrySchema = z
 // ---- the state document -------------------------------------------------------------------------
 
 const Versioned = { version: z.number().int().min(0) };
+const Count0 = (): z.ZodNumber => z.number().int().min(0);
+
+/** A grant on a scoped item (seed 002: "optional cross-agent sharing by ACL"): to an agent, or to every agent of an org. */
+export const AclEntrySchema = z
+  .object({
+    agent_id: Name.optional().describe('The agent granted access (with org_id: only that agent within that org).'),
+    org_id: Name.optional().describe('The org granted access: every agent of it (without agent_id).'),
+    access: z.enum(['read', 'write']).describe('"read" lets it see the item; "write" also lets it change it (never its scope or ACL).'),
+  })
+  .strict()
+  .meta({ id: 'AclEntry', title: 'An access grant: agent_id and/or org_id (at least one), read or write' });
+
+/**
+ * Access scope (seed 002, "Access control: scope by agent_id/org_id"). Optional: an item without
+ * agent_id and org_id (every item written before scopes existed) is visible to and changeable by all.
+ */
+const Scope = {
+  agent_id: Name.optional().describe('The agent the item belongs to; stamped from the acting agent when it is created.'),
+  org_id: Name.optional().describe('The org (tenant) the item belongs to; stamped from the acting agent when it is created.'),
+  acl: z.array(AclEntrySchema).max(1000).optional().describe('Other agents or orgs granted read or write access.'),
+};
 
 export const GoalSchema = z
   .object({
@@ -100,6 +121,7 @@ export const GoalSchema = z
     evidence_refs: Refs,
     created_at: Timestamp,
     updated_at: Timestamp,
+    ...Scope,
     ...Versioned,
   })
   .strict()
@@ -128,6 +150,7 @@ export const PendingActionSchema = z
     metadata: z.record(z.string(), z.unknown()),
     created_at: Timestamp,
     updated_at: Timestamp,
+    ...Scope,
     ...Versioned,
   })
   .strict()
@@ -255,6 +278,7 @@ export const ObservationSchema = z
     created_by: z.string().min(1).max(200),
     created_at: Timestamp,
     updated_at: Timestamp,
+    ...Scope,
     ...Versioned,
   })
   .strict()
@@ -280,8 +304,54 @@ export const AuditEntrySchema = z
     turn_id: Name.optional(),
     reverted_to: z.number().int().min(0).optional(),
     changes: z.array(z.object({ kind: Kind, id: Name, before: Image, after: Image }).strict()),
+    agent_id: Name.optional().describe('The acting agent (access scopes), when it had an id.'),
+    org_id: Name.optional().describe("The acting agent's org, when it had one."),
   })
   .strict();
+
+const ActionCountsSchema = z.object({ created: Count0(), completed: Count0(), cancelled: Count0(), failed: Count0(), escalated: Count0(), coerced: Count0() }).strict();
+
+/** Older audit entries compacted into one record (`compactAudit`, `ratchet goals compact`). */
+export const AuditSummarySchema = z
+  .object({
+    from_version: z.number().int().min(1).describe('The first version compacted.'),
+    to_version: z.number().int().min(1).describe('The last version compacted.'),
+    from_at: Timestamp,
+    to_at: Timestamp,
+    entries: z.number().int().min(1).describe('How many audit entries the summary replaced.'),
+    ops: z.record(z.string(), Count0()).describe('Entries per op.'),
+    who: z.record(z.string(), Count0()).describe('Entries per actor.'),
+    changed: z.record(z.string(), Count0()).describe('Distinct entities changed, per kind.'),
+    evidence_refs: Refs.describe('Evidence pointers added in the range (files, URLs, tool results), first seen first.'),
+    evidence_dropped: Count0().optional().describe('Evidence pointers left out past the cap.'),
+    action_counts: z.record(z.string(), ActionCountsSchema).describe('Per action type: created, completed, cancelled, failed, escalated, coerced (for actions stats).'),
+    milestones: z
+      .array(z.object({ goal_id: Name, version: z.number().int().min(1), at: Timestamp, title: z.string().max(1000), status: z.string().max(64), progress: z.number().min(0).max(1), evidence_refs: Refs }).strict())
+      .describe('Goal milestones in the range: a quarter of progress crossed, or a status reached.'),
+    archived: z
+      .array(
+        z
+          .object({
+            kind: z.enum(['question', 'story', 'observation']),
+            id: Name,
+            version: z.number().int().min(1),
+            at: Timestamp,
+            goal_id: Name.optional(),
+            question_id: Name.optional(),
+            promoted_to: z.object({ kind: z.enum(['goal', 'action']), id: Name }).strict().optional(),
+          })
+          .strict(),
+      )
+      .describe('Questions, stories and Scratch Page items archived in the range, with their lineage.'),
+    revert_point: z.number().int().min(0).optional().describe('The version a revert can go back to through this summary (from_version - 1), while base is kept.'),
+    base: z.array(z.object({ kind: Kind, id: Name, image: Image }).strict()).optional().describe('The before-image of every entity changed in the range, at its first change.'),
+    merge_version: z.number().int().min(1).optional().describe('A proposal merged in the range: nobody reverts across it.'),
+    agent_revert_refused: z.string().max(2000).optional().describe('Why the agent may not revert across the range.'),
+    compacted_at: Timestamp,
+    compacted_by: z.string().min(1).max(200),
+  })
+  .strict()
+  .meta({ id: 'AuditSummary', title: 'Audit entries compacted into a summary that keeps evidence pointers, milestones, lineage and a revert point' });
 
 export const GoalsStateSchema = z
   .object({
@@ -297,6 +367,7 @@ export const GoalsStateSchema = z
     observations: z.array(ObservationSchema).optional(),
     audit: z.array(AuditEntrySchema),
     registry_trust: RegistryTrustSchema.optional(),
+    audit_summaries: z.array(AuditSummarySchema).optional(),
   })
   .strict()
   .meta({ id: 'GoalsState', title: 'Ratchet goals state document (Frontal Cortex)' });
@@ -569,6 +640,44 @@ export const ParsedPlanSchema = z
   .strict()
   .meta({ id: 'ParsedPlan', title: 'Ratchet plan (Frontal Cortex), parsed and checked: steps, their schedule in waves, and every problem with its line' });
 
+// ---- per-type observability (`ratchet actions stats --json`) ------------------------------------
+
+const Count = z.number().int().min(0);
+const Rate = z.number().min(0).max(1).nullable();
+const ActionTypeCountsShape = {
+  created: Count.describe('Actions created in the window (from the audit trail).'),
+  completed: Count.describe('Actions that reached a completing terminal status in the window (done, approved, succeeded, ...).'),
+  cancelled: Count.describe('Actions cancelled or dismissed in the window.'),
+  failed: Count.describe('Actions that reached a failure status ("failed") in the window.'),
+  escalated: Count.describe('Actions that escalated in the window.'),
+  coerced: Count.describe('Actions asked for with this type id while the registry did not have it (coerced to user_task): a rollout error.'),
+  open: Count.describe('Actions pending now.'),
+  overdue: Count.describe('Actions pending now and past their due_at.'),
+  completion_rate: Rate.describe('Of the actions created in the window, the share completed by now; null when none was created.'),
+  failure_rate: Rate.describe('failed / (completed + cancelled + failed) in the window; null when none closed.'),
+};
+
+export const ActionStatsSchema = z
+  .object({
+    $schema: z.string(),
+    generated_at: Timestamp.describe('The clock the figures were taken at (overdue is judged against it).'),
+    since: Timestamp.optional().describe('The start of the window, when one was given; otherwise the whole history kept.'),
+    version: z.number().int().min(0).describe('The state version the figures are for.'),
+    types: z
+      .array(
+        z
+          .object({
+            type: Name.describe('The action type id.'),
+            registered: z.boolean().describe('Whether the registry in use has the type.'),
+            ...ActionTypeCountsShape,
+          })
+          .strict(),
+      )
+      .describe('One row per type: the registry\'s, in its order, then unregistered ids seen in the history, sorted.'),
+    totals: z.object(ActionTypeCountsShape).strict().describe('The same figures over all types.'),
+  })
+  .strict()
+  .meta({ id: 'ActionStats', title: 'ratchet actions stats --json: creation, completion, overdue and failure figures per action type' });
 
 export const actionTypesJsonSchema = (): Record<string, unknown> => jsonSchema(ActionTypeRegistrySchema, ACTION_TYPES_SCHEMA_URL);
 /** The state document as written: the store adds `$schema` and `schemaVersion` around it. */
@@ -585,6 +694,7 @@ export const proposalJsonSchema = (): Record<string, unknown> => jsonSchema(Prop
 export const planContextJsonSchema = (): Record<string, unknown> => jsonSchema(PlanContextSchema, PLAN_CONTEXT_SCHEMA_URL);
 export const planJsonSchema = (): Record<string, unknown> => jsonSchema(ParsedPlanSchema, PLAN_SCHEMA_URL);
 export const proposalAmendmentJsonSchema = (): Record<string, unknown> => jsonSchema(ProposalAmendmentSchema, PROPOSAL_AMENDMENT_SCHEMA_URL);
+export const actionStatsJsonSchema = (): Record<string, unknown> => jsonSchema(ActionStatsSchema, ACTION_STATS_SCHEMA_URL);
 
 export type ActionTypeInput = z.input<typeof ActionTypeSchema>;
 export type ActionTypeRegistryInput = z.input<typeof ActionTypeRegistrySchema>;

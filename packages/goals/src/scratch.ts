@@ -126,7 +126,7 @@ export function expireObservations(tx: Tx): string[] {
   const now = Date.parse(tx.now);
   const ids: string[] = [];
   for (const o of tx.state.observations ?? []) {
-    if (!isExpired(o, now)) continue;
+    if (!isExpired(o, now) || !tx.may('observation', o)) continue;
     const e = tx.edit('observation', o.id);
     e.status = 'archived';
     e.expired = true;

@@ -5,6 +5,7 @@
  */
 import { GoalsError, InputError, OwnerError } from './errors.js';
 import { stateIssues } from './validate.js';
+import { SCOPED_KINDS, canAccess, checkAccess, checkScopeChange, stampScope, type Access } from './scope.js';
 import type { Actor, AuditEntry, Change, EntityKind, Goal, GoalsState, Observation, PendingAction, PlanRun, Question, RegistryProposal, Story, TurnRecord } from './types.js';
 
 export interface EntityOf {
@@ -79,13 +80,21 @@ export class Tx {
   /** The live entity, to mutate; its before-image is recorded the first time. */
   edit<K extends EntityKind>(kind: K, id: string): EntityOf[K] {
     const entity = this.get(kind, id);
+    // The one door every change to an existing entity goes through: the actor's scope is checked here.
+    checkAccess(kind, id, entity, this.actor, 'write');
     this.record(kind, id, entity);
     return entity;
+  }
+
+  /** Whether the actor may read or change this entity (access scopes): loops that sweep every item skip the others'. */
+  may(kind: EntityKind, entity: object, access: Access = 'write'): boolean {
+    return !SCOPED_KINDS.has(kind) || canAccess(entity, this.actor, access);
   }
 
   create<K extends EntityKind>(kind: K, entity: EntityOf[K]): EntityOf[K] {
     checkId(entity.id, kind);
     if (this.find(kind, entity.id) !== undefined) throw new InputError(`${kind} "${entity.id}" already exists`, 'duplicate-id');
+    if (SCOPED_KINDS.has(kind)) stampScope(entity, this.actor);
     this.record(kind, entity.id, undefined);
     const list = this.list(kind);
     list.push(entity);
@@ -96,6 +105,9 @@ export class Tx {
   /** Put back an entity as it was (revert): create, replace or remove. */
   restore(kind: EntityKind, id: string, image: Record<string, unknown> | null): void {
     const current = this.find(kind, id);
+    // A revert is no way round access scopes: it may only touch what the actor may change, as it is and as it was.
+    if (current !== undefined) checkAccess(kind, id, current, this.actor, 'write');
+    if (image !== null) checkAccess(kind, id, image, this.actor, 'write');
     this.record(kind, id, current);
     const list = this.list(kind) as unknown as Record<string, unknown>[];
     if (image === null) {
@@ -141,12 +153,27 @@ export class Tx {
     }
     if (changes.length === 0) return undefined;
     for (const c of changes) if (c.after !== null) checkEntity(c.kind, c.id, c.after);
+    if (meta.reverted_to === undefined) for (const c of changes) this.checkScopes(c);
     const entry: AuditEntry = { version, previous_version: this.state.version, who: this.who, role: this.actor.role, at: this.now, op: meta.op, changes };
     if (meta.turn_id !== undefined) entry.turn_id = meta.turn_id;
     if (meta.reverted_to !== undefined) entry.reverted_to = meta.reverted_to;
+    if (this.actor.agent_id !== undefined) entry.agent_id = this.actor.agent_id;
+    if (this.actor.org_id !== undefined) entry.org_id = this.actor.org_id;
     this.state.version = version;
     this.state.audit.push(entry);
     return entry;
+  }
+
+  /** Scope fields changed only as scope.ts allows; a goal an item points to is one the actor can see. */
+  private checkScopes(c: Change): void {
+    checkScopeChange(c.kind, c.id, c.before, c.after, this.actor);
+    if (c.after === null || !SCOPED_KINDS.has(c.kind)) return;
+    for (const field of ['goal_id', 'parent_goal_id'] as const) {
+      const ref = c.after[field];
+      if (typeof ref !== 'string' || ref === (c.before ?? {})[field]) continue;
+      const goal = this.find('goal', ref);
+      if (goal !== undefined) checkAccess('goal', ref, goal, this.actor, 'read');
+    }
   }
 
   private record(kind: EntityKind, id: string, entity: object | undefined): void {

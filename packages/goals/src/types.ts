@@ -36,7 +36,7 @@ export interface ActionTypeRegistryDocument {
   action_types: ActionType[];
 }
 
-export interface Goal {
+export interface Goal extends Scoped {
   id: string;
   title: string;
   description?: string | undefined;
@@ -56,7 +56,7 @@ export interface Goal {
   version: number;
 }
 
-export interface PendingAction {
+export interface PendingAction extends Scoped {
   id: string;
   type: string;
   owner: Owner;
@@ -187,7 +187,7 @@ export interface PlanRun {
 export type ObservationStatus = 'active' | 'pending_review' | 'resolved' | 'archived';
 
 /** A Scratch Page item: a low-commitment story or observation that expires unless acted on. */
-export interface Observation {
+export interface Observation extends Scoped {
   id: string;
   type: 'story' | 'observation' | 'insight' | 'alert';
   content: string;
@@ -234,6 +234,9 @@ export interface AuditEntry {
   turn_id?: string | undefined;
   reverted_to?: number | undefined;
   changes: Change[];
+  /** The acting agent's scope, when it had one (access scopes). */
+  agent_id?: string | undefined;
+  org_id?: string | undefined;
 }
 
 export interface GoalsState {
@@ -254,6 +257,73 @@ export interface GoalsState {
   audit: AuditEntry[];
   /** The digest (sha256 of the text) of the project's registry as a user last merged or first used it. */
   registry_trust?: RegistryTrust | undefined;
+  /** Older audit entries compacted into summaries (oldest first); `audit` continues after the last one. */
+  audit_summaries?: AuditSummary[] | undefined;
+}
+
+/** Per-type action counts a summary keeps of the entries it replaced (what `actionStats` needs). */
+export interface ActionCounts {
+  created: number;
+  completed: number;
+  cancelled: number;
+  failed: number;
+  escalated: number;
+  coerced: number;
+}
+
+/** A goal milestone inside a compacted range: a quarter of progress crossed, or a status reached. */
+export interface GoalMilestone {
+  goal_id: string;
+  version: number;
+  at: string;
+  title: string;
+  status: string;
+  progress: number;
+  evidence_refs: string[];
+}
+
+/** An item archived inside a compacted range, with its lineage (the goal / question it served). */
+export interface ArchivedItem {
+  kind: 'question' | 'story' | 'observation';
+  id: string;
+  version: number;
+  at: string;
+  goal_id?: string | undefined;
+  question_id?: string | undefined;
+  promoted_to?: { kind: 'goal' | 'action'; id: string } | undefined;
+}
+
+/**
+ * A run of audit entries compacted into one record: what happened (ops, who, entities touched,
+ * per-type action counts), the evidence pointers and milestones, and, while kept, the before-image of
+ * every entity it touched, which makes `from_version - 1` a revert point.
+ */
+export interface AuditSummary {
+  from_version: number;
+  to_version: number;
+  from_at: string;
+  to_at: string;
+  entries: number;
+  ops: Record<string, number>;
+  who: Record<string, number>;
+  /** Distinct entities changed, per kind. */
+  changed: Record<string, number>;
+  evidence_refs: string[];
+  /** Evidence pointers left out past the cap. */
+  evidence_dropped?: number | undefined;
+  action_counts: Record<string, ActionCounts>;
+  milestones: GoalMilestone[];
+  archived: ArchivedItem[];
+  /** The version this summary lets a revert go back to (from_version - 1), while `base` is kept. */
+  revert_point?: number | undefined;
+  /** The before-image of every entity the range changed, at its first change (null: created in the range). */
+  base?: { kind: EntityKind; id: string; image: Record<string, unknown> | null }[] | undefined;
+  /** A proposal merged in the range: nobody reverts across it. */
+  merge_version?: number | undefined;
+  /** Why the agent may not revert across the range (it holds the user's confirmations, reviews or moves). */
+  agent_revert_refused?: string | undefined;
+  compacted_at: string;
+  compacted_by: string;
 }
 
 export interface RegistryTrust {
@@ -266,4 +336,26 @@ export interface RegistryTrust {
 export interface Actor {
   role: Owner;
   name?: string | undefined;
+  /** The acting agent's id: what it sees and changes is limited to its scope (see scope.ts). */
+  agent_id?: string | undefined;
+  /** The acting agent's organisation (tenant). */
+  org_id?: string | undefined;
+}
+
+/** An access grant on a scoped item: to one agent (optionally only within an org) or to a whole org. */
+export interface AclEntry {
+  agent_id?: string | undefined;
+  org_id?: string | undefined;
+  /** write implies read. */
+  access: 'read' | 'write';
+}
+
+/**
+ * The access scope goals, actions and Scratch Page items carry: the agent and org they belong to,
+ * and who else may read or write them. An item with neither agent_id nor org_id is visible to all.
+ */
+export interface Scoped {
+  agent_id?: string | undefined;
+  org_id?: string | undefined;
+  acl?: AclEntry[] | undefined;
 }

@@ -6,3 +6,4 @@ export const PROPOSAL_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/pro
 export const PROPOSAL_AMENDMENT_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json';
 export const PLAN_CONTEXT_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/plan-context.schema.json';
 export const PLAN_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/plan.schema.json';
+export const ACTION_STATS_SCHEMA_URL = 'https://unpkg.com/@ratchet/goals/schemas/action-stats.schema.json';

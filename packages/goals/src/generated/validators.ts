@@ -796,10 +796,134 @@ return errors === 0;
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateState = validate57;
-const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"plans":{"type":"array","items":{"$ref":"#/$defs/PlanRun"}},"observations":{"type":"array","items":{"$ref":"#/$defs/Observation"}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn","plan","observation"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"},"Goal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"},"PendingAction":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"},"Question":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"},"Story":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"},"RegistryProposal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"},"PlanRun":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"sha256 of the plan text the run was started from."},"source":{"type":"string","minLength":1,"maxLength":4096},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["running","succeeded","failed"]},"steps":{"type":"array","items":{"type":"object","properties":{"number":{"type":"integer","minimum":1,"maximum":9007199254740991},"name":{"type":"string","maxLength":1000},"success_criteria":{"type":"string","maxLength":100000},"depends_on":{"type":"array","items":{"type":"integer","minimum":1,"maximum":9007199254740991}},"status":{"type":"string","enum":["pending","started","succeeded","failed"]},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"finished_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200},"criteria_met":{"type":"object","properties":{"criteria":{"type":"string","maxLength":100000},"evidence_refs":{"minItems":1,"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"note":{"type":"string","maxLength":100000}},"required":["criteria","evidence_refs"],"additionalProperties":false},"failure":{"type":"string","maxLength":100000}},"required":["number","name","success_criteria","depends_on","status"],"additionalProperties":false}},"regeneration":{"type":"object","properties":{"step":{"type":"integer","minimum":1,"maximum":9007199254740991},"reason":{"type":"string","maxLength":100000},"requested_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["step","reason","requested_at","by"],"additionalProperties":false},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","digest","status","steps","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A plan under execution: each step started, succeeded with evidence, or failed"},"Observation":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","enum":["story","observation","insight","alert"]},"content":{"type":"string","minLength":1,"maxLength":100000},"source":{"type":"string","minLength":1,"maxLength":2048},"owner":{"type":"string","enum":["agent","user"]},"status":{"type":"string","enum":["active","pending_review","resolved","archived"]},"confidence":{"type":"number","minimum":0,"maximum":1},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"expires_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"expired":{"type":"boolean"},"promoted_to":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["kind","id"],"additionalProperties":false},"reviewed_by":{"type":"string","minLength":1,"maxLength":200},"review_note":{"type":"string","maxLength":100000},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","content","source","owner","status","confidence","tags","expires_at","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A Scratch Page item: a story or observation that expires unless acted on"}}};
-const schema23 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"plans":{"type":"array","items":{"$ref":"#/$defs/PlanRun"}},"observations":{"type":"array","items":{"$ref":"#/$defs/Observation"}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn","plan","observation"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"};
-const pattern29 = new RegExp("^[0-9a-f]{64}$", "u");
-const schema24 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"};
+const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json","$ref":"#/$defs/GoalsState","$defs":{"GoalsState":{"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"plans":{"type":"array","items":{"$ref":"#/$defs/PlanRun"}},"observations":{"type":"array","items":{"$ref":"#/$defs/Observation"}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn","plan","observation"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}},"agent_id":{"description":"The acting agent (access scopes), when it had an id.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The acting agent's org, when it had one.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false},"audit_summaries":{"type":"array","items":{"$ref":"#/$defs/AuditSummary"}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"},"Goal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"agent_id":{"description":"The agent the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The org (tenant) the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"acl":{"description":"Other agents or orgs granted read or write access.","maxItems":1000,"type":"array","items":{"$ref":"#/$defs/AclEntry"}},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"},"AclEntry":{"type":"object","properties":{"agent_id":{"description":"The agent granted access (with org_id: only that agent within that org).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The org granted access: every agent of it (without agent_id).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"access":{"type":"string","enum":["read","write"],"description":"\"read\" lets it see the item; \"write\" also lets it change it (never its scope or ACL)."}},"required":["access"],"additionalProperties":false,"title":"An access grant: agent_id and/or org_id (at least one), read or write"},"PendingAction":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"agent_id":{"description":"The agent the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The org (tenant) the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"acl":{"description":"Other agents or orgs granted read or write access.","maxItems":1000,"type":"array","items":{"$ref":"#/$defs/AclEntry"}},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"},"Question":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"},"Story":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"},"RegistryProposal":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"},"PlanRun":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"sha256 of the plan text the run was started from."},"source":{"type":"string","minLength":1,"maxLength":4096},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["running","succeeded","failed"]},"steps":{"type":"array","items":{"type":"object","properties":{"number":{"type":"integer","minimum":1,"maximum":9007199254740991},"name":{"type":"string","maxLength":1000},"success_criteria":{"type":"string","maxLength":100000},"depends_on":{"type":"array","items":{"type":"integer","minimum":1,"maximum":9007199254740991}},"status":{"type":"string","enum":["pending","started","succeeded","failed"]},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"finished_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200},"criteria_met":{"type":"object","properties":{"criteria":{"type":"string","maxLength":100000},"evidence_refs":{"minItems":1,"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"note":{"type":"string","maxLength":100000}},"required":["criteria","evidence_refs"],"additionalProperties":false},"failure":{"type":"string","maxLength":100000}},"required":["number","name","success_criteria","depends_on","status"],"additionalProperties":false}},"regeneration":{"type":"object","properties":{"step":{"type":"integer","minimum":1,"maximum":9007199254740991},"reason":{"type":"string","maxLength":100000},"requested_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["step","reason","requested_at","by"],"additionalProperties":false},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","digest","status","steps","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A plan under execution: each step started, succeeded with evidence, or failed"},"Observation":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","enum":["story","observation","insight","alert"]},"content":{"type":"string","minLength":1,"maxLength":100000},"source":{"type":"string","minLength":1,"maxLength":2048},"owner":{"type":"string","enum":["agent","user"]},"status":{"type":"string","enum":["active","pending_review","resolved","archived"]},"confidence":{"type":"number","minimum":0,"maximum":1},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"expires_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"expired":{"type":"boolean"},"promoted_to":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["kind","id"],"additionalProperties":false},"reviewed_by":{"type":"string","minLength":1,"maxLength":200},"review_note":{"type":"string","maxLength":100000},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"agent_id":{"description":"The agent the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The org (tenant) the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"acl":{"description":"Other agents or orgs granted read or write access.","maxItems":1000,"type":"array","items":{"$ref":"#/$defs/AclEntry"}},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","content","source","owner","status","confidence","tags","expires_at","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A Scratch Page item: a story or observation that expires unless acted on"},"AuditSummary":{"type":"object","properties":{"from_version":{"type":"integer","minimum":1,"maximum":9007199254740991,"description":"The first version compacted."},"to_version":{"type":"integer","minimum":1,"maximum":9007199254740991,"description":"The last version compacted."},"from_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"to_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"entries":{"type":"integer","minimum":1,"maximum":9007199254740991,"description":"How many audit entries the summary replaced."},"ops":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991},"description":"Entries per op."},"who":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991},"description":"Entries per actor."},"changed":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991},"description":"Distinct entities changed, per kind."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048},"description":"Evidence pointers added in the range (files, URLs, tool results), first seen first."},"evidence_dropped":{"description":"Evidence pointers left out past the cap.","type":"integer","minimum":0,"maximum":9007199254740991},"action_counts":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"created":{"type":"integer","minimum":0,"maximum":9007199254740991},"completed":{"type":"integer","minimum":0,"maximum":9007199254740991},"cancelled":{"type":"integer","minimum":0,"maximum":9007199254740991},"failed":{"type":"integer","minimum":0,"maximum":9007199254740991},"escalated":{"type":"integer","minimum":0,"maximum":9007199254740991},"coerced":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["created","completed","cancelled","failed","escalated","coerced"],"additionalProperties":false},"description":"Per action type: created, completed, cancelled, failed, escalated, coerced (for actions stats)."},"milestones":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"title":{"type":"string","maxLength":1000},"status":{"type":"string","maxLength":64},"progress":{"type":"number","minimum":0,"maximum":1},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}}},"required":["goal_id","version","at","title","status","progress","evidence_refs"],"additionalProperties":false},"description":"Goal milestones in the range: a quarter of progress crossed, or a status reached."},"archived":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["question","story","observation"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"promoted_to":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["kind","id"],"additionalProperties":false}},"required":["kind","id","version","at"],"additionalProperties":false},"description":"Questions, stories and Scratch Page items archived in the range, with their lineage."},"revert_point":{"description":"The version a revert can go back to through this summary (from_version - 1), while base is kept.","type":"integer","minimum":0,"maximum":9007199254740991},"base":{"description":"The before-image of every entity changed in the range, at its first change.","type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn","plan","observation"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"image":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","image"],"additionalProperties":false}},"merge_version":{"description":"A proposal merged in the range: nobody reverts across it.","type":"integer","minimum":1,"maximum":9007199254740991},"agent_revert_refused":{"description":"Why the agent may not revert across the range.","type":"string","maxLength":2000},"compacted_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"compacted_by":{"type":"string","minLength":1,"maxLength":200}},"required":["from_version","to_version","from_at","to_at","entries","ops","who","changed","evidence_refs","action_counts","milestones","archived","compacted_at","compacted_by"],"additionalProperties":false,"title":"Audit entries compacted into a summary that keeps evidence pointers, milestones, lineage and a revert point"}}};
+const schema23 = {"type":"object","properties":{"$schema":{"type":"string"},"schemaVersion":{"type":"number","const":1},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"counters":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991}},"goals":{"type":"array","items":{"$ref":"#/$defs/Goal"}},"actions":{"type":"array","items":{"$ref":"#/$defs/PendingAction"}},"questions":{"type":"array","items":{"$ref":"#/$defs/Question"}},"stories":{"type":"array","items":{"$ref":"#/$defs/Story"}},"proposals":{"type":"array","items":{"$ref":"#/$defs/RegistryProposal"}},"turns":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"version":{"type":"integer","minimum":0,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["id","digest","version","at","by"],"additionalProperties":false}},"plans":{"type":"array","items":{"$ref":"#/$defs/PlanRun"}},"observations":{"type":"array","items":{"$ref":"#/$defs/Observation"}},"audit":{"type":"array","items":{"type":"object","properties":{"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"previous_version":{"type":"integer","minimum":0,"maximum":9007199254740991},"who":{"type":"string","minLength":1,"maxLength":200},"role":{"type":"string","enum":["agent","user"]},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"op":{"type":"string","minLength":1,"maxLength":200},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"reverted_to":{"type":"integer","minimum":0,"maximum":9007199254740991},"changes":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn","plan","observation"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"before":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]},"after":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","before","after"],"additionalProperties":false}},"agent_id":{"description":"The acting agent (access scopes), when it had an id.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The acting agent's org, when it had one.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"}},"required":["version","previous_version","who","at","op","changes"],"additionalProperties":false}},"registry_trust":{"type":"object","properties":{"digest":{"type":"string","pattern":"^[0-9a-f]{64}$"},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["digest","at","by"],"additionalProperties":false},"audit_summaries":{"type":"array","items":{"$ref":"#/$defs/AuditSummary"}}},"required":["version","counters","goals","actions","questions","stories","proposals","turns","audit"],"additionalProperties":false,"title":"Ratchet goals state document (Frontal Cortex)"};
+const pattern35 = new RegExp("^[0-9a-f]{64}$", "u");
+const schema24 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"agent_id":{"description":"The agent the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The org (tenant) the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"acl":{"description":"Other agents or orgs granted read or write access.","maxItems":1000,"type":"array","items":{"$ref":"#/$defs/AclEntry"}},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","title","priority","status","progress","metrics","constraints","lineage_ids","evidence_refs","created_at","updated_at","version"],"additionalProperties":false,"title":"A long-horizon goal"};
+const schema25 = {"type":"object","properties":{"agent_id":{"description":"The agent granted access (with org_id: only that agent within that org).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The org granted access: every agent of it (without agent_id).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"access":{"type":"string","enum":["read","write"],"description":"\"read\" lets it see the item; \"write\" also lets it change it (never its scope or ACL)."}},"required":["access"],"additionalProperties":false,"title":"An access grant: agent_id and/or org_id (at least one), read or write"};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.access === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "access"},message:"must have required property '"+"access"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "agent_id") || (key0 === "org_id")) || (key0 === "access"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.agent_id !== undefined){
+let data0 = data.agent_id;
+if(typeof data0 === "string"){
+if(!pattern3.test(data0)){
+const err2 = {instancePath:instancePath+"/agent_id",schemaPath:"#/properties/agent_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/agent_id",schemaPath:"#/properties/agent_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.org_id !== undefined){
+let data1 = data.org_id;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err4 = {instancePath:instancePath+"/org_id",schemaPath:"#/properties/org_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/org_id",schemaPath:"#/properties/org_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.access !== undefined){
+let data2 = data.access;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/access",schemaPath:"#/properties/access/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data2 === "read") || (data2 === "write"))){
+const err7 = {instancePath:instancePath+"/access",schemaPath:"#/properties/access/enum",keyword:"enum",params:{allowedValues: schema25.properties.access.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1489,10 +1613,11 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data20 = data.version;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err57 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.agent_id !== undefined){
+let data20 = data.agent_id;
+if(typeof data20 === "string"){
+if(!pattern3.test(data20)){
+const err57 = {instancePath:instancePath+"/agent_id",schemaPath:"#/properties/agent_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1501,9 +1626,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 > 9007199254740991 || isNaN(data20)){
-const err58 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+else {
+const err58 = {instancePath:instancePath+"/agent_id",schemaPath:"#/properties/agent_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1512,8 +1637,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data20 < 0 || isNaN(data20)){
-const err59 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.org_id !== undefined){
+let data21 = data.org_id;
+if(typeof data21 === "string"){
+if(!pattern3.test(data21)){
+const err59 = {instancePath:instancePath+"/org_id",schemaPath:"#/properties/org_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1523,10 +1652,8 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
-}
 else {
-const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err60 = {instancePath:instancePath+"/org_id",schemaPath:"#/properties/org_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1535,17 +1662,96 @@ vErrors.push(err60);
 }
 errors++;
 }
+}
+if(data.acl !== undefined){
+let data22 = data.acl;
+if(Array.isArray(data22)){
+if(data22.length > 1000){
+const err61 = {instancePath:instancePath+"/acl",schemaPath:"#/properties/acl/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate60(data22[i3], {instancePath:instancePath+"/acl/" + i3,parentData:data22,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/acl",schemaPath:"#/properties/acl/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data24 = data.version;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err63 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 9007199254740991 || isNaN(data24)){
+const err64 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data24 < 0 || isNaN(data24)){
+const err65 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err66 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
 validate59.errors = vErrors;
 return errors === 0;
 }
 validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema25 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"};
+const schema26 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"status":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"confirmed_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"confirmed_by":{"type":"string","minLength":1,"maxLength":200},"escalated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"agent_id":{"description":"The agent the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The org (tenant) the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"acl":{"description":"Other agents or orgs granted read or write access.","maxItems":1000,"type":"array","items":{"$ref":"#/$defs/AclEntry"}},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","owner","title","priority","status","created_by","evidence_refs","metadata","created_at","updated_at","version"],"additionalProperties":false,"title":"A pending action for the agent or the user"};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1674,7 +1880,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema25.properties, key0))){
+if(!(func1.call(schema26.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
@@ -1748,7 +1954,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data2 === "agent") || (data2 === "user"))){
-const err18 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/enum",keyword:"enum",params:{allowedValues: schema25.properties.owner.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/enum",keyword:"enum",params:{allowedValues: schema26.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2322,10 +2528,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data22 = data.version;
-if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err66 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.agent_id !== undefined){
+let data22 = data.agent_id;
+if(typeof data22 === "string"){
+if(!pattern3.test(data22)){
+const err66 = {instancePath:instancePath+"/agent_id",schemaPath:"#/properties/agent_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2334,9 +2541,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 > 9007199254740991 || isNaN(data22)){
-const err67 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+else {
+const err67 = {instancePath:instancePath+"/agent_id",schemaPath:"#/properties/agent_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2345,8 +2552,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data22 < 0 || isNaN(data22)){
-const err68 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.org_id !== undefined){
+let data23 = data.org_id;
+if(typeof data23 === "string"){
+if(!pattern3.test(data23)){
+const err68 = {instancePath:instancePath+"/org_id",schemaPath:"#/properties/org_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2356,10 +2567,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-}
-}
 else {
-const err69 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err69 = {instancePath:instancePath+"/org_id",schemaPath:"#/properties/org_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2368,17 +2577,96 @@ vErrors.push(err69);
 }
 errors++;
 }
-validate61.errors = vErrors;
+}
+if(data.acl !== undefined){
+let data24 = data.acl;
+if(Array.isArray(data24)){
+if(data24.length > 1000){
+const err70 = {instancePath:instancePath+"/acl",schemaPath:"#/properties/acl/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+const len1 = data24.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate60(data24[i1], {instancePath:instancePath+"/acl/" + i1,parentData:data24,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/acl",schemaPath:"#/properties/acl/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data26 = data.version;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err72 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 9007199254740991 || isNaN(data26)){
+const err73 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data26 < 0 || isNaN(data26)){
+const err74 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err75 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema26 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"};
+const schema27 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","text","priority","status","tags","created_at","updated_at","version"],"additionalProperties":false,"title":"A guiding question"};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2467,7 +2755,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema26.properties, key0))){
+if(!(func1.call(schema27.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -2611,7 +2899,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!(((data4 === "open") || (data4 === "answered")) || (data4 === "archived"))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema26.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema27.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2634,7 +2922,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!((data5 === "agent") || (data5 === "user"))){
-const err22 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/enum",keyword:"enum",params:{allowedValues: schema26.properties.owner.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/enum",keyword:"enum",params:{allowedValues: schema27.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2811,17 +3099,17 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema27 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"};
+const schema28 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]},"last_updated":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","question_id","narrative","acceptance_criteria","evidence_refs","status","last_updated","version"],"additionalProperties":false,"title":"A question's evolving narrative, with acceptance criteria and evidence"};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3111,7 +3399,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!((((data7 === "draft") || (data7 === "active")) || (data7 === "accepted")) || (data7 === "archived"))){
-const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema27.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3202,17 +3490,17 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema28 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"};
+const schema29 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["open","approved","rejected","merged"]},"reviewers":{"type":"array","items":{"type":"object","properties":{"reviewer":{"type":"string","minLength":1,"maxLength":200},"decision":{"type":"string","enum":["approve","reject"]},"comments":{"type":"string","maxLength":10000},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."}},"required":["reviewer","decision","comments","at"],"additionalProperties":false}},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","proposal_type","rationale","examples","risks","created_by","status","reviewers","created_at","updated_at","version"],"additionalProperties":false,"title":"A proposal to add, modify or deprecate an action type"};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3331,7 +3619,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema28.properties, key0))){
+if(!(func1.call(schema29.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -3380,7 +3668,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!(((data1 === "add") || (data1 === "modify")) || (data1 === "deprecate"))){
-const err15 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/enum",keyword:"enum",params:{allowedValues: schema28.properties.proposal_type.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/enum",keyword:"enum",params:{allowedValues: schema29.properties.proposal_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3527,7 +3815,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((data7 === "agent") || (data7 === "user"))){
-const err27 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema28.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema29.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4129,7 +4417,7 @@ vErrors.push(err74);
 errors++;
 }
 if(!((((data30 === "open") || (data30 === "approved")) || (data30 === "rejected")) || (data30 === "merged"))){
-const err75 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err75 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema29.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -4246,7 +4534,7 @@ vErrors.push(err84);
 errors++;
 }
 if(!((data34 === "approve") || (data34 === "reject"))){
-const err85 = {instancePath:instancePath+"/reviewers/" + i5+"/decision",schemaPath:"#/properties/reviewers/items/properties/decision/enum",keyword:"enum",params:{allowedValues: schema28.properties.reviewers.items.properties.decision.enum},message:"must be equal to one of the allowed values"};
+const err85 = {instancePath:instancePath+"/reviewers/" + i5+"/decision",schemaPath:"#/properties/reviewers/items/properties/decision/enum",keyword:"enum",params:{allowedValues: schema29.properties.reviewers.items.properties.decision.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -4456,17 +4744,17 @@ vErrors.push(err102);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema29 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"sha256 of the plan text the run was started from."},"source":{"type":"string","minLength":1,"maxLength":4096},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["running","succeeded","failed"]},"steps":{"type":"array","items":{"type":"object","properties":{"number":{"type":"integer","minimum":1,"maximum":9007199254740991},"name":{"type":"string","maxLength":1000},"success_criteria":{"type":"string","maxLength":100000},"depends_on":{"type":"array","items":{"type":"integer","minimum":1,"maximum":9007199254740991}},"status":{"type":"string","enum":["pending","started","succeeded","failed"]},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"finished_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200},"criteria_met":{"type":"object","properties":{"criteria":{"type":"string","maxLength":100000},"evidence_refs":{"minItems":1,"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"note":{"type":"string","maxLength":100000}},"required":["criteria","evidence_refs"],"additionalProperties":false},"failure":{"type":"string","maxLength":100000}},"required":["number","name","success_criteria","depends_on","status"],"additionalProperties":false}},"regeneration":{"type":"object","properties":{"step":{"type":"integer","minimum":1,"maximum":9007199254740991},"reason":{"type":"string","maxLength":100000},"requested_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["step","reason","requested_at","by"],"additionalProperties":false},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","digest","status","steps","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A plan under execution: each step started, succeeded with evidence, or failed"};
+const schema30 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"digest":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"sha256 of the plan text the run was started from."},"source":{"type":"string","minLength":1,"maxLength":4096},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"type":"string","enum":["running","succeeded","failed"]},"steps":{"type":"array","items":{"type":"object","properties":{"number":{"type":"integer","minimum":1,"maximum":9007199254740991},"name":{"type":"string","maxLength":1000},"success_criteria":{"type":"string","maxLength":100000},"depends_on":{"type":"array","items":{"type":"integer","minimum":1,"maximum":9007199254740991}},"status":{"type":"string","enum":["pending","started","succeeded","failed"]},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"finished_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200},"criteria_met":{"type":"object","properties":{"criteria":{"type":"string","maxLength":100000},"evidence_refs":{"minItems":1,"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"note":{"type":"string","maxLength":100000}},"required":["criteria","evidence_refs"],"additionalProperties":false},"failure":{"type":"string","maxLength":100000}},"required":["number","name","success_criteria","depends_on","status"],"additionalProperties":false}},"regeneration":{"type":"object","properties":{"step":{"type":"integer","minimum":1,"maximum":9007199254740991},"reason":{"type":"string","maxLength":100000},"requested_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"by":{"type":"string","minLength":1,"maxLength":200}},"required":["step","reason","requested_at","by"],"additionalProperties":false},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","digest","status","steps","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A plan under execution: each step started, succeeded with evidence, or failed"};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4555,7 +4843,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema29.properties, key0))){
+if(!(func1.call(schema30.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -4594,7 +4882,7 @@ errors++;
 if(data.digest !== undefined){
 let data1 = data.digest;
 if(typeof data1 === "string"){
-if(!pattern29.test(data1)){
+if(!pattern35.test(data1)){
 const err11 = {instancePath:instancePath+"/digest",schemaPath:"#/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -4714,7 +5002,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((data5 === "running") || (data5 === "succeeded")) || (data5 === "failed"))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema29.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4782,7 +5070,7 @@ vErrors.push(err26);
 errors++;
 }
 for(const key1 in data7){
-if(!(func1.call(schema29.properties.steps.items.properties, key1))){
+if(!(func1.call(schema30.properties.steps.items.properties, key1))){
 const err27 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err27];
@@ -4942,7 +5230,7 @@ vErrors.push(err39);
 errors++;
 }
 if(!((((data13 === "pending") || (data13 === "started")) || (data13 === "succeeded")) || (data13 === "failed"))){
-const err40 = {instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema29.properties.steps.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.steps.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5612,17 +5900,17 @@ vErrors.push(err96);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema30 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","enum":["story","observation","insight","alert"]},"content":{"type":"string","minLength":1,"maxLength":100000},"source":{"type":"string","minLength":1,"maxLength":2048},"owner":{"type":"string","enum":["agent","user"]},"status":{"type":"string","enum":["active","pending_review","resolved","archived"]},"confidence":{"type":"number","minimum":0,"maximum":1},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"expires_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"expired":{"type":"boolean"},"promoted_to":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["kind","id"],"additionalProperties":false},"reviewed_by":{"type":"string","minLength":1,"maxLength":200},"review_note":{"type":"string","maxLength":100000},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","content","source","owner","status","confidence","tags","expires_at","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A Scratch Page item: a story or observation that expires unless acted on"};
+const schema31 = {"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","enum":["story","observation","insight","alert"]},"content":{"type":"string","minLength":1,"maxLength":100000},"source":{"type":"string","minLength":1,"maxLength":2048},"owner":{"type":"string","enum":["agent","user"]},"status":{"type":"string","enum":["active","pending_review","resolved","archived"]},"confidence":{"type":"number","minimum":0,"maximum":1},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}},"expires_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"expired":{"type":"boolean"},"promoted_to":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["kind","id"],"additionalProperties":false},"reviewed_by":{"type":"string","minLength":1,"maxLength":200},"review_note":{"type":"string","maxLength":100000},"created_by":{"type":"string","minLength":1,"maxLength":200},"created_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"updated_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"agent_id":{"description":"The agent the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"org_id":{"description":"The org (tenant) the item belongs to; stamped from the acting agent when it is created.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"acl":{"description":"Other agents or orgs granted read or write access.","maxItems":1000,"type":"array","items":{"$ref":"#/$defs/AclEntry"}},"version":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["id","type","content","source","owner","status","confidence","tags","expires_at","created_by","created_at","updated_at","version"],"additionalProperties":false,"title":"A Scratch Page item: a story or observation that expires unless acted on"};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5761,7 +6049,7 @@ vErrors.push(err12);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema30.properties, key0))){
+if(!(func1.call(schema31.properties, key0))){
 const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
@@ -5810,7 +6098,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!((((data1 === "story") || (data1 === "observation")) || (data1 === "insight")) || (data1 === "alert"))){
-const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema30.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema31.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5903,7 +6191,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data4 === "agent") || (data4 === "user"))){
-const err25 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/enum",keyword:"enum",params:{allowedValues: schema30.properties.owner.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/enum",keyword:"enum",params:{allowedValues: schema31.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5926,7 +6214,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((((data5 === "active") || (data5 === "pending_review")) || (data5 === "resolved")) || (data5 === "archived"))){
-const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6117,7 +6405,7 @@ vErrors.push(err42);
 errors++;
 }
 if(!((data12 === "goal") || (data12 === "action"))){
-const err43 = {instancePath:instancePath+"/promoted_to/kind",schemaPath:"#/properties/promoted_to/properties/kind/enum",keyword:"enum",params:{allowedValues: schema30.properties.promoted_to.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err43 = {instancePath:instancePath+"/promoted_to/kind",schemaPath:"#/properties/promoted_to/properties/kind/enum",keyword:"enum",params:{allowedValues: schema31.properties.promoted_to.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6329,10 +6617,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data19 = data.version;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err61 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.agent_id !== undefined){
+let data19 = data.agent_id;
+if(typeof data19 === "string"){
+if(!pattern3.test(data19)){
+const err61 = {instancePath:instancePath+"/agent_id",schemaPath:"#/properties/agent_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -6341,9 +6630,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 > 9007199254740991 || isNaN(data19)){
-const err62 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+else {
+const err62 = {instancePath:instancePath+"/agent_id",schemaPath:"#/properties/agent_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -6352,8 +6641,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data19 < 0 || isNaN(data19)){
-const err63 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.org_id !== undefined){
+let data20 = data.org_id;
+if(typeof data20 === "string"){
+if(!pattern3.test(data20)){
+const err63 = {instancePath:instancePath+"/org_id",schemaPath:"#/properties/org_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -6363,10 +6656,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-}
 else {
-const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err64 = {instancePath:instancePath+"/org_id",schemaPath:"#/properties/org_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -6375,10 +6666,2143 @@ vErrors.push(err64);
 }
 errors++;
 }
-validate71.errors = vErrors;
+}
+if(data.acl !== undefined){
+let data21 = data.acl;
+if(Array.isArray(data21)){
+if(data21.length > 1000){
+const err65 = {instancePath:instancePath+"/acl",schemaPath:"#/properties/acl/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+const len1 = data21.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate60(data21[i1], {instancePath:instancePath+"/acl/" + i1,parentData:data21,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/acl",schemaPath:"#/properties/acl/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data23 = data.version;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err67 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 9007199254740991 || isNaN(data23)){
+const err68 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data23 < 0 || isNaN(data23)){
+const err69 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema32 = {"type":"object","properties":{"from_version":{"type":"integer","minimum":1,"maximum":9007199254740991,"description":"The first version compacted."},"to_version":{"type":"integer","minimum":1,"maximum":9007199254740991,"description":"The last version compacted."},"from_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"to_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"entries":{"type":"integer","minimum":1,"maximum":9007199254740991,"description":"How many audit entries the summary replaced."},"ops":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991},"description":"Entries per op."},"who":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991},"description":"Entries per actor."},"changed":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"integer","minimum":0,"maximum":9007199254740991},"description":"Distinct entities changed, per kind."},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048},"description":"Evidence pointers added in the range (files, URLs, tool results), first seen first."},"evidence_dropped":{"description":"Evidence pointers left out past the cap.","type":"integer","minimum":0,"maximum":9007199254740991},"action_counts":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"created":{"type":"integer","minimum":0,"maximum":9007199254740991},"completed":{"type":"integer","minimum":0,"maximum":9007199254740991},"cancelled":{"type":"integer","minimum":0,"maximum":9007199254740991},"failed":{"type":"integer","minimum":0,"maximum":9007199254740991},"escalated":{"type":"integer","minimum":0,"maximum":9007199254740991},"coerced":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["created","completed","cancelled","failed","escalated","coerced"],"additionalProperties":false},"description":"Per action type: created, completed, cancelled, failed, escalated, coerced (for actions stats)."},"milestones":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"title":{"type":"string","maxLength":1000},"status":{"type":"string","maxLength":64},"progress":{"type":"number","minimum":0,"maximum":1},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}}},"required":["goal_id","version","at","title","status","progress","evidence_refs"],"additionalProperties":false},"description":"Goal milestones in the range: a quarter of progress crossed, or a status reached."},"archived":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["question","story","observation"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"version":{"type":"integer","minimum":1,"maximum":9007199254740991},"at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"promoted_to":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["kind","id"],"additionalProperties":false}},"required":["kind","id","version","at"],"additionalProperties":false},"description":"Questions, stories and Scratch Page items archived in the range, with their lineage."},"revert_point":{"description":"The version a revert can go back to through this summary (from_version - 1), while base is kept.","type":"integer","minimum":0,"maximum":9007199254740991},"base":{"description":"The before-image of every entity changed in the range, at its first change.","type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["goal","action","question","story","proposal","turn","plan","observation"]},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"image":{"anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},{"type":"null"}]}},"required":["kind","id","image"],"additionalProperties":false}},"merge_version":{"description":"A proposal merged in the range: nobody reverts across it.","type":"integer","minimum":1,"maximum":9007199254740991},"agent_revert_refused":{"description":"Why the agent may not revert across the range.","type":"string","maxLength":2000},"compacted_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"compacted_by":{"type":"string","minLength":1,"maxLength":200}},"required":["from_version","to_version","from_at","to_at","entries","ops","who","changed","evidence_refs","action_counts","milestones","archived","compacted_at","compacted_by"],"additionalProperties":false,"title":"Audit entries compacted into a summary that keeps evidence pointers, milestones, lineage and a revert point"};
+
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate77.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.from_version === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_version"},message:"must have required property '"+"from_version"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.to_version === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_version"},message:"must have required property '"+"to_version"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.from_at === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_at"},message:"must have required property '"+"from_at"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.to_at === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_at"},message:"must have required property '"+"to_at"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.entries === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entries"},message:"must have required property '"+"entries"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.ops === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ops"},message:"must have required property '"+"ops"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.who === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "who"},message:"must have required property '"+"who"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.changed === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.evidence_refs === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidence_refs"},message:"must have required property '"+"evidence_refs"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.action_counts === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action_counts"},message:"must have required property '"+"action_counts"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.milestones === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "milestones"},message:"must have required property '"+"milestones"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.archived === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "archived"},message:"must have required property '"+"archived"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.compacted_at === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "compacted_at"},message:"must have required property '"+"compacted_at"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.compacted_by === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "compacted_by"},message:"must have required property '"+"compacted_by"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema32.properties, key0))){
+const err14 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.from_version !== undefined){
+let data0 = data.from_version;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err15 = {instancePath:instancePath+"/from_version",schemaPath:"#/properties/from_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9007199254740991 || isNaN(data0)){
+const err16 = {instancePath:instancePath+"/from_version",schemaPath:"#/properties/from_version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err17 = {instancePath:instancePath+"/from_version",schemaPath:"#/properties/from_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data.to_version !== undefined){
+let data1 = data.to_version;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err18 = {instancePath:instancePath+"/to_version",schemaPath:"#/properties/to_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 9007199254740991 || isNaN(data1)){
+const err19 = {instancePath:instancePath+"/to_version",schemaPath:"#/properties/to_version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err20 = {instancePath:instancePath+"/to_version",schemaPath:"#/properties/to_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.from_at !== undefined){
+let data2 = data.from_at;
+if(typeof data2 === "string"){
+if(data2.length > 64){
+const err21 = {instancePath:instancePath+"/from_at",schemaPath:"#/properties/from_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data2.length < 1){
+const err22 = {instancePath:instancePath+"/from_at",schemaPath:"#/properties/from_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/from_at",schemaPath:"#/properties/from_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.to_at !== undefined){
+let data3 = data.to_at;
+if(typeof data3 === "string"){
+if(data3.length > 64){
+const err24 = {instancePath:instancePath+"/to_at",schemaPath:"#/properties/to_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data3.length < 1){
+const err25 = {instancePath:instancePath+"/to_at",schemaPath:"#/properties/to_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/to_at",schemaPath:"#/properties/to_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.entries !== undefined){
+let data4 = data.entries;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err27 = {instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 9007199254740991 || isNaN(data4)){
+const err28 = {instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data4 < 1 || isNaN(data4)){
+const err29 = {instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data.ops !== undefined){
+let data5 = data.ops;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key1 in data5){
+const _errs14 = errors;
+if(typeof key1 !== "string"){
+const err30 = {instancePath:instancePath+"/ops",schemaPath:"#/properties/ops/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key1};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+const err31 = {instancePath:instancePath+"/ops",schemaPath:"#/properties/ops/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+for(const key2 in data5){
+let data6 = data5[key2];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err32 = {instancePath:instancePath+"/ops/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/ops/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 9007199254740991 || isNaN(data6)){
+const err33 = {instancePath:instancePath+"/ops/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/ops/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err34 = {instancePath:instancePath+"/ops/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/ops/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/ops",schemaPath:"#/properties/ops/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.who !== undefined){
+let data7 = data.who;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key3 in data7){
+const _errs21 = errors;
+if(typeof key3 !== "string"){
+const err36 = {instancePath:instancePath+"/who",schemaPath:"#/properties/who/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key3};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+var valid3 = _errs21 === errors;
+if(!valid3){
+const err37 = {instancePath:instancePath+"/who",schemaPath:"#/properties/who/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+for(const key4 in data7){
+let data8 = data7[key4];
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err38 = {instancePath:instancePath+"/who/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/who/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 9007199254740991 || isNaN(data8)){
+const err39 = {instancePath:instancePath+"/who/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/who/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err40 = {instancePath:instancePath+"/who/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/who/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/who",schemaPath:"#/properties/who/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.changed !== undefined){
+let data9 = data.changed;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key5 in data9){
+const _errs28 = errors;
+if(typeof key5 !== "string"){
+const err42 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key5};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+var valid5 = _errs28 === errors;
+if(!valid5){
+const err43 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+for(const key6 in data9){
+let data10 = data9[key6];
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err44 = {instancePath:instancePath+"/changed/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/changed/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 9007199254740991 || isNaN(data10)){
+const err45 = {instancePath:instancePath+"/changed/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/changed/additionalProperties/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data10 < 0 || isNaN(data10)){
+const err46 = {instancePath:instancePath+"/changed/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/changed/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.evidence_refs !== undefined){
+let data11 = data.evidence_refs;
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(typeof data12 === "string"){
+if(data12.length > 2048){
+const err48 = {instancePath:instancePath+"/evidence_refs/" + i0,schemaPath:"#/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data12.length < 1){
+const err49 = {instancePath:instancePath+"/evidence_refs/" + i0,schemaPath:"#/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/evidence_refs/" + i0,schemaPath:"#/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/evidence_refs",schemaPath:"#/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.evidence_dropped !== undefined){
+let data13 = data.evidence_dropped;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err52 = {instancePath:instancePath+"/evidence_dropped",schemaPath:"#/properties/evidence_dropped/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 9007199254740991 || isNaN(data13)){
+const err53 = {instancePath:instancePath+"/evidence_dropped",schemaPath:"#/properties/evidence_dropped/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data13 < 0 || isNaN(data13)){
+const err54 = {instancePath:instancePath+"/evidence_dropped",schemaPath:"#/properties/evidence_dropped/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+if(data.action_counts !== undefined){
+let data14 = data.action_counts;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key7 in data14){
+const _errs41 = errors;
+if(typeof key7 !== "string"){
+const err55 = {instancePath:instancePath+"/action_counts",schemaPath:"#/properties/action_counts/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key7};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+var valid9 = _errs41 === errors;
+if(!valid9){
+const err56 = {instancePath:instancePath+"/action_counts",schemaPath:"#/properties/action_counts/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+for(const key8 in data14){
+let data15 = data14[key8];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.created === undefined){
+const err57 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/action_counts/additionalProperties/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(data15.completed === undefined){
+const err58 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/action_counts/additionalProperties/required",keyword:"required",params:{missingProperty: "completed"},message:"must have required property '"+"completed"+"'"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(data15.cancelled === undefined){
+const err59 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/action_counts/additionalProperties/required",keyword:"required",params:{missingProperty: "cancelled"},message:"must have required property '"+"cancelled"+"'"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(data15.failed === undefined){
+const err60 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/action_counts/additionalProperties/required",keyword:"required",params:{missingProperty: "failed"},message:"must have required property '"+"failed"+"'"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(data15.escalated === undefined){
+const err61 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/action_counts/additionalProperties/required",keyword:"required",params:{missingProperty: "escalated"},message:"must have required property '"+"escalated"+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data15.coerced === undefined){
+const err62 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/action_counts/additionalProperties/required",keyword:"required",params:{missingProperty: "coerced"},message:"must have required property '"+"coerced"+"'"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+for(const key9 in data15){
+if(!((((((key9 === "created") || (key9 === "completed")) || (key9 === "cancelled")) || (key9 === "failed")) || (key9 === "escalated")) || (key9 === "coerced"))){
+const err63 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/action_counts/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data15.created !== undefined){
+let data16 = data15.created;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err64 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/created",schemaPath:"#/properties/action_counts/additionalProperties/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 9007199254740991 || isNaN(data16)){
+const err65 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/created",schemaPath:"#/properties/action_counts/additionalProperties/properties/created/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data16 < 0 || isNaN(data16)){
+const err66 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/created",schemaPath:"#/properties/action_counts/additionalProperties/properties/created/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+if(data15.completed !== undefined){
+let data17 = data15.completed;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err67 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/completed",schemaPath:"#/properties/action_counts/additionalProperties/properties/completed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 9007199254740991 || isNaN(data17)){
+const err68 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/completed",schemaPath:"#/properties/action_counts/additionalProperties/properties/completed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data17 < 0 || isNaN(data17)){
+const err69 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/completed",schemaPath:"#/properties/action_counts/additionalProperties/properties/completed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+if(data15.cancelled !== undefined){
+let data18 = data15.cancelled;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err70 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/cancelled",schemaPath:"#/properties/action_counts/additionalProperties/properties/cancelled/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 9007199254740991 || isNaN(data18)){
+const err71 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/cancelled",schemaPath:"#/properties/action_counts/additionalProperties/properties/cancelled/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if(data18 < 0 || isNaN(data18)){
+const err72 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/cancelled",schemaPath:"#/properties/action_counts/additionalProperties/properties/cancelled/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+if(data15.failed !== undefined){
+let data19 = data15.failed;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err73 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/failed",schemaPath:"#/properties/action_counts/additionalProperties/properties/failed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 9007199254740991 || isNaN(data19)){
+const err74 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/failed",schemaPath:"#/properties/action_counts/additionalProperties/properties/failed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(data19 < 0 || isNaN(data19)){
+const err75 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/failed",schemaPath:"#/properties/action_counts/additionalProperties/properties/failed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+if(data15.escalated !== undefined){
+let data20 = data15.escalated;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err76 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/escalated",schemaPath:"#/properties/action_counts/additionalProperties/properties/escalated/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 9007199254740991 || isNaN(data20)){
+const err77 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/escalated",schemaPath:"#/properties/action_counts/additionalProperties/properties/escalated/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(data20 < 0 || isNaN(data20)){
+const err78 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/escalated",schemaPath:"#/properties/action_counts/additionalProperties/properties/escalated/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+if(data15.coerced !== undefined){
+let data21 = data15.coerced;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err79 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/coerced",schemaPath:"#/properties/action_counts/additionalProperties/properties/coerced/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 9007199254740991 || isNaN(data21)){
+const err80 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/coerced",schemaPath:"#/properties/action_counts/additionalProperties/properties/coerced/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(data21 < 0 || isNaN(data21)){
+const err81 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/coerced",schemaPath:"#/properties/action_counts/additionalProperties/properties/coerced/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/action_counts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/action_counts/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/action_counts",schemaPath:"#/properties/action_counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.milestones !== undefined){
+let data22 = data.milestones;
+if(Array.isArray(data22)){
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+let data23 = data22[i1];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.goal_id === undefined){
+const err84 = {instancePath:instancePath+"/milestones/" + i1,schemaPath:"#/properties/milestones/items/required",keyword:"required",params:{missingProperty: "goal_id"},message:"must have required property '"+"goal_id"+"'"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data23.version === undefined){
+const err85 = {instancePath:instancePath+"/milestones/" + i1,schemaPath:"#/properties/milestones/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(data23.at === undefined){
+const err86 = {instancePath:instancePath+"/milestones/" + i1,schemaPath:"#/properties/milestones/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(data23.title === undefined){
+const err87 = {instancePath:instancePath+"/milestones/" + i1,schemaPath:"#/properties/milestones/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if(data23.status === undefined){
+const err88 = {instancePath:instancePath+"/milestones/" + i1,schemaPath:"#/properties/milestones/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if(data23.progress === undefined){
+const err89 = {instancePath:instancePath+"/milestones/" + i1,schemaPath:"#/properties/milestones/items/required",keyword:"required",params:{missingProperty: "progress"},message:"must have required property '"+"progress"+"'"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if(data23.evidence_refs === undefined){
+const err90 = {instancePath:instancePath+"/milestones/" + i1,schemaPath:"#/properties/milestones/items/required",keyword:"required",params:{missingProperty: "evidence_refs"},message:"must have required property '"+"evidence_refs"+"'"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+for(const key10 in data23){
+if(!(((((((key10 === "goal_id") || (key10 === "version")) || (key10 === "at")) || (key10 === "title")) || (key10 === "status")) || (key10 === "progress")) || (key10 === "evidence_refs"))){
+const err91 = {instancePath:instancePath+"/milestones/" + i1,schemaPath:"#/properties/milestones/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data23.goal_id !== undefined){
+let data24 = data23.goal_id;
+if(typeof data24 === "string"){
+if(!pattern3.test(data24)){
+const err92 = {instancePath:instancePath+"/milestones/" + i1+"/goal_id",schemaPath:"#/properties/milestones/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/milestones/" + i1+"/goal_id",schemaPath:"#/properties/milestones/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data23.version !== undefined){
+let data25 = data23.version;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err94 = {instancePath:instancePath+"/milestones/" + i1+"/version",schemaPath:"#/properties/milestones/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 9007199254740991 || isNaN(data25)){
+const err95 = {instancePath:instancePath+"/milestones/" + i1+"/version",schemaPath:"#/properties/milestones/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(data25 < 1 || isNaN(data25)){
+const err96 = {instancePath:instancePath+"/milestones/" + i1+"/version",schemaPath:"#/properties/milestones/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+if(data23.at !== undefined){
+let data26 = data23.at;
+if(typeof data26 === "string"){
+if(data26.length > 64){
+const err97 = {instancePath:instancePath+"/milestones/" + i1+"/at",schemaPath:"#/properties/milestones/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(data26.length < 1){
+const err98 = {instancePath:instancePath+"/milestones/" + i1+"/at",schemaPath:"#/properties/milestones/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/milestones/" + i1+"/at",schemaPath:"#/properties/milestones/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data23.title !== undefined){
+let data27 = data23.title;
+if(typeof data27 === "string"){
+if(data27.length > 1000){
+const err100 = {instancePath:instancePath+"/milestones/" + i1+"/title",schemaPath:"#/properties/milestones/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/milestones/" + i1+"/title",schemaPath:"#/properties/milestones/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data23.status !== undefined){
+let data28 = data23.status;
+if(typeof data28 === "string"){
+if(data28.length > 64){
+const err102 = {instancePath:instancePath+"/milestones/" + i1+"/status",schemaPath:"#/properties/milestones/items/properties/status/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/milestones/" + i1+"/status",schemaPath:"#/properties/milestones/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data23.progress !== undefined){
+let data29 = data23.progress;
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 1 || isNaN(data29)){
+const err104 = {instancePath:instancePath+"/milestones/" + i1+"/progress",schemaPath:"#/properties/milestones/items/properties/progress/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(data29 < 0 || isNaN(data29)){
+const err105 = {instancePath:instancePath+"/milestones/" + i1+"/progress",schemaPath:"#/properties/milestones/items/properties/progress/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/milestones/" + i1+"/progress",schemaPath:"#/properties/milestones/items/properties/progress/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data23.evidence_refs !== undefined){
+let data30 = data23.evidence_refs;
+if(Array.isArray(data30)){
+const len2 = data30.length;
+for(let i2=0; i2<len2; i2++){
+let data31 = data30[i2];
+if(typeof data31 === "string"){
+if(data31.length > 2048){
+const err107 = {instancePath:instancePath+"/milestones/" + i1+"/evidence_refs/" + i2,schemaPath:"#/properties/milestones/items/properties/evidence_refs/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(data31.length < 1){
+const err108 = {instancePath:instancePath+"/milestones/" + i1+"/evidence_refs/" + i2,schemaPath:"#/properties/milestones/items/properties/evidence_refs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/milestones/" + i1+"/evidence_refs/" + i2,schemaPath:"#/properties/milestones/items/properties/evidence_refs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/milestones/" + i1+"/evidence_refs",schemaPath:"#/properties/milestones/items/properties/evidence_refs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/milestones/" + i1,schemaPath:"#/properties/milestones/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/milestones",schemaPath:"#/properties/milestones/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data.archived !== undefined){
+let data32 = data.archived;
+if(Array.isArray(data32)){
+const len3 = data32.length;
+for(let i3=0; i3<len3; i3++){
+let data33 = data32[i3];
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.kind === undefined){
+const err113 = {instancePath:instancePath+"/archived/" + i3,schemaPath:"#/properties/archived/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(data33.id === undefined){
+const err114 = {instancePath:instancePath+"/archived/" + i3,schemaPath:"#/properties/archived/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if(data33.version === undefined){
+const err115 = {instancePath:instancePath+"/archived/" + i3,schemaPath:"#/properties/archived/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(data33.at === undefined){
+const err116 = {instancePath:instancePath+"/archived/" + i3,schemaPath:"#/properties/archived/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+for(const key11 in data33){
+if(!(((((((key11 === "kind") || (key11 === "id")) || (key11 === "version")) || (key11 === "at")) || (key11 === "goal_id")) || (key11 === "question_id")) || (key11 === "promoted_to"))){
+const err117 = {instancePath:instancePath+"/archived/" + i3,schemaPath:"#/properties/archived/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data33.kind !== undefined){
+let data34 = data33.kind;
+if(typeof data34 !== "string"){
+const err118 = {instancePath:instancePath+"/archived/" + i3+"/kind",schemaPath:"#/properties/archived/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+if(!(((data34 === "question") || (data34 === "story")) || (data34 === "observation"))){
+const err119 = {instancePath:instancePath+"/archived/" + i3+"/kind",schemaPath:"#/properties/archived/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema32.properties.archived.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data33.id !== undefined){
+let data35 = data33.id;
+if(typeof data35 === "string"){
+if(!pattern3.test(data35)){
+const err120 = {instancePath:instancePath+"/archived/" + i3+"/id",schemaPath:"#/properties/archived/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/archived/" + i3+"/id",schemaPath:"#/properties/archived/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data33.version !== undefined){
+let data36 = data33.version;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err122 = {instancePath:instancePath+"/archived/" + i3+"/version",schemaPath:"#/properties/archived/items/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 > 9007199254740991 || isNaN(data36)){
+const err123 = {instancePath:instancePath+"/archived/" + i3+"/version",schemaPath:"#/properties/archived/items/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if(data36 < 1 || isNaN(data36)){
+const err124 = {instancePath:instancePath+"/archived/" + i3+"/version",schemaPath:"#/properties/archived/items/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+if(data33.at !== undefined){
+let data37 = data33.at;
+if(typeof data37 === "string"){
+if(data37.length > 64){
+const err125 = {instancePath:instancePath+"/archived/" + i3+"/at",schemaPath:"#/properties/archived/items/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+if(data37.length < 1){
+const err126 = {instancePath:instancePath+"/archived/" + i3+"/at",schemaPath:"#/properties/archived/items/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/archived/" + i3+"/at",schemaPath:"#/properties/archived/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data33.goal_id !== undefined){
+let data38 = data33.goal_id;
+if(typeof data38 === "string"){
+if(!pattern3.test(data38)){
+const err128 = {instancePath:instancePath+"/archived/" + i3+"/goal_id",schemaPath:"#/properties/archived/items/properties/goal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/archived/" + i3+"/goal_id",schemaPath:"#/properties/archived/items/properties/goal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data33.question_id !== undefined){
+let data39 = data33.question_id;
+if(typeof data39 === "string"){
+if(!pattern3.test(data39)){
+const err130 = {instancePath:instancePath+"/archived/" + i3+"/question_id",schemaPath:"#/properties/archived/items/properties/question_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+else {
+const err131 = {instancePath:instancePath+"/archived/" + i3+"/question_id",schemaPath:"#/properties/archived/items/properties/question_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data33.promoted_to !== undefined){
+let data40 = data33.promoted_to;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.kind === undefined){
+const err132 = {instancePath:instancePath+"/archived/" + i3+"/promoted_to",schemaPath:"#/properties/archived/items/properties/promoted_to/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if(data40.id === undefined){
+const err133 = {instancePath:instancePath+"/archived/" + i3+"/promoted_to",schemaPath:"#/properties/archived/items/properties/promoted_to/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+for(const key12 in data40){
+if(!((key12 === "kind") || (key12 === "id"))){
+const err134 = {instancePath:instancePath+"/archived/" + i3+"/promoted_to",schemaPath:"#/properties/archived/items/properties/promoted_to/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+if(data40.kind !== undefined){
+let data41 = data40.kind;
+if(typeof data41 !== "string"){
+const err135 = {instancePath:instancePath+"/archived/" + i3+"/promoted_to/kind",schemaPath:"#/properties/archived/items/properties/promoted_to/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+if(!((data41 === "goal") || (data41 === "action"))){
+const err136 = {instancePath:instancePath+"/archived/" + i3+"/promoted_to/kind",schemaPath:"#/properties/archived/items/properties/promoted_to/properties/kind/enum",keyword:"enum",params:{allowedValues: schema32.properties.archived.items.properties.promoted_to.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+if(data40.id !== undefined){
+let data42 = data40.id;
+if(typeof data42 === "string"){
+if(!pattern3.test(data42)){
+const err137 = {instancePath:instancePath+"/archived/" + i3+"/promoted_to/id",schemaPath:"#/properties/archived/items/properties/promoted_to/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+else {
+const err138 = {instancePath:instancePath+"/archived/" + i3+"/promoted_to/id",schemaPath:"#/properties/archived/items/properties/promoted_to/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/archived/" + i3+"/promoted_to",schemaPath:"#/properties/archived/items/properties/promoted_to/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/archived/" + i3,schemaPath:"#/properties/archived/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/archived",schemaPath:"#/properties/archived/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+if(data.revert_point !== undefined){
+let data43 = data.revert_point;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err142 = {instancePath:instancePath+"/revert_point",schemaPath:"#/properties/revert_point/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 9007199254740991 || isNaN(data43)){
+const err143 = {instancePath:instancePath+"/revert_point",schemaPath:"#/properties/revert_point/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+if(data43 < 0 || isNaN(data43)){
+const err144 = {instancePath:instancePath+"/revert_point",schemaPath:"#/properties/revert_point/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+}
+if(data.base !== undefined){
+let data44 = data.base;
+if(Array.isArray(data44)){
+const len4 = data44.length;
+for(let i4=0; i4<len4; i4++){
+let data45 = data44[i4];
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.kind === undefined){
+const err145 = {instancePath:instancePath+"/base/" + i4,schemaPath:"#/properties/base/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if(data45.id === undefined){
+const err146 = {instancePath:instancePath+"/base/" + i4,schemaPath:"#/properties/base/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+if(data45.image === undefined){
+const err147 = {instancePath:instancePath+"/base/" + i4,schemaPath:"#/properties/base/items/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+for(const key13 in data45){
+if(!(((key13 === "kind") || (key13 === "id")) || (key13 === "image"))){
+const err148 = {instancePath:instancePath+"/base/" + i4,schemaPath:"#/properties/base/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data45.kind !== undefined){
+let data46 = data45.kind;
+if(typeof data46 !== "string"){
+const err149 = {instancePath:instancePath+"/base/" + i4+"/kind",schemaPath:"#/properties/base/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+if(!((((((((data46 === "goal") || (data46 === "action")) || (data46 === "question")) || (data46 === "story")) || (data46 === "proposal")) || (data46 === "turn")) || (data46 === "plan")) || (data46 === "observation"))){
+const err150 = {instancePath:instancePath+"/base/" + i4+"/kind",schemaPath:"#/properties/base/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema32.properties.base.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+if(data45.id !== undefined){
+let data47 = data45.id;
+if(typeof data47 === "string"){
+if(!pattern3.test(data47)){
+const err151 = {instancePath:instancePath+"/base/" + i4+"/id",schemaPath:"#/properties/base/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+else {
+const err152 = {instancePath:instancePath+"/base/" + i4+"/id",schemaPath:"#/properties/base/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+if(data45.image !== undefined){
+let data48 = data45.image;
+const _errs116 = errors;
+let valid24 = false;
+const _errs117 = errors;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+for(const key14 in data48){
+const _errs119 = errors;
+if(typeof key14 !== "string"){
+const err153 = {instancePath:instancePath+"/base/" + i4+"/image",schemaPath:"#/properties/base/items/properties/image/anyOf/0/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key14};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+var valid25 = _errs119 === errors;
+if(!valid25){
+const err154 = {instancePath:instancePath+"/base/" + i4+"/image",schemaPath:"#/properties/base/items/properties/image/anyOf/0/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+}
+else {
+const err155 = {instancePath:instancePath+"/base/" + i4+"/image",schemaPath:"#/properties/base/items/properties/image/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+var _valid0 = _errs117 === errors;
+valid24 = valid24 || _valid0;
+const _errs122 = errors;
+if(data48 !== null){
+const err156 = {instancePath:instancePath+"/base/" + i4+"/image",schemaPath:"#/properties/base/items/properties/image/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+var _valid0 = _errs122 === errors;
+valid24 = valid24 || _valid0;
+if(!valid24){
+const err157 = {instancePath:instancePath+"/base/" + i4+"/image",schemaPath:"#/properties/base/items/properties/image/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+else {
+errors = _errs116;
+if(vErrors !== null){
+if(_errs116){
+vErrors.length = _errs116;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err158 = {instancePath:instancePath+"/base/" + i4,schemaPath:"#/properties/base/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+if(data.merge_version !== undefined){
+let data49 = data.merge_version;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err160 = {instancePath:instancePath+"/merge_version",schemaPath:"#/properties/merge_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 9007199254740991 || isNaN(data49)){
+const err161 = {instancePath:instancePath+"/merge_version",schemaPath:"#/properties/merge_version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+if(data49 < 1 || isNaN(data49)){
+const err162 = {instancePath:instancePath+"/merge_version",schemaPath:"#/properties/merge_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+}
+if(data.agent_revert_refused !== undefined){
+let data50 = data.agent_revert_refused;
+if(typeof data50 === "string"){
+if(data50.length > 2000){
+const err163 = {instancePath:instancePath+"/agent_revert_refused",schemaPath:"#/properties/agent_revert_refused/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+else {
+const err164 = {instancePath:instancePath+"/agent_revert_refused",schemaPath:"#/properties/agent_revert_refused/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+if(data.compacted_at !== undefined){
+let data51 = data.compacted_at;
+if(typeof data51 === "string"){
+if(data51.length > 64){
+const err165 = {instancePath:instancePath+"/compacted_at",schemaPath:"#/properties/compacted_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+if(data51.length < 1){
+const err166 = {instancePath:instancePath+"/compacted_at",schemaPath:"#/properties/compacted_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+else {
+const err167 = {instancePath:instancePath+"/compacted_at",schemaPath:"#/properties/compacted_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+if(data.compacted_by !== undefined){
+let data52 = data.compacted_by;
+if(typeof data52 === "string"){
+if(data52.length > 200){
+const err168 = {instancePath:instancePath+"/compacted_by",schemaPath:"#/properties/compacted_by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+if(data52.length < 1){
+const err169 = {instancePath:instancePath+"/compacted_by",schemaPath:"#/properties/compacted_by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+else {
+const err170 = {instancePath:instancePath+"/compacted_by",schemaPath:"#/properties/compacted_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+}
+else {
+const err171 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -6677,8 +9101,8 @@ let data7 = data.actions;
 if(Array.isArray(data7)){
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate61(data7[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data7,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+if(!(validate63(data7[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data7,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
 }
@@ -6699,8 +9123,8 @@ let data9 = data.questions;
 if(Array.isArray(data9)){
 const len2 = data9.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate63(data9[i2], {instancePath:instancePath+"/questions/" + i2,parentData:data9,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(!(validate66(data9[i2], {instancePath:instancePath+"/questions/" + i2,parentData:data9,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 }
@@ -6721,8 +9145,8 @@ let data11 = data.stories;
 if(Array.isArray(data11)){
 const len3 = data11.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate65(data11[i3], {instancePath:instancePath+"/stories/" + i3,parentData:data11,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate68(data11[i3], {instancePath:instancePath+"/stories/" + i3,parentData:data11,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
 }
@@ -6743,8 +9167,8 @@ let data13 = data.proposals;
 if(Array.isArray(data13)){
 const len4 = data13.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate67(data13[i4], {instancePath:instancePath+"/proposals/" + i4,parentData:data13,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+if(!(validate70(data13[i4], {instancePath:instancePath+"/proposals/" + i4,parentData:data13,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
 errors = vErrors.length;
 }
 }
@@ -6857,7 +9281,7 @@ errors++;
 if(data16.digest !== undefined){
 let data18 = data16.digest;
 if(typeof data18 === "string"){
-if(!pattern29.test(data18)){
+if(!pattern35.test(data18)){
 const err36 = {instancePath:instancePath+"/turns/" + i5+"/digest",schemaPath:"#/properties/turns/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -7013,8 +9437,8 @@ let data22 = data.plans;
 if(Array.isArray(data22)){
 const len6 = data22.length;
 for(let i6=0; i6<len6; i6++){
-if(!(validate69(data22[i6], {instancePath:instancePath+"/plans/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(!(validate72(data22[i6], {instancePath:instancePath+"/plans/" + i6,parentData:data22,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
 }
@@ -7035,8 +9459,8 @@ let data24 = data.observations;
 if(Array.isArray(data24)){
 const len7 = data24.length;
 for(let i7=0; i7<len7; i7++){
-if(!(validate71(data24[i7], {instancePath:instancePath+"/observations/" + i7,parentData:data24,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+if(!(validate74(data24[i7], {instancePath:instancePath+"/observations/" + i7,parentData:data24,parentDataProperty:i7,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
@@ -7676,9 +10100,11 @@ vErrors.push(err100);
 errors++;
 }
 }
-}
-else {
-const err101 = {instancePath:instancePath+"/audit/" + i8,schemaPath:"#/properties/audit/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data27.agent_id !== undefined){
+let data42 = data27.agent_id;
+if(typeof data42 === "string"){
+if(!pattern3.test(data42)){
+const err101 = {instancePath:instancePath+"/audit/" + i8+"/agent_id",schemaPath:"#/properties/audit/items/properties/agent_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -7688,9 +10114,8 @@ vErrors.push(err101);
 errors++;
 }
 }
-}
 else {
-const err102 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err102 = {instancePath:instancePath+"/audit/" + i8+"/agent_id",schemaPath:"#/properties/audit/items/properties/agent_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -7700,11 +10125,11 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data.registry_trust !== undefined){
-let data42 = data.registry_trust;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.digest === undefined){
-const err103 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "digest"},message:"must have required property '"+"digest"+"'"};
+if(data27.org_id !== undefined){
+let data43 = data27.org_id;
+if(typeof data43 === "string"){
+if(!pattern3.test(data43)){
+const err103 = {instancePath:instancePath+"/audit/" + i8+"/org_id",schemaPath:"#/properties/audit/items/properties/org_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -7713,8 +10138,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data42.at === undefined){
-const err104 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+}
+else {
+const err104 = {instancePath:instancePath+"/audit/" + i8+"/org_id",schemaPath:"#/properties/audit/items/properties/org_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -7723,8 +10149,10 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data42.by === undefined){
-const err105 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/audit/" + i8,schemaPath:"#/properties/audit/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -7733,9 +10161,10 @@ vErrors.push(err105);
 }
 errors++;
 }
-for(const key8 in data42){
-if(!(((key8 === "digest") || (key8 === "at")) || (key8 === "by"))){
-const err106 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -7745,11 +10174,11 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data42.digest !== undefined){
-let data43 = data42.digest;
-if(typeof data43 === "string"){
-if(!pattern29.test(data43)){
-const err107 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data.registry_trust !== undefined){
+let data44 = data.registry_trust;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.digest === undefined){
+const err107 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "digest"},message:"must have required property '"+"digest"+"'"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -7758,9 +10187,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-else {
-const err108 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data44.at === undefined){
+const err108 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -7769,12 +10197,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-if(data42.at !== undefined){
-let data44 = data42.at;
-if(typeof data44 === "string"){
-if(data44.length > 64){
-const err109 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data44.by === undefined){
+const err109 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -7783,8 +10207,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data44.length < 1){
-const err110 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key8 in data44){
+if(!(((key8 === "digest") || (key8 === "at")) || (key8 === "by"))){
+const err110 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -7794,8 +10219,11 @@ vErrors.push(err110);
 errors++;
 }
 }
-else {
-const err111 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data44.digest !== undefined){
+let data45 = data44.digest;
+if(typeof data45 === "string"){
+if(!pattern35.test(data45)){
+const err111 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -7805,11 +10233,8 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data42.by !== undefined){
-let data45 = data42.by;
-if(typeof data45 === "string"){
-if(data45.length > 200){
-const err112 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err112 = {instancePath:instancePath+"/registry_trust/digest",schemaPath:"#/properties/registry_trust/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -7818,8 +10243,12 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(data45.length < 1){
-const err113 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data44.at !== undefined){
+let data46 = data44.at;
+if(typeof data46 === "string"){
+if(data46.length > 64){
+const err113 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -7828,9 +10257,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-else {
-const err114 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data46.length < 1){
+const err114 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -7840,9 +10268,8 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
 else {
-const err115 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err115 = {instancePath:instancePath+"/registry_trust/at",schemaPath:"#/properties/registry_trust/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -7852,14 +10279,83 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
-else {
-const err116 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data44.by !== undefined){
+let data47 = data44.by;
+if(typeof data47 === "string"){
+if(data47.length > 200){
+const err116 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err116];
 }
 else {
 vErrors.push(err116);
+}
+errors++;
+}
+if(data47.length < 1){
+const err117 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/registry_trust/by",schemaPath:"#/properties/registry_trust/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/registry_trust",schemaPath:"#/properties/registry_trust/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data.audit_summaries !== undefined){
+let data48 = data.audit_summaries;
+if(Array.isArray(data48)){
+const len10 = data48.length;
+for(let i10=0; i10<len10; i10++){
+if(!(validate77(data48[i10], {instancePath:instancePath+"/audit_summaries/" + i10,parentData:data48,parentDataProperty:i10,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/audit_summaries",schemaPath:"#/properties/audit_summaries/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+}
+else {
+const err121 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
 }
 errors++;
 }
@@ -7889,14 +10385,14 @@ return errors === 0;
 }
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCommit = validate74;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json","$ref":"#/$defs/TurnCommit","$defs":{"TurnCommit":{"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"}}};
-const schema32 = {"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"};
+export const validateCommit = validate80;
+const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json","$ref":"#/$defs/TurnCommit","$defs":{"TurnCommit":{"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"}}};
+const schema34 = {"type":"object","properties":{"$schema":{"type":"string"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Commits are idempotent by turn id: replaying the same commit changes nothing."},"expected_version":{"description":"The state version the turn started from (from assess): a ConflictError if the state moved on.","type":"integer","minimum":0,"maximum":9007199254740991},"goals":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"horizon":{"type":"object","properties":{"days":{"type":"number","minimum":0},"steps":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]},"progress":{"type":"number","minimum":0,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"constraints":{"type":"array","items":{"type":"string","maxLength":2000}},"parent_goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"lineage_ids":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"additionalProperties":false,"description":"A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values."}},"questions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"text":{"type":"string","minLength":1,"maxLength":10000},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"priority":{"type":"number","minimum":0,"maximum":1000000},"status":{"type":"string","enum":["open","answered","archived"]},"owner":{"type":"string","enum":["agent","user"]},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200}}},"required":["text"],"additionalProperties":false}},"progress":{"type":"array","items":{"type":"object","properties":{"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"progress":{"description":"New absolute progress, 0 to 1.","type":"number","minimum":0,"maximum":1},"delta":{"description":"Progress to add (the result is clamped to 0..1).","type":"number","minimum":-1,"maximum":1},"metrics":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"number"}},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["proposed","active","paused","achieved","abandoned"]}},"required":["goal_id"],"additionalProperties":false}},"new_actions":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"type":{"type":"string","minLength":1,"maxLength":200,"description":"An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed."},"owner":{"type":"string","enum":["agent","user"]},"title":{"type":"string","minLength":1,"maxLength":1000},"description":{"type":"string","maxLength":100000},"priority":{"type":"number","minimum":0,"maximum":1000000},"effort":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"due_at":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp."},"goal_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"blocking":{"type":"boolean"},"requires_confirmation":{"type":"boolean"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["type","title"],"additionalProperties":false}},"completed_actions":{"type":"array","items":{"anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"The id of an action to complete."},{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"status":{"description":"A terminal status (default: the type's completion status, e.g. done).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"evidence_refs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"metadata":{"description":"Merged into the action before it moves (e.g. {\"choice\": \"postgres\"} for a decision).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}}},"required":["id"],"additionalProperties":false}]}},"story_updates":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"question_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"narrative":{"type":"string","maxLength":100000},"acceptance_criteria":{"description":"Criteria to add: existing ones are always kept.","type":"array","items":{"type":"string","minLength":1,"maxLength":2000}},"evidence_refs":{"description":"Evidence links to add (never removed).","type":"array","items":{"type":"string","minLength":1,"maxLength":2048}},"status":{"type":"string","enum":["draft","active","accepted","archived"]}},"additionalProperties":false}}},"required":["turn_id"],"additionalProperties":false,"title":"Ratchet turn commit (Frontal Cortex): the deltas of one turn"};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
+const evaluated0 = validate81.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7915,7 +10411,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema32.properties, key0))){
+if(!(func1.call(schema34.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -8006,7 +10502,7 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
-if(!(func1.call(schema32.properties.goals.items.properties, key1))){
+if(!(func1.call(schema34.properties.goals.items.properties, key1))){
 const err8 = {instancePath:instancePath+"/goals/" + i0,schemaPath:"#/properties/goals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -8237,7 +10733,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((((data12 === "proposed") || (data12 === "active")) || (data12 === "paused")) || (data12 === "achieved")) || (data12 === "abandoned"))){
-const err27 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.goals.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/goals/" + i0+"/status",schemaPath:"#/properties/goals/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema34.properties.goals.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -8627,7 +11123,7 @@ vErrors.push(err57);
 errors++;
 }
 if(!(((data27 === "open") || (data27 === "answered")) || (data27 === "archived"))){
-const err58 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.questions.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err58 = {instancePath:instancePath+"/questions/" + i3+"/status",schemaPath:"#/properties/questions/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema34.properties.questions.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -8650,7 +11146,7 @@ vErrors.push(err59);
 errors++;
 }
 if(!((data28 === "agent") || (data28 === "user"))){
-const err60 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema32.properties.questions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
+const err60 = {instancePath:instancePath+"/questions/" + i3+"/owner",schemaPath:"#/properties/questions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema34.properties.questions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -8975,7 +11471,7 @@ vErrors.push(err85);
 errors++;
 }
 if(!(((((data40 === "proposed") || (data40 === "active")) || (data40 === "paused")) || (data40 === "achieved")) || (data40 === "abandoned"))){
-const err86 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.progress.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err86 = {instancePath:instancePath+"/progress/" + i5+"/status",schemaPath:"#/properties/progress/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema34.properties.progress.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -9037,7 +11533,7 @@ vErrors.push(err90);
 errors++;
 }
 for(const key9 in data42){
-if(!(func1.call(schema32.properties.new_actions.items.properties, key9))){
+if(!(func1.call(schema34.properties.new_actions.items.properties, key9))){
 const err91 = {instancePath:instancePath+"/new_actions/" + i7,schemaPath:"#/properties/new_actions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err91];
@@ -9121,7 +11617,7 @@ vErrors.push(err97);
 errors++;
 }
 if(!((data45 === "agent") || (data45 === "user"))){
-const err98 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema32.properties.new_actions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
+const err98 = {instancePath:instancePath+"/new_actions/" + i7+"/owner",schemaPath:"#/properties/new_actions/items/properties/owner/enum",keyword:"enum",params:{allowedValues: schema34.properties.new_actions.items.properties.owner.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -9912,7 +12408,7 @@ vErrors.push(err159);
 errors++;
 }
 if(!((((data73 === "draft") || (data73 === "active")) || (data73 === "accepted")) || (data73 === "archived"))){
-const err160 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.story_updates.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err160 = {instancePath:instancePath+"/story_updates/" + i11+"/status",schemaPath:"#/properties/story_updates/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema34.properties.story_updates.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -9957,40 +12453,40 @@ vErrors.push(err163);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/turn-commit.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(!(validate81(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
-validate74.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateProposal = validate77;
-const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json","$ref":"#/$defs/ProposalInput","$defs":{"ProposalInput":{"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"}}};
-const schema34 = {"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"};
+export const validateProposal = validate83;
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json","$ref":"#/$defs/ProposalInput","$defs":{"ProposalInput":{"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"}}};
+const schema36 = {"type":"object","properties":{"$schema":{"type":"string"},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"proposal_type":{"type":"string","enum":["add","modify","deprecate"]},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}},"created_from_turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"required":["proposal_type","rationale"],"additionalProperties":false,"title":"Ratchet action-type registry proposal, as submitted"};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
+const evaluated0 = validate84.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10019,7 +12515,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema34.properties, key0))){
+if(!(func1.call(schema36.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -10080,7 +12576,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data2 === "add") || (data2 === "modify")) || (data2 === "deprecate"))){
-const err7 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/enum",keyword:"enum",params:{allowedValues: schema34.properties.proposal_type.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/proposal_type",schemaPath:"#/properties/proposal_type/enum",keyword:"enum",params:{allowedValues: schema36.properties.proposal_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10227,7 +12723,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data8 === "agent") || (data8 === "user"))){
-const err19 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema34.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema36.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10792,40 +13288,40 @@ vErrors.push(err63);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/proposal.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
 }
-validate77.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateAmendment = validate80;
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json","$ref":"#/$defs/ProposalAmendment","$defs":{"ProposalAmendment":{"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"}}};
-const schema36 = {"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"};
+export const validateAmendment = validate86;
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json","$ref":"#/$defs/ProposalAmendment","$defs":{"ProposalAmendment":{"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"}}};
+const schema38 = {"type":"object","properties":{"$schema":{"type":"string"},"type_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"display_name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":100000},"diff":{"type":"string","maxLength":100000},"allowed_owners":{"minItems":1,"type":"array","items":{"type":"string","enum":["agent","user"]}},"suggested_policies":{"type":"object","properties":{"requires_confirmation":{"description":"Copied onto new actions: the action needs a confirmation before it is created.","type":"boolean"},"auto_complete":{"description":"false: only the user may complete actions of this type.","type":"boolean"},"blocking":{"description":"Copied onto new actions: a blocking action is assessed first.","type":"boolean"},"escalation":{"description":"When and how an overdue action escalates (escalated_at is set; the status moves to \"escalated\" where the type allows it).","type":"object","properties":{"after":{"description":"How long after its due_at an action escalates (ISO 8601 duration, e.g. PT24H).","type":"string","pattern":"^P(?:\\d+W|(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?)$"},"policy":{"description":"The name of the escalation policy to apply.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false}},"additionalProperties":false,"description":"Policies every new action of this type starts with."},"allowed_statuses":{"minItems":1,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}},"allowed_transitions":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"additionalProperties":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"A name: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."}}},"policy_handlers":{"description":"Named handlers the harness runs for this type.","type":"object","properties":{"escalation":{"description":"The handler that runs when an action of this type escalates.","type":"string","minLength":1,"maxLength":200},"completion_guard":{"description":"A check that must pass before an action completes: \"user_acknowledgment\", \"choice_recorded\" or a handler the harness registers. Without a handler it refuses every completion.","type":"string","minLength":1,"maxLength":200}},"additionalProperties":false},"rationale":{"type":"string","minLength":1,"maxLength":10000},"examples":{"type":"array","items":{"type":"string","maxLength":10000}},"risks":{"type":"array","items":{"type":"string","maxLength":10000}}},"additionalProperties":false,"title":"Ratchet registry proposal amendment: the fields to replace in an open or approved proposal"};
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10834,7 +13330,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema36.properties, key0))){
+if(!(func1.call(schema38.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10994,7 +13490,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data6 === "agent") || (data6 === "user"))){
-const err13 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema36.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/allowed_owners/" + i0,schemaPath:"#/properties/allowed_owners/items/enum",keyword:"enum",params:{allowedValues: schema38.properties.allowed_owners.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11534,28 +14030,28 @@ vErrors.push(err55);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://unpkg.com/@ratchet/goals/schemas/proposal-amendment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate81(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+if(!(validate87(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
-validate80.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

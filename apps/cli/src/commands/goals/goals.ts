@@ -1,4 +1,4 @@
-import { updateProgress, upsertGoal, type Goal } from '@ratchet/goals';
+import { updateProgress, upsertGoal, type AuditSummary, type Goal } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
@@ -21,8 +21,11 @@ export default async function goals(ctx: Context, args: string[], options: Optio
     if (command === 'history') {
       const since = intOption(options.since, '--since') ?? 0;
       const entries = await store.history(since);
-      if (ctx.json) ctx.emitJson({ ok: true, history: entries });
-      else for (const e of entries) ctx.out(`v${e.version}  ${e.at}  ${e.who}  ${e.op}${e.turn_id ? ` (turn ${e.turn_id})` : ''}${e.reverted_to !== undefined ? ` (to v${e.reverted_to})` : ''}  ${e.changes.map((c) => `${c.kind}:${c.id}`).join(' ')}`);
+      const summaries = (await store.summaries()).filter((s) => s.to_version > since);
+      if (ctx.json) ctx.emitJson({ ok: true, summaries, history: entries });
+      else for (const s of summaries) ctx.out(summaryLine(s));
+      // An entry's changes outside the reader's access scope are left out by the scoped read; an entry is never empty otherwise.
+      if (!ctx.json) for (const e of entries) ctx.out(`v${e.version}  ${e.at}  ${e.who}${e.agent_id !== undefined ? ` (agent ${e.agent_id})` : ''}  ${e.op}${e.turn_id ? ` (turn ${e.turn_id})` : ''}${e.reverted_to !== undefined ? ` (to v${e.reverted_to})` : ''}  ${e.changes.length === 0 ? '(changes outside your scope)' : e.changes.map((c) => `${c.kind}:${c.id}`).join(' ')}`);
       return EXIT_OK;
     }
     if (command === 'revert') {
@@ -58,6 +61,13 @@ export default async function goals(ctx: Context, args: string[], options: Optio
     else ctx.out(`${line(r.result)}  (state v${r.version})`);
     return EXIT_OK;
   });
+}
+
+/** One line per compacted range: what it holds, and the revert point it keeps. */
+function summaryLine(s: AuditSummary): string {
+  const ops = Object.entries(s.ops).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map(([op, n]) => `${op} x${n}`).join(', ');
+  const extra = [`${s.milestones.length} milestone${s.milestones.length === 1 ? '' : 's'}`, `${s.evidence_refs.length} evidence ref${s.evidence_refs.length === 1 ? '' : 's'}`, `${s.archived.length} archived`];
+  return `v${s.from_version}-v${s.to_version}  ${s.from_at} .. ${s.to_at}  summary of ${s.entries} entries (${ops})  ${extra.join(', ')}  ${s.revert_point === undefined ? 'no revert point' : `revert point v${s.revert_point}`}`;
 }
 
 function line(g: Goal): string {

@@ -21,7 +21,9 @@ function traced(cmd: Command): Command {
 function common(cmd: Command): Command {
   return cmd
     .option('--state <file>', 'the goals state file, relative to --cwd', STATE)
-    .option('--registry <file>', 'action-type registry (JSON or YAML; default: protocols/action_types.json, .yaml or .yml if present, else the bundled one)');
+    .option('--registry <file>', 'action-type registry (JSON or YAML; default: protocols/action_types.json, .yaml or .yml if present, else the bundled one)')
+    .option('--agent <id>', 'the acting agent (default: $RATCHET_AGENT): it sees and changes only goals, actions and Scratch Page items in its scope or shared with it; new items are stamped with it. Where RATCHET_AGENT is set, another --agent is refused')
+    .option('--org <id>', 'the acting agent\'s org (default: $RATCHET_ORG); where RATCHET_ORG is set, another --org is refused');
 }
 
 /** Commands that change the state: who is acting, and optimistic locking. */
@@ -104,6 +106,34 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--evidence <ref...>', 'evidence links (files, URLs, tool results)')
     .addHelpText('after', '\nExample:\n  ratchet goals progress g1 --delta 0.25 --evidence ci/run/812')
     .action(action(() => import('./goals.js'), 'progress'));
+  writer(
+    goals
+      .command('share')
+      .description('grant another agent or org read or write access to a goal, action or Scratch Page item in your scope (or withdraw it with --access none); only the item\'s own agent (or org) shares it')
+      .argument('<kind>', 'goal, action or observation')
+      .argument('<id>', 'the item id'),
+  )
+    .option('--agent-grant <id>', 'the agent to grant (with --org-grant: only within that org)')
+    .option('--org-grant <id>', 'the org to grant: every agent of it')
+    .addOption(new Option('--access <access>', 'read, write (changes, never the scope or ACL) or none (withdraw)').choices(['read', 'write', 'none']).makeOptionMandatory())
+    .addHelpText(
+      'after',
+      '\nItems without agent_id/org_id (state written before scopes, or by a user without --agent) are visible to all.\n' +
+        'An agent that reads or changes an item outside its scope and grants is refused (exit 1, code scope-violation) with the item\'s scope.\n' +
+        '\nExamples:\n  ratchet goals share goal g3 --agent-grant b --access read --agent a --org acme\n  ratchet goals share action a7 --org-grant acme --access write\n  ratchet goals share goal g3 --agent-grant b --access none',
+    )
+    .action(action(() => import('./share.js')));
+  writer(goals.command('compact').description('compact the oldest audit entries into a summary that keeps evidence pointers, goal milestones, archived questions and stories with their lineage, per-type action counts and a revert point; the state file stays bounded (the user only: --as user)'))
+    .option('--keep <n>', 'keep this many of the newest audit entries as they are', '1000')
+    .option('--before <time>', 'compact only entries written before this time (ISO 8601)')
+    .option('--revert-points <n>', 'how many of the newest summaries keep their revert point (the before-images that make it one)', '5')
+    .addHelpText(
+      'after',
+      '\nA revert still goes back to any version from the oldest kept entry on, and to each summary\'s revert point\n' +
+        '(the version before its range) while the summary keeps its before-images. ratchet goals history shows the summaries.\n' +
+        '\nExamples:\n  ratchet goals compact --as user --keep 500\n  ratchet goals compact --as user --before 2030-01-01T00:00:00Z --revert-points 2',
+    )
+    .action(action(() => import('./compact.js')));
   common(goals.command('history').description('the audit trail: every version, who made it, when, and what changed'))
     .option('--since <version>', 'only versions after this one', '0')
     .action(action(() => import('./goals.js'), 'history'));
@@ -145,6 +175,17 @@ export const registerGoals: RegisterArea = (program, action) => {
     .action(action(() => import('./actions.js'), 'retype'));
   writer(actions.command('confirm').description('the user confirms an action that requires confirmation (use --as user)').argument('<id>', 'action id'))
     .action(action(() => import('./actions.js'), 'confirm'));
+  common(actions.command('stats').description('per action type: created, completed, completion rate, open, overdue, escalated, cancelled, failed and failure rate (from the audit trail and the current state), to watch a type\'s rollout'))
+    .option('--since <time>', 'only what happened at or after this time (ISO 8601); open and overdue are always as of now')
+    .option('--now <time>', 'the clock (ISO 8601; default: now): same state and clock, same output')
+    .addHelpText(
+      'after',
+      '\ncompletion rate: of the actions created in the window, the share completed by now; failure rate: failed / (completed + cancelled + failed).\n' +
+        '"coerced" counts actions asked for with a type id the registry lacked (they became user_task). Reverts are not counted.\n' +
+        'With --json: one document (JSON Schema: @ratchet/goals/schemas/action-stats.schema.json). Scoped to what --agent may see.\n' +
+        '\nExamples:\n  ratchet actions stats\n  ratchet --json actions stats --since 2030-01-01T00:00:00Z --now 2030-01-08T00:00:00Z',
+    )
+    .action(action(() => import('./stats.js')));
   common(actions.command('types').description('check the action-type registry and list its types, statuses and transitions (exit 2 if it is invalid)'))
     .action(action(() => import('./actions.js'), 'types'));
 

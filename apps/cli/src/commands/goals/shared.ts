@@ -4,10 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { GoalsError, RegistryError, defaultRegistry, openGoals, readRegistryFile, registryDigest, type Actor, type GoalsStore, type Registry, type RegistryFile } from '@ratchet/goals';
+import { GoalsError, RegistryError, defaultRegistry, openGoals, scopedView, readRegistryFile, registryDigest, type Actor, type GoalsStore, type Registry, type RegistryFile } from '@ratchet/goals';
 import { locate, parseJson, readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
-import { pinnedActor } from '../../actor.js';
+import { actorScope, pinnedActor } from '../../actor.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { assetPath, displayPath } from '../../paths.js';
@@ -20,6 +20,8 @@ export interface Options extends Record<string, unknown> {
   registry?: string;
   as?: 'agent' | 'user';
   who?: string;
+  agent?: string;
+  org?: string;
   expectedVersion?: string;
   now?: string;
 }
@@ -31,8 +33,21 @@ export function clockOf(options: Options): () => number {
   return () => t;
 }
 
+/**
+ * The project's goals state as the acting agent may see it: reads (and the history) leave out the
+ * goals, actions and Scratch Page items outside its access scope (`scopedView`), so every listing,
+ * `turn assess` and `goals context` is scoped without each command knowing; writes are checked
+ * against the scope inside the library's transaction, whatever command makes them.
+ */
 export function openState(ctx: Context, options: Options): GoalsStore {
-  return openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options), root: ctx.cwd });
+  const store = openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options), root: ctx.cwd });
+  const actor = actorOf(ctx, options);
+  return {
+    ...store,
+    read: async () => scopedView(await store.read(), actor),
+    history: async (since = 0) => (await store.read().then((s) => scopedView(s, actor))).audit.filter((e) => e.version > since),
+    summaries: async () => scopedView(await store.read(), actor).audit_summaries ?? [],
+  };
 }
 
 /** The project's registry file (JSON or YAML), if it has one; two of them is an input error. */
@@ -92,7 +107,9 @@ export function actorOf(ctx: Context, options: Options): Actor {
     throw new CliError('--as user is refused: this environment sets RATCHET_ACTOR=agent (an agent cannot act as the user; the user runs this from their own shell)', { code: 'actor-pinned' });
   }
   const role = options.as ?? pinned ?? 'agent';
-  return options.who === undefined ? { role } : { role, name: options.who };
+  const actor: Actor = { role, ...actorScope(ctx, options) };
+  if (options.who !== undefined) actor.name = options.who;
+  return actor;
 }
 
 export function intOption(value: unknown, name: string, min = 0): number | undefined {
@@ -112,7 +129,7 @@ export function numberOption(value: unknown, name: string): number | undefined {
 export const expectedVersion = (options: Options): number | undefined => intOption(options.expectedVersion, '--expected-version');
 
 /** Library refusals are exit 1 (the rule held); malformed input is exit 2, with the file and place. */
-const REFUSALS = new Set(['conflict', 'owner-violation', 'invalid-transition', 'confirmation-required', 'completion-guard', 'deprecated-type', 'proposal-state', 'turn-mismatch', 'plan-state', 'scratch-state', 'untrusted-registry']);
+const REFUSALS = new Set(['conflict', 'owner-violation', 'invalid-transition', 'confirmation-required', 'completion-guard', 'deprecated-type', 'proposal-state', 'turn-mismatch', 'plan-state', 'scratch-state', 'untrusted-registry', 'scope-violation']);
 
 /** A JSON input file (a turn commit, a proposal), kept to place errors at line:col. */
 export interface JsonInput {

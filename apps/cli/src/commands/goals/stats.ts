@@ -1,0 +1,34 @@
+import { actionStats, type ActionTypeCounts } from '@ratchet/goals';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { clockOf, loadRegistryFor, mapErrors, openState, type Options } from './shared.js';
+
+const pct = (r: number | null): string => (r === null ? '-' : `${(r * 100).toFixed(1)}%`);
+
+/** `ratchet actions stats [--since T] [--now T]`: per-type figures for a type's rollout (seed 002). */
+export default async function stats(ctx: Context, _args: string[], options: Options): Promise<number> {
+  let since: number | undefined;
+  const given = options.since as string | undefined;
+  if (given !== undefined) {
+    since = Date.parse(given);
+    if (Number.isNaN(since)) throw new CliError(`--since ${given}: not an ISO 8601 time`);
+  }
+  const now = clockOf(options)();
+  return mapErrors(ctx, async () => {
+    const [state, registry] = await Promise.all([openState(ctx, options).read(), loadRegistryFor(ctx, options)]);
+    const doc = actionStats(state, registry, { now, since });
+    if (ctx.json) {
+      // The document as its JSON Schema describes it (it names the schema in $schema), as goals context prints its own.
+      ctx.emitJson(doc);
+      return EXIT_OK;
+    }
+    const head = ['type', 'created', 'completed', 'completion', 'open', 'overdue', 'escalated', 'cancelled', 'failed', 'failure', 'coerced'];
+    const cells = (name: string, c: ActionTypeCounts): string[] => [name, String(c.created), String(c.completed), pct(c.completion_rate), String(c.open), String(c.overdue), String(c.escalated), String(c.cancelled), String(c.failed), pct(c.failure_rate), String(c.coerced)];
+    const rows = [head, ...doc.types.map((t) => cells(t.registered ? t.type : `${t.type} (unregistered)`, t)), cells('total', doc.totals)];
+    const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    for (const r of rows) ctx.out(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd());
+    ctx.out(`(state v${doc.version}${doc.since === undefined ? ', whole history' : `, since ${doc.since}`}, as of ${doc.generated_at})`);
+    return EXIT_OK;
+  });
+}

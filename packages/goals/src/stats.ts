@@ -1,0 +1,198 @@
+/**
+ * Per-type observability (seed 002, registry change process step 5: "Rollout: stage behind a feature
+ * flag; monitor metrics per type"; "Observability: track creation/completion rates, overdue counts,
+ * and error rates per action type"). Counts come from the audit trail (what happened in the window)
+ * and the current state (what is open and overdue now). Pure: the clock is a parameter, and the
+ * output is ordered (registry order, then unregistered type ids), so same state and clock, same bytes.
+ */
+import { isPending } from './assess.js';
+import { CANCEL_STATUSES } from './ops.js';
+import type { Registry } from './registry.js';
+import type { AuditEntry, Change, GoalsState } from './types.js';
+import { ACTION_STATS_SCHEMA_URL } from './urls.js';
+
+/** Terminal statuses that record a failure rather than an outcome (background_job's "failed"). */
+export const FAILURE_STATUSES: ReadonlySet<string> = new Set(['failed', 'error', 'errored']);
+
+export interface ActionTypeCounts {
+  /** Actions created in the window. */
+  created: number;
+  /** Actions that reached a completing terminal status in the window (done, approved, succeeded, ...). */
+  completed: number;
+  /** Actions cancelled or dismissed in the window. */
+  cancelled: number;
+  /** Actions that reached a failure status (failed) in the window. */
+  failed: number;
+  /** Actions that escalated in the window (past due plus the type's escalation delay). */
+  escalated: number;
+  /** Actions created with this type id while the registry did not know it: coerced to user_task (a rollout error). */
+  coerced: number;
+  /** Pending now. */
+  open: number;
+  /** Pending now, and past their due_at. */
+  overdue: number;
+  /** Of the actions created in the window, the share completed by now (null: none created). */
+  completion_rate: number | null;
+  /** failed / (completed + cancelled + failed) in the window (null: nothing closed). */
+  failure_rate: number | null;
+}
+
+export interface ActionTypeStats extends ActionTypeCounts {
+  type: string;
+  /** Whether the registry in use has this type (an unregistered id shows up through coerced actions). */
+  registered: boolean;
+}
+
+export interface ActionStats {
+  $schema: string;
+  generated_at: string;
+  /** The window's start (ISO 8601), when one was given; otherwise the whole kept history. */
+  since?: string | undefined;
+  /** The state version the figures are for. */
+  version: number;
+  types: ActionTypeStats[];
+  totals: ActionTypeCounts;
+}
+
+export interface ActionStatsOptions {
+  /** ms since the epoch: overdue is judged against it. */
+  now: number;
+  /** ms since the epoch: only audit entries at or after it count. */
+  since?: number | undefined;
+}
+
+type Counter = Omit<ActionTypeCounts, 'completion_rate' | 'failure_rate'> & { cohort: number; cohortDone: number };
+
+/** What a run of audit entries tells, per type. */
+type RangeCounter = Pick<Counter, 'created' | 'completed' | 'cancelled' | 'failed' | 'escalated' | 'coerced'>;
+
+const blank = (): Counter => ({ created: 0, completed: 0, cancelled: 0, failed: 0, escalated: 0, coerced: 0, open: 0, overdue: 0, cohort: 0, cohortDone: 0 });
+
+/** How a terminal status closes an action, or undefined when the status is not terminal for its type. */
+function outcome(registry: Registry, type: string, status: unknown): 'completed' | 'cancelled' | 'failed' | undefined {
+  if (typeof status !== 'string' || registry.types.get(type)?.terminal.has(status) !== true) return undefined;
+  if (CANCEL_STATUSES.has(status)) return 'cancelled';
+  return FAILURE_STATUSES.has(status) ? 'failed' : 'completed';
+}
+
+const rate = (n: number, d: number): number | null => (d === 0 ? null : Math.round((n / d) * 10_000) / 10_000);
+
+/**
+ * Versions that do not count: revert entries (a revert puts back an earlier state; it is not new
+ * work) and the mutations a revert undid (a completion that was reverted did not happen).
+ */
+function undoneVersions(audit: readonly AuditEntry[]): Set<number> {
+  const out = new Set<number>();
+  for (const e of audit) {
+    if (e.reverted_to === undefined) continue;
+    out.add(e.version);
+    for (let v = e.reverted_to + 1; v < e.version; v++) out.add(v);
+  }
+  return out;
+}
+
+/** The figures per action type, from the audit trail (the window) and the state (open, overdue). */
+export function actionStats(state: GoalsState, registry: Registry, options: ActionStatsOptions): ActionStats {
+  const rows = new Map<string, Counter>();
+  const row = (type: string): Counter => {
+    let r = rows.get(type);
+    if (r === undefined) rows.set(type, (r = blank()));
+    return r;
+  };
+  for (const id of registry.types.keys()) row(id);
+  const since = options.since;
+  const undone = undoneVersions(state.audit);
+  for (const entry of state.audit) {
+    if (undone.has(entry.version) || (since !== undefined && Date.parse(entry.at) < since)) continue;
+    for (const c of entry.changes) if (c.kind === 'action') countChange(registry, row, c);
+  }
+  // Compacted ranges count through the per-type counts their summaries kept (a range counts when it starts in the window).
+  for (const summary of state.audit_summaries ?? []) {
+    if (since !== undefined && Date.parse(summary.from_at) < since) continue;
+    for (const [type, n] of Object.entries(summary.action_counts)) {
+      const r = row(type);
+      for (const k of ['created', 'completed', 'cancelled', 'failed', 'escalated', 'coerced'] as const) r[k] += n[k];
+    }
+  }
+  const nowIso = new Date(options.now).toISOString();
+  for (const a of state.actions) {
+    if (!isPending(registry, a)) continue;
+    const r = row(a.type);
+    r.open++;
+    if (a.due_at !== undefined && a.due_at < nowIso) r.overdue++;
+  }
+  // The completion cohort: the actions (as they are now) created in the window, whether or not their history was compacted.
+  const sinceIso = since === undefined ? undefined : new Date(since).toISOString();
+  for (const a of state.actions) {
+    if (sinceIso !== undefined && a.created_at < sinceIso) continue;
+    const r = row(a.type);
+    r.cohort++;
+    if (outcome(registry, a.type, a.status) === 'completed') r.cohortDone++;
+  }
+  const order = [...registry.types.keys(), ...[...rows.keys()].filter((t) => !registry.types.has(t)).sort()];
+  const totals = blank();
+  const types: ActionTypeStats[] = order.map((type) => {
+    const r = rows.get(type)!;
+    for (const k of ['created', 'completed', 'cancelled', 'failed', 'escalated', 'coerced', 'open', 'overdue', 'cohort', 'cohortDone'] as const) totals[k] += r[k];
+    return finish({ type, registered: registry.types.has(type) }, r);
+  });
+  const out: ActionStats = { $schema: ACTION_STATS_SCHEMA_URL, generated_at: nowIso, version: state.version, types, totals: finish({}, totals) };
+  if (since !== undefined) out.since = new Date(since).toISOString();
+  return out;
+}
+
+function finish<T extends object>(head: T, r: Counter): T & ActionTypeCounts {
+  const closed = r.completed + r.cancelled + r.failed;
+  return {
+    ...head,
+    created: r.created,
+    completed: r.completed,
+    cancelled: r.cancelled,
+    failed: r.failed,
+    escalated: r.escalated,
+    coerced: r.coerced,
+    open: r.open,
+    overdue: r.overdue,
+    completion_rate: rate(r.cohortDone, r.cohort),
+    failure_rate: rate(r.failed, closed),
+  };
+}
+
+/** What one audited change of an action adds to the counts: a creation, a close, an escalation. */
+export function countChange(registry: Registry, row: (type: string) => RangeCounter, c: Change): void {
+  const after = c.after;
+  const before = c.before;
+  if (after === null) return;
+  const type = String(after.type);
+  if (before === null) {
+    const r = row(type);
+    r.created++;
+    const requested = (after.metadata as Record<string, unknown> | undefined)?.requested_type;
+    if (typeof requested === 'string') row(requested).coerced++;
+  } else if (before.status !== after.status) {
+    // A failure status counts when reached, terminal or not (a failed job may be retried).
+    if (typeof after.status === 'string' && FAILURE_STATUSES.has(after.status)) row(type).failed++;
+    else {
+      const closed = outcome(registry, type, after.status);
+      if (closed !== undefined && outcome(registry, String(before.type), before.status) === undefined) row(type)[closed]++;
+    }
+  }
+  if (after.escalated_at !== undefined && (before === null || before.escalated_at === undefined)) row(type).escalated++;
+}
+
+/** The per-type counts of a run of audit entries (what a compaction summary keeps of them). */
+export function countEntries(registry: Registry, entries: readonly AuditEntry[]): Record<string, { created: number; completed: number; cancelled: number; failed: number; escalated: number; coerced: number }> {
+  const rows = new Map<string, RangeCounter>();
+  const row = (type: string): RangeCounter => {
+    let r = rows.get(type);
+    if (r === undefined) rows.set(type, (r = { created: 0, completed: 0, cancelled: 0, failed: 0, escalated: 0, coerced: 0 }));
+    return r;
+  };
+  const undone = undoneVersions(entries);
+  for (const e of entries) if (!undone.has(e.version)) for (const c of e.changes) if (c.kind === 'action') countChange(registry, row, c);
+  const out: Record<string, { created: number; completed: number; cancelled: number; failed: number; escalated: number; coerced: number }> = {};
+  for (const type of [...rows.keys()].sort()) {
+    out[type] = rows.get(type)!;
+  }
+  return out;
+}
