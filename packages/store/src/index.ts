@@ -83,3 +83,4 @@ export type {
   StoredDocument,
   UpdateDocumentOptions,
 } from './port/storage-port.js';
+export { MAX_LEASE_MS, MIN_LEASE_MS, formatLeaseDuration, parseLeaseDuration } from './port/lease-duration.js';
