@@ -49,6 +49,12 @@ export interface DigestRecord {
   writtenAt: string;
   /** Inode of the file that write replaced (decimal), null when there was none: until the rename, the file is still that one. */
   replacedIno: string | null;
+  /**
+   * The storage port's revision of `current` (1 for the first write, +1 per write). Added after
+   * version 1 of the record without changing its version: older readers ignore it, and a record
+   * without it (written by an older Ratchet) counts as revision 1.
+   */
+  revision?: number;
 }
 
 /** Files up to this many UTF-16 units are checked with the quick hash on read. */
@@ -167,16 +173,45 @@ function judge(path: string, text: string | undefined, recordText: string | unde
  * data and sidecar is reported. `reread` returns the file's text again (undefined: gone).
  */
 export function checkDigest(path: string, text: string | undefined, reread: () => string | undefined, options: { full?: boolean } = {}): string | undefined {
+  return checkDigestRevision(path, text, reread, options).text;
+}
+
+/**
+ * `checkDigest`, also returning the revision of the text that passed: 0 when there is no file, the
+ * record's `revision` (1 without one) for its current content, one less for the content a crashed
+ * or racing write was replacing.
+ */
+export function checkDigestRevision(path: string, text: string | undefined, reread: () => string | undefined, options: { full?: boolean } = {}): { text: string | undefined; revision: number } {
   let seen: { text: string | undefined; record: string | undefined } | undefined;
   for (let attempt = 0; ; attempt++) {
     const record = readRecordText(path);
     const error = judge(path, text, record, options.full === true);
-    if (error === undefined) return text;
+    if (error === undefined) return { text, revision: revisionOf(text, record, options.full === true) };
     if ((seen !== undefined && seen.text === text && seen.record === record) || attempt >= RETRIES) throw error;
     seen = { text, record };
     if (attempt >= 2) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
     text = reread();
   }
+}
+
+function revisionOf(text: string | undefined, recordText: string | undefined, full: boolean): number {
+  if (text === undefined) return 0;
+  const record = recordText === undefined ? undefined : parseRecord(recordText);
+  if (record === undefined) return 1;
+  const current = validRevision(record.revision);
+  return matchesDigest(text, record.current, full) ? current : Math.max(1, current - 1);
+}
+
+function validRevision(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : 1;
+}
+
+/** The revision the next write of `path` gets: 1 for a new file, else the recorded one + 1. */
+export function nextRevision(path: string, exists: boolean): number {
+  if (!exists) return 1;
+  const text = readRecordText(path);
+  const record = text === undefined ? undefined : parseRecord(text);
+  return validRevision(record?.revision) + 1;
 }
 
 export interface TrackedWrite {
@@ -187,6 +222,8 @@ export interface TrackedWrite {
   beforeRename?: () => Promise<void>;
   /** The limit the file's readers use: content over it is refused before anything is written. */
   maxBytes?: number;
+  /** The revision to record; default: the recorded one + 1 (1 when `replacing` is undefined). */
+  revision?: number;
 }
 
 /** Write `text` to `path` atomically with its digest record, in the order the module comment gives. Call inside the file's lock. */
@@ -197,7 +234,8 @@ export async function writeTracked(path: string, text: string, options: TrackedW
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     beforeRename: async () => {
       await options.beforeRename?.();
-      const record: DigestRecord = { version: 1, current, previous, writtenAt: options.writtenAt, replacedIno: previous === null ? null : (inodeOf(path) ?? null) };
+      const revision = options.revision ?? nextRevision(path, options.replacing !== undefined);
+      const record: DigestRecord = { version: 1, current, previous, writtenAt: options.writtenAt, replacedIno: previous === null ? null : (inodeOf(path) ?? null), revision };
       await writeRecord(path, record, false);
       keepCopy(path, text);
     },
@@ -245,7 +283,8 @@ export async function acceptCurrent(path: string, options: DigestAdminOptions = 
     file,
     async () => {
       const text = readTextFileSync(file).text;
-      const record: DigestRecord = { version: 1, current: digestOf(text), previous: null, writtenAt: new Date(clock()).toISOString(), replacedIno: null };
+      // Accepted content is a new version of the document: readers holding the old revision must notice.
+      const record: DigestRecord = { version: 1, current: digestOf(text), previous: null, writtenAt: new Date(clock()).toISOString(), replacedIno: null, revision: nextRevision(file, true) };
       await writeRecord(file, record);
       keepCopy(file, text);
       return record;
@@ -291,7 +330,7 @@ export async function restorePrevious(path: string, options: DigestAdminOptions 
         }
       }
       // No `previous`: until the rename, the refused content stays refused.
-      await writeTracked(file, prevText, { writtenAt: now, replacing: undefined, beforeRename: () => lock.verify() });
+      await writeTracked(file, prevText, { writtenAt: now, replacing: undefined, beforeRename: () => lock.verify(), revision: nextRevision(file, true) });
       return { restored: good, rejectedPath };
     },
     { ...options.lock, leaseMs: undefined },

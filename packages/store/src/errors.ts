@@ -25,7 +25,8 @@ export type StoreErrorCode =
   | 'lease-lost'
   | 'document-too-large'
   | 'backend-unavailable'
-  | 'backend-schema';
+  | 'backend-schema'
+  | 'invalid-key';
 
 /** Where in a file a problem is. `line` and `column` are 1-based; columns count UTF-16 code units. */
 export interface Place {
@@ -356,5 +357,18 @@ export class BackendUnavailableError extends StoreError {
 export class BackendSchemaError extends StoreError {
   constructor(location: string, reason: string) {
     super('backend-schema', location, reason);
+  }
+}
+
+/**
+ * A storage key that is not a project-relative `/`-separated path: `..`, a leading `/`, a backslash,
+ * NUL or another control character, an empty or `.` segment, or longer than the limit. Refused by
+ * every backend before anything is read or written.
+ */
+export class InvalidKeyError extends StoreError {
+  readonly key: string;
+  constructor(location: string, key: string, reason: string) {
+    super('invalid-key', `${location}#${key}`, `refused the storage key ${JSON.stringify(key)}: ${reason}`);
+    this.key = key;
   }
 }

@@ -12,6 +12,7 @@ export {
   LeaseLostError,
   RevisionConflictError,
   FileTooLargeError,
+  InvalidKeyError,
   IoError,
   JsonParseError,
   LockCorruptError,
@@ -84,3 +85,22 @@ export type {
   UpdateDocumentOptions,
 } from './port/storage-port.js';
 export { MAX_LEASE_MS, MIN_LEASE_MS, formatLeaseDuration, parseLeaseDuration } from './port/lease-duration.js';
+export { MAX_KEY_LENGTH, assertKey, assertPrefix, keyProblem } from './port/keys.js';
+export { redactUrl } from './port/redact-url.js';
+export { assertJsonObject, assertJsonValue } from './port/json-value.js';
+export {
+  CONFIG_FILE,
+  POSTGRES_PACKAGE,
+  PROJECT_ENV,
+  STORE_ENV,
+  readStoreConfig,
+  resolveStorageBackend,
+  storageKind,
+  storeSettings,
+  type PostgresBackendModule,
+  type ResolveBackendOptions,
+  type StorageKind,
+  type StoreConfig,
+  type StoreSettings,
+} from './port/resolve-backend.js';
+export { createFileBackend, fileBackendRoot, type FileBackendOptions } from './file-backend/backend.js';

@@ -7,7 +7,7 @@
  * thread-pool round trip (~0.1 ms) - under contention most of a lock's price. Only fsync, which can
  * take milliseconds on a slow disk, stays asynchronous.
  */
-import { closeSync, constants, fstatSync, fsync, linkSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { tempPathFor } from './atomic-write.js';
@@ -102,6 +102,23 @@ function linkError(target: string, file: string, err: unknown): Error {
   if (code === 'EACCES' || code === 'EROFS') return new IoError(target, `cannot lock: no permission to create ${file} (${code})`, err);
   if (code === 'ENOTDIR') return new NotFoundError(target, `cannot lock: ${dirname(file)} is not a directory`, { cause: err });
   return new IoError(target, `cannot lock: ${(err as Error).message}`, err);
+}
+
+/** Replace an existing lock file we hold (a lease renewal): temp file, then rename over it. */
+export function replaceFile(target: string, file: string, content: string): void {
+  const temp = tempPathFor(file);
+  try {
+    const fd = openSync(temp, 'wx');
+    try {
+      writeAll(fd, content);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (err) {
+    removeQuietly(temp);
+    throw new IoError(target, `cannot renew the lock ${file}: ${(err as Error).message}`, err);
+  }
 }
 
 export function removeFile(target: string, file: string): void {

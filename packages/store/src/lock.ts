@@ -19,7 +19,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomHex } from './atomic-write.js';
 import { IoError, LockLostError, LockNotHeldError, LockTimeoutError, type LockHolder, type StoreError } from './errors.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import { TOKEN, createExclusive, createExclusiveNow, readHolder, readHolderQuietly, removeFile, removeQuietly } from './lock-file.js';
+import { TOKEN, createExclusive, createExclusiveNow, readHolder, readHolderQuietly, removeFile, removeQuietly, replaceFile } from './lock-file.js';
 import { isProcessAlive, ownPidStart, thisHost } from './process-alive.js';
 
 // A monotonic clock and a sleep without node:timers/promises or the `performance` global: each
@@ -252,6 +252,28 @@ function handleFor(target: string, lockPath: string, holder: LockHolder, release
 
 /** Remove the lock if it holds `token`, under the token's guard so no takeover interleaves. */
 async function releaseToken(target: string, lockPath: string, token: string, mismatch: (current: LockHolder | undefined) => StoreError): Promise<void> {
+  await underTokenGuard(target, lockPath, token, mismatch, () => removeFile(target, lockPath));
+}
+
+/**
+ * Move the lease of the lock held with `token` to `until` (ISO): the detached lock's `expires`, or a
+ * process-bound lock's `leaseUntil`. Under the token's break guard, so no expiry takeover of the same
+ * token interleaves; the lock file is replaced by rename, so readers see the old or the new holder.
+ * Throws `mismatch(current)` when the token no longer holds the lock.
+ */
+export async function renewLockLease(path: string, token: string, until: string, mismatch: (current: LockHolder | undefined) => StoreError): Promise<LockHolder> {
+  const target = resolve(path);
+  const lockPath = `${target}.lock`;
+  if (!TOKEN.test(token)) throw mismatch(readHolderQuietly(target, lockPath));
+  return underTokenGuard(target, lockPath, token, mismatch, (current) => {
+    const next: LockHolder = current.detached === true ? { ...current, expires: until } : { ...current, leaseUntil: until };
+    replaceFile(target, lockPath, `${JSON.stringify(next, null, 2)}\n`);
+    return next;
+  });
+}
+
+/** Run `fn` on the current holder while holding `token`'s break guard, if the lock still holds `token`. */
+async function underTokenGuard<R>(target: string, lockPath: string, token: string, mismatch: (current: LockHolder | undefined) => StoreError, fn: (current: LockHolder) => R): Promise<R> {
   const guard = `${lockPath}.break-${token}`;
   const settings = normalize({});
   const started = monotonicMs();
@@ -260,8 +282,7 @@ async function releaseToken(target: string, lockPath: string, token: string, mis
       try {
         const current = readHolder(target, lockPath);
         if (current?.token !== token) throw mismatch(current);
-        removeFile(target, lockPath);
-        return;
+        return fn(current);
       } finally {
         removeQuietly(guard);
       }

@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 export const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 
 async function sources(): Promise<string[]> {
+  // Recursive: the port, the file backend and the conformance kit live in subdirectories of src.
   const list = async (dir: string): Promise<string[]> =>
-    (await readdir(join(packageDir, dir)))
+    (await readdir(join(packageDir, dir), { recursive: true }))
       .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
       .sort()
       .map((name) => join(packageDir, dir, name));
