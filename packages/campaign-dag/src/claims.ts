@@ -27,9 +27,9 @@ export function parseClaimItemId(id: string): { seq: number; round: number } | u
   return m === null ? undefined : { seq: Number(m[1]), round: m[2] === undefined ? 0 : Number(m[2]) };
 }
 
-/** The claim queue's key: next to campaign.json, one queue per campaign id (an old campaign's queue is never reused). */
-export function claimQueueKey(stateKey: string, campaignId: string): string {
-  return `${stateKey}/claims/${campaignId}`;
+/** The claim queue's key: one queue per campaign id, so an old campaign's queue is never reused. */
+export function claimQueueKey(campaignId: string): string {
+  return `campaign/${campaignId}`;
 }
 
 /** Ready tasks as queue offers, in campaign order (lower position claims first, as without a lease). */
@@ -104,7 +104,8 @@ export function overlayClaims(campaign: Campaign, items: readonly QueueItem[]): 
 
 /** The refusal when `runner` finishes or renews a task whose lease it lost, naming who holds it now. */
 export function leaseLostRefusal(task: Task, runner: string, err: LeaseLostError): CampaignError {
-  const now = err.holder === undefined ? 'nobody holds it now: it is ready again for the next claim' : `${err.holder} holds it now`;
+  // The queue names the last owner of an expired claim nobody took over yet: that is still "nobody".
+  const now = err.holder === undefined || err.holder === runner ? 'nobody holds it now: it is ready again for the next claim' : `${err.holder} holds it now`;
   return new CampaignError('lease-lost', `task ${formatSeq(task.seq)}: ${runner} no longer holds its lease (${now}); nothing was written`);
 }
 

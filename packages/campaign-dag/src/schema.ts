@@ -45,7 +45,7 @@ export const TaskSchema = z
     rootCause: d(Seq, 'The original failure this block cascades from.').optional(),
     cascade: d(z.boolean(), 'true: blocked by propagation; false: an original failure.').optional(),
     updatedAt: z.string().optional(),
-    round: d(Seq, 'How many times the task went back to pending after a claim or block; names its current claim-queue item ("<seq>", then "<seq>.<round>").').optional(),
+    round: d(z.number().int().min(0).max(999_999_999), 'How many times the task went back to pending after a claim or block; names its current claim-queue item ("<seq>", then "<seq>.<round>").').optional(),
     claimItem: d(z.string(), 'The claim-queue item of the current leased claim (ready --claim R --lease 15m).').optional(),
     lostAttempts: d(
       z.array(

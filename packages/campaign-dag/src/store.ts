@@ -4,7 +4,7 @@
  * `.ratchet/archive/<id>.json` plus `.ratchet/archive/<id>/workspace/` once a campaign completes.
  */
 import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { LeaseLostError, NotFoundError, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
 import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
 import { applyClaim, claimQueueKey, judgeClaim, leaseLostRefusal, overlayClaims, readyOffers, requireBackend, type LiveClaim } from './claims.js';
@@ -121,10 +121,8 @@ export async function addTasks(root: string, plan: unknown, options: CampaignOpt
   return { campaign, added: result };
 }
 
-/** The claim queue of `campaign` (key relative to the project root, `/`-separated whatever the OS). */
-function queueKey(root: string, campaign: Campaign, options: CampaignOptions): string {
-  const stateKey = relative(root, campaignPaths(root, options).stateDir).split(sep).join('/');
-  return claimQueueKey(stateKey === '' ? '.' : stateKey, campaign.id);
+function queueKey(_root: string, campaign: Campaign, _options: CampaignOptions): string {
+  return claimQueueKey(campaign.id);
 }
 
 /** Offers the ready set to the claim queue (items already there are left alone): after plan adds and completions. */
@@ -246,7 +244,7 @@ export async function readCampaignWithClaims(root: string, options: CampaignOpti
  * Move a task to `status`. A task under a leased claim first has its lease checked: `runner` (or,
  * without one, whoever the queue says holds it) must still hold it, else the update is refused with
  * `lease-lost` naming the current holder and nothing is written. A completion offers the tasks it
- * made ready.
+ * made ready, a give-back (pending) the task again.
  */
 export async function updateTask(root: string, seq: number, status: TaskStatus, options: CampaignOptions & Omit<UpdateOptions, 'now'> = {}): Promise<Task> {
   const lease = options.backend === undefined ? undefined : await holdLease(root, seq, options.runner, options);
@@ -262,7 +260,8 @@ export async function updateTask(root: string, seq: number, status: TaskStatus, 
       if (!(err instanceof LeaseLostError)) throw err;
     });
   }
-  if (status === 'complete') await offerReady(root, campaign, options);
+  // A completion may make dependents ready; a task given back is ready under a new item.
+  if (status === 'complete' || status === 'pending') await offerReady(root, campaign, options);
   return result;
 }
 
