@@ -218,12 +218,19 @@ export async function heartbeatClaims(root: string, runner: string, leaseMs: num
   const renewed: { task: Task; claim: Claim }[] = [];
   const lost: LiveClaim[] = [];
   for (const task of campaign.tasks) {
-    if (task.status !== 'in_progress' || task.runner !== runner || task.claimItem === undefined) continue;
+    if (task.status !== 'in_progress' || task.claimItem === undefined) continue;
+    if (task.runner !== runner) {
+      // Taken over from `runner` after its lease expired: say who has it now.
+      const last = task.lostAttempts?.[task.lostAttempts.length - 1];
+      if (last?.runner === runner && task.runner !== undefined) lost.push({ seq: task.seq, runner: task.runner, attempt: last.attempt, leaseUntil: last.leaseUntil, expired: true });
+      continue;
+    }
     try {
       renewed.push({ task, claim: await backend.queues.heartbeat(queue, task.claimItem, runner, leaseMs) });
     } catch (err) {
       if (!(err instanceof LeaseLostError)) throw err;
-      lost.push({ seq: task.seq, runner: err.holder ?? '', attempt: 0, leaseUntil: '', expired: true });
+      // The queue names the last owner of an expired claim nobody took yet: that is still nobody.
+      lost.push({ seq: task.seq, runner: err.holder === undefined || err.holder === runner ? '' : err.holder, attempt: 0, leaseUntil: '', expired: true });
     }
   }
   if (renewed.length === 0) {
