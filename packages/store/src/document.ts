@@ -78,11 +78,7 @@ export function defineDocument<T extends object>(input: DocumentDefinitionInput<
 
 export function openDocument<T extends object>(path: string, definition: DocumentDefinition<T>, options: DocumentOptions = {}): Document<T> {
   const file = resolve(path);
-  const initialValue = (): T => {
-    const result = definition.schema.safeParse(structuredClone(definition.initial));
-    if (!result.success) throw new TypeError(`the initial value of the document definition for ${file} does not match its schema: ${result.error.issues[0]?.message ?? ''}`);
-    return result.data;
-  };
+  const initialValue = (): T => initialOf(definition, file);
   /**
    * Decode (migrate, validate) first, so a broken or invalid file is reported with its places; then
    * check the digest: a valid file Ratchet did not write is a TamperedError. A reader that raced a
@@ -123,6 +119,13 @@ export function openDocument<T extends object>(path: string, definition: Documen
       });
     },
   };
+}
+
+/** @internal The definition's initial value, validated (a copy: callers may mutate it). */
+export function initialOf<T extends object>(definition: DocumentDefinition<T>, where: string): T {
+  const result = definition.schema.safeParse(structuredClone(definition.initial));
+  if (!result.success) throw new TypeError(`the initial value of the document definition for ${where} does not match its schema: ${result.error.issues[0]?.message ?? ''}`);
+  return result.data;
 }
 
 // lowdb keeps its default when the adapter reads nothing; this sentinel tells "no file" apart.
@@ -202,7 +205,8 @@ class SafeJsonFile implements Adapter<JsonObject> {
   }
 }
 
-function decode<T extends object>(definition: DocumentDefinition<T>, raw: JsonObject, text: string, path: string): T {
+/** @internal Migrate and validate a stored document's raw value (with its envelope keys). */
+export function decode<T extends object>(definition: DocumentDefinition<T>, raw: JsonObject, text: string, path: string): T {
   const supported = definition.version;
   const found = raw.schemaVersion;
   if (found === undefined) {
@@ -245,7 +249,8 @@ function decode<T extends object>(definition: DocumentDefinition<T>, raw: JsonOb
   return validate(definition.schema, data, { path, source: 'file', text: migrated ? undefined : text, context: migrated ? ` after migrating from schemaVersion ${found}` : '' });
 }
 
-function envelope<T extends object>(definition: DocumentDefinition<T>, data: T): JsonObject {
+/** @internal The stored form of `data`: `$schema` and `schemaVersion` first, then the data. */
+export function envelope<T extends object>(definition: DocumentDefinition<T>, data: T): JsonObject {
   const out: JsonObject = {};
   if (definition.$schema !== undefined) out.$schema = definition.$schema;
   out.schemaVersion = definition.version;

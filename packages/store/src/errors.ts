@@ -188,17 +188,23 @@ export interface LockHolder {
   detached?: boolean;
   /** ISO time after which a detached lock is stale. Absent on a detached lock = never expires. */
   expires?: string;
+  /**
+   * ISO time after which a process-bound lock is stale on any host: its holder renews it while it
+   * holds the lock. Absent (locks written by older versions, or `processLeaseMs: Infinity`): liveness by pid only.
+   */
+  leaseUntil?: string;
   [extra: string]: unknown;
 }
 
 /** Human description of a holder: "pid 12 on host a since 2025-… (runner: "r1")". */
 export function describeHolder(holder: LockHolder): string {
-  const reserved = new Set(['pid', 'host', 'time', 'token', 'pidStart', 'detached', 'expires']);
+  const reserved = new Set(['pid', 'host', 'time', 'token', 'pidStart', 'detached', 'expires', 'leaseUntil']);
   const extra = Object.entries(holder)
     .filter(([key]) => !reserved.has(key))
     .map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
   let text = `pid ${holder.pid} on host ${holder.host} since ${holder.time}`;
   if (holder.detached === true) text += holder.expires === undefined ? ', detached (no expiry)' : `, detached until ${holder.expires}`;
+  else if (typeof holder.leaseUntil === 'string') text += `, lease until ${holder.leaseUntil}`;
   if (extra.length > 0) text += ` (${extra.join(', ')})`;
   return text;
 }

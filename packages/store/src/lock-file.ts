@@ -201,5 +201,6 @@ function holderProblem(value: unknown): string | undefined {
   if (h.pidStart !== undefined && typeof h.pidStart !== 'string') return '"pidStart" must be a string';
   if (h.detached !== undefined && typeof h.detached !== 'boolean') return '"detached" must be a boolean';
   if (h.expires !== undefined && (typeof h.expires !== 'string' || Number.isNaN(Date.parse(h.expires)))) return '"expires" must be an ISO date';
+  if (h.leaseUntil !== undefined && (typeof h.leaseUntil !== 'string' || Number.isNaN(Date.parse(h.leaseUntil)))) return '"leaseUntil" must be an ISO date';
   return undefined;
 }

@@ -41,6 +41,14 @@ export interface LockOptions {
   leaseMs?: number;
   /** Epoch milliseconds, for the holder's `time`/`expires` and staleness decisions. Default Date.now. */
   clock?: () => number;
+  /**
+   * Lease of a process-bound lock (ms): the holder records `leaseUntil` and renews it every third of
+   * the lease while it holds the lock (an unref'd timer), and any process on any host may break a
+   * lock whose lease has expired, so a holder that died on another host (or in another PID
+   * namespace) is recovered. Default 60 000; Infinity records no lease (liveness by pid only, as
+   * before). Keep it above the longest time the holder's event loop can be blocked.
+   */
+  processLeaseMs?: number;
   /** Caller metadata stored in the lock file beside the reserved keys (e.g. `{ runner: 'r1' }`). */
   extra?: Record<string, unknown>;
   /** Create missing parent directories of the target. Default false (a missing directory is a NotFoundError). */
@@ -67,7 +75,11 @@ export interface LockInfo {
   stale: boolean;
 }
 
-const RESERVED = new Set(['pid', 'host', 'time', 'token', 'pidStart', 'detached', 'expires']);
+const RESERVED = new Set(['pid', 'host', 'time', 'token', 'pidStart', 'detached', 'expires', 'leaseUntil']);
+export const DEFAULT_PROCESS_LEASE_MS = 60_000;
+// A process-bound lock with more lease left than this is released without the break guard: nobody
+// can judge it expired in the microseconds the release takes.
+const RELEASE_MARGIN_MS = 5_000;
 const FIRST_DELAY_MS = 1;
 const MAX_DELAY_MS = 50;
 // How long a release waits for someone else's break of the same token to finish.
@@ -80,6 +92,7 @@ interface Settings {
   timeoutMs: number;
   staleAfterMs: number | undefined;
   leaseMs: number | undefined;
+  processLeaseMs: number;
   clock: () => number;
   extra: Record<string, unknown>;
   createParentDirs: boolean;
@@ -119,10 +132,10 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
             // A detached lock belongs to no process, so it holds no place in this process's queue:
             // it is released by token (maybe elsewhere) or expires, and others here see it on disk.
             releaseLocal();
-            return handleFor(target, lockPath, holder, () => undefined);
+            return handleFor(target, lockPath, holder, () => undefined, settings);
           }
           localReleases.set(holder.token, releaseLocal);
-          return handleFor(target, lockPath, holder, releaseLocal);
+          return handleFor(target, lockPath, holder, releaseLocal, settings);
         }
         current = readHolder(target, lockPath);
         // Released between our attempt and our read: try again at once (bounded, so a
@@ -217,8 +230,9 @@ export function removeLeftovers(lock: LockHandle, options: Pick<LockOptions, 'cl
   return Promise.resolve();
 }
 
-function handleFor(target: string, lockPath: string, holder: LockHolder, releaseLocal: () => void): LockHandle {
+function handleFor(target: string, lockPath: string, holder: LockHolder, releaseLocal: () => void, settings: Settings): LockHandle {
   let released = false;
+  const stopRenewing = holder.leaseUntil === undefined ? () => undefined : renewWhileHeld(target, lockPath, holder.token, settings);
   return {
     path: target,
     lockPath,
@@ -231,14 +245,16 @@ function handleFor(target: string, lockPath: string, holder: LockHolder, release
     async release() {
       if (released) return;
       released = true;
+      stopRenewing();
       try {
-        if (holder.detached === true) {
+        const current = readHolderQuietly(target, lockPath);
+        const leaseLeft = current?.leaseUntil === undefined ? Infinity : Date.parse(current.leaseUntil) - settings.clock();
+        if (holder.detached === true || leaseLeft < RELEASE_MARGIN_MS) {
           await releaseToken(target, lockPath, holder.token, (current) => new LockLostError(target, lockPath, current));
         } else {
-          // A process-bound lock is only ever broken once its holder (us) is dead, so nobody can be
-          // breaking it now: read, compare, unlink is enough. A detached lock can expire while we
-          // release it, so it goes through the break guard.
-          const current = readHolderQuietly(target, lockPath);
+          // A process-bound lock is only broken once its holder (us) is dead or its lease has
+          // expired, and ours has seconds left, so nobody can be breaking it now: read, compare,
+          // unlink is enough. A detached lock, or a lease about to expire, goes through the break guard.
           if (current?.token !== holder.token) throw new LockLostError(target, lockPath, current);
           removeFile(target, lockPath);
         }
@@ -247,6 +263,33 @@ function handleFor(target: string, lockPath: string, holder: LockHolder, release
         releaseLocal();
       }
     },
+  };
+}
+
+/**
+ * Renew a process-bound lock's lease every third of it until stopped. A renewal that finds the lock
+ * gone or taken over stops quietly: the holder learns it from `verify()` (before its rename) or
+ * `release()`, which throw LockLostError. The timer is unref'd, so it never keeps a process alive.
+ */
+function renewWhileHeld(target: string, lockPath: string, token: string, settings: Settings): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const every = Math.max(1, Math.floor(settings.processLeaseMs / 3));
+  const schedule = (): void => {
+    timer = setTimeout(() => {
+      void renewLockLease(target, token, new Date(settings.clock() + settings.processLeaseMs).toISOString(), (current) => new LockLostError(target, lockPath, current)).then(
+        () => {
+          if (!stopped) schedule();
+        },
+        () => undefined,
+      );
+    }, every);
+    timer.unref();
+  };
+  schedule();
+  return () => {
+    stopped = true;
+    if (timer !== undefined) clearTimeout(timer);
   };
 }
 
@@ -329,6 +372,8 @@ function createGuard(target: string, guard: string, settings: Settings): boolean
 
 function isStale(holder: LockHolder, settings: Settings): boolean {
   const now = settings.clock();
+  // An expired lease is stale whatever the host: its holder stopped renewing it.
+  if (holder.leaseUntil !== undefined && now >= Date.parse(holder.leaseUntil)) return true;
   if (holder.detached === true) return holder.expires !== undefined && now >= Date.parse(holder.expires);
   if (holder.host === thisHost()) return !isProcessAlive(holder.pid, holder.pidStart);
   return settings.staleAfterMs !== undefined && now - Date.parse(holder.time) >= settings.staleAfterMs;
@@ -343,12 +388,17 @@ function newHolder(settings: Settings, guard = false): LockHolder {
   if (settings.leaseMs !== undefined && !guard) {
     holder.detached = true;
     if (Number.isFinite(settings.leaseMs)) holder.expires = new Date(now + settings.leaseMs).toISOString();
+  } else if (Number.isFinite(settings.processLeaseMs)) {
+    // Guards get one too (never renewed: they live for microseconds), so a breaker killed on another
+    // host does not block its token forever.
+    holder.leaseUntil = new Date(now + settings.processLeaseMs).toISOString();
   }
   return { ...holder, ...settings.extra };
 }
 
 function normalize(options: LockOptions): Settings {
-  const { timeoutMs = 10_000, staleAfterMs, leaseMs, clock = Date.now, extra = {}, createParentDirs = false } = options;
+  const { timeoutMs = 10_000, staleAfterMs, leaseMs, processLeaseMs = DEFAULT_PROCESS_LEASE_MS, clock = Date.now, extra = {}, createParentDirs = false } = options;
+  if (typeof processLeaseMs !== 'number' || Number.isNaN(processLeaseMs) || processLeaseMs <= 0) throw new RangeError(`processLeaseMs must be a number > 0, got ${String(processLeaseMs)}`);
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) throw new RangeError(`timeoutMs must be a number >= 0, got ${String(timeoutMs)}`);
   if (staleAfterMs !== undefined && (typeof staleAfterMs !== 'number' || Number.isNaN(staleAfterMs) || staleAfterMs < 0)) {
     throw new RangeError(`staleAfterMs must be a number >= 0, got ${String(staleAfterMs)}`);
@@ -359,7 +409,7 @@ function normalize(options: LockOptions): Settings {
   for (const key of Object.keys(extra)) {
     if (RESERVED.has(key)) throw new TypeError(`extra must not use the reserved lock key "${key}"`);
   }
-  return { timeoutMs, staleAfterMs, leaseMs, clock, extra, createParentDirs };
+  return { timeoutMs, staleAfterMs, leaseMs, processLeaseMs, clock, extra, createParentDirs };
 }
 
 function escapeRegExp(text: string): string {

@@ -89,7 +89,7 @@ describe('acquireLock / release', () => {
     expect(err).toMatchObject({ code: 'lock-timeout', path: target, lockPath: `${target}.lock`, holder: holder.holder });
     expect((err as Error).message).toBe(
       `${target}: timed out after 80 ms waiting for the lock ${target}.lock, held by pid ${process.pid} on host ${hostname()} ` +
-        `since 2030-01-01T00:00:00.000Z (runner: "r-1"); if that holder is gone for good, release it by its token or delete the lock file`,
+        `since 2030-01-01T00:00:00.000Z, lease until 2030-01-01T00:01:00.000Z (runner: "r-1"); if that holder is gone for good, release it by its token or delete the lock file`,
     );
     // timeoutMs 0 tries exactly once.
     await expect(acquireLock(target, { timeoutMs: 0 })).rejects.toBeInstanceOf(LockTimeoutError);

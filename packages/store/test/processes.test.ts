@@ -63,7 +63,7 @@ describe('several processes', () => {
       expect(err).toBeInstanceOf(LockTimeoutError);
       const message = (err as Error).message;
       expect(message).toContain(`${path}: timed out after 150 ms waiting for the lock ${path}.lock`);
-      expect(message).toMatch(new RegExp(`held by pid ${holder.pid} on host ${hostname()} since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(runner: "runner-42"\\)`, 'u'));
+      expect(message).toMatch(new RegExp(`held by pid ${holder.pid} on host ${hostname()} since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, lease until \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z \\(runner: "runner-42"\\)`, 'u'));
       expect((err as LockTimeoutError).holder).toMatchObject({ pid: holder.pid, runner: 'runner-42' });
     } finally {
       await killChild(holder);
