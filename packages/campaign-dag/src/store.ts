@@ -4,8 +4,8 @@
  * `.ratchet/archive/<id>.json` plus `.ratchet/archive/<id>/workspace/` once a campaign completes.
  */
 import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { LeaseLostError, NotFoundError, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
+import { join, relative, sep } from 'node:path';
+import { NotFoundError, type LeaseLostError, openStoredDocument, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
 import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
 import { applyClaim, claimQueueKey, judgeClaim, leaseLostRefusal, overlayClaims, readyOffers, requireBackend, type LiveClaim } from './claims.js';
 import { CampaignError, PlanError } from './errors.js';
@@ -62,7 +62,17 @@ export function campaignPaths(root: string, options: CampaignOptions = {}): Camp
 const now = (options: CampaignOptions): string => (options.clock ?? (() => new Date()))().toISOString();
 
 function documentFor(paths: CampaignPaths, options: CampaignOptions): Document<Campaign> {
+  // A shared backend (PostgreSQL) holds campaign.json under its project-relative key; the file
+  // backend is that very file, so without one (or on files) nothing changes.
+  if (options.backend !== undefined && options.backend.kind !== 'file') {
+    return openStoredDocument(options.backend, relative(paths.root, paths.campaign).split(sep).join('/'), campaignDocument);
+  }
   return openDocument(paths.campaign, campaignDocument, { createParentDirs: true, maxBytes: CAMPAIGN_MAX_BYTES, ...options.store });
+}
+
+/** On a shared backend the campaign document is not a local file: completing removes it there. */
+function sharedBackend(options: CampaignOptions): StorageBackend | undefined {
+  return options.backend !== undefined && options.backend.kind !== 'file' ? options.backend : undefined;
 }
 
 function requireCampaign(campaign: Campaign, path: string): Campaign {
@@ -228,7 +238,7 @@ export async function heartbeatClaims(root: string, runner: string, leaseMs: num
     try {
       renewed.push({ task, claim: await backend.queues.heartbeat(queue, task.claimItem, runner, leaseMs) });
     } catch (err) {
-      if (!(err instanceof LeaseLostError)) throw err;
+      if (!isLeaseLost(err)) throw err;
       // The queue names the last owner of an expired claim nobody took yet: that is still nobody.
       lost.push({ seq: task.seq, runner: err.holder === undefined || err.holder === runner ? '' : err.holder, attempt: 0, leaseUntil: '', expired: true });
     }
@@ -264,7 +274,7 @@ export async function updateTask(root: string, seq: number, status: TaskStatus, 
     // campaign.json is written first: a crash here leaves a claim whose task is done, which the next
     // claim of that item finishes as stale. The other order could lose a completion.
     await lease.backend.queues.finish(lease.queue, lease.item, lease.owner, 'done').catch((err: unknown) => {
-      if (!(err instanceof LeaseLostError)) throw err;
+      if (!isLeaseLost(err)) throw err;
     });
   }
   // A completion may make dependents ready; a task given back is ready under a new item.
@@ -291,10 +301,18 @@ async function holdLease(root: string, seq: number, runner: string | undefined, 
   try {
     await backend.queues.heartbeat(queue, task.claimItem, owner, Math.max(LEASE_HOLD_MS, left));
   } catch (err) {
-    if (err instanceof LeaseLostError) throw leaseLostRefusal(task, owner, err);
+    if (isLeaseLost(err)) throw leaseLostRefusal(task, owner, err);
     throw err;
   }
   return { backend, queue, item: task.claimItem, owner };
+}
+
+/**
+ * A LeaseLostError from any copy of @ratchet/store: a backend loaded at run time (PostgreSQL) may
+ * bring its own copy, whose class is not this one, so the code decides, not `instanceof`.
+ */
+function isLeaseLost(err: unknown): err is LeaseLostError {
+  return err instanceof Error && (err as { code?: unknown }).code === 'lease-lost';
 }
 
 /** How long `updateTask` holds a leased claim while it writes campaign.json. */
@@ -335,6 +353,8 @@ export interface CompleteResult extends ArchiveEntry {
 export async function completeCampaign(root: string, options: CampaignOptions & { force?: boolean; skipObserve?: string } = {}): Promise<CompleteResult> {
   const paths = campaignPaths(root, options);
   const doc = documentFor(paths, options);
+  // The local lock serialises completions on this machine; on a shared backend the document's
+  // removal (below) is the step other machines see.
   return withLock(
     paths.campaign,
     async () => {
@@ -358,9 +378,13 @@ export async function completeCampaign(root: string, options: CampaignOptions & 
       const archivePath = join(paths.archive, `${campaign.id}.json`);
       await writeFileAtomic(archivePath, `${JSON.stringify({ $schema: ARCHIVE_SCHEMA_URL, schemaVersion: ARCHIVE_VERSION, ...entry }, null, 2)}\n`, { createParentDirs: true });
       const workspacePath = await moveWorkspaces(paths.workspace, join(paths.archive, campaign.id, 'workspace'));
-      await unlink(paths.campaign).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
-      });
+      const shared = sharedBackend(options);
+      if (shared !== undefined) await shared.documents.delete(relative(paths.root, paths.campaign).split(sep).join('/'));
+      else {
+        await unlink(paths.campaign).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+      }
       return { ...entry, archivePath, workspacePath };
     },
     { createParentDirs: true },

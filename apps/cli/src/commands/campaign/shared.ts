@@ -30,7 +30,7 @@ export async function campaignOptionsWithBackend(ctx: Context, options: Record<s
 export function leaseOption(options: Record<string, unknown>): number | undefined {
   if (options.lease === undefined) return undefined;
   const ms = typeof options.lease === 'string' ? parseLeaseDuration(options.lease) : undefined;
-  if (ms === undefined) throw new CliError(`not a lease length: ${JSON.stringify(String(options.lease))} (expected e.g. 30s, 15m, 2h; between ${formatLeaseDuration(MIN_LEASE_MS)} and ${formatLeaseDuration(MAX_LEASE_MS)})`, { code: 'bad-lease' });
+  if (ms === undefined) throw new CliError(`not a lease length: ${typeof options.lease === 'string' ? JSON.stringify(options.lease) : '(none)'} (expected e.g. 30s, 15m, 2h; between ${formatLeaseDuration(MIN_LEASE_MS)} and ${formatLeaseDuration(MAX_LEASE_MS)})`, { code: 'bad-lease' });
   return ms;
 }
 
