@@ -27,6 +27,13 @@ describe.skipIf(!availability.available)('a campaign shared by two machines thro
     mkdirSync(dir);
     return dir;
   };
+  interface Out {
+    claimed: { seq: number } | null;
+    recovered?: { runner: string };
+    tasks: { status: string }[];
+    lostAttempts: { seq: number; runner: string }[];
+  }
+  const json = (r: { stdout: string }): Out => JSON.parse(r.stdout) as Out;
   const on = (dir: string, args: string[]) => ratchet(args, { cwd: dir, env: { RATCHET_STORE: cluster.url, RATCHET_STORE_PROJECT: 'fleet-test' } });
 
   test('claims are exclusive across machines, an expired lease moves to the other machine, nothing lands on disk', async () => {
@@ -36,22 +43,22 @@ describe.skipIf(!availability.available)('a campaign shared by two machines thro
     expect(on(m1, ['campaign', 'create', 'fleet']).status).toBe(0);
     expect(on(m1, ['campaign', 'add-tasks', 'plan.json']).status).toBe(0);
     const c1 = on(m1, ['--json', 'campaign', 'ready', '--claim', 'm1', '--lease', '1s']);
-    expect(JSON.parse(c1.stdout).claimed.seq).toBe(1);
+    expect(json(c1).claimed?.seq).toBe(1);
     const c2 = on(m2, ['--json', 'campaign', 'ready', '--claim', 'm2', '--lease', '15m']);
-    expect(JSON.parse(c2.stdout).claimed.seq).toBe(2);
+    expect(json(c2).claimed?.seq).toBe(2);
     await sleep(1500);
-    const taken = JSON.parse(on(m2, ['--json', 'campaign', 'ready', '--claim', 'm2b', '--lease', '15m']).stdout);
-    expect(taken.claimed.seq).toBe(1);
-    expect(taken.recovered.runner).toBe('m1');
+    const taken = json(on(m2, ['--json', 'campaign', 'ready', '--claim', 'm2b', '--lease', '15m']));
+    expect(taken.claimed?.seq).toBe(1);
+    expect(taken.recovered?.runner).toBe('m1');
     const refused = on(m1, ['campaign', 'update-task', '1', 'complete', '--runner', 'm1']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('m2b holds it now');
     expect(on(m2, ['campaign', 'update-task', '1', 'complete', '--runner', 'm2b']).status).toBe(0);
     expect(on(m1, ['campaign', 'update-task', '2', 'complete', '--runner', 'm2']).status).toBe(0);
     // Completing 1 and 2 offered 3: machine 1 claims it.
-    expect(JSON.parse(on(m1, ['--json', 'campaign', 'ready', '--claim', 'm1', '--lease', '15m']).stdout).claimed.seq).toBe(3);
-    const status = JSON.parse(on(m2, ['--json', 'campaign', 'status']).stdout);
-    expect(status.tasks.map((t: { status: string }) => t.status)).toEqual(['complete', 'complete', 'in_progress']);
+    expect(json(on(m1, ['--json', 'campaign', 'ready', '--claim', 'm1', '--lease', '15m'])).claimed?.seq).toBe(3);
+    const status = json(on(m2, ['--json', 'campaign', 'status']));
+    expect(status.tasks.map((t) => t.status)).toEqual(['complete', 'complete', 'in_progress']);
     expect(status.lostAttempts).toEqual([expect.objectContaining({ seq: 1, runner: 'm1' })]);
     // The campaign lives in the database: neither machine has a campaign.json.
     expect(existsSync(join(m1, '.ratchet', 'campaign.json'))).toBe(false);

@@ -9,7 +9,7 @@
  * a ready task missing from the queue is offered by the reconcile step of the next claim that finds
  * nothing; a claim whose runner died before writing campaign.json is taken over when its lease ends.
  */
-import { LeaseLostError, type Claim, type QueueItem, type StorageBackend } from '@ratchet/store';
+import type { Claim, LeaseLostError, QueueItem, StorageBackend } from '@ratchet/store';
 import { unmetDependencies } from './campaign.js';
 import { CampaignError } from './errors.js';
 import { readyTasks, seqLookup } from './graph.js';

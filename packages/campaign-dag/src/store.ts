@@ -196,7 +196,7 @@ export async function claimTaskLeased(root: string, runner: string, leaseMs: num
       if ((await offerReady(root, campaign, options)) === 0) return undefined;
       continue;
     }
-    const { campaign: written, result } = await updateCampaign(root, options, (draft) => {
+    const { result } = await updateCampaign(root, options, (draft) => {
       const judged = judgeClaim(draft, claim);
       if (judged.verdict === 'stale' || judged.task === undefined) return undefined;
       applyClaim(judged.task, claim, now(options));
@@ -210,7 +210,6 @@ export async function claimTaskLeased(root: string, runner: string, leaseMs: num
     if (result !== undefined) return { task: result, claim };
     // The task no longer waits for this item (done, blocked, given back, claimed without a lease).
     await backend.queues.finish(queue, claim.id, runner, 'done');
-    campaign = written;
   }
   throw new CampaignError('invalid-argument', `gave up after ${MAX_STALE_ROUNDS} stale claim-queue items in ${queue}`);
 }

@@ -61,9 +61,9 @@ describe('leased claims', () => {
     expect(second?.claim.attempt).toBe(2);
     const task = (await readCampaign(root, opts)).tasks[0]!;
     expect(task).toMatchObject({ status: 'in_progress', runner: 'B' });
-    expect(task.lostAttempts).toEqual([{ runner: 'A', attempt: 1, leaseUntil: first!.claim.leaseUntil, recoveredAt: expect.any(String) }]);
+    expect(task.lostAttempts).toEqual([{ runner: 'A', attempt: 1, leaseUntil: first!.claim.leaseUntil, recoveredAt: expect.any(String) as unknown }]);
     // A, back from the dead, may not finish it: refused, naming B, and nothing written.
-    await expect(updateTask(root, 1, 'complete', { ...opts, runner: 'A' })).rejects.toMatchObject({ code: 'lease-lost', message: expect.stringContaining('B holds it now') });
+    await expect(updateTask(root, 1, 'complete', { ...opts, runner: 'A' })).rejects.toMatchObject({ code: 'lease-lost', message: expect.stringContaining('B holds it now') as unknown });
     expect((await readCampaign(root, opts)).tasks[0]!.status).toBe('in_progress');
     await expect(heartbeatClaims(root, 'A', 60_000, opts)).rejects.toMatchObject({ code: 'lease-lost' });
     await updateTask(root, 1, 'complete', { ...opts, runner: 'B' });
@@ -88,7 +88,7 @@ describe('leased claims', () => {
     const { root, opts } = await project([{ seq: 1 }]);
     await claimTaskLeased(root, 'A', 200, opts);
     await sleep(350);
-    await expect(updateTask(root, 1, 'blocked', { ...opts, runner: 'A', reason: 'late' })).rejects.toMatchObject({ code: 'lease-lost', message: expect.stringContaining('nobody holds it now') });
+    await expect(updateTask(root, 1, 'blocked', { ...opts, runner: 'A', reason: 'late' })).rejects.toMatchObject({ code: 'lease-lost', message: expect.stringContaining('nobody holds it now') as unknown });
     expect((await readCampaign(root, opts)).tasks[0]!.status).toBe('in_progress');
   }, 30_000);
 
