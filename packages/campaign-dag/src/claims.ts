@@ -43,8 +43,8 @@ export type ClaimVerdict = 'take' | 'take-over' | 'stale';
 
 /**
  * Whether the claimed item still stands for work: its task waits for it (pending, this round, every
- * dependency complete), or is in progress under this very item and the claim took it over from an
- * expired lease. Anything else (done, blocked, given back, claimed without a lease) is stale.
+ * dependency complete), or is in progress under this very item, which was claimable again (its
+ * lease expired). Anything else (done, blocked, given back, claimed without a lease) is stale.
  */
 export function judgeClaim(campaign: Campaign, claim: Pick<Claim, 'id' | 'recovered'>): { verdict: ClaimVerdict; task?: Task } {
   const named = parseClaimItemId(claim.id);
@@ -53,7 +53,9 @@ export function judgeClaim(campaign: Campaign, claim: Pick<Claim, 'id' | 'recove
   const task = i < 0 ? undefined : campaign.tasks[i];
   if (task === undefined || claimItemId(task) !== claim.id) return { verdict: 'stale' };
   if (task.status === 'pending' && unmetDependencies(campaign, task).length === 0) return { verdict: 'take', task };
-  if (task.status === 'in_progress' && task.claimItem === claim.id && claim.recovered !== undefined) return { verdict: 'take-over', task };
+  // Its own item claimable again: the lease expired (recovered), or the item came back ready
+  // (an import carries expired claims as ready items).
+  if (task.status === 'in_progress' && task.claimItem === claim.id) return { verdict: 'take-over', task };
   return { verdict: 'stale' };
 }
 
