@@ -68,8 +68,8 @@ export function createPostgresBackend(options: PostgresBackendOptions): StorageB
     project,
     location,
     maxDocumentBytes,
-    async query<R extends QueryResultRow>(text: string, values: unknown[] = []) {
-      return query<R>(await open(), location, text, values);
+    async query<R extends QueryResultRow>(text: string, values: unknown[] = [], name?: string) {
+      return query<R>(await open(), location, text, values, name);
     },
     async transaction<T>(fn: (client: PoolClient) => Promise<T>) {
       return inTransaction(await open(), location, fn);

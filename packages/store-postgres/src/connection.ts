@@ -80,10 +80,13 @@ export async function inTransaction<T>(pool: Pool, location: string, fn: (client
   }
 }
 
-/** One statement on any pooled client (autocommit). */
-export async function query<R extends QueryResultRow>(pool: Pool, location: string, text: string, values: unknown[] = []): Promise<R[]> {
+/**
+ * One statement on any pooled client (autocommit). A `name` makes it a prepared statement on each
+ * connection: the hot paths (claims) skip parsing and planning after the first run.
+ */
+export async function query<R extends QueryResultRow>(pool: Pool, location: string, text: string, values: unknown[] = [], name?: string): Promise<R[]> {
   try {
-    return (await pool.query<R>(text, values)).rows;
+    return (await pool.query<R>(name === undefined ? { text, values } : { name, text, values })).rows;
   } catch (err) {
     throw describeFailure(location, err);
   }

@@ -6,6 +6,7 @@ export interface Context {
   /** The redacted URL, for errors. */
   readonly location: string;
   readonly maxDocumentBytes: number;
-  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
+  /** `name`: prepare it once per connection (for statements run very often). */
+  query<R extends QueryResultRow>(text: string, values?: unknown[], name?: string): Promise<R[]>;
   transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T>;
 }

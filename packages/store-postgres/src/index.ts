@@ -5,4 +5,4 @@
  * `@ratchet/store-postgres/testing`.
  */
 export { DEFAULT_MAX_DOCUMENT_BYTES, createPostgresBackend, type PostgresBackendOptions } from './backend.js';
-export { SCHEMA_VERSION } from './migrations.js';
+export { SCHEMA_VERSION } from './schema.js';

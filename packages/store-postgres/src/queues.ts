@@ -95,7 +95,7 @@ export function queueStore(ctx: Context): QueueStore {
     async claim(queue, owner, leaseMs) {
       assertKey(location, queue);
       checkLease(leaseMs);
-      const row = (await ctx.query<ClaimRow>(CLAIM, [project, queue, owner, leaseMs]))[0];
+      const row = (await ctx.query<ClaimRow>(CLAIM, [project, queue, owner, leaseMs], 'ratchet_claim'))[0];
       if (!row) return undefined;
       const claim: Claim = { id: row.id, owner: row.owner, attempt: row.attempts, leaseUntil: iso(row.lease_until) };
       if (row.prev_state !== 'claimed') return claim;
@@ -132,6 +132,7 @@ export function queueStore(ctx: Context): QueueStore {
          WHERE project = $1 AND queue = $2 AND id = $3 AND state = 'claimed' AND owner = $4 AND lease_until > now()
          RETURNING id`,
         [project, queue, id, owner, outcome],
+        'ratchet_finish',
       );
       if (rows.length === 0) throw await leaseLost(queue, id, owner);
     },

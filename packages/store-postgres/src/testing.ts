@@ -144,9 +144,18 @@ function localCluster(bin: string): TestCluster {
     live.add(stopNow);
     if (!exitHookInstalled) {
       exitHookInstalled = true;
-      process.once('exit', () => {
+      const stopAll = (): void => {
         for (const stop of [...live]) stop();
-      });
+      };
+      process.once('exit', stopAll);
+      // 'exit' does not run when a signal kills the process: stop the clusters, then let the signal
+      // do what it would have done (unless someone else handles it).
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+        process.once(signal, () => {
+          stopAll();
+          if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+        });
+      }
     }
     run(...user.wrap(pgCtl, ['-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']), 'pg_ctl start');
   } catch (err) {
@@ -154,8 +163,9 @@ function localCluster(bin: string): TestCluster {
     throw err;
   }
   return {
-    // A valid WHATWG URL (so it can be parsed and redacted); `host=` makes pg use the socket directory.
-    url: `postgres://ratchet@localhost/postgres?host=${encodeURIComponent(dir)}`,
+    // A valid WHATWG URL (so it can be parsed and redacted); `host=` makes pg use the socket
+    // directory. Slashes stay readable; anything odd in TMPDIR is escaped.
+    url: `postgres://ratchet@localhost/postgres?host=${dir.split('/').map(encodeURIComponent).join('/')}`,
     stop() {
       if (live.has(stopNow)) stopNow();
       return Promise.resolve();

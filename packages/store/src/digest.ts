@@ -153,16 +153,22 @@ export function readDigestRecord(path: string): DigestRecord | undefined {
 }
 
 /** Undefined when `text` (undefined: no file) is acceptable under the sidecar text `recordText`, else the error to throw. */
-function judge(path: string, text: string | undefined, recordText: string | undefined, full: boolean): TamperedError | undefined {
-  if (text === undefined) return undefined;
+/**
+ * The revision of `text` (0: no file) when it is acceptable under the sidecar text `recordText`, else
+ * the error to throw. The revision comes from the same comparison (each text is hashed once): the
+ * record's for its current content (1 without one), one less for the content a write was replacing.
+ */
+function judge(path: string, text: string | undefined, recordText: string | undefined, full: boolean): number | TamperedError {
+  if (text === undefined) return 0;
   if (recordText === undefined) {
     // Sidecars are never deleted by Ratchet, and `.prev` only exists beside one: a removed sidecar is an edit too.
-    return existsSync(previousPathFor(path)) ? new TamperedError(path, 'missing-record', undefined, `its digest record ${digestPathFor(path)} was removed`) : undefined;
+    return existsSync(previousPathFor(path)) ? new TamperedError(path, 'missing-record', undefined, `its digest record ${digestPathFor(path)} was removed`) : 1;
   }
   const record = parseRecord(recordText);
   if (record === undefined) return new TamperedError(path, 'bad-record', undefined, `its digest record ${digestPathFor(path)} is not one Ratchet wrote`);
-  if (matchesDigest(text, record.current, full)) return undefined;
-  if (record.previous !== null && record.replacedIno !== null && inodeOf(path) === record.replacedIno && matchesDigest(text, record.previous, full)) return undefined;
+  const revision = validRevision(record.revision);
+  if (matchesDigest(text, record.current, full)) return revision;
+  if (record.previous !== null && record.replacedIno !== null && inodeOf(path) === record.replacedIno && matchesDigest(text, record.previous, full)) return Math.max(1, revision - 1);
   return new TamperedError(path, 'mismatch', record.writtenAt);
 }
 
@@ -185,21 +191,14 @@ export function checkDigestRevision(path: string, text: string | undefined, rere
   let seen: { text: string | undefined; record: string | undefined } | undefined;
   for (let attempt = 0; ; attempt++) {
     const record = readRecordText(path);
-    const error = judge(path, text, record, options.full === true);
-    if (error === undefined) return { text, revision: revisionOf(text, record, options.full === true) };
+    const verdict = judge(path, text, record, options.full === true);
+    if (typeof verdict === 'number') return { text, revision: verdict };
+    const error = verdict;
     if ((seen !== undefined && seen.text === text && seen.record === record) || attempt >= RETRIES) throw error;
     seen = { text, record };
     if (attempt >= 2) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
     text = reread();
   }
-}
-
-function revisionOf(text: string | undefined, recordText: string | undefined, full: boolean): number {
-  if (text === undefined) return 0;
-  const record = recordText === undefined ? undefined : parseRecord(recordText);
-  if (record === undefined) return 1;
-  const current = validRevision(record.revision);
-  return matchesDigest(text, record.current, full) ? current : Math.max(1, current - 1);
 }
 
 function validRevision(value: unknown): number {

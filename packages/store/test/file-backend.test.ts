@@ -105,9 +105,32 @@ describe('file backend: logs', () => {
     expect(await backend.logs.read('crlf.jsonl')).toEqual([{ seq: 1, record: { n: 1 } }, { seq: 2, record: { n: 2 } }]);
     expect(await backend.logs.append('crlf.jsonl', ['x'])).toBe(3);
   });
+
+  it('a blank line longer than a short one (many spaces) is still not a record when counting seqs', async () => {
+    const root = tempRoot();
+    writeFileSync(join(root, 'spaces.jsonl'), `1\n${' \t'.repeat(40)}\r\n2\n`);
+    const backend = createFileBackend(root);
+    expect((await backend.logs.read('spaces.jsonl')).map((e) => e.seq)).toEqual([1, 2]);
+    expect(await backend.logs.append('spaces.jsonl', [3])).toBe(3);
+    expect((await backend.logs.read('spaces.jsonl')).map((e) => [e.seq, e.record])).toEqual([[1, 1], [2, 2], [3, 3]]);
+  });
 });
 
 describe('file backend: queues and locks live under .ratchet', () => {
+  it('a queue document that is not one (hand-written, corrupt) is refused, never repaired by a claim', async () => {
+    const root = tempRoot();
+    const backend = createFileBackend(root);
+    await backend.queues.offer('q', [{ id: 'a' }]);
+    const path = join(root, '.ratchet', 'queues', 'q.json');
+    // Rewritten through the backend (digest kept), but with a malformed item.
+    await backend.documents.update('.ratchet/queues/q.json', (cur) => ({ ...cur?.value, items: [{ id: 'a', state: 'stolen' }] }));
+    const before = readFileSync(path, 'utf8');
+    await expect(backend.queues.claim('q', 'w', 60_000)).rejects.toThrow(/q\.json.*not a queue document: a malformed item/u);
+    await expect(backend.queues.items('q')).rejects.toThrow(/not a queue document/u);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+
   it('a queue is one document under .ratchet/queues, a lock a lock file under .ratchet/locks', async () => {
     const root = tempRoot();
     const backend = createFileBackend(root);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
 import { createPostgresBackend, type PostgresBackendOptions } from '../../src/index.js';
@@ -39,6 +39,12 @@ export async function withClient<T>(fn: (client: pg.Client) => Promise<T>, url =
   }
 }
 
+/** The ratchet_* tables of the database at `url`, sorted. */
+export async function ratchetTables(url: string): Promise<string[]> {
+  const rows = await withClient((c) => c.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE tablename LIKE 'ratchet%' ORDER BY 1`), url);
+  return rows.rows.map((r) => r.t);
+}
+
 /** A new empty database in the run's cluster; its URL. */
 export async function freshDatabase(): Promise<string> {
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -51,6 +57,13 @@ export async function freshDatabase(): Promise<string> {
 const require = createRequire(import.meta.url);
 const tsx = require.resolve('tsx');
 const workerFile = fileURLToPath(new URL('../workers/worker.ts', import.meta.url));
+export const conformanceWorker = fileURLToPath(new URL('../workers/conformance-worker.ts', import.meta.url));
+
+/** NODE_OPTIONS for child processes that import this package's TypeScript source (and @ratchet/* sources). */
+export function childNodeOptions(existing = ''): string {
+  const ours = `--conditions=@ratchet/source --import ${tsx}`;
+  return existing.includes(ours) ? existing : `${existing} ${ours}`.trim();
+}
 
 /** The worker's command line: the package source under tsx, resolving @ratchet/* to sources too. */
 export function workerCommand(args: string[]): [string, string[]] {
@@ -65,21 +78,5 @@ export function runWorker<T>(args: string[]): Promise<T> {
       if (err) reject(new Error(`worker ${args.join(' ')} failed: ${err.message}\n${stderr}`));
       else resolve(JSON.parse(stdout) as T);
     });
-  });
-}
-
-/** Starts the worker and resolves once it printed `line` (for kill -9 tests). */
-export function startWorker(args: string[], line: string): Promise<ReturnType<typeof spawn>> {
-  const [cmd, argv] = workerCommand(args);
-  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes(line)) resolve(child);
-    });
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => reject(new Error(`worker exited ${code} before printing ${line}: ${err}`)));
   });
 }

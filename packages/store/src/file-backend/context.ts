@@ -1,6 +1,7 @@
 /** What the parts of the file backend share: the root, limits, and turning keys into confined paths. */
 import { resolve } from 'node:path';
 import { resolveInsideRoot } from '../inside-root.js';
+import { DEFAULT_MAX_BYTES } from '../read-file.js';
 import type { LockOptions } from '../lock.js';
 import { assertKey } from '../port/keys.js';
 
@@ -31,7 +32,7 @@ export const LOCKS_DIR = '.ratchet/locks';
 
 export function fileContext(root: string, options: FileBackendOptions): FileContext {
   const absRoot = resolve(root);
-  const maxDocumentBytes = options.maxDocumentBytes ?? 16 * 1024 * 1024;
+  const maxDocumentBytes = options.maxDocumentBytes ?? DEFAULT_MAX_BYTES;
   if (!Number.isSafeInteger(maxDocumentBytes) || maxDocumentBytes < 1) throw new RangeError(`maxDocumentBytes must be a positive integer, got ${String(maxDocumentBytes)}`);
   const maxLogBytes = options.maxLogBytes ?? 256 * 1024 * 1024;
   if (!Number.isSafeInteger(maxLogBytes) || maxLogBytes < 1) throw new RangeError(`maxLogBytes must be a positive integer, got ${String(maxLogBytes)}`);
