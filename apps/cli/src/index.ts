@@ -8,6 +8,7 @@
  */
 import type { Io } from './context.js';
 import { buildProgram as buildCommandTree } from './program.js';
+import { keepStorageOpen as keepOpen } from './storage.js';
 
 export { run } from './main.js';
 export type { CommandAction, Context, Io, GlobalOptions } from './context.js';
@@ -34,3 +35,10 @@ export interface CommandTree {
  * that call needs. `state` receives the exit code of a command run through it.
  */
 export const buildProgram: (io: Io, state: { exitCode: number }, argv?: readonly string[]) => Promise<CommandTree> = buildCommandTree;
+
+/**
+ * For long-lived hosts that run many commands in process (the MCP server): keep each project's
+ * storage backend, with its connection pool, open across commands. Returns the function that
+ * closes them all (call it on shutdown). Typed here so the public types do not name @ratchet/store.
+ */
+export const keepStorageOpen: () => () => Promise<void> = keepOpen;

@@ -9,6 +9,7 @@ import { Command, Option } from 'commander';
 import { CliError } from './errors.js';
 import { makeContext, type CommandAction, type GlobalOptions, type Io } from './context.js';
 import { readVersion } from './version.js';
+import { closeStorage } from './storage.js';
 import { areasFor, notBundled } from './areas.js';
 
 // Defined beside Context, so the public types (index.ts) need not reach this module and commander.
@@ -68,7 +69,11 @@ Start here:
       };
       const ctx = makeContext(io, globals);
       const impl = await load();
-      state.exitCode = await impl.default(ctx, [...leading, ...flattenArgs(params.slice(0, -2))], options);
+      try {
+        state.exitCode = await impl.default(ctx, [...leading, ...flattenArgs(params.slice(0, -2))], options);
+      } finally {
+        await closeStorage(ctx);
+      }
     };
 
   const fsm = program

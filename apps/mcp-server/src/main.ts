@@ -4,6 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { keepStorageOpen } from '@ratchet/cli';
 import { selectTools, ToolSelectionError } from './presets.js';
 import { createServer } from './server.js';
 import { TOOLS } from './tools/index.js';
@@ -23,7 +24,10 @@ export async function main(env: Record<string, string | undefined> = process.env
     process.stderr.write(`ratchet-mcp: RATCHET_PROJECT=${project}: not a directory\n`);
     return 2;
   }
+  // One storage backend (and connection pool, on PostgreSQL) for the server's life, not one per call.
+  const closeStorage = keepStorageOpen();
   const server = await createServer({ project, env, tools });
+  server.server.onclose = () => void closeStorage();
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   await server.connect(new StdioServerTransport());
   process.stderr.write(`ratchet-mcp: ${tools.length} tools for ${project}\n`);

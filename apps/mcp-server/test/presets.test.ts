@@ -6,7 +6,7 @@ import { connect, serverBin, tempDir, type Connected } from './helpers.js';
 
 /** What the brief of the `core` preset promises: the task lifecycle and the everyday commands. */
 const CORE = ['task_start', 'task_close', 'task_submit', 'run_status', 'plan_lint', 'run_plan', 'run_next', 'run_done', 'campaign_ready', 'campaign_update_task', 'memory_query'];
-const STANDARD_ADDS = ['flow_list', 'flow_start', 'flow_advance', 'flow_status', 'jixo_check', 'jixo_triage', 'jixo_lock', 'jixo_unlock', 'turn_assess', 'turn_commit', 'actions_list', 'lessons_extract', 'lessons_apply', 'lessons_list', 'workspace_show', 'workspace_list'];
+const STANDARD_ADDS = ['flow_list', 'flow_start', 'flow_advance', 'flow_status', 'jixo_check', 'jixo_triage', 'jixo_lock', 'jixo_unlock', 'turn_assess', 'turn_commit', 'actions_list', 'lessons_extract', 'lessons_apply', 'lessons_list', 'workspace_show', 'workspace_list', 'campaign_heartbeat'];
 
 describe('selectTools (RATCHET_MCP_TOOLS)', () => {
   test('no value is core; each preset contains the one before it', () => {

@@ -94,12 +94,15 @@ export function setTaskStatus(campaign: Campaign, seq: number, to: TaskStatus, o
     if (waiting.length > 0) throw new CampaignError('not-ready', `task ${formatSeq(seq)} waits for ${waiting.map(formatSeq).join(', ')} to complete`);
   }
   task.status = to;
+  if (to !== 'in_progress') delete task.claimItem;
   if (to === 'blocked') {
     task.cascade = false;
     delete task.blockedBy;
     delete task.rootCause;
   }
   if (to === 'pending') {
+    // Given back (released or retried): a new claim-queue item, so the old one cannot come back.
+    task.round = (task.round ?? 0) + 1;
     delete task.blockedBy;
     delete task.rootCause;
     delete task.cascade;

@@ -15,7 +15,8 @@ export type CampaignErrorCode =
   | 'invalid-argument'
   | 'workspace-exists'
   | 'no-workspace'
-  | 'invalid-workspace';
+  | 'invalid-workspace'
+  | 'lease-lost';
 
 export interface PlanProblem {
   /** Stable rule id: `invalid` (shape), `duplicate-seq`, `unknown-dependency`, `self-dependency`, `duplicate-dependency`, `cycle`, `unsafe-path`. */

@@ -5,7 +5,7 @@
  * This entry loads no zod (hand-written validators keep `ready --claim` fast) and loads
  * fast-xml-parser only when a workspace is parsed. The zod schemas are at `@ratchet/campaign-dag/schema`.
  */
-export { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign, type CampaignPhase, type CampaignStatus, type PhaseEvent, type PhaseEventName, type CascadeState, type CascadeStatus, type Clock, type Idioms, type Task, type TaskStatus, type TaskType, type UnreachableTask } from './types.js';
+export { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign, type CampaignPhase, type CampaignStatus, type PhaseEvent, type PhaseEventName, type CascadeState, type CascadeStatus, type Clock, type Idioms, type LostClaim, type Task, type TaskStatus, type TaskType, type UnreachableTask } from './types.js';
 export { CampaignError, GRAPH_RULES, PlanError, type CampaignErrorCode, type PlanProblem, type PlanRule } from './errors.js';
 export { MAX_SEQ, formatSeq, normalizeSeq } from './seq.js';
 export { buildIndex, cascadeStatus, checkGraph, findCycles, propagateBlocks, readyTasks, releaseCascades, seqLookup, topoOrder, waves, type GraphIndex, type GraphProblem, type GraphTask, type SeqLookup, type TopoResult } from './graph.js';
@@ -29,13 +29,16 @@ export {
   campaignDocument,
   campaignPaths,
   claimTask,
+  claimTaskLeased,
   completeCampaign,
   createCampaign,
   findSimilar,
+  heartbeatClaims,
   listReady,
   propagate,
   readArchive,
   readCampaign,
+  readCampaignWithClaims,
   readCascade,
   recordObservation,
   updateCampaign,
@@ -89,4 +92,5 @@ export {
   type FinishOptions,
   type WorkspaceFile,
 } from './workspace.js';
+export { applyClaim, claimItemId, claimQueueKey, judgeClaim, overlayClaims, parseClaimItemId, readyOffers, type ClaimVerdict, type LiveClaim } from './claims.js';
 export { convertFtlCampaign, readFtlCampaign, importFtlCampaign, listFtlArchive, type FtlConversion, type FtlImportResult } from './ftl-import.js';

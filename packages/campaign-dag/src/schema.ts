@@ -45,6 +45,19 @@ export const TaskSchema = z
     rootCause: d(Seq, 'The original failure this block cascades from.').optional(),
     cascade: d(z.boolean(), 'true: blocked by propagation; false: an original failure.').optional(),
     updatedAt: z.string().optional(),
+    round: d(z.number().int().min(0).max(999_999_999), 'How many times the task went back to pending after a claim or block; names its current claim-queue item ("<seq>", then "<seq>.<round>").').optional(),
+    claimItem: d(z.string(), 'The claim-queue item of the current leased claim (ready --claim R --lease 15m).').optional(),
+    lostAttempts: d(
+      z.array(
+        z.strictObject({
+          runner: z.string(),
+          attempt: d(z.number().int().min(1), '1 for the task\'s first claim.'),
+          leaseUntil: d(z.string(), 'When the lease ran out (the backend\'s clock).'),
+          recoveredAt: d(z.string(), 'When another claim took the task over.'),
+        }),
+      ),
+      'Leased claims that expired before their runner finished (crashed or stopped heartbeating); another runner took the task over.',
+    ).optional(),
   })
   .register(campaignSchemaRegistry, { id: 'Task' });
 

@@ -4,11 +4,13 @@
  * `.ratchet/archive/<id>.json` plus `.ratchet/archive/<id>/workspace/` once a campaign completes.
  */
 import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { NotFoundError, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
+import { join, relative, sep } from 'node:path';
+import { NotFoundError, type LeaseLostError, openStoredDocument, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
 import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
+import { applyClaim, claimQueueKey, judgeClaim, leaseLostRefusal, overlayClaims, readyOffers, requireBackend, type LiveClaim } from './claims.js';
 import { CampaignError, PlanError } from './errors.js';
-import { cascadeStatus, propagateBlocks, readyTasks } from './graph.js';
+import { cascadeStatus, propagateBlocks, readyTasks, seqLookup } from './graph.js';
+import { formatSeq } from './seq.js';
 import { outsideChecker, resolveInside } from './paths.js';
 import { firePhase, migratePhase, noteTaskWork } from './phase.js';
 import { checkPlan } from './plan.js';
@@ -36,6 +38,11 @@ export interface CampaignOptions {
   workspaceDir?: string;
   clock?: Clock;
   store?: DocumentOptions;
+  /**
+   * The storage port's backend: leased claims live in its queues, and plan adds and completions offer
+   * newly ready tasks to it. Without one, claims work as they always did (no lease, no queue).
+   */
+  backend?: StorageBackend;
 }
 
 export interface CampaignPaths {
@@ -55,7 +62,17 @@ export function campaignPaths(root: string, options: CampaignOptions = {}): Camp
 const now = (options: CampaignOptions): string => (options.clock ?? (() => new Date()))().toISOString();
 
 function documentFor(paths: CampaignPaths, options: CampaignOptions): Document<Campaign> {
+  // A shared backend (PostgreSQL) holds campaign.json under its project-relative key; the file
+  // backend is that very file, so without one (or on files) nothing changes.
+  if (options.backend !== undefined && options.backend.kind !== 'file') {
+    return openStoredDocument(options.backend, relative(paths.root, paths.campaign).split(sep).join('/'), campaignDocument);
+  }
   return openDocument(paths.campaign, campaignDocument, { createParentDirs: true, maxBytes: CAMPAIGN_MAX_BYTES, ...options.store });
+}
+
+/** On a shared backend the campaign document is not a local file: completing removes it there. */
+function sharedBackend(options: CampaignOptions): StorageBackend | undefined {
+  return options.backend !== undefined && options.backend.kind !== 'file' ? options.backend : undefined;
 }
 
 function requireCampaign(campaign: Campaign, path: string): Campaign {
@@ -110,7 +127,19 @@ export async function addTasks(root: string, plan: unknown, options: CampaignOpt
     firePhase(draft, 'planned', { at });
     return addPlan(draft, checked.plan);
   });
+  await offerReady(root, campaign, options);
   return { campaign, added: result };
+}
+
+function queueKey(_root: string, campaign: Campaign, _options: CampaignOptions): string {
+  return claimQueueKey(campaign.id);
+}
+
+/** Offers the ready set to the claim queue (items already there are left alone): after plan adds and completions. */
+async function offerReady(root: string, campaign: Campaign, options: CampaignOptions): Promise<number> {
+  if (options.backend === undefined || campaign.status !== 'active') return 0;
+  const offers = readyOffers(campaign);
+  return offers.length === 0 ? 0 : options.backend.queues.offer(queueKey(root, campaign, options), offers);
 }
 
 /** Ready tasks (pending, every dependency complete) of the active campaign, without a lock. */
@@ -142,15 +171,151 @@ export async function claimTask(root: string, runner: string, options: CampaignO
 /** Thrown inside the update to abort it without writing; never escapes claimTask. */
 const NOTHING_TO_CLAIM = new Error('nothing to claim');
 
-export async function updateTask(root: string, seq: number, status: TaskStatus, options: CampaignOptions & Omit<UpdateOptions, 'now'> = {}): Promise<Task> {
-  return (
-    await updateCampaign(root, options, (draft) => {
-      const task = setTaskStatus(draft, seq, status, { now: now(options), ...(options.reason === undefined ? {} : { reason: options.reason }), ...(options.runner === undefined ? {} : { runner: options.runner }) });
+/** A stale queue item can only be met once per claim; more rounds than this means something else is wrong. */
+const MAX_STALE_ROUNDS = 10_000;
+
+/**
+ * Claim the first ready task for `runner` under a lease of `leaseMs` (renewed by `heartbeatClaims`).
+ * The queue hands each item to one claimer; campaign.json then records the task as in progress. A
+ * claim that took a task over from an expired lease records the lost attempt on the task.
+ */
+export async function claimTaskLeased(root: string, runner: string, leaseMs: number, options: CampaignOptions = {}): Promise<{ task: Task; claim: Claim } | undefined> {
+  checkRunner(runner);
+  const backend = requireBackend(options);
+  let campaign = await readCampaign(root, options);
+  const queue = queueKey(root, campaign, options);
+  let reconciled = false;
+  for (let round = 0; round < MAX_STALE_ROUNDS; round++) {
+    const claim = await backend.queues.claim(queue, runner, leaseMs);
+    if (claim === undefined) {
+      // Nothing claimable, but the campaign may say otherwise: a crash between a campaign write and
+      // its offer, or tasks added before leases were used. Offer the whole ready set once and retry.
+      if (reconciled) return undefined;
+      reconciled = true;
+      campaign = await readCampaign(root, options);
+      if ((await offerReady(root, campaign, options)) === 0) return undefined;
+      continue;
+    }
+    const { result } = await updateCampaign(root, options, (draft) => {
+      const judged = judgeClaim(draft, claim);
+      if (judged.verdict === 'stale' || judged.task === undefined) return undefined;
+      applyClaim(judged.task, claim, now(options));
       noteTaskWork(draft, now(options));
-      return task;
-    })
-  ).result;
+      return judged.task;
+    }).catch(async (err: unknown) => {
+      // campaign.json refused the write: give the item back rather than sit on it for a whole lease.
+      await backend.queues.finish(queue, claim.id, runner, 'ready').catch(() => undefined);
+      throw err;
+    });
+    if (result !== undefined) return { task: result, claim };
+    // The task no longer waits for this item (done, blocked, given back, claimed without a lease).
+    await backend.queues.finish(queue, claim.id, runner, 'done');
+  }
+  throw new CampaignError('invalid-argument', `gave up after ${MAX_STALE_ROUNDS} stale claim-queue items in ${queue}`);
 }
+
+/**
+ * Renew every live leased claim `runner` holds by `leaseMs` from now. Returns the renewed claims;
+ * throws `lease-lost` naming the tasks when `runner` holds none (their leases expired and others
+ * took them over, or they were finished).
+ */
+export async function heartbeatClaims(root: string, runner: string, leaseMs: number, options: CampaignOptions = {}): Promise<{ renewed: { task: Task; claim: Claim }[]; lost: LiveClaim[] }> {
+  checkRunner(runner);
+  const backend = requireBackend(options);
+  const campaign = await readCampaign(root, options);
+  const queue = queueKey(root, campaign, options);
+  const renewed: { task: Task; claim: Claim }[] = [];
+  const lost: LiveClaim[] = [];
+  for (const task of campaign.tasks) {
+    if (task.status !== 'in_progress' || task.claimItem === undefined) continue;
+    if (task.runner !== runner) {
+      // Taken over from `runner` after its lease expired: say who has it now.
+      const last = task.lostAttempts?.[task.lostAttempts.length - 1];
+      if (last?.runner === runner && task.runner !== undefined) lost.push({ seq: task.seq, runner: task.runner, attempt: last.attempt, leaseUntil: last.leaseUntil, expired: true });
+      continue;
+    }
+    try {
+      renewed.push({ task, claim: await backend.queues.heartbeat(queue, task.claimItem, runner, leaseMs) });
+    } catch (err) {
+      if (!isLeaseLost(err)) throw err;
+      // The queue names the last owner of an expired claim nobody took yet: that is still nobody.
+      lost.push({ seq: task.seq, runner: err.holder === undefined || err.holder === runner ? '' : err.holder, attempt: 0, leaseUntil: '', expired: true });
+    }
+  }
+  if (renewed.length === 0) {
+    const which = lost.length === 0 ? 'no task' : lost.map((l) => `${formatSeq(l.seq)} (${l.runner === '' ? 'ready again' : `now held by ${l.runner}`})`).join(', ');
+    throw new CampaignError('lease-lost', `${runner} holds no live leased claim in campaign ${campaign.id}: ${which}`);
+  }
+  return { renewed, lost };
+}
+
+/** The active campaign with leased claims applied (expired ones read as pending again), and the claims. */
+export async function readCampaignWithClaims(root: string, options: CampaignOptions = {}): Promise<{ campaign: Campaign; claims: LiveClaim[] }> {
+  const campaign = await readCampaign(root, options);
+  if (options.backend === undefined || !campaign.tasks.some((t) => t.claimItem !== undefined)) return { campaign, claims: [] };
+  return overlayClaims(campaign, await options.backend.queues.items(queueKey(root, campaign, options)));
+}
+
+/**
+ * Move a task to `status`. A task under a leased claim first has its lease checked: `runner` (or,
+ * without one, whoever the queue says holds it) must still hold it, else the update is refused with
+ * `lease-lost` naming the current holder and nothing is written. A completion offers the tasks it
+ * made ready, a give-back (pending) the task again.
+ */
+export async function updateTask(root: string, seq: number, status: TaskStatus, options: CampaignOptions & Omit<UpdateOptions, 'now'> = {}): Promise<Task> {
+  const lease = options.backend === undefined ? undefined : await holdLease(root, seq, options.runner, options);
+  const { campaign, result } = await updateCampaign(root, options, (draft) => {
+    const task = setTaskStatus(draft, seq, status, { now: now(options), ...(options.reason === undefined ? {} : { reason: options.reason }), ...(options.runner === undefined ? {} : { runner: options.runner }) });
+    noteTaskWork(draft, now(options));
+    return task;
+  });
+  if (lease !== undefined && status !== 'in_progress') {
+    // campaign.json is written first: a crash here leaves a claim whose task is done, which the next
+    // claim of that item finishes as stale. The other order could lose a completion.
+    await lease.backend.queues.finish(lease.queue, lease.item, lease.owner, 'done').catch((err: unknown) => {
+      if (!isLeaseLost(err)) throw err;
+    });
+  }
+  // A completion may make dependents ready; a task given back is ready under a new item.
+  if (status === 'complete' || status === 'pending') await offerReady(root, campaign, options);
+  return result;
+}
+
+/**
+ * For a task under a leased claim: renew the lease for `runner` (so it cannot expire between this
+ * check and the write) and return what finishing it needs. Refuses when `runner` lost it.
+ */
+async function holdLease(root: string, seq: number, runner: string | undefined, options: CampaignOptions): Promise<{ backend: StorageBackend; queue: string; item: string; owner: string } | undefined> {
+  const backend = options.backend!;
+  const campaign = await readCampaign(root, options);
+  const i = seqLookup(campaign.tasks).get(seq);
+  const task = i < 0 ? undefined : campaign.tasks[i]!;
+  if (task === undefined || task.status !== 'in_progress' || task.claimItem === undefined) return undefined;
+  const queue = queueKey(root, campaign, options);
+  const item = (await backend.queues.items(queue)).find((it) => it.id === task.claimItem);
+  const owner = runner ?? item?.owner ?? task.runner ?? '';
+  // Never shorten the runner's lease (a refused update must leave it as it was); a minute is plenty
+  // for one campaign.json write.
+  const left = item?.leaseUntil === undefined ? 0 : Date.parse(item.leaseUntil) - Date.now();
+  try {
+    await backend.queues.heartbeat(queue, task.claimItem, owner, Math.max(LEASE_HOLD_MS, left));
+  } catch (err) {
+    if (isLeaseLost(err)) throw leaseLostRefusal(task, owner, err);
+    throw err;
+  }
+  return { backend, queue, item: task.claimItem, owner };
+}
+
+/**
+ * A LeaseLostError from any copy of @ratchet/store: a backend loaded at run time (PostgreSQL) may
+ * bring its own copy, whose class is not this one, so the code decides, not `instanceof`.
+ */
+function isLeaseLost(err: unknown): err is LeaseLostError {
+  return err instanceof Error && (err as { code?: unknown }).code === 'lease-lost';
+}
+
+/** How long `updateTask` holds a leased claim while it writes campaign.json. */
+const LEASE_HOLD_MS = 60_000;
 
 export async function readCascade(root: string, options: CampaignOptions = {}): Promise<CascadeStatus> {
   return cascadeStatus((await readCampaign(root, options)).tasks);
@@ -187,6 +352,8 @@ export interface CompleteResult extends ArchiveEntry {
 export async function completeCampaign(root: string, options: CampaignOptions & { force?: boolean; skipObserve?: string } = {}): Promise<CompleteResult> {
   const paths = campaignPaths(root, options);
   const doc = documentFor(paths, options);
+  // The local lock serialises completions on this machine; on a shared backend the document's
+  // removal (below) is the step other machines see.
   return withLock(
     paths.campaign,
     async () => {
@@ -210,9 +377,13 @@ export async function completeCampaign(root: string, options: CampaignOptions & 
       const archivePath = join(paths.archive, `${campaign.id}.json`);
       await writeFileAtomic(archivePath, `${JSON.stringify({ $schema: ARCHIVE_SCHEMA_URL, schemaVersion: ARCHIVE_VERSION, ...entry }, null, 2)}\n`, { createParentDirs: true });
       const workspacePath = await moveWorkspaces(paths.workspace, join(paths.archive, campaign.id, 'workspace'));
-      await unlink(paths.campaign).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
-      });
+      const shared = sharedBackend(options);
+      if (shared !== undefined) await shared.documents.delete(relative(paths.root, paths.campaign).split(sep).join('/'));
+      else {
+        await unlink(paths.campaign).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+      }
       return { ...entry, archivePath, workspacePath };
     },
     { createParentDirs: true },

@@ -42,6 +42,27 @@ export interface Task {
   /** True when the block was propagated from a parent, false/absent for an original failure. */
   cascade?: boolean;
   updatedAt?: string;
+  /**
+   * How many times the task went back to pending after it was claimed or blocked (release, retry).
+   * Names its current item in the claim queue (`<seq>` for round 0, `<seq>.<round>` after), so a
+   * task given back is offered again as a new item while the old one can never be claimed twice.
+   */
+  round?: number;
+  /** The claim-queue item of the current leased claim (`ready --claim R --lease 15m`); absent without a lease. */
+  claimItem?: string;
+  /** Leased claims that expired before their runner finished: another runner took the task over. */
+  lostAttempts?: LostClaim[];
+}
+
+/** A leased claim that expired: its runner stopped heartbeating (crashed, hung, cut off). */
+export interface LostClaim {
+  runner: string;
+  /** 1 for the task's first claim. */
+  attempt: number;
+  /** When the lease ran out (ISO-8601, the backend's clock). */
+  leaseUntil: string;
+  /** When another claim took the task over (ISO-8601). */
+  recoveredAt: string;
 }
 
 export interface Idioms {

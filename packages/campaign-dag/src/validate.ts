@@ -30,7 +30,8 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isSeqList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isSeq);
 
-const TASK_KEYS = new Set(['seq', 'slug', 'type', 'description', 'delta', 'verify', 'budget', 'preflight', 'depends', 'status', 'runner', 'reason', 'blockedBy', 'rootCause', 'cascade', 'updatedAt']);
+const TASK_KEYS = new Set(['seq', 'slug', 'type', 'description', 'delta', 'verify', 'budget', 'preflight', 'depends', 'status', 'runner', 'reason', 'blockedBy', 'rootCause', 'cascade', 'updatedAt', 'round', 'claimItem', 'lostAttempts']);
+const LOST_CLAIM_KEYS = new Set(['runner', 'attempt', 'leaseUntil', 'recoveredAt']);
 const CAMPAIGN_KEYS = new Set(['id', 'objective', 'framework', 'idioms', 'createdAt', 'status', 'tasks', 'phase', 'phaseLog']);
 const PHASE_EVENT_KEYS = new Set(['event', 'from', 'to', 'at', 'reason']);
 const PHASE_EVENT_NAMES: readonly unknown[] = [...PHASE_EVENTS, 'inferred'];
@@ -69,6 +70,21 @@ function checkTask(t: unknown, path: Path, issues: Issues): void {
   if (o.blockedBy !== undefined) need(isSeqList(o.blockedBy), [...path, 'blockedBy'], 'expected a list of seqs', issues);
   if (o.rootCause !== undefined) need(isSeq(o.rootCause), [...path, 'rootCause'], 'expected a non-negative integer', issues);
   if (o.cascade !== undefined) need(typeof o.cascade === 'boolean', [...path, 'cascade'], 'expected boolean', issues);
+  if (o.round !== undefined) need(isSeq(o.round), [...path, 'round'], 'expected a non-negative integer', issues);
+  if (o.claimItem !== undefined) need(isString(o.claimItem), [...path, 'claimItem'], 'expected string', issues);
+  if (o.lostAttempts !== undefined) checkLostAttempts(o.lostAttempts, [...path, 'lostAttempts'], issues);
+}
+
+function checkLostAttempts(list: unknown, path: Path, issues: Issues): void {
+  if (!need(Array.isArray(list), path, 'expected a list of lost attempts', issues)) return;
+  (list as unknown[]).forEach((e, i) => {
+    const at = [...path, i];
+    if (!need(isObject(e), at, 'expected object', issues)) return;
+    const o = e as Record<string, unknown>;
+    checkKeys(o, LOST_CLAIM_KEYS, at, issues);
+    need(typeof o.attempt === 'number' && Number.isSafeInteger(o.attempt) && o.attempt >= 1, [...at, 'attempt'], 'expected a positive integer', issues);
+    for (const k of ['runner', 'leaseUntil', 'recoveredAt'] as const) need(isString(o[k]), [...at, k], 'expected string', issues);
+  });
 }
 
 /** The campaign document (without the store's envelope). */

@@ -7,7 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { NotFoundError, defineDocument, openDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue } from '@ratchet/store';
+import { NotFoundError, defineDocument, openDocument, openStoredDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue, type StorageBackend } from '@ratchet/store';
 import { createHash } from 'node:crypto';
 import { ConflictError, InputError, OwnerError, UntrustedRegistryError } from './errors.js';
 import { markMerged, type PolicyHandlers } from './ops.js';
@@ -67,6 +67,14 @@ export interface GoalsStoreOptions {
   root?: string | undefined;
   /** The largest state file read or written (default @ratchet/store's 16 MiB): an uncompacted audit trail reaches it first. */
   maxBytes?: number | undefined;
+  /**
+   * A shared storage backend (PostgreSQL, for several machines): the state document is kept there
+   * under `key` (its project-relative path, e.g. `.ratchet/goals.json`) instead of at `path`;
+   * optimistic locking (`expected_version`) works the same. Without one, or on the file backend, the
+   * file at `path` is used as always.
+   */
+  backend?: StorageBackend | undefined;
+  key?: string | undefined;
 }
 
 export interface MutationMeta {
@@ -230,7 +238,12 @@ function agentRevertRefusal(entries: readonly AuditEntry[]): string | undefined 
 
 export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsStore {
   const clock = options.clock ?? Date.now;
-  const doc = openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true, ...(options.root === undefined ? {} : { root: options.root }), ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }) });
+  const shared = options.backend !== undefined && options.backend.kind !== 'file' ? options.backend : undefined;
+  if (shared !== undefined && options.key === undefined) throw new InputError('a goals store on a shared backend needs the key of its state document (e.g. ".ratchet/goals.json")');
+  const doc =
+    shared !== undefined
+      ? openStoredDocument(shared, options.key!, goalsDocument)
+      : openDocument(path, goalsDocument, { lock: options.lock, createParentDirs: options.createParentDirs ?? true, ...(options.root === undefined ? {} : { root: options.root }), ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }) });
   const iso = (): string => new Date(clock()).toISOString();
 
   async function mutate<T>(meta: MutationMeta, fn: (tx: Tx, state: GoalsState) => T): Promise<MutationResult<T>> {

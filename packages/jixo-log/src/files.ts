@@ -12,7 +12,7 @@
  *   presumed dead before `staleAfterMs`.
  */
 import { hostname } from 'node:os';
-import { acquireLock, inspectLock, readTextFile, releaseLockByToken, removeLeftovers, writeFileAtomic, LockTimeoutError, type LockHandle, type LockHolder } from '@ratchet/store';
+import { acquireLock, inspectLock, readTextFile, releaseLockByToken, removeLeftovers, renewLockLease, writeFileAtomic, LockNotHeldError, LockTimeoutError, type LockHandle, type LockHolder } from '@ratchet/store';
 import { JixoError } from './errors.js';
 import { parseJobStrict, serializeJob } from './job.js';
 import { parseLogStrict, serializeLog } from './log.js';
@@ -197,6 +197,24 @@ export async function unlockLog(path: string, runner: string): Promise<LockHolde
   }
   await releaseLockByToken(path, info.holder.token);
   return info.holder;
+}
+
+/**
+ * While an agent works (`jixo run` is long-lived): move the lease of the detached lock `runner`
+ * holds to `leaseMs` from now, so a long task keeps its lock and a runner that dies anywhere (this
+ * process included) loses it one lease later. False when `runner` holds no live detached lock.
+ */
+export async function renewRunnerLock(path: string, runner: string, leaseMs: number = DEFAULT_LEASE_MS, clock: () => number = Date.now): Promise<boolean> {
+  const info = await inspectLock(path);
+  if (info?.holder.detached !== true || info.holder.runner !== runner || info.stale) return false;
+  try {
+    await renewLockLease(path, info.holder.token, new Date(clock() + leaseMs).toISOString(), (current) => new LockNotHeldError(path, `${path}.lock`, current));
+    return true;
+  } catch (err) {
+    // Released or taken over between the look and the renewal: nothing of ours to renew.
+    if (err instanceof LockNotHeldError) return false;
+    throw err;
+  }
 }
 
 /** After an agent exits: drop a detached lock its runner left behind. True when one was dropped. */

@@ -46,6 +46,7 @@ export {
   lockLog,
   unlockLog,
   releaseRunnerLock,
+  renewRunnerLock,
   detachedStaleness,
   DEFAULT_LEASE_MS,
   type LockSettings,

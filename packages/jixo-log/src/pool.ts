@@ -13,7 +13,7 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { activeRunnersPath, publishActiveRunners } from './active-runners.js';
 import { JixoError } from './errors.js';
-import { readJobFile, readLogFile, releaseRunnerLock, updateLogFile } from './files.js';
+import { DEFAULT_LEASE_MS, readJobFile, readLogFile, releaseRunnerLock, renewRunnerLock, updateLogFile } from './files.js';
 import { formatProgress } from './log.js';
 import { clearExit, finishTask, listTasks, lockTask, recordExit, releaseStaleLocks } from './ops.js';
 import { ensureLog, jobName, logPathFor, runnerId, shellSpawner, type AgentOutcome, type Assignment, type RunOptions, type RunResult, type SpawnAgent } from './runner.js';
@@ -236,10 +236,16 @@ class Pool {
     const assigned = assignment.role === 'Runner' ? `Assigned_Task: ${assignment.taskId} (locked for you: ${assignment.objective})\n` : assignment.role === 'Planner' ? `Assigned_Role: Planner (${assignment.objective})\n` : '';
     const stdin = `${this.prompt}\n\n<ENVIRONMENT_VALUES>\nTask_Runner: ${id}\nJob_Name: ${s.name}\nCurrent_Task_Max_Turns_Quota: ${env.RATCHET_JIXO_MAX_TURNS}\nOther_Runner_List: ${others.length > 0 ? others.join(', ') : '(none)'}\ntask.cwd: ${s.cwd}\ntask.dirs: ${env.RATCHET_JIXO_DIRS || '(none)'}\ntask.filepath: ${s.jobPath}\ntask.log.filepath: ${s.logPath}\n${assigned}</ENVIRONMENT_VALUES>\n`;
     s.onEvent?.({ type: 'agent-start', slot, loop, run: ++this.started, runner: id, assignment, attempt });
+    // Renew the agent's detached log lock (if it takes one) well within its lease while it runs: a
+    // long task keeps it; if this process dies, the renewals stop and the lock expires on any host.
+    const leaseMs = s.lockLeaseMs ?? DEFAULT_LEASE_MS;
+    const renewal = setInterval(() => void renewRunnerLock(s.logPath, id, leaseMs, s.clock).catch(() => undefined), Math.max(50, Math.floor(leaseMs / 3)));
     try {
       return await this.spawn({ runner: id, command: s.agent, cwd: s.cwd, env, stdin, ...(s.agentTimeoutMs !== undefined ? { timeoutMs: s.agentTimeoutMs } : {}), ...(s.killGraceMs !== undefined ? { killGraceMs: s.killGraceMs } : {}) });
     } catch {
       return { code: null, signal: 'spawn-error' };
+    } finally {
+      clearInterval(renewal);
     }
   }
 

@@ -66,6 +66,8 @@ export interface RunOptions {
   maxTurns?: number;
   /** Consecutive crashes of one slot before it gives up. Default 3. */
   retries?: number;
+  /** The lease of an agent's detached log lock (`jixo lock`), renewed by the pool every third of it while the agent runs. Default 10 minutes. */
+  lockLeaseMs?: number;
   /** Kill an agent that runs longer than this (ms); its task lock is released and a Work Log entry says so. Default: never. */
   agentTimeoutMs?: number;
   /** Between SIGTERM and SIGKILL of a timed-out agent (ms). Default 2 000. */

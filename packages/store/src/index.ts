@@ -85,6 +85,7 @@ export type {
   StoredDocument,
   UpdateDocumentOptions,
 } from './port/storage-port.js';
+export { MAX_LEASE_MS, MIN_LEASE_MS, formatLeaseDuration, parseLeaseDuration } from './port/lease-duration.js';
 export { MAX_KEY_LENGTH, assertKey, assertPrefix, keyProblem } from './port/keys.js';
 export { redactUrl } from './port/redact-url.js';
 export { assertJsonObject, assertJsonValue } from './port/json-value.js';
@@ -104,3 +105,4 @@ export {
   type StoreSettings,
 } from './port/resolve-backend.js';
 export { createFileBackend, fileBackendRoot, type FileBackendOptions } from './file-backend/backend.js';
+export { EXPORT_FORMAT, EXPORT_VERSION, exportStore, importStore, parseExport, type ExportRecord, type TransferCounts } from './port/transfer.js';

@@ -169,7 +169,9 @@ export function outputJsonSchemas(): Record<OutputName, Schema> {
       'campaign-ready',
       'ratchet campaign ready --json',
       'Tasks whose dependencies are complete (`ready`), or with --claim the task claimed for the runner (`claimed`, null when none was ready).',
-      { ready: arr(ref(`${CAMPAIGN}#/$defs/Task`, 'A ready task.'), 'Ready tasks in sequence order.'), claimed: { anyOf: [ref(`${CAMPAIGN}#/$defs/Task`, 'The claimed task, now in_progress.'), { type: 'null' }], description: 'With --claim: the task claimed, or null.' } },
+      { ready: arr(ref(`${CAMPAIGN}#/$defs/Task`, 'A ready task.'), 'Ready tasks in sequence order.'), claimed: { anyOf: [ref(`${CAMPAIGN}#/$defs/Task`, 'The claimed task, now in_progress.'), { type: 'null' }], description: 'With --claim: the task claimed, or null.' },
+        leaseUntil: str('With --claim --lease: when the claim expires unless renewed with `campaign heartbeat` (ISO-8601, the store\'s clock).'),
+        recovered: obj({ runner: str('Whose lease had expired.'), attempt: int('That runner\'s attempt number.', { minimum: 1 }), leaseUntil: str('When its lease expired.') }, ['runner', 'attempt', 'leaseUntil'], 'With --claim --lease: the claim took the task over from an expired lease (that attempt is recorded as lost).') },
       [],
     ),
     'campaign-status': success(
@@ -194,7 +196,15 @@ export function outputJsonSchemas(): Record<OutputName, Schema> {
           ['id', 'objective', 'framework', 'status', 'state', 'total', 'counts', 'rootFailures', 'cascaded', 'waves', 'deltaFiles'],
           'Counts and cascade state.',
         ),
-        tasks: arr(ref(`${CAMPAIGN}#/$defs/Task`, 'A task.'), 'Every task in sequence order.'),
+        tasks: arr(ref(`${CAMPAIGN}#/$defs/Task`, 'A task.'), 'Every task in sequence order, as the claim queue sees them now: a task whose lease expired reads as pending.'),
+        claims: arr(
+          obj({ seq: int('The task.', { minimum: 0 }), runner: str('Who holds (or held) the lease.'), attempt: int('The claim\'s attempt number.', { minimum: 1 }), leaseUntil: str('When the lease ends (ISO-8601).'), expired: bool('The lease ran out: the task is ready again.') }, ['seq', 'runner', 'attempt', 'leaseUntil', 'expired'], 'A leased claim.'),
+          'Leased claims of in-progress tasks (ready --claim R --lease ...).',
+        ),
+        lostAttempts: arr(
+          obj({ seq: int('The task.', { minimum: 0 }), runner: str('Whose lease expired.'), attempt: int('The attempt lost.', { minimum: 1 }), leaseUntil: str('When the lease ran out.'), recoveredAt: str('When another claim took the task over.') }, ['seq', 'runner', 'attempt', 'leaseUntil', 'recoveredAt'], 'A lost attempt.'),
+          'Leased claims that expired before their runner finished, oldest task first.',
+        ),
       },
       ['summary', 'tasks'],
     ),

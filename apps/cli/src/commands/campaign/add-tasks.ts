@@ -5,7 +5,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { readStdinLimited } from '../../stdin.js';
-import { campaignOptions, formatProblem, guard } from './shared.js';
+import { campaignOptionsWithBackend, formatProblem, guard } from './shared.js';
 
 /** `ratchet campaign add-tasks [plan]`: the plan from a file or stdin, every problem at once. */
 export default async function addTasksCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -28,8 +28,10 @@ export default async function addTasksCommand(ctx: Context, args: string[], opti
     // errors with line:column, __proto__ keys refused.
     ({ value, text } = await readJsonFile(abs, { maxBytes: CAMPAIGN_MAX_BYTES }));
   }
+  // The claim queue learns of the newly ready tasks with the add (leased claims take them from there).
+  const opts = await campaignOptionsWithBackend(ctx, options);
   try {
-    const { campaign, added } = await guard(ctx, () => addTasks(ctx.cwd, value, { ...campaignOptions(ctx, options), text, source: shown }));
+    const { campaign, added } = await guard(ctx, () => addTasks(ctx.cwd, value, { ...opts, text, source: shown }));
     const layers = waves(campaign.tasks);
     if (ctx.json) ctx.emitJson({ ok: true, added: added.map((t) => t.seq), total: campaign.tasks.length, waves: layers.length });
     else ctx.out(`added ${added.length} task${added.length === 1 ? '' : 's'} (${seqList(added.map((t) => t.seq))}); ${campaign.tasks.length} in the campaign, ${layers.length} wave${layers.length === 1 ? '' : 's'}`);

@@ -1,13 +1,13 @@
 import { formatSeq, readCascade } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { campaignOptions, guard } from './shared.js';
+import { campaignOptionsWithBackend, guard } from './shared.js';
 
 const list = (seqs: number[]): string => (seqs.length === 0 ? '-' : seqs.map(formatSeq).join(', '));
 
 /** `ratchet campaign cascade-status` */
 export default async function cascadeStatusCommand(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const status = await guard(ctx, () => readCascade(ctx.cwd, campaignOptions(ctx, options)));
+  const status = await guard(ctx, async () => readCascade(ctx.cwd, (await campaignOptionsWithBackend(ctx, options))));
   if (ctx.json) {
     ctx.emitJson({ ok: true, ...status });
     return EXIT_OK;

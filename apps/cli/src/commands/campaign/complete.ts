@@ -2,12 +2,12 @@ import { completeCampaign } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { campaignOptions, guard } from './shared.js';
+import { campaignOptionsWithBackend, guard } from './shared.js';
 
 /** `ratchet campaign complete [--force] [--skip-observe REASON]`: refused (exit 2) before the observer ran, unless skipped with a reason. */
 export default async function complete(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const skipObserve = typeof options.skipObserve === 'string' ? options.skipObserve : undefined;
-  const result = await guard(ctx, () => completeCampaign(ctx.cwd, { ...campaignOptions(ctx, options), force: options.force === true, ...(skipObserve === undefined ? {} : { skipObserve }) }));
+  const result = await guard(ctx, async () => completeCampaign(ctx.cwd, { ...(await campaignOptionsWithBackend(ctx, options)), force: options.force === true, ...(skipObserve === undefined ? {} : { skipObserve }) }));
   const { summary } = result;
   if (ctx.json) ctx.emitJson({ ok: true, archive: displayPath(ctx, result.archivePath), workspaces: result.workspacePath === undefined ? null : displayPath(ctx, result.workspacePath), summary });
   else {

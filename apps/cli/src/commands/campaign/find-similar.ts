@@ -2,7 +2,7 @@ import { findSimilar } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { campaignOptions, guard } from './shared.js';
+import { campaignOptionsWithBackend, guard } from './shared.js';
 
 /** `ratchet campaign find-similar [--objective TEXT] [--threshold N]` */
 export default async function findSimilarCommand(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
@@ -14,8 +14,8 @@ export default async function findSimilarCommand(ctx: Context, _args: string[], 
   const objective = typeof options.objective === 'string' ? options.objective : undefined;
   const framework = typeof options.framework === 'string' ? options.framework : undefined;
   if (framework !== undefined && objective === undefined) throw new CliError('--framework goes with --objective (without it the active campaign\'s framework is used)');
-  const { similar, skipped } = await guard(ctx, () =>
-    findSimilar(ctx.cwd, { ...campaignOptions(ctx, options), ...(objective === undefined ? {} : { objective }), ...(framework === undefined ? {} : { framework }), ...(threshold === undefined ? {} : { threshold }) }),
+  const { similar, skipped } = await guard(ctx, async () =>
+    findSimilar(ctx.cwd, { ...(await campaignOptionsWithBackend(ctx, options)), ...(objective === undefined ? {} : { objective }), ...(framework === undefined ? {} : { framework }), ...(threshold === undefined ? {} : { threshold }) }),
   );
   for (const s of skipped) ctx.note(`skipped ${s.path}: ${s.reason}`);
   if (ctx.json) ctx.emitJson({ ok: true, similar });

@@ -1,11 +1,11 @@
 import { readCampaign, renderGraph } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { campaignOptions, guard } from './shared.js';
+import { campaignOptionsWithBackend, guard } from './shared.js';
 
 /** `ratchet campaign graph [--format mermaid|dot]` */
 export default async function graph(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const campaign = await guard(ctx, () => readCampaign(ctx.cwd, campaignOptions(ctx, options)));
+  const campaign = await guard(ctx, async () => readCampaign(ctx.cwd, (await campaignOptionsWithBackend(ctx, options))));
   const format = options.format === 'dot' ? 'dot' : 'mermaid';
   const text = renderGraph(campaign.tasks, format);
   if (ctx.json) ctx.emitJson({ ok: true, format, text });

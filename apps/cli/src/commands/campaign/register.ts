@@ -31,10 +31,22 @@ export const registerCampaign: RegisterArea = (program: Command, action) => {
 
   campaign
     .command('ready')
-    .description('list pending tasks whose dependencies are all complete; --claim atomically marks the first one in_progress for RUNNER (parallel builders never get the same task)')
+    .description('list pending tasks whose dependencies are all complete; --claim atomically marks the first one in_progress for RUNNER (parallel builders never get the same task, on any machine sharing the store)')
     .option('--claim <runner>', 'claim one ready task for this runner')
-    .addHelpText('after', '\nExamples:\n  ratchet campaign ready\n  ratchet campaign ready --claim builder-1 --json')
+    .option('--lease <length>', 'with --claim: the claim expires after this long (30s, 15m, 2h) unless renewed with `campaign heartbeat`; then the task is ready again and the lost attempt is recorded. Without it a claim never expires')
+    .addHelpText(
+      'after',
+      '\nA builder that may crash (or runs on another machine) should claim with a lease and heartbeat\nwell within it; a claim without --lease stays in_progress until someone updates the task.\n\nExamples:\n  ratchet campaign ready\n  ratchet campaign ready --claim builder-1 --json\n  ratchet campaign ready --claim builder-1 --lease 15m',
+    )
     .action(action(() => import('./ready.js')));
+
+  campaign
+    .command('heartbeat')
+    .description('renew every leased claim RUNNER holds (from `ready --claim RUNNER --lease ...`); exit 2 naming the holder when RUNNER lost them all')
+    .argument('<runner>', 'the runner name given to ready --claim')
+    .option('--lease <length>', 'the new lease, from now (30s, 15m, 2h)', '15m')
+    .addHelpText('after', '\nExamples:\n  ratchet campaign heartbeat builder-1\n  ratchet campaign heartbeat builder-1 --lease 5m --json')
+    .action(action(() => import('./heartbeat.js')));
 
   campaign
     .command('update-task')
@@ -42,7 +54,8 @@ export const registerCampaign: RegisterArea = (program: Command, action) => {
     .argument('<seq>', 'the task ("001" and 1 are the same)')
     .addArgument(new Argument('<status>', 'new status').choices(['pending', 'in_progress', 'complete', 'blocked']))
     .option('--reason <text>', 'why (recorded; use it when blocking)')
-    .addHelpText('after', '\nExamples:\n  ratchet campaign update-task 001 in_progress\n  ratchet campaign update-task 002 blocked --reason "fixture missing"')
+    .option('--runner <runner>', 'who reports it: a task under a leased claim is refused (exit 2, naming the holder) when RUNNER no longer holds the lease')
+    .addHelpText('after', '\nExamples:\n  ratchet campaign update-task 001 in_progress\n  ratchet campaign update-task 002 blocked --reason "fixture missing"\n  ratchet campaign update-task 003 complete --runner builder-1')
     .action(action(() => import('./update-task.js')));
 
   campaign

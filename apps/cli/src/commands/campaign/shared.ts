@@ -1,9 +1,10 @@
 /** Helpers shared by the campaign and workspace commands: seq arguments, options, error mapping. */
 import { CampaignError, formatSeq, normalizeSeq, type CampaignOptions, type PlanProblem, type Task } from '@ratchet/campaign-dag';
-import { ValidationError, type ValidationIssue } from '@ratchet/store';
+import { MAX_LEASE_MS, MIN_LEASE_MS, ValidationError, formatLeaseDuration, parseLeaseDuration, type ValidationIssue } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { displayPath } from '../../paths.js';
+import { storageOf } from '../../storage.js';
 
 export function seqArg(value: string | undefined): number {
   const seq = normalizeSeq(value);
@@ -15,6 +16,22 @@ export function campaignOptions(ctx: Context, options: Record<string, unknown>):
   const out: CampaignOptions = {};
   if (typeof options.workspaceDir === 'string') out.workspaceDir = options.workspaceDir;
   return out;
+}
+
+/**
+ * The campaign options plus the project's storage backend, for the commands that touch claims:
+ * leased claims and heartbeats, and the writes that offer newly ready tasks to the claim queue.
+ */
+export async function campaignOptionsWithBackend(ctx: Context, options: Record<string, unknown>): Promise<CampaignOptions> {
+  return { ...campaignOptions(ctx, options), backend: await storageOf(ctx) };
+}
+
+/** `--lease 15m`: milliseconds, or undefined without the option; a malformed length is a usage error. */
+export function leaseOption(options: Record<string, unknown>): number | undefined {
+  if (options.lease === undefined) return undefined;
+  const ms = typeof options.lease === 'string' ? parseLeaseDuration(options.lease) : undefined;
+  if (ms === undefined) throw new CliError(`not a lease length: ${typeof options.lease === 'string' ? JSON.stringify(options.lease) : '(none)'} (expected e.g. 30s, 15m, 2h; between ${formatLeaseDuration(MIN_LEASE_MS)} and ${formatLeaseDuration(MAX_LEASE_MS)})`, { code: 'bad-lease' });
+  return ms;
 }
 
 /**

@@ -3,7 +3,7 @@ import { applyObservation, observe, openMemory, runVerifyCommand, type Observati
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { toObserved } from '../../memory-campaign.js';
-import { campaignOptions, guard } from '../campaign/shared.js';
+import { campaignOptionsWithBackend, guard } from '../campaign/shared.js';
 import { memoryFile, now, numberOption, truncate, withMemoryErrors } from './shared.js';
 
 /**
@@ -16,7 +16,7 @@ import { memoryFile, now, numberOption, truncate, withMemoryErrors } from './sha
 /** Record the observation on the active campaign; its phase after, or undefined when there is no active campaign or nothing was built yet. */
 async function recordPhase(ctx: Context, options: Record<string, unknown>): Promise<string | undefined> {
   try {
-    return (await recordObservation(ctx.cwd, campaignOptions(ctx, options))).phase;
+    return (await recordObservation(ctx.cwd, (await campaignOptionsWithBackend(ctx, options)))).phase;
   } catch (err) {
     if (err instanceof CampaignError && (err.code === 'no-campaign' || err.code === 'illegal-transition')) return undefined;
     throw err;
@@ -27,7 +27,7 @@ export default async function memoryObserve(ctx: Context, args: string[], option
   const { path, shown } = memoryFile(ctx, options);
   const campaign = args[0];
   const timeoutMs = numberOption(options, 'timeoutMs', '--timeout-ms', { min: 100, max: 3_600_000, integer: true });
-  const found = await guard(ctx, () => readCampaignWorkspaces(ctx.cwd, { ...campaignOptions(ctx, options), ...(campaign === undefined ? {} : { campaign }) }));
+  const found = await guard(ctx, async () => readCampaignWorkspaces(ctx.cwd, { ...(await campaignOptionsWithBackend(ctx, options)), ...(campaign === undefined ? {} : { campaign }) }));
   const records = found.workspaces.map(toObserved).filter((r) => r !== undefined);
   const campaignId = campaign ?? found.workspaces[0]?.campaign ?? 'campaign';
   const observation = await observe(records, {

@@ -6,7 +6,7 @@ import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { priorKnowledgeFromMemory, taskTopic } from '../../memory-campaign.js';
 import { configuredEmbedder } from '../../memory-embedder.js';
-import { campaignOptions, guard, seqArg } from '../campaign/shared.js';
+import { campaignOptionsWithBackend, guard, seqArg } from '../campaign/shared.js';
 
 /**
  * `ratchet workspace create SEQ [--prior-knowledge FILE | --memory FILE | --no-memory]`: prior
@@ -19,11 +19,11 @@ export default async function create(ctx: Context, args: string[], options: Reco
   if (typeof options.priorKnowledge === 'string') priorKnowledge = await readPriorKnowledge(ctx, options.priorKnowledge);
   else if (options.memory !== false) {
     const memoryPath = resolvePath(ctx, typeof options.memory === 'string' ? options.memory : '.ratchet/memory.json');
-    const campaign = await guard(ctx, () => readCampaign(ctx.cwd, campaignOptions(ctx, options)));
+    const campaign = await guard(ctx, async () => readCampaign(ctx.cwd, (await campaignOptionsWithBackend(ctx, options))));
     const task = await guard(ctx, () => Promise.resolve(findTask(campaign, seq)));
     priorKnowledge = await priorKnowledgeFromMemory(memoryPath, taskTopic(task, campaign.objective), Date.now(), await configuredEmbedder(ctx.cwd));
   }
-  const { path, record } = await guard(ctx, () => createWorkspace(ctx.cwd, seq, { ...campaignOptions(ctx, options), ...(priorKnowledge === undefined ? {} : { priorKnowledge }) }));
+  const { path, record } = await guard(ctx, async () => createWorkspace(ctx.cwd, seq, { ...(await campaignOptionsWithBackend(ctx, options)), ...(priorKnowledge === undefined ? {} : { priorKnowledge }) }));
   const shown = displayPath(ctx, path);
   if (ctx.json) ctx.emitJson({ ok: true, path: shown, workspace: record });
   else {

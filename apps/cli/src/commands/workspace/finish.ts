@@ -5,14 +5,14 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { readStdinLimited } from '../../stdin.js';
-import { campaignOptions, guard, seqArg } from '../campaign/shared.js';
+import { campaignOptionsWithBackend, guard, seqArg } from '../campaign/shared.js';
 
 /** `ratchet workspace complete|block SEQ ...` */
 export default async function finish(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
   const [action, seqText] = args;
   const seq = seqArg(seqText);
   const utilized = parseUtilized(options.utilized);
-  const opts = { ...campaignOptions(ctx, options), utilized };
+  const opts = { ...(await campaignOptionsWithBackend(ctx, options)), utilized };
   let result;
   if (action === 'block') {
     const reason = typeof options.reason === 'string' ? options.reason : '';

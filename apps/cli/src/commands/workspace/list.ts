@@ -2,11 +2,11 @@ import { readCampaignWorkspaces } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { campaignOptions, guard } from '../campaign/shared.js';
+import { campaignOptionsWithBackend, guard } from '../campaign/shared.js';
 
 /** `ratchet workspace list` */
 export default async function list(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const { workspaces, skipped } = await guard(ctx, () => readCampaignWorkspaces(ctx.cwd, campaignOptions(ctx, options)));
+  const { workspaces, skipped } = await guard(ctx, async () => readCampaignWorkspaces(ctx.cwd, (await campaignOptionsWithBackend(ctx, options))));
   // A file that does not parse is the user's to fix: "no workspaces yet" with exit 0 would hide it.
   const unreadable = skipped.filter((s) => s.kind === 'unreadable');
   for (const s of skipped) {

@@ -3,12 +3,12 @@ import { formatSeq, showWorkspace } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { campaignOptions, guard, seqArg } from '../campaign/shared.js';
+import { campaignOptionsWithBackend, guard, seqArg } from '../campaign/shared.js';
 
 /** `ratchet workspace show SEQ [--xml]` */
 export default async function show(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
   const seq = seqArg(args[0]);
-  const { path, record } = await guard(ctx, () => showWorkspace(ctx.cwd, seq, campaignOptions(ctx, options)));
+  const { path, record } = await guard(ctx, async () => showWorkspace(ctx.cwd, seq, (await campaignOptionsWithBackend(ctx, options))));
   const shown = displayPath(ctx, path);
   if (ctx.json) {
     ctx.emitJson({ ok: true, path: shown, workspace: record });

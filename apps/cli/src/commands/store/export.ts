@@ -1,0 +1,27 @@
+import { exportStore, writeFileAtomic } from '@ratchet/store';
+import type { Context } from '../../context.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { displayPath, resolvePath } from '../../paths.js';
+import { storageOf } from '../../storage.js';
+
+/** `ratchet store export [--out FILE]` */
+export default async function exportCommand(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+  const backend = await storageOf(ctx);
+  const out = typeof options.out === 'string' ? resolvePath(ctx, options.out) : undefined;
+  let lines = 0;
+  if (out === undefined) {
+    for await (const line of exportStore(backend)) {
+      ctx.io.stdout(line);
+      lines++;
+    }
+  } else {
+    // Whole, then renamed into place: a failed export never leaves a file that looks complete.
+    const chunks: string[] = [];
+    for await (const line of exportStore(backend)) chunks.push(line);
+    await writeFileAtomic(out, chunks.join(''), { createParentDirs: true });
+    lines = chunks.length;
+    if (ctx.json) ctx.emitJson({ ok: true, file: displayPath(ctx, out), records: lines - 2, from: { kind: backend.kind, location: backend.location } });
+    else ctx.out(`exported ${lines - 2} record${lines === 3 ? '' : 's'} from ${backend.kind} ${backend.location} to ${displayPath(ctx, out)}`);
+  }
+  return EXIT_OK;
+}
