@@ -26,7 +26,10 @@ describe('hook schemas', () => {
       surprise: maybe(fc.constant(1)),
     })
     .map(strip);
-  const config = fc.record({ $schema: maybe(orJunk(fc.string())), schemaVersion: maybe(orJunk(fc.constant(1))), hooks: maybe(orJunk(hooks)), extra: fc.option(fc.constant(true), { nil: undefined, freq: 20 }) }).map(strip);
+  const store = fc
+    .record({ url: maybe(orJunk(fc.constantFrom('file', 'postgres://u@db/x'))), project: maybe(orJunk(fc.string({ minLength: 1, maxLength: 4 }))), surprise: maybe(fc.constant(1)) })
+    .map(strip);
+  const config = fc.record({ $schema: maybe(orJunk(fc.string())), schemaVersion: maybe(orJunk(fc.constant(1))), hooks: maybe(orJunk(hooks)), store: maybe(orJunk(store)), extra: fc.option(fc.constant(true), { nil: undefined, freq: 20 }) }).map(strip);
 
   test('the config check the hooks run agrees with the zod schema', () => {
     fc.assert(

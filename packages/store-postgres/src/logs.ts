@@ -1,4 +1,4 @@
-import { assertJsonValue, assertKey, assertPrefix } from '@ratchet/store';
+import { assertJsonValue, assertLogKey, assertPrefix } from '@ratchet/store';
 import type { LogEntry, LogStore } from '@ratchet/store';
 import type { Context } from './context.js';
 
@@ -11,7 +11,7 @@ export function logStore(ctx: Context): LogStore {
   const { project, location } = ctx;
   return {
     async append(key, records) {
-      assertKey(location, key);
+      assertLogKey(location, key);
       if (records.length === 0) throw new RangeError('logs.append needs at least one record');
       records.forEach((record, i) => assertJsonValue(`${location}#${key}`, record, [i]));
       const texts = records.map((record) => JSON.stringify(record));
@@ -33,7 +33,7 @@ export function logStore(ctx: Context): LogStore {
     },
 
     async read(key, options = {}) {
-      assertKey(location, key);
+      assertLogKey(location, key);
       const after = options.after ?? 0;
       const limit = options.limit;
       const rows = await ctx.query<{ seq: string; record: string }>(

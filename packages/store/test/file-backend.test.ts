@@ -67,6 +67,15 @@ describe('file backend: documents', () => {
     expect(await backend.documents.list()).toEqual(['.ratchet/b.json']);
   });
 
+  it("logs list only .jsonl files: a project's own one-line JSON files are not taken for logs", async () => {
+    const root = tempRoot();
+    writeFileSync(join(root, 'plan.json'), '{"steps":[]}\n');
+    writeFileSync(join(root, 'package.json'), '{"name":"x"}\n');
+    const backend = createFileBackend(root);
+    await backend.logs.append('.ratchet/activity.jsonl', [{ x: 1 }]);
+    expect(await backend.logs.list()).toEqual(['.ratchet/activity.jsonl']);
+  });
+
   it('keys are confined to the root: invalid keys and symbolic links out are refused, nothing written', async () => {
     const root = tempRoot();
     const outside = tempRoot();

@@ -41,11 +41,17 @@ export const MemoryConfigSchema = z.strictObject({
   cacheDir: z.string().min(1).optional().describe("The transformers cache directory to read the model from (the package's default cache otherwise)."),
 });
 
+const StoreConfigSchema = z.strictObject({
+  url: z.string().min(1).optional().describe('Where shared state lives: "file" (the default: files under the project) or a postgres:// (postgresql://) URL; RATCHET_STORE overrides it. A URL here is visible to everyone who reads the repository: keep passwords in RATCHET_STORE or ~/.pgpass.'),
+  project: z.string().min(1).optional().describe("The project id every row in the database carries (RATCHET_STORE_PROJECT overrides it; default: the project directory's name). Give each repository its own."),
+});
+
 export const RatchetConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   schemaVersion: z.literal(1).optional(),
   hooks: HookConfigSchema.optional().describe('How `ratchet hook` (the Claude Code plugin, `ratchet init --claude`) holds an agent to the rails.'),
   memory: MemoryConfigSchema.optional().describe('How `ratchet memory query`/`explain` and `workspace create` recall memory.'),
+  store: StoreConfigSchema.optional().describe('Which storage backend holds the state agents share (campaigns and their claims, goals, ...): files, or PostgreSQL for agents on several machines.'),
 });
 
 export const HookMemorySchema = z.strictObject({

@@ -55,9 +55,9 @@ export function configProblems(value: unknown): string[] {
   const problems: string[] = [];
   if (!isObject(value)) return ['(root): expected an object'];
   for (const key of Object.keys(value)) {
-    if (!['$schema', 'schemaVersion', 'hooks', 'memory'].includes(key)) problems.push(`/${key}: unknown property (expected $schema, schemaVersion, hooks, memory)`);
+    if (!['$schema', 'schemaVersion', 'hooks', 'memory', 'store'].includes(key)) problems.push(`/${key}: unknown property (expected $schema, schemaVersion, hooks, memory, store)`);
   }
-  problems.push(...memoryConfigProblems(value.memory));
+  problems.push(...memoryConfigProblems(value.memory), ...storeConfigProblems(value.store));
   if ('$schema' in value && typeof value.$schema !== 'string') problems.push('/$schema: expected a string');
   if ('schemaVersion' in value && value.schemaVersion !== 1) problems.push('/schemaVersion: expected 1');
   const hooks = value.hooks;
@@ -113,6 +113,18 @@ function memoryConfigProblems(memory: unknown): string[] {
     } else if (key === 'model' || key === 'modelDir' || key === 'cacheDir') {
       if (typeof v !== 'string' || v === '') problems.push(`${at}: expected a non-empty string`);
     } else problems.push(`${at}: unknown property (expected embedder, model, modelDir, cacheDir)`);
+  }
+  return problems;
+}
+
+/** The `store` section is read by @ratchet/store (`readStoreConfig`); here it only has to be well-formed. */
+function storeConfigProblems(store: unknown): string[] {
+  if (store === undefined) return [];
+  if (!isObject(store)) return ['/store: expected an object'];
+  const problems: string[] = [];
+  for (const [key, v] of Object.entries(store)) {
+    if (key !== 'url' && key !== 'project') problems.push(`/store/${key}: unknown property (expected url, project)`);
+    else if (typeof v !== 'string' || v === '') problems.push(`/store/${key}: expected a non-empty string`);
   }
   return problems;
 }

@@ -206,6 +206,13 @@ export function describeStorageConformance(options: ConformanceOptions): void {
         await logs.append('conf/elsewhere.jsonl', [1]);
         expect(await logs.list('conf/logs/')).toEqual(['conf/logs/a.jsonl', 'conf/logs/b.jsonl']);
       });
+
+      it('a log key must end in .jsonl: others are refused with invalid-key and nothing is appended', async () => {
+        const logs = backend().logs;
+        expect((await thrown(() => logs.append('conf/log.json', [1]))).code).toBe('invalid-key');
+        expect((await thrown(() => logs.read('conf/log.json'))).code).toBe('invalid-key');
+        expect(await logs.list('conf/')).toEqual([]);
+      });
     });
 
     describe('queues', () => {

@@ -11,6 +11,7 @@ import { parseJson } from '../json-parse.js';
 import { lockedUpdate } from '../locked-update.js';
 import { readTextFileSync } from '../read-file.js';
 import { assertJsonValue } from '../port/json-value.js';
+import { assertLogKey } from '../port/keys.js';
 import type { JsonValue, LogEntry, LogStore } from '../port/storage-port.js';
 import { LOCKS_DIR, QUEUES_DIR, type FileContext } from './context.js';
 import { listKeys } from './walk.js';
@@ -18,6 +19,7 @@ import { listKeys } from './walk.js';
 export function fileLogs(ctx: FileContext): LogStore {
   return {
     async append(key, records) {
+      assertLogKey(ctx.location, key);
       const path = ctx.pathOf(key);
       if (!Array.isArray(records)) throw new TypeError('append: records must be an array');
       const lines: string[] = [];
@@ -36,6 +38,7 @@ export function fileLogs(ctx: FileContext): LogStore {
         const limit = options.limit ?? Infinity;
         if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`after must be an integer >= 0, got ${String(after)}`);
         if (limit !== Infinity && (!Number.isSafeInteger(limit) || limit < 0)) throw new RangeError(`limit must be an integer >= 0, got ${String(limit)}`);
+        assertLogKey(ctx.location, key);
         return Promise.resolve(readEntries(ctx, ctx.pathOf(key), after, limit));
       } catch (err) {
         return Promise.reject(err instanceof Error ? err : new Error(String(err)));
@@ -54,10 +57,9 @@ export function fileLogs(ctx: FileContext): LogStore {
   };
 }
 
-/** Lock, temp, digest and kept-copy files beside state files are never logs. */
+/** Logs are `.jsonl` files (see assertLogKey): a user's `plan.json` is never taken for one. */
 function isLogName(name: string): boolean {
-  if (name.startsWith('.') && name.endsWith('.tmp')) return false;
-  return !/\.(?:lock|digest|prev)$|\.lock\.break-|\.rejected-/u.test(name);
+  return name.endsWith('.jsonl') && !(name.startsWith('.') && name.endsWith('.tmp'));
 }
 
 function hasRecord(ctx: FileContext, key: string): boolean {

@@ -34,6 +34,16 @@ export function assertKey(location: string, key: string): void {
 }
 
 /**
+ * Throws InvalidKeyError unless `key` is a valid storage key ending in `.jsonl`. Logs carry the
+ * extension on every backend: the file backend lists its logs by it (a walk of the project must not
+ * take a user's `plan.json` or `package.json` for a log), and keys stay portable both ways.
+ */
+export function assertLogKey(location: string, key: string): void {
+  assertKey(location, key);
+  if (!key.endsWith('.jsonl')) throw new InvalidKeyError(location, key, 'a log key must end in ".jsonl"');
+}
+
+/**
  * A prefix for `list`: '' or anything a key can start with (so `.ratchet/` is fine, but not `../`).
  * Checked by the same rules on the prefix with a final partial segment allowed to be empty.
  */

@@ -50,7 +50,8 @@ export interface StoreSettings {
 
 /** The module `@ratchet/store-postgres` must export. */
 export interface PostgresBackendModule {
-  createPostgresBackend(options: { url: string; project: string }): Promise<StorageBackend>;
+  /** Creating a backend connects to nothing (the pool opens on first use), so it may be synchronous. */
+  createPostgresBackend(options: { url: string; project: string }): StorageBackend | Promise<StorageBackend>;
 }
 
 /** `file` or `postgres`, synchronously, without loading any backend. */

@@ -70,7 +70,10 @@ export interface LogEntry {
 }
 
 export interface LogStore {
-  /** Appends records atomically (all or none) and returns the seq of the first one. */
+  /**
+   * Appends records atomically (all or none) and returns the seq of the first one. Log keys end in
+   * `.jsonl` (others are refused with `invalid-key`, on every backend).
+   */
   append(key: string, records: readonly JsonValue[]): Promise<number>;
   /** Entries with seq > `after` (default 0), in order, at most `limit`. An unknown log is empty. */
   read(key: string, options?: { after?: number; limit?: number }): Promise<LogEntry[]>;
