@@ -3,10 +3,10 @@
  * the CLI composes them): a workspace's <prior_knowledge> comes from a memory query on its task, and
  * `memory observe` learns from a campaign's finished workspaces.
  */
-import { existsSync } from 'node:fs';
 import type { PriorKnowledge, Task, WorkspaceRecord as CampaignWorkspace } from '@ratchet/campaign-dag';
 import { MATCH_BUDGET } from './commands/memory/shared.js';
-import { MemoryIndex, openMemory, queryMemory, recordAccess, type Embedder, type Failure, type Pattern, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
+import type { Document } from '@ratchet/store';
+import { MemoryIndex, queryMemory, recordAccess, type Embedder, type MemoryData, type Failure, type Pattern, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
 
 /**
  * What a memory query for a task's workspace looks for: the task's objective (its description, else
@@ -22,14 +22,11 @@ export function taskTopic(task: Pick<Task, 'slug' | 'delta' | 'description'>, ca
 }
 
 /**
- * Prior knowledge from the memory file at `path` for `topic`, or undefined when there is no memory
- * yet. Injecting an entry into a workspace is an access (FTL counted it): the entries' access_count
+ * Prior knowledge from `memory` (the project's memory, see `projectMemory`) for `topic`. Injecting an entry into a workspace is an access (FTL counted it): the entries' access_count
  * and last_accessed are updated in the same locked update that read them.
  */
-export async function priorKnowledgeFromMemory(path: string, topic: string, now: number, embedder?: Embedder): Promise<PriorKnowledge | undefined> {
-  if (!existsSync(path)) return undefined;
+export async function priorKnowledgeFromMemory(memory: Document<MemoryData>, topic: string, now: number, embedder?: Embedder): Promise<PriorKnowledge> {
   const options = { now, matchBudget: MATCH_BUDGET };
-  const memory = openMemory(path);
   const data = await memory.read();
   const result = embedder === undefined ? queryMemory(data, topic, options) : await new MemoryIndex(data).queryWith(embedder, topic, options);
   // Counted under the lock, for the entries still there (another process may have pruned one since

@@ -4,6 +4,7 @@
  * and closed by the action wrapper when the command ends. Kept beside the Context rather than on it,
  * so the CLI's public types do not reach @ratchet/store.
  */
+import { relative, sep } from 'node:path';
 import type { StorageBackend } from '@ratchet/store';
 import type { Context } from './context.js';
 
@@ -63,4 +64,18 @@ export function keepStorageOpen(): () => Promise<void> {
     pool.clear();
     await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.close()));
   };
+}
+
+/**
+ * The project's backend when its state is shared (not files), else undefined without loading or
+ * opening anything: commands keep their file paths, and their start-up, on the file backend.
+ */
+export async function sharedStorageOf(ctx: Context): Promise<StorageBackend | undefined> {
+  const { storageKind } = await import('@ratchet/store');
+  return storageKind(ctx.cwd, ctx.io.env) === 'file' ? undefined : storageOf(ctx);
+}
+
+/** A file's key on the port: its path relative to the project, `/`-separated (a path leading out is refused by the port). */
+export function storageKey(ctx: Context, path: string): string {
+  return relative(ctx.cwd, path).split(sep).join('/');
 }

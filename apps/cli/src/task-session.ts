@@ -12,9 +12,10 @@ import {
   legalTriggers,
   nextDirective,
   orchestratorMachine,
-  openActivityLog,
+  openActivityLogStore,
   openSession,
   type ActivityInput,
+  type ActivityLogStore,
   type Directive,
   type PlanStackOptions,
   type Session,
@@ -27,6 +28,7 @@ import { CliError } from './errors.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { displayPath, resolvePath } from './paths.js';
 import { loadFsmFile, loadFsmFileAny, type LoadedFsm } from './fsm-file.js';
+import { sharedStorageOf } from './storage.js';
 import { DEFAULT_REGISTRY, listFiles, planReader } from './plan-project.js';
 
 export const DEFAULT_SESSION = '.ratchet/session.json';
@@ -96,12 +98,20 @@ export async function requireSession(ctx: Context, options: Record<string, unkno
 }
 
 /**
- * Append one entry to logs/activity.log.jsonl. `appendFast`: the lock, then an O_APPEND write that
- * never re-reads or rewrites earlier lines, so a log kept before Ratchet (with lines in the
- * original's shape, or a bad one) is kept byte for byte and does not stop the command.
+ * The project's activity log: logs/activity.log.jsonl, or on a shared backend (RATCHET_STORE=
+ * postgres://...) the log with that key there, so every machine's entries land in one log. On files
+ * an append is `appendFast`: the lock, then an O_APPEND write that never re-reads or rewrites earlier
+ * lines, so a log kept before Ratchet (with lines in the original's shape, or a bad one) is kept
+ * byte for byte and does not stop the command.
  */
+export async function activityLogOf(ctx: Context): Promise<ActivityLogStore> {
+  const backend = await sharedStorageOf(ctx);
+  return openActivityLogStore(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true, root: ctx.cwd, ...(backend === undefined ? {} : { backend, key: ACTIVITY_LOG_PATH }) });
+}
+
+/** Append one entry to the project's activity log. */
 export async function logActivity(ctx: Context, session: Session, input: ActivityInput): Promise<void> {
-  await openActivityLog(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true, root: ctx.cwd }).appendFast([activityEntry(session, input, { now: () => new Date() })]);
+  await (await activityLogOf(ctx)).append([activityEntry(session, input, { now: () => new Date() })]);
 }
 
 /**

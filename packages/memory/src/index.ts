@@ -83,5 +83,5 @@ export {
 } from './observe.js';
 export { runVerifyCommand, type VerifyOutcome, type VerifyRunner, type VerifyRunOptions } from './verify.js';
 export { checkMemoryData, memoryDataSchema } from './validate.js';
-export { DEFAULT_MEMORY_PATH, MEMORY_SCHEMA_URL, MEMORY_SCHEMA_VERSION, memoryDocument, openMemory } from './file.js';
+export { DEFAULT_MEMORY_PATH, MEMORY_SCHEMA_URL, MEMORY_SCHEMA_VERSION, memoryDocument, openMemory, type MemoryStoreOptions } from './file.js';
 export { importFtlMemory, type FtlImportResult } from './ftl.js';

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { NotFoundError, StoreError, inspectLock } from '@ratchet/store';
+import { NotFoundError, StoreError, inspectLock, storageKind } from '@ratchet/store';
 import { nextDirective, readSessionSync, type Session } from '@ratchet/orchestrator/session-view';
 import type { Context } from '../context.js';
 import type { HookMemory } from './memory.js';
@@ -76,9 +76,17 @@ export async function openObligations(ctx: Context, memory: HookMemory, runners:
     const { flowObligations } = await import('./flow-obligations.js');
     out.push(...(await flowObligations(ctx, memory.flows)));
   }
-  if (runners.length > 0 && existsSync(join(root, '.ratchet', 'campaign.json'))) {
-    const { claimObligations } = await import('./claim-obligations.js');
-    out.push(...(await claimObligations(root, runners)));
+  // On files, no campaign.json is no claim (and nothing else is loaded). A project whose state is
+  // shared (RATCHET_STORE=postgres://...) keeps its campaign in the database: read it there.
+  if (runners.length > 0) {
+    let shared = false;
+    await guard(() => {
+      shared = !existsSync(join(root, '.ratchet', 'campaign.json')) && storageKind(root, ctx.io.env) !== 'file';
+    });
+    if (shared || existsSync(join(root, '.ratchet', 'campaign.json'))) {
+      const { claimObligations } = await import('./claim-obligations.js');
+      out.push(...(await claimObligations(root, runners, shared ? ctx.io.env : undefined)));
+    }
   }
   for (const lock of memory.jixoLocks) {
     await guard(async () => {

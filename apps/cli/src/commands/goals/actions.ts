@@ -24,7 +24,7 @@ export default async function actions(ctx: Context, args: string[], options: Opt
       }
       return EXIT_OK;
     }
-    const store = openState(ctx, options);
+    const store = await openState(ctx, options);
     const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options), registry: command === 'list' ? undefined : registryFileOf(ctx, options, registry) };
     if (command === 'list') {
       const state = await store.read();

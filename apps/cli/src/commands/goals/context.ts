@@ -5,17 +5,17 @@
  */
 import { resolve } from 'node:path';
 import { planContext, renderPlanContext, type ContextMemory, type PlanContext } from '@ratchet/goals';
-import { MemoryIndex, openMemory } from '@ratchet/memory';
+import { MemoryIndex } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { memoryFile } from '../memory/shared.js';
+import { memoryFile, projectMemory } from '../memory/shared.js';
 import { clockOf, intOption, loadRegistryFor, mapErrors, openState, type Options } from './shared.js';
 
 export default async function context(ctx: Context, _args: string[], options: Options): Promise<number> {
   return mapErrors(ctx, async () => {
     const now = clockOf(options)();
     const registry = await loadRegistryFor(ctx, options);
-    const state = await openState(ctx, options).read();
+    const state = await (await openState(ctx, options)).read();
     const query = typeof options.query === 'string' && options.query.trim() !== '' ? options.query : undefined;
     const limits = { now, query, goals: intOption(options.goals, '--goals', 0), actions: intOption(options.limit, '--limit', 0), questions: intOption(options.questions, '--questions', 0) };
     // The memory topic: the query, else what the top goals are about.
@@ -39,7 +39,7 @@ async function relevantMemories(ctx: Context, options: Options, topic: string, n
   // memoryFile confines the path to the project (exit 2 otherwise).
   const file = memoryFile(ctx, { file: typeof options.memory === 'string' ? options.memory : undefined });
   // No match budget: a time limit would make the result depend on the machine's speed.
-  const result = new MemoryIndex(await openMemory(resolve(file.path)).read()).query(topic, { now });
+  const result = new MemoryIndex(await (await projectMemory(ctx, resolve(file.path))).read()).query(topic, { now });
   return [...result.failures, ...result.patterns].map((h) => ({
     kind: h.kind,
     name: h.name,

@@ -7,7 +7,7 @@ import { actorOf, expectedVersion, intOption, mapErrors, numberOption, openState
 /** `ratchet goals add|list|progress|history|revert`. */
 export default async function goals(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, arg] = args;
-  const store = openState(ctx, options);
+  const store = await openState(ctx, options);
   const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options) };
   return mapErrors(ctx, async () => {
     if (command === 'list') {

@@ -32,7 +32,7 @@ export default async function plan(ctx: Context, args: string[], options: Option
       return EXIT_PROBLEMS;
     }
     return mapErrors(ctx, async () => {
-      const r = await openState(ctx, options).mutate({ actor: actorOf(ctx, options), expected_version: expectedVersion(options), op: 'plan.start' }, (tx) =>
+      const r = await (await openState(ctx, options)).mutate({ actor: actorOf(ctx, options), expected_version: expectedVersion(options), op: 'plan.start' }, (tx) =>
         startPlan(tx, { plan: parsed, digest: planDigest(text), source: shown, id: options.id as string | undefined, goal_id: options.goal as string | undefined, turn_id: options.turn as string | undefined }),
       );
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, plan: r.result, ready: readySteps(r.result).map((s) => s.number) });
@@ -83,7 +83,7 @@ async function step(ctx: Context, args: string[], options: Options): Promise<num
   if (!['start', 'succeed', 'fail'].includes(event)) throw new CliError(`goals plan step: the event is start, succeed or fail, not ${JSON.stringify(event)}`);
   const evidence = (options.evidence as string[] | undefined) ?? [];
   return mapErrors(ctx, async () => {
-    const r = await openState(ctx, options).mutate({ actor: actorOf(ctx, options), expected_version: expectedVersion(options), op: `plan.step.${event}` }, (tx) =>
+    const r = await (await openState(ctx, options)).mutate({ actor: actorOf(ctx, options), expected_version: expectedVersion(options), op: `plan.step.${event}` }, (tx) =>
       event === 'start'
         ? startStep(tx, planId, number)
         : event === 'succeed'
@@ -105,7 +105,7 @@ async function step(ctx: Context, args: string[], options: Options): Promise<num
 /** `goals plan show [plan]`: every run, or one run's steps. */
 async function show(ctx: Context, planId: string | undefined, options: Options): Promise<number> {
   return mapErrors(ctx, async () => {
-    const state = await openState(ctx, options).read();
+    const state = await (await openState(ctx, options)).read();
     const runs = state.plans ?? [];
     if (planId === undefined) {
       if (ctx.json) ctx.emitJson({ ok: true, version: state.version, plans: runs.map((p) => ({ ...p, ready: readySteps(p).map((s) => s.number) })) });

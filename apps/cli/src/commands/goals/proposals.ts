@@ -11,7 +11,7 @@ import { traceProposal } from './trace-proposals.js';
 /** `ratchet proposals submit|amend|list|show|review|merge|export`. */
 export default async function proposals(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, first, second] = args;
-  const store = openState(ctx, options);
+  const store = await openState(ctx, options);
   const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options) };
   return mapErrors(ctx, async () => {
     if (command === 'list') {

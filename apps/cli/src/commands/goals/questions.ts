@@ -7,7 +7,7 @@ import { actorOf, expectedVersion, mapErrors, numberOption, openState, type Opti
 /** `ratchet questions add|list` and `ratchet stories update|list`: thin wrappers over upsertQuestion / upsertStory. */
 export default async function questions(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, text] = args;
-  const store = openState(ctx, options);
+  const store = await openState(ctx, options);
   return mapErrors(ctx, async () => {
     if (command === 'question-list' || command === 'story-list') {
       const state = await store.read();

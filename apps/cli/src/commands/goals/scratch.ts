@@ -22,7 +22,7 @@ import { actorOf, clockOf, expectedVersion, loadRegistryFor, mapErrors, numberOp
 
 export default async function scratch(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, first, second] = args;
-  const store = openState(ctx, options);
+  const store = await openState(ctx, options);
   const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options) };
   return mapErrors(ctx, async () => {
     if (command === 'list') {

@@ -15,7 +15,7 @@ export default async function share(ctx: Context, args: string[], options: Optio
   const org = options.orgGrant as string | undefined;
   if (agent === undefined && org === undefined) throw new CliError('goals share: give --agent-grant <id> and/or --org-grant <id>');
   const access = options.access as 'read' | 'write' | 'none';
-  const store = openState(ctx, options);
+  const store = await openState(ctx, options);
   return mapErrors(ctx, async () => {
     const r = await store.mutate({ actor: actorOf(ctx, options), op: 'scope.share', expected_version: expectedVersion(options) }, (tx) =>
       shareItem(tx, kind as ScopedKind, id, { agent_id: agent, org_id: org, access }),

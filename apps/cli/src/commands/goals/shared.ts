@@ -11,6 +11,7 @@ import { actorScope, pinnedActor } from '../../actor.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { assetPath, displayPath } from '../../paths.js';
+import { sharedStorageOf, storageKey } from '../../storage.js';
 
 /** The project's registry, in whichever format it is kept (one of them; two would be ambiguous). */
 export const PROJECT_REGISTRIES = ['protocols/action_types.json', 'protocols/action_types.yaml', 'protocols/action_types.yml'] as const;
@@ -39,8 +40,12 @@ export function clockOf(options: Options): () => number {
  * `turn assess` and `goals context` is scoped without each command knowing; writes are checked
  * against the scope inside the library's transaction, whatever command makes them.
  */
-export function openState(ctx: Context, options: Options): GoalsStore {
-  const store = openGoals(resolve(ctx.cwd, options.state ?? '.ratchet/goals.json'), { clock: clockOf(options), root: ctx.cwd });
+export async function openState(ctx: Context, options: Options): Promise<GoalsStore> {
+  const path = resolve(ctx.cwd, options.state ?? '.ratchet/goals.json');
+  // On a shared backend (RATCHET_STORE=postgres://...) the state is the document at the file's
+  // project-relative key there; on files nothing is loaded or opened beyond the file itself.
+  const backend = await sharedStorageOf(ctx);
+  const store = openGoals(path, { clock: clockOf(options), root: ctx.cwd, ...(backend === undefined ? {} : { backend, key: storageKey(ctx, path) }) });
   const actor = actorOf(ctx, options);
   return {
     ...store,

@@ -16,7 +16,7 @@ export default async function stats(ctx: Context, _args: string[], options: Opti
   }
   const now = clockOf(options)();
   return mapErrors(ctx, async () => {
-    const [state, registry] = await Promise.all([openState(ctx, options).read(), loadRegistryFor(ctx, options)]);
+    const [state, registry] = await Promise.all([(await openState(ctx, options)).read(), loadRegistryFor(ctx, options)]);
     const doc = actionStats(state, registry, { now, since });
     if (ctx.json) {
       // The document as its JSON Schema describes it (it names the schema in $schema), as goals context prints its own.

@@ -12,7 +12,7 @@ export default async function turn(ctx: Context, args: string[], options: Option
   const [command, file] = args;
   return mapErrors(ctx, async () => {
     const registry = await loadRegistryFor(ctx, options);
-    const store = openState(ctx, options);
+    const store = await openState(ctx, options);
     if (command === 'assess') {
       const state = await store.read();
       const result = assess(state, registry, {

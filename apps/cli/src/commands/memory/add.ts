@@ -1,7 +1,7 @@
-import { addFailure, addPattern, openMemory, type AddResult } from '@ratchet/memory';
+import { addFailure, addPattern, type AddResult } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { memoryFile, now, numberOption, stringList, withMemoryErrors } from './shared.js';
+import { memoryFile, projectMemory, now, numberOption, stringList, withMemoryErrors } from './shared.js';
 
 const REFUSED = new Error('refused');
 
@@ -19,8 +19,8 @@ export default async function add(ctx: Context, args: string[], options: Record<
   const at = now();
   let result: AddResult | undefined;
   try {
-    await withMemoryErrors(file.shown, () =>
-      openMemory(file.path, { createParentDirs: true }).update((draft) => {
+    await withMemoryErrors(file.shown, async () =>
+      (await projectMemory(ctx, file.path, { createParentDirs: true })).update((draft) => {
         result =
           kind === 'failure'
             ? addFailure(draft, { ...common, fix: String(options.fix), cost: value, match: typeof options.match === 'string' ? options.match : undefined }, { now: at })

@@ -1,10 +1,10 @@
-import { importFtlMemory, openMemory, type FtlImportResult } from '@ratchet/memory';
+import { importFtlMemory, type FtlImportResult } from '@ratchet/memory';
 import { readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
-import { memoryFile, now, withMemoryErrors } from './shared.js';
+import { memoryFile, projectMemory, now, withMemoryErrors } from './shared.js';
 
 /** `ratchet memory import <ftl-memory.json>`: every entry through the gates and the merge; exit 1 if some were refused or skipped. */
 export default async function importCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -14,7 +14,7 @@ export default async function importCommand(ctx: Context, args: string[], option
   const file = memoryFile(ctx, options);
   const at = now();
   let result: FtlImportResult | undefined;
-  await withMemoryErrors(displayPath(ctx, from.path), () => openMemory(file.path, { createParentDirs: true }).update((draft) => void (result = importFtlMemory(draft, from.value, { now: at }))));
+  await withMemoryErrors(displayPath(ctx, from.path), async () => (await projectMemory(ctx, file.path, { createParentDirs: true })).update((draft) => void (result = importFtlMemory(draft, from.value, { now: at }))));
   const r = result!;
   const problems = r.refused.length + r.skipped.length;
   if (ctx.json) ctx.emitJson({ ok: problems === 0, file: file.shown, from: displayPath(ctx, from.path), ...r });

@@ -1,10 +1,10 @@
 import { CampaignError, readCampaignWorkspaces, recordObservation } from '@ratchet/campaign-dag';
-import { applyObservation, observe, openMemory, runVerifyCommand, type ObservationApplied } from '@ratchet/memory';
+import { applyObservation, observe, runVerifyCommand, type ObservationApplied } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { toObserved } from '../../memory-campaign.js';
 import { campaignOptionsWithBackend, guard } from '../campaign/shared.js';
-import { memoryFile, now, numberOption, truncate, withMemoryErrors } from './shared.js';
+import { memoryFile, projectMemory, now, numberOption, truncate, withMemoryErrors } from './shared.js';
 
 /**
  * `ratchet memory observe [campaign] [--verify]`: learn from a campaign's finished workspaces (the
@@ -37,8 +37,8 @@ export default async function memoryObserve(ctx: Context, args: string[], option
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   });
   let applied: ObservationApplied = { failures: [], patterns: [], feedback: [], links: [] };
-  await withMemoryErrors(shown, () =>
-    openMemory(path, { createParentDirs: true }).update((data) => {
+  await withMemoryErrors(shown, async () =>
+    (await projectMemory(ctx, path, { createParentDirs: true })).update((data) => {
       applied = applyObservation(data, observation, { now: now() });
       return data;
     }),

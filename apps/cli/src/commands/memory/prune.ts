@@ -1,14 +1,14 @@
-import { openMemory, prune as pruneMemory, type PruneResult } from '@ratchet/memory';
+import { prune as pruneMemory, type PruneResult } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { memoryFile, now, numberOption } from './shared.js';
+import { memoryFile, projectMemory, now, numberOption } from './shared.js';
 
 /** `ratchet memory prune [--dry-run]`. */
 export default async function prune(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const file = memoryFile(ctx, options);
   const minImportance = numberOption(options, 'minImportance', '--min-importance', { min: 0 }) ?? 0.1;
   const at = now();
-  const memory = openMemory(file.path);
+  const memory = await projectMemory(ctx, file.path);
   const dryRun = options.dryRun === true;
   let result: PruneResult;
   if (dryRun) result = pruneMemory(structuredClone(await memory.read()), { now: at, minImportance });

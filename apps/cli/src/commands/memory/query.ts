@@ -1,9 +1,9 @@
-import { MemoryIndex, openMemory, recordAccess, type Explanation, type QueryHit, type Retrieval } from '@ratchet/memory';
+import { MemoryIndex, recordAccess, type Explanation, type QueryHit, type Retrieval } from '@ratchet/memory';
 import { CliError } from '../../errors.js';
 import { configuredEmbedder } from '../../memory-embedder.js';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { MATCH_BUDGET, memoryFile, now, numberOption, stringList, truncate } from './shared.js';
+import { MATCH_BUDGET, memoryFile, projectMemory, now, numberOption, stringList, truncate } from './shared.js';
 import { versioned } from '../../output/json-output.js';
 
 /** `ratchet memory query|explain <topic...>`: read-only unless --record. */
@@ -21,7 +21,7 @@ export default async function query(ctx: Context, args: string[], options: Recor
     matchBudget: MATCH_BUDGET,
     retrieval: retrievalOption(options),
   };
-  const memory = openMemory(file.path);
+  const memory = await projectMemory(ctx, file.path);
   const index = new MemoryIndex(await memory.read());
   // Only a project that configured the transformer embedder loads it (and pays for it).
   const embedder = queryOptions.retrieval === 'bm25' ? undefined : await configuredEmbedder(ctx.cwd);

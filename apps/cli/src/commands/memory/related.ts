@@ -1,8 +1,8 @@
-import { openMemory, related as relatedEntries } from '@ratchet/memory';
+import { related as relatedEntries } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { memoryFile, numberOption, withMemoryErrors } from './shared.js';
+import { memoryFile, projectMemory, numberOption, withMemoryErrors } from './shared.js';
 
 /** `ratchet memory related <name>`: breadth-first over typed edges, weight products >= --min-weight. */
 export default async function related(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -11,7 +11,7 @@ export default async function related(ctx: Context, args: string[], options: Rec
   const file = memoryFile(ctx, options);
   const maxDepth = numberOption(options, 'depth', '--depth', { min: 1, max: 10, integer: true }) ?? 3;
   const minWeight = numberOption(options, 'minWeight', '--min-weight', { min: 0 }) ?? 0.5;
-  const data = await openMemory(file.path).read();
+  const data = await (await projectMemory(ctx, file.path)).read();
   const found = await withMemoryErrors(file.shown, () => Promise.resolve(relatedEntries(data, name, { maxDepth, minWeight })));
   if (ctx.json) {
     ctx.emitJson({ ok: true, file: file.shown, name, related: found });

@@ -1,9 +1,10 @@
 /** Helpers the memory commands share: the file, the clock, number options, library errors -> CLI errors. */
-import { MemoryError } from '@ratchet/memory';
-import { OutsideRootError, resolveInsideRoot } from '@ratchet/store';
+import { MemoryError, openMemory, type MemoryData } from '@ratchet/memory';
+import { OutsideRootError, resolveInsideRoot, type Document, type DocumentOptions } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { displayPath } from '../../paths.js';
+import { sharedStorageOf, storageKey } from '../../storage.js';
 
 export const DEFAULT_FILE = '.ratchet/memory.json';
 
@@ -18,6 +19,16 @@ export function memoryFile(ctx: Context, options: Record<string, unknown>): { pa
     throw new CliError(`--file ${given} refused: ${err.reason}`, { code: 'outside-root', file: given });
   }
   return { path, shown: displayPath(ctx, path) };
+}
+
+/**
+ * The project's memory at `path` (from `memoryFile`): the file, or on a shared backend
+ * (RATCHET_STORE=postgres://...) the document at the file's project-relative key there. On files
+ * nothing beyond the file is loaded or opened.
+ */
+export async function projectMemory(ctx: Context, path: string, options: DocumentOptions = {}): Promise<Document<MemoryData>> {
+  const backend = await sharedStorageOf(ctx);
+  return openMemory(path, backend === undefined ? options : { ...options, backend, key: storageKey(ctx, path) });
 }
 
 /** The clock: wall time. (The library takes `now` as a parameter; only the CLI reads it.) */

@@ -1,12 +1,12 @@
-import { openMemory, stats as memoryStats } from '@ratchet/memory';
+import { stats as memoryStats } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { memoryFile, now } from './shared.js';
+import { memoryFile, projectMemory, now } from './shared.js';
 
 /** `ratchet memory stats`. */
 export default async function stats(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const file = memoryFile(ctx, options);
-  const s = memoryStats(await openMemory(file.path).read(), now());
+  const s = memoryStats(await (await projectMemory(ctx, file.path)).read(), now());
   if (ctx.json) {
     ctx.emitJson({ ok: true, file: file.shown, ...s, tags: { ...s.tags } });
     return EXIT_OK;

@@ -1,4 +1,5 @@
 import { createWorkspace, findTask, readCampaign, type PriorKnowledge } from '@ratchet/campaign-dag';
+import { existsSync } from 'node:fs';
 import { readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
@@ -7,6 +8,8 @@ import { displayPath, resolvePath } from '../../paths.js';
 import { priorKnowledgeFromMemory, taskTopic } from '../../memory-campaign.js';
 import { configuredEmbedder } from '../../memory-embedder.js';
 import { campaignOptionsWithBackend, guard, seqArg } from '../campaign/shared.js';
+import { projectMemory } from '../memory/shared.js';
+import { sharedStorageOf } from '../../storage.js';
 
 /**
  * `ratchet workspace create SEQ [--prior-knowledge FILE | --memory FILE | --no-memory]`: prior
@@ -21,7 +24,9 @@ export default async function create(ctx: Context, args: string[], options: Reco
     const memoryPath = resolvePath(ctx, typeof options.memory === 'string' ? options.memory : '.ratchet/memory.json');
     const campaign = await guard(ctx, async () => readCampaign(ctx.cwd, (await campaignOptionsWithBackend(ctx, options))));
     const task = await guard(ctx, () => Promise.resolve(findTask(campaign, seq)));
-    priorKnowledge = await priorKnowledgeFromMemory(memoryPath, taskTopic(task, campaign.objective), Date.now(), await configuredEmbedder(ctx.cwd));
+    // A project without memory yet has no prior knowledge from it (on files: no memory file).
+    const shared = await sharedStorageOf(ctx);
+    if (shared !== undefined || existsSync(memoryPath)) priorKnowledge = await priorKnowledgeFromMemory(await projectMemory(ctx, memoryPath), taskTopic(task, campaign.objective), Date.now(), await configuredEmbedder(ctx.cwd));
   }
   const { path, record } = await guard(ctx, async () => createWorkspace(ctx.cwd, seq, { ...(await campaignOptionsWithBackend(ctx, options)), ...(priorKnowledge === undefined ? {} : { priorKnowledge }) }));
   const shown = displayPath(ctx, path);
