@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { addFailure, checkMemoryData, MEMORY_SCHEMA_URL, openMemory } from '../src/index.js';
+import type { StorageBackend } from '@ratchet/store';
 import { failure, NOW, tempDir } from './support.js';
 
 const worker = fileURLToPath(new URL('./fixtures/worker.mjs', import.meta.url));
@@ -77,4 +78,19 @@ describe('memory.json through the store', () => {
     expect(data.failures).toHaveLength(4 * perWorker);
     expect(new Set(data.failures.map((f) => f.name)).size).toBe(4 * perWorker);
   }, 90_000);
+});
+
+describe('openMemory with a storage backend', () => {
+  test('the file backend is the file at path, as without one', async () => {
+    const dir = tempDir();
+    const { createFileBackend } = await import('@ratchet/store');
+    const memory = openMemory(join(dir, '.ratchet', 'memory.json'), { backend: createFileBackend(dir), key: '.ratchet/memory.json', createParentDirs: true });
+    await memory.update((d) => void addFailure(d, { trigger: 'vite HMR breaks on symlinked packages', fix: 'set resolve.preserveSymlinks', cost: 2000 }, { now: NOW }));
+    expect(JSON.parse(readFileSync(join(dir, '.ratchet', 'memory.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, failures: [{ name: 'vite-hmr-breaks-on-symlinked-packages' }] });
+  });
+
+  test('a shared backend without the document key is refused', () => {
+    const shared = { kind: 'postgres', location: 'postgres://db/x' } as unknown as StorageBackend;
+    expect(() => openMemory('/x/memory.json', { backend: shared })).toThrow(/needs the key/);
+  });
 });

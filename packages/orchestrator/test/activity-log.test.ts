@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonParseError, ValidationError } from '@ratchet/store';
+import { JsonParseError, ValidationError, type StorageBackend } from '@ratchet/store';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { activityEntry, createSession, moveTo, openActivityLog, startPlan, type Session } from '../src/index.js';
+import { activityEntry, createSession, moveTo, openActivityLog, openActivityLogStore, startPlan, type Session } from '../src/index.js';
 import { ActivityEntrySchema } from '../src/schema.js';
 import { fakeClock, host } from './support.js';
 
@@ -60,5 +60,45 @@ describe('activity log', () => {
     expect(await readFile(path, 'utf8')).toBe(text);
     await writeFile(path, `${good.replace('"INFO"', '"MAYBE"')}\n`);
     await expect(openActivityLog(path).read()).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('openActivityLogStore on files (the default)', () => {
+  const entry = (id: string): ReturnType<typeof activityEntry> => activityEntry({ ...createSession('T-1', host({})), sessionId: 'S-1' }, { type: id, status: 'INFO', message: id }, { now: () => new Date('2030-01-01T00:00:00Z'), logId: id });
+
+  test('is the JSONL file: appends keep earlier lines byte for byte, the file backend is files too', async () => {
+    const path = join(dir, 'logs', 'activity.log.jsonl');
+    await mkdir(join(dir, 'logs'));
+    // A line kept from before Ratchet, in the original's shape: appends go after it, untouched.
+    await writeFile(path, '{"legacy": true}\n');
+    const { createFileBackend } = await import('@ratchet/store');
+    const log = openActivityLogStore(path, { backend: createFileBackend(dir), key: 'logs/activity.log.jsonl', createParentDirs: true });
+    expect(log.path).toBe(path);
+    await log.append([entry('A'), entry('B')]);
+    const text = await readFile(path, 'utf8');
+    expect(text.startsWith('{"legacy": true}\n')).toBe(true);
+    expect(text.trim().split('\n')).toHaveLength(3);
+  });
+
+  test('appendOnce appends exactly once among concurrent callers with the same check', async () => {
+    const path = join(dir, 'activity.log.jsonl');
+    const log = openActivityLogStore(path, { createParentDirs: true });
+    const seen = (entries: readonly { action: { type: string } }[]): boolean => entries.some((e) => e.action.type === 'TASK_END');
+    const results = await Promise.all(Array.from({ length: 6 }, () => log.appendOnce(entry('TASK_END'), seen)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect((await log.read()).map((e) => e.action.type)).toEqual(['TASK_END']);
+  });
+
+  test('a bad entry is refused before anything is written', async () => {
+    const path = join(dir, 'activity.log.jsonl');
+    const log = openActivityLogStore(path, { createParentDirs: true });
+    const bad = { ...entry('X'), outcome: { status: 'MAYBE', message: '' } } as unknown as ReturnType<typeof activityEntry>;
+    await expect(log.append([entry('A'), bad])).rejects.toBeInstanceOf(ValidationError);
+    await expect(readFile(path, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('a shared backend without the log key is refused', async () => {
+    const shared = { kind: 'postgres', location: 'postgres://db/x' } as unknown as StorageBackend;
+    expect(() => openActivityLogStore(join(dir, 'a.jsonl'), { backend: shared })).toThrow(/needs its key/);
   });
 });
