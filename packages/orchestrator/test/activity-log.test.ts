@@ -97,7 +97,7 @@ describe('openActivityLogStore on files (the default)', () => {
     await expect(readFile(path, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  test('a shared backend without the log key is refused', async () => {
+  test('a shared backend without the log key is refused', () => {
     const shared = { kind: 'postgres', location: 'postgres://db/x' } as unknown as StorageBackend;
     expect(() => openActivityLogStore(join(dir, 'a.jsonl'), { backend: shared })).toThrow(/needs its key/);
   });
