@@ -20,7 +20,7 @@ function traced(cmd: Command): Command {
 /** Options every goals command shares: where the state and the registry are. */
 function common(cmd: Command): Command {
   return cmd
-    .option('--state <file>', 'the goals state file, relative to --cwd', STATE)
+    .option('--state <file>', 'the goals state file, relative to --cwd (with a shared store, RATCHET_STORE=postgres://..., the key of the state in the database)', STATE)
     .option('--registry <file>', 'action-type registry (JSON or YAML; default: protocols/action_types.json, .yaml or .yml if present, else the bundled one)')
     .option('--agent <id>', 'the acting agent (default: $RATCHET_AGENT): it sees and changes only goals, actions and Scratch Page items in its scope or shared with it; new items are stamped with it. Where RATCHET_AGENT is set, another --agent is refused')
     .option('--org <id>', 'the acting agent\'s org (default: $RATCHET_ORG); where RATCHET_ORG is set, another --org is refused');

@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander';
 import type { RegisterArea } from '../../areas.js';
 
-const fileOption = (cmd: Command): Command => cmd.option('--file <path>', 'the memory file, relative to --cwd', '.ratchet/memory.json');
+const fileOption = (cmd: Command): Command => cmd.option('--file <path>', 'the memory file, relative to --cwd (with a shared store, RATCHET_STORE=postgres://..., the key of memory in the database)', '.ratchet/memory.json');
 
 export const registerMemory: RegisterArea = (program, action) => {
   const memory = program
@@ -13,7 +13,7 @@ export const registerMemory: RegisterArea = (program, action) => {
     .description('remember what failed and what worked, and recall it by topic: ranked by relevance, cost, feedback and age')
     .addHelpText(
       'after',
-      '\nThe memory file is .ratchet/memory.json (change it with --file). Queries never write unless you pass --record.\n\nExamples:\n  ratchet memory add-failure --trigger "ModuleNotFoundError: No module named requests" --fix "install it in the venv" --cost 2000\n  ratchet memory query "pytest fails with No module named requests"\n  ratchet memory feedback module-not-found-requests --helped',
+      '\nThe memory file is .ratchet/memory.json (change it with --file); with a shared store (RATCHET_STORE=postgres://... or ratchet.config.json "store") memory is that key in the database, shared by every machine. Queries never write unless you pass --record.\n\nExamples:\n  ratchet memory add-failure --trigger "ModuleNotFoundError: No module named requests" --fix "install it in the venv" --cost 2000\n  ratchet memory query "pytest fails with No module named requests"\n  ratchet memory feedback module-not-found-requests --helped',
     );
 
   fileOption(
