@@ -58,7 +58,7 @@ describe.skipIf(!availability.available)('goals, memory and the activity log sha
     expect(writers.filter((w) => w.status === 0)).toHaveLength(1);
     const losers = writers.filter((w) => w.status !== 0);
     expect(losers).toHaveLength(5);
-    for (const l of losers) expect([l.status, l.stderr]).toEqual([1, expect.stringMatching(/version/)]);
+    for (const l of losers) expect([l.status, l.stderr]).toEqual([1, expect.stringMatching(/^postgres:\/\/.*#\.ratchet\/goals\.json: version conflict/)]);
     const after = JSON.parse(on(m1, 'goals', ['--json', 'goals', 'list']).stdout) as { version: number; goals: unknown[] };
     expect(after.version).toBe(version + 1);
     expect(after.goals).toHaveLength(2);
