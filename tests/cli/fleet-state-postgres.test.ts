@@ -131,6 +131,12 @@ describe.skipIf(!availability.available)('goals, memory and the activity log sha
     expect(reason).toContain('shared store cannot be reached');
     expect(reason).toContain('postgres://fleet:***@127.0.0.1:1/ratchet');
     expect(reason).not.toContain('hunter2');
+    // SessionStart on machine 2 shows the shared goals' turn assess (no goals.json on the machine).
+    expect(on(m1, 'hook', ['goals', 'add', 'keep the fleet green', '--priority', '3']).status).toBe(0);
+    const start = ratchet(['hook', 'session-start'], { cwd: m2, input: JSON.stringify({ session_id: 'fleet-session-1', cwd: m2, hook_event_name: 'SessionStart', source: 'startup' }), env: { CLAUDE_PROJECT_DIR: m2, RATCHET_RUNNER: 'builder-7', RATCHET_STORE: '', RATCHET_STORE_PROJECT: '' }, timeout: 60_000 });
+    const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(context).toContain('campaign task 001 (api) is claimed by builder-7');
+    expect(context).toContain('keep the fleet green');
     // Completing the claim from the other machine discharges it.
     expect(on(m1, 'hook', ['campaign', 'update-task', '1', 'complete', '--runner', 'builder-7']).status).toBe(0);
     expect(stop({}).stdout.trim()).toBe('');

@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { storageKind } from '@ratchet/store';
 import type { Context, Io } from '../context.js';
 import type { HookAnswer } from './answer.js';
 import { loadHookConfig } from './config.js';
@@ -16,6 +17,15 @@ import type { HookPayload } from './payload.js';
 import { defaultRunner, sessionRunners } from './runner.js';
 
 export const SESSION_CONTEXT_MAX = 1500;
+
+/** Whether the project's state is in a shared database (goals there, no local goals.json); a bad setting is not (the commands report it). */
+function sharedStore(ctx: Context): boolean {
+  try {
+    return storageKind(ctx.cwd, ctx.io.env) !== 'file';
+  } catch {
+    return false;
+  }
+}
 /** The directive of a started flow is long; the prompt's context keeps its head. */
 const PROMPT_CONTEXT_MAX = 4000;
 /** The prompt as the flow's `query` input: enough to route it, never a whole pasted file. */
@@ -47,7 +57,7 @@ export async function sessionStart(ctx: Context, payload: HookPayload): Promise<
   const obligations = await openObligations(ctx, memory, sessionRunners(ctx.io.env, payload.sessionId, memory));
   parts.push(obligations.length > 0 ? `Open now (you cannot stop until each is done):\n${describeObligations(obligations)}` : 'No task is open: start one with `ratchet task start --task-id <id>`.');
   parts.push(`Your runner name: ${runner} (claim campaign work with \`ratchet campaign ready --claim ${runner}\`).`);
-  if (existsSync(join(ctx.cwd, '.ratchet', 'goals.json'))) {
+  if (existsSync(join(ctx.cwd, '.ratchet', 'goals.json')) || sharedStore(ctx)) {
     const r = await ratchet(ctx, ['turn', 'assess', '--limit', '3']);
     if (r.code === 0 && r.out.trim() !== '') parts.push(`Top of \`ratchet turn assess\`:\n${clip(r.out.trim(), 400)}`);
   }
