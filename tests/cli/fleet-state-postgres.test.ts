@@ -110,7 +110,7 @@ describe.skipIf(!availability.available)('goals, memory and the activity log sha
     expect(existsSync(join(m1, 'logs', 'activity.log.jsonl'))).toBe(false);
   }, 180_000);
 
-  test('the Stop hook sees a claim held in the database (no campaign.json on the machine); an unreachable database blocks too', () => {
+  test('the hooks on a machine whose config names the database: Stop sees its claims (an unreachable database blocks too), SessionStart its goals, PostToolUse logs there', async () => {
     const [m1, m2] = [machine('hook-m1'), machine('hook-m2')];
     writeFileSync(join(m1, 'plan.json'), JSON.stringify({ tasks: [{ seq: 1, slug: 'api', delta: ['src/api.ts'], verify: 'true', depends: 'none' }] }));
     expect(on(m1, 'hook', ['campaign', 'create', 'fleet hook']).status).toBe(0);
@@ -137,6 +137,17 @@ describe.skipIf(!availability.available)('goals, memory and the activity log sha
     const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     expect(context).toContain('campaign task 001 (api) is claimed by builder-7');
     expect(context).toContain('keep the fleet green');
+    // PostToolUse logs the tool call into the shared activity log, not a local file.
+    const tool = ratchet(['hook', 'post-tool-use'], { cwd: m2, input: JSON.stringify({ session_id: 'fleet-session-1', cwd: m2, hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: join(m2, 'src/api.ts'), content: 'export {};\n' }, tool_response: { success: true } }), env: { CLAUDE_PROJECT_DIR: m2, RATCHET_STORE: '', RATCHET_STORE_PROJECT: '' }, timeout: 60_000 });
+    expect([tool.status, tool.stderr]).toEqual([0, '']);
+    expect(existsSync(join(m2, 'logs', 'activity.log.jsonl'))).toBe(false);
+    const backend = createPostgresBackend({ url: cluster.url, project: 'hook' });
+    try {
+      const logged = (await backend.logs.read('logs/activity.log.jsonl')).map((e) => e.record as { action: { type: string; details: { tool: string } } });
+      expect(logged.map((r) => [r.action.type, r.action.details.tool])).toEqual([['TOOL_CALL', 'Write']]);
+    } finally {
+      await backend.close();
+    }
     // Completing the claim from the other machine discharges it.
     expect(on(m1, 'hook', ['campaign', 'update-task', '1', 'complete', '--runner', 'builder-7']).status).toBe(0);
     expect(stop({}).stdout.trim()).toBe('');

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { ACTIVITY_LOG_PATH, activityEntryValidator, currentStep, type ActivityEntry, type Session } from '@ratchet/orchestrator/session-view';
-import { openJsonl } from '@ratchet/store';
+import { openJsonl, storageKind } from '@ratchet/store';
 import { simpleCommands } from './bash.js';
 import { openHookMemory, remember, type HookMemory } from './memory.js';
 import type { HookPayload } from './payload.js';
@@ -69,8 +69,15 @@ export function obligationsFrom(command: string, memory: HookMemory): HookMemory
   return next === memory ? undefined : next;
 }
 
-export async function postToolUse(root: string, payload: HookPayload, session: Session | undefined): Promise<void> {
-  await openJsonl(join(root, ACTIVITY_LOG_PATH), { schema: activityEntryValidator, createParentDirs: true }).appendFast([activityFor(payload, session, new Date())]);
+export async function postToolUse(root: string, payload: HookPayload, session: Session | undefined, env: Readonly<Record<string, string | undefined>> = {}): Promise<void> {
+  const entry = activityFor(payload, session, new Date());
+  if (storageKind(root, env) === 'file') {
+    await openJsonl(join(root, ACTIVITY_LOG_PATH), { schema: activityEntryValidator, createParentDirs: true }).appendFast([entry]);
+  } else {
+    // The project's activity log is in its shared database: the tool call goes there too, one log for every machine.
+    const { appendSharedActivity } = await import('./activity-shared.js');
+    await appendSharedActivity(root, env, entry);
+  }
   const command = payload.toolName === 'Bash' && typeof payload.toolInput.command === 'string' ? payload.toolInput.command : undefined;
   if (command === undefined || payload.sessionId === undefined || !/\bratchet\b/.test(command)) return;
   const doc = openHookMemory(root, payload.sessionId);

@@ -5,7 +5,7 @@ import { readTaskSession } from '../obligations.js';
 import { postToolUse } from '../post-tool-use.js';
 import type { HookHandler } from '../run.js';
 
-export const handle: HookHandler = async (_ctx, root, payload) => {
+export const handle: HookHandler = async (ctx, root, payload) => {
   let session: Session | undefined;
   try {
     session = readTaskSession(root);
@@ -14,7 +14,7 @@ export const handle: HookHandler = async (_ctx, root, payload) => {
     // PreToolUse are the ones that report it.
     session = undefined;
   }
-  await postToolUse(root, payload, session);
+  await postToolUse(root, payload, session, ctx.io.env);
   return { kind: 'none' };
 };
 export const main = (): Promise<number> => hookMain('post-tool-use', handle);
