@@ -15,7 +15,7 @@ import { activeRunnersPath, publishActiveRunners } from './active-runners.js';
 import { JixoError } from './errors.js';
 import { DEFAULT_LEASE_MS, readJobFile, readLogFile, releaseRunnerLock, renewRunnerLock, updateLogFile } from './files.js';
 import { formatProgress } from './log.js';
-import { clearExit, finishTask, listTasks, lockTask, recordExit, releaseStaleLocks } from './ops.js';
+import { clearExit, finishTask, listTasks, lockTask, recordExit, releaseRunnerTasks, releaseStaleLocks, renewTaskLeases } from './ops.js';
 import { ensureLog, jobName, logPathFor, runnerId, shellSpawner, type AgentOutcome, type Assignment, type RunOptions, type RunResult, type SpawnAgent } from './runner.js';
 import { SYSTEM_PROMPT } from './system-prompt.js';
 import { triage } from './triage.js';
@@ -189,16 +189,19 @@ class Pool {
   private async assign(id: string): Promise<Plan> {
     // The job file is re-read: the user may have answered a clarification meanwhile.
     const { job } = await readJobFile(this.s.jobPath);
-    const now = new Date(this.s.clock()).toISOString();
+    const leaseMs = this.s.lockLeaseMs ?? DEFAULT_LEASE_MS;
     const { result } = await updateLogFile<Plan>(
       this.s.logPath,
       (log) => {
+        // The time is read inside the lock: a wait for it must not make leases look younger than they are.
+        const nowMs = this.s.clock();
+        const now = new Date(nowMs).toISOString();
         // Who is active is read here, inside the lock: other slots start agents while we wait for it,
         // and a runner missing from the list would have its task taken as stale.
         const others = [...this.active].filter((r) => r !== id);
-        const d = triage({ log, job, runner: id, active: others, claiming: true });
+        const d = triage({ log, job, runner: id, active: others, claiming: true, now: nowMs });
         const next = d.staleLocks.length > 0 ? releaseStaleLocks(log, [...this.active], { now }).log : log;
-        if (d.kind === 'role' && d.role === 'Runner' && d.taskId !== undefined) return { log: lockTask(next, d.taskId, id, { now }), result: { kind: 'start', assignment: { role: 'Runner', taskId: d.taskId, objective: d.objective } } };
+        if (d.kind === 'role' && d.role === 'Runner' && d.taskId !== undefined) return { log: lockTask(next, d.taskId, id, { now, leaseMs }), result: { kind: 'start', assignment: { role: 'Runner', taskId: d.taskId, objective: d.objective } } };
         if (d.kind === 'role') return { log: next, result: { kind: 'start', assignment: { role: 'Planner', objective: d.objective } } };
         if (d.code === 2) return { log: next, result: { kind: 'wait', reason: d.reason } };
         const exit: TasksExit = { code: d.code, reason: d.reason, runner: id, time: now };
@@ -239,7 +242,11 @@ class Pool {
     // Renew the agent's detached log lock (if it takes one) well within its lease while it runs: a
     // long task keeps it; if this process dies, the renewals stop and the lock expires on any host.
     const leaseMs = s.lockLeaseMs ?? DEFAULT_LEASE_MS;
-    const renewal = setInterval(() => void renewRunnerLock(s.logPath, id, leaseMs, s.clock).catch(() => undefined), Math.max(50, Math.floor(leaseMs / 3)));
+    // The same for the task it was given: its `leaseUntil:` moves on, so no runner elsewhere takes it.
+    const renewal = setInterval(() => {
+      void renewRunnerLock(s.logPath, id, leaseMs, s.clock).catch(() => undefined);
+      void this.renewTasks(id, leaseMs).catch(() => undefined);
+    }, Math.max(50, Math.floor(leaseMs / 3)));
     try {
       return await this.spawn({ runner: id, command: s.agent, cwd: s.cwd, env, stdin, ...(s.agentTimeoutMs !== undefined ? { timeoutMs: s.agentTimeoutMs } : {}), ...(s.killGraceMs !== undefined ? { killGraceMs: s.killGraceMs } : {}) });
     } catch {
@@ -247,6 +254,16 @@ class Pool {
     } finally {
       clearInterval(renewal);
     }
+  }
+
+  /** Moves the leases of the tasks `id` holds; a write only when it holds any (a Planner holds none). */
+  private async renewTasks(id: string, leaseMs: number): Promise<void> {
+    const { log } = await readLogFile(this.s.logPath);
+    if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id && t.leaseUntil !== undefined)) return;
+    await updateLogFile(this.s.logPath, (current) => {
+      const { log: next, renewed } = renewTaskLeases(current, id, leaseMs, { now: new Date(this.s.clock()).toISOString() });
+      return renewed.length > 0 ? next : undefined;
+    }, { runner: id });
   }
 
   /**
@@ -269,9 +286,8 @@ class Pool {
           next = finishTask(next, { id: t.id, runner: id, job: this.s.name, outcome: 'Pending', summary: `The outer loop killed runner ${id} after the agent timeout (${this.s.agentTimeoutMs ?? 0} ms): the task is Pending again, work may be half done.` }, { now });
         }
       } else {
-        // Every other holder counts as active here: only this runner's tasks go back to Pending.
-        const others = listTasks(current).flatMap((t) => (t.status === 'Locked' && t.runner !== undefined && t.runner !== id ? [t.runner] : []));
-        next = releaseStaleLocks(current, others, { now }).log;
+        // Only this runner's tasks go back to Pending, leased or not.
+        next = releaseRunnerTasks(current, id, { now }).log;
       }
       return { log: next, result: held.map((t) => t.id) };
     });

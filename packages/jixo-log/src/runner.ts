@@ -66,7 +66,12 @@ export interface RunOptions {
   maxTurns?: number;
   /** Consecutive crashes of one slot before it gives up. Default 3. */
   retries?: number;
-  /** The lease of an agent's detached log lock (`jixo lock`), renewed by the pool every third of it while the agent runs. Default 10 minutes. */
+  /**
+   * The lease of an agent's task lock (the `leaseUntil:` of its Locked task) and of its detached log
+   * lock (`jixo lock`), both renewed by the pool every third of it while the agent runs. If the pool
+   * dies, the renewals stop and another runner, on any host, may take the task one lease later.
+   * Default 10 minutes.
+   */
   lockLeaseMs?: number;
   /** Kill an agent that runs longer than this (ms); its task lock is released and a Work Log entry says so. Default: never. */
   agentTimeoutMs?: number;
