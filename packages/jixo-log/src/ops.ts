@@ -196,12 +196,14 @@ export function taskLockStaleness(task: RoadmapItem, live: ReadonlySet<string>, 
  * Pending. A task lost through an expired lease also gets a Pending Work Log entry naming the lost
  * attempt (a pause, not a blocker: the next runner continues it, knowing work may be half done).
  */
-export function releaseStaleLocks(log: LogFile, active: readonly string[], ctx: CommitContext): { log: LogFile; released: string[] } {
+export function releaseStaleLocks(log: LogFile, active: readonly string[], ctx: CommitContext & { caller?: string }): { log: LogFile; released: string[] } {
   const next = structuredClone(log);
   const released: string[] = [];
   const live = new Set(active);
   const nowMs = Date.parse(ctx.now);
   for (const task of listTasks(next)) {
+    // As in triage: the caller's own lock is not stale to itself, even past its lease.
+    if (ctx.caller !== undefined && task.runner === ctx.caller) continue;
     if (taskLockStaleness(task, live, nowMs) === undefined) continue;
     releaseTask(next, task, ctx);
     released.push(task.id);

@@ -2,7 +2,7 @@ import { formatProgress, runJob, type RunEvent } from '@ratchet/jixo-log';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { at, guard, int } from './shared.js';
+import { at, guard, int, leaseOption } from './shared.js';
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
@@ -38,6 +38,7 @@ export default async function run(ctx: Context, args: string[], options: Record<
       ...(options.maxRuns !== undefined ? { maxRuns: int('max-runs', options.maxRuns, 1) } : {}),
       ...(agentTimeoutMs !== undefined ? { agentTimeoutMs } : {}),
       maxTurns: int('max-turns', options.maxTurns ?? 40, 1),
+      lockLeaseMs: leaseOption(options.lease),
       once: options.once === true,
       force: options.force === true,
       onEvent,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { JixoError } from '@ratchet/jixo-log';
+import { parseLeaseDuration } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
@@ -22,6 +23,14 @@ export function int(name: string, value: unknown, min = 0): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new CliError(`--${name} must be an integer >= ${min}, got ${String(value)}`);
   return n;
+}
+
+/** `--lease`: `15m`, `90s`, `500ms`, `2h` or bare ms, as campaign claims take it (default 10m). Bad input exits 2. */
+export function leaseOption(value: unknown): number {
+  const text = String(value ?? '10m');
+  const ms = parseLeaseDuration(text);
+  if (ms === undefined) throw new CliError(`--lease must be a duration between 100ms and 7 days such as 15m, 90s or 500ms, got "${text}"`);
+  return ms;
 }
 
 /** Map library errors: refusals exit 1, everything about the input exit 2, always naming the file. */

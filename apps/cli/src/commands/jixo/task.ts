@@ -2,7 +2,7 @@ import { addTask, finishTask, listTasks, lockTask, readLogFile, removeItem, rena
 import { basename } from 'node:path';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { at, guard, now } from './shared.js';
+import { at, guard, leaseOption, now } from './shared.js';
 
 /**
  * `ratchet jixo task lock|complete|fail|pause|add|retry|cancel|unblock|edit|depends|remove|list`: each
@@ -15,10 +15,10 @@ export default async function task(ctx: Context, args: string[], options: Record
   const runner = typeof options.runner === 'string' ? options.runner : undefined;
   if (verb === 'list') {
     const { log } = await guard(path, () => readLogFile(path));
-    const tasks = listTasks(log).map((t) => ({ id: t.id, text: t.text, status: t.status, runner: t.runner ?? null, dependsOn: t.dependsOn ?? [] }));
+    const tasks = listTasks(log).map((t) => ({ id: t.id, text: t.text, status: t.status, runner: t.runner ?? null, leaseUntil: t.leaseUntil ?? null, dependsOn: t.dependsOn ?? [] }));
     if (ctx.json) ctx.emitJson({ ok: true, file, progress: log.frontMatter.progress, tasks });
     else {
-      for (const t of tasks) ctx.out(`${t.status!.padEnd(9)} ${t.text}${t.runner ? `  [${t.runner}]` : ''}`);
+      for (const t of tasks) ctx.out(`${t.status!.padEnd(9)} ${t.text}${t.runner ? `  [${t.runner}${t.leaseUntil ? ` until ${t.leaseUntil}` : ''}]` : ''}`);
       ctx.out(`progress ${formatProgress(log.frontMatter.progress)}`);
     }
     return EXIT_OK;
@@ -31,7 +31,7 @@ export default async function task(ctx: Context, args: string[], options: Record
       (l) => {
         switch (verb) {
           case 'lock':
-            return lockTask(l, id!, runner!, ctxNow);
+            return lockTask(l, id!, runner!, { ...ctxNow, leaseMs: leaseOption(options.lease) });
           case 'complete':
           case 'fail':
           case 'pause':

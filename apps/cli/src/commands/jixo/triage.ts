@@ -23,8 +23,10 @@ export default async function triageCommand(ctx: Context, args: string[], option
   } else {
     const { result } = await guard(logPath, () =>
       updateLogFile(logPath, (log) => {
-        const d = triage({ log, job, runner, active });
-        return { log: d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: now() }).log : log, result: d };
+        // One time for the decision and the release: a lease cannot expire between the two.
+        const at = now();
+        const d = triage({ log, job, runner, active, now: Date.parse(at) });
+        return { log: d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: at, caller: runner }).log : log, result: d };
         // The active list is the truth about who runs: a log lock (`jixo lock`) left by a runner not in it is stale too.
       }, { runner, active: [...active, runner] }),
     );
