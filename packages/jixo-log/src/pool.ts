@@ -13,10 +13,11 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { activeRunnersPath, publishActiveRunners } from './active-runners.js';
 import { JixoError } from './errors.js';
-import { DEFAULT_LEASE_MS, readJobFile, readLogFile, releaseRunnerLock, renewRunnerLock, updateLogFile } from './files.js';
+import { DEFAULT_LEASE_MS, readJobFile } from './files.js';
+import { fileLog, type LogHandle } from './log-handle.js';
 import { formatProgress } from './log.js';
 import { clearExit, finishTask, listTasks, lockTask, recordExit, releaseRunnerTasks, releaseStaleLocks, renewTaskLeases } from './ops.js';
-import { ensureLog, jobName, logPathFor, runnerId, shellSpawner, type AgentOutcome, type Assignment, type RunOptions, type RunResult, type SpawnAgent } from './runner.js';
+import { jobName, logPathFor, runnerId, shellSpawner, type AgentOutcome, type Assignment, type RunOptions, type RunResult, type SpawnAgent } from './runner.js';
 import { SYSTEM_PROMPT } from './system-prompt.js';
 import { triage } from './triage.js';
 import type { LogFile, TasksExit } from './types.js';
@@ -39,16 +40,18 @@ export async function runJob(options: RunOptions): Promise<RunResult> {
   const jobDir = dirname(jobPath);
   const cwd = options.cwd ?? (basename(jobDir) === '.jixo' ? dirname(jobDir) : jobDir);
 
-  await ensureLog(logPath, new Date(clock()).toISOString());
-  const { log } = await readLogFile(logPath);
+  const store = options.log ?? fileLog(logPath);
+  await store.ensure(new Date(clock()).toISOString());
+  const { log } = await store.read();
   if (log.frontMatter.exit?.code === 0 || log.frontMatter.progress >= 1) {
     if (!options.force) return { status: 'skipped', loops: 0, runs: 0, progress: log.frontMatter.progress, ...(log.frontMatter.exit ? { exit: log.frontMatter.exit } : {}), logPath, reason: 'the job is already finished (use --force to run it again)' };
-    await updateLogFile(logPath, (l) => (l.frontMatter.exit ? clearExit(l) : undefined));
+    await store.update((l) => (l.frontMatter.exit ? clearExit(l) : undefined));
   }
-  return new Pool({ ...options, jobPath, logPath, name, cwd, runners, maxLoops, maxRuns, clock, dirs: job.frontMatter.dirs ?? [] }).run();
+  return new Pool({ ...options, log: store, jobPath, logPath, name, cwd, runners, maxLoops, maxRuns, clock, dirs: job.frontMatter.dirs ?? [] }).run();
 }
 
 interface PoolSettings extends RunOptions {
+  log: LogHandle;
   logPath: string;
   name: string;
   cwd: string;
@@ -95,7 +98,7 @@ class Pool {
       await this.published.catch(() => undefined);
       await rm(activeRunnersPath(this.s.logPath), { force: true });
     }
-    const { log } = await readLogFile(this.s.logPath);
+    const { log } = await this.s.log.read();
     const exit = log.frontMatter.exit;
     const base = { loops: this.maxGeneration, runs: this.runs, progress: log.frontMatter.progress, logPath: this.s.logPath, ...(exit ? { exit } : {}) };
     if (this.stop) return { ...base, ...this.stop };
@@ -190,8 +193,7 @@ class Pool {
     // The job file is re-read: the user may have answered a clarification meanwhile.
     const { job } = await readJobFile(this.s.jobPath);
     const leaseMs = this.s.lockLeaseMs ?? DEFAULT_LEASE_MS;
-    const { result } = await updateLogFile<Plan>(
-      this.s.logPath,
+    const { result } = await this.s.log.update<Plan>(
       (log) => {
         // The time is read inside the lock: a wait for it must not make leases look younger than they are.
         const nowMs = this.s.clock();
@@ -244,7 +246,7 @@ class Pool {
     const leaseMs = s.lockLeaseMs ?? DEFAULT_LEASE_MS;
     // The same for the task it was given: its `leaseUntil:` moves on, so no runner elsewhere takes it.
     const renewal = setInterval(() => {
-      void renewRunnerLock(s.logPath, id, leaseMs, s.clock).catch(() => undefined);
+      void s.log.renewRunnerLock(id, leaseMs).catch(() => undefined);
       void this.renewTasks(id, leaseMs).catch(() => undefined);
     }, Math.max(50, Math.floor(leaseMs / 3)));
     try {
@@ -258,9 +260,9 @@ class Pool {
 
   /** Moves the leases of the tasks `id` holds; a write only when it holds any (a Planner holds none). */
   private async renewTasks(id: string, leaseMs: number): Promise<void> {
-    const { log } = await readLogFile(this.s.logPath);
+    const { log } = await this.s.log.read();
     if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id && t.leaseUntil !== undefined)) return;
-    await updateLogFile(this.s.logPath, (current) => {
+    await this.s.log.update((current) => {
       const { log: next, renewed } = renewTaskLeases(current, id, leaseMs, { now: new Date(this.s.clock()).toISOString() });
       return renewed.length > 0 ? next : undefined;
     }, { runner: id });
@@ -272,12 +274,12 @@ class Pool {
    * gets a Pending Work Log entry saying so (a pause, not a blocker: the next runner continues it).
    */
   private async cleanUp(id: string, outcome: AgentOutcome): Promise<{ released: string[]; log: LogFile }> {
-    await releaseRunnerLock(this.s.logPath, id);
+    await this.s.log.releaseRunnerLock(id);
     // Most agents leave nothing locked: look without the lock first (a restart costs one locked write, the assignment).
-    const { log } = await readLogFile(this.s.logPath);
+    const { log } = await this.s.log.read();
     if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id)) return { released: [], log };
     const now = new Date(this.s.clock()).toISOString();
-    const { result, log: after } = await updateLogFile<string[]>(this.s.logPath, (current) => {
+    const { result, log: after } = await this.s.log.update<string[]>((current) => {
       const held = listTasks(current).filter((t) => t.status === 'Locked' && t.runner === id);
       if (held.length === 0) return undefined;
       let next: LogFile = current;

@@ -1,6 +1,7 @@
-import { resolve } from 'node:path';
-import { JixoError } from '@ratchet/jixo-log';
-import { parseLeaseDuration } from '@ratchet/store';
+import { relative, resolve, sep } from 'node:path';
+import { JixoError, fileLog, storedLog, type LogHandle } from '@ratchet/jixo-log';
+import { parseLeaseDuration, storageKind } from '@ratchet/store';
+import { storageOf } from '../../storage.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
@@ -13,6 +14,17 @@ const REFUSALS = new Set(['illegal-transition', 'wrong-runner', 'lock-not-held',
 
 export function at(ctx: Context, file: string): string {
   return resolve(ctx.cwd, file);
+}
+
+/**
+ * The log at `path`: the file on the file backend (the default: nothing changes), else the document
+ * of the project's shared backend under the log's project-relative path, so every machine pointed at
+ * one database (RATCHET_STORE=postgres://…) commits to one log.
+ */
+export async function logAt(ctx: Context, path: string): Promise<LogHandle> {
+  if (storageKind(ctx.cwd, ctx.io.env) === 'file') return fileLog(path);
+  const backend = await storageOf(ctx);
+  return storedLog(backend, relative(ctx.cwd, path).split(sep).join('/'));
 }
 
 export function now(): string {

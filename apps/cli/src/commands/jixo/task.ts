@@ -1,8 +1,8 @@
-import { addTask, finishTask, listTasks, lockTask, readLogFile, removeItem, renameItem, setDependsOn, setTaskStatus, unblockTask, updateLogFile, formatProgress, type LogFile, type RoadmapItem } from '@ratchet/jixo-log';
+import { addTask, finishTask, listTasks, lockTask, removeItem, renameItem, setDependsOn, setTaskStatus, unblockTask, formatProgress, type LogFile, type RoadmapItem } from '@ratchet/jixo-log';
 import { basename } from 'node:path';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { at, guard, leaseOption, now } from './shared.js';
+import { at, guard, leaseOption, logAt, now } from './shared.js';
 
 /**
  * `ratchet jixo task lock|complete|fail|pause|add|retry|cancel|unblock|edit|depends|remove|list`: each
@@ -13,8 +13,9 @@ export default async function task(ctx: Context, args: string[], options: Record
   const [verb, file, id] = args as [string, string, string | undefined];
   const path = at(ctx, file);
   const runner = typeof options.runner === 'string' ? options.runner : undefined;
+  const store = await logAt(ctx, path);
   if (verb === 'list') {
-    const { log } = await guard(path, () => readLogFile(path));
+    const { log } = await guard(path, () => store.read());
     const tasks = listTasks(log).map((t) => ({ id: t.id, text: t.text, status: t.status, runner: t.runner ?? null, leaseUntil: t.leaseUntil ?? null, dependsOn: t.dependsOn ?? [] }));
     if (ctx.json) ctx.emitJson({ ok: true, file, progress: log.frontMatter.progress, tasks });
     else {
@@ -26,8 +27,7 @@ export default async function task(ctx: Context, args: string[], options: Record
   const ctxNow = { now: now() };
   const job = ctx.io.env.RATCHET_JIXO_JOB ?? basename(path).replace(/\.log\.md$/i, '');
   const { log } = await guard(path, () =>
-    updateLogFile(
-      path,
+    store.update(
       (l) => {
         switch (verb) {
           case 'lock':
