@@ -45,7 +45,7 @@ export interface LogHandle {
 }
 
 function split<R>(out: LogFile | { log: LogFile; result: R }): { log: LogFile; result: R | undefined } {
-  return 'log' in out && 'result' in out ? { log: out.log, result: out.result } : { log: out as LogFile, result: undefined };
+  return 'log' in out && 'result' in out ? { log: out.log, result: out.result } : { log: out, result: undefined };
 }
 
 /** The log as the `*.log.md` file at `path` (every operation of files.ts). */

@@ -2,6 +2,7 @@
 // Usage: node task-holder.mjs <log> <job> <runner> <leaseMs>
 // Claims the first executable task with a lease of <leaseMs> (as `jixo run` assigns one), prints
 // {"locked":"<id>"} and then works forever without renewing: the test kills it with SIGKILL.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { lockTask, readJobFile, triage, updateLogFile } from '../../dist/index.js';
 
 const [log, jobPath, runner, leaseMs] = process.argv.slice(2);
@@ -17,4 +18,5 @@ const { result } = await updateLogFile(
   { timeoutMs: 30_000 },
 );
 process.stdout.write(`${JSON.stringify({ locked: result ?? null })}\n`);
-setInterval(() => undefined, 60_000);
+// Stay alive (busy with the task) until killed.
+await sleep(10 * 60_000);

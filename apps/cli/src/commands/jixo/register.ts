@@ -157,6 +157,6 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
     .option('--lease <duration>', "lease of each agent's task lock and log lock (15m, 90s), renewed every third of it while the agent runs: if this loop dies, another runner (any host) may take the task one lease later", '10m')
     .option('--once', 'each slot runs until one agent finishes', false)
     .option('--force', 'run a job that is already finished', false)
-    .addHelpText('after', '\nExamples:\n  ratchet jixo run .jixo/docs.job.md --agent "claude -p" --runners 3 --agent-timeout 20m\n  ratchet jixo run .jixo/docs.job.md --agent "node my-agent.mjs" --once\n\nThe job stops on a tasks-exit 0 (recorded by the loop itself once every task is Completed), an exit 1 of one of its runners, or when --max-runs is used up.')
+    .addHelpText('after', '\nExamples:\n  ratchet jixo run .jixo/docs.job.md --agent "claude -p" --runners 3 --agent-timeout 20m\n  ratchet jixo run .jixo/docs.job.md --agent "node my-agent.mjs" --once\n\nThe job stops on a tasks-exit 0 (recorded by the loop itself once every task is Completed), an exit 1 of one of its runners, or when --max-runs is used up.\n\nWith RATCHET_STORE=postgres://... (or the config\'s store.url) the log is a document in that database, shared by every machine running jixo on it; the job file stays here.')
     .action(action(() => import('./run.js')));
 };

@@ -39,7 +39,7 @@ export function int(name: string, value: unknown, min = 0): number {
 
 /** `--lease`: `15m`, `90s`, `500ms`, `2h` or bare ms, as campaign claims take it (default 10m). Bad input exits 2. */
 export function leaseOption(value: unknown): number {
-  const text = String(value ?? '10m');
+  const text = typeof value === 'string' ? value : value === undefined ? '10m' : JSON.stringify(value);
   const ms = parseLeaseDuration(text);
   if (ms === undefined) throw new CliError(`--lease must be a duration between 100ms and 7 days such as 15m, 90s or 500ms, got "${text}"`);
   return ms;
