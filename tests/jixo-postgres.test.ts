@@ -153,4 +153,26 @@ describe.skipIf(!availability.available)('JIXO logs on PostgreSQL', () => {
       await backend.close();
     }
   }, 120_000);
+
+  test('jixo lock on machine A holds commits from machine B until A unlocks; only A may unlock', async () => {
+    const env = { RATCHET_STORE: cluster.url, RATCHET_STORE_PROJECT: 'jixo-log-lock' };
+    await seed('jixo-log-lock', 2);
+    const a = machine();
+    const b = machine();
+    const locked = ratchet(['jixo', 'lock', '.jixo/docs.log.md', '--runner', 'planner-a'], { cwd: a, env });
+    expect(locked.status, locked.stderr).toBe(0);
+    expect(locked.stdout).toContain('## Roadmap');
+    let finished = false;
+    const commit = run(['jixo', 'task', 'lock', '.jixo/docs.log.md', '1', '--runner', 'runner-b'], b, env).then((r) => ((finished = true), r));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(finished).toBe(false);
+    expect(ratchet(['jixo', 'unlock', '.jixo/docs.log.md', '--runner', 'runner-b'], { cwd: b, env }).status).toBe(1);
+    // The lock's runner commits under its own lock.
+    expect(ratchet(['jixo', 'task', 'add', '.jixo/docs.log.md', '--id', '3', '--title', 'Index', '--runner', 'planner-a'], { cwd: a, env }).status).toBe(0);
+    expect(ratchet(['jixo', 'unlock', '.jixo/docs.log.md', '--runner', 'planner-a'], { cwd: a, env }).status).toBe(0);
+    const r = await commit;
+    expect(r.status, r.stderr).toBe(0);
+    const log = parseLogStrict(await stored('jixo-log-lock'));
+    expect(listTasks(log).map((t) => [t.id, t.status])).toEqual([['1', 'Locked'], ['2', 'Pending'], ['3', 'Pending']]);
+  }, 120_000);
 });
