@@ -62,6 +62,8 @@ function settle(log: LogFile, now: string): LogFile {
 export interface CommitContext {
   /** ISO time recorded in the Work Log and `updateTime`. */
   now: string;
+  /** The job named in entries the log writes itself (a lost attempt); default the newest entry's job, else `jixo`. */
+  job?: string;
 }
 
 export interface EntryInput {
@@ -217,7 +219,7 @@ function releaseTask(log: LogFile, task: RoadmapItem, ctx: CommitContext): void 
   moveTask(task, 'Pending');
   delete task.runner;
   delete task.leaseUntil;
-  if (lost) pushEntry(log, { job: entryJob(log), role: 'Runner', objective: `Task ${task.text}`, result: 'Pending', summary: `Lost attempt: runner ${lost.runner} held this task until its lease expired at ${lost.leaseUntil}, without finishing or renewing it (recovered at ${ctx.now}). The task is Pending again; work may be half done.` }, ctx);
+  if (lost) pushEntry(log, { job: ctx.job ?? entryJob(log), role: 'Runner', objective: `Task ${task.text}`, result: 'Pending', summary: `Lost attempt: runner ${lost.runner} held this task until its lease expired at ${lost.leaseUntil}, without finishing or renewing it (recovered at ${ctx.now}). The task is Pending again; work may be half done.` }, ctx);
 }
 
 /** The job name for an entry the log writes itself: the newest entry's job, else `jixo`. */

@@ -202,8 +202,8 @@ class Pool {
         // and a runner missing from the list would have its task taken as stale.
         const others = [...this.active].filter((r) => r !== id);
         const d = triage({ log, job, runner: id, active: others, claiming: true, now: nowMs });
-        const next = d.staleLocks.length > 0 ? releaseStaleLocks(log, [...this.active], { now }).log : log;
-        if (d.kind === 'role' && d.role === 'Runner' && d.taskId !== undefined) return { log: lockTask(next, d.taskId, id, { now, leaseMs }), result: { kind: 'start', assignment: { role: 'Runner', taskId: d.taskId, objective: d.objective } } };
+        const next = d.staleLocks.length > 0 ? releaseStaleLocks(log, [...this.active], { now, job: this.s.name }).log : log;
+        if (d.kind === 'role' && d.role === 'Runner' && d.taskId !== undefined) return { log: lockTask(next, d.taskId, id, { now, leaseMs, job: this.s.name }), result: { kind: 'start', assignment: { role: 'Runner', taskId: d.taskId, objective: d.objective } } };
         if (d.kind === 'role') return { log: next, result: { kind: 'start', assignment: { role: 'Planner', objective: d.objective } } };
         if (d.code === 2) return { log: next, result: { kind: 'wait', reason: d.reason } };
         const exit: TasksExit = { code: d.code, reason: d.reason, runner: id, time: now };

@@ -91,7 +91,8 @@ describe('leased task locks, judged by the lease alone', () => {
     expect(released.workLog[0]!.summary).toMatch(/runner far-away held this task until its lease expired at 2030-01-01T00:01:00.000Z.*recovered at 2030-01-01T00:01:01.000Z/);
     expect(released.workLog[0]!.blocker).toBeUndefined();
     // lockTask takes an expired lease over directly, recording the same lost attempt.
-    const taken = lockTask(log, '1', 'near', { now: at(61_000), leaseMs: 1000 });
+    const taken = lockTask(log, '1', 'near', { now: at(61_000), leaseMs: 1000, job: 'docs' });
+    expect(taken.workLog[0]!.job).toBe('docs');
     expect(findTask(taken, '1')).toMatchObject({ status: 'Locked', runner: 'near', leaseUntil: at(62_000) });
     expect(taken.workLog[0]!.summary).toMatch(/Lost attempt: runner far-away/);
     // What the lost runner commits afterwards is refused.

@@ -24,8 +24,8 @@ export default async function task(ctx: Context, args: string[], options: Record
     }
     return EXIT_OK;
   }
-  const ctxNow = { now: now() };
   const job = ctx.io.env.RATCHET_JIXO_JOB ?? basename(path).replace(/\.log\.md$/i, '');
+  const ctxNow = { now: now(), job };
   const { log } = await guard(path, () =>
     store.update(
       (l) => {

@@ -1,4 +1,4 @@
-import { readActiveRunners, readJobFile, releaseStaleLocks, triage, logPathFor, type TriageDecision } from '@ratchet/jixo-log';
+import { jobName, readActiveRunners, readJobFile, releaseStaleLocks, triage, logPathFor, type TriageDecision } from '@ratchet/jixo-log';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { at, guard, logAt, now } from './shared.js';
@@ -27,7 +27,7 @@ export default async function triageCommand(ctx: Context, args: string[], option
         // One time for the decision and the release: a lease cannot expire between the two.
         const at = now();
         const d = triage({ log, job, runner, active, now: Date.parse(at) });
-        return { log: d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: at, caller: runner }).log : log, result: d };
+        return { log: d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: at, caller: runner, job: jobName(jobPath, job) }).log : log, result: d };
         // The active list is the truth about who runs: a log lock (`jixo lock`) left by a runner not in it is stale too.
       }, { runner, active: [...active, runner] }),
     );
