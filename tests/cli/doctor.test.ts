@@ -101,4 +101,20 @@ describe('hand edits of state files are caught (built binary)', () => {
       'knowledge_core/lessons.jsonl': ['corrupt@2'],
     });
   }, 60_000);
+
+  test('doctor says why a lock is stale: a lease that ran out on another host, not "the holder is gone"', () => {
+    const dir = tempDir('ratchet-doctor-lease-');
+    expect(ratchet(['init', '--quiet'], { cwd: dir }).status).toBe(0);
+    const lock = (file: string, holder: Record<string, unknown>): void => writeFileSync(join(dir, '.ratchet', `${file}.lock`), `${JSON.stringify(holder, null, 2)}\n`);
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    // A builder on another machine that stopped renewing (its pid cannot be probed from here).
+    lock('campaign.json', { pid: 4242, host: 'builder-2.example', time: hourAgo, token: 'a'.repeat(32), leaseUntil: new Date(Date.now() - 60_000).toISOString() });
+    // One on another machine still within its lease: not stale, not reported.
+    lock('goals.json', { pid: 4243, host: 'builder-3.example', time: hourAgo, token: 'b'.repeat(32), leaseUntil: new Date(Date.now() + 600_000).toISOString() });
+    const result = ratchet(['doctor'], { cwd: dir });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/stale lock \.ratchet\/campaign\.json\.lock held by pid 4242 on host builder-2\.example.*\(its lease ran out at /u);
+    expect(result.stdout).not.toContain('the holder is gone');
+    expect(result.stdout).not.toContain('goals.json.lock');
+  });
 });

@@ -91,15 +91,25 @@ describe('ratchet jixo lock/unlock across processes', () => {
     expect(holder(dir)).toMatchObject({ runner: 'me', host: hostname() });
   });
 
-  test('triage treats the --active list as the truth: a lock and a Locked task of a runner not in it are released', () => {
+  test('triage treats the --active list as the truth for a lease-less task lock (older logs) and the log lock: a runner not in it is released', () => {
     const dir = project();
-    expect(ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'crashed'], { cwd: dir }).status).toBe(0);
+    // A Locked task as logs written before task leases have it: no leaseUntil.
+    writeFileSync(join(dir, 'docs.log.md'), LOG.replace('  - status: Pending\n- [ ] 2.', '  - status: Locked\n  - runner: crashed\n- [ ] 2.'));
     expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'crashed'], { cwd: dir }).status).toBe(0);
     const t = ratchet(['--json', 'jixo', 'triage', 'docs.job.md', '--runner', 'fresh', '--active', 'other'], { cwd: dir });
     expect(t.status, t.stderr).toBe(0);
     expect(json(t.stdout)).toMatchObject({ kind: 'role', role: 'Runner', taskId: '1', staleLocks: ['1'] });
     expect(existsSync(join(dir, 'docs.log.md.lock'))).toBe(false);
     expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toContain('- [ ] 1. Intro\n  - status: Pending\n- [ ] 2.');
+  });
+
+  test('a leased task lock is not released for a runner missing from --active (it may run on another host) until its lease expires', () => {
+    const dir = project();
+    expect(ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'elsewhere'], { cwd: dir }).status).toBe(0);
+    const t = ratchet(['--json', 'jixo', 'triage', 'docs.job.md', '--runner', 'fresh', '--active', 'other'], { cwd: dir });
+    expect(t.status, t.stderr).toBe(0);
+    expect(json(t.stdout)).toMatchObject({ kind: 'role', role: 'Runner', taskId: '2', staleLocks: [] });
+    expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toContain('- status: Locked\n  - runner: elsewhere\n  - leaseUntil: ');
   });
 });
 
@@ -168,5 +178,34 @@ describe('ratchet jixo triage reads the runners a live jixo run published', () =
       expect(r.status, r.stderr).toBe(0);
       expect(json(r.stdout)).toMatchObject({ kind: 'role', role: 'Runner', taskId: '1', staleLocks: ['1'] });
     }
+  });
+});
+
+describe('ratchet jixo task lock --lease', () => {
+  test('another runner is refused until the lease expires, then takes the task over with the lost attempt logged', async () => {
+    const dir = project();
+    const first = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'gone', '--lease', '800ms'], { cwd: dir });
+    expect(first.status, first.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toMatch(/- runner: gone\n {2}- leaseUntil: \d{4}-\d\d-\d\dT[\d:.]+Z\n/);
+    const listed = json(ratchet(['--json', 'jixo', 'task', 'list', 'docs.log.md'], { cwd: dir }).stdout) as { tasks: { id: string; leaseUntil: string | null }[] };
+    expect(listed.tasks[0]!.leaseUntil).toMatch(/Z$/);
+    const early = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'next'], { cwd: dir });
+    expect(early.status).toBe(1);
+    expect(early.stderr).toMatch(/locked by gone until/);
+    await new Promise((r) => setTimeout(r, 1000));
+    const late = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'next'], { cwd: dir });
+    expect(late.status, late.stderr).toBe(0);
+    const text = readFileSync(join(dir, 'docs.log.md'), 'utf8');
+    expect(text).toContain('- runner: next');
+    expect(text).toMatch(/Lost attempt: runner gone held this task until its lease expired/);
+  }, 60_000);
+
+  test.each(['soon', '0', '50ms', '8d', '-5m'])('a bad --lease (%s) exits 2 and writes nothing', (lease) => {
+    const dir = project();
+    const r = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'a', '--lease', lease], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--lease must be a duration/);
+    expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toBe(LOG);
+    expect(ratchet(['jixo', 'run', 'docs.job.md', '--agent', 'true', '--lease', lease], { cwd: dir }).status).toBe(2);
   });
 });

@@ -126,7 +126,11 @@ describe('ratchet jixo', () => {
     await jixo(dir, ['task', 'lock', 'docs.log.md', '2', '--runner', 'r2']);
     // r3, with r2 active: standby (exit 2)
     expect((await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r3', '--active', 'r2'])).json).toMatchObject({ kind: 'exit', code: 2 });
-    // r3, with r2 NOT active: the lock is stale, released, and r3 is told to run task 2
+    // r3, with r2 NOT active: r2's task lock has a live lease (r2 may run on another host), so still standby
+    expect((await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r3', '--active', ''])).json).toMatchObject({ kind: 'exit', code: 2, staleLocks: [] });
+    // Once the lease has passed (moved into the past here), the lock is stale, released, and r3 is told to run task 2
+    const logPath = join(dir, 'docs.log.md');
+    await writeFile(logPath, (await readFile(logPath, 'utf8')).replace(/leaseUntil: \S+/, 'leaseUntil: 2000-01-01T00:00:00.000Z'));
     t = await jixo(dir, ['triage', 'docs.job.md', '--runner', 'r3', '--active', '']);
     expect(t.json).toMatchObject({ role: 'Runner', taskId: '2', staleLocks: ['2'] });
     await jixo(dir, ['task', 'lock', 'docs.log.md', '2', '--runner', 'r3']);

@@ -17,6 +17,10 @@ export {
   lockTask,
   finishTask,
   releaseStaleLocks,
+  releaseRunnerTasks,
+  renewTaskLeases,
+  taskLockStaleness,
+  DEFAULT_TASK_LEASE_MS,
   addTask,
   setTaskStatus,
   unblockTask,
@@ -56,6 +60,7 @@ export {
 } from './files.js';
 export { runnerId, uuidv7, jobName, logPathFor, initialLog, ensureLog, shellSpawner, type RunOptions, type RunResult, type RunEvent, type SpawnAgent, type AgentRequest, type AgentOutcome, type Assignment } from './runner.js';
 export { runJob } from './pool.js';
+export { fileLog, storedLog, STORED_LOG_FORMAT, type LogHandle, type LogLockInfo, type LogUpdate } from './log-handle.js';
 export { activeRunnersPath, publishActiveRunners, readActiveRunners, type ActiveRunnersFile } from './active-runners.js';
 export { auditLog } from './audit.js';
 export { SYSTEM_PROMPT } from './system-prompt.js';

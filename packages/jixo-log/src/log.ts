@@ -28,7 +28,9 @@ export interface ParseResult<T> {
 
 const STATUS_SET: ReadonlySet<string> = new Set(TASK_STATUSES);
 const CHECKBOX = /^\[( |x|X)\](?:[ \t]+(.*))?$/;
-const FIELD = /^(status|runner|dependsOn):[ \t]*(.*)$/;
+const FIELD = /^(status|runner|leaseUntil|dependsOn):[ \t]*(.*)$/;
+/** A lease time as Ratchet writes it (`Date#toISOString`), so a hand edit cannot make it ambiguous. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 const LOG_HEADING = /^Log (\d+) @(\S+) \((.*)\)$/;
 /** JIXO v3 (the `next/` rewrite): `### Log-11 @ 2025-06-16T06:44:46.032Z for runner-11`. */
 const V3_LOG_HEADING = /^Log-(\d+) @ (.+?) for (\S+)$/;
@@ -222,6 +224,7 @@ function hasText(lines: readonly string[], from: number, to: number): boolean {
 const SEEN_STATUS = 1;
 const SEEN_RUNNER = 2;
 const SEEN_DEPENDS = 4;
+const SEEN_LEASE = 8;
 
 function toItem(node: Block, scope: Scope, top: boolean, head = itemHead(node, scope)): RoadmapItem | undefined {
   const { lines, diagnostics, firstLine } = scope;
@@ -268,7 +271,7 @@ function toItem(node: Block, scope: Scope, top: boolean, head = itemHead(node, s
         diagnostics.push(err('field-continued', `task ${item.id}: "${name}" continues past its line (the next lines are read as part of it): put a blank line before that text, or make it a bullet of its own`, subLine, col));
         continue;
       }
-      const bit = name === 'status' ? SEEN_STATUS : name === 'runner' ? SEEN_RUNNER : SEEN_DEPENDS;
+      const bit = name === 'status' ? SEEN_STATUS : name === 'runner' ? SEEN_RUNNER : name === 'leaseUntil' ? SEEN_LEASE : SEEN_DEPENDS;
       if ((seen & bit) !== 0) {
         diagnostics.push(err('duplicate-field', `task ${item.id}: a second "${name}"`, subLine, subHead.indent + 1));
         continue;
@@ -282,6 +285,10 @@ function toItem(node: Block, scope: Scope, top: boolean, head = itemHead(node, s
         }
       } else if (bit === SEEN_RUNNER) {
         if (value !== '') item.runner = value;
+      } else if (bit === SEEN_LEASE) {
+        // A lease that does not read as a time must not silently become "never expires" (or "expired").
+        if (ISO_TIME.test(value) && Number.isFinite(Date.parse(value))) item.leaseUntil = value;
+        else diagnostics.push(err('bad-lease', `task ${item.id}: leaseUntil "${value}" is not a UTC time like 2030-01-01T00:00:00.000Z`, subLine, col));
       } else {
         item.dependsOn = value.split(',').map((d) => d.trim()).filter((d) => d !== '');
       }
@@ -441,6 +448,7 @@ function renderItem(item: RoadmapItem, pad: string, buf: string[]): void {
   const sub = `${pad}  `;
   if (item.status !== undefined && item.statusInferred !== true) buf.push(`${sub}- status: ${item.status}`);
   if (item.runner !== undefined) buf.push(`${sub}- runner: ${item.runner}`);
+  if (item.leaseUntil !== undefined) buf.push(`${sub}- leaseUntil: ${item.leaseUntil}`);
   if (item.dependsOn !== undefined) buf.push(`${sub}- dependsOn: ${item.dependsOn.join(', ')}`.trimEnd());
   for (const note of item.notes) if (BULLET_NOTE.test(note)) buf.push(indentBlock(note, sub));
   for (const child of item.children) renderItem(child, sub, buf);

@@ -62,6 +62,8 @@ function settle(log: LogFile, now: string): LogFile {
 export interface CommitContext {
   /** ISO time recorded in the Work Log and `updateTime`. */
   now: string;
+  /** The job named in entries the log writes itself (a lost attempt); default the newest entry's job, else `jixo`. */
+  job?: string;
 }
 
 export interface EntryInput {
@@ -118,19 +120,28 @@ function pushEntry(log: LogFile, input: EntryInput, ctx: CommitContext): WorkLog
 }
 
 /** Protocol 1: lock exactly one Pending task (whose dependencies are Completed) for `runner`. */
-export function lockTask(log: LogFile, id: string, runner: string, ctx: CommitContext): LogFile {
+export function lockTask(log: LogFile, id: string, runner: string, ctx: CommitContext & { leaseMs?: number }): LogFile {
   const next = structuredClone(log);
   checkRunner(runner);
   const tasks = listTasks(next);
   const mine = tasks.find((t) => t.status === 'Locked' && t.runner === runner);
   if (mine && mine.id !== id) throw new JixoError('already-locked', `runner ${runner} already holds task ${mine.id}: a runner locks one task at a time`);
-  // Already this runner's (the outer loop assigned it before starting the agent): nothing to do.
+  // Already this runner's (the outer loop assigned it before starting the agent, and renews its lease): nothing to do.
   if (mine) return log;
+  const until = leaseEnd(ctx, ctx.leaseMs ?? DEFAULT_TASK_LEASE_MS);
   const task = findTask(next, id);
+  if (task.status === 'Locked') {
+    // Held by another runner: taken over only once its lease has expired (the lost attempt is logged).
+    if (task.leaseUntil === undefined || Date.parse(task.leaseUntil) > Date.parse(ctx.now)) {
+      throw new JixoError('already-locked', `task ${id} is locked by ${task.runner ?? '(nobody)'}${task.leaseUntil !== undefined ? ` until ${task.leaseUntil}` : ''}`);
+    }
+    releaseTask(next, task, ctx);
+  }
   const waiting = (task.dependsOn ?? []).filter((d) => tasks.find((t) => t.id === d)?.status !== 'Completed');
   if (waiting.length > 0 && task.status === 'Pending') throw new JixoError('bad-argument', `task ${id} depends on ${waiting.join(', ')}, not Completed yet`);
   moveTask(task, 'Locked');
   task.runner = runner;
+  task.leaseUntil = until;
   return settle(next, ctx.now);
 }
 
@@ -159,23 +170,103 @@ export function finishTask(log: LogFile, input: FinishInput, ctx: CommitContext)
   // Only a Locked task is finished (Failed -> Pending is a Planner's retry, not a runner's result).
   if (task.status !== 'Locked') throw new IllegalTransitionError(task.id, task.status ?? 'Pending', input.outcome, legalMoves(task.status ?? 'Pending'));
   moveTask(task, input.outcome);
+  // The lease ends with the lock; the runner stays on a Completed/Failed task as its author.
+  delete task.leaseUntil;
   if (input.outcome === 'Pending') delete task.runner;
   pushEntry(next, { job: input.job, role: 'Runner', objective: input.objective ?? `Task ${task.text}`, result: RESULT_OF[input.outcome], summary: input.summary, runner: input.runner, ...(input.blocker !== undefined ? { blocker: input.blocker } : {}) }, ctx);
   return settle(next, ctx.now);
 }
 
-/** Protocol 0 step 1: Locked tasks whose runner is not active go back to Pending. */
-export function releaseStaleLocks(log: LogFile, active: readonly string[], ctx: CommitContext): { log: LogFile; released: string[] } {
+/** The lease a task lock gets when the caller names none: as long as the log lock's (10 minutes). */
+export const DEFAULT_TASK_LEASE_MS = 10 * 60_000;
+
+/**
+ * Why a Locked task's lock is stale at `nowMs`, or undefined when it is live. A task with a lease is
+ * decided by the lease alone: its runner may work on another host, which no local active-runner
+ * list knows. A task without one (older logs, hand edits) keeps the seed's rule: stale when its
+ * runner is not active.
+ */
+export function taskLockStaleness(task: RoadmapItem, live: ReadonlySet<string>, nowMs: number): string | undefined {
+  if (task.status !== 'Locked') return undefined;
+  if (task.runner === undefined) return 'it names no runner';
+  if (task.leaseUntil !== undefined) return Date.parse(task.leaseUntil) <= nowMs ? `the lease of ${task.runner} expired at ${task.leaseUntil}` : undefined;
+  return live.has(task.runner) ? undefined : `its runner ${task.runner} is not active`;
+}
+
+/**
+ * Protocol 0 step 1: stale task locks (see `taskLockStaleness`, judged at `ctx.now`) go back to
+ * Pending. A task lost through an expired lease also gets a Pending Work Log entry naming the lost
+ * attempt (a pause, not a blocker: the next runner continues it, knowing work may be half done).
+ */
+export function releaseStaleLocks(log: LogFile, active: readonly string[], ctx: CommitContext & { caller?: string }): { log: LogFile; released: string[] } {
+  const next = structuredClone(log);
+  const released: string[] = [];
+  const live = new Set(active);
+  const nowMs = Date.parse(ctx.now);
+  for (const task of listTasks(next)) {
+    // As in triage: the caller's own lock is not stale to itself, even past its lease.
+    if (ctx.caller !== undefined && task.runner === ctx.caller) continue;
+    if (taskLockStaleness(task, live, nowMs) === undefined) continue;
+    releaseTask(next, task, ctx);
+    released.push(task.id);
+  }
+  return { log: released.length > 0 ? settle(next, ctx.now) : log, released };
+}
+
+/** A stale lock back to Pending, in place; an expired lease leaves its lost attempt in the Work Log. */
+function releaseTask(log: LogFile, task: RoadmapItem, ctx: CommitContext): void {
+  const lost = task.leaseUntil !== undefined && task.runner !== undefined ? { runner: task.runner, leaseUntil: task.leaseUntil } : undefined;
+  moveTask(task, 'Pending');
+  delete task.runner;
+  delete task.leaseUntil;
+  if (lost) pushEntry(log, { job: ctx.job ?? entryJob(log), role: 'Runner', objective: `Task ${task.text}`, result: 'Pending', summary: `Lost attempt: runner ${lost.runner} held this task until its lease expired at ${lost.leaseUntil}, without finishing or renewing it (recovered at ${ctx.now}). The task is Pending again; work may be half done.` }, ctx);
+}
+
+/** The job name for an entry the log writes itself: the newest entry's job, else `jixo`. */
+function entryJob(log: LogFile): string {
+  const named = log.workLog.find((e) => /^\S+$/.test(e.job));
+  return named?.job ?? 'jixo';
+}
+
+/** Hands back every task `runner` holds (its agent exited): Pending again, no Work Log entry (as a stale release). */
+export function releaseRunnerTasks(log: LogFile, runner: string, ctx: CommitContext): { log: LogFile; released: string[] } {
   const next = structuredClone(log);
   const released: string[] = [];
   for (const task of listTasks(next)) {
-    if (task.status === 'Locked' && (task.runner === undefined || !active.includes(task.runner))) {
-      moveTask(task, 'Pending');
-      delete task.runner;
-      released.push(task.id);
-    }
+    if (task.status !== 'Locked' || task.runner !== runner) continue;
+    moveTask(task, 'Pending');
+    delete task.runner;
+    delete task.leaseUntil;
+    released.push(task.id);
   }
   return { log: released.length > 0 ? settle(next, ctx.now) : log, released };
+}
+
+/**
+ * While its agent works: move the lease of every task `runner` holds to `leaseMs` after `ctx.now`.
+ * Returns the ids renewed (none when the runner holds nothing, e.g. its lease expired and another
+ * runner took the task: a lost task is not taken back).
+ */
+export function renewTaskLeases(log: LogFile, runner: string, leaseMs: number, ctx: CommitContext): { log: LogFile; renewed: string[] } {
+  const next = structuredClone(log);
+  const until = leaseEnd(ctx, leaseMs);
+  const nowMs = Date.parse(ctx.now);
+  const renewed: string[] = [];
+  for (const task of listTasks(next)) {
+    if (task.status !== 'Locked' || task.runner !== runner) continue;
+    // An expired lease is lost even before someone takes the task over: renewing it would race them.
+    if (task.leaseUntil !== undefined && Date.parse(task.leaseUntil) <= nowMs) continue;
+    task.leaseUntil = until;
+    renewed.push(task.id);
+  }
+  return { log: renewed.length > 0 ? next : log, renewed };
+}
+
+function leaseEnd(ctx: CommitContext, leaseMs: number): string {
+  if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new JixoError('bad-argument', `a task lease must be a positive number of ms, got ${String(leaseMs)}`);
+  const nowMs = Date.parse(ctx.now);
+  if (!Number.isFinite(nowMs)) throw new JixoError('bad-argument', `commit time "${ctx.now}" is not a time`);
+  return new Date(nowMs + leaseMs).toISOString();
 }
 
 export interface AddTaskInput {

@@ -13,10 +13,11 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { activeRunnersPath, publishActiveRunners } from './active-runners.js';
 import { JixoError } from './errors.js';
-import { DEFAULT_LEASE_MS, readJobFile, readLogFile, releaseRunnerLock, renewRunnerLock, updateLogFile } from './files.js';
+import { DEFAULT_LEASE_MS, readJobFile } from './files.js';
+import { fileLog, type LogHandle } from './log-handle.js';
 import { formatProgress } from './log.js';
-import { clearExit, finishTask, listTasks, lockTask, recordExit, releaseStaleLocks } from './ops.js';
-import { ensureLog, jobName, logPathFor, runnerId, shellSpawner, type AgentOutcome, type Assignment, type RunOptions, type RunResult, type SpawnAgent } from './runner.js';
+import { clearExit, finishTask, listTasks, lockTask, recordExit, releaseRunnerTasks, releaseStaleLocks, renewTaskLeases } from './ops.js';
+import { jobName, logPathFor, runnerId, shellSpawner, type AgentOutcome, type Assignment, type RunOptions, type RunResult, type SpawnAgent } from './runner.js';
 import { SYSTEM_PROMPT } from './system-prompt.js';
 import { triage } from './triage.js';
 import type { LogFile, TasksExit } from './types.js';
@@ -39,16 +40,18 @@ export async function runJob(options: RunOptions): Promise<RunResult> {
   const jobDir = dirname(jobPath);
   const cwd = options.cwd ?? (basename(jobDir) === '.jixo' ? dirname(jobDir) : jobDir);
 
-  await ensureLog(logPath, new Date(clock()).toISOString());
-  const { log } = await readLogFile(logPath);
+  const store = options.log ?? fileLog(logPath);
+  await store.ensure(new Date(clock()).toISOString());
+  const { log } = await store.read();
   if (log.frontMatter.exit?.code === 0 || log.frontMatter.progress >= 1) {
     if (!options.force) return { status: 'skipped', loops: 0, runs: 0, progress: log.frontMatter.progress, ...(log.frontMatter.exit ? { exit: log.frontMatter.exit } : {}), logPath, reason: 'the job is already finished (use --force to run it again)' };
-    await updateLogFile(logPath, (l) => (l.frontMatter.exit ? clearExit(l) : undefined));
+    await store.update((l) => (l.frontMatter.exit ? clearExit(l) : undefined));
   }
-  return new Pool({ ...options, jobPath, logPath, name, cwd, runners, maxLoops, maxRuns, clock, dirs: job.frontMatter.dirs ?? [] }).run();
+  return new Pool({ ...options, log: store, jobPath, logPath, name, cwd, runners, maxLoops, maxRuns, clock, dirs: job.frontMatter.dirs ?? [] }).run();
 }
 
 interface PoolSettings extends RunOptions {
+  log: LogHandle;
   logPath: string;
   name: string;
   cwd: string;
@@ -95,7 +98,7 @@ class Pool {
       await this.published.catch(() => undefined);
       await rm(activeRunnersPath(this.s.logPath), { force: true });
     }
-    const { log } = await readLogFile(this.s.logPath);
+    const { log } = await this.s.log.read();
     const exit = log.frontMatter.exit;
     const base = { loops: this.maxGeneration, runs: this.runs, progress: log.frontMatter.progress, logPath: this.s.logPath, ...(exit ? { exit } : {}) };
     if (this.stop) return { ...base, ...this.stop };
@@ -189,16 +192,18 @@ class Pool {
   private async assign(id: string): Promise<Plan> {
     // The job file is re-read: the user may have answered a clarification meanwhile.
     const { job } = await readJobFile(this.s.jobPath);
-    const now = new Date(this.s.clock()).toISOString();
-    const { result } = await updateLogFile<Plan>(
-      this.s.logPath,
+    const leaseMs = this.s.lockLeaseMs ?? DEFAULT_LEASE_MS;
+    const { result } = await this.s.log.update<Plan>(
       (log) => {
+        // The time is read inside the lock: a wait for it must not make leases look younger than they are.
+        const nowMs = this.s.clock();
+        const now = new Date(nowMs).toISOString();
         // Who is active is read here, inside the lock: other slots start agents while we wait for it,
         // and a runner missing from the list would have its task taken as stale.
         const others = [...this.active].filter((r) => r !== id);
-        const d = triage({ log, job, runner: id, active: others, claiming: true });
-        const next = d.staleLocks.length > 0 ? releaseStaleLocks(log, [...this.active], { now }).log : log;
-        if (d.kind === 'role' && d.role === 'Runner' && d.taskId !== undefined) return { log: lockTask(next, d.taskId, id, { now }), result: { kind: 'start', assignment: { role: 'Runner', taskId: d.taskId, objective: d.objective } } };
+        const d = triage({ log, job, runner: id, active: others, claiming: true, now: nowMs });
+        const next = d.staleLocks.length > 0 ? releaseStaleLocks(log, [...this.active], { now, job: this.s.name }).log : log;
+        if (d.kind === 'role' && d.role === 'Runner' && d.taskId !== undefined) return { log: lockTask(next, d.taskId, id, { now, leaseMs, job: this.s.name }), result: { kind: 'start', assignment: { role: 'Runner', taskId: d.taskId, objective: d.objective } } };
         if (d.kind === 'role') return { log: next, result: { kind: 'start', assignment: { role: 'Planner', objective: d.objective } } };
         if (d.code === 2) return { log: next, result: { kind: 'wait', reason: d.reason } };
         const exit: TasksExit = { code: d.code, reason: d.reason, runner: id, time: now };
@@ -239,7 +244,11 @@ class Pool {
     // Renew the agent's detached log lock (if it takes one) well within its lease while it runs: a
     // long task keeps it; if this process dies, the renewals stop and the lock expires on any host.
     const leaseMs = s.lockLeaseMs ?? DEFAULT_LEASE_MS;
-    const renewal = setInterval(() => void renewRunnerLock(s.logPath, id, leaseMs, s.clock).catch(() => undefined), Math.max(50, Math.floor(leaseMs / 3)));
+    // The same for the task it was given: its `leaseUntil:` moves on, so no runner elsewhere takes it.
+    const renewal = setInterval(() => {
+      void s.log.renewRunnerLock(id, leaseMs).catch(() => undefined);
+      void this.renewTasks(id, leaseMs).catch(() => undefined);
+    }, Math.max(50, Math.floor(leaseMs / 3)));
     try {
       return await this.spawn({ runner: id, command: s.agent, cwd: s.cwd, env, stdin, ...(s.agentTimeoutMs !== undefined ? { timeoutMs: s.agentTimeoutMs } : {}), ...(s.killGraceMs !== undefined ? { killGraceMs: s.killGraceMs } : {}) });
     } catch {
@@ -249,18 +258,28 @@ class Pool {
     }
   }
 
+  /** Moves the leases of the tasks `id` holds; a write only when it holds any (a Planner holds none). */
+  private async renewTasks(id: string, leaseMs: number): Promise<void> {
+    const { log } = await this.s.log.read();
+    if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id && t.leaseUntil !== undefined)) return;
+    await this.s.log.update((current) => {
+      const { log: next, renewed } = renewTaskLeases(current, id, leaseMs, { now: new Date(this.s.clock()).toISOString() });
+      return renewed.length > 0 ? next : undefined;
+    }, { runner: id });
+  }
+
   /**
    * After an agent exits: drop the detached log lock it left, and hand back any task it still holds
    * (crashed, killed, or forgot), so the next triage can give it out again. A killed agent's task
    * gets a Pending Work Log entry saying so (a pause, not a blocker: the next runner continues it).
    */
   private async cleanUp(id: string, outcome: AgentOutcome): Promise<{ released: string[]; log: LogFile }> {
-    await releaseRunnerLock(this.s.logPath, id);
+    await this.s.log.releaseRunnerLock(id);
     // Most agents leave nothing locked: look without the lock first (a restart costs one locked write, the assignment).
-    const { log } = await readLogFile(this.s.logPath);
+    const { log } = await this.s.log.read();
     if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id)) return { released: [], log };
     const now = new Date(this.s.clock()).toISOString();
-    const { result, log: after } = await updateLogFile<string[]>(this.s.logPath, (current) => {
+    const { result, log: after } = await this.s.log.update<string[]>((current) => {
       const held = listTasks(current).filter((t) => t.status === 'Locked' && t.runner === id);
       if (held.length === 0) return undefined;
       let next: LogFile = current;
@@ -269,9 +288,8 @@ class Pool {
           next = finishTask(next, { id: t.id, runner: id, job: this.s.name, outcome: 'Pending', summary: `The outer loop killed runner ${id} after the agent timeout (${this.s.agentTimeoutMs ?? 0} ms): the task is Pending again, work may be half done.` }, { now });
         }
       } else {
-        // Every other holder counts as active here: only this runner's tasks go back to Pending.
-        const others = listTasks(current).flatMap((t) => (t.status === 'Locked' && t.runner !== undefined && t.runner !== id ? [t.runner] : []));
-        next = releaseStaleLocks(current, others, { now }).log;
+        // Only this runner's tasks go back to Pending, leased or not.
+        next = releaseRunnerTasks(current, id, { now }).log;
       }
       return { log: next, result: held.map((t) => t.id) };
     });

@@ -3,6 +3,7 @@
  * ids, the log's path and first content, and the default agent spawner (a shell command with the
  * system prompt on stdin, killed as a process group after the agent timeout).
  */
+import type { LogHandle } from './log-handle.js';
 import { spawn as spawnChild } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -66,8 +67,18 @@ export interface RunOptions {
   maxTurns?: number;
   /** Consecutive crashes of one slot before it gives up. Default 3. */
   retries?: number;
-  /** The lease of an agent's detached log lock (`jixo lock`), renewed by the pool every third of it while the agent runs. Default 10 minutes. */
+  /**
+   * The lease of an agent's task lock (the `leaseUntil:` of its Locked task) and of its detached log
+   * lock (`jixo lock`), both renewed by the pool every third of it while the agent runs. If the pool
+   * dies, the renewals stop and another runner, on any host, may take the task one lease later.
+   * Default 10 minutes.
+   */
   lockLeaseMs?: number;
+  /**
+   * Where the log lives: default the `*.log.md` file beside the job (`fileLog`); `storedLog(backend,
+   * key)` for a log shared through a storage backend (PostgreSQL: runners on several machines).
+   */
+  log?: LogHandle;
   /** Kill an agent that runs longer than this (ms); its task lock is released and a Work Log entry says so. Default: never. */
   agentTimeoutMs?: number;
   /** Between SIGTERM and SIGKILL of a timed-out agent (ms). Default 2 000. */

@@ -20,6 +20,7 @@ export const RoadmapItemSchema: z.ZodType<RoadmapItem> = z
     checked: z.boolean(),
     status: TaskStatusSchema.optional().describe('Absent for phases.'),
     runner: z.string().optional(),
+    leaseUntil: z.string().optional().describe('"leaseUntil:" on a Locked task (ISO-8601): the lock is stale once this time has passed. Absent: no lease (stale only when its runner is not active).'),
     dependsOn: z.array(z.string()).optional(),
     statusInferred: z.boolean().optional().describe('The status was read from the checkbox (JIXO v1/v2 checklists have no status line); not written back.'),
     notes: z.array(z.string()).describe('Sub-bullets Ratchet does not understand, verbatim.'),

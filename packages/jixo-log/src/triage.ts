@@ -3,7 +3,7 @@
  * deterministic, no I/O. The caller applies `staleLocks` (the CLI does it under the lock).
  */
 import { PLACEHOLDER_TITLE } from './log.js';
-import { lastEntryFor, listTasks } from './ops.js';
+import { lastEntryFor, listTasks, taskLockStaleness } from './ops.js';
 import type { JobFile, LogFile, RoadmapItem } from './types.js';
 
 export type TriageStep = 'stale-locks' | 'failed-task' | 'pending-blocker' | 'user-reply' | 'plan-alignment' | 'task-selection';
@@ -25,6 +25,11 @@ export interface TriageInput {
    * tasks by rank, so runners triaging at the same time are not all told the same task.
    */
   claiming?: boolean;
+  /**
+   * The time (ms) task leases are judged at: a leased lock is stale once its lease has passed,
+   * whoever is active. Default `Date.now()`; the outer loop passes its clock.
+   */
+  now?: number;
 }
 
 export function triage(input: TriageInput): TriageDecision {
@@ -52,15 +57,18 @@ interface View {
 }
 
 /** Step 1, stale lock reconciliation, applied to a copy for the remaining steps. */
-function viewOf({ log, runner, active }: TriageInput): View {
+function viewOf({ log, runner, active, now }: TriageInput): View {
   const live = new Set([...active, runner]);
+  const nowMs = now ?? Date.now();
   const tasks = listTasks(log).map((t) => ({ ...t }));
   const staleLocks: string[] = [];
   for (const t of tasks) {
-    if (t.status === 'Locked' && (t.runner === undefined || !live.has(t.runner))) {
+    // The caller's own lock is never stale to itself: it is alive, asking.
+    if (t.runner !== runner && taskLockStaleness(t, live, nowMs) !== undefined) {
       staleLocks.push(t.id);
       t.status = 'Pending';
       delete t.runner;
+      delete t.leaseUntil;
     }
   }
   return { tasks, byId: new Map(tasks.map((t) => [t.id, t])), staleLocks };

@@ -22,6 +22,13 @@ export interface RoadmapItem {
   /** Absent for phases. */
   status?: TaskStatus;
   runner?: string;
+  /**
+   * `leaseUntil:` (ISO-8601) on a Locked task: the runner holds the task until then unless it renews
+   * the lease; once it has passed, the task is recoverable from any host (stale). A Locked task
+   * without one (logs written before leases, or by hand) never expires by time: it is stale only when
+   * its runner is not active, as before.
+   */
+  leaseUntil?: string;
   dependsOn?: string[];
   /**
    * True when the file has no `status:` sub-bullet and the status was read from the checkbox (JIXO

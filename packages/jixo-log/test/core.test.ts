@@ -51,7 +51,8 @@ describe('commits', () => {
   test('lock then complete: status, runner, one entry on top, progress over effective tasks, phase checked', () => {
     let log = parseLogStrict(fixture('seed.log.md'));
     log = lockTask(log, '1.2', 'r9', ctx);
-    expect(() => lockTask(log, '1.2', 'r8', ctx)).toThrow(IllegalTransitionError);
+    // A live lease: nobody else takes the task.
+    expect(() => lockTask(log, '1.2', 'r8', ctx)).toThrow(/locked by r9 until 2030-01-01T00:10:00.000Z/);
     log = finishTask(log, { id: '1.2', runner: 'r9', job: 'Job_Name', outcome: 'Completed', summary: 'moved' }, ctx);
     expect(log.workLog[0]).toMatchObject({ number: 3, role: 'Runner', objective: 'Task 1.2. Move shared code to `packages/core`', result: 'Succeeded', time: ctx.now });
     expect(log.workLog).toHaveLength(3);
@@ -151,7 +152,7 @@ describe('triage assigns work per runner (parallel runners)', () => {
     expect(told.slice(0, 3).map((d) => (d.kind === 'role' ? d.taskId : d.code))).toEqual(['1', '3', '4']);
     expect(told[3]).toMatchObject({ kind: 'exit', code: 2 });
     // the answers stay consistent while runners lock in any order: after job-03 locks 3, the others keep theirs
-    const after = lockTask(four, '3', 'job-03', { now: 't' });
+    const after = lockTask(four, '3', 'job-03', ctx);
     expect(['job-01', 'job-02', 'job-04'].map((r) => { const d = ask(after, r); return d.kind === 'role' ? d.taskId : d.code; })).toEqual(['1', '4', 2]);
     // a runner holding a task is told that task, whatever else is ready
     expect(ask(after, 'job-03')).toMatchObject({ role: 'Runner', taskId: '3' });
@@ -164,7 +165,7 @@ describe('triage assigns work per runner (parallel runners)', () => {
       const d = ask(log, r, true);
       if (d.kind !== 'role') break;
       claimed.push(d.taskId!);
-      log = lockTask(log, d.taskId!, r, { now: 't' });
+      log = lockTask(log, d.taskId!, r, ctx);
     }
     expect(claimed).toEqual(['1', '3', '4']);
     expect(ask(log, 'job-05', true)).toMatchObject({ kind: 'exit', code: 2 });
@@ -185,10 +186,10 @@ describe('triage assigns work per runner (parallel runners)', () => {
   });
 
   test('task lock by the runner that already holds that task (the outer loop assigned it) succeeds and changes nothing', () => {
-    const locked = lockTask(four, '1', 'job-01', { now: 't' });
+    const locked = lockTask(four, '1', 'job-01', ctx);
     expect(lockTask(locked, '1', 'job-01', { now: 'later' })).toBe(locked);
-    expect(() => lockTask(locked, '3', 'job-01', { now: 't' })).toThrow(/already holds task 1/);
-    expect(() => lockTask(locked, '1', 'job-02', { now: 't' })).toThrow();
+    expect(() => lockTask(locked, '3', 'job-01', ctx)).toThrow(/already holds task 1/);
+    expect(() => lockTask(locked, '1', 'job-02', ctx)).toThrow();
   });
 });
 

@@ -78,7 +78,8 @@ describe.skipIf(!built && !process.env.CI)('real processes', () => {
       const { result } = await updateLogFile(
         log,
         (l) => {
-          const d = triage({ log: l, job: jobFile, runner: 'next', active: [] });
+          // Judged in 2030, long after the task's lease (10 minutes from its lock): see task-lease.test.ts for the lease itself.
+          const d = triage({ log: l, job: jobFile, runner: 'next', active: [], now: Date.parse('2030-01-01T00:00:00.000Z') });
           const r = releaseStaleLocks(l, [], { now: '2030-01-01T00:00:00.000Z' });
           return { log: r.log, result: { d, released: r.released } };
         },
@@ -89,6 +90,7 @@ describe.skipIf(!built && !process.env.CI)('real processes', () => {
       const after = parseLogStrict(await readFile(log, 'utf8'));
       expect(listTasks(after)[0]).toMatchObject({ id: '1.1', status: 'Pending' });
       expect(listTasks(after)[0]!.runner).toBeUndefined();
+      expect(after.workLog[0]!.summary).toMatch(/Lost attempt: runner victim/);
       expect(await inspectLock(log)).toBeUndefined();
     }, 30_000);
   }

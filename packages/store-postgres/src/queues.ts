@@ -48,6 +48,9 @@ RETURNING q.id, q.owner, q.attempts, q.lease_until, pick.state AS prev_state, pi
 
 const iso = (d: Date): string => d.toISOString();
 
+/** Offers of this many new items re-analyze the queue table (see offer). */
+const ANALYZE_AFTER_OFFER = 1000;
+
 function checkLease(leaseMs: number): void {
   if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new RangeError(`a lease must be a positive number of milliseconds, got ${leaseMs}`);
 }
@@ -89,6 +92,10 @@ export function queueStore(ctx: Context): QueueStore {
          RETURNING id`,
         [project, queue, items.map((i) => i.id), items.map((i) => i.priority ?? 0)],
       );
+      // A large offer (a new campaign's tasks) changes the table faster than autovacuum re-analyzes
+      // it: until then the planner, with stale statistics, sorts the whole queue for every claim
+      // (5 ms a claim instead of 0.3 ms). Analyzing now costs tens of milliseconds once.
+      if (rows.length >= ANALYZE_AFTER_OFFER) await ctx.query('ANALYZE ratchet_queue_items');
       return rows.length;
     },
 

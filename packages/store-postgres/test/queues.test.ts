@@ -37,4 +37,19 @@ describePg('queues on PostgreSQL', () => {
     expect(recovered).toMatchObject({ id: 'urgent', attempt: 2, recovered: { owner: 'crashed', attempt: 1 } });
     expect((await backend.queues.claim('q', 'w', 60_000))?.id).toBe('later');
   });
+
+  it('a large offer re-analyzes the queue table, so claims on a new campaign use its indexes at once', async () => {
+    const backend = openBackend();
+    const analyzed = async (): Promise<number> =>
+      withClient(async (client) => Number((await client.query<{ n: string }>(`SELECT analyze_count AS n FROM pg_stat_user_tables WHERE relname = 'ratchet_queue_items'`)).rows[0]?.n ?? 0));
+    const before = await analyzed();
+    await backend.queues.offer('small', [{ id: 'a' }, { id: 'b' }]);
+    expect(await analyzed()).toBe(before);
+    await backend.queues.offer('big', Array.from({ length: 1000 }, (_, i) => ({ id: `t${i}`, priority: i })));
+    // pg_stat counters are reported by the backend that ran ANALYZE when its transaction ends: poll.
+    const deadline = Date.now() + 10_000;
+    while ((await analyzed()) === before && Date.now() < deadline) await sleep(100);
+    expect(await analyzed()).toBeGreaterThan(before);
+    expect((await backend.queues.claim('big', 'w', 60_000))?.id).toBe('t0');
+  });
 });

@@ -14,6 +14,7 @@ import {
   acceptCurrent,
   checkDigest,
   describeHolder,
+  type LockHolder,
   inspectLock,
   parseJson,
   readDigestRecord,
@@ -95,7 +96,7 @@ const doctor: CommandAction = async (ctx, _args, options) => {
     if (info?.stale === true) {
       reportFor(ctx, reports, target).problems.push({
         code: 'stale-lock',
-        message: `stale lock ${displayPath(ctx, info.lockPath)} held by ${describeHolder(info.holder)} (the holder is gone); the next write takes it over, or delete it`,
+        message: `stale lock ${displayPath(ctx, info.lockPath)} held by ${describeHolder(info.holder)} (${staleReason(info.holder)}); the next write takes it over, or delete it`,
       });
     }
   }
@@ -236,4 +237,13 @@ async function repair(ctx: Context, what: 'accept' | 'restore', file: string): P
     if (result.rejectedPath !== undefined) ctx.out(`the refused content is kept as ${displayPath(ctx, result.rejectedPath)}`);
   }
   return EXIT_OK;
+}
+
+/**
+ * Why a lock is stale: its lease ran out (a holder on another host, or one that stopped renewing),
+ * or its holder process is gone on this host. A lease that ran out says nothing about the process.
+ */
+function staleReason(holder: LockHolder): string {
+  const leaseUntil = typeof holder.leaseUntil === 'string' ? Date.parse(holder.leaseUntil) : Number.NaN;
+  return Number.isFinite(leaseUntil) && leaseUntil <= Date.now() ? `its lease ran out at ${String(holder.leaseUntil)}` : 'the holder is gone';
 }

@@ -1,11 +1,11 @@
-import { addEntry, errorExitRefusal, formatProgress, readJobFile, recordExit, setTitle, updateLogFile, computeProgress, type LogFile } from '@ratchet/jixo-log';
+import { addEntry, errorExitRefusal, formatProgress, readJobFile, recordExit, setTitle, computeProgress, type LogFile } from '@ratchet/jixo-log';
 import { existsSync } from 'node:fs';
 import { pinnedActor } from '../../actor.js';
 import { CliError } from '../../errors.js';
 import { basename, dirname, join } from 'node:path';
 import type { Context } from '../../context.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { at, guard, now } from './shared.js';
+import { at, guard, logAt, now } from './shared.js';
 
 /** `ratchet jixo log add | title | progress | exit`. */
 export default async function logCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -16,9 +16,9 @@ export default async function logCommand(ctx: Context, args: string[], options: 
   const job = typeof options.job === 'string' ? options.job : (ctx.io.env.RATCHET_JIXO_JOB ?? basename(path).replace(/\.log\.md$/i, ''));
   // Triage needs the job file (answered clarifications); read it before taking the log lock.
   const gate = verb === 'exit' && options.code === '1' && pinnedActor(ctx) === 'agent' ? await errorExitGate(ctx, path, runner!) : undefined;
+  const store = await logAt(ctx, path);
   const { log } = await guard(path, () =>
-    updateLogFile(
-      path,
+    store.update(
       (l) => {
         if (verb === 'add') return addEntry(l, { job, role: String(options.role), objective: String(options.objective), result: String(options.result), summary: String(options.summary) }, ctxNow);
         if (verb === 'title') return setTitle(l, title!, ctxNow);

@@ -55,8 +55,9 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
       .addHelpText('after', `\nExample:\n  ratchet jixo task ${name} .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER" --summary "..."`)
       .action(action(() => import('./task.js'), name));
   };
-  runnerOpt(task.command('lock').description('Protocol 1: lock one Pending task (dependencies Completed) for your runner').argument('<log>', 'the *.log.md file').argument('<id>', 'task id'))
-    .addHelpText('after', '\nExample:\n  ratchet jixo task lock .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER"')
+  runnerOpt(task.command('lock').description('Protocol 1: lock one Pending task (dependencies Completed) for your runner, with a lease (leaseUntil)').argument('<log>', 'the *.log.md file').argument('<id>', 'task id'))
+    .option('--lease <duration>', 'the task lock expires after this long unless renewed (15m, 90s, 500ms; jixo run renews its agents\' leases): then any runner, on any host, may take the task over, and the lost attempt is logged', '10m')
+    .addHelpText('after', '\nExample:\n  ratchet jixo task lock .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER" --lease 15m\n\nA task Locked by another runner is refused until its lease has expired. Locks in logs written before leases (no leaseUntil) never expire by time.')
     .action(action(() => import('./task.js'), 'lock'));
   finish('complete', 'Protocol 3: mark your Locked task Completed and add its Work Log entry, in one write');
   finish('fail', 'Protocol 3: mark your Locked task Failed and add its Work Log entry, in one write');
@@ -153,8 +154,9 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
     .option('--max-runs <n>', "the job's quota of agent runs, every start counted (crash restarts too); default runners x max-loops")
     .option('--agent-timeout <duration>', 'kill an agent running longer than this (e.g. 90s, 10m, 1h): its process group gets SIGTERM, then SIGKILL 2 s later; its task goes back to Pending with a Work Log entry')
     .option('--max-turns <n>', 'turn quota given to each agent', '40')
+    .option('--lease <duration>', "lease of each agent's task lock and log lock (15m, 90s), renewed every third of it while the agent runs: if this loop dies, another runner (any host) may take the task one lease later", '10m')
     .option('--once', 'each slot runs until one agent finishes', false)
     .option('--force', 'run a job that is already finished', false)
-    .addHelpText('after', '\nExamples:\n  ratchet jixo run .jixo/docs.job.md --agent "claude -p" --runners 3 --agent-timeout 20m\n  ratchet jixo run .jixo/docs.job.md --agent "node my-agent.mjs" --once\n\nThe job stops on a tasks-exit 0 (recorded by the loop itself once every task is Completed), an exit 1 of one of its runners, or when --max-runs is used up.')
+    .addHelpText('after', '\nExamples:\n  ratchet jixo run .jixo/docs.job.md --agent "claude -p" --runners 3 --agent-timeout 20m\n  ratchet jixo run .jixo/docs.job.md --agent "node my-agent.mjs" --once\n\nThe job stops on a tasks-exit 0 (recorded by the loop itself once every task is Completed), an exit 1 of one of its runners, or when --max-runs is used up.\n\nWith RATCHET_STORE=postgres://... (or the config\'s store.url) the log is a document in that database, shared by every machine running jixo on it; the job file stays here.')
     .action(action(() => import('./run.js')));
 };

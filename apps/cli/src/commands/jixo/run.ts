@@ -1,8 +1,8 @@
-import { formatProgress, runJob, type RunEvent } from '@ratchet/jixo-log';
+import { formatProgress, logPathFor, readJobFile, runJob, type RunEvent } from '@ratchet/jixo-log';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { at, guard, int } from './shared.js';
+import { at, guard, int, leaseOption, logAt } from './shared.js';
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
@@ -29,8 +29,12 @@ export default async function run(ctx: Context, args: string[], options: Record<
     else if (e.type === 'slot-idle') ctx.note(`slot ${e.slot}: waiting (${e.reason})`);
     else if (e.type === 'agent-output') for (const line of e.text.replace(/\n$/, '').split('\n')) ctx.note(`  [${e.runner.slice(-12)}] ${line}`);
   };
+  // On a shared backend the log is the database's document; the job file stays in this working directory.
+  const { job } = await guard(jobPath, () => readJobFile(jobPath));
+  const log = await logAt(ctx, logPathFor(jobPath, job));
   const result = await guard(jobPath, () =>
     runJob({
+      log,
       jobPath,
       agent: String(options.agent),
       runners,
@@ -38,6 +42,7 @@ export default async function run(ctx: Context, args: string[], options: Record<
       ...(options.maxRuns !== undefined ? { maxRuns: int('max-runs', options.maxRuns, 1) } : {}),
       ...(agentTimeoutMs !== undefined ? { agentTimeoutMs } : {}),
       maxTurns: int('max-turns', options.maxTurns ?? 40, 1),
+      lockLeaseMs: leaseOption(options.lease),
       once: options.once === true,
       force: options.force === true,
       onEvent,

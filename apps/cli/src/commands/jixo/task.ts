@@ -1,8 +1,8 @@
-import { addTask, finishTask, listTasks, lockTask, readLogFile, removeItem, renameItem, setDependsOn, setTaskStatus, unblockTask, updateLogFile, formatProgress, type LogFile, type RoadmapItem } from '@ratchet/jixo-log';
+import { addTask, finishTask, listTasks, lockTask, removeItem, renameItem, setDependsOn, setTaskStatus, unblockTask, formatProgress, type LogFile, type RoadmapItem } from '@ratchet/jixo-log';
 import { basename } from 'node:path';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { at, guard, now } from './shared.js';
+import { at, guard, leaseOption, logAt, now } from './shared.js';
 
 /**
  * `ratchet jixo task lock|complete|fail|pause|add|retry|cancel|unblock|edit|depends|remove|list`: each
@@ -13,25 +13,25 @@ export default async function task(ctx: Context, args: string[], options: Record
   const [verb, file, id] = args as [string, string, string | undefined];
   const path = at(ctx, file);
   const runner = typeof options.runner === 'string' ? options.runner : undefined;
+  const store = await logAt(ctx, path);
   if (verb === 'list') {
-    const { log } = await guard(path, () => readLogFile(path));
-    const tasks = listTasks(log).map((t) => ({ id: t.id, text: t.text, status: t.status, runner: t.runner ?? null, dependsOn: t.dependsOn ?? [] }));
+    const { log } = await guard(path, () => store.read());
+    const tasks = listTasks(log).map((t) => ({ id: t.id, text: t.text, status: t.status, runner: t.runner ?? null, leaseUntil: t.leaseUntil ?? null, dependsOn: t.dependsOn ?? [] }));
     if (ctx.json) ctx.emitJson({ ok: true, file, progress: log.frontMatter.progress, tasks });
     else {
-      for (const t of tasks) ctx.out(`${t.status!.padEnd(9)} ${t.text}${t.runner ? `  [${t.runner}]` : ''}`);
+      for (const t of tasks) ctx.out(`${t.status!.padEnd(9)} ${t.text}${t.runner ? `  [${t.runner}${t.leaseUntil ? ` until ${t.leaseUntil}` : ''}]` : ''}`);
       ctx.out(`progress ${formatProgress(log.frontMatter.progress)}`);
     }
     return EXIT_OK;
   }
-  const ctxNow = { now: now() };
   const job = ctx.io.env.RATCHET_JIXO_JOB ?? basename(path).replace(/\.log\.md$/i, '');
+  const ctxNow = { now: now(), job };
   const { log } = await guard(path, () =>
-    updateLogFile(
-      path,
+    store.update(
       (l) => {
         switch (verb) {
           case 'lock':
-            return lockTask(l, id!, runner!, ctxNow);
+            return lockTask(l, id!, runner!, { ...ctxNow, leaseMs: leaseOption(options.lease) });
           case 'complete':
           case 'fail':
           case 'pause':

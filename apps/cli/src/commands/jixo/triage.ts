@@ -1,7 +1,7 @@
-import { readActiveRunners, readJobFile, releaseStaleLocks, triage, updateLogFile, logPathFor, readLogFile, type TriageDecision } from '@ratchet/jixo-log';
+import { jobName, readActiveRunners, readJobFile, releaseStaleLocks, triage, logPathFor, type TriageDecision } from '@ratchet/jixo-log';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { at, guard, now } from './shared.js';
+import { at, guard, logAt, now } from './shared.js';
 
 /** `ratchet jixo triage <job> --runner ID --active A,B`: Protocol 0, stale locks released under the lock. */
 export default async function triageCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -18,13 +18,16 @@ export default async function triageCommand(ctx: Context, args: string[], option
   const active = [...new Set([...listed, ...(await readActiveRunners(logPath))])].filter((r) => r !== runner);
   let decision: TriageDecision;
   if (options.dryRun === true) {
-    const { log } = await guard(logPath, () => readLogFile(logPath));
+    const { log } = await guard(logPath, async () => (await logAt(ctx, logPath)).read());
     decision = triage({ log, job, runner, active });
   } else {
+    const store = await logAt(ctx, logPath);
     const { result } = await guard(logPath, () =>
-      updateLogFile(logPath, (log) => {
-        const d = triage({ log, job, runner, active });
-        return { log: d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: now() }).log : log, result: d };
+      store.update((log) => {
+        // One time for the decision and the release: a lease cannot expire between the two.
+        const at = now();
+        const d = triage({ log, job, runner, active, now: Date.parse(at) });
+        return { log: d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: at, caller: runner, job: jobName(jobPath, job) }).log : log, result: d };
         // The active list is the truth about who runs: a log lock (`jixo lock`) left by a runner not in it is stale too.
       }, { runner, active: [...active, runner] }),
     );
