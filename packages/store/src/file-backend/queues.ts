@@ -3,7 +3,7 @@
  * changed only by locked read-modify-write (so claims are exclusive across processes), holding the
  * items in offer order and the lost attempts. Lease times use this host's clock.
  *
- * <!-- schema: the queue document is internal to the file backend -->
+ * Its JSON Schema: `schemas/file-queue.schema.json` (the shipped-files test checks real queues against it).
  * `{ "schemaVersion": 1, "nextOrder": n, "items": [{ "id", "state", "priority", "order", "attempts",
  * "owner"?, "leaseUntil"? }], "lost": [LostAttempt] }`
  */
