@@ -148,6 +148,15 @@ export function summarize(entries: readonly AuditEntry[], registry: Registry, me
  */
 export function compactAudit(state: GoalsState, registry: Registry, actor: Actor, now: string, options: CompactOptions = {}): CompactResult {
   if (actor.role !== 'user') throw new OwnerError('only the user compacts the audit trail: it rewrites the history every agent reverts through');
+  return compactHistory(state, registry, actor.name ?? actor.role, now, options);
+}
+
+/**
+ * The compaction itself, with no owner check: for the store's automatic compaction, which runs on
+ * any writer's write once the trail passes its threshold and keeps the same entries and revert
+ * points a person's `goals compact` with the defaults would.
+ */
+export function compactHistory(state: GoalsState, registry: Registry, by: string, now: string, options: CompactOptions = {}): CompactResult {
   const keep = options.keep ?? COMPACT_KEEP_DEFAULT;
   const points = options.revertPoints ?? REVERT_POINTS_DEFAULT;
   let n = Math.max(0, state.audit.length - keep);
@@ -158,7 +167,7 @@ export function compactAudit(state: GoalsState, registry: Registry, actor: Actor
   }
   let summary: AuditSummary | undefined;
   if (n > 0) {
-    summary = summarize(state.audit.slice(0, n), registry, { now, by: actor.name ?? actor.role, agentRevertRefusal: options.agentRevertRefusal });
+    summary = summarize(state.audit.slice(0, n), registry, { now, by, agentRevertRefusal: options.agentRevertRefusal });
     state.audit.splice(0, n);
     (state.audit_summaries ??= []).push(summary);
   }

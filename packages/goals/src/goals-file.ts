@@ -16,7 +16,7 @@ import { REGISTRY_MAX_BYTES, readRegistryFile, registryFormat, type Registry, ty
 import { applyCommit, checkCommit, commitDigest, findReplay, type CommitResult, type TurnCommit } from './turn.js';
 import { Tx, emptyState } from './tx.js';
 import type { ActionTypeRegistryDocument, Actor, AuditEntry, AuditSummary, GoalsState, RegistryProposal } from './types.js';
-import { auditBase, compactAudit, revertPoints, type CompactOptions, type CompactResult } from './compact.js';
+import { COMPACT_KEEP_DEFAULT, auditBase, compactAudit, compactHistory, revertPoints, type CompactOptions, type CompactResult } from './compact.js';
 import { GOALS_STATE_SCHEMA_URL } from './urls.js';
 import { stateIssues } from './validate.js';
 import { registryPatch } from './diff.js';
@@ -67,6 +67,14 @@ export interface GoalsStoreOptions {
   root?: string | undefined;
   /** The largest state file read or written (default @ratchet/store's 16 MiB): an uncompacted audit trail reaches it first. */
   maxBytes?: number | undefined;
+  /**
+   * Automatic compaction, so the state file stays bounded without anyone running `goals compact`:
+   * a write that leaves more than `at` audit entries (default AUTO_COMPACT_AT) compacts all but the
+   * newest fifth of `at` (COMPACT_KEEP_DEFAULT at the default) into a summary, in the same locked write. `registry` (loaded only
+   * then) classifies the per-type counts the summary keeps. Without this option nothing compacts
+   * by itself.
+   */
+  autoCompact?: { at?: number | undefined; registry: () => Registry | Promise<Registry> } | undefined;
   /**
    * A shared storage backend (PostgreSQL, for several machines): the state document is kept there
    * under `key` (its project-relative path, e.g. `.ratchet/goals.json`) instead of at `path`;
@@ -236,6 +244,13 @@ function agentRevertRefusal(entries: readonly AuditEntry[]): string | undefined 
   }
 }
 
+/**
+ * Audit entries past which a write compacts the trail (with `autoCompact`). About 1.3 KB an entry
+ * in the compaction benchmark: 5,000 entries stay far below the store's 16 MiB read limit, which an
+ * uncompacted trail reaches near 12,000.
+ */
+export const AUTO_COMPACT_AT = 5000;
+
 export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsStore {
   const clock = options.clock ?? Date.now;
   const shared = options.backend !== undefined && options.backend.kind !== 'file' ? options.backend : undefined;
@@ -250,7 +265,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
     let result: T | undefined;
     let entry: AuditEntry | undefined;
     try {
-      const state = await doc.update((draft) => {
+      const state = await doc.update(async (draft) => {
         if (meta.expected_version !== undefined && draft.version !== meta.expected_version) throw new ConflictError(meta.expected_version, draft.version, doc.path);
         const tx = new Tx(draft, iso(), meta.actor);
         const trusted = judgeRegistry(draft, meta.actor, meta.registry, tx.now);
@@ -260,6 +275,13 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
         result = structuredClone(live);
         // Nothing changed: leave the file alone (no new version, no audit entry).
         if (entry === undefined && !trusted) throw new NothingChanged(draft.version);
+        const auto = options.autoCompact;
+        if (entry !== undefined && auto !== undefined && draft.audit.length > (auto.at ?? AUTO_COMPACT_AT)) {
+          // Keep a fifth of the threshold (COMPACT_KEEP_DEFAULT at the default): the next compaction is
+          // then thousands of writes away, not one.
+          const at = auto.at ?? AUTO_COMPACT_AT;
+          compactHistory(draft, await auto.registry(), 'auto-compaction', tx.now, { keep: Math.min(COMPACT_KEEP_DEFAULT, Math.floor(at / 5)), agentRevertRefusal });
+        }
       });
       return { result: result as T, version: state.version, entry };
     } catch (err) {

@@ -142,6 +142,7 @@ export { applyProposal, proposedType, proposedTypeIssues, serializeRegistry } fr
 export { parseDuration } from './duration.js';
 export { backoffDelay, withRetry, type RetryOptions } from './retry.js';
 export {
+  AUTO_COMPACT_AT,
   DEFAULT_GOALS_FILE,
   GOALS_STATE_VERSION,
   goalsDocument,
@@ -176,6 +177,7 @@ export {
   SUMMARY_MILESTONES_MAX,
   auditBase,
   compactAudit,
+  compactHistory,
   revertPoints,
   summarize,
   type CompactOptions,

@@ -158,3 +158,47 @@ describe('audit compaction', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(doc);
   });
 });
+
+describe('automatic compaction', () => {
+  test('past its threshold a write compacts the trail in the same locked write: bounded file, same stats, revert points kept', async () => {
+    const dir = tempDir('goals-autocompact-');
+    const plain = openGoals(join(dir, 'plain.json'), { clock: () => T0 });
+    const path = join(dir, 'goals.json');
+    let registryLoads = 0;
+    const store = openGoals(path, {
+      clock: () => T0,
+      autoCompact: {
+        at: 20,
+        registry: () => {
+          registryLoads++;
+          return registry;
+        },
+      },
+    });
+    await history(plain);
+    await history(store);
+    const [bounded, unbounded] = [await store.read(), await plain.read()];
+    // The plain trail keeps every write; the other never holds more than 20 entries.
+    expect(unbounded.audit.length).toBe(unbounded.version);
+    expect(unbounded.audit.length).toBeGreaterThan(60);
+    expect(bounded.audit.length).toBeLessThanOrEqual(20);
+    expect(bounded.version).toBe(unbounded.version);
+    expect(entities(bounded)).toEqual(entities(unbounded));
+    expect(registryLoads).toBe((bounded.audit_summaries ?? []).length);
+    expect(registryLoads).toBeGreaterThan(1);
+    expect((bounded.audit_summaries ?? []).every((s) => s.compacted_by === 'auto-compaction')).toBe(true);
+    // The history stays queryable: the per-type figures are the uncompacted ones.
+    const stats = (s: GoalsState) => actionStats(s, registry, { now: T0 }).totals;
+    expect(stats(bounded)).toEqual(stats(unbounded));
+    expect(statSync(path).size).toBeLessThan(statSync(join(dir, 'plain.json')).size);
+    // An agent's writes trigger it (no person needed), and a kept revert point still reverts.
+    const { points } = (await import('../src/compact.js')).revertPoints(bounded);
+    expect(points.length).toBeGreaterThan(0);
+    await store.revert(points[points.length - 1]!, { actor: USER });
+  });
+
+  test('without the option nothing compacts by itself', async () => {
+    const { store } = await fresh();
+    expect((await store.read()).audit_summaries ?? []).toEqual([]);
+  });
+});

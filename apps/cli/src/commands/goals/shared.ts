@@ -45,7 +45,10 @@ export async function openState(ctx: Context, options: Options): Promise<GoalsSt
   // On a shared backend (RATCHET_STORE=postgres://...) the state is the document at the file's
   // project-relative key there; on files nothing is loaded or opened beyond the file itself.
   const backend = await sharedStorageOf(ctx);
-  const store = openGoals(path, { clock: clockOf(options), root: ctx.cwd, ...(backend === undefined ? {} : { backend, key: storageKey(ctx, path) }) });
+  // The audit trail compacts itself past AUTO_COMPACT_AT entries, so the state never reaches the
+  // store's read limit; the registry that classifies the kept counts is loaded only then.
+  const autoCompact = { registry: () => loadRegistryFor(ctx, options) };
+  const store = openGoals(path, { clock: clockOf(options), root: ctx.cwd, autoCompact, ...(backend === undefined ? {} : { backend, key: storageKey(ctx, path) }) });
   const actor = actorOf(ctx, options);
   return {
     ...store,
