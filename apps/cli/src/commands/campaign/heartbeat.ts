@@ -2,7 +2,8 @@ import { formatSeq, heartbeatClaims } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { campaignOptionsWithBackend, guard, leaseOption } from './shared.js';
+import { leaseOption } from '../../lease-option.js';
+import { campaignOptionsWithBackend, guard } from './shared.js';
 
 /** The lease a heartbeat grants without --lease: the same default a builder's claim is told to use. */
 export const DEFAULT_HEARTBEAT_LEASE_MS = 15 * 60_000;
@@ -11,7 +12,7 @@ export const DEFAULT_HEARTBEAT_LEASE_MS = 15 * 60_000;
 export default async function heartbeat(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
   const runner = args[0];
   if (runner === undefined) throw new CliError('heartbeat needs the runner name given to `ready --claim`');
-  const leaseMs = leaseOption(options) ?? DEFAULT_HEARTBEAT_LEASE_MS;
+  const leaseMs = leaseOption(options.lease) ?? DEFAULT_HEARTBEAT_LEASE_MS;
   const opts = await campaignOptionsWithBackend(ctx, options);
   const { renewed, lost } = await guard(ctx, () => heartbeatClaims(ctx.cwd, runner, leaseMs, opts));
   if (ctx.json) {

@@ -2,12 +2,13 @@ import { claimTask, claimTaskLeased, formatSeq, readCampaignWithClaims, readyTas
 import { formatLeaseDuration } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { campaignOptionsWithBackend, guard, leaseOption, taskLine } from './shared.js';
+import { leaseOption } from '../../lease-option.js';
+import { campaignOptionsWithBackend, guard, taskLine } from './shared.js';
 import { versioned } from '../../output/json-output.js';
 
 /** `ratchet campaign ready [--claim RUNNER [--lease 15m]]` */
 export default async function ready(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const leaseMs = leaseOption(options);
+  const leaseMs = leaseOption(options.lease);
   const opts = await campaignOptionsWithBackend(ctx, options);
   if (typeof options.claim === 'string') {
     const runner = options.claim;

@@ -1,6 +1,6 @@
 /** Helpers shared by the campaign and workspace commands: seq arguments, options, error mapping. */
 import { CampaignError, formatSeq, normalizeSeq, type CampaignOptions, type PlanProblem, type Task } from '@ratchet/campaign-dag';
-import { MAX_LEASE_MS, MIN_LEASE_MS, ValidationError, formatLeaseDuration, parseLeaseDuration, type ValidationIssue } from '@ratchet/store';
+import { ValidationError, type ValidationIssue } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { displayPath } from '../../paths.js';
@@ -24,14 +24,6 @@ export function campaignOptions(ctx: Context, options: Record<string, unknown>):
  */
 export async function campaignOptionsWithBackend(ctx: Context, options: Record<string, unknown>): Promise<CampaignOptions> {
   return { ...campaignOptions(ctx, options), backend: await storageOf(ctx) };
-}
-
-/** `--lease 15m`: milliseconds, or undefined without the option; a malformed length is a usage error. */
-export function leaseOption(options: Record<string, unknown>): number | undefined {
-  if (options.lease === undefined) return undefined;
-  const ms = typeof options.lease === 'string' ? parseLeaseDuration(options.lease) : undefined;
-  if (ms === undefined) throw new CliError(`not a lease length: ${typeof options.lease === 'string' ? JSON.stringify(options.lease) : '(none)'} (expected e.g. 30s, 15m, 2h; between ${formatLeaseDuration(MIN_LEASE_MS)} and ${formatLeaseDuration(MAX_LEASE_MS)})`, { code: 'bad-lease' });
-  return ms;
 }
 
 /**

@@ -1,16 +1,15 @@
-import { formatProgress, logPathFor, readJobFile, runJob, type RunEvent } from '@ratchet/jixo-log';
+import { DEFAULT_LEASE_MS, formatProgress, logPathFor, readJobFile, runJob, type RunEvent } from '@ratchet/jixo-log';
+import { parseDurationText } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { at, guard, int, leaseOption, logAt } from './shared.js';
+import { leaseOption } from '../../lease-option.js';
+import { at, guard, int, logAt } from './shared.js';
 
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
-
-/** `--agent-timeout`: `90s`, `5m`, `1h`, `500ms`, or a bare number of seconds. */
+/** `--agent-timeout`: `90s`, `5m`, `1.5h`, `500ms`, or a bare number of seconds. */
 export function parseAgentTimeout(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  const ms = m === null ? NaN : Number(m[1]) * UNIT_MS[(m[2] ?? 's') as keyof typeof UNIT_MS];
-  if (!Number.isFinite(ms) || ms <= 0) throw new CliError(`--agent-timeout must be a duration such as 90s, 5m, 1h or 500ms, got "${value}"`);
+  const ms = parseDurationText(value, { bareUnit: 's', fractions: true });
+  if (ms === undefined) throw new CliError(`--agent-timeout must be a duration such as 90s, 5m, 1h or 500ms, got "${value}"`);
   return ms;
 }
 
@@ -42,7 +41,7 @@ export default async function run(ctx: Context, args: string[], options: Record<
       ...(options.maxRuns !== undefined ? { maxRuns: int('max-runs', options.maxRuns, 1) } : {}),
       ...(agentTimeoutMs !== undefined ? { agentTimeoutMs } : {}),
       maxTurns: int('max-turns', options.maxTurns ?? 40, 1),
-      lockLeaseMs: leaseOption(options.lease),
+      lockLeaseMs: leaseOption(options.lease) ?? DEFAULT_LEASE_MS,
       once: options.once === true,
       force: options.force === true,
       onEvent,

@@ -1,6 +1,6 @@
 import { relative, resolve, sep } from 'node:path';
 import { JixoError, fileLog, storedLog, type LogHandle } from '@ratchet/jixo-log';
-import { parseLeaseDuration, storageKind } from '@ratchet/store';
+import { storageKind } from '@ratchet/store';
 import { storageOf } from '../../storage.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
@@ -35,14 +35,6 @@ export function int(name: string, value: unknown, min = 0): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new CliError(`--${name} must be an integer >= ${min}, got ${String(value)}`);
   return n;
-}
-
-/** `--lease`: `15m`, `90s`, `500ms`, `2h` or bare ms, as campaign claims take it (default 10m). Bad input exits 2. */
-export function leaseOption(value: unknown): number {
-  const text = typeof value === 'string' ? value : value === undefined ? '10m' : JSON.stringify(value);
-  const ms = parseLeaseDuration(text);
-  if (ms === undefined) throw new CliError(`--lease must be a duration between 100ms and 7 days such as 15m, 90s or 500ms, got "${text}"`);
-  return ms;
 }
 
 /** Map library errors: refusals exit 1, everything about the input exit 2, always naming the file. */

@@ -1,8 +1,9 @@
-import { addTask, finishTask, listTasks, lockTask, removeItem, renameItem, setDependsOn, setTaskStatus, unblockTask, formatProgress, type LogFile, type RoadmapItem } from '@ratchet/jixo-log';
+import { DEFAULT_LEASE_MS, addTask, finishTask, listTasks, lockTask, removeItem, renameItem, setDependsOn, setTaskStatus, unblockTask, formatProgress, type LogFile, type RoadmapItem } from '@ratchet/jixo-log';
 import { basename } from 'node:path';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { at, guard, leaseOption, logAt, now } from './shared.js';
+import { leaseOption } from '../../lease-option.js';
+import { at, guard, logAt, now } from './shared.js';
 
 /**
  * `ratchet jixo task lock|complete|fail|pause|add|retry|cancel|unblock|edit|depends|remove|list`: each
@@ -31,7 +32,7 @@ export default async function task(ctx: Context, args: string[], options: Record
       (l) => {
         switch (verb) {
           case 'lock':
-            return lockTask(l, id!, runner!, { ...ctxNow, leaseMs: leaseOption(options.lease) });
+            return lockTask(l, id!, runner!, { ...ctxNow, leaseMs: leaseOption(options.lease) ?? DEFAULT_LEASE_MS });
           case 'complete':
           case 'fail':
           case 'pause':
