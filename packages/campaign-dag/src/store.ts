@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { NotFoundError, type LeaseLostError, openStoredDocument, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
+import { NotFoundError, type LeaseLostError, openStoredDocument, sharedBackendOf, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
 import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
 import { applyClaim, claimQueueKey, judgeClaim, leaseLostRefusal, overlayClaims, readyOffers, requireBackend, type LiveClaim } from './claims.js';
 import { CampaignError, PlanError } from './errors.js';
@@ -64,16 +64,11 @@ const now = (options: CampaignOptions): string => (options.clock ?? (() => new D
 function documentFor(paths: CampaignPaths, options: CampaignOptions): Document<Campaign> {
   // A shared backend (PostgreSQL) holds campaign.json under its project-relative key; the file
   // backend is that very file, so without one (or on files) nothing changes.
-  if (options.backend !== undefined && options.backend.kind !== 'file') {
-    return openStoredDocument(options.backend, relative(paths.root, paths.campaign).split(sep).join('/'), campaignDocument);
-  }
+  const shared = sharedBackendOf(options.backend);
+  if (shared !== undefined) return openStoredDocument(shared, relative(paths.root, paths.campaign).split(sep).join('/'), campaignDocument);
   return openDocument(paths.campaign, campaignDocument, { createParentDirs: true, maxBytes: CAMPAIGN_MAX_BYTES, ...options.store });
 }
 
-/** On a shared backend the campaign document is not a local file: completing removes it there. */
-function sharedBackend(options: CampaignOptions): StorageBackend | undefined {
-  return options.backend !== undefined && options.backend.kind !== 'file' ? options.backend : undefined;
-}
 
 function requireCampaign(campaign: Campaign, path: string): Campaign {
   if (campaign.id === EMPTY.id || campaign.status !== 'active') throw new CampaignError('no-campaign', 'no active campaign; start one with `ratchet campaign create "<objective>"`', { path });
@@ -377,7 +372,7 @@ export async function completeCampaign(root: string, options: CampaignOptions & 
       const archivePath = join(paths.archive, `${campaign.id}.json`);
       await writeFileAtomic(archivePath, `${JSON.stringify({ $schema: ARCHIVE_SCHEMA_URL, schemaVersion: ARCHIVE_VERSION, ...entry }, null, 2)}\n`, { createParentDirs: true });
       const workspacePath = await moveWorkspaces(paths.workspace, join(paths.archive, campaign.id, 'workspace'));
-      const shared = sharedBackend(options);
+      const shared = sharedBackendOf(options.backend);
       if (shared !== undefined) await shared.documents.delete(relative(paths.root, paths.campaign).split(sep).join('/'));
       else {
         await unlink(paths.campaign).catch((err: NodeJS.ErrnoException) => {

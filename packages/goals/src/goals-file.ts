@@ -7,7 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { NotFoundError, defineDocument, openDocument, openStoredDocument, withLock, writeFileAtomic, type LockOptions, type SchemaIssue, type StorageBackend } from '@ratchet/store';
+import { NotFoundError, defineDocument, openDocument, openStoredDocument, sharedBackendOf, withLock, writeFileAtomic, type LockOptions, type SchemaIssue, type StorageBackend } from '@ratchet/store';
 import { createHash } from 'node:crypto';
 import { ConflictError, InputError, OwnerError, UntrustedRegistryError } from './errors.js';
 import { markMerged, type PolicyHandlers } from './ops.js';
@@ -253,7 +253,7 @@ export const AUTO_COMPACT_AT = 5000;
 
 export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsStore {
   const clock = options.clock ?? Date.now;
-  const shared = options.backend !== undefined && options.backend.kind !== 'file' ? options.backend : undefined;
+  const shared = sharedBackendOf(options.backend);
   if (shared !== undefined && options.key === undefined) throw new InputError('a goals store on a shared backend needs the key of its state document (e.g. ".ratchet/goals.json")');
   const doc =
     shared !== undefined

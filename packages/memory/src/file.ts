@@ -4,7 +4,7 @@
  * backend (PostgreSQL, for several machines) the same document lives there under its
  * project-relative key, with the same envelope, validation and locked updates.
  */
-import { defineDocument, openDocument, openStoredDocument, type Document, type DocumentOptions, type StorageBackend } from '@ratchet/store';
+import { defineDocument, openDocument, openStoredDocument, sharedBackendOf, type Document, type DocumentOptions, type StorageBackend } from '@ratchet/store';
 import { MemoryError } from './errors.js';
 import type { MemoryData } from './types.js';
 import { memoryDataSchema } from './validate.js';
@@ -34,9 +34,10 @@ export interface MemoryStoreOptions extends DocumentOptions {
 /** Open memory (it need not exist: it reads as empty and the first update creates it). */
 export function openMemory(path: string, options: MemoryStoreOptions = {}): Document<MemoryData> {
   const { backend, key, ...file } = options;
-  if (backend !== undefined && backend.kind !== 'file') {
+  const shared = sharedBackendOf(backend);
+  if (shared !== undefined) {
     if (key === undefined) throw new MemoryError('bad-input', 'memory on a shared backend needs the key of its document (e.g. ".ratchet/memory.json")');
-    return openStoredDocument(backend, key, memoryDocument);
+    return openStoredDocument(shared, key, memoryDocument);
   }
   return openDocument(path, memoryDocument, file);
 }

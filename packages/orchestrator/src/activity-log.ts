@@ -3,7 +3,7 @@
  * LOGGING_SCHEMA fields, appended through @ratchet/store (locked, atomic; a file with a bad line is
  * refused rather than appended to). The JSON Schema is schemas/activity-log-entry.schema.json.
  */
-import { StoreError, ValidationError, assertKey, openJsonl, parseJson, toJsonPointer, type JsonlFile, type Lease, type StorageBackend, type StoredJsonValue, type WriterOptions } from '@ratchet/store';
+import { StoreError, ValidationError, assertKey, openJsonl, parseJson, sharedBackendOf, toJsonPointer, type JsonlFile, type Lease, type StorageBackend, type StoredJsonValue, type WriterOptions } from '@ratchet/store';
 import { currentStep } from './current-step.js';
 import type { Clock, Session } from './types.js';
 import { activityEntryValidator } from './validate.js';
@@ -84,9 +84,10 @@ const READ_PAGE = 1_000;
 /** Open the activity log at `path` (files), or `key` on a shared backend. */
 export function openActivityLogStore(path: string, options: ActivityLogStoreOptions = {}): ActivityLogStore {
   const { backend, key, waitMs, ...writer } = options;
-  if (backend !== undefined && backend.kind !== 'file') {
+  const shared = sharedBackendOf(backend);
+  if (shared !== undefined) {
     if (key === undefined) throw new TypeError('an activity log on a shared backend needs its key (e.g. "logs/activity.log.jsonl")');
-    return sharedActivityLog(backend, key, waitMs ?? 30_000);
+    return sharedActivityLog(shared, key, waitMs ?? 30_000);
   }
   const file = openActivityLog(path, writer);
   return {

@@ -104,5 +104,5 @@ export {
   type StoreConfig,
   type StoreSettings,
 } from './port/resolve-backend.js';
-export { createFileBackend, fileBackendRoot, type FileBackendOptions } from './file-backend/backend.js';
+export { createFileBackend, fileBackendRoot, sharedBackendOf, type FileBackendOptions } from './file-backend/backend.js';
 export { EXPORT_FORMAT, EXPORT_VERSION, exportStore, importStore, parseExport, type ExportRecord, type TransferCounts } from './port/transfer.js';

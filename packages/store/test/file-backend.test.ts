@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InvalidKeyError, OutsideRootError, TamperedError, createFileBackend, defineDocument, openDocument } from '../src/index.js';
+import { InvalidKeyError, OutsideRootError, TamperedError, createFileBackend, defineDocument, sharedBackendOf, openDocument } from '../src/index.js';
 
 const tempRoot = (): string => mkdtempSync(join(tmpdir(), 'store-file-backend-'));
 
@@ -86,6 +86,16 @@ describe('file backend: documents', () => {
     await expect(backend.logs.append('out/x.jsonl', [1])).rejects.toBeInstanceOf(OutsideRootError);
     await expect(backend.documents.get('out/x.json')).rejects.toBeInstanceOf(OutsideRootError);
     expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('sharedBackendOf', () => {
+  it('is undefined for no backend and for files (packages keep their own file paths), the backend otherwise', () => {
+    const files = createFileBackend(tempRoot());
+    expect(sharedBackendOf(undefined)).toBeUndefined();
+    expect(sharedBackendOf(files)).toBeUndefined();
+    const elsewhere = { ...files, kind: 'postgres' };
+    expect(sharedBackendOf(elsewhere)).toBe(elsewhere);
   });
 });
 

@@ -35,3 +35,12 @@ export function createFileBackend(root: string, options: FileBackendOptions = {}
 export function fileBackendRoot(backend: StorageBackend): string | undefined {
   return backend.kind === 'file' && 'root' in backend && typeof backend.root === 'string' ? backend.root : undefined;
 }
+
+/**
+ * The backend when state lives in it rather than in the caller's own files: undefined for none or
+ * for the file backend, whose documents are the very files a package opens by path (with its own
+ * options: --state paths, size limits, sync reads). Packages branch on this, not on `kind`.
+ */
+export function sharedBackendOf(backend: StorageBackend | undefined): StorageBackend | undefined {
+  return backend !== undefined && backend.kind !== 'file' ? backend : undefined;
+}
