@@ -4,8 +4,7 @@
  * and closed by the action wrapper when the command ends. Kept beside the Context rather than on it,
  * so the CLI's public types do not reach @ratchet/store.
  */
-import { relative, sep } from 'node:path';
-import type { StorageBackend } from '@ratchet/store';
+import { keyOf, type StorageBackend } from '@ratchet/store';
 import type { Context } from './context.js';
 
 const opened = new WeakMap<Context, Promise<StorageBackend>>();
@@ -77,5 +76,5 @@ export async function sharedStorageOf(ctx: Context): Promise<StorageBackend | un
 
 /** A file's key on the port: its path relative to the project, `/`-separated (a path leading out is refused by the port). */
 export function storageKey(ctx: Context, path: string): string {
-  return relative(ctx.cwd, path).split(sep).join('/');
+  return keyOf(ctx.cwd, path);
 }

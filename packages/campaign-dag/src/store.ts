@@ -4,8 +4,8 @@
  * `.ratchet/archive/<id>.json` plus `.ratchet/archive/<id>/workspace/` once a campaign completes.
  */
 import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { NotFoundError, type LeaseLostError, openStoredDocument, sharedBackendOf, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
+import { join } from 'node:path';
+import { NotFoundError, type LeaseLostError, keyOf, openStoredDocument, sharedBackendOf, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
 import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
 import { applyClaim, claimQueueKey, judgeClaim, leaseLostRefusal, overlayClaims, readyOffers, requireBackend, type LiveClaim } from './claims.js';
 import { CampaignError, PlanError } from './errors.js';
@@ -65,7 +65,7 @@ function documentFor(paths: CampaignPaths, options: CampaignOptions): Document<C
   // A shared backend (PostgreSQL) holds campaign.json under its project-relative key; the file
   // backend is that very file, so without one (or on files) nothing changes.
   const shared = sharedBackendOf(options.backend);
-  if (shared !== undefined) return openStoredDocument(shared, relative(paths.root, paths.campaign).split(sep).join('/'), campaignDocument);
+  if (shared !== undefined) return openStoredDocument(shared, keyOf(paths.root, paths.campaign), campaignDocument);
   return openDocument(paths.campaign, campaignDocument, { createParentDirs: true, maxBytes: CAMPAIGN_MAX_BYTES, ...options.store });
 }
 
@@ -373,7 +373,7 @@ export async function completeCampaign(root: string, options: CampaignOptions & 
       await writeFileAtomic(archivePath, `${JSON.stringify({ $schema: ARCHIVE_SCHEMA_URL, schemaVersion: ARCHIVE_VERSION, ...entry }, null, 2)}\n`, { createParentDirs: true });
       const workspacePath = await moveWorkspaces(paths.workspace, join(paths.archive, campaign.id, 'workspace'));
       const shared = sharedBackendOf(options.backend);
-      if (shared !== undefined) await shared.documents.delete(relative(paths.root, paths.campaign).split(sep).join('/'));
+      if (shared !== undefined) await shared.documents.delete(keyOf(paths.root, paths.campaign));
       else {
         await unlink(paths.campaign).catch((err: NodeJS.ErrnoException) => {
           if (err.code !== 'ENOENT') throw err;

@@ -86,7 +86,7 @@ export type {
   UpdateDocumentOptions,
 } from './port/storage-port.js';
 export { MAX_LEASE_MS, MIN_LEASE_MS, formatLeaseDuration, parseDurationText, parseLeaseDuration, type DurationUnit } from './port/lease-duration.js';
-export { MAX_KEY_LENGTH, assertKey, assertLogKey, assertPrefix, keyProblem } from './port/keys.js';
+export { MAX_KEY_LENGTH, assertKey, assertLogKey, assertPrefix, keyOf, keyProblem } from './port/keys.js';
 export { redactUrl } from './port/redact-url.js';
 export { assertJsonObject, assertJsonValue } from './port/json-value.js';
 export {

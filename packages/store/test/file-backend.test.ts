@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InvalidKeyError, OutsideRootError, TamperedError, createFileBackend, defineDocument, sharedBackendOf, openDocument } from '../src/index.js';
+import { InvalidKeyError, OutsideRootError, TamperedError, createFileBackend, defineDocument, keyOf, sharedBackendOf, openDocument } from '../src/index.js';
 
 const tempRoot = (): string => mkdtempSync(join(tmpdir(), 'store-file-backend-'));
 
@@ -86,6 +86,15 @@ describe('file backend: documents', () => {
     await expect(backend.logs.append('out/x.jsonl', [1])).rejects.toBeInstanceOf(OutsideRootError);
     await expect(backend.documents.get('out/x.json')).rejects.toBeInstanceOf(OutsideRootError);
     expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('keyOf', () => {
+  it("is the path relative to the project root, '/'-separated; a path leading out gives a key the backend refuses", async () => {
+    const root = tempRoot();
+    expect(keyOf(root, join(root, '.ratchet', 'campaign.json'))).toBe('.ratchet/campaign.json');
+    const out = keyOf(root, join(root, '..', 'elsewhere.json'));
+    await expect(createFileBackend(root).documents.get(out)).rejects.toBeInstanceOf(InvalidKeyError);
   });
 });
 

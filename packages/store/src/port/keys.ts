@@ -3,6 +3,7 @@
  * stores a key at `<root>/<key>`, so a key must never climb out of the root or mean two different
  * files; PostgreSQL stores it as text, and the same rules keep keys portable between the two.
  */
+import { relative, sep } from 'node:path';
 import { InvalidKeyError } from '../errors.js';
 
 /** Longer keys are refused (well under PATH_MAX once joined to a root). */
@@ -25,6 +26,14 @@ export function keyProblem(key: unknown): string | undefined {
     if (segment === '.') return 'it has a "." segment';
   }
   return undefined;
+}
+
+/**
+ * The key of the state a package keeps at `path` in the project at `root`: the path relative to the
+ * root, `/`-separated. Not checked here: the backend refuses a key leading out of the root.
+ */
+export function keyOf(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/');
 }
 
 /** Throws InvalidKeyError (naming `location` and the key) unless `key` is a valid storage key. */

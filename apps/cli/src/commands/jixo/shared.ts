@@ -1,7 +1,7 @@
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { JixoError, fileLog, storedLog, type LogHandle } from '@ratchet/jixo-log';
 import { storageKind } from '@ratchet/store';
-import { storageOf } from '../../storage.js';
+import { storageKey, storageOf } from '../../storage.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
@@ -24,7 +24,7 @@ export function at(ctx: Context, file: string): string {
 export async function logAt(ctx: Context, path: string): Promise<LogHandle> {
   if (storageKind(ctx.cwd, ctx.io.env) === 'file') return fileLog(path);
   const backend = await storageOf(ctx);
-  return storedLog(backend, relative(ctx.cwd, path).split(sep).join('/'));
+  return storedLog(backend, storageKey(ctx, path));
 }
 
 export function now(): string {
