@@ -69,6 +69,8 @@ try {
 }
 say(report);
 await backend.close();
+// This is the child program's own exit, not the package's: a third-party adapter whose close()
+// leaves a timer or socket behind must not hang the kit, so the child ends once it has reported.
 process.exit(0);
 `;
 
