@@ -68,6 +68,7 @@ describe('JIXO log locks with leases', () => {
 });
 
 describe('jixo run renews its agents\' locks', () => {
+  const LEASE_MS = 1200;
   test('an agent holding the log lock (jixo lock) longer than the lease keeps it while it works', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'jixo-lease-run-'));
     const job = join(dir, 'p.job.md');
@@ -76,12 +77,13 @@ describe('jixo run renews its agents\' locks', () => {
     await writeFile(log, '---\ntitle: "t"\nprogress: "0%"\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Pending\n\n## Work Log\n');
     const seen: { runner: unknown; stale: boolean | undefined }[] = [];
     const spawn = async (req: AgentRequest) => {
-      // The agent takes the detached lock with the pool's 300 ms lease, then works for 900 ms,
-      // appearing to be on another host so only the lease decides.
-      await lockLog(log, { runner: req.runner, leaseMs: 300 });
+      // The agent takes the detached lock with the pool's lease, then works for three of them,
+      // appearing to be on another host so only the lease decides. The lease is long enough that a
+      // renewal (every third of it) is never late on a busy machine.
+      await lockLog(log, { runner: req.runner, leaseMs: LEASE_MS });
       await moveHolderToAnotherHost(log);
       for (let i = 0; i < 3; i++) {
-        await sleep(300);
+        await sleep(LEASE_MS);
         const info = await inspectLock(log);
         seen.push({ runner: info?.holder.runner, stale: info?.stale });
       }
@@ -89,7 +91,7 @@ describe('jixo run renews its agents\' locks', () => {
       await updateLogFile(log, (l) => finishTask(l, { id: '1', runner: req.runner, job: 'p', outcome: 'Completed', summary: 'done' }, { now: '2030-01-01T00:00:00.000Z' }));
       return { code: 0, signal: null };
     };
-    const result = await runJob({ jobPath: job, agent: 'x', runners: 1, spawn, lockLeaseMs: 300 });
+    const result = await runJob({ jobPath: job, agent: 'x', runners: 1, spawn, lockLeaseMs: LEASE_MS });
     expect(result.status).toBe('completed');
     // Still the agent's live (not stale) lock at every look, three leases after it was taken: the
     // pool renewed it. Without the renewals the second and third looks see an expired lease.

@@ -183,11 +183,13 @@ describe.skipIf(!built && !process.env.CI)('real processes', () => {
 
   test('jixo run renews its agent\'s task lease: a runner elsewhere cannot take the task for three leases and more', async () => {
     const { log, job: jobPath } = await jobDir();
-    const leaseMs = 400;
+    // Leases long enough that a renewal (every third of one) is never late on a busy machine, with
+    // the agent outliving several of them.
+    const leaseMs = 1500;
     const attempts: (string | undefined)[] = [];
     const leases = new Set<string>();
     let running = true;
-    const run = runJob({ jobPath, agent: `"${process.execPath}" -e "setTimeout(() => {}, 2000)"`, runners: 1, maxLoops: 1, lockLeaseMs: leaseMs }).finally(() => (running = false));
+    const run = runJob({ jobPath, agent: `"${process.execPath}" -e "setTimeout(() => {}, 6000)"`, runners: 1, maxLoops: 1, lockLeaseMs: leaseMs }).finally(() => (running = false));
     await sleep(300);
     while (running) {
       const seen = findTask((await readLogFile(log)).log, '1');
@@ -198,7 +200,7 @@ describe.skipIf(!built && !process.env.CI)('real processes', () => {
       await sleep(100);
     }
     await run;
-    // The agent ran 2 s, five leases: every claim from elsewhere was refused, and the lease moved on.
+    // The agent ran 6 s, four leases: every claim from elsewhere was refused, and the lease moved on.
     expect(attempts.length).toBeGreaterThanOrEqual(5);
     expect(attempts.every((a) => a === undefined)).toBe(true);
     expect(leases.size).toBeGreaterThanOrEqual(3);
