@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ARCHIVE_VERSION, CAMPAIGN_VERSION } from '@ratchet/campaign-dag';
 import { SESSION_VERSION as FLOW_SESSION_VERSION } from '@ratchet/flows';
@@ -16,13 +16,15 @@ import {
   describeHolder,
   type LockHolder,
   inspectLock,
+  journalEntriesUnder,
   parseJson,
+  recordRemoval,
   readDigestRecord,
   readTextFileSync,
   resolveInsideRoot,
   restorePrevious,
 } from '@ratchet/store';
-import { pinnedActor } from '../../actor.js';
+import { requireUser } from '../../actor.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
@@ -82,6 +84,7 @@ const doctor: CommandAction = async (ctx, _args, options) => {
     const report = check(ctx, file);
     if (report !== undefined) reports.push(report);
   }
+  reports.push(...vanished(ctx));
   // Every state file's lock, and locks of anything else under .ratchet/ (logs, workspaces).
   const targets = new Set([...reports.map((r) => join(ctx.cwd, r.file)), ...locks.map((l) => l.slice(0, -'.lock'.length))]);
   for (const target of targets) {
@@ -119,6 +122,31 @@ const doctor: CommandAction = async (ctx, _args, options) => {
   return bad.length === 0 ? EXIT_OK : EXIT_PROBLEMS;
 };
 export default doctor;
+
+/**
+ * State files the journal says Ratchet wrote (and did not remove) that are gone: deleted by hand, by
+ * `git clean` or `git stash --all`. Their absence would otherwise read as "nothing started".
+ */
+function vanished(ctx: Context): FileReport[] {
+  let real: string;
+  try {
+    real = realpathSync(ctx.cwd);
+  } catch {
+    return [];
+  }
+  const out: FileReport[] = [];
+  for (const { path, entry } of journalEntriesUnder(ctx.cwd, ctx.io.env)) {
+    if (entry.removed === true || existsSync(path)) continue;
+    const inProject = join(ctx.cwd, relative(real, path));
+    out.push({
+      file: displayPath(ctx, inProject),
+      tracked: true,
+      writtenAt: entry.at,
+      problems: [{ code: 'tampered', message: `removed outside Ratchet (Ratchet last wrote revision ${entry.revision} at ${entry.at}); \`--restore\` puts back its last good copy if one is left, \`--accept\` records that it is gone` }],
+    });
+  }
+  return out;
+}
 
 /** State files under `dir` (sorted), and the lock files met on the way into `locks`. */
 function walk(dir: string, locks: string[]): string[] {
@@ -214,14 +242,17 @@ function placed(code: ProblemCode, err: StoreError): Problem {
 
 /** `--accept` / `--restore`: a person's decision about one file. */
 async function repair(ctx: Context, what: 'accept' | 'restore', file: string): Promise<number> {
-  if (pinnedActor(ctx) === 'agent') {
-    throw new CliError(`--${what} is refused: this environment sets RATCHET_ACTOR=agent (deciding about a state file edited outside Ratchet is for a person, from their own shell)`, {
-      code: 'actor-pinned',
-    });
-  }
+  requireUser(ctx, `ratchet doctor --${what} (deciding about a state file changed outside Ratchet)`);
   const path = resolveInsideRoot(ctx.cwd, file, { allowAbsolute: true });
   const shown = displayPath(ctx, path);
   if (path.endsWith('.jsonl')) throw new CliError(`${shown}: JSONL logs carry no digest record; there is nothing to ${what}`, { file: shown });
+  if (what === 'accept' && !existsSync(path)) {
+    // A person's "it is gone on purpose": the journal stops calling its absence tampering.
+    await recordRemoval(path);
+    if (ctx.json) ctx.emitJson({ ok: true, file: shown, accepted: null, removed: true });
+    else ctx.out(`${shown}: its absence is now recorded as good (the next read starts it afresh)`);
+    return EXIT_OK;
+  }
   if (what === 'accept') {
     // A file that does not parse would only fail on the next read: fix it first.
     parseJson(readTextFileSync(path).text, { path });

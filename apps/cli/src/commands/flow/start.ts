@@ -1,5 +1,6 @@
 import { startFlow } from '@ratchet/flows';
 import type { Context } from '../../context.js';
+import { recordOpened } from '../../hook/opened.js';
 import { parsePairs } from '../../pairs.js';
 import { guard, printView, resolveFlow, runnerOptions, sessionOf, strings } from './project.js';
 
@@ -17,5 +18,7 @@ export default async function start(ctx: Context, args: string[], options: Recor
       then: strings(options.then),
     });
   });
+  // The agent now owes this flow: the Stop hook must see it, however it was started.
+  await recordOpened(ctx.cwd, ctx.io.env, { kind: 'flow', key: view.session.sessionId });
   return printView(ctx, view);
 }
