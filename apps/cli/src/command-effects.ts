@@ -178,6 +178,8 @@ export const COMMAND_EFFECTS: Readonly<Record<string, CommandEffect>> = {
 /** The effect of `command` (its words, e.g. `campaign ready`) run with `options`; unknown commands count as writes. */
 export function effectOf(command: string, options: Readonly<Record<string, unknown>> = {}): { effect: Effect; mcp: string | undefined } {
   const entry = COMMAND_EFFECTS[command];
+  // Acting as the user is a person's move, whatever the command.
+  if (options.as === 'user') return { effect: 'user', mcp: entry?.mcp };
   if (entry === undefined) return { effect: 'write', mcp: undefined };
   return { effect: typeof entry.effect === 'function' ? entry.effect(options) : entry.effect, mcp: entry.mcp };
 }

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { NotFoundError, StoreError, readJsonFileSync } from '@ratchet/store';
+import { ruleFile } from '../rule-pins.js';
 
 export const CONFIG_FILE = 'ratchet.config.json';
 export const CONFIG_SCHEMA_URL = 'https://unpkg.com/@ratchet/cli/schemas/ratchet-config.schema.json';
@@ -150,7 +151,9 @@ export function loadMemoryConfig(root: string): MemoryConfig {
 
 /** The parsed, validated config file, or undefined when there is none. */
 function readConfig(root: string): unknown {
-  const path = join(root, CONFIG_FILE);
+  // While a task runs, the config pinned at its start (rule-pins.ts): loosening it applies to the next task.
+  const { path, exists } = ruleFile(root, join(root, CONFIG_FILE));
+  if (!exists) return undefined;
   let value: unknown;
   try {
     value = readJsonFileSync(path, { maxBytes: 256 * 1024 }).value;

@@ -25,6 +25,7 @@ import {
   restorePrevious,
 } from '@ratchet/store';
 import { requireUser } from '../../actor.js';
+import { pinDrift } from '../../rule-pins.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
@@ -50,7 +51,7 @@ const KNOWN: ReadonlyArray<[RegExp, number]> = [
 /** Beside a state file, not state: digest records, kept copies, refused content, locks, temp files. */
 const NOT_STATE = /(?:\.digest|\.prev|\.lock|\.tmp|\.lock\.break-[A-Za-z0-9_-]+|\.rejected-[0-9TZ-]+)$/u;
 
-type ProblemCode = 'tampered' | 'corrupt' | 'newer-version' | 'stale-lock' | 'unreadable';
+type ProblemCode = 'tampered' | 'corrupt' | 'newer-version' | 'stale-lock' | 'unreadable' | 'rule-changed';
 
 interface Problem {
   code: ProblemCode;
@@ -85,6 +86,13 @@ const doctor: CommandAction = async (ctx, _args, options) => {
     if (report !== undefined) reports.push(report);
   }
   reports.push(...vanished(ctx));
+  // Rule files edited while work runs: the work keeps its pinned copy; a person should know.
+  for (const drift of pinDrift(ctx.cwd)) {
+    reportFor(ctx, reports, join(ctx.cwd, drift.file)).problems.push({
+      code: 'rule-changed',
+      message: `changed since ${drift.scope} started: that work keeps running by the copy pinned at its start; the change applies to the next task`,
+    });
+  }
   // Every state file's lock, and locks of anything else under .ratchet/ (logs, workspaces).
   const targets = new Set([...reports.map((r) => join(ctx.cwd, r.file)), ...locks.map((l) => l.slice(0, -'.lock'.length))]);
   for (const target of targets) {
@@ -159,6 +167,8 @@ function walk(dir: string, locks: string[]): string[] {
   const files: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const path = join(dir, entry.name);
+    // Pinned rule copies are checked against their recorded digests when read (rule-pins.ts), not here.
+    if (entry.isDirectory() && path.endsWith(`${sep}.ratchet${sep}pins`)) continue;
     if (entry.isDirectory()) files.push(...walk(path, locks));
     else if (entry.name.endsWith('.lock')) locks.push(path);
     else if (!NOT_STATE.test(entry.name) && (entry.name.endsWith('.json') || entry.name.endsWith('.jsonl'))) files.push(path);
