@@ -13,7 +13,7 @@
  * Each copy is checked against the SHA-256 recorded for it (in `.ratchet/pins.json`) when read: a
  * pinned copy edited by hand is refused like any tampered state.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { defineDocument, openDocument, sha256Hex, writeFileAtomic, type SafeParseResult, type SchemaIssue } from '@ratchet/store';
 import { readSessionSync } from '@ratchet/orchestrator/session-view';
@@ -164,25 +164,32 @@ export function taskRulePath(root: string, abs: string, sessionId: string | unde
   return { path: abs, exists: existsSync(abs) };
 }
 
-/** The flow a flow session runs: its pinned copy's path, pinning it on first use (`repin`: a session starting now); the live path where nothing can be written. */
-export async function pinnedFlow(root: string, sessionId: string, ref: string, livePath: string, repin = false): Promise<string> {
-  const doc = readPinsSafe(root);
-  const pin = repin ? undefined : doc?.flows[sessionId];
-  const copy = join(scopeDir(root, `flow-${sessionId}`), 'flow', livePath.slice(livePath.lastIndexOf(sep) + 1));
-  if (pin !== undefined && pin.ref === ref) {
-    const file = join(root, pin.file);
-    verifyCopy(file, pin.sha256, pin.file);
-    return file;
-  }
-  const text = readFileSync(livePath, 'utf8');
+/** The pinned copy of the flow session `sessionId` runs (checked against its digest), or undefined when none was pinned for `ref`. */
+export function pinnedFlow(root: string, sessionId: string, ref: string): string | undefined {
+  const pin = readPinsSafe(root)?.flows[sessionId];
+  if (pin === undefined || pin.ref !== ref) return undefined;
+  const file = join(root, pin.file);
+  verifyCopy(file, pin.sha256, pin.file);
+  return file;
+}
+
+/**
+ * Pin the flow a session runs: the flow file and the step content files beside it (`files`, relative
+ * to the flow's directory). Returns the pinned copy's path, or the live path where nothing can be
+ * written (a read-only command inside the agent's sandbox).
+ */
+export async function pinFlow(root: string, sessionId: string, ref: string, livePath: string, files: readonly string[]): Promise<string> {
+  const dir = join(scopeDir(root, `flow-${sessionId}`), 'flow');
+  const liveDir = dirname(livePath);
+  const name = livePath.slice(liveDir.length + 1);
   try {
-    mkdirSync(dirname(copy), { recursive: true });
-    await writeFileAtomic(copy, text);
+    rmSync(dir, { recursive: true, force: true });
+    for (const rel of [...new Set([name, ...files])]) await writeFileAtomic(join(dir, rel), readFileSync(join(liveDir, rel), 'utf8'), { createParentDirs: true });
+    const copy = join(dir, name);
     const file = relative(root, copy).split(sep).join('/');
-    await openPins(root).update((d) => ({ ...d, flows: { ...d.flows, [sessionId]: { ref, sha256: sha256Hex(text), file } } }));
+    await openPins(root).update((d) => ({ ...d, flows: { ...d.flows, [sessionId]: { ref, sha256: sha256Hex(readFileSync(copy, 'utf8')), file } } }));
     return copy;
   } catch {
-    // Nowhere to pin it (a read-only command inside the agent's sandbox): the live flow, as read now.
     return livePath;
   }
 }

@@ -3,14 +3,14 @@
  * then the bundled copy), how a session's flow is found again, the runner options, and printing a view.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FlowError, findFlowFile, listFlowFiles, loadFlowFile, loadFlowSettings, type FlowView, type LoadedFlow, type RunnerOptions } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { assetPath, displayPath } from '../../paths.js';
-import { pinnedFlow } from '../../rule-pins.js';
+import { pinFlow, pinnedFlow } from '../../rule-pins.js';
 
 export const PROJECT_FLOWS = 'protocols/flows';
 
@@ -54,8 +54,15 @@ function refPath(ctx: Context, ref: string): string {
  * time it is loaded): an edit of the project's flow applies to the next session, not this one.
  */
 export async function loadRef(ctx: Context, ref: string, sessionId?: string, starting = false): Promise<LoadedFlow> {
+  const existing = sessionId === undefined || starting ? undefined : pinnedFlow(ctx.cwd, sessionId, ref);
+  if (existing !== undefined) return loadFlowFile(existing);
   const live = refPath(ctx, ref);
-  return loadFlowFile(sessionId === undefined ? live : await pinnedFlow(ctx.cwd, sessionId, ref, live, starting));
+  const loaded = await loadFlowFile(live);
+  if (sessionId === undefined) return loaded;
+  // The step content files live beside the flow: they are pinned with it.
+  const contents = Object.values(loaded.contents).map((abs) => relative(dirname(live), abs));
+  const pinned = await pinFlow(ctx.cwd, sessionId, ref, live, contents);
+  return pinned === live ? loaded : loadFlowFile(pinned);
 }
 
 /** Project-wide flow settings (the directive wording); absent: Ratchet's defaults. */
