@@ -280,7 +280,7 @@ describe('commands write only what they own', () => {
 });
 
 describe('rule files are pinned when a task starts', () => {
-  test('editing the dialect mid-task changes nothing for the running task; doctor names the change; the next task gets it', { timeout: 240_000 }, () => {
+  test('editing the dialect mid-task changes nothing for the running task; doctor names the change; a tampered pinned copy is refused', { timeout: 240_000 }, () => {
     const dir = project();
     run(dir, ['task', 'start', '--task-id', 't1', '--no-network']);
     const dialectPath = join(dir, 'protocols/fdc.dialect.json');
@@ -303,5 +303,21 @@ describe('rule files are pinned when a task starts', () => {
     const tampered = ratchet(['--cwd', dir, 'run', 'plan', 'plans/no-close.txt'], { timeout: 60_000 });
     expect(tampered.status).toBe(2);
     expect(tampered.stderr).toContain('pinned copy was changed outside Ratchet');
+
+  });
+
+  test('the config a task starts with is the one its hooks use: strictness enforce set before the start denies off-step writes', { timeout: 120_000 }, () => {
+    const dir = project();
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ hooks: { strictness: 'enforce' } }));
+    run(dir, ['task', 'start', '--task-id', 't2', '--no-network']);
+    writeFileSync(join(dir, 'plans/p.txt'), 'set_plan write a file\nplan_step_complete\ncreate_file_with_block src/a.ts\nrun_in_bash_session close\n');
+    run(dir, ['run', 'plan', 'plans/p.txt']);
+    run(dir, ['run', 'done']);
+    run(dir, ['run', 'done']);
+    expect(denied(hook(dir, 'pre-tool-use', write(join(dir, 'src/elsewhere.ts'))))).toContain('does not belong to it');
+    expect(denied(hook(dir, 'pre-tool-use', write(join(dir, 'src/a.ts'))))).toBeUndefined();
+    // Loosening it mid-task changes nothing for this task.
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ hooks: { strictness: 'off', requireTask: false } }));
+    expect(denied(hook(dir, 'pre-tool-use', write(join(dir, 'src/elsewhere.ts'))))).toContain('does not belong to it');
   });
 });

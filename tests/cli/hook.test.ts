@@ -132,8 +132,10 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     run(dir, ['run', 'done']);
     run(dir, ['run', 'done']);
     expect(context(hook(dir, 'pre-tool-use', write('src/other.js')))).toContain('does not belong to it');
+    // The config is pinned when the task starts: a change made now (by a person) applies to the next task.
     writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ hooks: { strictness: 'enforce', maxStopBlocks: 20 } }));
-    expect(denied(hook(dir, 'pre-tool-use', write('src/other.js')))).toContain('`create_file_with_block src/login.js`');
+    expect(context(hook(dir, 'pre-tool-use', write('src/other.js')))).toContain('does not belong to it');
+    expect(ratchet(['--cwd', dir, 'doctor'], { timeout: 60_000 }).stdout).toContain('ratchet.config.json: rule-changed');
     expect(hook(dir, 'pre-tool-use', write(join(dir, 'src/login.js'))).stdout).toBe('');
     // The config is state too: an agent cannot lower the bar.
     expect(denied(hook(dir, 'pre-tool-use', write('ratchet.config.json')))).toContain("ratchet.config.json is the configuration that holds Ratchet's rails");

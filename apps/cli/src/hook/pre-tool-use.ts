@@ -102,10 +102,13 @@ function impersonation(command: string): string | undefined {
     const positional = words.filter((w) => !w.startsWith('-'));
     if (positional[0] === 'hook') return '`ratchet hook` answers the harness, not the agent';
     const options: Record<string, unknown> = {};
-    for (const w of words) {
+    words.forEach((w, i) => {
       const m = /^--([a-z][a-z-]*)(?:=(.*))?$/.exec(w);
-      if (m !== null) options[m[1]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = m[2] ?? true;
-    }
+      if (m === null) return;
+      const next = words[i + 1];
+      // `--as user` as well as `--as=user`; a flag followed by another option is a switch.
+      options[m[1]!.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = m[2] ?? (next !== undefined && !next.startsWith('-') ? next : true);
+    });
     for (const n of [3, 2, 1]) {
       const path = positional.slice(0, n).join(' ');
       const { effect } = effectOf(path, options);
