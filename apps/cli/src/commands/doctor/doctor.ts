@@ -51,7 +51,7 @@ const KNOWN: ReadonlyArray<[RegExp, number]> = [
 /** Beside a state file, not state: digest records, kept copies, refused content, locks, temp files. */
 const NOT_STATE = /(?:\.digest|\.prev|\.lock|\.tmp|\.lock\.break-[A-Za-z0-9_-]+|\.rejected-[0-9TZ-]+)$/u;
 
-type ProblemCode = 'tampered' | 'corrupt' | 'newer-version' | 'stale-lock' | 'unreadable' | 'rule-changed';
+type ProblemCode = 'tampered' | 'corrupt' | 'newer-version' | 'stale-lock' | 'unreadable' | 'rule-changed' | 'hooks-off';
 
 interface Problem {
   code: ProblemCode;
@@ -86,6 +86,13 @@ const doctor: CommandAction = async (ctx, _args, options) => {
     if (report !== undefined) reports.push(report);
   }
   reports.push(...vanished(ctx));
+  // Claude Code told to skip every hook: the rails are off in this project.
+  for (const file of ['.claude/settings.json', '.claude/settings.local.json']) {
+    const value = readJsonQuiet(join(ctx.cwd, file));
+    if (value !== undefined && (value as { disableAllHooks?: unknown }).disableAllHooks === true) {
+      reportFor(ctx, reports, join(ctx.cwd, file)).problems.push({ code: 'hooks-off', message: 'sets "disableAllHooks": true, so Claude Code runs none of Ratchet\'s hooks here; remove it (only a person should)' });
+    }
+  }
   // Rule files edited while work runs: the work keeps its pinned copy; a person should know.
   for (const drift of pinDrift(ctx.cwd)) {
     reportFor(ctx, reports, join(ctx.cwd, drift.file)).problems.push({
@@ -154,6 +161,14 @@ function vanished(ctx: Context): FileReport[] {
     });
   }
   return out;
+}
+
+function readJsonQuiet(path: string): unknown {
+  try {
+    return parseJson(readTextFileSync(path, { maxBytes: 4 * 1024 * 1024 }).text, { path });
+  } catch {
+    return undefined;
+  }
 }
 
 /** State files under `dir` (sorted), and the lock files met on the way into `locks`. */
