@@ -42,7 +42,7 @@ async function installedPluginHome(): Promise<string> {
   const home = freshHome();
   const added = await claude(['plugin', 'marketplace', 'add', repoRoot], { cwd: repoRoot, home });
   expect(added.status, added.stderr).toBe(0);
-  const installed = await claude(['plugin', 'install', 'ratchet@ratchet-dev'], { cwd: repoRoot, home });
+  const installed = await claude(['plugin', 'install', 'ratchet@ratchet'], { cwd: repoRoot, home });
   expect(installed.status, installed.stderr).toBe(0);
   return home;
 }
