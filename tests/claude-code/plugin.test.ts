@@ -4,7 +4,7 @@
  * CLAUDE_PLUGIN_ROOT set) and answers a real payload through the real `ratchet hook`.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bin, tempDir } from '../helpers.js';
@@ -98,7 +98,7 @@ describe('every hooks.json command answers a real payload through ratchet hook',
   });
 });
 
-describe('the shim finds ratchet, or fails open', () => {
+describe('the shim finds ratchet, or fails closed in a Ratchet project', () => {
   const payload = (dir: string): unknown => ({
     session_id: SESSION,
     cwd: dir,
@@ -124,11 +124,49 @@ describe('the shim finds ratchet, or fails open', () => {
     deniedStateWrite(runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir }, dir));
   });
 
-  test('nowhere: one note on stderr, nothing on stdout, exit 0 (the tool call goes ahead)', { timeout: 60_000 }, () => {
+  test('nowhere, outside a Ratchet project: nothing on stdout, exit 0 (the plugin stays out of the way)', { timeout: 60_000 }, () => {
     const dir = tempDir('ratchet-cc-noratchet-');
     const r = runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir }, dir);
     expect(r).toMatchObject({ status: 0, stdout: '' });
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('ratchet plugin: @ratchet/cli not found') as string]);
+  });
+
+  test('nowhere, in a Ratchet project: a write is denied and the stop held, naming how to install the CLI; reading goes ahead; cliMissing "allow" lets it through', { timeout: 60_000 }, () => {
+    const dir = initProject();
+    const write = runHookCommand(command('PreToolUse'), { ...(payload(dir) as object), tool_input: { file_path: join(dir, 'src/app.ts'), content: 'x' } }, { CLAUDE_PROJECT_DIR: dir }, dir);
+    expect(write.status).toBe(0);
+    const reason = (JSON.parse(write.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+    expect(reason.permissionDecision).toBe('deny');
+    expect(reason.permissionDecisionReason).toContain('@ratchet/cli was not found');
+    expect(reason.permissionDecisionReason).toContain('npm install -D @ratchet/cli');
+    expect(reason.permissionDecisionReason).toContain('RATCHET_CLI');
+    const read = runHookCommand(command('PreToolUse'), { ...(payload(dir) as object), tool_name: 'Read', tool_input: { file_path: join(dir, 'README.md') } }, { CLAUDE_PROJECT_DIR: dir }, dir);
+    expect(read).toMatchObject({ status: 0, stdout: '' });
+    const stop = runHookCommand(command('Stop'), { session_id: SESSION, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }, { CLAUDE_PROJECT_DIR: dir }, dir);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ decision: 'block' });
+    // Once per stop: the continuation's Stop goes through, so a missing CLI never loops.
+    const again = runHookCommand(command('Stop'), { session_id: SESSION, cwd: dir, hook_event_name: 'Stop', stop_hook_active: true }, { CLAUDE_PROJECT_DIR: dir }, dir);
+    expect(again.stdout).toBe('');
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ hooks: { cliMissing: 'allow' } }));
+    const allowed = runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir }, dir);
+    expect(allowed).toMatchObject({ status: 0, stdout: '' });
+    expect(allowed.stderr).toContain('hooks.cliMissing is "allow"');
+  });
+
+  test('behind a wrapper script around a clone (RATCHET_CLI or on PATH), and behind a pnpm shim', { timeout: 60_000 }, () => {
+    const dir = initProject();
+    const bins = tempDir('ratchet-cc-wrapper-');
+    const wrapper = join(bins, 'ratchet');
+    writeFileSync(wrapper, `#!/bin/sh\n# my own wrapper\nexec node ${join(repoRoot, 'apps/cli/bin/ratchet.js')} "$@"\n`, { mode: 0o755 });
+    const path = `${bins}:${join(process.execPath, '..')}:/usr/bin:/bin`;
+    deniedStateWrite(runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir, PATH: path }, dir));
+    deniedStateWrite(runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir, RATCHET_CLI: wrapper }, dir));
+    // pnpm's shim names the bin relative to its own directory through $basedir.
+    const shimDir = join(tempDir('ratchet-cc-shim-'), 'node_modules');
+    mkdirSync(join(shimDir, '.bin'), { recursive: true });
+    mkdirSync(join(shimDir, '@ratchet'), { recursive: true });
+    symlinkSync(join(repoRoot, 'apps/cli'), join(shimDir, '@ratchet/cli'));
+    writeFileSync(join(shimDir, '.bin/ratchet'), '#!/bin/sh\nbasedir=$(dirname "$(echo "$0" | sed -e \'s,\\\\,/,g\')")\nexec node  "$basedir/../@ratchet/cli/bin/ratchet.js" "$@"\n', { mode: 0o755 });
+    deniedStateWrite(runHookCommand(command('PreToolUse'), payload(dir), { CLAUDE_PROJECT_DIR: dir, PATH: `${join(shimDir, '.bin')}:${join(process.execPath, '..')}:/usr/bin:/bin` }, dir));
   });
 
   test('RATCHET_CLI pointing at something else: said so, then found elsewhere', { timeout: 60_000 }, () => {
@@ -147,7 +185,7 @@ describe('the shim finds ratchet, or fails open', () => {
     // A hook without a start-up file of its own goes through the full program, which is gone here.
     const r = runHookCommand('node "${CLAUDE_PLUGIN_ROOT}/scripts/ratchet-hook.mjs" no-such-event', payload(dir), { CLAUDE_PROJECT_DIR: dir, RATCHET_CLI: copy }, dir);
     expect(r).toMatchObject({ status: 0, stdout: '' });
-    expect(r.stderr).toContain('failed');
+    expect(r.stderr).toContain('failed to run');
   });
 
   function command(event: string): string {

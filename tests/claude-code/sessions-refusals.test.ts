@@ -16,9 +16,9 @@ describe('Claude Code with the Ratchet plugin: refused tool calls, and a session
     const home = freshHome();
     const added = await claude(['plugin', 'marketplace', 'add', repoRoot], { cwd: repoRoot, home });
     expect(added.status, added.stderr).toBe(0);
-    const installed = await claude(['plugin', 'install', 'ratchet@ratchet-dev'], { cwd: repoRoot, home });
+    const installed = await claude(['plugin', 'install', 'ratchet@ratchet'], { cwd: repoRoot, home });
     expect(installed.status, installed.stderr).toBe(0);
-    expect(installed.stdout).toContain('Successfully installed plugin: ratchet@ratchet-dev');
+    expect(installed.stdout).toContain('Successfully installed plugin: ratchet@ratchet');
 
     const dir = initProject({ task: 't1' });
     const target = join(dir, 'src/app.ts');

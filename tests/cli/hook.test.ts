@@ -27,7 +27,7 @@ interface HookJson {
 }
 
 interface Settings {
-  permissions?: unknown;
+  permissions: { allow?: string[]; deny?: string[] };
   hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]>;
 }
 
@@ -39,7 +39,7 @@ function hook(dir: string, event: string, payload: Record<string, unknown> | str
 
 const denied = (a: Answer): string | undefined => (a.json?.hookSpecificOutput?.permissionDecision === 'deny' ? a.json.hookSpecificOutput.permissionDecisionReason : undefined);
 const blocked = (a: Answer): string | undefined => (a.json?.decision === 'block' ? a.json.reason : undefined);
-const initClaude = (d: string): { claude: { added: string[] } } => JSON.parse(ratchet(['--cwd', d, '--json', 'init', '--claude'], { timeout: 60_000 }).stdout) as { claude: { added: string[] } };
+const initClaude = (d: string): { claude: { added: string[]; boundary: string[] } } => JSON.parse(ratchet(['--cwd', d, '--json', 'init', '--claude'], { timeout: 60_000 }).stdout) as { claude: { added: string[]; boundary: string[] } };
 const settingsOf = (d: string): Settings => JSON.parse(readFileSync(join(d, '.claude/settings.json'), 'utf8')) as Settings;
 const context = (a: Answer): string | undefined => a.json?.hookSpecificOutput?.additionalContext;
 const write = (file_path: string) => ({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path, content: 'x' } });
@@ -132,11 +132,13 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     run(dir, ['run', 'done']);
     run(dir, ['run', 'done']);
     expect(context(hook(dir, 'pre-tool-use', write('src/other.js')))).toContain('does not belong to it');
+    // The config is pinned when the task starts: a change made now (by a person) applies to the next task.
     writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ hooks: { strictness: 'enforce', maxStopBlocks: 20 } }));
-    expect(denied(hook(dir, 'pre-tool-use', write('src/other.js')))).toContain('`create_file_with_block src/login.js`');
+    expect(context(hook(dir, 'pre-tool-use', write('src/other.js')))).toContain('does not belong to it');
+    expect(ratchet(['--cwd', dir, 'doctor'], { timeout: 60_000 }).stdout).toContain('ratchet.config.json: rule-changed');
     expect(hook(dir, 'pre-tool-use', write(join(dir, 'src/login.js'))).stdout).toBe('');
     // The config is state too: an agent cannot lower the bar.
-    expect(denied(hook(dir, 'pre-tool-use', write('ratchet.config.json')))).toContain('ratchet.config.json is Ratchet state');
+    expect(denied(hook(dir, 'pre-tool-use', write('ratchet.config.json')))).toContain("ratchet.config.json is the configuration that holds Ratchet's rails");
 
     // 9. PostToolUse logs the call.
     writeFileSync(join(dir, 'src/login.js'), 'export {};\n');
@@ -207,16 +209,21 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     expect(third.stderr).toContain('after 2 blocks');
   });
 
-  test('bad payloads fail open: exit 0, a note on stderr, no answer', { timeout: 120_000 }, () => {
+  test('bad payloads fail closed: the call is denied and the stop held, saying why; outside Ratchet projects nothing is said', { timeout: 120_000 }, () => {
     const d = tempDir('ratchet-hook-bad-');
     run(d, ['init']);
     run(d, ['task', 'start', '--task-id', 'x', '--no-network']);
     for (const input of ['not json', '', '[1,2]', '{"tool_name":', `{"tool_input":${'['.repeat(5000)}`, `{"x":"${'a'.repeat(1024 * 1024 + 10)}"}`]) {
       const r = hook(d, 'pre-tool-use', input);
       expect(r.status, input.slice(0, 20)).toBe(0);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain('failing open');
+      expect(denied(r), input.slice(0, 20)).toContain('Ratchet could not decide');
+      const stop = hook(d, 'stop', input);
+      expect(JSON.parse(stop.stdout) as { decision: string }, input.slice(0, 20)).toMatchObject({ decision: 'block' });
     }
+    expect(denied(hook(d, 'pre-tool-use', `{"x":"${'a'.repeat(1024 * 1024 + 10)}"}`))).toContain('over 1048576 bytes');
+    const elsewhere = tempDir('ratchet-hook-bad-none-');
+    const quiet = hook(elsewhere, 'pre-tool-use', 'not json');
+    expect(quiet.stdout).toBe('');
     // Missing fields are not an error: nothing to judge, nothing denied.
     const bare = hook(d, 'pre-tool-use', '{}');
     expect(bare.status).toBe(0);
@@ -241,17 +248,36 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     writeFileSync(join(d, '.claude/settings.json'), JSON.stringify(mine));
     const first = initClaude(d);
     expect(first.claude.added).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop']);
-    const settings = settingsOf(d);
-    expect(settings.permissions).toEqual(mine.permissions);
+    const settings = settingsOf(d) as ReturnType<typeof settingsOf> & { sandbox: Record<string, unknown> & { filesystem: { denyWrite: string[] } }; env: Record<string, string>; enabledMcpjsonServers: string[] };
+    // Yours is kept; Ratchet's is added beside it.
+    expect(settings.permissions.allow).toEqual(['Bash(npm test)', 'mcp__ratchet', 'mcp__plugin_ratchet_ratchet']);
+    expect(settings.permissions.deny).toEqual(expect.arrayContaining(['Write(./.ratchet/**)', 'Edit(./protocols/**)', 'MultiEdit(./ratchet.config.json)', 'NotebookEdit(./knowledge_core/**)']));
     expect(settings.hooks.PreToolUse![0]).toEqual(mine.hooks.PreToolUse[0]);
     expect(settings.hooks.PreToolUse![1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: 'ratchet hook pre-tool-use', timeout: 30 }] });
     expect(settings.hooks.Stop![0]!.hooks[0]!.command).toBe('ratchet hook stop');
+    // The sandbox: on, no way out, Ratchet's files read-only to the agent's shell.
+    expect(settings.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false });
+    expect(settings.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining(['./.ratchet', './protocols', './knowledge_core', './ratchet.config.json', './.mcp.json', './logs/activity.log.jsonl', './.jixo']));
+    expect(settings.env.RATCHET_ACTOR).toBe('agent');
+    expect(settings.enabledMcpjsonServers).toEqual(['ratchet']);
+    expect(JSON.parse(readFileSync(join(d, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { ratchet: { type: 'stdio', command: 'ratchet-mcp', args: [] } } });
     const before = readFileSync(join(d, '.claude/settings.json'), 'utf8');
     const again = initClaude(d);
     expect(again.claude.added).toEqual([]);
+    expect(again.claude.boundary).toEqual([]);
     expect(readFileSync(join(d, '.claude/settings.json'), 'utf8')).toBe(before);
     // The agent cannot switch the rails off by editing the settings.
-    expect(denied(hook(d, 'pre-tool-use', { tool_name: 'Edit', tool_input: { file_path: '.claude/settings.json' } }))).toContain('is Ratchet state');
+    expect(denied(hook(d, 'pre-tool-use', { tool_name: 'Edit', tool_input: { file_path: '.claude/settings.json' } }))).toContain("the configuration that holds Ratchet's rails");
+
+    // A value you set is never overwritten, only reported.
+    const off = tempDir('ratchet-hook-init-off-');
+    mkdirSync(join(off, '.claude'));
+    writeFileSync(join(off, '.claude/settings.json'), JSON.stringify({ sandbox: { enabled: false }, env: { RATCHET_ACTOR: 'user' } }));
+    const warned = ratchet(['--cwd', off, 'init', '--claude'], { timeout: 60_000 });
+    expect(warned.status, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain('sandbox.enabled is false');
+    expect(warned.stderr).toContain('env.RATCHET_ACTOR is "user"');
+    expect(settingsOf(off)).toMatchObject({ sandbox: { enabled: false }, env: { RATCHET_ACTOR: 'user' } });
 
     const broken = tempDir('ratchet-hook-init-broken-');
     mkdirSync(join(broken, '.claude'));

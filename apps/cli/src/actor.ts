@@ -1,17 +1,56 @@
+import { accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
 
 /**
- * The role the environment pins the caller to: a harness gives its agents RATCHET_ACTOR=agent, a
- * person's own shell has none (or RATCHET_ACTOR=user). Commands meant for a person refuse when it
- * says agent; a command line alone could claim anything.
+ * Whether this process runs inside the agent's OS sandbox (Claude Code's, with Ratchet's files
+ * read-only to it): the sandbox runtime marks its commands with SANDBOX_RUNTIME=1, and whatever the
+ * environment says, a state directory the file system refuses to write (EROFS) is the sandbox's
+ * read-only mount. An agent can unset a variable; it cannot make the mount writable.
+ */
+export function insideAgentSandbox(ctx: Pick<Context, 'cwd' | 'io'>): boolean {
+  if (ctx.io.env.SANDBOX_RUNTIME === '1') return true;
+  try {
+    accessSync(join(ctx.cwd, '.ratchet'), constants.W_OK);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EROFS';
+  }
+}
+
+/** How the agent reached this command: Ratchet's MCP server (it marks its calls), or not. */
+export const viaMcp = (ctx: Pick<Context, 'io'>): boolean => ctx.io.env.RATCHET_VIA === 'mcp';
+
+/**
+ * The role the caller is pinned to. The agent: a harness gives its agents RATCHET_ACTOR=agent;
+ * Ratchet's MCP tools always act as the agent; anything run inside the agent's sandbox is the agent,
+ * whatever its environment claims. A person's own shell has none of these (or RATCHET_ACTOR=user).
+ * Commands meant for a person refuse for the agent; a command line alone could claim anything.
  */
 export function pinnedActor(ctx: Context): 'agent' | 'user' | undefined {
   const pinned = ctx.io.env.RATCHET_ACTOR;
   if (pinned !== undefined && pinned !== 'agent' && pinned !== 'user') {
     throw new CliError(`RATCHET_ACTOR must be "agent" or "user", got ${JSON.stringify(pinned)}`, { code: 'bad-environment' });
   }
+  if (viaMcp(ctx) || insideAgentSandbox(ctx)) return 'agent';
   return pinned;
+}
+
+/** Why the caller counts as the agent, for a refusal's message. */
+export function agentReason(ctx: Context): string {
+  if (viaMcp(ctx)) return "it came through Ratchet's MCP tools, which always act as the agent";
+  if (insideAgentSandbox(ctx)) return "it runs inside the agent's sandbox";
+  return 'this environment sets RATCHET_ACTOR=agent';
+}
+
+/**
+ * Refuse a command (or option) that only a person may use, when the agent is acting: exit 2, naming
+ * why and where the person runs it instead.
+ */
+export function requireUser(ctx: Context, what: string): void {
+  if (pinnedActor(ctx) !== 'agent') return;
+  throw new CliError(`${what} is for a person, from their own terminal; refused because ${agentReason(ctx)}`, { code: 'actor-pinned' });
 }
 
 const SCOPE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;

@@ -13,6 +13,7 @@ import type { Context } from './context.js';
 import { CliError } from './errors.js';
 import { loadFsmFile, loadFsmFileAny, requireMachine } from './fsm-file.js';
 import { assetPath, displayPath } from './paths.js';
+import { ruleFile } from './rule-pins.js';
 
 /** Plans larger than this are refused before reading (the seed's plans are a few dozen lines). */
 export const PLAN_MAX_BYTES = 50 * 1024 * 1024;
@@ -104,8 +105,9 @@ export function researchDialectPath(root: string): string {
 }
 
 function projectOrBundled(root: string, relPath: string): string {
-  const own = join(root, relPath);
-  return existsSync(own) ? own : assetPath('protocols', relPath.slice(relPath.lastIndexOf('/') + 1));
+  // While a task runs, its pinned copy (rule-pins.ts): an edit of a dialect applies to the next task.
+  const own = ruleFile(root, join(root, relPath));
+  return own.exists ? own.path : assetPath('protocols', relPath.slice(relPath.lastIndexOf('/') + 1));
 }
 
 /** What a dialect file means: its JSON and that of the FSM it names (formatting aside). */

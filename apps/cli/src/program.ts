@@ -11,6 +11,7 @@ import { makeContext, type CommandAction, type GlobalOptions, type Io } from './
 import { readVersion } from './version.js';
 import { closeStorage } from './storage.js';
 import { areasFor, notBundled } from './areas.js';
+import { checkBoundary } from './boundary.js';
 
 // Defined beside Context, so the public types (index.ts) need not reach this module and commander.
 export type { CommandAction } from './context.js';
@@ -68,6 +69,7 @@ Start here:
         color: options.color !== false && io.isTTY && io.env.NO_COLOR === undefined && options.json !== true,
       };
       const ctx = makeContext(io, globals);
+      checkBoundary(ctx, commandPath(command), options);
       const impl = await load();
       try {
         state.exitCode = await impl.default(ctx, [...leading, ...flattenArgs(params.slice(0, -2))], options);
@@ -176,8 +178,12 @@ Start here:
     .command('init')
     .description("add Ratchet's files (protocol FSMs and dialects, the protocol set `ratchet protocol compile` turns into AGENTS.md, state directory) to an existing repository; never overwrites")
     .option('--dry-run', 'list what would be created without writing', false)
-    .option('--claude', "also wire Ratchet's hooks into .claude/settings.json (merged with what is there, idempotent), for Claude Code without the plugin", false)
-    .addHelpText('after', '\nExamples:\n  cd my-repo && ratchet init && ratchet protocol compile\n  ratchet init --claude      # Claude Code then runs `ratchet hook <event>` on every tool call and stop')
+    .option(
+      '--claude',
+      "also set up Claude Code (merged into .claude/settings.json and .mcp.json, never overwriting a value you set): the sandbox keeps Ratchet's files read-only to the agent's shell, Claude Code's file tools are denied them, the agent acts through Ratchet's MCP tools, and the hooks call `ratchet hook <event>` (hooks and MCP server come from the plugin instead when it is enabled)",
+      false,
+    )
+    .addHelpText('after', '\nExamples:\n  cd my-repo && ratchet init && ratchet protocol compile\n  ratchet init --claude --dry-run   # what it would add to .claude/settings.json and .mcp.json\n  ratchet init --claude             # then start `claude` in the repository')
     .action(action(() => import('./commands/init.js')));
 
   program
@@ -193,6 +199,13 @@ Start here:
   for (const register of registers) register(program, action);
 
   return program;
+}
+
+/** The command's words below the program (`campaign ready`). */
+function commandPath(command: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = command; c !== null && c.parent !== null; c = c.parent) words.unshift(c.name());
+  return words.join(' ');
 }
 
 /** commander passes variadic arguments as arrays; commands receive one flat list of positionals. */

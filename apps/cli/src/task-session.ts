@@ -3,6 +3,7 @@
  * `--session`), the activity log, plan-stack options read from the project, and the directive every
  * command ends with. The lifecycle logic itself is @ratchet/orchestrator's; this is the shell.
  */
+import { ruleFile } from './rule-pins.js';
 import {
   ACTIVITY_LOG_PATH,
   IllegalMoveError,
@@ -57,10 +58,11 @@ const LIFECYCLE_FSM_YAML = ['protocols/orchestrator.fsm.yaml', 'protocols/orches
  * YAML parser: `run next` and `run status` read it on every call.
  */
 export async function lifecycleMachine(ctx: Context): Promise<Machine> {
-  const json = resolvePath(ctx, LIFECYCLE_FSM);
-  if (existsSync(json)) return checkedLifecycle(loadFsmFile(ctx, json));
-  const yaml = LIFECYCLE_FSM_YAML.map((p) => resolvePath(ctx, p)).find((p) => existsSync(p));
-  return yaml === undefined ? orchestratorMachine() : checkedLifecycle(await loadFsmFileAny(ctx, yaml));
+  // While a task runs, its pinned copies (rule-pins.ts): an edit of the lifecycle applies to the next task.
+  const json = ruleFile(ctx.cwd, resolvePath(ctx, LIFECYCLE_FSM));
+  if (json.exists) return checkedLifecycle(loadFsmFile(ctx, json.path));
+  const yaml = LIFECYCLE_FSM_YAML.map((p) => ruleFile(ctx.cwd, resolvePath(ctx, p))).find((p) => p.exists);
+  return yaml === undefined ? orchestratorMachine() : checkedLifecycle(await loadFsmFileAny(ctx, yaml.path));
 }
 
 function checkedLifecycle(loaded: LoadedFsm): Machine {

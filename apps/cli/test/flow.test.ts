@@ -191,7 +191,7 @@ describe('ratchet flow', () => {
     expect(halted.out).toContain("`ratchet flow resume --session h --answer '<answer 1>' --answer '<answer 2>'`");
     const agent = await ratchetAs({ RATCHET_ACTOR: 'agent' }, root, 'flow', 'resume', '--session', 'h', '--answer', 'admins', '--answer', 'Postgres');
     expect(agent.code).toBe(2);
-    expect(agent.err).toMatch(/^ratchet: resuming session h is the user's decision/);
+    expect(agent.err).toMatch(/^ratchet: ratchet flow resume is for a person, from their own terminal; refused because this environment sets RATCHET_ACTOR=agent/);
     const unanswered = await ratchet(root, 'flow', 'resume', '--session', 'h', '--answer', 'admins');
     expect(unanswered.code).toBe(2);
     expect(unanswered.err).toContain('resume needs one --answer per question, in order (got 1): 1. Which users? 2. Which database?');

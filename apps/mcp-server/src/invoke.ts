@@ -11,6 +11,20 @@ export interface InvokeOptions {
   /** The project directory every command runs in (`--cwd`). */
   project: string;
   env: Record<string, string | undefined>;
+  /** The client's id for this tool call, when it sent one (Claude Code does, in `_meta`). */
+  toolUseId?: string | undefined;
+}
+
+/**
+ * The environment a tool's command runs with: the server's, marked as the agent's MCP channel. The
+ * MCP tools always act as the agent (no tool has an `as`, actor or accept argument), whatever the
+ * server's own environment says; RATCHET_VIA tells the command layer which channel it serves.
+ */
+export function agentEnv(options: InvokeOptions): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...options.env, RATCHET_ACTOR: 'agent', RATCHET_VIA: 'mcp' };
+  if (options.toolUseId === undefined) delete env.RATCHET_TOOL_USE_ID;
+  else env.RATCHET_TOOL_USE_ID = options.toolUseId;
+  return env;
 }
 
 /** The shape of an MCP CallToolResult, kept local so this module does not import the SDK. */
@@ -31,7 +45,7 @@ export interface CommandOutcome {
 /** Runs the tool's command with `--json --cwd <project>` and returns what it printed. */
 export async function runCommand(spec: ToolSpec, args: ToolArgs, options: InvokeOptions): Promise<CommandOutcome> {
   const argv = ['--json', '--cwd', options.project, ...spec.argv(args).build()];
-  const capture = captureIo({ cwd: options.project, env: options.env, stdin: spec.stdin?.(args) });
+  const capture = captureIo({ cwd: options.project, env: agentEnv(options), stdin: spec.stdin?.(args) });
   const exitCode = await run(argv, capture.io);
   return { argv, exitCode, stdout: capture.stdout(), stderr: capture.stderr() };
 }

@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NotFoundError, type LeaseLostError, keyOf, openStoredDocument, sharedBackendOf, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
+import { NotFoundError, type LeaseLostError, keyOf, openStoredDocument, sharedBackendOf, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, recordRemoval, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
 import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
 import { applyClaim, claimQueueKey, judgeClaim, leaseLostRefusal, overlayClaims, readyOffers, requireBackend, type LiveClaim } from './claims.js';
 import { CampaignError, PlanError } from './errors.js';
@@ -378,6 +378,8 @@ export async function completeCampaign(root: string, options: CampaignOptions & 
         await unlink(paths.campaign).catch((err: NodeJS.ErrnoException) => {
           if (err.code !== 'ENOENT') throw err;
         });
+        // Archived on purpose: its absence is not tampering (the journal, see @ratchet/store).
+        await recordRemoval(paths.campaign);
       }
       return { ...entry, archivePath, workspacePath };
     },

@@ -51,7 +51,8 @@ export interface RunnerOptions {
   /** Absolute project root: sessions live in `<root>/.ratchet/flows/`, artifacts must be inside it. */
   root: string;
   /** Load the flow a session was started with, from the `ref` the session stored. */
-  loadFlow: (ref: string) => Promise<LoadedFlow>;
+  /** The flow a session runs, from the ref it was started with; `sessionId` lets the caller serve the copy pinned for that session. */
+  loadFlow: (ref: string, sessionId?: string) => Promise<LoadedFlow>;
   /** Milliseconds since the epoch (history timestamps). Default Date.now. */
   clock?: () => number;
   /** How directives spell the CLI. Default `ratchet`. */
@@ -432,7 +433,7 @@ async function openExisting(opts: RunnerOptions, sessionId: string): Promise<{ d
   const doc = openSession(opts.root, sessionId);
   const state = await doc.read();
   requireSession(state, sessionId, doc.path);
-  return { doc, loaded: projectFlow(opts, await opts.loadFlow(state.flow.ref)) };
+  return { doc, loaded: projectFlow(opts, await opts.loadFlow(state.flow.ref, sessionId)) };
 }
 
 function requireSession(state: SessionState, sessionId: string, path: string): void {

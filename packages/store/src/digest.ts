@@ -24,6 +24,7 @@ import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync, w
 import { resolve } from 'node:path';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import { IoError, NotFoundError, TamperedError, errnoCode } from './errors.js';
+import { journalEntry, recordJournal, type JournalEntry } from './journal.js';
 import { withLock, type LockOptions } from './lock.js';
 import { readTextFileSync } from './read-file.js';
 import { sha256Js } from './sha256.js';
@@ -191,7 +192,8 @@ export function checkDigestRevision(path: string, text: string | undefined, rere
   let seen: { text: string | undefined; record: string | undefined } | undefined;
   for (let attempt = 0; ; attempt++) {
     const record = readRecordText(path);
-    const verdict = judge(path, text, record, options.full === true);
+    let verdict = judge(path, text, record, options.full === true);
+    if (typeof verdict === 'number') verdict = journalVerdict(path, text, record) ?? verdict;
     if (typeof verdict === 'number') return { text, revision: verdict };
     const error = verdict;
     if ((seen !== undefined && seen.text === text && seen.record === record) || attempt >= RETRIES) throw error;
@@ -199,6 +201,31 @@ export function checkDigestRevision(path: string, text: string | undefined, rere
     if (attempt >= 2) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
     text = reread();
   }
+}
+
+/**
+ * What the journal (see journal.ts) says of a read the digest record accepted: undefined when it
+ * agrees (or knows nothing), else the tampering it shows: a file Ratchet wrote that is gone, one
+ * whose record was removed, or a record older than the one Ratchet last wrote (a rollback).
+ */
+function journalVerdict(path: string, text: string | undefined, recordText: string | undefined): TamperedError | undefined {
+  const entry = journalEntry(resolve(path));
+  if (entry === undefined) return undefined;
+  const when = `Ratchet last wrote revision ${entry.revision} at ${entry.at}`;
+  if (entry.removed === true) {
+    return text === undefined ? undefined : new TamperedError(path, 'rolled-back', entry.at, `Ratchet removed it at ${entry.at}, and it is back (a git checkout, stash pop or restore?)`);
+  }
+  if (text === undefined) return new TamperedError(path, 'vanished', entry.at, `it was removed outside Ratchet (${when}); a missing state file is never read as "nothing started"`);
+  const record = recordText === undefined ? undefined : parseRecord(recordText);
+  if (record === undefined) return new TamperedError(path, 'missing-record', entry.at, `its digest record ${digestPathFor(path)} was removed (${when})`);
+  const revision = validRevision(record.revision);
+  if (revision < entry.revision) {
+    return new TamperedError(path, 'rolled-back', entry.at, `it was rolled back to revision ${revision} together with its digest record (${when}; a git reset, checkout, stash or restore?)`);
+  }
+  if (revision === entry.revision && entry.sha256 !== undefined && record.current.sha256 !== entry.sha256) {
+    return new TamperedError(path, 'mismatch', entry.at, `its digest record is not the one Ratchet wrote for revision ${revision} (${when})`);
+  }
+  return undefined;
 }
 
 function validRevision(value: unknown): number {
@@ -229,16 +256,25 @@ export interface TrackedWrite {
 export async function writeTracked(path: string, text: string, options: TrackedWrite): Promise<void> {
   const current = digestOf(text);
   const previous = options.replacing === undefined ? null : digestOf(options.replacing);
+  let written = 1;
   await writeFileAtomic(path, text, {
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     beforeRename: async () => {
       await options.beforeRename?.();
       const revision = options.revision ?? nextRevision(path, options.replacing !== undefined);
+      written = revision;
       const record: DigestRecord = { version: 1, current, previous, writtenAt: options.writtenAt, replacedIno: previous === null ? null : (inodeOf(path) ?? null), revision };
       await writeRecord(path, record, false);
       keepCopy(path, text);
     },
   });
+  await recordJournal(resolve(path), { sha256: current.sha256, revision: written, at: options.writtenAt });
+}
+
+/** Tell the journal that Ratchet removed `path` on purpose (an archive, a delete): its absence is not tampering. */
+export async function recordRemoval(path: string, at: string = new Date().toISOString()): Promise<void> {
+  const before: JournalEntry | undefined = journalEntry(resolve(path));
+  await recordJournal(resolve(path), { revision: before?.revision ?? 0, at, removed: true });
 }
 
 export async function writeRecord(path: string, record: DigestRecord, syncDirectory = true): Promise<void> {
@@ -286,6 +322,7 @@ export async function acceptCurrent(path: string, options: DigestAdminOptions = 
       const record: DigestRecord = { version: 1, current: digestOf(text), previous: null, writtenAt: new Date(clock()).toISOString(), replacedIno: null, revision: nextRevision(file, true) };
       await writeRecord(file, record);
       keepCopy(file, text);
+      await recordJournal(file, { sha256: record.current.sha256, revision: record.revision ?? 1, at: record.writtenAt });
       return record;
     },
     { ...options.lock, leaseMs: undefined },

@@ -85,7 +85,11 @@ export function openDocument<T extends object>(path: string, definition: Documen
    * writer continues with the text the check verified.
    */
   const load = (adapter: SafeJsonFile, raw: JsonObject | null): T => {
-    if (raw === null) return initialValue();
+    // No file: the journal may know Ratchet wrote one (then its absence is tampering, not "empty").
+    if (raw === null) {
+      adapter.verify();
+      return initialValue();
+    }
     const text = adapter.text ?? '';
     const value = decode(definition, raw, text, file);
     const verified = adapter.verify();

@@ -261,7 +261,7 @@ export class LockCorruptError extends StoreError {
 }
 
 /** Why a tracked file was refused: its content, its digest record's content, or the record is gone. */
-export type TamperKind = 'mismatch' | 'bad-record' | 'missing-record';
+export type TamperKind = 'mismatch' | 'bad-record' | 'missing-record' | 'vanished' | 'rolled-back';
 
 /**
  * A state file whose content is not what Ratchet last wrote (see `<file>.digest`): edited by hand or

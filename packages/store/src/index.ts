@@ -54,6 +54,7 @@ export {
   previousPathFor,
   quickHash,
   readDigestRecord,
+  recordRemoval,
   restorePrevious,
   sha256Hex,
   type Digest,
@@ -61,6 +62,7 @@ export {
   type DigestRecord,
   type RestoreResult,
 } from './digest.js';
+export { journalEntriesUnder, journalEntry, journalFileFor, journalRoot, type JournalEntry } from './journal.js';
 export { openJsonl, type JsonlFile, type JsonlOptions } from './jsonl.js';
 export { MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, MAX_SPLITS, TRIAL_SLOW_MS, TRIAL_SLOW_LONG_MS, TRIAL_TOTAL_MS, checkRegex, splitBound, trialRun, type CheckRegexOptions, type RegexVerdict, type TrialResult } from './regex-guard.js';
 export type { WriterOptions } from './locked-update.js';

@@ -41,17 +41,28 @@ export default async function init(ctx: Context, _args: string[], options: Recor
     }
     results.push({ path: file.path, outcome, purpose: file.purpose });
   }
-  const claude = options.claude === true ? await (await import('../claude-settings.js')).wireClaudeHooks(ctx.cwd, dryRun) : undefined;
+  const claude = options.claude === true ? await (await import('../claude-settings.js')).wireClaude(ctx.cwd, dryRun, ctx.io.env) : undefined;
   if (ctx.json) {
     ctx.emitJson({ ok: true, root: ctx.cwd, dryRun, files: results, ...(claude === undefined ? {} : { claude }) });
     return EXIT_OK;
   }
   if (claude !== undefined) {
-    ctx.out(
-      claude.added.length === 0
-        ? `up to date  ${claude.path}  — Ratchet's Claude Code hooks are already there`
-        : `${dryRun ? 'would add' : 'added'}  ${claude.path}  — hooks for ${claude.added.join(', ')} calling \`ratchet hook <event>\``,
-    );
+    const verb = dryRun ? 'would add' : 'added';
+    if (claude.plugin) ctx.out(`plugin      the Ratchet plugin is enabled: its hooks and MCP server are used (none added to ${claude.path} or .mcp.json)`);
+    else {
+      ctx.out(
+        claude.added.length === 0
+          ? `up to date  ${claude.path}  — Ratchet's Claude Code hooks are already there`
+          : `${verb}  ${claude.path}  — hooks for ${claude.added.join(', ')} calling \`ratchet hook <event>\``,
+      );
+      ctx.out(claude.mcpServer ? `${verb}  .mcp.json  — Ratchet's MCP server (the agent's tools for every state change)` : 'up to date  .mcp.json  — a server named ratchet is already there');
+    }
+    for (const line of claude.boundary) ctx.out(`${verb}  ${claude.path}  — ${line}`);
+    if (claude.boundary.length === 0) ctx.out(`up to date  ${claude.path}  — the sandbox keeps Ratchet's files read-only to the agent's shell`);
+    for (const warning of claude.warnings) ctx.note(`warning: ${warning}`);
+    if (claude.boundary.some((l) => l.startsWith('sandbox.enabled'))) {
+      ctx.note("The sandbox needs bubblewrap and socat on Linux (`sudo apt-get install bubblewrap socat`); nothing on macOS. With failIfUnavailable, Claude Code refuses to run shell commands without it.");
+    }
   }
   const label: Record<Outcome, string> = {
     created: 'created  ',

@@ -140,13 +140,16 @@ export function simpleCommands(command: string): SimpleCommand[] {
   return out;
 }
 
+/** Shell words that start a compound command or negate one: what follows is a command. */
+const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', 'case', 'esac']);
 const WRAPPERS = new Set(['sudo', 'env', 'command', 'nohup', 'time', 'nice', 'exec', 'builtin', 'stdbuf', 'timeout', 'xargs']);
 
 function finish(rawWords: string[], redirects: string[]): SimpleCommand {
   let words = rawWords;
-  // Drop leading VAR=value assignments and wrappers (with their options).
+  // Drop leading reserved words (`if`, `then`, `!`, ...), VAR=value assignments and wrappers (with their options).
   for (;;) {
-    if (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words = words.slice(1);
+    if (words.length > 0 && RESERVED.has(words[0]!)) words = words.slice(1);
+    else if (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words = words.slice(1);
     else if (words.length > 0 && WRAPPERS.has(base(words[0]!))) {
       words = words.slice(1);
       while (words.length > 0 && words[0]!.startsWith('-')) words = words.slice(1);

@@ -29,6 +29,14 @@ export const HookConfigSchema = z.strictObject({
     .array(z.string().min(1))
     .optional()
     .describe(`Globs (project-relative) the agent may write while a task is ORIENTING or PLANNING: plans and notes. Default: ${DEFAULT_HOOK_CONFIG.planningWrites.join(', ')}.`),
+  requireTask: z
+    .boolean()
+    .optional()
+    .describe('While no task, flow or campaign claim is active, writes outside planningWrites are refused, naming the command that starts one. Default: true.'),
+  cliMissing: z
+    .enum(['refuse', 'allow'])
+    .optional()
+    .describe("When the Claude Code plugin cannot find or run @ratchet/cli in this project: refuse tool calls that may write and the stop (default), or let them through unchecked. Default: refuse."),
 });
 
 export const MemoryConfigSchema = z.strictObject({

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { NotFoundError, StoreError, readJsonFileSync } from '@ratchet/store';
+import { ruleFile } from '../rule-pins.js';
 
 export const CONFIG_FILE = 'ratchet.config.json';
 export const CONFIG_SCHEMA_URL = 'https://unpkg.com/@ratchet/cli/schemas/ratchet-config.schema.json';
@@ -25,6 +26,10 @@ export interface HookConfig {
   bypassPrefix: string;
   /** Globs (project-relative) an agent may write while a task is ORIENTING, PLANNING or POST_MORTEM: plans and notes. */
   planningWrites: string[];
+  /** No task, flow or campaign claim active: writes outside `planningWrites` are refused until one starts. */
+  requireTask: boolean;
+  /** What the plugin does when it cannot find or run the CLI in a Ratchet project: refuse writes and stops, or allow them. */
+  cliMissing: 'refuse' | 'allow';
 }
 
 export const DEFAULT_HOOK_CONFIG: HookConfig = {
@@ -33,6 +38,8 @@ export const DEFAULT_HOOK_CONFIG: HookConfig = {
   reasoningFlow: 'reasoning',
   bypassPrefix: '-b ',
   planningWrites: ['plans/**', '**/*.plan', '**/*.plan.txt', '**/*.plan.md', 'research/**', '.claude/memory/**', 'notes/**'],
+  requireTask: true,
+  cliMissing: 'refuse',
 };
 
 /** A config file that does not parse or validate: the hooks block, naming the file and place. */
@@ -77,6 +84,12 @@ export function configProblems(value: unknown): string[] {
         break;
       case 'bypassPrefix':
         if (typeof v !== 'string' || v === '') problems.push(`${at}: expected a non-empty string`);
+        break;
+      case 'cliMissing':
+        if (v !== 'refuse' && v !== 'allow') problems.push(`${at}: expected "refuse" or "allow"`);
+        break;
+      case 'requireTask':
+        if (typeof v !== 'boolean') problems.push(`${at}: expected true or false`);
         break;
       case 'planningWrites':
         if (!Array.isArray(v) || !v.every((g) => typeof g === 'string' && g !== '')) problems.push(`${at}: expected an array of non-empty glob strings`);
@@ -138,7 +151,9 @@ export function loadMemoryConfig(root: string): MemoryConfig {
 
 /** The parsed, validated config file, or undefined when there is none. */
 function readConfig(root: string): unknown {
-  const path = join(root, CONFIG_FILE);
+  // While a task runs, the config pinned at its start (rule-pins.ts): loosening it applies to the next task.
+  const { path, exists } = ruleFile(root, join(root, CONFIG_FILE));
+  if (!exists) return undefined;
   let value: unknown;
   try {
     value = readJsonFileSync(path, { maxBytes: 256 * 1024 }).value;

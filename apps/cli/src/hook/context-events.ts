@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { storageKind } from '@ratchet/store';
 import type { Context, Io } from '../context.js';
 import type { HookAnswer } from './answer.js';
+import { boundaryNote } from './boundary-mode.js';
 import { loadHookConfig } from './config.js';
 import { openHookMemory, remember } from './memory.js';
 import { describeObligations, openObligations } from './obligations.js';
@@ -53,7 +54,7 @@ function clip(text: string, max: number): string {
 export async function sessionStart(ctx: Context, payload: HookPayload): Promise<HookAnswer> {
   const memory = openHookMemory(ctx.cwd, payload.sessionId ?? 'unknown').readSync();
   const runner = defaultRunner(ctx.io.env, payload.sessionId);
-  const parts: string[] = ['Ratchet keeps this project on rails: state changes go through `ratchet` commands, never by hand.'];
+  const parts: string[] = ['Ratchet keeps this project on rails: state changes go through `ratchet` commands, never by hand.', boundaryNote(ctx.cwd)];
   const obligations = await openObligations(ctx, memory, sessionRunners(ctx.io.env, payload.sessionId, memory));
   parts.push(obligations.length > 0 ? `Open now (you cannot stop until each is done):\n${describeObligations(obligations)}` : 'No task is open: start one with `ratchet task start --task-id <id>`.');
   parts.push(`Your runner name: ${runner} (claim campaign work with \`ratchet campaign ready --claim ${runner}\`).`);

@@ -11,6 +11,7 @@ import { NotFoundError, StoreError, inspectLock, storageKind } from '@ratchet/st
 import { nextDirective, readSessionSync, type Session } from '@ratchet/orchestrator/session-view';
 import type { Context } from '../context.js';
 import type { HookMemory } from './memory.js';
+import { unattributed, withOpened } from './opened.js';
 
 export type ObligationKind = 'task' | 'flow' | 'claim' | 'jixo-lock' | 'corrupt';
 
@@ -53,7 +54,9 @@ export function taskObligation(session: Session | undefined): Obligation | undef
 }
 
 /** Obligations that block stopping, in a stable order. Reads only. */
-export async function openObligations(ctx: Context, memory: HookMemory, runners: readonly string[]): Promise<Obligation[]> {
+export async function openObligations(ctx: Context, sessionMemory: HookMemory, sessionRunnerNames: readonly string[]): Promise<Obligation[]> {
+  let memory = sessionMemory;
+  let runners = sessionRunnerNames;
   const root = ctx.cwd;
   const out: Obligation[] = [];
   const guard = async (fn: () => Promise<void> | void): Promise<void> => {
@@ -68,6 +71,13 @@ export async function openObligations(ctx: Context, memory: HookMemory, runners:
   await guard(() => {
     const task = taskObligation(readTaskSession(root));
     if (task) out.push(task);
+  });
+  // Obligations opened through any channel and not yet attributed to a session are everyone's.
+  await guard(() => {
+    const pending = unattributed(root);
+    if (pending.length === 0) return;
+    memory = withOpened(memory, pending);
+    runners = [...new Set([...runners, ...memory.runners])];
   });
   // Flows and campaigns are read by modules loaded only when there is something to read (Stop
   // runs at every turn's end). Each catches its own state errors and returns them as obligations:

@@ -40,6 +40,10 @@ export interface HookPayload {
   toolResponse: unknown;
   prompt: string | undefined;
   stopHookActive: boolean;
+  /** The tool call's id (Claude Code and Codex send it; an MCP call carries the same id in `_meta`). */
+  toolUseId: string | undefined;
+  /** The session's transcript (JSONL), where the harness keeps one. */
+  transcriptPath: string | undefined;
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -62,5 +66,7 @@ export function parsePayload(text: string): HookPayload {
     toolResponse: o.tool_response,
     prompt: str(o.prompt),
     stopHookActive: o.stop_hook_active === true,
+    toolUseId: str(o.tool_use_id),
+    transcriptPath: str(o.transcript_path),
   };
 }

@@ -8,6 +8,8 @@ import { ACTIVITY_LOG_PATH, activityEntryValidator, currentStep, type ActivityEn
 import { openJsonl, storageKind } from '@ratchet/store';
 import { simpleCommands } from './bash.js';
 import { openHookMemory, remember, type HookMemory } from './memory.js';
+import { attributeOpened } from './opened.js';
+import { isRatchetTool } from './ratchet-tools.js';
 import type { HookPayload } from './payload.js';
 
 /** Tool inputs are logged in short: enough to audit, never a whole file's content. */
@@ -78,8 +80,13 @@ export async function postToolUse(root: string, payload: HookPayload, session: S
     const { appendSharedActivity } = await import('./activity-shared.js');
     await appendSharedActivity(root, env, entry);
   }
+  if (payload.sessionId === undefined) return;
+  // What this call opened (recorded by the command itself, any channel) becomes this session's.
+  if (payload.toolName === 'Bash' || isRatchetTool(payload.toolName)) {
+    await attributeOpened(root, payload.sessionId, { shell: payload.toolName === 'Bash', ...(payload.toolUseId === undefined ? {} : { toolUseId: payload.toolUseId }) });
+  }
   const command = payload.toolName === 'Bash' && typeof payload.toolInput.command === 'string' ? payload.toolInput.command : undefined;
-  if (command === undefined || payload.sessionId === undefined || !/\bratchet\b/.test(command)) return;
+  if (command === undefined || !/\bratchet\b/.test(command)) return;
   const doc = openHookMemory(root, payload.sessionId);
   const sessionId = payload.sessionId;
   if (obligationsFrom(command, doc.readSync()) === undefined) return;

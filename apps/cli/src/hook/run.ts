@@ -1,10 +1,11 @@
 /**
  * `ratchet hook <event>`: read one Claude Code hook payload from standard input and answer it.
- * Each event's handler lives in its own module (see handlers.ts for the table).
- * Errors fail open (a note on stderr, exit 0) so a Ratchet bug never wedges an agent; the one
- * exception, a state file that cannot be read, is an answer (deny / block naming the file and
- * place), not an error. Projects without Ratchet (no `.ratchet/`, no ratchet.config.json) get no
- * answer at all, so a plugin installed for every project stays out of the others' way.
+ * Each event's handler lives in its own module (src/hook/fast/).
+ * A hook that cannot decide refuses (DESIGN.md principle 11): a payload that cannot be read or is
+ * too large, or an error inside Ratchet, denies the tool call (read-only tools excepted) and blocks
+ * the stop, saying why; events that cannot refuse (post-tool-use, session start, a prompt) note it
+ * on stderr. Projects without Ratchet (no `.ratchet/`, no ratchet.config.json) get no answer at
+ * all, so a plugin installed for every project stays out of the others' way.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { StdinTooLargeError, makeContext, type Context, type Io } from '../conte
 import { writeAnswer, type HookAnswer } from './answer.js';
 import { CONFIG_FILE } from './config.js';
 import { MAX_PAYLOAD_BYTES, parsePayload, type HookEvent, type HookPayload } from './payload.js';
+import { READ_ONLY_TOOLS } from './step-tools.js';
 
 const isDir = (path: string): boolean => {
   try {
@@ -49,8 +51,13 @@ export type HookHandler = (ctx: Context, root: string, payload: HookPayload) => 
  * event's start-up bundle (src/hook/fast/) carries only its own handler's code.
  */
 export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler, explicitCwd?: string): Promise<number> {
-  const note = (message: string): number => {
-    io.stderr(`ratchet hook ${event}: ${message} (failing open: the action goes ahead)\n`);
+  /** Refuse what can be refused, saying why; note the rest. Silent outside Ratchet projects. */
+  const failClosed = (message: string, payload?: HookPayload): number => {
+    if (hookRoot(io, payload ?? EMPTY_PAYLOAD, explicitCwd) === undefined) return 0;
+    const why = `Ratchet could not decide (${message}), so it refuses until it can; if this persists, a person runs \`ratchet doctor\``;
+    if (event === 'pre-tool-use' && !(payload?.toolName !== undefined && READ_ONLY_TOOLS.has(payload.toolName))) writeAnswer(io, { kind: 'deny', reason: `${why}.` });
+    else if (event === 'stop' || event === 'subagent-stop') writeAnswer(io, { kind: 'block', reason: `${why}.` });
+    else io.stderr(`ratchet hook ${event}: ${message}\n`);
     return 0;
   };
   let text: string;
@@ -58,14 +65,14 @@ export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler
     text = await io.readStdin({ maxBytes: MAX_PAYLOAD_BYTES });
     if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) throw new StdinTooLargeError(MAX_PAYLOAD_BYTES);
   } catch (err) {
-    if (err instanceof StdinTooLargeError) return note(`the payload is over ${MAX_PAYLOAD_BYTES} bytes; not read`);
-    return note(`cannot read the payload: ${(err as Error).message}`);
+    if (err instanceof StdinTooLargeError) return failClosed(`the hook payload is over ${MAX_PAYLOAD_BYTES} bytes and was not read`);
+    return failClosed(`cannot read the hook payload: ${(err as Error).message}`);
   }
   let payload: HookPayload;
   try {
     payload = parsePayload(text);
   } catch (err) {
-    return note(`the payload is not usable JSON: ${(err as Error).message}`);
+    return failClosed(`the hook payload is not usable JSON: ${(err as Error).message}`);
   }
   try {
     const root = hookRoot(io, payload, explicitCwd);
@@ -74,6 +81,8 @@ export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler
     writeAnswer(io, await handler(ctx, root, payload));
     return 0;
   } catch (err) {
-    return note(err instanceof Error ? err.message : String(err));
+    return failClosed(err instanceof Error ? err.message : String(err), payload);
   }
 }
+
+const EMPTY_PAYLOAD: HookPayload = { sessionId: undefined, cwd: undefined, eventName: undefined, toolName: undefined, toolInput: {}, toolResponse: undefined, prompt: undefined, stopHookActive: false, toolUseId: undefined, transcriptPath: undefined };

@@ -8,34 +8,11 @@
  */
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { CONFIG_FILE } from './config.js';
+import { protectedEntry } from '../protected-paths.js';
 
-/** Project-relative, lower-case, `/`-separated patterns. A trailing `/` covers the whole directory. */
-const STATE_PATHS = [
-  '.ratchet/',
-  'logs/activity.log.jsonl',
-  'knowledge_core/lessons.jsonl',
-  'knowledge_core/plan_registry.json',
-  'protocols/action_types.json',
-  CONFIG_FILE,
-  // The hooks themselves: an agent that rewrote them would switch the rails off.
-  '.claude/settings.json',
-  '.claude/settings.local.json',
-];
-
-/** What the store keeps beside a state file: its lock, digest record and last good version. */
-const STATE_SUFFIX = /^\.(?:lock(?:\.break)?|digest|prev)$/;
-
-/** JIXO logs (`*.log.md`) anywhere in the project, and any lock file beside one. */
-const JIXO_LOG = /\.log\.md(?:\.lock(?:\.break)?)?$/;
-
-/** The state path `rel` (project-relative, `/`-separated) is, or undefined. */
+/** The protected path `rel` (project-relative, `/`-separated) is, or undefined (see protected-paths.ts). */
 export function stateKind(rel: string): string | undefined {
-  const key = rel.toLowerCase();
-  for (const p of STATE_PATHS) {
-    if (p.endsWith('/') ? key === p.slice(0, -1) || key.startsWith(p) : key === p || STATE_SUFFIX.test(key.slice(p.length))) return rel;
-  }
-  return JIXO_LOG.test(key) ? rel : undefined;
+  return protectedEntry(rel) === undefined ? undefined : rel;
 }
 
 /**

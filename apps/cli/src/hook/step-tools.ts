@@ -4,10 +4,10 @@
  * file step allows writing its own file, a shell step allows Bash, a read step allows reading.
  * Reading, and `ratchet` itself, always belong (an agent must be able to look and to report).
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFileSync } from '@ratchet/store';
 import { assetPath } from '../paths.js';
+import { ruleFile } from '../rule-pins.js';
 import { DEFAULT_DIALECT } from '../project-files.js';
 
 export interface StepScope {
@@ -29,8 +29,8 @@ interface RawCommand {
 export const READ_ONLY_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'Agent', 'BashOutput', 'KillShell', 'ExitPlanMode', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'AskUserQuestion', 'Skill', 'SlashCommand']);
 
 function dialectCommands(root: string): Record<string, RawCommand> {
-  const own = join(root, DEFAULT_DIALECT);
-  const file = existsSync(own) ? own : assetPath('protocols', 'fdc.dialect.json');
+  const own = ruleFile(root, join(root, DEFAULT_DIALECT));
+  const file = own.exists ? own.path : assetPath('protocols', 'fdc.dialect.json');
   try {
     const commands = (readJsonFileSync(file, { maxBytes: 1024 * 1024 }).value as { commands?: unknown }).commands;
     return typeof commands === 'object' && commands !== null ? (commands as Record<string, RawCommand>) : {};

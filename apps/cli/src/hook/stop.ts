@@ -4,6 +4,7 @@
  * lock). The reason names each one's exact next command. Two guards keep it from looping: an
  * unchanged set of obligations is not blocked twice in a row when Claude Code says a Stop hook
  * already made it continue (`stop_hook_active`), and at most `maxStopBlocks` blocks per session.
+ * A Stop replayed by hand (stop-origin.ts) gets the same answer but never spends that budget.
  */
 import type { Context } from '../context.js';
 import type { HookAnswer } from './answer.js';
@@ -12,6 +13,7 @@ import { openHookMemory } from './memory.js';
 import { describeObligations, openObligations } from './obligations.js';
 import type { HookPayload } from './payload.js';
 import { sessionRunners } from './runner.js';
+import { replayedStop } from './stop-origin.js';
 
 export async function stop(ctx: Context, payload: HookPayload): Promise<HookAnswer> {
   let maxBlocks: number;
@@ -26,6 +28,10 @@ export async function stop(ctx: Context, payload: HookPayload): Promise<HookAnsw
   const memory = memoryFile.readSync();
   const obligations = await openObligations(ctx, memory, sessionRunners(ctx.io.env, payload.sessionId, memory));
   const summary = describeObligations(obligations);
+  // A Stop replayed by hand from the agent's shell is answered, never counted: the budget is the harness's.
+  if (replayedStop(payload, ctx.io.env)) {
+    return obligations.length === 0 ? { kind: 'none' } : { kind: 'block', reason: `Ratchet: you cannot stop yet; this session still has open obligations:\n${summary}` };
+  }
   if (obligations.length === 0) {
     if (memory.lastBlock !== null) await memoryFile.update((m) => ({ ...m, sessionId, lastBlock: null }));
     return { kind: 'none' };

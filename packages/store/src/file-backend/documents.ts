@@ -7,7 +7,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { checkDigestRevision, digestPathFor, previousPathFor, writeTracked } from '../digest.js';
+import { checkDigestRevision, digestPathFor, previousPathFor, recordRemoval, writeTracked } from '../digest.js';
 import { DocumentTooLargeError, NotFoundError, RevisionConflictError, ValidationError } from '../errors.js';
 import { parseJson } from '../json-parse.js';
 import { lockedUpdate } from '../locked-update.js';
@@ -62,6 +62,7 @@ export function fileDocuments(ctx: FileContext): DocumentStore {
         rmSync(previousPathFor(path), { force: true });
         rmSync(digestPathFor(path), { force: true });
         await fsyncDirectory(dirname(path));
+        await recordRemoval(path);
         return true;
       });
     },

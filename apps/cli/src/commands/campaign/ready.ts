@@ -5,6 +5,7 @@ import { EXIT_OK } from '../../exit-codes.js';
 import { leaseOption } from '../../lease-option.js';
 import { campaignOptionsWithBackend, guard, taskLine } from './shared.js';
 import { versioned } from '../../output/json-output.js';
+import { recordOpened } from '../../hook/opened.js';
 
 /** `ratchet campaign ready [--claim RUNNER [--lease 15m]]` */
 export default async function ready(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
@@ -22,6 +23,8 @@ export default async function ready(ctx: Context, _args: string[], options: Reco
       leaseUntil = got?.claim.leaseUntil;
       if (got?.claim.recovered !== undefined) recovered = { runner: got.claim.recovered.owner, attempt: got.claim.recovered.attempt, leaseUntil: got.claim.recovered.leaseUntil };
     }
+    // The agent now owes this task: the Stop hook must see it, however the claim was made.
+    if (task !== undefined) await recordOpened(ctx.cwd, ctx.io.env, { kind: 'claim', key: runner });
     if (ctx.json) ctx.emitJson(versioned('campaign-ready', { ok: true, claimed: task ?? null, ...(leaseUntil === undefined ? {} : { leaseUntil }), ...(recovered === undefined ? {} : { recovered }) }));
     else if (task === undefined) ctx.out('nothing ready to claim');
     else {

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ARCHIVE_VERSION, CAMPAIGN_VERSION } from '@ratchet/campaign-dag';
 import { SESSION_VERSION as FLOW_SESSION_VERSION } from '@ratchet/flows';
@@ -16,13 +16,16 @@ import {
   describeHolder,
   type LockHolder,
   inspectLock,
+  journalEntriesUnder,
   parseJson,
+  recordRemoval,
   readDigestRecord,
   readTextFileSync,
   resolveInsideRoot,
   restorePrevious,
 } from '@ratchet/store';
-import { pinnedActor } from '../../actor.js';
+import { requireUser } from '../../actor.js';
+import { pinDrift } from '../../rule-pins.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
@@ -48,7 +51,7 @@ const KNOWN: ReadonlyArray<[RegExp, number]> = [
 /** Beside a state file, not state: digest records, kept copies, refused content, locks, temp files. */
 const NOT_STATE = /(?:\.digest|\.prev|\.lock|\.tmp|\.lock\.break-[A-Za-z0-9_-]+|\.rejected-[0-9TZ-]+)$/u;
 
-type ProblemCode = 'tampered' | 'corrupt' | 'newer-version' | 'stale-lock' | 'unreadable';
+type ProblemCode = 'tampered' | 'corrupt' | 'newer-version' | 'stale-lock' | 'unreadable' | 'rule-changed' | 'hooks-off';
 
 interface Problem {
   code: ProblemCode;
@@ -81,6 +84,21 @@ const doctor: CommandAction = async (ctx, _args, options) => {
   for (const file of [...walk(join(ctx.cwd, STATE_DIR), locks), ...OTHER_FILES.map((f) => join(ctx.cwd, f))]) {
     const report = check(ctx, file);
     if (report !== undefined) reports.push(report);
+  }
+  reports.push(...vanished(ctx));
+  // Claude Code told to skip every hook: the rails are off in this project.
+  for (const file of ['.claude/settings.json', '.claude/settings.local.json']) {
+    const value = readJsonQuiet(join(ctx.cwd, file));
+    if (value !== undefined && (value as { disableAllHooks?: unknown }).disableAllHooks === true) {
+      reportFor(ctx, reports, join(ctx.cwd, file)).problems.push({ code: 'hooks-off', message: 'sets "disableAllHooks": true, so Claude Code runs none of Ratchet\'s hooks here; remove it (only a person should)' });
+    }
+  }
+  // Rule files edited while work runs: the work keeps its pinned copy; a person should know.
+  for (const drift of pinDrift(ctx.cwd)) {
+    reportFor(ctx, reports, join(ctx.cwd, drift.file)).problems.push({
+      code: 'rule-changed',
+      message: `changed since ${drift.scope} started: that work keeps running by the copy pinned at its start; the change applies to the next task`,
+    });
   }
   // Every state file's lock, and locks of anything else under .ratchet/ (logs, workspaces).
   const targets = new Set([...reports.map((r) => join(ctx.cwd, r.file)), ...locks.map((l) => l.slice(0, -'.lock'.length))]);
@@ -120,6 +138,39 @@ const doctor: CommandAction = async (ctx, _args, options) => {
 };
 export default doctor;
 
+/**
+ * State files the journal says Ratchet wrote (and did not remove) that are gone: deleted by hand, by
+ * `git clean` or `git stash --all`. Their absence would otherwise read as "nothing started".
+ */
+function vanished(ctx: Context): FileReport[] {
+  let real: string;
+  try {
+    real = realpathSync(ctx.cwd);
+  } catch {
+    return [];
+  }
+  const out: FileReport[] = [];
+  for (const { path, entry } of journalEntriesUnder(ctx.cwd, ctx.io.env)) {
+    if (entry.removed === true || existsSync(path)) continue;
+    const inProject = join(ctx.cwd, relative(real, path));
+    out.push({
+      file: displayPath(ctx, inProject),
+      tracked: true,
+      writtenAt: entry.at,
+      problems: [{ code: 'tampered', message: `removed outside Ratchet (Ratchet last wrote revision ${entry.revision} at ${entry.at}); \`--restore\` puts back its last good copy if one is left, \`--accept\` records that it is gone` }],
+    });
+  }
+  return out;
+}
+
+function readJsonQuiet(path: string): unknown {
+  try {
+    return parseJson(readTextFileSync(path, { maxBytes: 4 * 1024 * 1024 }).text, { path });
+  } catch {
+    return undefined;
+  }
+}
+
 /** State files under `dir` (sorted), and the lock files met on the way into `locks`. */
 function walk(dir: string, locks: string[]): string[] {
   let entries;
@@ -131,6 +182,8 @@ function walk(dir: string, locks: string[]): string[] {
   const files: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const path = join(dir, entry.name);
+    // Pinned rule copies are checked against their recorded digests when read (rule-pins.ts), not here.
+    if (entry.isDirectory() && path.endsWith(`${sep}.ratchet${sep}pins`)) continue;
     if (entry.isDirectory()) files.push(...walk(path, locks));
     else if (entry.name.endsWith('.lock')) locks.push(path);
     else if (!NOT_STATE.test(entry.name) && (entry.name.endsWith('.json') || entry.name.endsWith('.jsonl'))) files.push(path);
@@ -214,14 +267,17 @@ function placed(code: ProblemCode, err: StoreError): Problem {
 
 /** `--accept` / `--restore`: a person's decision about one file. */
 async function repair(ctx: Context, what: 'accept' | 'restore', file: string): Promise<number> {
-  if (pinnedActor(ctx) === 'agent') {
-    throw new CliError(`--${what} is refused: this environment sets RATCHET_ACTOR=agent (deciding about a state file edited outside Ratchet is for a person, from their own shell)`, {
-      code: 'actor-pinned',
-    });
-  }
+  requireUser(ctx, `ratchet doctor --${what} (deciding about a state file changed outside Ratchet)`);
   const path = resolveInsideRoot(ctx.cwd, file, { allowAbsolute: true });
   const shown = displayPath(ctx, path);
   if (path.endsWith('.jsonl')) throw new CliError(`${shown}: JSONL logs carry no digest record; there is nothing to ${what}`, { file: shown });
+  if (what === 'accept' && !existsSync(path)) {
+    // A person's "it is gone on purpose": the journal stops calling its absence tampering.
+    await recordRemoval(path);
+    if (ctx.json) ctx.emitJson({ ok: true, file: shown, accepted: null, removed: true });
+    else ctx.out(`${shown}: its absence is now recorded as good (the next read starts it afresh)`);
+    return EXIT_OK;
+  }
   if (what === 'accept') {
     // A file that does not parse would only fail on the next read: fix it first.
     parseJson(readTextFileSync(path).text, { path });

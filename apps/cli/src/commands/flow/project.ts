@@ -3,13 +3,14 @@
  * then the bundled copy), how a session's flow is found again, the runner options, and printing a view.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FlowError, findFlowFile, listFlowFiles, loadFlowFile, loadFlowSettings, type FlowView, type LoadedFlow, type RunnerOptions } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { assetPath, displayPath } from '../../paths.js';
+import { pinFlow, pinnedFlow } from '../../rule-pins.js';
 
 export const PROJECT_FLOWS = 'protocols/flows';
 
@@ -41,10 +42,27 @@ export async function resolveFlow(ctx: Context, spec: string): Promise<{ loaded:
   return { loaded: await loadFlowFile(found.path), ref: `name:${spec}` };
 }
 
-export function loadRef(ctx: Context, ref: string): Promise<LoadedFlow> {
-  if (ref.startsWith('name:')) return loadFlowFile(findFlowFile(flowDirs(ctx), ref.slice(5)).path);
-  if (ref.startsWith('file:')) return loadFlowFile(resolve(ctx.cwd, ref.slice(5)));
+/** The live flow file a ref names. */
+function refPath(ctx: Context, ref: string): string {
+  if (ref.startsWith('name:')) return findFlowFile(flowDirs(ctx), ref.slice(5)).path;
+  if (ref.startsWith('file:')) return resolve(ctx.cwd, ref.slice(5));
   throw new CliError(`the session names its flow as ${JSON.stringify(ref)}, which is neither name:<flow> nor file:<path>`, { code: 'bad-session' });
+}
+
+/**
+ * The flow a session runs. With the session id, the copy pinned for that session (pinned the first
+ * time it is loaded): an edit of the project's flow applies to the next session, not this one.
+ */
+export async function loadRef(ctx: Context, ref: string, sessionId?: string, starting = false): Promise<LoadedFlow> {
+  const existing = sessionId === undefined || starting ? undefined : pinnedFlow(ctx.cwd, sessionId, ref);
+  if (existing !== undefined) return loadFlowFile(existing);
+  const live = refPath(ctx, ref);
+  const loaded = await loadFlowFile(live);
+  if (sessionId === undefined) return loaded;
+  // The step content files live beside the flow: they are pinned with it.
+  const contents = Object.values(loaded.contents).map((abs) => relative(dirname(live), abs));
+  const pinned = await pinFlow(ctx.cwd, sessionId, ref, live, contents);
+  return pinned === live ? loaded : loadFlowFile(pinned);
 }
 
 /** Project-wide flow settings (the directive wording); absent: Ratchet's defaults. */
@@ -59,7 +77,7 @@ export async function runnerOptions(ctx: Context): Promise<RunnerOptions> {
   const settings = await loadFlowSettings(resolve(ctx.cwd, FLOW_SETTINGS));
   return {
     root: ctx.cwd,
-    loadFlow: (ref) => loadRef(ctx, ref),
+    loadFlow: (ref, sessionId) => loadRef(ctx, ref, sessionId),
     flows: () => listFlowFiles(flowDirs(ctx)).map((f) => f.name),
     ...(settings?.directive !== undefined ? { defaultDirective: settings.directive } : {}),
     ...(settings?.memoryFiles !== undefined ? { memoryFiles: settings.memoryFiles } : {}),

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { GoalsError, RegistryError, defaultRegistry, openGoals, scopedView, readRegistryFile, registryDigest, type Actor, type GoalsStore, type Registry, type RegistryFile } from '@ratchet/goals';
 import { locate, parseJson, readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
-import { actorScope, pinnedActor } from '../../actor.js';
+import { actorScope, pinnedActor, requireUser } from '../../actor.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { assetPath, displayPath } from '../../paths.js';
@@ -111,9 +111,7 @@ export function registryFileOf(ctx: Context, options: Options, registry: Registr
  */
 export function actorOf(ctx: Context, options: Options): Actor {
   const pinned = pinnedActor(ctx);
-  if (pinned === 'agent' && options.as === 'user') {
-    throw new CliError('--as user is refused: this environment sets RATCHET_ACTOR=agent (an agent cannot act as the user; the user runs this from their own shell)', { code: 'actor-pinned' });
-  }
+  if (pinned === 'agent' && options.as === 'user') requireUser(ctx, '--as user (an agent cannot act as the user)');
   const role = options.as ?? pinned ?? 'agent';
   const actor: Actor = { role, ...actorScope(ctx, options) };
   if (options.who !== undefined) actor.name = options.who;

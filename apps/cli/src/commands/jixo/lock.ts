@@ -1,5 +1,7 @@
 import { lockLog, unlockLog } from '@ratchet/jixo-log';
+import { relative, sep } from 'node:path';
 import type { Context } from '../../context.js';
+import { recordOpened } from '../../hook/opened.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { at, guard, int, logAt } from './shared.js';
 
@@ -17,8 +19,11 @@ export default async function lock(ctx: Context, args: string[], options: Record
     return EXIT_OK;
   }
   const owner = ctx.io.env.RATCHET_JIXO_OWNER_PID;
+  // Once the lock is held the agent owes its release: the Stop hook must see it, however it was taken.
+  const opened = (): Promise<void> => recordOpened(ctx.cwd, ctx.io.env, { kind: 'jixo-lock', key: relative(ctx.cwd, path).split(sep).join('/'), runner });
   if (store.where !== path) {
     const held = await guard(path, () => store.lock({ runner, timeoutMs: int('timeout', options.timeout ?? 10_000), leaseMs: int('lease', options.lease ?? 600_000, 1) }));
+    await opened();
     if (ctx.json) ctx.emitJson({ ok: true, file, holder: { runner, leaseUntil: held.leaseUntil ?? null, store: store.where }, content: held.content });
     else {
       ctx.note(`locked ${file} for ${runner} in ${store.where}; unlock with: ratchet jixo unlock ${file} --runner ${runner}`);
@@ -35,6 +40,7 @@ export default async function lock(ctx: Context, args: string[], options: Record
       ...(owner !== undefined && /^\d+$/.test(owner) ? { ownerPid: Number(owner) } : {}),
     }),
   );
+  await opened();
   if (ctx.json) ctx.emitJson({ ok: true, file, holder: result.holder, content: result.content });
   else {
     ctx.note(`locked ${file} for ${runner}; unlock with: ratchet jixo unlock ${file} --runner ${runner}`);

@@ -18,6 +18,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { reviewDetails, reviewLines } from '../../orientation-review.js';
+import { pinTaskRules } from '../../rule-pins.js';
 import { asCliError, checkTaskId, lifecycleMachine, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
 
 export const ORIENTATION_REPORT = '.ratchet/orientation.json';
@@ -58,6 +59,8 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
     throw err;
   };
   warnAboutLog(ctx);
+  // The rules this task runs by are fixed now: an edit of a dialect, an FSM or the config applies to the next task.
+  if (orienting.sessionId !== undefined && orienting.sessionId !== current.sessionId) await pinTaskRules(ctx.cwd, orienting.sessionId).catch(rollback);
 
   let report: OrientationReport;
   try {

@@ -4,6 +4,7 @@
  * from the project's dialects (plan-vocabulary.ts), the compile call, and
  * the report of protocol problems (every one, each with its file and place).
  */
+import { checkOwnedOutput, type OutputRule } from '../../owned-output.js';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,16 +83,22 @@ export interface CompileFlags {
  * resolve inside the project, symlinks included: neither a flag an agent passes nor a file in the
  * repository (AGENTS.md itself may be a link) may make Ratchet write outside it.
  */
+/** Compile targets: the Markdown instruction files agents read (AGENTS.md, CLAUDE.md, .cursor/rules/*.mdc, ...). */
+const COMPILE_TARGET: OutputRule = { flag: '--out', what: 'an instruction file for agents (Markdown)', extensions: ['.md', '.mdc', '.markdown', '.txt'] };
+
 export async function resolveTargets(ctx: Context, protocolsDir: string, out: readonly string[] | undefined): Promise<string[]> {
   if (out !== undefined && out.length > 0) {
     const targets: string[] = [];
     for (const o of out) {
+      let target: string;
       try {
-        targets.push(resolveInStore(ctx.cwd, o, { allowAbsolute: true }));
+        target = resolveInStore(ctx.cwd, o, { allowAbsolute: true });
       } catch (err) {
         if (!(err instanceof OutsideRootError)) throw err;
         throw new CliError(`--out ${o} refused: ${err.reason}`, { code: 'outside-root', file: o });
       }
+      checkOwnedOutput(ctx, target, COMPILE_TARGET);
+      targets.push(target);
     }
     return [...new Set(targets)];
   }
@@ -100,7 +107,9 @@ export async function resolveTargets(ctx: Context, protocolsDir: string, out: re
   const targets: string[] = [];
   for (const [i, target] of config.targets.entries()) {
     try {
-      targets.push(await resolveInsideRoot(ctx.cwd, target, 'compile target'));
+      const abs = await resolveInsideRoot(ctx.cwd, target, 'compile target');
+      checkOwnedOutput(ctx, abs, { ...COMPILE_TARGET, flag: 'target' });
+      targets.push(abs);
     } catch (err) {
       const file = join(protocolsDir, CONFIG_FILE);
       throw new ProtocolError('bad-config', file, `/targets/${i}: ${(err as { reason?: string }).reason ?? (err as Error).message}`, { pointer: `/targets/${i}` });
