@@ -1,0 +1,133 @@
+/**
+ * What tells the dashboard that state changed. On files: the kernel (fs.watch, recursive) on the
+ * directories state lives in, so a write by any process is seen at once; the project root itself is
+ * watched too, so a state directory created after the server started (the first `ratchet campaign
+ * create`) is picked up. A slow sweep re-arms watchers that were lost (a directory removed and made
+ * again) and marks everything dirty, in case an event was dropped. On a shared backend (PostgreSQL),
+ * which the port offers no notifications for, the shared sections are polled; the page only hears
+ * about a poll when something it shows changed.
+ */
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import { SECTIONS, type Section } from './state.js';
+
+/** Directories under the project root whose files are state, watched recursively. */
+export const WATCHED_DIRS = ['.ratchet', '.jixo', 'logs', 'protocols'] as const;
+
+/** The sections a changed project-relative path may touch; empty for files no section reads. */
+export function sectionsFor(rel: string): Section[] {
+  const path = rel.split('\\').join('/');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  // The store's own bookkeeping: locks come and go around every write, temp files are renamed into
+  // place (that rename is the change), digests follow the data they describe.
+  if (/\.(?:lock|lock\.break|tmp|digest|prev)$/.test(name) || (name.startsWith('.') && name.includes('.tmp'))) return [];
+  if (path === 'ratchet.config.json') return [...SECTIONS];
+  if (path === '.ratchet/campaign.json' || path.startsWith('.ratchet/queues/')) return ['campaign'];
+  if (path.startsWith('.ratchet/archive')) return ['archive', 'campaign'];
+  if (path === '.ratchet/session.json') return ['session'];
+  if (path.startsWith('.ratchet/flows')) return ['flows'];
+  if (path === '.ratchet/goals.json' || path.startsWith('protocols/action_types')) return ['goals'];
+  if (path === '.ratchet/refusals.log.jsonl') return ['refusals'];
+  if (path === 'logs/activity.log.jsonl') return ['activity'];
+  if (path.startsWith('.jixo')) return ['jixo'];
+  if (path.startsWith('protocols/flows') || path === 'protocols/flow-settings.json') return ['flows'];
+  // A state directory itself (created, removed, renamed): re-read whatever lives in it.
+  if (path === '.ratchet') return [...SECTIONS];
+  if (path === 'logs') return ['activity'];
+  if (path === 'protocols') return ['flows', 'goals'];
+  return [];
+}
+
+export interface ChangeSource {
+  close(): void;
+}
+
+export interface WatchOptions {
+  /** Called with the sections a change may have touched (possibly several times for one write). */
+  onChange: (sections: readonly Section[]) => void;
+  /** The slow sweep, in ms (default 5 s). */
+  sweepMs?: number;
+}
+
+/** Watches the project's state directories; events are mapped to sections and passed on. */
+export function watchFiles(root: string, options: WatchOptions): ChangeSource {
+  const watchers = new Map<string, FSWatcher>();
+  let closed = false;
+  const arm = (dir: string): void => {
+    if (closed || watchers.has(dir)) return;
+    const abs = dir === '' ? root : join(root, dir);
+    if (!existsSync(abs)) return;
+    try {
+      const w = watch(abs, { recursive: dir !== '' }, (_event, name) => {
+        if (name === null) {
+          options.onChange(SECTIONS);
+          return;
+        }
+        const rel = dir === '' ? String(name) : `${dir}/${String(name)}`;
+        if (dir === '' && (WATCHED_DIRS as readonly string[]).includes(rel)) arm(rel);
+        const sections = sectionsFor(rel);
+        if (sections.length > 0) options.onChange(sections);
+      });
+      // A watched directory that is removed ends its watcher: forget it so the sweep re-arms it.
+      w.on('error', () => {
+        w.close();
+        watchers.delete(dir);
+      });
+      w.on('close', () => watchers.delete(dir));
+      watchers.set(dir, w);
+    } catch {
+      // Not watchable now (removed in between, no permission): the sweep tries again.
+    }
+  };
+  const sweep = (): void => {
+    arm('');
+    for (const dir of WATCHED_DIRS) {
+      const w = watchers.get(dir);
+      if (w !== undefined && !existsSync(join(root, dir))) {
+        w.close();
+        watchers.delete(dir);
+      }
+      arm(dir);
+    }
+  };
+  sweep();
+  const timer = setInterval(() => {
+    sweep();
+    options.onChange(SECTIONS);
+  }, options.sweepMs ?? 5000);
+  timer.unref();
+  return {
+    close() {
+      closed = true;
+      clearInterval(timer);
+      for (const w of watchers.values()) w.close();
+      watchers.clear();
+    },
+  };
+}
+
+/** The sections whose state lives in a shared backend (the rest are this machine's files). */
+export const SHARED_SECTIONS: readonly Section[] = ['campaign', 'jixo', 'goals', 'refusals', 'activity'];
+
+/**
+ * Polls a shared backend: every `intervalMs` (stretched to twice the last refresh when that took
+ * longer, so a slow database is not asked faster than it answers) the shared sections are dirty.
+ */
+export function pollShared(options: WatchOptions & { intervalMs?: number; lastRefreshMs: () => number }): ChangeSource {
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const tick = (): void => {
+    if (closed) return;
+    options.onChange(SHARED_SECTIONS);
+    timer = setTimeout(tick, Math.max(options.intervalMs ?? 400, 2 * options.lastRefreshMs()));
+    timer.unref();
+  };
+  timer = setTimeout(tick, options.intervalMs ?? 400);
+  timer.unref();
+  return {
+    close() {
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+    },
+  };
+}
