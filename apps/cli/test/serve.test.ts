@@ -165,7 +165,11 @@ describe('which changes wake which section', () => {
     ['.ratchet/refusals.log.jsonl', ['refusals']],
     ['.ratchet/campaign.json.lock', []],
     ['.ratchet/campaign.json.digest', []],
-    ['.ratchet/.campaign.json.123.tmp', []],
+    // A write renames its temp file over the target; the event may name only the temp file.
+    ['.ratchet/.campaign.json.19954.42790501145c.tmp', ['campaign']],
+    ['.ratchet/queues/campaign/.x.json.19954.554e380a60c9.tmp', ['campaign']],
+    ['.ratchet/.campaign.json.lock.19954.e58526452739.tmp', []],
+    ['.ratchet/.campaign.json.digest.19954.8adbfbb9fc2f.tmp', []],
     ['src/index.ts', []],
   ])('%s', (path, sections) => {
     expect(sectionsFor(path)).toEqual(sections);

@@ -16,7 +16,12 @@ export const WATCHED_DIRS = ['.ratchet', '.jixo', 'logs', 'protocols'] as const;
 
 /** The sections a changed project-relative path may touch; empty for files no section reads. */
 export function sectionsFor(rel: string): Section[] {
-  const path = rel.split('\\').join('/');
+  let path = rel.split('\\').join('/');
+  // The store writes `.<name>.<pid>.<random>.tmp` and renames it over <name>; the kernel may name
+  // only the temp file in that event, so it stands for the file it becomes.
+  const dir = path.slice(0, path.lastIndexOf('/') + 1);
+  const temp = /^\.(.+)\.\d+\.[0-9a-f]+\.tmp$/.exec(path.slice(dir.length));
+  if (temp !== null) path = `${dir}${temp[1]!}`;
   const name = path.slice(path.lastIndexOf('/') + 1);
   // The store's own bookkeeping: locks come and go around every write, temp files are renamed into
   // place (that rename is the change), digests follow the data they describe.
