@@ -69,7 +69,8 @@ worker.onmessage = (event: MessageEvent<LayoutResult>) => {
   // A small graph gets a canvas its size; a large one a fixed window onto it.
   $('graph').style.height = `${event.data.engine === 'd3-dag' ? Math.min(560, Math.max(220, event.data.height + 64)) : 560}px`;
   graph.setData(tasks, { ...event.data, x, y, routes });
-  $('graph-info').textContent = `${tasks.length} tasks · ${event.data.engine === 'd3-dag' ? 'Sugiyama layout (d3-dag)' : 'wave layout'} in ${Math.round(event.data.ms)} ms`;
+  $('graph-info').textContent = `${event.data.engine === 'd3-dag' ? 'Sugiyama (d3-dag)' : 'wave layout'}, ${Math.round(event.data.ms)} ms`;
+  $('graph-info').title = `${tasks.length} tasks laid out by ${event.data.engine === 'd3-dag' ? "d3-dag's Sugiyama layout" : 'waves (too many for a Sugiyama layout in time)'} in ${Math.round(event.data.ms)} ms`;
 };
 
 function relayout(): void {
