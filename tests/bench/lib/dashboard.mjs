@@ -99,18 +99,25 @@ function rng(seed) {
 
 /**
  * A campaign of `n` tasks in `root` (through the library, as `campaign create` and `add-tasks` do):
- * each task depends on one to three of the `window` tasks before it. With `progress`, the first
+ * each task depends on one to three of the `window` tasks before it (or, with `layerWidth`, on one or
+ * two tasks of the layer before: many ready at once). With `progress`, the first
  * fraction is complete, some in progress under runners, a few blocked with their cascade.
  */
-export async function seedCampaign(root, n, { objective = `Campaign of ${n} tasks`, window = 40, seed = 7, progress = true, backend } = {}) {
+export async function seedCampaign(root, n, { objective = `Campaign of ${n} tasks`, window = 40, layerWidth, seed = 7, progress = true, backend } = {}) {
   const random = rng(seed);
   const options = backend === undefined ? {} : { backend };
   await createCampaign(root, objective, options);
   const tasks = [];
   for (let seq = 1; seq <= n; seq++) {
     const depends = new Set();
-    const k = seq === 1 ? 0 : 1 + Math.floor(random() * 3);
-    for (let j = 0; j < k; j++) depends.add(Math.max(1, seq - 1 - Math.floor(random() * Math.min(seq - 1, window))));
+    if (layerWidth !== undefined) {
+      // Layers of `layerWidth` tasks, each depending on one or two of the layer before: wide work.
+      const layer = Math.floor((seq - 1) / layerWidth);
+      if (layer > 0) for (let j = 0; j < 1 + Math.floor(random() * 2); j++) depends.add((layer - 1) * layerWidth + 1 + Math.floor(random() * layerWidth));
+    } else {
+      const k = seq === 1 ? 0 : 1 + Math.floor(random() * 3);
+      for (let j = 0; j < k; j++) depends.add(Math.max(1, seq - 1 - Math.floor(random() * Math.min(seq - 1, window))));
+    }
     depends.delete(seq);
     tasks.push({ seq, slug: `task-${seq}`, type: seq % 10 === 0 ? 'VERIFY' : 'BUILD', delta: [`src/t${seq}.ts`], verify: 'true', depends: depends.size === 0 ? 'none' : [...depends].sort((a, b) => a - b), description: `Task ${seq} of the benchmark campaign` });
   }

@@ -16,7 +16,7 @@ export interface DashboardOptions {
   assetsDir: string;
   /** Least time between two refreshes (default 100 ms: at most ten updates a second). */
   minGapMs?: number;
-  /** How often a shared backend is polled (default 400 ms). */
+  /** How long after a refresh a shared backend is polled again (default 250 ms). */
   pollMs?: number;
 }
 
@@ -37,9 +37,9 @@ export async function startDashboard(ctx: Context, backend: StorageBackend, opti
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let last = 0;
-  let lastRefreshMs = 0;
   let closed = false;
   const minGap = options.minGapMs ?? 100;
+  const trace = ctx.io.env.RATCHET_SERVE_TRACE === '1';
 
   const refresh = async (): Promise<void> => {
     timer = undefined;
@@ -51,14 +51,16 @@ export async function startDashboard(ctx: Context, backend: StorageBackend, opti
     try {
       const patch = await state.refresh(sections);
       if (patch !== undefined) server.broadcast(patch);
+      // RATCHET_SERVE_TRACE=1: one stderr line per refresh (what was read, how long, what changed).
+      if (trace) ctx.io.stderr(`ratchet serve: refresh ${[...sections].join(',')} ${Date.now() - started} ms${patch === undefined ? ', no change' : `, ${patch.tasks?.changed.length ?? 0} tasks changed`} (${state.lastTimings})\n`);
     } catch (err) {
       // The sections catch their own errors; anything else is a bug worth seeing, not a crash.
       ctx.io.stderr(`ratchet serve: refresh failed: ${(err as Error).stack ?? String(err)}\n`);
     } finally {
       running = false;
       last = Date.now();
-      lastRefreshMs = last - started;
       if (dirty.size > 0) schedule();
+      poll?.refreshed();
     }
   };
   const schedule = (): void => {
@@ -71,7 +73,8 @@ export async function startDashboard(ctx: Context, backend: StorageBackend, opti
   };
 
   const sources: ChangeSource[] = [watchFiles(ctx.cwd, { onChange })];
-  if (backend.kind !== 'file') sources.push(pollShared({ onChange, intervalMs: options.pollMs ?? 400, lastRefreshMs: () => lastRefreshMs }));
+  const poll = backend.kind === 'file' ? undefined : pollShared({ onChange, intervalMs: options.pollMs ?? 250 });
+  if (poll !== undefined) sources.push(poll);
 
   let bound: { port: number; host: string };
   try {

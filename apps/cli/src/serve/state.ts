@@ -134,51 +134,61 @@ export class DashboardState {
    */
   async refresh(dirty: ReadonlySet<Section> = new Set(SECTIONS)): Promise<SnapshotPatch | undefined> {
     const all = new Set<Section>(this.current === undefined ? SECTIONS : dirty);
+    const timings: string[] = [];
     const run = async (section: Section, fn: () => Promise<void>): Promise<void> => {
       if (!all.has(section)) return;
+      const started = Date.now();
       try {
         this.errors.delete(section);
         await fn();
       } catch (err) {
         this.errors.set(section, [sourceError(this.ctx, section, err)]);
       }
+      timings.push(`${section} ${Date.now() - started}`);
     };
     const { ctx, backend } = this;
-    await run('campaign', async () => {
-      this.sections.campaign = await readCampaignView(ctx, backend);
-    });
-    await run('archive', async () => {
-      const { archive, skipped } = await readArchiveView(ctx);
-      this.sections.archive = archive;
-      if (skipped.length > 0) this.errors.set('archive', skipped.map((s) => ({ source: 'archive', code: 'unreadable', message: s.reason, file: displayPath(ctx, s.path) })));
-    });
-    await run('session', () => {
-      this.sections.session = readSessionView(ctx);
-      return Promise.resolve();
-    });
-    await run('flows', async () => {
-      const { flows, errors } = await readFlowViews(ctx);
-      this.sections.flows = flows;
-      if (errors.length > 0) this.errors.set('flows', errors.map((e) => sourceError(ctx, 'flows', e)));
-    });
-    await run('jixo', async () => {
-      const { jobs, errors } = await readJixoViews(ctx, backend);
-      this.sections.jixo = jobs;
-      if (errors.length > 0) this.errors.set('jixo', errors.map((e) => sourceError(ctx, 'jixo', e)));
-    });
+    // Sections read side by side: on a busy database a refresh takes its slowest read, not their sum.
+    await Promise.all([
+      run('campaign', async () => {
+        this.sections.campaign = await readCampaignView(ctx, backend);
+      }),
+      run('archive', async () => {
+        const { archive, skipped } = await readArchiveView(ctx);
+        this.sections.archive = archive;
+        if (skipped.length > 0) this.errors.set('archive', skipped.map((s) => ({ source: 'archive', code: 'unreadable', message: s.reason, file: displayPath(ctx, s.path) })));
+      }),
+      run('session', () => {
+        this.sections.session = readSessionView(ctx);
+        return Promise.resolve();
+      }),
+      run('flows', async () => {
+        const { flows, errors } = await readFlowViews(ctx);
+        this.sections.flows = flows;
+        if (errors.length > 0) this.errors.set('flows', errors.map((e) => sourceError(ctx, 'flows', e)));
+      }),
+      run('jixo', async () => {
+        const { jobs, errors } = await readJixoViews(ctx, backend);
+        this.sections.jixo = jobs;
+        if (errors.length > 0) this.errors.set('jixo', errors.map((e) => sourceError(ctx, 'jixo', e)));
+      }),
+      run('refusals', async () => {
+        await this.refusals.read(backend);
+      }),
+      run('activity', async () => {
+        await this.activity.read(backend);
+      }),
+    ]);
     // What waits for the user joins halted flows and open clarifications to the goals state.
     if (all.has('flows') || all.has('jixo')) all.add('goals');
     await run('goals', async () => {
       this.sections.waiting = await readWaiting(ctx, backend, this.sections.flows, this.sections.jixo);
     });
-    await run('refusals', async () => {
-      await this.refusals.read(backend);
-    });
-    await run('activity', async () => {
-      await this.activity.read(backend);
-    });
+    this.lastTimings = timings.join(', ');
     return this.publish(this.build());
   }
+
+  /** How long each section of the last refresh took (ms), for RATCHET_SERVE_TRACE. */
+  lastTimings = '';
 
   private build(): Snapshot {
     const byRule = [...this.ruleCounts].map(([rule, { count, last }]) => ({ rule, count, last })).sort((a, b) => b.count - a.count || (a.rule < b.rule ? -1 : 1));

@@ -50,7 +50,7 @@ export interface ChangeSource {
 export interface WatchOptions {
   /** Called with the sections a change may have touched (possibly several times for one write). */
   onChange: (sections: readonly Section[]) => void;
-  /** The slow sweep, in ms (default 5 s). */
+  /** The slow sweep, in ms (default 15 s). */
   sweepMs?: number;
 }
 
@@ -99,7 +99,7 @@ export function watchFiles(root: string, options: WatchOptions): ChangeSource {
   const timer = setInterval(() => {
     sweep();
     options.onChange(SECTIONS);
-  }, options.sweepMs ?? 5000);
+  }, options.sweepMs ?? 15_000);
   timer.unref();
   return {
     close() {
@@ -115,21 +115,27 @@ export function watchFiles(root: string, options: WatchOptions): ChangeSource {
 export const SHARED_SECTIONS: readonly Section[] = ['campaign', 'jixo', 'goals', 'refusals', 'activity'];
 
 /**
- * Polls a shared backend: every `intervalMs` (stretched to twice the last refresh when that took
- * longer, so a slow database is not asked faster than it answers) the shared sections are dirty.
+ * Polls a shared backend: `intervalMs` after each refresh ends (refreshes never overlap, so a slow
+ * database is never asked faster than it answers), the campaign is dirty, which is what builders
+ * change most and what the page shows first; the other shared sections every `slowEvery`th poll.
  */
-export function pollShared(options: WatchOptions & { intervalMs?: number; lastRefreshMs: () => number }): ChangeSource {
+export function pollShared(options: WatchOptions & { intervalMs?: number; slowEvery?: number }): ChangeSource & { refreshed(): void } {
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const tick = (): void => {
-    if (closed) return;
-    options.onChange(SHARED_SECTIONS);
-    timer = setTimeout(tick, Math.max(options.intervalMs ?? 400, 2 * options.lastRefreshMs()));
+  let polls = 0;
+  const schedule = (): void => {
+    if (closed || timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      polls++;
+      options.onChange(polls % (options.slowEvery ?? 4) === 0 ? SHARED_SECTIONS : ['campaign']);
+    }, options.intervalMs ?? 250);
     timer.unref();
   };
-  timer = setTimeout(tick, options.intervalMs ?? 400);
-  timer.unref();
+  schedule();
   return {
+    /** Called when a refresh ends: the next poll is due an interval from now. */
+    refreshed: schedule,
     close() {
       closed = true;
       if (timer !== undefined) clearTimeout(timer);

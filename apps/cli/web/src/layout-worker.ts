@@ -3,7 +3,7 @@
  * wave layout above that (layout.ts says why). Any failure of the library falls back to the waves.
  */
 import { coordGreedy, coordQuad, decrossTwoLayer, graphStratify, layeringLongestPath, sugiyama, twolayerAgg } from 'd3-dag';
-import { GAP_X, GAP_Y, NODE_H, NODE_W, SUGIYAMA_LIMIT, dummyCount, waveLayout, type LayoutRequest, type LayoutResult } from './layout.js';
+import { GAP_X, GAP_Y, NODE_H, NODE_W, QUAD_LIMIT, SUGIYAMA_LIMIT, dummyCount, waveLayout, type LayoutRequest, type LayoutResult } from './layout.js';
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<LayoutRequest>) => void) | null;
@@ -11,15 +11,15 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 
-function sugiyamaLayout(request: LayoutRequest): Omit<LayoutResult, 'id' | 'ms'> {
+function sugiyamaLayout(request: LayoutRequest, size: number): Omit<LayoutResult, 'id' | 'ms'> {
   const { tasks } = request;
   const ids = new Set(tasks.map((t) => t.seq));
   const dag = graphStratify()(tasks.map((t) => ({ id: String(t.seq), parentIds: t.depends.filter((d) => ids.has(d)).map(String) })));
   // d3-dag lays out top to bottom; the page reads left to right, so its width is our height.
   const layout = sugiyama()
     .layering(layeringLongestPath().topDown(true))
-    .decross(decrossTwoLayer().order(twolayerAgg()))
-    .coord(tasks.length <= 120 ? coordQuad() : coordGreedy())
+    .decross(decrossTwoLayer().order(twolayerAgg()).passes(size <= QUAD_LIMIT ? 8 : 2))
+    .coord(size <= QUAD_LIMIT ? coordQuad() : coordGreedy())
     .nodeSize([NODE_H, NODE_W])
     .gap([GAP_Y, GAP_X]);
   const { width, height } = layout(dag);
@@ -46,9 +46,10 @@ scope.onmessage = (event) => {
   const request = event.data;
   const started = performance.now();
   let result: Omit<LayoutResult, 'id' | 'ms'> | undefined;
-  if (request.tasks.length > 0 && request.tasks.length + dummyCount(request.tasks) <= SUGIYAMA_LIMIT) {
+  const size = request.tasks.length + dummyCount(request.tasks);
+  if (request.tasks.length > 0 && size <= SUGIYAMA_LIMIT) {
     try {
-      result = sugiyamaLayout(request);
+      result = sugiyamaLayout(request, size);
     } catch {
       result = undefined;
     }
