@@ -12,6 +12,7 @@
 //   4. run `ratchet serve` from the installed bin on a small campaign and fetch its page, every
 //      asset and the snapshot (the page ships in the tarball and is served from there).
 // Run `pnpm build` first (`npm test` does). RATCHET_KEEP_INSTALLED=1 keeps the project for a look.
+/* global fetch -- Node 20's */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';

@@ -13,6 +13,7 @@
 //   document) and on PostgreSQL (1,000 and 10,000 tasks) when a throwaway cluster can be started.
 // Prints one JSON line; exits 1 when a budget is missed: the 10,000-task render over 2 s, or a busy
 // second without an update on PostgreSQL with 1,000 tasks.
+/* global window, document, performance, MutationObserver, requestAnimationFrame -- page.evaluate bodies run in the browser */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,7 @@ async function renderTimes(browser, url, loads) {
   return { page, times };
 }
 
-async function liveRound(browser, { label, tasks, store, env }) {
+async function liveRound(browser, { label, tasks, store }) {
   const root = mkdtempSync(join(tmpdir(), `dash-live-${label}-`));
   const project = `dash-${label}-${process.pid}`;
   const backend = store === 'file' ? undefined : (await import('@ratchet/store-postgres')).createPostgresBackend({ url: store, project });

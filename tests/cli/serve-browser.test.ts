@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The dashboard in a real headless browser (Debian's Chromium driven by playwright-core): the page
  * shows every task; a claim and then a completion made by other processes appear without a reload
@@ -20,7 +21,7 @@ export const SCREENSHOT = process.env.DASHBOARD_SCREENSHOT ?? join(tmpdir(), 'ra
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
 /** A project with a bit of everything: a campaign in progress, a block with its cascade, what waits for the user, refusals. */
-async function richProject(): Promise<string> {
+function richProject(): string {
   const dir = tempDir('ratchet-serve-page-');
   const run = (args: string[]): void => {
     const r = ratchet(args, { cwd: dir });
@@ -88,7 +89,7 @@ describe.skipIf(!availability.available)('the dashboard in a real browser', () =
   const taskStatus = (page: Page, seq: number): Promise<string | null> => page.locator(`.vrow[data-seq="${seq}"]`).getAttribute('data-status');
 
   test('shows every task, live: a claim and then a completion by other processes appear within a second, without a reload', async () => {
-    const dir = await richProject();
+    const dir = richProject();
     const server = await startServe(dir);
     try {
       const { page, problems } = await open(server.url);
@@ -130,7 +131,7 @@ describe.skipIf(!availability.available)('the dashboard in a real browser', () =
   }, 120_000);
 
   test('user data stays text; the screenshot shows the statuses in their colours', async () => {
-    const dir = await richProject();
+    const dir = richProject();
     const server = await startServe(dir);
     try {
       const { page, problems } = await open(server.url);
@@ -170,7 +171,7 @@ describe.skipIf(!availability.available)('the dashboard in a real browser', () =
   }, 120_000);
 
   test('a state file that does not parse is shown with its place; the rest of the page stays live', async () => {
-    const dir = await richProject();
+    const dir = richProject();
     const server = await startServe(dir);
     try {
       const { page } = await open(server.url);

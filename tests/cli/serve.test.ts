@@ -171,7 +171,10 @@ describe('ratchet serve', () => {
     try {
       const snapshot = (await events.next((e) => e.name === 'snapshot', 10_000)).data as Snapshot;
       expect(snapshot.session).toBeNull();
-      expect(snapshot.errors).toEqual([expect.objectContaining({ source: 'session', file: '.ratchet/session.json', line: expect.any(Number), column: expect.any(Number) })]);
+      expect(snapshot.errors).toHaveLength(1);
+      expect(snapshot.errors[0]).toMatchObject({ source: 'session', file: '.ratchet/session.json' });
+      expect(snapshot.errors[0]!.line).toBeGreaterThan(0);
+      expect(snapshot.errors[0]!.column).toBeGreaterThan(0);
       expect(snapshot.campaign?.tasks).toHaveLength(4);
       // Other changes still arrive while the file is broken.
       expect((await ratchetAsync(['campaign', 'ready', '--claim', 'b1'], { cwd: dir })).status).toBe(0);
@@ -212,9 +215,9 @@ describe('hook refusals are recorded for the dashboard', () => {
     try {
       const snapshot = JSON.parse((await fetchText(`${server.url}api/snapshot`)).body) as Snapshot;
       expect(snapshot.refusals.total).toBe(3);
-      expect(snapshot.refusals.byRule).toEqual([
-        { rule: 'state-file', count: 2, last: expect.any(String) },
-        { rule: 'stop-open-task', count: 1, last: expect.any(String) },
+      expect(snapshot.refusals.byRule.map((r) => [r.rule, r.count])).toEqual([
+        ['state-file', 2],
+        ['stop-open-task', 1],
       ]);
     } finally {
       await server.stop();

@@ -94,9 +94,11 @@ describe('the dashboard state', () => {
     await state.refresh();
     const s = state.snapshot();
     expect(s.campaign).toBeNull();
-    expect(s.errors).toEqual([expect.objectContaining({ source: 'campaign', file: '.ratchet/campaign.json', line: 4, column: expect.any(Number) })]);
+    expect(s.errors).toHaveLength(1);
+    expect(s.errors[0]).toMatchObject({ source: 'campaign', file: '.ratchet/campaign.json', line: 4 });
+    expect(s.errors[0]!.column).toBeGreaterThan(0);
     expect(s.session?.taskId).toBe('t-1');
-    // The same state object, refreshed: the error is reported, not thrown, and a repair clears it.
+    // The same state object, refreshed: the error is reported, not thrown.
     await good.refresh(new Set(['campaign']));
     expect(good.snapshot().errors[0]).toMatchObject({ source: 'campaign', line: 4 });
   });

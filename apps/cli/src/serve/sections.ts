@@ -9,6 +9,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { buildIndex, cascadeStatus, criticalPath, readArchive, readCampaignWithClaims, topoOrder, type Campaign, type LiveClaim } from '@ratchet/campaign-dag';
 import { currentStep, nextDirective, readSessionSync, type Session } from '@ratchet/orchestrator/session-view';
+import type { LogFile, RoadmapItem } from '@ratchet/jixo-log';
 import type { StorageBackend } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { displayPath } from '../paths.js';
@@ -179,7 +180,7 @@ export async function readJixoViews(ctx: Context, backend: StorageBackend): Prom
   const addLog = async (logPath: string, job: { path: string; name: string; clarifications: { id: string; answered: boolean }[] } | undefined): Promise<void> => {
     const key = rel(logPath);
     seenLogs.add(key);
-    let log: import('@ratchet/jixo-log').LogFile;
+    let log: LogFile;
     try {
       ({ log } = await (await logAt(ctx, logPath)).read());
     } catch (err) {
@@ -192,7 +193,7 @@ export async function readJixoViews(ctx: Context, backend: StorageBackend): Prom
       return;
     }
     const tasks: JixoJobView['tasks'] = [];
-    const visit = (items: readonly import('@ratchet/jixo-log').RoadmapItem[], phase: string | undefined): void => {
+    const visit = (items: readonly RoadmapItem[], phase: string | undefined): void => {
       for (const item of items) {
         if (item.status !== undefined) {
           tasks.push({ id: item.id, text: item.text, status: item.status, ...(item.runner === undefined ? {} : { runner: item.runner }), ...(item.leaseUntil === undefined ? {} : { leaseUntil: item.leaseUntil }), ...(item.dependsOn === undefined ? {} : { dependsOn: item.dependsOn }), ...(phase === undefined ? {} : { phase }) });

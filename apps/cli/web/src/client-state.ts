@@ -38,7 +38,8 @@ export class ClientState {
   }
 
   load(snapshot: Snapshot): void {
-    if (snapshot.format !== FORMAT) throw new Error(`the server sent ${String(snapshot.format)}, this page reads ${FORMAT}: reload the page`);
+    const format: unknown = snapshot.format;
+    if (format !== FORMAT) throw new Error(`the server sent ${JSON.stringify(format)}, this page reads ${FORMAT}: reload the page`);
     this.snapshot = snapshot;
     this.skewMs = Date.parse(snapshot.now) - Date.now();
     this.index();

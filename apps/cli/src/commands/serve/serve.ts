@@ -11,7 +11,7 @@ import { DEFAULT_PORT } from './register.js';
 
 function portOf(value: unknown): number {
   if (value === undefined) return DEFAULT_PORT;
-  const text = String(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
   const n = Number(text);
   if (!/^\d{1,5}$/.test(text) || n > 65535) throw new CliError(`--port ${JSON.stringify(text)}: expected a port number from 0 to 65535 (0: any free port)`, { code: 'bad-port' });
   return n;
@@ -19,8 +19,8 @@ function portOf(value: unknown): number {
 
 function hostOf(value: unknown): string {
   if (value === undefined) return '127.0.0.1';
-  const host = String(value).trim();
-  if (host === '' || /[\s/@?#]/.test(host)) throw new CliError(`--host ${JSON.stringify(String(value))}: expected an address or host name (127.0.0.1, ::1, 0.0.0.0, a name)`, { code: 'bad-host' });
+  const host = typeof value === 'string' ? value.trim() : '';
+  if (host === '' || /[\s/@?#]/.test(host)) throw new CliError(`--host ${JSON.stringify(value)}: expected an address or host name (127.0.0.1, ::1, 0.0.0.0, a name)`, { code: 'bad-host' });
   return host.replace(/^\[(.*)\]$/, '$1');
 }
 
