@@ -85,7 +85,7 @@ export const refusalValidator = {
     if (!isString(r.event) || r.event === '') issues.push({ path: ['event'], message: 'expected the hook event' });
     if (r.decision !== 'deny' && r.decision !== 'block') issues.push({ path: ['decision'], message: 'expected "deny" or "block"' });
     if (!Array.isArray(r.rules) || r.rules.length === 0 || !r.rules.every(isString)) issues.push({ path: ['rules'], message: 'expected a non-empty array of rule names' });
-    if (!isString(r.reason)) issues.push({ path: ['reason'], message: 'expected a string' });
+    if (!isString(r.reason) || r.reason.length > REFUSAL_REASON_MAX) issues.push({ path: ['reason'], message: `expected a string of at most ${REFUSAL_REASON_MAX} characters` });
     if (r.tool !== undefined && !isString(r.tool)) issues.push({ path: ['tool'], message: 'expected a string' });
     if (r.session !== undefined && !isString(r.session)) issues.push({ path: ['session'], message: 'expected a string' });
     return issues.length > 0 ? { success: false, error: { issues } } : { success: true, data: r as unknown as RefusalRecord };

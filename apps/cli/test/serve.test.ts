@@ -13,7 +13,9 @@ import { createFileBackend } from '@ratchet/store';
 import { describe, expect, test } from 'vitest';
 import { makeContext, type Io } from '../src/context.js';
 import { run } from '../src/main.js';
+import fc from 'fast-check';
 import { refusalRecord, refusalRules, refusalValidator } from '../src/refusal-log.js';
+import { RefusalRecordSchema } from '../src/refusal-log-schema.js';
 import type { Snapshot } from '../src/serve/model.js';
 import { CONTENT_SECURITY_POLICY, createDashboardServer, isLoopback, PAGE_FILES } from '../src/serve/server.js';
 import { DashboardState, SECTIONS } from '../src/serve/state.js';
@@ -197,6 +199,30 @@ describe('the refusal log', () => {
     expect(bad.success).toBe(false);
     if (!bad.success) expect(bad.error.issues.map((i) => i.path[0])).toEqual(['time', 'rules']);
     expect(refusalValidator.safeParse(null).success).toBe(false);
+  });
+
+  test('the hooks\' hand-written check agrees with the zod schema the shipped JSON Schema comes from', () => {
+    const junk = fc.oneof(fc.constant(null), fc.integer(), fc.boolean(), fc.string({ maxLength: 3 }), fc.constant([]), fc.constant({}));
+    const orJunk = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<unknown> => fc.oneof({ weight: 10, arbitrary: arb }, { weight: 1, arbitrary: junk });
+    const record = fc.record(
+      {
+        v: orJunk(fc.constant(1)),
+        time: orJunk(fc.oneof(fc.constant('2030-01-01T00:00:00.000Z'), fc.constant('not a time'))),
+        event: orJunk(fc.constantFrom('pre-tool-use', 'stop', '')),
+        decision: orJunk(fc.constantFrom('deny', 'block', 'allow')),
+        rules: orJunk(fc.array(orJunk(fc.constantFrom('state-file', 'plan-step')), { maxLength: 3 })),
+        reason: orJunk(fc.string({ maxLength: 5 })),
+        tool: orJunk(fc.string({ maxLength: 3 })),
+        session: orJunk(fc.string({ maxLength: 3 })),
+      },
+      { requiredKeys: ['v', 'time', 'event', 'decision', 'rules', 'reason'] },
+    );
+    fc.assert(
+      fc.property(orJunk(record), (value) => {
+        expect(refusalValidator.safeParse(value).success, JSON.stringify(value)).toBe(RefusalRecordSchema.safeParse(value).success);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
