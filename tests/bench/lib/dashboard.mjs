@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addTasks, createCampaign, propagate, updateCampaign } from '@ratchet/campaign-dag';
+import { seededRandom } from './seeded-random.mjs';
 
 export const bin = fileURLToPath(new URL('../../../apps/cli/bin/ratchet.js', import.meta.url));
 
@@ -86,17 +87,6 @@ export function ratchetAsync(args, { cwd, env = {} } = {}) {
   });
 }
 
-/** A seeded generator, so a benchmark's campaign is the same every run. */
-function rng(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A campaign of `n` tasks in `root` (through the library, as `campaign create` and `add-tasks` do):
  * each task depends on one to three of the `window` tasks before it (or, with `layerWidth`, on one or
@@ -104,7 +94,7 @@ function rng(seed) {
  * fraction is complete, some in progress under runners, a few blocked with their cascade.
  */
 export async function seedCampaign(root, n, { objective = `Campaign of ${n} tasks`, window = 40, layerWidth, seed = 7, progress = true, backend } = {}) {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const options = backend === undefined ? {} : { backend };
   await createCampaign(root, objective, options);
   const tasks = [];

@@ -1,21 +1,16 @@
 /**
- * What `ratchet serve` sends its page: one snapshot of the project's state, then patches. Types only
- * (no imports): the page (apps/cli/web) is compiled against this same file, so the server and the
- * page cannot drift apart. Every text in it is user data the page shows as text, never as markup.
+ * What `ratchet serve` sends its page: one snapshot of the project's state, then patches. Types
+ * only, importing only types of modules that need no Node: the page (apps/cli/web) is compiled
+ * against this same file, so the server and the page cannot drift apart. Every text in it is user
+ * data the page shows as text, never as markup.
  */
+import type { ErrorReport } from '../errors.js';
+import type { RefusalRecord } from '../refusal-log.js';
 
-/** A state file (or database key) that could not be read: shown in place of its section, with its place. */
-export interface SourceError {
+/** A state file (or database key) that could not be read: shown in place of its section, with its place and every further problem. */
+export interface SourceError extends ErrorReport {
   /** Which section it broke: campaign, session, flows, jixo, goals, activity, refusals, archive. */
   source: string;
-  code: string;
-  message: string;
-  file?: string;
-  line?: number;
-  column?: number;
-  pointer?: string;
-  /** Every further problem, each with its own place. */
-  problems?: { message: string; file?: string; line?: number; column?: number }[];
 }
 
 export interface DashboardTask {
@@ -138,15 +133,8 @@ export interface WaitingItem {
   overdue?: boolean;
 }
 
-export interface RefusalView {
-  time: string;
-  event: string;
-  decision: 'deny' | 'block';
-  rules: string[];
-  reason: string;
-  tool?: string;
-  session?: string;
-}
+/** A refusal-log record as the page shows it. */
+export type RefusalView = Omit<RefusalRecord, 'v'>;
 
 export interface ActivityView {
   time: string;
