@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/.turbo/**', '**/generated/**', '.release-dry-run/**'],
+    ignores: ['**/dist/**', 'apps/cli/assets/**', '**/node_modules/**', '**/coverage/**', '**/.turbo/**', '**/generated/**', '.release-dry-run/**'],
   },
   js.configs.recommended,
   {

@@ -8,8 +8,11 @@
 //   2. type-check a consumer of every typed entry point under moduleResolution NodeNext and
 //      Bundler with skipLibCheck off (a .d.ts that imports an undeclared dependency fails here);
 //   3. run `ratchet quickstart` from the installed bin, and check that every "$schema" it wrote or
-//      we shipped resolves outside the repository.
+//      we shipped resolves outside the repository;
+//   4. run `ratchet serve` from the installed bin on a small campaign and fetch its page, every
+//      asset and the snapshot (the page ships in the tarball and is served from there).
 // Run `pnpm build` first (`npm test` does). RATCHET_KEEP_INSTALLED=1 keeps the project for a look.
+/* global fetch -- Node 20's */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -172,6 +175,14 @@ job('ratchet quickstart (installed bin)', join(project, 'node_modules', '.bin', 
 });
 for (const args of exampleJobs) job(...args);
 
+// Check 4: the dashboard from the installed bin, its page and assets served from the tarball's files.
+const served = join(work, 'serve');
+jobs.push({
+  label: 'ratchet serve (installed bin): the page, its assets and a snapshot',
+  run: () => serveCheck(join(project, 'node_modules', '.bin', 'ratchet'), served, env),
+  verdict: (problem) => problem,
+});
+
 await Promise.all(
   Array.from({ length: Math.max(2, availableParallelism()) }, async () => {
     for (let next = jobs.shift(); next; next = jobs.shift()) {
@@ -182,10 +193,44 @@ await Promise.all(
   }),
 );
 
+/** Starts the installed `ratchet serve` on a campaign, fetches what the page needs; the problem, or false. */
+async function serveCheck(bin, dir, env) {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'plan.json'), JSON.stringify({ tasks: [{ seq: 1, slug: 'one', delta: ['a'], verify: 'true', depends: 'none' }, { seq: 2, slug: 'two', delta: ['b'], verify: 'true', depends: [1] }] }));
+  for (const args of [['campaign', 'create', 'Installed dashboard'], ['campaign', 'add-tasks', 'plan.json']]) {
+    const r = await exec(bin, args, { cwd: dir, env });
+    if (r.code !== 0) return `ratchet ${args.join(' ')} ${failed(r)}`;
+  }
+  const child = spawn(bin, ['serve', '--port', '0', '--json'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  const exited = new Promise((done) => child.on('close', (code) => done(code)));
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!stdout.includes('\n')) {
+      if (Date.now() > deadline || child.exitCode !== null) return `printed no URL: ${tail(`${stdout}${stderr}`)}`;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const { url } = JSON.parse(stdout.slice(0, stdout.indexOf('\n')));
+    for (const path of ['', 'app.js', 'layout-worker.js', 'app.css', 'favicon.svg', 'THIRD_PARTY_NOTICES.txt']) {
+      const res = await fetch(`${url}${path}`);
+      if (res.status !== 200 || (await res.arrayBuffer()).byteLength === 0) return `GET /${path} answered ${res.status}`;
+    }
+    const snapshot = await (await fetch(`${url}api/snapshot`)).json();
+    if (snapshot.campaign?.objective !== 'Installed dashboard' || snapshot.campaign.tasks.length !== 2) return `the snapshot does not show the campaign: ${JSON.stringify(snapshot).slice(0, 500)}`;
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const code = await exited;
+  return code === 0 ? false : `exited ${code} on SIGTERM: ${tail(stderr)}`;
+}
+
 if (problems.length > 0) {
   console.error(`\n${problems.join('\n\n')}\n\n${problems.length} problem(s) with the installed packages; the project is in ${project}`);
   process.exit(1);
 }
 if (process.env.RATCHET_KEEP_INSTALLED) console.log(`the project is in ${project}`);
 else await rm(work, { recursive: true, force: true });
-console.log(`installed packages: the tarballs install, ${exampleJobs.length} README examples run, types resolve, quickstart passes (${elapsed()})`);
+console.log(`installed packages: the tarballs install, ${exampleJobs.length} README examples run, types resolve, quickstart passes, the dashboard serves (${elapsed()})`);

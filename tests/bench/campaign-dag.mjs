@@ -17,20 +17,13 @@ import { performance } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seededRandom } from './lib/seeded-random.mjs';
 import { addPlan, addTasks, buildIndex, cascadeStatus, checkPlan, createCampaign, listReady, newCampaign, propagateBlocks, readCascade, readyTasks, waves } from '../../packages/campaign-dag/dist/index.js';
 
 const N = 100_000;
 const EDGES = 300_000;
 
-function rng(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 /** plan.json-shaped input: FTL seqs as "000123" strings, depends as lists; each edge points to an earlier task. */
 function generatePlan(seed) {

@@ -22,6 +22,7 @@ import { planRegistryDocument } from '@ratchet/plan-lint/registry';
 import { checkLesson } from '@ratchet/self-correction';
 import { openDocument, type DocumentDefinition } from '@ratchet/store';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { refusalValidator } from '../../apps/cli/src/refusal-log.js';
 import { ratchet, repoRoot, tempDir } from '../helpers.js';
 import { SchemaRegistry } from './registry.js';
 
@@ -134,6 +135,14 @@ const formats: Format[] = [
     schema: `${U}/orchestrator/schemas/activity-log-entry.schema.json`,
     seeds: () => jsonl(join(tour, 'logs/activity.log.jsonl')).slice(0, 6),
     accepts: (v) => activityEntryValidator.safeParse(v).success,
+  },
+  {
+    name: 'refusal log entry (refusals.log.jsonl line)',
+    schema: `${U}/cli/schemas/refusal-log-entry.schema.json`,
+    seeds: () => jsonl(join(tour, '.ratchet/refusals.log.jsonl')),
+    accepts: (v) => refusalValidator.safeParse(v).success,
+    // The time must parse as a date (the schema says only "a string").
+    stricter: (path) => path[0] === 'time',
   },
   {
     name: 'flow session',

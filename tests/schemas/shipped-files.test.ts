@@ -18,6 +18,7 @@ const BY_PATH: [RegExp, string | { foreign: string }][] = [
   [/^(?:examples\/)?campaign\/(?:cyclic-)?plan\.json$/u, `${U}/campaign-dag/schemas/plan.schema.json`],
   [/(?:^|\/)knowledge_core\/lessons\.jsonl$/u, `${U}/self-correction/schemas/lesson.schema.json`],
   [/(?:^|\/)logs\/activity\.log\.jsonl$/u, `${U}/orchestrator/schemas/activity-log-entry.schema.json`],
+  [/(?:^|\/)\.ratchet\/refusals\.log\.jsonl$/u, `${U}/cli/schemas/refusal-log-entry.schema.json`],
   [/(?:^|\/)\.ratchet\/queues\/.+\.json$/u, `${U}/store/schemas/file-queue.schema.json`],
   [/(?:^|\/)examples\/campaign\/prior-knowledge\.json$/u, { foreign: "FTL's memory export (what `ratchet memory import` reads), not a Ratchet file" }],
   [/(?:^|\/)examples\/fsm\/broken\.fsm\.json$/u, { foreign: 'deliberately broken: `ratchet fsm check` reports its problems' }],

@@ -37,7 +37,7 @@ const lazyChildProcess = {
 const hookDir = join(cliRoot, 'src', 'hook', 'fast');
 const PER_CALL_HOOKS = ['pretooluse', 'posttooluse', 'stop', 'subagentstop'];
 const MAIN_GRAPH_HOOKS = (await readdir(hookDir)).map((f) => f.replace(/\.ts$/, '')).filter((key) => !PER_CALL_HOOKS.includes(key));
-const LAZY_HOOK_MODULES = ['flow-obligations', 'claim-obligations', 'activity-shared'];
+const LAZY_HOOK_MODULES = ['flow-obligations', 'claim-obligations', 'activity-shared', 'refusal-shared'];
 
 // jsonc-parser's `main` is a UMD wrapper whose require() calls esbuild cannot follow (the bundle
 // then fails at run time with "Cannot find module './impl/format'"); its `module` entry is plain ESM.

@@ -8,6 +8,7 @@ import { isMain, writeGenerated } from '../../../scripts/dev/generated.js';
 import { hookMemoryJsonSchema, ratchetConfigJsonSchema } from '../src/hook/config-schema.js';
 import { outputSchemaFile, type OutputName } from '../src/output/json-output.js';
 import { outputJsonSchemas } from '../src/output/output-schemas.js';
+import { refusalEntryJsonSchema } from '../src/refusal-log-schema.js';
 
 const at = (name: string): string => fileURLToPath(new URL(`../schemas/${name}`, import.meta.url));
 
@@ -15,6 +16,7 @@ export function generate(): { path: string; text: string }[] {
   return [
     { path: at('ratchet-config.schema.json'), text: `${JSON.stringify(ratchetConfigJsonSchema(), null, 2)}\n` },
     { path: at('hook-memory.schema.json'), text: `${JSON.stringify(hookMemoryJsonSchema(), null, 2)}\n` },
+    { path: at('refusal-log-entry.schema.json'), text: `${JSON.stringify(refusalEntryJsonSchema(), null, 2)}\n` },
     // The versioned --json outputs (src/output/json-output.ts).
     ...Object.entries(outputJsonSchemas()).map(([name, schema]) => ({ path: at(`output/${outputSchemaFile(name as OutputName)}`), text: `${JSON.stringify(schema, null, 2)}\n` })),
   ];

@@ -45,6 +45,7 @@ export const AREAS: readonly Area[] = [
   { name: 'import', commands: ['import'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'import' ? async () => (await import('./commands/import/register.js')).registerImport : notBundled<RegisterArea>('import') },
   { name: 'doctor', commands: ['doctor'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'doctor' ? async () => (await import('./commands/doctor/register.js')).registerDoctor : notBundled<RegisterArea>('doctor') },
   { name: 'store', commands: ['store'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'store' ? async () => (await import('./commands/store/register.js')).registerStore : notBundled<RegisterArea>('store') },
+  { name: 'serve', commands: ['serve'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'serve' ? async () => (await import('./commands/serve/register.js')).registerServe : notBundled<RegisterArea>('serve') },
   { name: 'goals', commands: ['goals', 'actions', 'proposals', 'turn', 'questions', 'stories', 'scratch'], load: process.env.RATCHET_BUNDLE_AREA === undefined || process.env.RATCHET_BUNDLE_AREA === 'goals' ? async () => (await import('./commands/goals/register.js')).registerGoals : notBundled<RegisterArea>('goals') },
 ];
 

@@ -31,8 +31,9 @@ describe('hook start-up bundles', () => {
     const dynamics = [...code.matchAll(/import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
     // A specifier starts with a letter, `@`, `.` or `/` (the command-effects table has keys like `"memory import"`).
     expect(statics.filter((s) => /^[@./A-Za-z]/.test(s) && !s.startsWith('node:'))).toEqual([]);
-    // Stop's lazy readers of flows and campaigns; post-tool-use's append to a shared database's log.
-    const lazy = event.includes('stop') ? ['./lazy-claim-obligations.js', './lazy-flow-obligations.js'] : event === 'post-tool-use' ? ['./lazy-activity-shared.js'] : [];
+    // Stop's lazy readers of flows and campaigns; post-tool-use's append to a shared database's log;
+    // every event's record of a refusal in a shared database's refusal log (run.ts).
+    const lazy = [...(event.includes('stop') ? ['./lazy-claim-obligations.js', './lazy-flow-obligations.js'] : event === 'post-tool-use' ? ['./lazy-activity-shared.js'] : []), './lazy-refusal-shared.js'];
     expect(new Set(dynamics.filter((s) => !s.startsWith('node:')))).toEqual(new Set(lazy));
     // commander (the one CommonJS dependency, with its require banner) never reaches a hook.
     expect(code).not.toContain('createRequire');

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { StdinTooLargeError, makeContext, type Context, type Io } from '../context.js';
 import { writeAnswer, type HookAnswer } from './answer.js';
 import { CONFIG_FILE } from './config.js';
+import { recordRefusal } from './refusals.js';
 import { MAX_PAYLOAD_BYTES, parsePayload, type HookEvent, type HookPayload } from './payload.js';
 import { READ_ONLY_TOOLS } from './step-tools.js';
 
@@ -78,7 +79,10 @@ export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler
     const root = hookRoot(io, payload, explicitCwd);
     if (root === undefined) return 0;
     const ctx = makeContext(io, { json: false, quiet: false, cwd: root, color: false });
-    writeAnswer(io, await handler(ctx, root, payload));
+    const answer = await handler(ctx, root, payload);
+    writeAnswer(io, answer);
+    // After the answer, never instead of it: a refusal goes to the log `ratchet serve` shows.
+    if (answer.kind === 'deny' || answer.kind === 'block') await recordRefusal(root, event, answer, payload, io.env).catch((err: unknown) => io.stderr(`ratchet hook ${event}: the refusal was not logged: ${(err as Error).message}\n`));
     return 0;
   } catch (err) {
     return failClosed(err instanceof Error ? err.message : String(err), payload);

@@ -22,6 +22,7 @@ export const OUTPUT_VERSIONS = {
   'turn-trace-show': 1,
   'turn-trace-replay': 1,
   import: 1,
+  serve: 1,
 } as const;
 
 export type OutputName = keyof typeof OUTPUT_VERSIONS;

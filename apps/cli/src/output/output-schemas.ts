@@ -283,6 +283,20 @@ export function outputJsonSchemas(): Record<OutputName, Schema> {
       ['version', 'goals', 'actions', 'by_owner', 'questions', 'counts'],
     ),
     import: importSchema(),
+    serve: success(
+      'serve',
+      'ratchet serve --json',
+      'The first line `ratchet serve` prints with --json, as soon as the dashboard listens (the process then keeps serving until SIGINT or SIGTERM).',
+      {
+        url: str('The page, e.g. http://127.0.0.1:7420/.'),
+        host: str('The address the server is bound to (127.0.0.1 unless --host named another).'),
+        port: int('The port it listens on (the one chosen by the system for --port 0).', { minimum: 1, maximum: 65535 }),
+        loopback: bool('True when only this machine can reach it.'),
+        project: str('The project shown (--cwd).'),
+        backend: obj({ kind: str('file or postgres.'), location: str('The directory, or the database URL without its password.') }, ['kind', 'location'], 'Where the shared state is read from.'),
+      },
+      ['url', 'host', 'port', 'loopback', 'project', 'backend'],
+    ),
     ...traceSchemas(),
   };
 }
