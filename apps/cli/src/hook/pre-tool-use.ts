@@ -89,9 +89,11 @@ export function preToolUse(root: string, payload: HookPayload): HookAnswer {
   const writes = toolWrites(tool, payload.toolInput);
   const project = projectRoot(root);
 
-  // 1. State files, by any tool.
-  for (const target of [...writes.targets, ...writes.mentions]) {
-    const rel = stateFileOf(project, cwd, target);
+  // 1. State files, by any tool. Each distinct path once, directories resolved once (a long command
+  // can name a hundred thousand files).
+  const dirs = new Map<string, string>();
+  for (const target of new Set([...writes.targets, ...writes.mentions])) {
+    const rel = stateFileOf(project, cwd, target, dirs);
     if (rel !== undefined) return denyState(rel);
   }
   if (writes.ratchetOnly || (writes.targets.length === 0 && READ_ONLY_TOOLS.has(tool))) return { kind: 'none' };
