@@ -109,6 +109,15 @@ function withJson(file: TextFile): JsonFile {
   return { ...file, value, locate: (pointer: string) => locate(file.text, pointer) };
 }
 
+/** @internal What a file is when it is not a regular file, for NotAFileError. */
+export function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isFIFO()) return 'FIFO';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'device';
+  return 'special file';
+}
+
 export function openError(path: string, err: unknown): Error {
   const code = errnoCode(err);
   if (code === 'ENOENT') return new NotFoundError(path, 'no such file', { cause: err });
@@ -145,25 +154,29 @@ async function readAtMost(handle: FileHandle, path: string, size: number, maxByt
   return buffer.subarray(0, length);
 }
 
-function decode(path: string, buffer: Buffer): string {
-  if (buffer.length >= 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) {
+/**
+ * @internal `buffer` as text, or BinaryFileError with the place of the first bad byte. `firstLine` is
+ * the line `buffer` starts at in its file: a byte order mark is only looked for at line 1.
+ */
+export function decode(path: string, buffer: Buffer, firstLine = 1): string {
+  if (firstLine === 1 && buffer.length >= 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) {
     throw new BinaryFileError(path, 'looks like UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8', { line: 1, column: 1 });
   }
   const nul = buffer.indexOf(0);
   if (nul !== -1) {
-    throw new BinaryFileError(path, 'contains a NUL byte: this looks like a binary file, not text', placeOfByte(buffer, nul));
+    throw new BinaryFileError(path, 'contains a NUL byte: this looks like a binary file, not text', placeOfByte(buffer, nul, firstLine));
   }
   if (!isUtf8(buffer)) {
     const bad = firstInvalidUtf8(buffer);
-    throw new BinaryFileError(path, `is not valid UTF-8 text (bad byte 0x${(buffer[bad] ?? 0).toString(16).padStart(2, '0')})`, placeOfByte(buffer, bad));
+    throw new BinaryFileError(path, `is not valid UTF-8 text (bad byte 0x${(buffer[bad] ?? 0).toString(16).padStart(2, '0')})`, placeOfByte(buffer, bad, firstLine));
   }
-  const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  const bom = firstLine === 1 && buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
   return buffer.toString('utf8', bom);
 }
 
-function placeOfByte(buffer: Buffer, offset: number): { line: number; column: number } {
+function placeOfByte(buffer: Buffer, offset: number, firstLine: number): { line: number; column: number } {
   const before = buffer.toString('utf8', 0, offset);
-  return lineColumn(before, before.length);
+  return lineColumn(before, before.length, firstLine);
 }
 
 /** Offset of the first byte that breaks UTF-8 (only called once `isUtf8` said there is one). */
@@ -200,10 +213,3 @@ function firstInvalidUtf8(buffer: Buffer): number {
   return buffer.length;
 }
 
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'directory';
-  if (stats.isFIFO()) return 'FIFO';
-  if (stats.isSocket()) return 'socket';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'device';
-  return 'special file';
-}
