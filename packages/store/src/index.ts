@@ -28,6 +28,7 @@ export {
   UnsafeInputError,
   ValidationError,
   describeHolder,
+  formatBytes,
   type LockHolder,
   type OutsideRootKind,
   type Place,
