@@ -5,38 +5,20 @@
  * stack; nothing half-written is left; and a command waits a bounded time for a lock, then says
  * what it waited for. Needs a local throwaway cluster (skipped loudly without PostgreSQL).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPostgresBackend } from '@ratchet/store-postgres';
 import { INSTALL_HINT, startTestCluster, testClusterAvailability, type TestCluster } from '@ratchet/store-postgres/testing';
-import { bin, tempDir } from '../helpers.js';
+import { ratchetAsync, tempDir } from '../helpers.js';
 
 const availability = testClusterAvailability();
 // A shared server (RATCHET_TEST_PG_URL) cannot be killed by a test: these need a cluster of their own.
 const local = availability.available && availability.via === 'binaries';
 if (!local) console.warn(`\n*** SKIPPED: the PostgreSQL fault tests need the PostgreSQL binaries for a throwaway cluster: ${INSTALL_HINT}\n`);
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function ratchetAsync(args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  const start = Date.now();
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.on('close', (status) => done({ status, stdout, stderr, ms: Date.now() - start }));
-  });
-}
+type Run = Awaited<ReturnType<typeof ratchetAsync>>;
 
 /** A refusal as the CLI must give one: exit 2, exactly one line on stderr, naming the URL, no stack. */
 function expectOneLineRefusal(r: Run, url: string): void {

@@ -58,15 +58,8 @@ export async function readTextFile(path: string, options: ReadOptions = {}): Pro
  */
 export function readTextFileSync(path: string, options: ReadOptions = {}): TextFile {
   const maxBytes = checkedMaxBytes(options);
-  let fd: number;
+  const { fd, stats } = openRegularFileSync(path);
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (err) {
-    throw openError(path, err);
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new NotAFileError(path, kindOf(stats));
     if (stats.size > maxBytes) throw new FileTooLargeError(path, stats.size, maxBytes);
     let buffer: Buffer;
     try {
@@ -109,8 +102,30 @@ function withJson(file: TextFile): JsonFile {
   return { ...file, value, locate: (pointer: string) => locate(file.text, pointer) };
 }
 
-/** @internal What a file is when it is not a regular file, for NotAFileError. */
-export function kindOf(stats: Stats): string {
+/**
+ * @internal `path` opened for reading, or the store's error: O_NONBLOCK so that opening a FIFO
+ * cannot hang (it has no effect on regular files), and anything but a regular file refused (closed
+ * again) with NotAFileError. The caller closes the descriptor.
+ */
+export function openRegularFileSync(path: string): { fd: number; stats: Stats } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    throw openError(path, err);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotAFileError(path, kindOf(stats));
+    return { fd, stats };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/** What a file is when it is not a regular file, for NotAFileError. */
+function kindOf(stats: Stats): string {
   if (stats.isDirectory()) return 'directory';
   if (stats.isFIFO()) return 'FIFO';
   if (stats.isSocket()) return 'socket';

@@ -7,9 +7,9 @@
  * line, or one longer than `maxLineBytes`, is yielded as an error and reading goes on with the next
  * one, so a checker can list every bad line; a problem with the file itself is thrown.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { FileTooLargeError, IoError, NotAFileError, type StoreError } from './errors.js';
-import { DEFAULT_MAX_BYTES, decode, kindOf, openError } from './read-file.js';
+import { closeSync, readSync } from 'node:fs';
+import { FileTooLargeError, IoError, type StoreError } from './errors.js';
+import { DEFAULT_MAX_BYTES, decode, openRegularFileSync } from './read-file.js';
 
 export interface ReadLinesOptions {
   /** A longer line is yielded as a FileTooLargeError (its bytes skipped, never buffered). Default 16 MiB. */
@@ -26,16 +26,8 @@ export function* readLinesSync(path: string, options: ReadLinesOptions = {}): Ge
   const chunkBytes = options.chunkBytes ?? 64 * 1024;
   if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 0) throw new RangeError(`maxLineBytes must be a non-negative integer, got ${maxLineBytes}`);
   if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1) throw new RangeError(`chunkBytes must be a positive integer, got ${chunkBytes}`);
-  let fd: number;
+  const { fd } = openRegularFileSync(path);
   try {
-    // O_NONBLOCK so that opening a FIFO cannot hang; it has no effect on regular files.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (err) {
-    throw openError(path, err);
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new NotAFileError(path, kindOf(stats));
     const chunk = Buffer.allocUnsafe(chunkBytes);
     // The current line's bytes so far (copies: `chunk` is reused), or its size alone once it is over the limit.
     let parts: Buffer[] = [];

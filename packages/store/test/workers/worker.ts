@@ -5,6 +5,7 @@
  * so a crashed test run leaves no process behind.
  */
 import { link, unlink, writeFile, appendFile } from 'node:fs/promises';
+import type * as NodeFs from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -122,7 +123,7 @@ async function main(job: WorkerJob): Promise<void> {
       // copy are renamed into place, the new data is in its temp file, and the data's rename is next.
       // node:fs's renameSync is replaced (syncBuiltinESMExports carries the change into the store's
       // ESM imports) by one that kills this process when its target is the data file.
-      const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+      const fs = createRequire(import.meta.url)('node:fs') as typeof NodeFs;
       const rename = fs.renameSync;
       fs.renameSync = (from, to) => {
         if (String(to) === job.file) {
