@@ -103,7 +103,9 @@ function realPathThrough(abs: string, dirs: DirectoryCache): string {
     real = realPathOf(parent);
     dirs.set(parent, real);
   }
-  return join(real, basename(abs));
+  // Both parts are normalized already (a resolved path's name, a real path): no join needed.
+  const name = abs.slice(parent.length + (parent.endsWith(sep) ? 0 : 1));
+  return real.endsWith(sep) ? `${real}${name}` : `${real}${sep}${name}`;
 }
 
 /** lstat, undefined for no entry and for any error: a name too long, or a file where a directory should be, is no link. */
@@ -135,6 +137,10 @@ export function projectRoot(root: string): ProjectRoot {
 }
 
 function relativeInside(root: string, abs: string): string | undefined {
+  // The common case without path.relative's two resolves: `abs` (normalized) directly below `root`.
+  if (abs === root) return '';
+  const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+  if (abs.startsWith(prefix) && isAbsolute(root) && !abs.includes(`${sep}..`)) return sep === '/' ? abs.slice(prefix.length) : abs.slice(prefix.length).split(sep).join('/');
   const rel = relative(root, abs);
   if (rel === '') return '';
   if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) return undefined;
