@@ -1,4 +1,4 @@
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +15,36 @@ export interface CliResult {
   stderr: string;
 }
 
+/** `ratchet` as a real process without waiting for it (for concurrent runs); resolves when it exits. */
+export function ratchetAsync(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult & { ms: number }> {
+  const start = Date.now();
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('close', (status) => done({ status, stdout, stderr, ms: Date.now() - start }));
+  });
+}
+
 /** Run the built `ratchet` binary as a user would: a real process, real exit code. */
 export function ratchet(args: string[], options: SpawnSyncOptions = {}): CliResult {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', ...options, env: { ...process.env, NO_COLOR: '1', ...options.env } });
   return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+/**
+ * A lease length (ms) that outlasts `calls` CLI processes on this machine as loaded as it is now:
+ * four times what one `ratchet --version` takes, per call, and at least `floorMs`. Tests that need a
+ * lease to hold across CLI calls take it instead of a fixed length, which a busy machine outruns
+ * (8 s leases lapsed across three calls at a load of 40 on two cores).
+ */
+export function leaseOutlasting(calls: number, floorMs = 6000): number {
+  const started = performance.now();
+  ratchet(['--version']);
+  const one = performance.now() - started;
+  return Math.ceil(Math.max(floorMs, calls * 4 * one) / 1000) * 1000;
 }
 
 export function tempDir(prefix = 'ratchet-test-'): string {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { INSTALL_HINT, startTestCluster, testClusterAvailability, type TestCluster } from '@ratchet/store-postgres/testing';
-import { ratchet, tempDir } from '../helpers.js';
+import { leaseOutlasting, ratchet, tempDir } from '../helpers.js';
 
 const availability = testClusterAvailability();
 if (!availability.available) console.warn(`\n*** SKIPPED: the PostgreSQL fleet tests need PostgreSQL: ${INSTALL_HINT}\n`);
@@ -42,11 +42,12 @@ describe.skipIf(!availability.available)('a campaign shared by two machines thro
     writeFileSync(join(m1, 'plan.json'), JSON.stringify({ tasks: [1, 2, 3].map((seq) => ({ seq, delta: [`f${seq}`], verify: 'true', depends: seq === 3 ? [1, 2] : 'none' })) }));
     expect(on(m1, ['campaign', 'create', 'fleet']).status).toBe(0);
     expect(on(m1, ['campaign', 'add-tasks', 'plan.json']).status).toBe(0);
-    const c1 = on(m1, ['--json', 'campaign', 'ready', '--claim', 'm1', '--lease', '1s']);
+    // Long enough to outlast the claim after it, however busy the machine.
+    const c1 = on(m1, ['--json', 'campaign', 'ready', '--claim', 'm1', '--lease', `${leaseOutlasting(2)}ms`]);
     expect(json(c1).claimed?.seq).toBe(1);
     const c2 = on(m2, ['--json', 'campaign', 'ready', '--claim', 'm2', '--lease', '15m']);
     expect(json(c2).claimed?.seq).toBe(2);
-    await sleep(1500);
+    await sleep(Math.max(0, Date.parse((JSON.parse(c1.stdout) as { leaseUntil: string }).leaseUntil) - Date.now() + 300));
     const taken = json(on(m2, ['--json', 'campaign', 'ready', '--claim', 'm2b', '--lease', '15m']));
     expect(taken.claimed?.seq).toBe(1);
     expect(taken.recovered?.runner).toBe('m1');
@@ -63,7 +64,7 @@ describe.skipIf(!availability.available)('a campaign shared by two machines thro
     // The campaign lives in the database: neither machine has a campaign.json.
     expect(existsSync(join(m1, '.ratchet', 'campaign.json'))).toBe(false);
     expect(existsSync(join(m2, '.ratchet', 'campaign.json'))).toBe(false);
-  }, 120_000);
+  }, 300_000);
 
   test('an unreachable database or a bad store setting: exit 2, the URL shown without its password', () => {
     const dir = machine('bad');

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { bin, ratchet, tempDir } from '../helpers.js';
+import { bin, leaseOutlasting, ratchet, tempDir } from '../helpers.js';
 
 function project(tasks = 2): string {
   const dir = tempDir('ratchet-leases-');
@@ -43,10 +43,12 @@ const status = (dir: string): Status => JSON.parse(ratchet(['--json', 'campaign'
 describe('campaign ready --claim R --lease', () => {
   test('two runners get different tasks; an expired lease is taken over and the lost attempt shows in status', async () => {
     const dir = project(2);
-    expect(claim(dir, 'A', '1s').claimed?.seq).toBe(1);
+    // Long enough to outlast the two claims after it, however busy the machine.
+    const a = claim(dir, 'A', `${leaseOutlasting(3)}ms`);
+    expect(a.claimed?.seq).toBe(1);
     expect(claim(dir, 'B', '15m').claimed?.seq).toBe(2);
     expect(claim(dir, 'C', '15m').claimed).toBeNull();
-    await sleep(1500);
+    await sleep(Math.max(0, Date.parse(a.leaseUntil!) - Date.now() + 300));
     // Expired: status shows task 1 ready again, before anyone took it.
     const before = status(dir);
     expect(before.tasks.map((t) => [t.seq, t.status, t.runner ?? null])).toEqual([
@@ -73,47 +75,51 @@ describe('campaign ready --claim R --lease', () => {
     expect(hb.status).toBe(2);
     expect(hb.stderr).toContain('001 (now held by C)');
     expect(ratchet(['campaign', 'update-task', '1', 'complete', '--runner', 'C'], { cwd: dir }).status).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   test('heartbeats keep a lease alive past its original length', async () => {
     const dir = project(1);
-    expect(claim(dir, 'A', '2s').claimed?.seq).toBe(1);
+    // Renewed every third of a lease: a heartbeat (a CLI process) is never a whole lease late.
+    const lease = leaseOutlasting(2);
+    expect(claim(dir, 'A', `${lease}ms`).claimed?.seq).toBe(1);
     for (let i = 0; i < 3; i++) {
-      await sleep(1000);
-      const hb = ratchet(['campaign', 'heartbeat', 'A', '--lease', '2s'], { cwd: dir });
+      await sleep(lease / 3);
+      const hb = ratchet(['campaign', 'heartbeat', 'A', '--lease', `${lease}ms`], { cwd: dir });
       expect(hb.stderr).toBe('');
       expect(hb.stdout).toMatch(/^renewed 001 t1 for A until /);
     }
-    // Three seconds after a 2 s claim: still A's.
+    // Over a lease after the claim: still A's.
     expect(claim(dir, 'B', '15m').claimed).toBeNull();
     expect(status(dir).tasks[0]).toMatchObject({ status: 'in_progress', runner: 'A' });
-  }, 120_000);
+  }, 300_000);
 
   test('a claimer killed with kill -9 while heartbeating: its task is taken over once the lease runs out', async () => {
     const dir = project(1);
-    // A long-lived builder: claim with a 3 s lease, then heartbeat every 0.5 s until killed.
-    const script = `"${process.execPath}" "${bin}" campaign ready --claim K --lease 3s || exit 9; while true; do "${process.execPath}" "${bin}" campaign heartbeat K --lease 3s >/dev/null || exit 8; sleep 0.5; done`;
+    // A long-lived builder: claim, then heartbeat every 0.5 s until killed (each heartbeat a CLI
+    // process, never a whole lease late).
+    const lease = leaseOutlasting(2);
+    const script = `"${process.execPath}" "${bin}" campaign ready --claim K --lease ${lease}ms || exit 9; while true; do "${process.execPath}" "${bin}" campaign heartbeat K --lease ${lease}ms >/dev/null || exit 8; sleep 0.5; done`;
     const child = spawn('sh', ['-c', script], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, NO_COLOR: '1' } });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => void (out += c));
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     for (let i = 0; i < 600 && !out.includes('claimed 001'); i++) await sleep(50);
     expect(out).toContain('claimed 001 t1 for K');
-    // Alive and heartbeating: past its first 3 s lease, nobody else gets the task.
-    await sleep(4000);
+    // Alive and heartbeating: past its first lease, nobody else gets the task.
+    await sleep(lease + 1000);
     expect(claim(dir, 'B', '15m').claimed).toBeNull();
     process.kill(-child.pid!, 'SIGKILL');
     await exited;
     // Within a lease of the kill, B gets it, with K's attempt recorded as lost.
     let taken: Claimed | undefined;
-    for (let i = 0; i < 20 && taken?.claimed == null; i++) {
+    for (const deadline = Date.now() + lease + 30_000; Date.now() < deadline && taken?.claimed == null; ) {
       await sleep(500);
       taken = claim(dir, 'B', '15m');
     }
     expect(taken?.claimed?.seq).toBe(1);
     expect(taken?.recovered?.runner).toBe('K');
     expect(status(dir).lostAttempts).toEqual([expect.objectContaining({ seq: 1, runner: 'K' })]);
-  }, 120_000);
+  }, 300_000);
 
   test('bad input: a malformed lease, a heartbeat without a runner or claims, exit 2 and nothing claimed', () => {
     const dir = project(1);
@@ -126,5 +132,5 @@ describe('campaign ready --claim R --lease', () => {
     const none = ratchet(['campaign', 'heartbeat', 'nobody'], { cwd: dir });
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('nobody holds no live leased claim');
-  });
+  }, 180_000);
 });

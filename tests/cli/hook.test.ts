@@ -213,14 +213,15 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     const d = tempDir('ratchet-hook-bad-');
     run(d, ['init']);
     run(d, ['task', 'start', '--task-id', 'x', '--no-network']);
-    for (const input of ['not json', '', '[1,2]', '{"tool_name":', `{"tool_input":${'['.repeat(5000)}`, `{"x":"${'a'.repeat(1024 * 1024 + 10)}"}`]) {
+    // (A payload over 1 MiB is refused instead: tests/cli/hook-input-limits.test.ts.)
+    for (const input of ['not json', '', '[1,2]', '{"tool_name":', `{"tool_input":${'['.repeat(5000)}`]) {
       const r = hook(d, 'pre-tool-use', input);
       expect(r.status, input.slice(0, 20)).toBe(0);
       expect(denied(r), input.slice(0, 20)).toContain('Ratchet could not decide');
       const stop = hook(d, 'stop', input);
       expect(JSON.parse(stop.stdout) as { decision: string }, input.slice(0, 20)).toMatchObject({ decision: 'block' });
     }
-    expect(denied(hook(d, 'pre-tool-use', `{"x":"${'a'.repeat(1024 * 1024 + 10)}"}`))).toContain('over 1048576 bytes');
+    expect(denied(hook(d, 'pre-tool-use', `{"x":"${'a'.repeat(1024 * 1024 + 10)}"}`))).toContain('over 1 MiB');
     const elsewhere = tempDir('ratchet-hook-bad-none-');
     const quiet = hook(elsewhere, 'pre-tool-use', 'not json');
     expect(quiet.stdout).toBe('');

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { bin, examples, ratchet, tempDir } from '../helpers.js';
+import { bin, examples, leaseOutlasting, ratchet, tempDir } from '../helpers.js';
 
 /** `ratchet jixo lock` and `unlock` are separate processes: the lock lives in `<log>.lock` between them. */
 
@@ -184,7 +184,8 @@ describe('ratchet jixo triage reads the runners a live jixo run published', () =
 describe('ratchet jixo task lock --lease', () => {
   test('another runner is refused until the lease expires, then takes the task over with the lost attempt logged', async () => {
     const dir = project();
-    const first = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'gone', '--lease', '800ms'], { cwd: dir });
+    // Long enough to outlast the two commands after it, however busy the machine.
+    const first = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'gone', '--lease', `${leaseOutlasting(3)}ms`], { cwd: dir });
     expect(first.status, first.stderr).toBe(0);
     expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toMatch(/- runner: gone\n {2}- leaseUntil: \d{4}-\d\d-\d\dT[\d:.]+Z\n/);
     const listed = json(ratchet(['--json', 'jixo', 'task', 'list', 'docs.log.md'], { cwd: dir }).stdout) as { tasks: { id: string; leaseUntil: string | null }[] };
@@ -192,13 +193,13 @@ describe('ratchet jixo task lock --lease', () => {
     const early = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'next'], { cwd: dir });
     expect(early.status).toBe(1);
     expect(early.stderr).toMatch(/locked by gone until/);
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(listed.tasks[0]!.leaseUntil!) - Date.now() + 300)));
     const late = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'next'], { cwd: dir });
     expect(late.status, late.stderr).toBe(0);
     const text = readFileSync(join(dir, 'docs.log.md'), 'utf8');
     expect(text).toContain('- runner: next');
     expect(text).toMatch(/Lost attempt: runner gone held this task until its lease expired/);
-  }, 60_000);
+  }, 300_000);
 
   test.each(['soon', '0', '50ms', '8d', '-5m'])('a bad --lease (%s) exits 2 and writes nothing', (lease) => {
     const dir = project();

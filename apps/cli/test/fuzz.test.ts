@@ -45,14 +45,15 @@ describe('fuzzing through the CLI (in process)', { timeout: 600_000 }, () => {
   test('dialect JSON: plan lint --dialect and run plan (project dialect) never exit 70 nor hang; a refused dialect changes nothing', async () => {
     // Arguments a backtracking pattern chokes on: `(a+)+$` takes about 20 s on 28 "a"s and a "!"
     // (hours on 40). A running regex cannot be interrupted in process, so a slow command is caught
-    // after it returns: each must take less than 5 s (tens of milliseconds is usual).
+    // after it returns: each must take less than 10 s (tens of milliseconds is usual; the bound leaves
+    // room for a busy machine and stays far below the 20 s of the pattern above).
     const { dir, restore } = await planningProject('fuzz-dialect-', `set_plan x\nplan_step_complete go\nrun_in_bash_session ${'a'.repeat(28)}!\nrun_in_bash_session close\n`);
     const dialect = readFileSync(join(dir, 'protocols', 'fdc.dialect.json'), 'utf8');
     const redos = fc.constantFrom('(a+)+$', '^(a|a)*$', '(a*)*b', '(\\w+\\s?)*$', '(?:a|aa)+$').map((p) => dialect.replace('"^close$"', JSON.stringify(p)));
     const quick = async (command: Promise<number>, what: string): Promise<number> => {
       const started = performance.now();
       const code = await command;
-      expect(performance.now() - started, `${what} took too long`).toBeLessThan(5000);
+      expect(performance.now() - started, `${what} took too long`).toBeLessThan(10_000);
       return code;
     };
     await fuzz('dialect JSON through plan lint --dialect + run plan', hostile(dialect, [...jsonMutations(dialect), redos]), RUNS, async (text) => {

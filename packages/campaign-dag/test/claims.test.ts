@@ -47,10 +47,11 @@ describe('leased claims', () => {
 
   test('an expired lease makes the task ready again; the next claim takes it over and records the lost attempt', async () => {
     const { root, opts } = await project([{ seq: 1 }]);
-    const first = await claimTaskLeased(root, 'A', 300, opts);
+    // Long enough that B's claim right after never finds it expired on a busy machine.
+    const first = await claimTaskLeased(root, 'A', 1500, opts);
     expect(first?.task.seq).toBe(1);
-    expect(await claimTaskLeased(root, 'B', 300, opts)).toBeUndefined();
-    await sleep(450);
+    expect(await claimTaskLeased(root, 'B', 1500, opts)).toBeUndefined();
+    await sleep(Date.parse(first!.claim.leaseUntil) - Date.now() + 200);
     // Before anyone takes it over, status already shows it ready again (pending, no runner).
     const shown = await readCampaignWithClaims(root, opts);
     expect(shown.campaign.tasks[0]).toMatchObject({ status: 'pending' });
@@ -72,14 +73,15 @@ describe('leased claims', () => {
 
   test('a heartbeat keeps the lease past its original end', async () => {
     const { root, opts } = await project([{ seq: 1 }]);
-    await claimTaskLeased(root, 'A', 400, opts);
+    // Leases of 1.5 s, a heartbeat every 0.5 s: one is never late by a whole lease on a busy machine.
+    await claimTaskLeased(root, 'A', 1500, opts);
     for (let i = 0; i < 4; i++) {
-      await sleep(200);
-      const { renewed } = await heartbeatClaims(root, 'A', 400, opts);
+      await sleep(500);
+      const { renewed } = await heartbeatClaims(root, 'A', 1500, opts);
       expect(renewed.map((r) => r.task.seq)).toEqual([1]);
     }
-    // 800 ms after the claim, well past its first 400 ms lease: still A's.
-    expect(await claimTaskLeased(root, 'B', 400, opts)).toBeUndefined();
+    // Over 2 s after the claim, past its first 1.5 s lease: still A's.
+    expect(await claimTaskLeased(root, 'B', 1500, opts)).toBeUndefined();
     const { claims } = await readCampaignWithClaims(root, opts);
     expect(claims).toEqual([expect.objectContaining({ seq: 1, runner: 'A', expired: false })]);
   }, 30_000);

@@ -27,10 +27,11 @@ async function moveHolderToAnotherHost(path: string): Promise<void> {
 describe('JIXO log locks with leases', () => {
   test('a runner dead on another host: its lock is recovered once the lease expires, not before', async () => {
     const path = await logFile();
-    await lockLog(path, { runner: 'far', leaseMs: 600 });
+    // Long enough that the refusal right after never finds it expired on a busy machine.
+    const far = await lockLog(path, { runner: 'far', leaseMs: 2000 });
     await moveHolderToAnotherHost(path);
     await expect(lockLog(path, { runner: 'near', timeoutMs: 150 })).rejects.toBeInstanceOf(LockTimeoutError);
-    await sleep(700);
+    await sleep(Date.parse(far.holder.leaseUntil!) - Date.now() + 200);
     const got = await lockLog(path, { runner: 'near', timeoutMs: 2_000 });
     expect(got.holder).toMatchObject({ runner: 'near', detached: true });
     // The late runner cannot unlock what is no longer its lock.
@@ -40,19 +41,20 @@ describe('JIXO log locks with leases', () => {
 
   test('renewals keep a working runner\'s lock past its first lease; when they stop, it expires', async () => {
     const path = await logFile();
-    await lockLog(path, { runner: 'busy', leaseMs: 400 });
+    // Leases of 1.5 s renewed every 0.5 s: a renewal is never late by a whole lease on a busy machine.
+    await lockLog(path, { runner: 'busy', leaseMs: 1500 });
     await moveHolderToAnotherHost(path);
-    for (let i = 0; i < 5; i++) {
-      await sleep(150);
-      expect(await renewRunnerLock(path, 'busy', 400)).toBe(true);
+    for (let i = 0; i < 4; i++) {
+      await sleep(500);
+      expect(await renewRunnerLock(path, 'busy', 1500)).toBe(true);
     }
-    // 750 ms after a 400 ms lease: still held.
+    // Over 2 s after a 1.5 s lease: still held.
     await expect(lockLog(path, { runner: 'other', timeoutMs: 150 })).rejects.toBeInstanceOf(LockTimeoutError);
     expect((await inspectLock(path))?.holder.runner).toBe('busy');
     // The runner died: no more renewals. One lease later the lock is recoverable.
-    await sleep(500);
+    await sleep(1700);
     expect((await lockLog(path, { runner: 'other', timeoutMs: 2_000 })).holder.runner).toBe('other');
-    expect(await renewRunnerLock(path, 'busy', 400)).toBe(false);
+    expect(await renewRunnerLock(path, 'busy', 1500)).toBe(false);
     await unlockLog(path, 'other');
   }, 30_000);
 

@@ -154,7 +154,8 @@ async function claimAs(log: string, runner: string): Promise<string | undefined>
 describe.skipIf(!built && !process.env.CI)('real processes', () => {
   test('a runner process killed with SIGKILL holding a task: nobody takes it before its lease, another runner does after', async () => {
     const { log, job: jobPath } = await jobDir();
-    const leaseMs = 2_500;
+    // Long enough to outlast the kill and the refused claim after it on a busy machine.
+    const leaseMs = 6_000;
     const child = spawn(process.execPath, [holder, log, jobPath, 'doomed', String(leaseMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';

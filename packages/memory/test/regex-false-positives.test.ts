@@ -29,7 +29,8 @@ describe('regex guard false positives', () => {
     const subject = `${'Budget exhausted code_context '.repeat(8)}`.slice(0, 255);
     const t0 = performance.now();
     for (let i = 0; i < 100; i++) ftl.regex.test(subject);
-    expect((performance.now() - t0) / 100).toBeLessThan(5);
+    // Microseconds a match; a catastrophic pattern would take seconds. 50 ms leaves room for a busy machine.
+    expect((performance.now() - t0) / 100).toBeLessThan(50);
     for (const evil of ['(a+)+$', '(a|a)*c', '\\s*\\s*\\s*$', '\\w*\\w*\\w*x', '([a-zA-Z0-9]+\\s?)*$']) expect(checkRegex(evil).safe, evil).toBe(false);
   });
 });

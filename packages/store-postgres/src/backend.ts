@@ -2,13 +2,14 @@ import { StoreError, redactUrl } from '@ratchet/store';
 import type { StorageBackend } from '@ratchet/store';
 import pg from 'pg';
 import type { PoolClient, QueryResultRow } from 'pg';
-import { inTransaction, query } from './connection.js';
-import type { Context } from './context.js';
+import { inTransaction, query, type Site } from './connection.js';
+import type { Context, Subject } from './context.js';
 import { documentStore } from './documents.js';
 import { lockStore } from './locks.js';
 import { logStore } from './logs.js';
 import { migrate } from './migrations.js';
 import { queueStore } from './queues.js';
+import { connectionSettings } from './settings.js';
 
 export interface PostgresBackendOptions {
   /** `postgres://user:password@host:port/database` (or `postgresql://`); `?host=/dir` for a unix socket. */
@@ -18,6 +19,13 @@ export interface PostgresBackendOptions {
   pool?: { max?: number };
   /** The largest document (UTF-8 bytes of its JSON) accepted; default 16 MiB. */
   maxDocumentBytes?: number;
+  /**
+   * How long a statement waits for a lock another session holds before giving up (ms; 0: no limit).
+   * Default: the URL's `lock_timeout` parameter, else 10 s.
+   */
+  lockTimeoutMs?: number;
+  /** How long a statement may run (ms; 0: no limit). Default: the URL's `statement_timeout`, else 60 s. */
+  statementTimeoutMs?: number;
 }
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
@@ -39,6 +47,12 @@ export function createPostgresBackend(options: PostgresBackendOptions): StorageB
     throw new RangeError(`maxDocumentBytes must be an integer from 1 to ${HARD_MAX_DOCUMENT_BYTES}`);
   }
   const location = redactUrl(url);
+  const settings = connectionSettings(url, location, {
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+    ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
+  });
+  const timeouts = { lockTimeoutMs: settings.lockTimeoutMs, statementTimeoutMs: settings.statementTimeoutMs };
+  const siteFor = (subject: Subject | undefined): Site => (subject === undefined ? { location, timeouts } : { location, timeouts, subject: { path: `${location}#${subject.key}`, what: `the ${subject.kind} ${subject.key}` } });
 
   let pool: pg.Pool | undefined;
   let ready: Promise<pg.Pool> | undefined;
@@ -47,11 +61,23 @@ export function createPostgresBackend(options: PostgresBackendOptions): StorageB
   function open(): Promise<pg.Pool> {
     if (closed) return Promise.reject(new StoreError('backend-unavailable', location, 'this backend has been closed'));
     ready ??= (async () => {
-      pool = new pg.Pool({ connectionString: url, max: options.pool?.max ?? 10, connectionTimeoutMillis: 15_000 });
-      // An idle client losing its server connection must not crash the process: the next
-      // operation gets a fresh client (or a BackendUnavailableError).
+      pool = new pg.Pool({
+        connectionString: settings.connectionString,
+        max: options.pool?.max ?? 10,
+        connectionTimeoutMillis: 15_000,
+        // Sent at connect as session settings (0 is PostgreSQL's "no limit").
+        lock_timeout: settings.lockTimeoutMs,
+        statement_timeout: settings.statementTimeoutMs,
+      });
+      // A client losing its server connection must not crash the process. Idle, the pool's 'error'
+      // covers it; checked out, the client's own 'error' has no listener unless we add one, and an
+      // EventEmitter 'error' without one throws ("Unhandled 'error' event": exit 1 when the server
+      // was killed mid-command). Its pending query rejects all the same, and that error is reported.
       pool.on('error', () => undefined);
-      await migrate(pool, location);
+      pool.on('connect', (client) => {
+        client.on('error', () => undefined);
+      });
+      await migrate(pool, { location, timeouts });
       return pool;
     })().catch((err: unknown) => {
       // Let the next operation try again (the server may be back), rather than caching the failure.
@@ -68,11 +94,11 @@ export function createPostgresBackend(options: PostgresBackendOptions): StorageB
     project,
     location,
     maxDocumentBytes,
-    async query<R extends QueryResultRow>(text: string, values: unknown[] = [], name?: string) {
-      return query<R>(await open(), location, text, values, name);
+    async query<R extends QueryResultRow>(text: string, values: unknown[] = [], name?: string, subject?: Subject) {
+      return query<R>(await open(), siteFor(subject), text, values, name);
     },
-    async transaction<T>(fn: (client: PoolClient) => Promise<T>) {
-      return inTransaction(await open(), location, fn);
+    async transaction<T>(fn: (client: PoolClient) => Promise<T>, subject?: Subject) {
+      return inTransaction(await open(), siteFor(subject), fn);
     },
   };
 

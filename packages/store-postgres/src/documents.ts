@@ -33,7 +33,7 @@ export function documentStore(ctx: Context): DocumentStore {
   return {
     async get(key) {
       assertKey(location, key);
-      const rows = await ctx.query<DocumentRow>('SELECT value, revision FROM ratchet_documents WHERE project = $1 AND key = $2', [project, key]);
+      const rows = await ctx.query<DocumentRow>('SELECT value, revision FROM ratchet_documents WHERE project = $1 AND key = $2', [project, key], undefined, { key, kind: 'document' });
       return rows[0] ? toDocument(key, rows[0]) : undefined;
     },
 
@@ -58,12 +58,12 @@ export function documentStore(ctx: Context): DocumentStore {
           [project, key, text, revision + 1],
         );
         return { key, value: JSON.parse(text) as StoredDocument['value'], revision: revision + 1 };
-      });
+      }, { key, kind: 'document' });
     },
 
     async delete(key) {
       assertKey(location, key);
-      const rows = await ctx.query('DELETE FROM ratchet_documents WHERE project = $1 AND key = $2 RETURNING key', [project, key]);
+      const rows = await ctx.query('DELETE FROM ratchet_documents WHERE project = $1 AND key = $2 RETURNING key', [project, key], undefined, { key, kind: 'document' });
       return rows.length > 0;
     },
 

@@ -29,7 +29,7 @@ export function logStore(ctx: Context): LogStore {
           [project, key, first, texts],
         );
         return first;
-      });
+      }, { key, kind: 'log' });
     },
 
     async read(key, options = {}) {

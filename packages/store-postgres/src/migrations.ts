@@ -1,6 +1,6 @@
 import { BackendSchemaError } from '@ratchet/store';
 import type { Pool, PoolClient } from 'pg';
-import { connect, describeFailure, inTransaction, release, transactionOn } from './connection.js';
+import { connect, describeFailure, inTransaction, release, transactionOn, type Site } from './connection.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 /** The advisory-lock class ids this package uses (first argument of pg_advisory_xact_lock(int, int)). */
@@ -24,18 +24,19 @@ function tooNew(location: string, version: number): BackendSchemaError {
  * Brings the database to SCHEMA_VERSION, or refuses one that is newer. The common case (already
  * current) is one cheap read without any lock.
  */
-export async function migrate(pool: Pool, location: string, migrations: readonly string[] = MIGRATIONS): Promise<void> {
-  const seen = await inTransaction(pool, location, (client) => currentVersion(client));
+export async function migrate(pool: Pool, site: Site | string, migrations: readonly string[] = MIGRATIONS): Promise<void> {
+  const location = typeof site === 'string' ? site : site.location;
+  const seen = await inTransaction(pool, site, (client) => currentVersion(client));
   if (seen !== undefined && seen > migrations.length) throw tooNew(location, seen);
   if (seen === migrations.length) return;
   // A session-level lock, taken before the transaction: a transaction that started before another
   // process committed its migration keeps a stale catalog cache (to_regclass would still say "no
   // ratchet_schema"), so the re-check must run in a transaction begun after the lock is ours.
-  const client = await connect(pool, location);
+  const client = await connect(pool, site);
   try {
     await client.query('SELECT pg_advisory_lock($1, 0)', [ADVISORY.migrations]);
     try {
-      await transactionOn(client, location, async () => {
+      await transactionOn(client, site, async () => {
         const version = await currentVersion(client);
         if (version !== undefined && version > migrations.length) throw tooNew(location, version);
         if (version === undefined) {
@@ -54,7 +55,7 @@ export async function migrate(pool: Pool, location: string, migrations: readonly
       await client.query('SELECT pg_advisory_unlock($1, 0)', [ADVISORY.migrations]).catch(() => undefined);
     }
   } catch (err) {
-    throw describeFailure(location, err);
+    throw describeFailure(site, err);
   } finally {
     release(client);
   }

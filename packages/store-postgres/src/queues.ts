@@ -102,7 +102,7 @@ export function queueStore(ctx: Context): QueueStore {
     async claim(queue, owner, leaseMs) {
       assertKey(location, queue);
       checkLease(leaseMs);
-      const row = (await ctx.query<ClaimRow>(CLAIM, [project, queue, owner, leaseMs], 'ratchet_claim'))[0];
+      const row = (await ctx.query<ClaimRow>(CLAIM, [project, queue, owner, leaseMs], 'ratchet_claim', { key: queue, kind: 'queue' }))[0];
       if (!row) return undefined;
       const claim: Claim = { id: row.id, owner: row.owner, attempt: row.attempts, leaseUntil: iso(row.lease_until) };
       if (row.prev_state !== 'claimed') return claim;

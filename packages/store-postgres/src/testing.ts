@@ -22,6 +22,13 @@ export interface TestCluster {
   readonly url: string;
   /** Drops the database, or stops the cluster and removes its directory. Safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * A local cluster only: kill the server as a crash would (`pg_ctl stop -m immediate`: every
+   * connection dropped mid-statement, no checkpoint), keeping its data for `restart`.
+   */
+  crash?(): Promise<void>;
+  /** A local cluster only: start the server again on the same data (crash recovery runs). */
+  restart?(): Promise<void>;
 }
 
 export type Availability = { available: true; via: 'RATCHET_TEST_PG_URL' | 'binaries'; bin?: string } | { available: false; reason: string };
@@ -162,12 +169,21 @@ function localCluster(bin: string): TestCluster {
     stopNow();
     throw err;
   }
+  const start = (): void => run(...user.wrap(pgCtl, ['-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']), 'pg_ctl start');
   return {
     // A valid WHATWG URL (so it can be parsed and redacted); `host=` makes pg use the socket
     // directory. Slashes stay readable; anything odd in TMPDIR is escaped.
     url: `postgres://ratchet@localhost/postgres?host=${dir.split('/').map(encodeURIComponent).join('/')}`,
     stop() {
       if (live.has(stopNow)) stopNow();
+      return Promise.resolve();
+    },
+    crash() {
+      if (live.has(stopNow)) run(...user.wrap(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']), 'pg_ctl stop -m immediate');
+      return Promise.resolve();
+    },
+    restart() {
+      if (live.has(stopNow)) start();
       return Promise.resolve();
     },
   };

@@ -18,9 +18,11 @@ export interface AtomicWriteOptions {
   /**
    * Called after the temp file is written, while its fsync runs, and awaited (with the fsync) before
    * the rename; throwing aborts the write (the store re-checks its lock and writes the digest record
-   * here). Whatever it makes durable is on disk, with the new bytes, before the rename.
+   * here). Whatever it makes durable is on disk, with the new bytes, before the rename. It gets the
+   * temp file's path: until the rename, that file exists, and after it, it does not (a digest record
+   * names it, so that a crash before the rename can be told from a hand rollback).
    */
-  beforeRename?: () => Promise<void>;
+  beforeRename?: (temp: string) => Promise<void>;
   /** fsync the directory after the rename. Default true; false when a later write to the same directory does it (a digest record before its data). */
   syncDirectory?: boolean;
   /**
@@ -81,7 +83,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
       // once: both must be on disk before the rename, neither before the other, and two fsyncs in
       // flight cost one journal commit where one after the other cost two. allSettled, not all: the
       // fd must stay open until its fsync has returned.
-      await settleBoth(fsyncAsync(fd), options.beforeRename?.());
+      await settleBoth(fsyncAsync(fd), options.beforeRename?.(temp));
     } finally {
       closeSync(fd);
     }

@@ -6,22 +6,27 @@
  *
  * Write order, inside the document's lock (a crash between any two steps leaves a state that reads
  * as good):
+ *   0. the new content goes to a uniquely named temp file beside the data file (writeFileAtomic);
  *   1. the sidecar (atomic, its content fsynced; the directory is fsynced once, after step 3),
- *      naming the new content, the replaced one and the replaced file's inode;
+ *      naming the new content, the replaced one, and that temp file (`dataTemp`);
  *   2. `<file>.prev`: a copy of the new content (atomic rename, not fsynced: a restore checks it
  *      against the record first). A copy, not a hard link: an edit in place would change both;
- *   3. the data file's atomic rename (writeFileAtomic).
- * A crash after 1 and before 3 leaves the replaced content under its own inode: a read accepts the
- * previous content only there. A hand edit writes in place (the new file's inode) or renames a new
- * file over it (a fresh inode), so it never passes for that state.
+ *   3. the data file's atomic rename: the temp file becomes the data file and its name is gone.
+ * A crash after 1 and before 3 leaves the replaced content in the data file and the named temp file
+ * beside it: a read accepts the previous content only while that temp file exists (and the data
+ * file is still the replaced inode). Once the write completes the name no longer exists, and names
+ * are never reused (pid and 48 random bits), so a hand rollback, whatever inode it lands on, is
+ * refused. Inode identity alone was not enough: file systems reuse a freed inode number at once, and
+ * a backup hard-linked to the old version keeps it. The next writer leaves the named temp file in
+ * place while it reads (removeLeftovers' `keep`) and deletes it once its own rename is done.
  *
  * The read check hashes the text with a small JS hash for files up to QUICK_MAX characters (state
  * files on hot paths are a few KB, and loading node:crypto costs ~8 ms of CPU at start-up) and with
  * SHA-256 above that (native: ~1 ms per MB once loaded). Both are recorded on write; SHA-256 of a
  * small text is computed in JavaScript (sha256.ts) so that a write does not load node:crypto either.
  */
-import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, linkSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { tempPathFor, writeFileAtomic } from './atomic-write.js';
 import { IoError, NotFoundError, TamperedError, errnoCode } from './errors.js';
 import { journalEntry, recordJournal, type JournalEntry } from './journal.js';
@@ -50,6 +55,13 @@ export interface DigestRecord {
   writtenAt: string;
   /** Inode of the file that write replaced (decimal), null when there was none: until the rename, the file is still that one. */
   replacedIno: string | null;
+  /**
+   * The name of the temp file (in the data file's directory) that write renames over the data file;
+   * null or absent when there is no `previous`. While that file exists the rename has not happened,
+   * and the replaced content still reads as good. Added after version 1 of the record: a record
+   * without it (written by an older Ratchet) accepts only its current content.
+   */
+  dataTemp?: string | null;
   /**
    * The storage port's revision of `current` (1 for the first write, +1 per write). Added after
    * version 1 of the record without changing its version: older readers ignore it, and a record
@@ -126,8 +138,48 @@ function parseRecord(text: string): DigestRecord | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const r = value as Record<string, unknown>;
-  const ok = r.version === 1 && isDigest(r.current) && (r.previous === null || isDigest(r.previous)) && typeof r.writtenAt === 'string' && (r.replacedIno === null || typeof r.replacedIno === 'string');
+  const ok = r.version === 1 && isDigest(r.current) && (r.previous === null || isDigest(r.previous)) && typeof r.writtenAt === 'string' && (r.replacedIno === null || typeof r.replacedIno === 'string') && (r.dataTemp === undefined || r.dataTemp === null || typeof r.dataTemp === 'string');
   return ok ? (value as DigestRecord) : undefined;
+}
+
+/**
+ * The temp file a record says its write was about to rename over `path`, when the name is one
+ * writeFileAtomic makes for that file (a record is read from disk: no other name is looked at).
+ */
+function pendingTempPath(path: string, record: DigestRecord): string | undefined {
+  const name = record.dataTemp;
+  if (typeof name !== 'string') return undefined;
+  const real = realPathOrSelf(path);
+  const base = basename(real);
+  const prefix = `.${base}.`;
+  return name.startsWith(prefix) && TEMP_SUFFIX.test(name.slice(prefix.length)) ? join(dirname(real), name) : undefined;
+}
+
+/** `<pid>.<12 hex>.tmp`, the tail of tempPathFor's names. */
+const TEMP_SUFFIX = /^\d+\.[0-9a-f]{12}\.tmp$/u;
+
+function realPathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * @internal The name of the temp file the digest record of `path` names as not yet renamed
+ * (undefined: none, or no record): the store's writers leave it in place while they read.
+ */
+export function pendingTempName(path: string): string | undefined {
+  let record: DigestRecord | undefined;
+  try {
+    const text = readRecordText(path);
+    record = text === undefined ? undefined : parseRecord(text);
+  } catch {
+    return undefined;
+  }
+  const temp = record === undefined ? undefined : pendingTempPath(path, record);
+  return temp === undefined ? undefined : basename(temp);
 }
 
 function inodeOf(path: string): string | undefined {
@@ -169,7 +221,7 @@ function judge(path: string, text: string | undefined, recordText: string | unde
   if (record === undefined) return new TamperedError(path, 'bad-record', undefined, `its digest record ${digestPathFor(path)} is not one Ratchet wrote`);
   const revision = validRevision(record.revision);
   if (matchesDigest(text, record.current, full)) return revision;
-  if (record.previous !== null && record.replacedIno !== null && inodeOf(path) === record.replacedIno && matchesDigest(text, record.previous, full)) return Math.max(1, revision - 1);
+  if (record.previous !== null && matchesDigest(text, record.previous, full) && renameIsPending(path, record)) return Math.max(1, revision - 1);
   return new TamperedError(path, 'mismatch', record.writtenAt);
 }
 
@@ -228,6 +280,12 @@ function journalVerdict(path: string, text: string | undefined, recordText: stri
   return undefined;
 }
 
+/** Whether the write `record` describes has not renamed its data yet: its temp file is still there, and the data file is still the one it replaces. */
+function renameIsPending(path: string, record: DigestRecord): boolean {
+  const temp = pendingTempPath(path, record);
+  return temp !== undefined && existsSync(temp) && record.replacedIno !== null && inodeOf(path) === record.replacedIno;
+}
+
 function validRevision(value: unknown): number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : 1;
 }
@@ -257,17 +315,31 @@ export async function writeTracked(path: string, text: string, options: TrackedW
   const current = digestOf(text);
   const previous = options.replacing === undefined ? null : digestOf(options.replacing);
   let written = 1;
+  // A temp file an earlier, crashed write left for its record: garbage once this write's rename is done.
+  let crashedTemp: string | undefined;
   await writeFileAtomic(path, text, {
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-    beforeRename: async () => {
+    beforeRename: async (temp) => {
       await options.beforeRename?.();
-      const revision = options.revision ?? nextRevision(path, options.replacing !== undefined);
+      const recordText = readRecordText(path);
+      const old = recordText === undefined ? undefined : parseRecord(recordText);
+      crashedTemp = old === undefined ? undefined : pendingTempPath(path, old);
+      const revision = options.revision ?? (options.replacing === undefined ? 1 : validRevision(old?.revision) + 1);
       written = revision;
-      const record: DigestRecord = { version: 1, current, previous, writtenAt: options.writtenAt, replacedIno: previous === null ? null : (inodeOf(path) ?? null), revision };
+      const record: DigestRecord = {
+        version: 1,
+        current,
+        previous,
+        writtenAt: options.writtenAt,
+        replacedIno: previous === null ? null : (inodeOf(path) ?? null),
+        dataTemp: previous === null ? null : basename(temp),
+        revision,
+      };
       await writeRecord(path, record, false);
       keepCopy(path, text);
     },
   });
+  if (crashedTemp !== undefined) removeQuietly(crashedTemp);
   await recordJournal(resolve(path), { sha256: current.sha256, revision: written, at: options.writtenAt });
 }
 

@@ -84,13 +84,17 @@ export class FileTooLargeError extends StoreError {
   readonly maxBytes: number;
   /** True when the file was not written: the new content would be over the limit its readers use. */
   readonly write: boolean;
-  constructor(path: string, size: number, maxBytes: number, options: { write?: boolean } = {}) {
+  /** `line`: one line of a file read line by line (readLinesSync) is over the limit, not the file. */
+  constructor(path: string, size: number, maxBytes: number, options: { write?: boolean; line?: number } = {}) {
     super(
       'file-too-large',
       path,
       options.write === true
         ? `refused to write ${formatBytes(size)}: over the ${formatBytes(maxBytes)} limit Ratchet reads this file with, so the next read would fail; the file is unchanged`
-        : `file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for files Ratchet reads (raise maxBytes if this is intended)`,
+        : options.line !== undefined
+          ? `the line is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for one line`
+          : `file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for files Ratchet reads (raise maxBytes if this is intended)`,
+      options.line === undefined ? {} : { line: options.line, column: 1 },
     );
     this.write = options.write === true;
     this.size = size;

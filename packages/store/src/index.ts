@@ -28,6 +28,7 @@ export {
   UnsafeInputError,
   ValidationError,
   describeHolder,
+  formatBytes,
   type LockHolder,
   type OutsideRootKind,
   type Place,
@@ -38,6 +39,7 @@ export {
 export { MAX_JSON_DEPTH, lineColumn, locate, parseJson, type Located, type Location, type ParseOptions } from './json-parse.js';
 export { parseJsonPointer, toJsonPointer } from './json-pointer.js';
 export { DEFAULT_MAX_BYTES, readJsonFile, readTextFile, readTextFileSync, readJsonFileSync, type JsonFile, type ReadOptions, type TextFile } from './read-file.js';
+export { readLinesSync, type FileLine, type ReadLinesOptions } from './read-lines.js';
 export { MAX_PATH_LENGTH, isInsideRoot, resolveInsideRoot, unsafeRelativePath, type InsideRootOptions, type UnsafePath } from './inside-root.js';
 export { YamlParseError, isYamlPath, parseYaml, readDataFile, readDataFileSync } from './yaml-parse.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';

@@ -202,9 +202,10 @@ export async function releaseLockByToken(path: string, token: string): Promise<v
 /**
  * @internal For the store's own writers, holding `lock`: delete temp files that killed writers left
  * beside the target, and break guard files of killed breakers. Only temp files of this target are
- * touched; deleting another process's lock temp file merely makes its `link` retry.
+ * touched; deleting another process's lock temp file merely makes its `link` retry. `keep` names a
+ * temp file to leave in place: the one a digest record says a crashed write was about to rename.
  */
-export function removeLeftovers(lock: LockHandle, options: Pick<LockOptions, 'clock' | 'staleAfterMs'> = {}): Promise<void> {
+export function removeLeftovers(lock: LockHandle, options: Pick<LockOptions, 'clock' | 'staleAfterMs'> & { keep?: string } = {}): Promise<void> {
   const settings = normalize(options);
   const dir = dirname(lock.path);
   const base = escapeRegExp(basename(lock.path));
@@ -218,7 +219,7 @@ export function removeLeftovers(lock: LockHandle, options: Pick<LockOptions, 'cl
   }
   for (const name of names) {
     if (temp.test(name)) {
-      removeQuietly(join(dir, name));
+      if (name !== options.keep) removeQuietly(join(dir, name));
       continue;
     }
     const match = guard.exec(name);

@@ -3,6 +3,7 @@
  * clear what killed writers left behind, let the caller re-read and compute inside the lock, and
  * check the lock is still ours just before the atomic rename.
  */
+import { pendingTempName } from './digest.js';
 import { resolveInsideRoot } from './inside-root.js';
 import { removeLeftovers, withLock, type LockOptions } from './lock.js';
 
@@ -34,7 +35,9 @@ export async function lockedUpdate<R>(path: string, options: WriterOptions, fn: 
     async (lock) => {
       // Again inside the lock: the check before it kept a lock file from being made through a link.
       confined(path, options);
-      await removeLeftovers(lock, lockOptions);
+      // Not the temp file the digest record names: while it exists, the replaced content still reads as good.
+      const keep = pendingTempName(path);
+      await removeLeftovers(lock, keep === undefined ? lockOptions : { ...lockOptions, keep });
       return fn(() => lock.verify());
     },
     lockOptions,

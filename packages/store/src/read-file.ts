@@ -58,15 +58,8 @@ export async function readTextFile(path: string, options: ReadOptions = {}): Pro
  */
 export function readTextFileSync(path: string, options: ReadOptions = {}): TextFile {
   const maxBytes = checkedMaxBytes(options);
-  let fd: number;
+  const { fd, stats } = openRegularFileSync(path);
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (err) {
-    throw openError(path, err);
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new NotAFileError(path, kindOf(stats));
     if (stats.size > maxBytes) throw new FileTooLargeError(path, stats.size, maxBytes);
     let buffer: Buffer;
     try {
@@ -109,6 +102,37 @@ function withJson(file: TextFile): JsonFile {
   return { ...file, value, locate: (pointer: string) => locate(file.text, pointer) };
 }
 
+/**
+ * @internal `path` opened for reading, or the store's error: O_NONBLOCK so that opening a FIFO
+ * cannot hang (it has no effect on regular files), and anything but a regular file refused (closed
+ * again) with NotAFileError. The caller closes the descriptor.
+ */
+export function openRegularFileSync(path: string): { fd: number; stats: Stats } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    throw openError(path, err);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotAFileError(path, kindOf(stats));
+    return { fd, stats };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/** What a file is when it is not a regular file, for NotAFileError. */
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isFIFO()) return 'FIFO';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'device';
+  return 'special file';
+}
+
 export function openError(path: string, err: unknown): Error {
   const code = errnoCode(err);
   if (code === 'ENOENT') return new NotFoundError(path, 'no such file', { cause: err });
@@ -145,25 +169,29 @@ async function readAtMost(handle: FileHandle, path: string, size: number, maxByt
   return buffer.subarray(0, length);
 }
 
-function decode(path: string, buffer: Buffer): string {
-  if (buffer.length >= 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) {
+/**
+ * @internal `buffer` as text, or BinaryFileError with the place of the first bad byte. `firstLine` is
+ * the line `buffer` starts at in its file: a byte order mark is only looked for at line 1.
+ */
+export function decode(path: string, buffer: Buffer, firstLine = 1): string {
+  if (firstLine === 1 && buffer.length >= 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) {
     throw new BinaryFileError(path, 'looks like UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8', { line: 1, column: 1 });
   }
   const nul = buffer.indexOf(0);
   if (nul !== -1) {
-    throw new BinaryFileError(path, 'contains a NUL byte: this looks like a binary file, not text', placeOfByte(buffer, nul));
+    throw new BinaryFileError(path, 'contains a NUL byte: this looks like a binary file, not text', placeOfByte(buffer, nul, firstLine));
   }
   if (!isUtf8(buffer)) {
     const bad = firstInvalidUtf8(buffer);
-    throw new BinaryFileError(path, `is not valid UTF-8 text (bad byte 0x${(buffer[bad] ?? 0).toString(16).padStart(2, '0')})`, placeOfByte(buffer, bad));
+    throw new BinaryFileError(path, `is not valid UTF-8 text (bad byte 0x${(buffer[bad] ?? 0).toString(16).padStart(2, '0')})`, placeOfByte(buffer, bad, firstLine));
   }
-  const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  const bom = firstLine === 1 && buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
   return buffer.toString('utf8', bom);
 }
 
-function placeOfByte(buffer: Buffer, offset: number): { line: number; column: number } {
+function placeOfByte(buffer: Buffer, offset: number, firstLine: number): { line: number; column: number } {
   const before = buffer.toString('utf8', 0, offset);
-  return lineColumn(before, before.length);
+  return lineColumn(before, before.length, firstLine);
 }
 
 /** Offset of the first byte that breaks UTF-8 (only called once `isUtf8` said there is one). */
@@ -200,10 +228,3 @@ function firstInvalidUtf8(buffer: Buffer): number {
   return buffer.length;
 }
 
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'directory';
-  if (stats.isFIFO()) return 'FIFO';
-  if (stats.isSocket()) return 'socket';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'device';
-  return 'special file';
-}

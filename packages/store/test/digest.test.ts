@@ -82,22 +82,74 @@ describe('digest records', () => {
     expect(refusal(() => doc.readSync()).kind).toBe('bad-record');
   });
 
-  it('a crash between the record and the data rename never reads as tampered; a hand rollback does', async () => {
+  it('a writer killed between the record and the data rename leaves a state that reads as the replaced version; the next update goes on', async () => {
+    const path = await tracked(1);
+    const before = readFileSync(path, 'utf8');
+    const child = startWorker({ mode: 'crash-before-rename', file: path });
+    expect(await child.exited, child.stderr()).toMatchObject({ signal: 'SIGKILL' });
+    expect(child.lines).toContain('crashing');
+    // The record already names version 2; the data file is still version 1.
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect(readDigestRecord(path)?.current.sha256).not.toBe(createHash('sha256').update(before).digest('hex'));
+    const doc = openDocument(path, counter);
+    expect(doc.readSync()).toEqual({ count: 1 });
+    expect(await doc.read()).toEqual({ count: 1 });
+    // The next writer takes the dead one's lock over, clears what it left, and writes.
+    await doc.update((d) => void (d.count = 5));
+    expect(doc.readSync()).toEqual({ count: 5 });
+    expect(readdirSync(join(path, '..')).sort()).toEqual(['state.json', 'state.json.digest', 'state.json.prev']);
+    // Version 1 written back by hand now is a rollback, not that state.
+    writeFileSync(path, before);
+    expect(refusal(() => doc.readSync()).kind).toBe('mismatch');
+  });
+
+  it('the crash state is accepted only on the temp file the record names: a forged, foreign or missing name is refused', async () => {
+    const path = await tracked(1);
+    const child = startWorker({ mode: 'crash-before-rename', file: path });
+    expect(await child.exited, child.stderr()).toMatchObject({ signal: 'SIGKILL' });
+    const record = readDigestRecord(path)!;
+    const temp = join(path, '..', record.dataTemp!);
+    expect(record.dataTemp).toMatch(/^\.state\.json\.\d+\.[0-9a-f]{12}\.tmp$/u);
+    expect(existsSync(temp)).toBe(true);
+    const doc = openDocument(path, counter);
+    expect(doc.readSync()).toEqual({ count: 1 });
+    const withName = (dataTemp: unknown): void => writeFileSync(`${path}.digest`, JSON.stringify({ ...record, dataTemp }));
+    // Names that lead elsewhere, or are not this file's temp names, are not looked at.
+    writeFileSync(join(path, '..', 'elsewhere'), '');
+    for (const forged of ['elsewhere', '../elsewhere', `../${record.dataTemp!}`, `${record.dataTemp!}/..`, '.state.json.1.zzzzzzzzzzzz.tmp', '.other.json.1.0123456789ab.tmp']) {
+      withName(forged);
+      expect(refusal(() => doc.readSync()).kind, forged).toBe('mismatch');
+    }
+    // A record from before the field (an older Ratchet) accepts only its current content.
+    withName(undefined);
+    expect(refusal(() => doc.readSync()).kind).toBe('mismatch');
+    // The named temp file gone (the write completed, or someone deleted it): refused.
+    withName(record.dataTemp);
+    expect(doc.readSync()).toEqual({ count: 1 });
+    unlinkSync(temp);
+    expect(refusal(() => doc.readSync()).kind).toBe('mismatch');
+  });
+
+  it('a hand rollback never passes for that state, even on the inode the write replaced', async () => {
     const path = await tracked(1);
     const doc = openDocument(path, counter);
     const before = readFileSync(path, 'utf8');
-    // Keep the inode of version 1, write version 2, then put the old inode back: the state a
-    // writer killed after renaming the record but before renaming the data leaves behind.
+    // A backup sharing version 1's inode (ln, cp -l, a snapshot tool). Moving it back gives the file
+    // the very inode the write replaced, as a file system that reuses a freed inode number at once
+    // gives a new file: inode identity cannot tell this from the crash state.
     linkSync(path, `${path}.keep`);
     await doc.update((d) => void d.count++);
     renameSync(`${path}.keep`, path);
+    expect(statSync(path, { bigint: true }).ino.toString()).toBe(readDigestRecord(path)?.replacedIno);
     expect(readFileSync(path, 'utf8')).toBe(before);
-    expect(doc.readSync()).toEqual({ count: 1 });
-    await doc.update((d) => void (d.count = 5));
-    expect(doc.readSync()).toEqual({ count: 5 });
-    // The previous version written back by hand (a new file, or in place) is not that state.
+    expect(refusal(() => doc.readSync()).kind).toBe('mismatch');
+    await expect(doc.read()).rejects.toBeInstanceOf(TamperedError);
+    await expect(doc.update((d) => void d.count++)).rejects.toBeInstanceOf(TamperedError);
+    // Written back as a new file, or in place: refused too.
     writeFileSync(`${path}.hand`, before);
     renameSync(`${path}.hand`, path);
+    expect(refusal(() => doc.readSync()).kind).toBe('mismatch');
+    writeFileSync(path, before);
     expect(refusal(() => doc.readSync()).kind).toBe('mismatch');
   });
 

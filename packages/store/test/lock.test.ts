@@ -102,7 +102,8 @@ describe('acquireLock / release', () => {
     plant(target, { pid: deadPid() });
     const started = performance.now();
     const lock = await acquireLock(target, { timeoutMs: 30_000 });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Far below the timeout (generous for a busy machine): the dead holder is seen on the first look.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(readLock(target).token).toBe(lock.token);
     await lock.release();
   });

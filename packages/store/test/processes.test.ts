@@ -72,7 +72,7 @@ describe('several processes', () => {
     const started = performance.now();
     const lock = await acquireLock(path, { timeoutMs: 30_000 });
     // Far below the timeout: a dead holder is detected on the first look, not waited out.
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     await lock.release();
   }, 30_000);
 

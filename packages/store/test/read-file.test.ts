@@ -43,7 +43,7 @@ describe('readTextFile', () => {
     expect(err).toBeInstanceOf(FileTooLargeError);
     expect((err as Error).message).toBe(`${path}: file is 100 MiB, over the 16 MiB limit for files Ratchet reads (raise maxBytes if this is intended)`);
     // Generous bound: reading (or even allocating) 100 MB would be far slower than a stat.
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('honours a configured limit', async () => {

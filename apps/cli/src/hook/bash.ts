@@ -10,6 +10,10 @@
  *   do not name (git checkout, patch) are "opaque": their words are searched for state paths.
  * What it cannot see: a script file that writes state when run, variables and globs expanded by the
  * shell, aliases. The README says so; the state-file digests (a later layer) catch what slips by.
+ *
+ * Every step is linear in the command's length: a hook has seconds, and a command can be hundreds of
+ * KB (generated file lists, inline scripts). No `push(...list)` (a spread of 100k+ words overflows
+ * the stack), no `slice(1)` per dropped word, no regex that backtracks over a long word.
  */
 
 export interface SimpleCommand {
@@ -60,7 +64,14 @@ export function simpleCommands(command: string): SimpleCommand[] {
   };
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
-    if (c === '\\') {
+    if (!SPECIAL.has(c)) {
+      // A run of ordinary characters joins the word in one slice, not one concatenation per character.
+      let j = i + 1;
+      while (j < command.length && !SPECIAL.has(command[j]!)) j++;
+      word += command.slice(i, j);
+      inWord = true;
+      i = j - 1;
+    } else if (c === '\\') {
       if (command[i + 1] === '\n') i++;
       else {
         word += command[i + 1] ?? '';
@@ -75,12 +86,15 @@ export function simpleCommands(command: string): SimpleCommand[] {
       i = end;
     } else if (c === '"') {
       let j = i + 1;
+      let from = j;
       for (; j < command.length && command[j] !== '"'; j++) {
         if (command[j] === '\\' && j + 1 < command.length) {
-          word += command[j + 1];
+          word += command.slice(from, j) + command[j + 1]!;
           j++;
-        } else word += command[j];
+          from = j + 1;
+        }
       }
+      word += command.slice(from, j);
       inWord = true;
       i = j;
     } else if (c === ' ' || c === '\t') endWord();
@@ -140,23 +154,35 @@ export function simpleCommands(command: string): SimpleCommand[] {
   return out;
 }
 
+/** Characters the tokenizer's branches look at; anything else is part of a word as it stands. */
+const SPECIAL = new Set(['\\', "'", '"', ' ', '\t', '#', ';', '\n', '|', '&', '(', ')', '`', '{', '}', '$', '>', '<']);
+
 /** Shell words that start a compound command or negate one: what follows is a command. */
 const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', 'case', 'esac']);
 const WRAPPERS = new Set(['sudo', 'env', 'command', 'nohup', 'time', 'nice', 'exec', 'builtin', 'stdbuf', 'timeout', 'xargs']);
 
 function finish(rawWords: string[], redirects: string[]): SimpleCommand {
-  let words = rawWords;
-  // Drop leading reserved words (`if`, `then`, `!`, ...), VAR=value assignments and wrappers (with their options).
+  // Drop leading reserved words (`if`, `then`, `!`, ...), VAR=value assignments and wrappers (with
+  // their options): move an index, copy once.
+  let i = 0;
   for (;;) {
-    if (words.length > 0 && RESERVED.has(words[0]!)) words = words.slice(1);
-    else if (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words = words.slice(1);
-    else if (words.length > 0 && WRAPPERS.has(base(words[0]!))) {
-      words = words.slice(1);
-      while (words.length > 0 && words[0]!.startsWith('-')) words = words.slice(1);
-      if (base(rawWords[0] ?? '') === 'timeout' && words.length > 0 && /^\d/.test(words[0]!)) words = words.slice(1);
+    if (i < rawWords.length && RESERVED.has(rawWords[i]!)) i++;
+    else if (i < rawWords.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rawWords[i]!)) i++;
+    else if (i < rawWords.length && WRAPPERS.has(base(rawWords[i]!))) {
+      // `timeout`'s duration is an operand, wherever the wrapper stands (`sudo timeout 5 rm x`).
+      const timeout = base(rawWords[i]!) === 'timeout';
+      i++;
+      while (i < rawWords.length && rawWords[i]!.startsWith('-')) i++;
+      if (timeout && i < rawWords.length && /^\d/.test(rawWords[i]!)) i++;
     } else break;
   }
+  const words = i === 0 ? rawWords : rawWords.slice(i);
   return { words, redirects, ratchet: isRatchet(words) };
+}
+
+/** `list.push(...items)` without the spread: a spread of 100k+ items overflows the call stack. */
+function pushAll(list: string[], items: readonly string[]): void {
+  for (const item of items) list.push(item);
 }
 
 const base = (word: string): string => word.slice(word.lastIndexOf('/') + 1);
@@ -199,39 +225,39 @@ const operands = (words: readonly string[]): string[] => {
 export function bashWrites(command: string, depth = 0): BashWrites {
   const result: BashWrites = { targets: [], opaque: false, opaqueWords: [], ratchetOnly: true };
   for (const cmd of simpleCommands(command)) {
-    result.targets.push(...cmd.redirects.filter((r) => !r.startsWith('/dev/')));
+    pushAll(result.targets, cmd.redirects.filter((r) => !r.startsWith('/dev/')));
     if (!cmd.ratchet || cmd.redirects.length > 0) result.ratchetOnly = false;
     if (cmd.ratchet || cmd.words.length === 0) continue;
     const [first, ...args] = cmd.words;
     const name = base(first!);
-    if (WRITE_ALL.has(name)) result.targets.push(...operands(args));
+    if (WRITE_ALL.has(name)) pushAll(result.targets, operands(args));
     else if (WRITE_LAST.has(name)) {
       const ops = operands(args);
       if (ops.length > 0) result.targets.push(ops[ops.length - 1]!);
       const t = args.findIndex((a) => a === '-t' || a === '--target-directory');
       if (t >= 0 && args[t + 1] !== undefined) result.targets.push(args[t + 1]!);
     } else if (IN_PLACE.has(name) && args.some((a) => a === '-i' || a.startsWith('-i') || a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a))) {
-      result.targets.push(...operands(args));
+      pushAll(result.targets, operands(args));
       result.opaque = true;
-      result.opaqueWords.push(...args);
+      pushAll(result.opaqueWords, args);
     } else if (name === 'dd') {
       for (const a of args) if (a.startsWith('of=')) result.targets.push(a.slice(3));
     } else if (SHELLS.has(name)) {
       const c = args.indexOf('-c');
       if (c >= 0 && args[c + 1] !== undefined && depth < MAX_DEPTH) {
         const inner = bashWrites(args[c + 1]!, depth + 1);
-        result.targets.push(...inner.targets);
+        pushAll(result.targets, inner.targets);
         result.opaque ||= inner.opaque;
-        result.opaqueWords.push(...inner.opaqueWords);
+        pushAll(result.opaqueWords, inner.opaqueWords);
         if (!inner.ratchetOnly) result.ratchetOnly = false;
       } else {
         // Running a script: what it writes cannot be seen from here.
         result.opaque = true;
-        result.opaqueWords.push(...args);
+        pushAll(result.opaqueWords, args);
       }
     } else if (INTERPRETERS.has(name) || (name === 'git' && GIT_WRITES.has(operands(args)[0] ?? '')) || name === 'patch') {
       result.opaque = true;
-      result.opaqueWords.push(...args);
+      pushAll(result.opaqueWords, args);
     }
   }
   return result;
@@ -245,7 +271,28 @@ export function pathsIn(words: readonly string[]): string[] {
   const out = new Set<string>();
   for (const w of words) {
     out.add(w);
-    for (const m of w.matchAll(/[A-Za-z0-9_.~/-]*[A-Za-z0-9_./-]/g)) if (m[0].length > 1) out.add(m[0]);
+    // Each maximal run of path characters, less its trailing `~`s, when two or more are left. (The
+    // regex /[A-Za-z0-9_.~/-]*[A-Za-z0-9_./-]/g found the same pieces, but backtracked over every
+    // start in a run of `~`: quadratic.)
+    for (let i = 0; i < w.length; ) {
+      if (!isPathChar(w.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      let end = i;
+      while (end < w.length && isPathChar(w.charCodeAt(end))) end++;
+      let last = end;
+      while (last > i && w.charCodeAt(last - 1) === TILDE) last--;
+      if (last - i > 1) out.add(w.slice(i, last));
+      i = end;
+    }
   }
   return [...out];
+}
+
+const TILDE = 0x7e;
+
+/** [A-Za-z0-9_.~/-] */
+function isPathChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2e || c === TILDE || c === 0x2f || c === 0x2d;
 }

@@ -136,9 +136,11 @@ export function preToolUse(root: string, payload: HookPayload, active: (session:
   const writes = toolWrites(tool, payload.toolInput);
   const project = projectRoot(root);
 
-  // 1. State, rules and configuration, by any tool.
-  for (const target of [...writes.targets, ...writes.mentions]) {
-    const rel = stateFileOf(project, cwd, target);
+  // 1. State, rules and configuration, by any tool. Each distinct path once, directories resolved once (a long command
+  // can name a hundred thousand files).
+  const dirs = new Map<string, string>();
+  for (const target of new Set([...writes.targets, ...writes.mentions])) {
+    const rel = stateFileOf(project, cwd, target, dirs);
     if (rel !== undefined) return denyState(rel);
   }
   // 2. The agent's identity and a person's commands.

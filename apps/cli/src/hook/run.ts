@@ -30,7 +30,7 @@ const usesRatchet = (dir: string): boolean => isDir(join(dir, '.ratchet')) || ex
  * The project: `--cwd` when given, else CLAUDE_PROJECT_DIR (Claude Code sets it for hooks), else the
  * nearest directory at or above the payload's cwd that uses Ratchet.
  */
-export function hookRoot(io: Io, payload: HookPayload, explicit: string | undefined): string | undefined {
+export function hookRoot(io: Io, payload: Pick<HookPayload, 'cwd'>, explicit: string | undefined): string | undefined {
   if (explicit !== undefined) return usesRatchet(explicit) ? explicit : undefined;
   const fromEnv = io.env.CLAUDE_PROJECT_DIR;
   if (fromEnv !== undefined && fromEnv !== '' && isDir(fromEnv)) return usesRatchet(fromEnv) ? resolve(fromEnv) : undefined;
@@ -41,6 +41,18 @@ export function hookRoot(io: Io, payload: HookPayload, explicit: string | undefi
     if (up === dir) return undefined;
     dir = up;
   }
+  return undefined;
+}
+
+/**
+ * The answer to a payload over MAX_PAYLOAD_BYTES, which is not read: a deny for a tool call, a block
+ * for a stop (the events where letting it through would skip a check). Undefined for the others,
+ * which only add context or record what happened.
+ */
+export function oversizeRefusal(event: HookEvent): HookAnswer | undefined {
+  const limit = `${MAX_PAYLOAD_BYTES / (1024 * 1024)} MiB`;
+  if (event === 'pre-tool-use') return { kind: 'deny', reason: `Ratchet: this tool call's hook payload is over ${limit}, so it cannot be checked and is refused. Do the work in smaller steps (a command or file content under ${limit} per tool call).` };
+  if (event === 'stop' || event === 'subagent-stop') return { kind: 'block', reason: `Ratchet: the ${event === 'stop' ? 'Stop' : 'SubagentStop'} hook payload is over ${limit}, so what this session still owes cannot be checked; stopping is refused. Run \`ratchet run status\` to see what is open.` };
   return undefined;
 }
 
@@ -66,7 +78,13 @@ export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler
     text = await io.readStdin({ maxBytes: MAX_PAYLOAD_BYTES });
     if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) throw new StdinTooLargeError(MAX_PAYLOAD_BYTES);
   } catch (err) {
-    if (err instanceof StdinTooLargeError) return failClosed(`the hook payload is over ${MAX_PAYLOAD_BYTES} bytes and was not read`);
+    if (err instanceof StdinTooLargeError) {
+      // Not read, so not checked: a tool call or a stop that cannot be checked is refused.
+      const refusal = oversizeRefusal(event);
+      if (refusal === undefined) return failClosed(`the hook payload is over ${MAX_PAYLOAD_BYTES} bytes and was not read`);
+      if (hookRoot(io, EMPTY_PAYLOAD, explicitCwd) !== undefined) writeAnswer(io, refusal);
+      return 0;
+    }
     return failClosed(`cannot read the hook payload: ${(err as Error).message}`);
   }
   let payload: HookPayload;

@@ -5,6 +5,8 @@
  * so a crashed test run leaves no process behind.
  */
 import { link, unlink, writeFile, appendFile } from 'node:fs/promises';
+import type * as NodeFs from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,7 +16,8 @@ export type WorkerJob =
   | { mode: 'count'; file: string; increments: number | null; timeoutMs: number; waitForGo: boolean }
   | { mode: 'append'; file: string; id: string; count: number | null; timeoutMs: number; waitForGo: boolean }
   | { mode: 'hold'; file: string; extra: Record<string, unknown>; leaseMs?: number; exitAfterLocking: boolean }
-  | { mode: 'mutex'; file: string; log: string; id: string; iterations: number; deadPid: number; plantChance: number };
+  | { mode: 'mutex'; file: string; log: string; id: string; iterations: number; deadPid: number; plantChance: number }
+  | { mode: 'crash-before-rename'; file: string };
 
 // Hand-written schemas: the same structural contract as zod (safeParse), without zod's start-up cost
 // in every child process. The parent checks files with real zod schemas.
@@ -113,6 +116,28 @@ async function main(job: WorkerJob): Promise<void> {
         }
       }
       say(`done ${planted}`);
+      return;
+    }
+    case 'crash-before-rename': {
+      // A real kill -9 at the one moment that matters to the digest record: the record and the kept
+      // copy are renamed into place, the new data is in its temp file, and the data's rename is next.
+      // node:fs's renameSync is replaced (syncBuiltinESMExports carries the change into the store's
+      // ESM imports) by one that kills this process when its target is the data file.
+      const fs = createRequire(import.meta.url)('node:fs') as typeof NodeFs;
+      const rename = fs.renameSync;
+      fs.renameSync = (from, to) => {
+        if (String(to) === job.file) {
+          say('crashing');
+          process.kill(process.pid, 'SIGKILL');
+        }
+        rename(from, to);
+      };
+      syncBuiltinESMExports();
+      const doc = openDocument(job.file, defineDocument({ schema: counterSchema, version: 1, initial: { count: 0 } }));
+      await doc.update((draft) => {
+        draft.count += 1;
+      });
+      say('survived');
       return;
     }
   }

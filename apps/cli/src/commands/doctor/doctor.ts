@@ -20,6 +20,7 @@ import {
   parseJson,
   recordRemoval,
   readDigestRecord,
+  readLinesSync,
   readTextFileSync,
   resolveInsideRoot,
   restorePrevious,
@@ -204,6 +205,7 @@ function reportFor(ctx: Context, reports: FileReport[], path: string): FileRepor
 /** One file's report; undefined when it does not exist. */
 function check(ctx: Context, path: string): FileReport | undefined {
   const report: FileReport = { file: displayPath(ctx, path), tracked: false, problems: [] };
+  if (path.endsWith('.jsonl')) return checkLines(path, report);
   let text: string;
   try {
     text = readTextFileSync(path).text;
@@ -211,21 +213,6 @@ function check(ctx: Context, path: string): FileReport | undefined {
     if (err instanceof NotFoundError) return undefined;
     if (!(err instanceof StoreError)) throw err;
     report.problems.push(placed('unreadable', err));
-    return report;
-  }
-  if (path.endsWith('.jsonl')) {
-    // Appended on every tool call: no digest (see the store's README). Every line must parse.
-    let lineNumber = 0;
-    for (const line of text.split('\n')) {
-      lineNumber++;
-      if (line.trim() === '') continue;
-      try {
-        parseJson(line, { path, firstLine: lineNumber });
-      } catch (err) {
-        if (!(err instanceof StoreError)) throw err;
-        report.problems.push(placed('corrupt', err));
-      }
-    }
     return report;
   }
   let value: unknown;
@@ -254,6 +241,32 @@ function check(ctx: Context, path: string): FileReport | undefined {
     if (typeof found === 'number' && found > supported) {
       report.problems.push({ code: 'newer-version', message: `written by a newer version: schemaVersion ${found}, this Ratchet reads up to ${supported}; upgrade Ratchet` });
     }
+  }
+  return report;
+}
+
+/**
+ * A JSONL log: appended on every tool call, with no digest (see the store's README) and no size
+ * limit (the activity log passes 16 MiB at about 30,000 tool calls), so it is read line by line.
+ * Every line must be text and parse; each one that does not is reported at its line.
+ */
+function checkLines(path: string, report: FileReport): FileReport | undefined {
+  try {
+    for (const line of readLinesSync(path)) {
+      if (line.error !== undefined) report.problems.push(placed('unreadable', line.error));
+      else if (line.text.trim() !== '') {
+        try {
+          parseJson(line.text, { path, firstLine: line.line });
+        } catch (err) {
+          if (!(err instanceof StoreError)) throw err;
+          report.problems.push(placed('corrupt', err));
+        }
+      }
+    }
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    if (!(err instanceof StoreError)) throw err;
+    report.problems.push(placed('unreadable', err));
   }
   return report;
 }
