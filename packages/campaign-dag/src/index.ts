@@ -12,7 +12,7 @@ export { buildIndex, cascadeStatus, checkGraph, findCycles, propagateBlocks, rea
 export { checkPlan, type CheckPlanOptions, type CheckPlanResult, type Plan, type PlanTask } from './plan.js';
 export { TASK_LIFECYCLE, canTransition, legalTargets, taskLifecycle } from './lifecycle.js';
 export { CAMPAIGN_PHASES, CAMPAIGN_PHASE_MACHINE, MAX_PHASE_LOG, PHASE_EVENTS, firePhase, inferPhase, migratePhase, noteTaskWork, phaseMachine } from './phase.js';
-export { addPlan, campaignId, checkRunner, claimNext, findTask, newCampaign, setTaskStatus, summarize, unmetDependencies, type CampaignSummary, type NewCampaignOptions, type UpdateOptions } from './campaign.js';
+export { addPlan, campaignId, checkHolder, checkRunner, claimNext, findTask, newCampaign, setTaskStatus, summarize, unmetDependencies, type CampaignSummary, type NewCampaignOptions, type UpdateOptions } from './campaign.js';
 export { campaignValidator, graphIssues } from './validate.js';
 export { resolveInside, unsafePathReason } from './paths.js';
 export { SIMILARITY_THRESHOLD, cosine, jaccard, similarity, type SimilarityInput, type SimilarityScore } from './similar.js';

@@ -64,7 +64,7 @@ describe('workspaces', () => {
     await expect(createWorkspace(root, 1, opts)).rejects.toMatchObject({ code: 'workspace-exists' });
     await claimTask(root, 'r1', opts);
     await completeWorkspace(root, 1, hostile, { ...opts, utilized: [{ name: 'import-cycle', type: 'failure' }] });
-    await updateTask(root, 1, 'complete', opts);
+    await updateTask(root, 1, 'complete', { ...opts, runner: 'r1' });
 
     // 003 blocks first; 002's workspace then carries that sibling failure and 001's delivery.
     await createWorkspace(root, 3, opts);
