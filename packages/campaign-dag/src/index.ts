@@ -52,6 +52,7 @@ export {
 } from './store.js';
 export {
   ATTEMPT_FILE_PATTERN,
+  LOST_FILE_PATTERN,
   MAX_ATTEMPT,
   WORKSPACE_FILE_PATTERN,
   WORKSPACE_SCHEMA_VERSION,
@@ -60,6 +61,7 @@ export {
   checkXmlText,
   escapeAttr,
   escapeText,
+  lostFileName,
   parseWorkspace,
   serializeWorkspace,
   workspaceFileName,
@@ -80,6 +82,7 @@ export {
   blockWorkspace,
   completeWorkspace,
   createWorkspace,
+  heldByAnother,
   listWorkspaceFiles,
   priorAttempts,
   readCampaignWorkspaces,

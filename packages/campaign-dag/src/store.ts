@@ -17,7 +17,7 @@ import { checkPlan } from './plan.js';
 import { similarity, SIMILARITY_THRESHOLD, type SimilarityScore } from './similar.js';
 import type { Campaign, CascadeStatus, Clock, Idioms, PhaseEventName, Task, TaskStatus, UnreachableTask } from './types.js';
 import { campaignValidator } from './validate.js';
-import { ATTEMPT_FILE_PATTERN, WORKSPACE_FILE_PATTERN } from './workspace-format.js';
+import { ATTEMPT_FILE_PATTERN, LOST_FILE_PATTERN, WORKSPACE_FILE_PATTERN } from './workspace-format.js';
 
 export const CAMPAIGN_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign.schema.json';
 export const ARCHIVE_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign-archive.schema.json';
@@ -400,7 +400,7 @@ async function moveWorkspaces(from: string, to: string): Promise<string | undefi
   try {
     // Workspace files only (live and kept attempts): a workspace directory may be shared (even the
     // project root), and the user's own pom.xml is not the campaign's to archive.
-    names = (await readdir(from)).filter((n) => WORKSPACE_FILE_PATTERN.test(n) || ATTEMPT_FILE_PATTERN.test(n));
+    names = (await readdir(from)).filter((n) => WORKSPACE_FILE_PATTERN.test(n) || ATTEMPT_FILE_PATTERN.test(n) || LOST_FILE_PATTERN.test(n));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;

@@ -146,7 +146,7 @@ describe('workspaces', () => {
     const second = await createWorkspace(root, 3, opts);
     expect(second.path).toBe(join(wsDir(root), '003_docs_active.xml'));
     expect(second.record.attempt).toBe(2);
-    expect(readFileSync(second.path, 'utf8')).toContain(' attempt="2">');
+    expect(readFileSync(second.path, 'utf8')).toContain(' attempt="2" round="1">');
     // The failed attempt is kept byte for byte under its attempt name; exactly one live file for 003.
     expect(readdirSync(wsDir(root)).sort()).toEqual(['001_spec_complete.xml', '003_docs_active.xml', '003_docs_blocked.1.xml']);
     expect(readFileSync(join(wsDir(root), '003_docs_blocked.1.xml'), 'utf8')).toBe(firstXml);
