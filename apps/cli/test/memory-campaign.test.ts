@@ -251,9 +251,10 @@ describe('memory x campaign (composed by the CLI)', () => {
 
   test('a pattern refused by a quality gate says which gate', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
-    writeFileSync(join(dir, 'plan.json'), JSON.stringify({ objective: 'auth', tasks: [{ seq: 1, slug: 'login', delta: ['src/login.ts'], verify: 'npm test' }] }));
+    // The task's own objective (its description) is the pattern's trigger, and "auth" is too short.
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify({ objective: 'Add authentication', tasks: [{ seq: 1, slug: 'login', description: 'auth', delta: ['src/login.ts'], verify: 'npm test' }] }));
     for (const argv of [
-      ['campaign', 'create', 'auth'],
+      ['campaign', 'create', 'Add authentication'],
       ['campaign', 'add-tasks', 'plan.json'],
       ['workspace', 'create', '1'],
       ['workspace', 'block', '1', '--reason', 'jsonwebtoken rejects the RS256 key format'],
