@@ -96,4 +96,4 @@ export {
   type WorkspaceFile,
 } from './workspace.js';
 export { applyClaim, claimItemId, claimQueueKey, judgeClaim, overlayClaims, parseClaimItemId, readyOffers, type ClaimVerdict, type LiveClaim } from './claims.js';
-export { convertFtlCampaign, readFtlCampaign, importFtlCampaign, listFtlArchive, type FtlConversion, type FtlImportResult } from './ftl-import.js';
+export { convertFtlCampaign, ftlArchiveEntry, readFtlCampaign, readFtlCampaignFile, importFtlCampaign, listFtlArchive, type FtlCampaignFile, type FtlConversion, type FtlFinished, type FtlImportResult } from './ftl-import.js';

@@ -339,7 +339,10 @@ export async function propagate(root: string, options: CampaignOptions = {}): Pr
 
 export interface ArchiveEntry {
   campaign: Campaign;
-  summary: CampaignSummary & { completedAt: string };
+  /** `text`: a prose summary (FTL's, for a campaign imported from it). */
+  summary: CampaignSummary & { completedAt: string; text?: string };
+  /** For a campaign imported from FTL: what FTL recorded that the summary has no field for, as written. */
+  ftl?: { summary?: unknown; fingerprint?: unknown; patterns_extracted?: unknown };
 }
 
 export interface CompleteResult extends ArchiveEntry {
