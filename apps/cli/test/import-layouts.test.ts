@@ -127,7 +127,7 @@ describe('.claude/orchestration (caii)', () => {
     const why = (path: string): string => report.ignored.find((i) => i.path === path)!.why;
     expect(why('.claude/orchestration/agent_chain/orchestrator.py')).toContain("the original's own code");
     expect(why('.claude/orchestration/agent_chain/state/reasoning-1a2b.json')).toContain('session state');
-    expect(why('.claude/orchestration/decompose/content/decompose/analysis.md')).toContain('step prompt');
+    expect(why('.claude/orchestration/decompose/content/decompose/analysis.md')).toContain('step prompts');
     expect(report.problems).toEqual([]);
   });
 

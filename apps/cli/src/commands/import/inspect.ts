@@ -237,7 +237,7 @@ export async function inspectClaudeOrchestration(root: string): Promise<SystemRe
     if (name === '.gitkeep') ignore(r, rel, 'an empty placeholder');
     else if (name.endsWith('.py') || name === 'Makefile' || name.endsWith('.toml') || name.endsWith('.cfg')) ignore(r, rel, "the original's own code: Ratchet's flows run its steps and gates, and nothing runs it");
     else if (/\/state\//.test(rel)) ignore(r, rel, "the original's session state: a Ratchet flow session starts afresh (ratchet flow start)");
-    else if (name.endsWith('.md')) ignore(r, rel, 'a step prompt of the original: a Ratchet flow reads its own step files (protocols/flows/<name>/*.md); copy the ones you keep there');
+    else if (name.endsWith('.md')) ignore(r, rel, "the original's step prompts and notes: a Ratchet flow reads its own step files (protocols/flows/<name>/*.md); copy the ones you keep there");
     else ignore(r, rel, 'not read by Ratchet');
   }
   for (const rel of await listFiles(root, '.claude/memory')) {
