@@ -229,12 +229,13 @@ export async function createWorkspace(root: string, seq: number, options: Create
       let files = await listWorkspaceFiles(paths.workspace, { attempts: true });
       const existing = files.find((f) => f.seq === seq && f.attempt === undefined);
       if (existing !== undefined) {
-        const other = (await readWorkspace(existing.path)).campaign;
+        const live = await readWorkspace(existing.path);
+        const other = live.campaign;
         if (!ofCampaign({ campaign: other }, campaign.id)) {
           throw new CampaignError('workspace-exists', `${existing.stem}.xml belongs to campaign ${other}, not the active ${campaign.id}: it was left behind (archive that campaign with the same workspace directory, or move the file)`, { path: existing.path });
         }
         if (existing.status === 'blocked') files = await retireAttempt(paths.workspace, existing, files, 'blocked');
-        else if (heldByAnother(await readWorkspace(existing.path), task)) {
+        else if (heldByAnother(live, task)) {
           // Its builder lost the task (a lease that ran out, a claim given back): keep its work as a
           // lost attempt, and let the task's holder start.
           files = await retireAttempt(paths.workspace, existing, files, 'lost');
