@@ -42,11 +42,12 @@ describe.skipIf(!availability.available)('a campaign shared by two machines thro
     writeFileSync(join(m1, 'plan.json'), JSON.stringify({ tasks: [1, 2, 3].map((seq) => ({ seq, delta: [`f${seq}`], verify: 'true', depends: seq === 3 ? [1, 2] : 'none' })) }));
     expect(on(m1, ['campaign', 'create', 'fleet']).status).toBe(0);
     expect(on(m1, ['campaign', 'add-tasks', 'plan.json']).status).toBe(0);
-    const c1 = on(m1, ['--json', 'campaign', 'ready', '--claim', 'm1', '--lease', '1s']);
+    // 5 s: long enough that m2's claim (a whole CLI start on a loaded machine) comes while m1 still holds task 1.
+    const c1 = on(m1, ['--json', 'campaign', 'ready', '--claim', 'm1', '--lease', '5s']);
     expect(json(c1).claimed?.seq).toBe(1);
     const c2 = on(m2, ['--json', 'campaign', 'ready', '--claim', 'm2', '--lease', '15m']);
     expect(json(c2).claimed?.seq).toBe(2);
-    await sleep(1500);
+    await sleep(5500);
     const taken = json(on(m2, ['--json', 'campaign', 'ready', '--claim', 'm2b', '--lease', '15m']));
     expect(taken.claimed?.seq).toBe(1);
     expect(taken.recovered?.runner).toBe('m1');
