@@ -36,7 +36,7 @@ describe('Claude Code with the Ratchet plugin: refused stops and the loop guards
     const { server } = await session(
       dir,
       '-b build the next campaign task',
-      [bash('ratchet campaign ready --claim builder-7'), { text: 'Claimed it; stopping.' }, bash('ratchet campaign update-task 001 complete'), { text: 'Task 001 complete.' }],
+      [bash('ratchet campaign ready --claim builder-7'), { text: 'Claimed it; stopping.' }, bash('ratchet campaign update-task 001 complete --runner builder-7'), { text: 'Task 001 complete.' }],
       { sessionId: '11111111-aaaa-4bbb-8ccc-000000000004', viaPath: true },
     );
     const results = toolResults(server);
@@ -45,7 +45,7 @@ describe('Claude Code with the Ratchet plugin: refused stops and the loop guards
     const feedback = stopFeedback(server);
     expect(feedback).toHaveLength(1);
     expect(feedback[0]).toContain('builder-7');
-    expect(feedback[0]).toContain('ratchet campaign update-task 001');
+    expect(feedback[0]).toContain('ratchet campaign update-task 001 complete --runner builder-7');
     const campaign = readJson<{ tasks: { seq: number; status: string }[] }>(join(dir, '.ratchet/campaign.json'));
     expect(campaign.tasks.find((t) => t.seq === 1)?.status).toBe('complete');
     expect(server.remaining()).toBe(0);

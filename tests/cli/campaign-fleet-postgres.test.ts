@@ -34,7 +34,7 @@ describe.skipIf(!availability.available)('a campaign shared by two machines thro
     lostAttempts: { seq: number; runner: string }[];
   }
   const json = (r: { stdout: string }): Out => JSON.parse(r.stdout) as Out;
-  const on = (dir: string, args: string[]) => ratchet(args, { cwd: dir, env: { RATCHET_STORE: cluster.url, RATCHET_STORE_PROJECT: 'fleet-test' } });
+  const on = (dir: string, args: string[], env: Record<string, string> = {}) => ratchet(args, { cwd: dir, env: { RATCHET_STORE: cluster.url, RATCHET_STORE_PROJECT: 'fleet-test', ...env } });
 
   test('claims are exclusive across machines, an expired lease moves to the other machine, nothing lands on disk', async () => {
     const m1 = machine('m1');
@@ -54,6 +54,13 @@ describe.skipIf(!availability.available)('a campaign shared by two machines thro
     const refused = on(m1, ['campaign', 'update-task', '1', 'complete', '--runner', 'm1']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('m2b holds it now');
+    // The shortcut from the other machine: finish m2b's task naming nobody, or another runner. Refused.
+    const nobody = on(m1, ['campaign', 'update-task', '1', 'complete']);
+    expect(nobody.status).toBe(2);
+    expect(nobody.stderr).toContain('task 001 is held by m2b');
+    expect(on(m1, ['campaign', 'update-task', '1', 'complete', '--runner', 'm2']).status).toBe(2);
+    expect(on(m1, ['campaign', 'update-task', '1', 'pending', '--as', 'user'], { RATCHET_ACTOR: 'agent' }).status).toBe(2);
+    expect(json(on(m2, ['--json', 'campaign', 'status'])).tasks[0]!.status).toBe('in_progress');
     expect(on(m2, ['campaign', 'update-task', '1', 'complete', '--runner', 'm2b']).status).toBe(0);
     expect(on(m1, ['campaign', 'update-task', '2', 'complete', '--runner', 'm2']).status).toBe(0);
     // Completing 1 and 2 offered 3: machine 1 claims it.

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bin, leaseOutlasting, ratchet, tempDir } from '../helpers.js';
@@ -120,6 +120,28 @@ describe('campaign ready --claim R --lease', () => {
     expect(taken?.recovered?.runner).toBe('K');
     expect(status(dir).lostAttempts).toEqual([expect.objectContaining({ seq: 1, runner: 'K' })]);
   }, 300_000);
+
+  test('after a takeover the new holder creates its workspace: the lost builder\'s is kept as a lost attempt, and the lost builder cannot finish the new one', async () => {
+    const dir = project(1);
+    // Long enough for A's workspace to be made while it holds the task, however busy the machine.
+    const a = claim(dir, 'A', `${leaseOutlasting(2)}ms`);
+    expect(a.claimed?.seq).toBe(1);
+    expect(ratchet(['workspace', 'create', '1', '--runner', 'A', '--no-memory'], { cwd: dir }).status).toBe(0);
+    await sleep(Math.max(0, Date.parse(a.leaseUntil!) - Date.now() + 300));
+    expect(claim(dir, 'B', '15m').claimed?.seq).toBe(1);
+    // Before the fix: exit 2, "task 001 already has a workspace: 001_t1_active.xml".
+    const created = ratchet(['workspace', 'create', '1', '--runner', 'B', '--no-memory'], { cwd: dir });
+    expect({ status: created.status, stderr: created.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(created.stdout).toContain('created .ratchet/workspace/001_t1_active.xml (attempt 2; the lost one is kept beside it)');
+    expect(created.stdout).toContain('attempt-001_t1_lost.1: attempt 1 by A stopped before it finished');
+    expect(readdirSync(join(dir, '.ratchet/workspace')).sort()).toEqual(['001_t1_active.xml', '001_t1_lost.1.xml']);
+    const late = ratchet(['workspace', 'complete', '1', '--runner', 'A', '--delivered', 'mine'], { cwd: dir });
+    expect(late.status).toBe(2);
+    expect(late.stderr).toContain("workspace 001_t1_active is B's");
+    expect(ratchet(['workspace', 'list'], { cwd: dir }).stdout).toMatch(/001_t1 #1 \(lost\) +lost/);
+    expect(ratchet(['workspace', 'complete', '1', '--runner', 'B', '--delivered', 'route done'], { cwd: dir }).status).toBe(0);
+    expect(ratchet(['campaign', 'update-task', '1', 'complete', '--runner', 'B'], { cwd: dir }).status).toBe(0);
+  }, 120_000);
 
   test('bad input: a malformed lease, a heartbeat without a runner or claims, exit 2 and nothing claimed', () => {
     const dir = project(1);

@@ -155,7 +155,7 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     hook(dir, 'post-tool-use', { tool_name: 'Bash', tool_input: { command: `ratchet campaign ready --claim ${RUNNER}` }, tool_response: { stdout: '', exitCode: 0 } });
     const claimStop = hook(dir, 'stop', { stop_hook_active: false });
     expect(blocked(claimStop)).toContain(`campaign task 001 (login-page) is claimed by ${RUNNER}`);
-    expect(blocked(claimStop)).toContain('ratchet campaign update-task 001 complete');
+    expect(blocked(claimStop)).toContain(`ratchet campaign update-task 001 complete --runner ${RUNNER}`);
     expect(blocked(claimStop)).toContain('task login is EXECUTING');
 
     // Done properly: finish the plan, close, fill in the post-mortem, submit, complete the claim.
@@ -167,7 +167,7 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     expect(denied(hook(dir, 'pre-tool-use', write('src/late-fix.js')))).toContain('POST_MORTEM');
     selfCorrect(dir, 'login');
     run(dir, ['task', 'submit', '--task-id', 'login']);
-    run(dir, ['campaign', 'update-task', '001', 'complete']);
+    run(dir, ['campaign', 'update-task', '001', 'complete', '--runner', RUNNER]);
     const done = hook(dir, 'stop', { stop_hook_active: false });
     expect(done.json).toBeUndefined();
     expect(done.status).toBe(0);

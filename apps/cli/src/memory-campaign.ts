@@ -6,20 +6,35 @@
 import type { PriorKnowledge, Task, WorkspaceRecord as CampaignWorkspace } from '@ratchet/campaign-dag';
 import { MATCH_BUDGET } from './commands/memory/shared.js';
 import type { Document } from '@ratchet/store';
-import { MemoryIndex, queryMemory, recordAccess, type Embedder, type MemoryData, type Failure, type Pattern, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
+import { MemoryIndex, queryMemory, recordAccess, tokenize, type Embedder, type MemoryData, type Failure, type Pattern, type WorkspaceRecord as ObservedWorkspace } from '@ratchet/memory';
 
 /**
- * What a memory query for a task's workspace looks for: the task's objective (its description, else
- * the campaign's objective and the task's slug as words) and the names of the files it changes (path
- * segments as words: `src/auth/jwt.ts` -> "src auth jwt ts").
- * Not the task TYPE nor the verify command: "BUILD" or "npm test" are in every task of a kind, so
- * they matched the same failures ("native build" ...) for every task and crowded out the ones its
- * own objective called for.
+ * What a memory query for a task's workspace looks for: the task's own words (its description, else
+ * its slug as words) and the names of the files it changes (path segments as words, see pathWords:
+ * `src/auth/jwt.ts` -> "auth jwt"). Not the campaign objective: every task of the campaign
+ * shares it (FTL writes it into every workspace), so it pulled the same entries into every task's
+ * prior knowledge; it stands in only for a task that says less than MIN_TASK_WORDS itself. Not the
+ * task TYPE nor the verify command either: "BUILD" or "npm test" are in every task of a kind.
  */
 export function taskTopic(task: Pick<Task, 'slug' | 'delta' | 'description'>, campaignObjective: string): string {
-  const objective = task.description ?? `${campaignObjective} ${task.slug.replace(/[-_]+/g, ' ')}`;
-  return [objective, ...task.delta.map((f) => f.replace(/[/\\._-]+/g, ' ').trim())].filter((s) => s !== '').join(' ');
+  const own = [task.description ?? task.slug.replace(/[-_]+/g, ' '), ...task.delta.map(pathWords)].filter((s) => s.trim() !== '').join(' ');
+  return new Set(tokenize(own)).size >= MIN_TASK_WORDS ? own : [campaignObjective, own].filter((s) => s.trim() !== '').join(' ');
 }
+
+/**
+ * A file's path as query words, without what nearly every path has: its extension and the usual
+ * top directories (`src/token/sign.ts` -> "token sign"). "src" and "ts" matched every entry that
+ * names a file, whatever the task.
+ */
+function pathWords(path: string): string {
+  const segments = path.replace(/\.[A-Za-z0-9]{1,8}$/, '').split(/[/\\]+/);
+  return segments.filter((s, i) => !(i < segments.length - 1 && COMMON_DIRS.has(s.toLowerCase()))).join(' ').replace(/[._-]+/g, ' ').trim();
+}
+
+const COMMON_DIRS = new Set(['src', 'lib', 'app', 'apps', 'packages', 'pkg', 'source', 'sources', 'test', 'tests', '.', '..', '']);
+
+/** Fewer distinct words than this, and a task's query borrows the campaign objective. */
+export const MIN_TASK_WORDS = 2;
 
 /**
  * Prior knowledge from `memory` (the project's memory, see `projectMemory`) for `topic`. Injecting an entry into a workspace is an access (FTL counted it): the entries' access_count

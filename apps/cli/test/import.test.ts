@@ -68,8 +68,8 @@ describe('ratchet import', () => {
     expect(doc.$schema).toBe('https://unpkg.com/@ratchet/cli/schemas/output/import.v1.schema.json');
     expect(doc.ok).toBe(true);
     expect(doc.systems[0]!.convert.map((c) => [c.from, c.status])).toEqual([
-      ['.ftl/campaign.json', 'planned'],
       ['.ftl/archive/20251020T090000.json', 'planned'],
+      ['.ftl/campaign.json', 'planned'],
       ['.ftl/memory.json', 'planned'],
     ]);
     const schema = JSON.parse(readFileSync(fileURLToPath(new URL('../schemas/output/import.v1.schema.json', import.meta.url)), 'utf8')) as { required: string[] };

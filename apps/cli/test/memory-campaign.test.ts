@@ -38,7 +38,7 @@ async function campaignWithBlockedSibling(dir: string): Promise<void> {
     ['campaign', 'ready', '--claim', 'b1'],
     ['workspace', 'create', '1'],
     ['workspace', 'complete', '1', '--delivered', 'spec written'],
-    ['campaign', 'update-task', '1', 'complete'],
+    ['campaign', 'update-task', '1', 'complete', '--runner', 'b1'],
     ['campaign', 'ready', '--claim', 'b1'],
     ['workspace', 'create', '2'],
     ['workspace', 'block', '2', '--reason', 'bcrypt native build fails: gyp ERR! node-gyp rebuild on node 20\nprebuilt binaries are missing for this platform'],
@@ -190,7 +190,7 @@ describe('memory x campaign (composed by the CLI)', () => {
     await campaignWithBlockedSibling(dir);
     expect((await ratchet(dir, 'memory', 'add-failure', '--trigger', 'node-gyp rebuild fails without python3', '--fix', 'install python3 and make', '--cost', '1500', '--name', 'gyp-python')).code).toBe(0);
     expect((await ratchet(dir, 'memory', 'observe')).code).toBe(0); // attempt 1 of 002 is observed while it is the live blocked file
-    expect((await ratchet(dir, 'campaign', 'update-task', '2', 'blocked', '--reason', 'bcrypt')).code).toBe(0);
+    expect((await ratchet(dir, 'campaign', 'update-task', '2', 'blocked', '--runner', 'b1', '--reason', 'bcrypt')).code).toBe(0);
     expect((await ratchet(dir, 'campaign', 'update-task', '2', 'pending')).code).toBe(0);
     // Before the fix this was "workspace-exists" (exit 2): 002_bcrypt-hashing_blocked.xml was in the way.
     const retry = await ratchet(dir, 'workspace', 'create', '2');
@@ -231,7 +231,7 @@ describe('memory x campaign (composed by the CLI)', () => {
       ['campaign', 'ready', '--claim', 'b1'],
       ['workspace', 'create', '1'],
       ['workspace', 'block', '1', '--reason', 'Error: listen EADDRINUSE: address already in use 127.0.0.1:3000'],
-      ['campaign', 'update-task', '1', 'blocked', '--reason', 'port'],
+      ['campaign', 'update-task', '1', 'blocked', '--runner', 'b1', '--reason', 'port'],
       ['campaign', 'update-task', '1', 'pending'],
       ['workspace', 'create', '1'],
       ['workspace', 'complete', '1', '--delivered', 'The test server listens on port 0 and reports the port it got.\nPattern: let the OS pick a free port in tests (listen on 0)'],
@@ -251,9 +251,10 @@ describe('memory x campaign (composed by the CLI)', () => {
 
   test('a pattern refused by a quality gate says which gate', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-memcamp-'));
-    writeFileSync(join(dir, 'plan.json'), JSON.stringify({ objective: 'auth', tasks: [{ seq: 1, slug: 'login', delta: ['src/login.ts'], verify: 'npm test' }] }));
+    // The task's own objective (its description) is the pattern's trigger, and "auth" is too short.
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify({ objective: 'Add authentication', tasks: [{ seq: 1, slug: 'login', description: 'auth', delta: ['src/login.ts'], verify: 'npm test' }] }));
     for (const argv of [
-      ['campaign', 'create', 'auth'],
+      ['campaign', 'create', 'Add authentication'],
       ['campaign', 'add-tasks', 'plan.json'],
       ['workspace', 'create', '1'],
       ['workspace', 'block', '1', '--reason', 'jsonwebtoken rejects the RS256 key format'],

@@ -38,7 +38,13 @@ describe('campaigns and workspaces', () => {
     await ok(server, 'workspace_finish', { seq: '001', outcome: 'complete', text: 'the outline' });
     const listed = await ok(server, 'workspace_list');
     expect(JSON.stringify(listed)).toContain('complete');
-    await ok(server, 'campaign_update_task', { seq: '1', status: 'complete' });
+    // b1 holds 001: the update without a runner, or naming another, is refused (the CLI's holder check).
+    expect((await call(server, 'campaign_update_task', { seq: '1', status: 'complete' })).isError).toBe(true);
+    const other = await call(server, 'campaign_update_task', { seq: '1', status: 'complete', runner: 'b2' });
+    expect(other.isError).toBe(true);
+    expect(JSON.stringify(other.content)).toContain('task 001 is held by b1');
+    expect(((await ok(server, 'campaign_status')) as { tasks: { seq: number; status: string }[] }).tasks[0]!.status).toBe('in_progress');
+    await ok(server, 'campaign_update_task', { seq: '1', status: 'complete', runner: 'b1' });
     const ready = (await ok(server, 'campaign_ready')) as { ready: { seq: number }[] };
     expect(ready.ready.map((t) => t.seq)).toEqual([2]);
   });

@@ -72,8 +72,31 @@ export function findTask(campaign: Campaign, seq: number): Task {
 
 export interface UpdateOptions {
   reason?: string;
+  /** Who reports the change: for a claimed task it must be the holder. */
   runner?: string;
+  /**
+   * The user overrides the claim (from their own terminal): a claimed task changes without its
+   * holder. Callers that serve agents never set it (the CLI refuses it under RATCHET_ACTOR=agent).
+   */
+  asUser?: boolean;
   now?: string;
+}
+
+/**
+ * A claimed task (in progress under a runner) changes only by its holder, or by the user. Naming
+ * another runner, or nobody, is refused: the shortcut a builder takes to finish work it does not hold.
+ */
+export function checkHolder(task: Task, options: Pick<UpdateOptions, 'runner' | 'asUser'>): void {
+  if (task.status !== 'in_progress' || task.runner === undefined || options.asUser === true || options.runner === task.runner) return;
+  if (options.runner !== undefined && task.lostAttempts?.some((l) => l.runner === options.runner) === true) {
+    // Its lease ran out and another runner took the task over: say so, as a heartbeat would.
+    throw new CampaignError('lease-lost', `task ${formatSeq(task.seq)}: ${options.runner} no longer holds its lease (${task.runner} holds it now); nothing was written`);
+  }
+  const who = options.runner === undefined ? 'a caller that names no runner' : options.runner;
+  throw new CampaignError(
+    'not-holder',
+    `task ${formatSeq(task.seq)} is held by ${task.runner}; ${who} cannot change it (only its holder, with --runner ${task.runner}, or the user overriding from their own terminal); nothing was written`,
+  );
 }
 
 /**
@@ -85,6 +108,7 @@ export function setTaskStatus(campaign: Campaign, seq: number, to: TaskStatus, o
   requireActive(campaign);
   const task = findTask(campaign, seq);
   const from = task.status;
+  checkHolder(task, options);
   if (!canTransition(from, to)) {
     const legal = legalTargets(from);
     throw new CampaignError('illegal-transition', `task ${formatSeq(seq)} is ${from}; it cannot become ${to} (legal: ${legal.length > 0 ? legal.join(', ') : 'none, it is final'})`);

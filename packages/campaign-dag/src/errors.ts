@@ -16,7 +16,8 @@ export type CampaignErrorCode =
   | 'workspace-exists'
   | 'no-workspace'
   | 'invalid-workspace'
-  | 'lease-lost';
+  | 'lease-lost'
+  | 'not-holder';
 
 export interface PlanProblem {
   /** Stable rule id: `invalid` (shape), `duplicate-seq`, `unknown-dependency`, `self-dependency`, `duplicate-dependency`, `cycle`, `unsafe-path`. */

@@ -13,7 +13,7 @@ export { criticalPath } from './critical-path.js';
 export { checkPlan, type CheckPlanOptions, type CheckPlanResult, type Plan, type PlanTask } from './plan.js';
 export { TASK_LIFECYCLE, canTransition, legalTargets, taskLifecycle } from './lifecycle.js';
 export { CAMPAIGN_PHASES, CAMPAIGN_PHASE_MACHINE, MAX_PHASE_LOG, PHASE_EVENTS, firePhase, inferPhase, migratePhase, noteTaskWork, phaseMachine } from './phase.js';
-export { addPlan, campaignId, checkRunner, claimNext, findTask, newCampaign, setTaskStatus, summarize, unmetDependencies, type CampaignSummary, type NewCampaignOptions, type UpdateOptions } from './campaign.js';
+export { addPlan, campaignId, checkHolder, checkRunner, claimNext, findTask, newCampaign, setTaskStatus, summarize, unmetDependencies, type CampaignSummary, type NewCampaignOptions, type UpdateOptions } from './campaign.js';
 export { campaignValidator, graphIssues } from './validate.js';
 export { resolveInside, unsafePathReason } from './paths.js';
 export { SIMILARITY_THRESHOLD, cosine, jaccard, similarity, type SimilarityInput, type SimilarityScore } from './similar.js';
@@ -53,6 +53,7 @@ export {
 } from './store.js';
 export {
   ATTEMPT_FILE_PATTERN,
+  LOST_FILE_PATTERN,
   MAX_ATTEMPT,
   WORKSPACE_FILE_PATTERN,
   WORKSPACE_SCHEMA_VERSION,
@@ -61,6 +62,7 @@ export {
   checkXmlText,
   escapeAttr,
   escapeText,
+  lostFileName,
   parseWorkspace,
   serializeWorkspace,
   workspaceFileName,
@@ -81,6 +83,7 @@ export {
   blockWorkspace,
   completeWorkspace,
   createWorkspace,
+  heldByAnother,
   listWorkspaceFiles,
   priorAttempts,
   readCampaignWorkspaces,
@@ -94,4 +97,4 @@ export {
   type WorkspaceFile,
 } from './workspace.js';
 export { applyClaim, claimItemId, claimQueueKey, judgeClaim, overlayClaims, parseClaimItemId, readyOffers, type ClaimVerdict, type LiveClaim } from './claims.js';
-export { convertFtlCampaign, readFtlCampaign, importFtlCampaign, listFtlArchive, type FtlConversion, type FtlImportResult } from './ftl-import.js';
+export { convertFtlCampaign, ftlArchiveEntry, readFtlCampaign, readFtlCampaignFile, importFtlCampaign, listFtlArchive, type FtlCampaignFile, type FtlConversion, type FtlFinished, type FtlImportResult } from './ftl-import.js';

@@ -133,13 +133,18 @@ export const ArchiveSchema = z
   .looseObject({
     campaign: CampaignSchema,
     summary: z.looseObject({
-      completedAt: z.string(),
+      completedAt: d(z.string(), 'When the campaign completed (for one imported from FTL: its completed_at as FTL wrote it).'),
+      text: d(z.string(), 'A prose summary (FTL\'s own, for a campaign imported from it).').optional(),
       total: z.number().int(),
       counts: z.strictObject({ pending: z.number().int(), in_progress: z.number().int(), complete: z.number().int(), blocked: z.number().int() }),
       rootFailures: z.array(Seq),
       cascaded: z.array(Seq),
       deltaFiles: z.array(z.string()),
     }),
+    ftl: d(
+      z.looseObject({ summary: z.unknown().optional(), fingerprint: z.unknown().optional(), patterns_extracted: z.unknown().optional() }),
+      'For a campaign imported from FTL: its summary, fingerprint and patterns_extracted as FTL wrote them.',
+    ).optional(),
   })
   .register(campaignSchemaRegistry, { title: 'Ratchet campaign archive entry', description: '.ratchet/archive/<id>.json, written by `ratchet campaign complete`.' });
 

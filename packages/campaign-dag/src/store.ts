@@ -6,7 +6,7 @@
 import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError, type LeaseLostError, keyOf, openStoredDocument, sharedBackendOf, type Claim, type StorageBackend, defineDocument, openDocument, readJsonFile, recordRemoval, withLock, writeFileAtomic, type Document, type DocumentOptions } from '@ratchet/store';
-import { addPlan, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
+import { addPlan, checkHolder, checkRunner, claimNext, newCampaign, setTaskStatus, summarize, type CampaignSummary, type UpdateOptions } from './campaign.js';
 import { applyClaim, claimQueueKey, judgeClaim, leaseLostRefusal, overlayClaims, readyOffers, requireBackend, type LiveClaim } from './claims.js';
 import { CampaignError, PlanError } from './errors.js';
 import { cascadeStatus, propagateBlocks, readyTasks, seqLookup } from './graph.js';
@@ -17,7 +17,7 @@ import { checkPlan } from './plan.js';
 import { similarity, SIMILARITY_THRESHOLD, type SimilarityScore } from './similar.js';
 import type { Campaign, CascadeStatus, Clock, Idioms, PhaseEventName, Task, TaskStatus, UnreachableTask } from './types.js';
 import { campaignValidator } from './validate.js';
-import { ATTEMPT_FILE_PATTERN, WORKSPACE_FILE_PATTERN } from './workspace-format.js';
+import { ATTEMPT_FILE_PATTERN, LOST_FILE_PATTERN, WORKSPACE_FILE_PATTERN } from './workspace-format.js';
 
 export const CAMPAIGN_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign.schema.json';
 export const ARCHIVE_SCHEMA_URL = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign-archive.schema.json';
@@ -258,9 +258,15 @@ export async function readCampaignWithClaims(root: string, options: CampaignOpti
  * made ready, a give-back (pending) the task again.
  */
 export async function updateTask(root: string, seq: number, status: TaskStatus, options: CampaignOptions & Omit<UpdateOptions, 'now'> = {}): Promise<Task> {
-  const lease = options.backend === undefined ? undefined : await holdLease(root, seq, options.runner, options);
+  const lease = options.backend === undefined ? undefined : await holdLease(root, seq, options);
   const { campaign, result } = await updateCampaign(root, options, (draft) => {
-    const task = setTaskStatus(draft, seq, status, { now: now(options), ...(options.reason === undefined ? {} : { reason: options.reason }), ...(options.runner === undefined ? {} : { runner: options.runner }) });
+    // setTaskStatus checks the holder again under the lock: the authority, whatever the read above saw.
+    const task = setTaskStatus(draft, seq, status, {
+      now: now(options),
+      ...(options.reason === undefined ? {} : { reason: options.reason }),
+      ...(options.runner === undefined ? {} : { runner: options.runner }),
+      ...(options.asUser === true ? { asUser: true } : {}),
+    });
     noteTaskWork(draft, now(options));
     return task;
   });
@@ -277,18 +283,22 @@ export async function updateTask(root: string, seq: number, status: TaskStatus, 
 }
 
 /**
- * For a task under a leased claim: renew the lease for `runner` (so it cannot expire between this
- * check and the write) and return what finishing it needs. Refuses when `runner` lost it.
+ * For a task under a leased claim: check that the caller holds it (`checkHolder`), renew the lease
+ * for that runner (so it cannot expire between this check and the write) and return what finishing
+ * it needs. Refuses when the runner lost it. A user override needs no lease: the claim is finished
+ * in its owner's name after the write.
  */
-async function holdLease(root: string, seq: number, runner: string | undefined, options: CampaignOptions): Promise<{ backend: StorageBackend; queue: string; item: string; owner: string } | undefined> {
+async function holdLease(root: string, seq: number, options: CampaignOptions & Pick<UpdateOptions, 'runner' | 'asUser'>): Promise<{ backend: StorageBackend; queue: string; item: string; owner: string } | undefined> {
   const backend = options.backend!;
   const campaign = await readCampaign(root, options);
   const i = seqLookup(campaign.tasks).get(seq);
   const task = i < 0 ? undefined : campaign.tasks[i]!;
   if (task === undefined || task.status !== 'in_progress' || task.claimItem === undefined) return undefined;
+  checkHolder(task, options);
   const queue = queueKey(root, campaign, options);
   const item = (await backend.queues.items(queue)).find((it) => it.id === task.claimItem);
-  const owner = runner ?? item?.owner ?? task.runner ?? '';
+  if (options.asUser === true && options.runner === undefined) return { backend, queue, item: task.claimItem, owner: item?.owner ?? task.runner ?? '' };
+  const owner = options.runner ?? task.runner ?? '';
   // Never shorten the runner's lease (a refused update must leave it as it was); a minute is plenty
   // for one campaign.json write.
   const left = item?.leaseUntil === undefined ? 0 : Date.parse(item.leaseUntil) - Date.now();
@@ -329,7 +339,10 @@ export async function propagate(root: string, options: CampaignOptions = {}): Pr
 
 export interface ArchiveEntry {
   campaign: Campaign;
-  summary: CampaignSummary & { completedAt: string };
+  /** `text`: a prose summary (FTL's, for a campaign imported from it). */
+  summary: CampaignSummary & { completedAt: string; text?: string };
+  /** For a campaign imported from FTL: what FTL recorded that the summary has no field for, as written. */
+  ftl?: { summary?: unknown; fingerprint?: unknown; patterns_extracted?: unknown };
 }
 
 export interface CompleteResult extends ArchiveEntry {
@@ -392,7 +405,7 @@ async function moveWorkspaces(from: string, to: string): Promise<string | undefi
   try {
     // Workspace files only (live and kept attempts): a workspace directory may be shared (even the
     // project root), and the user's own pom.xml is not the campaign's to archive.
-    names = (await readdir(from)).filter((n) => WORKSPACE_FILE_PATTERN.test(n) || ATTEMPT_FILE_PATTERN.test(n));
+    names = (await readdir(from)).filter((n) => WORKSPACE_FILE_PATTERN.test(n) || ATTEMPT_FILE_PATTERN.test(n) || LOST_FILE_PATTERN.test(n));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;

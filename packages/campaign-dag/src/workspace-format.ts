@@ -80,6 +80,17 @@ export interface WorkspaceRecord {
    * `{seq}_{slug}_blocked.{attempt}.xml`.
    */
   attempt?: number;
+  /**
+   * Who held the task when the workspace was made (`runner="..."`), and how often the task had
+   * changed hands by then (`round`: given back; `takeovers`: leases lost to another runner). A
+   * workspace whose holder no longer holds the task is a lost attempt: the new holder starts anew.
+   * Absent on workspaces made before a claim (and on FTL's).
+   */
+  runner?: string;
+  round?: number;
+  takeovers?: number;
+  /** Set by `readCampaignWorkspaces` on a lost attempt (`{seq}_{slug}_lost.{n}.xml`): history nobody finished. */
+  lost?: boolean;
   campaign: string;
   schemaVersion: string;
   createdAt: string;
@@ -123,6 +134,17 @@ export function attemptFileName(seq: number, slug: string, attempt: number): str
 
 export const ATTEMPT_FILE_PATTERN = /^(\d{1,9})_([A-Za-z0-9][A-Za-z0-9._-]*)_blocked\.([1-9]\d{0,5})\.xml$/;
 
+/**
+ * `003_route_lost.1.xml`: attempt 1 at task 003, kept when the task changed hands before its holder
+ * finished (its lease ran out and another runner took it over, or the claim was given back). History
+ * like a failed attempt, but not a failure: no sibling ever learns from it.
+ */
+export function lostFileName(seq: number, slug: string, attempt: number): string {
+  return `${formatSeq(seq)}_${slug}_lost.${attempt}.xml`;
+}
+
+export const LOST_FILE_PATTERN = /^(\d{1,9})_([A-Za-z0-9][A-Za-z0-9._-]*)_lost\.([1-9]\d{0,5})\.xml$/;
+
 // XML 1.0 refuses these characters even as references; lone surrogates are not text either.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVALID_XML_CHARS = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -162,7 +184,7 @@ export function serializeWorkspace(r: WorkspaceRecord): string {
   ];
   for (const [what, text] of texts) checkXmlText(text, what);
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<workspace${attrs([['id', r.id], ['status', r.status], ['_schema_version', r.schemaVersion], ['created_at', r.createdAt], ['updated_at', r.updatedAt], ['campaign', r.campaign], ['seq', formatSeq(r.seq)], ['slug', r.slug], ['attempt', r.attempt === undefined || r.attempt === 1 ? undefined : r.attempt]])}>`);
+  out.push(`<workspace${attrs([['id', r.id], ['status', r.status], ['_schema_version', r.schemaVersion], ['created_at', r.createdAt], ['updated_at', r.updatedAt], ['campaign', r.campaign], ['seq', formatSeq(r.seq)], ['slug', r.slug], ['attempt', r.attempt === undefined || r.attempt === 1 ? undefined : r.attempt], ['runner', r.runner], ['round', r.round === undefined || r.round === 0 ? undefined : r.round], ['takeovers', r.takeovers === undefined || r.takeovers === 0 ? undefined : r.takeovers]])}>`);
   out.push(el('  ', 'objective', r.objective));
   out.push('  <implementation>');
   for (const d of r.delta) out.push(el('    ', 'delta', d));
@@ -345,6 +367,14 @@ export async function parseWorkspace(text: string, path: string): Promise<Worksp
   if (attempt !== undefined) {
     if (!/^[1-9]\d{0,5}$/.test(attempt)) fail(`<workspace attempt> must be an attempt number from 1 to ${MAX_ATTEMPT}, found ${JSON.stringify(attempt)}`);
     if (attempt !== '1') record.attempt = Number(attempt);
+  }
+  const runner = attr(ws, 'runner');
+  if (runner !== undefined) record.runner = runner;
+  for (const key of ['round', 'takeovers'] as const) {
+    const v = attr(ws, key);
+    if (v === undefined) continue;
+    if (!/^\d{1,9}$/.test(v)) fail(`<workspace ${key}> must be a whole number, found ${JSON.stringify(v)}`);
+    if (v !== '0') record[key] = Number(v);
   }
   const codeContext = children(ws, 'code_context').map((c): CodeContext => {
     const out: CodeContext = { path: attr(c, 'path') ?? '', content: textOf(c) };

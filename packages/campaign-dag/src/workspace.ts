@@ -14,18 +14,21 @@
 import { readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
-import { findTask, unmetDependencies } from './campaign.js';
+import { checkHolder, findTask, unmetDependencies } from './campaign.js';
+import type { Task } from './types.js';
 import { CampaignError } from './errors.js';
 import { outsideReason } from './paths.js';
 import { formatSeq } from './seq.js';
 import { campaignPaths, readCampaign, type CampaignOptions } from './store.js';
 import {
   ATTEMPT_FILE_PATTERN,
+  LOST_FILE_PATTERN,
   MAX_ATTEMPT,
   WORKSPACE_FILE_PATTERN,
   WORKSPACE_SCHEMA_VERSION,
   attemptFileName,
   checkXmlText,
+  lostFileName,
   parseWorkspace,
   type CodeContext,
   serializeWorkspace,
@@ -49,8 +52,13 @@ export interface WorkspaceFile {
   path: string;
   /** File name without `.xml`. */
   stem: string;
-  /** For a failed earlier attempt kept as history (`{seq}_{slug}_blocked.{n}.xml`): n. Absent for the live workspace. */
+  /** For an earlier attempt kept as history (`{seq}_{slug}_blocked.{n}.xml` or `_lost.{n}.xml`): n. Absent for the live workspace. */
   attempt?: number;
+  /**
+   * A lost attempt (`{seq}_{slug}_lost.{n}.xml`): the task changed hands before its holder finished.
+   * Its `status` reads as active: nobody finished it as the task's holder.
+   */
+  lost?: boolean;
 }
 
 /**
@@ -73,6 +81,8 @@ export async function listWorkspaceFiles(dir: string, options: { attempts?: bool
     else if (options.attempts === true) {
       const a = ATTEMPT_FILE_PATTERN.exec(name);
       if (a) out.push({ seq: Number(a[1]), slug: a[2]!, status: 'blocked', path: join(dir, name), stem: name.slice(0, -4), attempt: Number(a[3]) });
+      const l = LOST_FILE_PATTERN.exec(name);
+      if (l) out.push({ seq: Number(l[1]), slug: l[2]!, status: 'active', path: join(dir, name), stem: name.slice(0, -4), attempt: Number(l[3]), lost: true });
     }
   }
   return out.sort(byAttempt);
@@ -125,7 +135,8 @@ export async function siblingFailures(files: readonly WorkspaceFile[], exceptSeq
 /**
  * A retried task's earlier attempts (the `attempt` files of `seq` in `files`): its failures, oldest
  * first, named `attempt-{stem}` (trigger: the first line of the block reason; fix: the rest of it, or
- * where to read it), so the next builder sees why the last attempt failed; and the next attempt's
+ * where to read it), so the next builder sees why the last attempt failed; a lost attempt (the task
+ * changed hands before it finished) as where it was left and what to check; and the next attempt's
  * number, one past every kept attempt by file name and by content.
  */
 export async function priorAttempts(files: readonly WorkspaceFile[], seq: number, campaign?: string): Promise<{ failures: InjectedFailure[]; next: number }> {
@@ -136,6 +147,10 @@ export async function priorAttempts(files: readonly WorkspaceFile[], seq: number
     const record = await readWorkspace(f.path);
     if (!ofCampaign(record, campaign)) continue;
     last = Math.max(last, f.attempt, record.attempt ?? 1);
+    if (f.lost === true) {
+      failures.push(lostAttemptEntry(f, record));
+      continue;
+    }
     if (record.blockedReason === undefined) continue;
     const [first = '', ...rest] = record.blockedReason.split('\n');
     const more = rest.join('\n').trim();
@@ -143,6 +158,31 @@ export async function priorAttempts(files: readonly WorkspaceFile[], seq: number
     failures.push({ name: `attempt-${f.stem}`, trigger: first.trim(), fix, cost: SIBLING_FAILURE_COST, source: [f.stem], injected: false });
   }
   return { failures, next: last + 1 };
+}
+
+/** What the next holder is told about a lost attempt: who left it, where it is, what to check first. */
+function lostAttemptEntry(f: WorkspaceFile, record: WorkspaceRecord): InjectedFailure {
+  const by = record.runner === undefined ? '' : ` by ${record.runner}`;
+  const delivered = record.delivered.trim().split('\n')[0]?.trim() ?? '';
+  const files = record.delta.length > 0 ? record.delta.join(', ') : 'the task\'s files';
+  return {
+    name: `attempt-${f.stem}`,
+    trigger: `attempt ${f.attempt ?? 1}${by} stopped before it finished: the task changed hands (its claim was lost or given back)`,
+    fix: `Its workspace is kept as ${f.stem}.xml${delivered === '' ? '' : ` (it had delivered: ${delivered.slice(0, 200)})`}. Check ${files} for partial changes before building.`,
+    cost: SIBLING_FAILURE_COST,
+    source: [f.stem],
+    injected: false,
+  };
+}
+
+/**
+ * Whether the live workspace `record` was made for a holder that no longer holds `task`: another
+ * runner holds it, it was given back since (round), or taken over since (a lost lease). A workspace
+ * made before any claim belongs to whoever claims the task next, until it changes hands.
+ */
+export function heldByAnother(record: Pick<WorkspaceRecord, 'runner' | 'round' | 'takeovers'>, task: Pick<Task, 'runner' | 'round' | 'lostAttempts'>): boolean {
+  if (record.runner !== undefined && record.runner !== task.runner) return true;
+  return (record.round ?? 0) < (task.round ?? 0) || (record.takeovers ?? 0) < (task.lostAttempts?.length ?? 0);
 }
 
 /** Whether a workspace belongs to `campaign` (FTL's files carry no campaign: they belong to any). */
@@ -155,6 +195,8 @@ export interface CreateWorkspaceOptions extends CampaignOptions {
   priorKnowledge?: PriorKnowledge;
   /** Code the builder should read first (`<code_context>`); paths must stay inside the project. */
   codeContext?: CodeContext[];
+  /** Who asks: refused (`not-holder`) when another runner holds the task. */
+  runner?: string;
 }
 
 /**
@@ -169,6 +211,7 @@ export async function createWorkspace(root: string, seq: number, options: Create
   const campaign = await readCampaign(root, options);
   const task = findTask(campaign, seq);
   if (task.status === 'complete' || task.status === 'blocked') throw new CampaignError('illegal-transition', `task ${formatSeq(seq)} is ${task.status}; workspaces are for pending or in-progress tasks`);
+  if (options.runner !== undefined) checkHolder(task, { runner: options.runner });
   const waiting = unmetDependencies(campaign, task);
   if (waiting.length > 0) throw new CampaignError('not-ready', `task ${formatSeq(seq)} waits for ${waiting.map(formatSeq).join(', ')} to complete; its workspace is created once its parents are`);
   for (const d of task.delta) {
@@ -186,14 +229,19 @@ export async function createWorkspace(root: string, seq: number, options: Create
       let files = await listWorkspaceFiles(paths.workspace, { attempts: true });
       const existing = files.find((f) => f.seq === seq && f.attempt === undefined);
       if (existing !== undefined) {
-        const other = (await readWorkspace(existing.path)).campaign;
+        const live = await readWorkspace(existing.path);
+        const other = live.campaign;
         if (!ofCampaign({ campaign: other }, campaign.id)) {
           throw new CampaignError('workspace-exists', `${existing.stem}.xml belongs to campaign ${other}, not the active ${campaign.id}: it was left behind (archive that campaign with the same workspace directory, or move the file)`, { path: existing.path });
         }
-        if (existing.status !== 'blocked') {
+        if (existing.status === 'blocked') files = await retireAttempt(paths.workspace, existing, files, 'blocked');
+        else if (heldByAnother(live, task)) {
+          // Its builder lost the task (a lease that ran out, a claim given back): keep its work as a
+          // lost attempt, and let the task's holder start.
+          files = await retireAttempt(paths.workspace, existing, files, 'lost');
+        } else {
           throw new CampaignError('workspace-exists', `task ${formatSeq(seq)} already has a workspace: ${existing.stem}.xml (see it with \`ratchet workspace show ${formatSeq(seq)}\`)`, { path: existing.path });
         }
-        files = await retireAttempt(paths.workspace, existing, files);
       }
       const { failures: ownFailures, next: attempt } = await priorAttempts(files, seq, campaign.id);
       const lineage = [];
@@ -227,6 +275,9 @@ export async function createWorkspace(root: string, seq: number, options: Create
         utilization: [],
       };
       if (attempt > 1) record.attempt = attempt;
+      if (task.runner !== undefined && task.status === 'in_progress') record.runner = task.runner;
+      if ((task.round ?? 0) > 0) record.round = task.round!;
+      if ((task.lostAttempts?.length ?? 0) > 0) record.takeovers = task.lostAttempts!.length;
       if (task.budget !== undefined) record.budget = task.budget;
       if (options.codeContext !== undefined && options.codeContext.length > 0) record.codeContext = options.codeContext.map((c) => ({ ...c }));
       const path = join(paths.workspace, workspaceFileName(seq, task.slug, 'active'));
@@ -238,25 +289,31 @@ export async function createWorkspace(root: string, seq: number, options: Create
 }
 
 /**
- * Keep a retried task's blocked workspace as history: rename it (atomic, same directory) to
- * `{seq}_{slug}_blocked.{n}.xml`, n its attempt number (or past every kept attempt of the seq if that
- * name is taken: history is never overwritten). Returns `files` with the entry replaced.
+ * Keep a workspace as history: a retried task's blocked one as `{seq}_{slug}_blocked.{n}.xml`, a lost
+ * one as `{seq}_{slug}_lost.{n}.xml` (rename: atomic, same directory), n its attempt number (or past
+ * every kept attempt of the seq if that number is taken: history is never overwritten, and each
+ * attempt keeps its own number). Returns `files` with the entry replaced.
  */
-async function retireAttempt(dir: string, live: WorkspaceFile, files: WorkspaceFile[]): Promise<WorkspaceFile[]> {
+async function retireAttempt(dir: string, live: WorkspaceFile, files: WorkspaceFile[], as: 'blocked' | 'lost'): Promise<WorkspaceFile[]> {
   const record = await readWorkspace(live.path);
   const kept = files.filter((f) => f.seq === live.seq && f.attempt !== undefined).map((f) => f.attempt!);
   let n = record.attempt ?? 1;
   if (kept.includes(n)) n = Math.max(...kept) + 1;
   if (n > MAX_ATTEMPT) throw new CampaignError('invalid-argument', `task ${formatSeq(live.seq)} has been attempted ${MAX_ATTEMPT} times`, { path: live.path });
-  const name = attemptFileName(live.seq, live.slug, n);
+  const name = as === 'blocked' ? attemptFileName(live.seq, live.slug, n) : lostFileName(live.seq, live.slug, n);
   await rename(live.path, join(dir, name));
-  const retired: WorkspaceFile = { seq: live.seq, slug: live.slug, status: 'blocked', path: join(dir, name), stem: name.slice(0, -4), attempt: n };
+  const retired: WorkspaceFile = { seq: live.seq, slug: live.slug, status: as === 'blocked' ? 'blocked' : 'active', path: join(dir, name), stem: name.slice(0, -4), attempt: n, ...(as === 'lost' ? { lost: true } : {}) };
   return files.map((f) => (f === live ? retired : f)).sort(byAttempt);
 }
 
 export interface FinishOptions extends CampaignOptions {
   /** Entries of `<prior_knowledge>` the builder used. */
   utilized?: Utilized[];
+  /**
+   * Who finishes it: refused (`not-holder`) when the workspace was made for another runner (a
+   * builder that lost the task cannot deliver into the new holder's workspace).
+   */
+  runner?: string;
 }
 
 /** active -> complete, with the delivery. */
@@ -279,6 +336,9 @@ async function finish(root: string, seq: number, status: 'complete' | 'blocked',
     if (!file) throw new CampaignError('no-workspace', `task ${formatSeq(seq)} has no workspace; create it with \`ratchet workspace create ${formatSeq(seq)}\``, { path: paths.workspace });
     const record = await readWorkspace(file.path);
     if (file.status !== 'active') throw new CampaignError('illegal-transition', `workspace ${file.stem} is already ${file.status}`, { path: file.path });
+    if (options.runner !== undefined && record.runner !== undefined && options.runner !== record.runner) {
+      throw new CampaignError('not-holder', `workspace ${file.stem} is ${record.runner}'s (made when it held task ${formatSeq(seq)}); ${options.runner} cannot finish it; nothing was written`, { path: file.path });
+    }
     // A crash between the in-place rewrite and the rename leaves the new status inside the old name:
     // finishing with the same status completes the rename; a different one is refused.
     if (record.status !== 'active' && record.status !== status) throw new CampaignError('illegal-transition', `workspace ${file.stem} is already ${record.status} (its file was not renamed yet)`, { path: file.path });
@@ -360,7 +420,7 @@ export async function readCampaignWorkspaces(root: string, options: CampaignOpti
         skipped.push({ path: f.path, reason: `belongs to campaign ${record.campaign}, not ${owner!}`, kind: 'other-campaign' });
         continue;
       }
-      workspaces.push({ ...record, status: f.status, file: f.path, live: f.attempt === undefined });
+      workspaces.push({ ...record, status: f.status, file: f.path, live: f.attempt === undefined, ...(f.lost === true ? { lost: true } : {}) });
     } catch (err) {
       const place = err instanceof CampaignError ? { ...(err.line === undefined ? {} : { line: err.line }), ...(err.column === undefined ? {} : { column: err.column }) } : {};
       skipped.push({ path: f.path, reason: err instanceof Error ? ((err as { reason?: string }).reason ?? err.message) : String(err), kind: 'unreadable', ...place });

@@ -51,7 +51,7 @@ describe('FTL campaign phases (an fsm-core machine)', () => {
     expect((await readCampaign(root, opts)).phase).toBe('BUILD');
     await expect(completeCampaign(root, { ...opts, force: true })).rejects.toMatchObject({ code: 'illegal-transition' });
     await recordObservation(root, opts);
-    await updateTask(root, 1, 'complete', opts);
+    await updateTask(root, 1, 'complete', { ...opts, runner: 'r1' });
     const c = await readCampaign(root, opts);
     expect(c.phase).toBe('BUILD');
     expect(c.phaseLog!.filter((e) => e.event === 'resumed')).toHaveLength(2);

@@ -84,7 +84,7 @@ describe('campaign lifecycle on disk', () => {
       await expect(claimTask(root, bad, opts), JSON.stringify(bad)).rejects.toMatchObject({ code: 'invalid-argument' });
     }
     expect(await claimTask(root, 'builder 7 (host-a)', opts)).toBeUndefined();
-    await updateTask(root, 1, 'complete', opts);
+    await updateTask(root, 1, 'complete', { ...opts, runner: 'r1' });
     await expect(updateTask(root, 1, 'pending', opts)).rejects.toMatchObject({ code: 'illegal-transition', reason: expect.stringContaining('final') as unknown });
     expect((await listReady(root)).map((t) => t.seq)).toEqual([2, 3]);
     await expect(updateTask(root, 9, 'blocked', opts)).rejects.toMatchObject({ code: 'unknown-task' });
@@ -93,7 +93,7 @@ describe('campaign lifecycle on disk', () => {
   test('a blocked task cascades: cascade-status is stuck, propagate-blocks records the root cause, then all_blocked', async () => {
     const root = await started();
     await claimTask(root, 'r1', opts);
-    await updateTask(root, 1, 'blocked', { ...opts, reason: 'fixture missing' });
+    await updateTask(root, 1, 'blocked', { ...opts, runner: 'r1', reason: 'fixture missing' });
     const status = await readCascade(root);
     expect(status.state).toBe('stuck');
     expect(status.unreachable).toEqual([
@@ -121,7 +121,7 @@ describe('campaign lifecycle on disk', () => {
     writeFileSync(join(root, '.ratchet', 'workspace', '001_spec_active.xml'), '<workspace/>');
     await claimTask(root, 'r1', opts);
     await expect(completeCampaign(root, opts)).rejects.toMatchObject({ code: 'tasks-in-progress' });
-    await updateTask(root, 1, 'complete', opts);
+    await updateTask(root, 1, 'complete', { ...opts, runner: 'r1' });
     await recordObservation(root, opts);
     const done = await completeCampaign(root, opts);
     expect(done.summary).toMatchObject({ total: 4, counts: { complete: 1, pending: 3, in_progress: 0, blocked: 0 }, deltaFiles: ['app/auth.py', 'docs/auth.md', 'tests/test_auth.py'] });

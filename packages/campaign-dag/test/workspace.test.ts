@@ -64,7 +64,7 @@ describe('workspaces', () => {
     await expect(createWorkspace(root, 1, opts)).rejects.toMatchObject({ code: 'workspace-exists' });
     await claimTask(root, 'r1', opts);
     await completeWorkspace(root, 1, hostile, { ...opts, utilized: [{ name: 'import-cycle', type: 'failure' }] });
-    await updateTask(root, 1, 'complete', opts);
+    await updateTask(root, 1, 'complete', { ...opts, runner: 'r1' });
 
     // 003 blocks first; 002's workspace then carries that sibling failure and 001's delivery.
     await createWorkspace(root, 3, opts);
@@ -146,7 +146,7 @@ describe('workspaces', () => {
     const second = await createWorkspace(root, 3, opts);
     expect(second.path).toBe(join(wsDir(root), '003_docs_active.xml'));
     expect(second.record.attempt).toBe(2);
-    expect(readFileSync(second.path, 'utf8')).toContain(' attempt="2">');
+    expect(readFileSync(second.path, 'utf8')).toContain(' attempt="2" round="1">');
     // The failed attempt is kept byte for byte under its attempt name; exactly one live file for 003.
     expect(readdirSync(wsDir(root)).sort()).toEqual(['001_spec_complete.xml', '003_docs_active.xml', '003_docs_blocked.1.xml']);
     expect(readFileSync(join(wsDir(root), '003_docs_blocked.1.xml'), 'utf8')).toBe(firstXml);

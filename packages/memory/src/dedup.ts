@@ -38,13 +38,24 @@ export function triggerSimilarity(a: string, b: string): number {
   return Math.min(jaccard(new Set(tokenize(a)), new Set(tokenize(b))), dice(trigrams(a), trigrams(b)));
 }
 
+/**
+ * How related two failure triggers are, when something else already says they may be one failure
+ * (the retry that got past a block reports a memory entry helped): the smaller of token Jaccard and
+ * trigram Dice, judged against RELATED_SIMILARITY, well below the near-duplicate bar.
+ */
+export const RELATED_SIMILARITY = 0.35;
+
+/** Whether two pattern insights teach the same thing (token Jaccard and trigram Dice both >= 0.6). */
+export const SAME_INSIGHT = 0.6;
+
 /** The index of the most similar trigger at or above both thresholds, if any. */
-export function findNearDuplicate(trigger: string, existing: readonly { trigger: string }[]): { index: number; similarity: number } | undefined {
+export function findNearDuplicate<T extends { trigger: string }>(trigger: string, existing: readonly T[], accept?: (entry: T) => boolean): { index: number; similarity: number } | undefined {
   const norm = normalizeText(trigger);
   const tokens = new Set(tokenize(trigger));
   const grams = trigrams(trigger);
   let best: { index: number; similarity: number } | undefined;
   for (let i = 0; i < existing.length; i++) {
+    if (accept !== undefined && !accept(existing[i]!)) continue;
     const other = existing[i]!.trigger;
     let sim: number;
     if (normalizeText(other) === norm) sim = 1;

@@ -26,7 +26,7 @@ export {
 // The guard lives in @ratchet/store (plan-lint's dialects use it too); memory keeps exporting it.
 export { checkRegex, MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, type RegexVerdict } from '@ratchet/store';
 export { checkFailureGates, checkPatternGates, isGenericTrigger, MIN_TRIGGER_LENGTH, MIN_VALUE, NAME_PATTERN, type GateId, type GateRefusal } from './gates.js';
-export { findNearDuplicate, triggerSimilarity, DUPLICATE_DICE, DUPLICATE_JACCARD } from './dedup.js';
+export { findNearDuplicate, triggerSimilarity, DUPLICATE_DICE, DUPLICATE_JACCARD, RELATED_SIMILARITY, SAME_INSIGHT } from './dedup.js';
 export { ageDays, decay, DEFAULT_THRESHOLD, entryValue, HALF_LIFE_DAYS, helpRatio, importance, PRUNE_BELOW, tierOf, TIERS, valueFactor, type Tier } from './score.js';
 export {
   cosine,

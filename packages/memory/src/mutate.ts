@@ -3,7 +3,7 @@
  * Each function mutates the `MemoryData` it is given and returns what happened, so it can run
  * inside `openMemory(...).update(draft => ...)` where the store supplies a fresh locked copy.
  */
-import { findNearDuplicate } from './dedup.js';
+import { findNearDuplicate, SAME_INSIGHT, triggerSimilarity } from './dedup.js';
 import { MemoryError } from './errors.js';
 import { checkFailureGates, checkPatternGates, slugFromTrigger, type GateRefusal } from './gates.js';
 import { dropDanglingEdges, findEntry } from './graph.js';
@@ -108,7 +108,11 @@ export function addFailure(data: MemoryData, input: FailureInput, options: AddOp
   return { status: 'added', kind: 'failure', name, evicted };
 }
 
-/** Add a pattern: the same rules as addFailure, with `saved` in place of cost. */
+/**
+ * Add a pattern: the same rules as addFailure, with `saved` in place of cost, except that a near
+ * duplicate is the same situation AND the same lesson: a pattern whose trigger is near but whose
+ * insight says something else is another pattern (merging kept the first insight and lost the rest).
+ */
 export function addPattern(data: MemoryData, input: PatternInput, options: AddOptions): AddResult {
   const refusals = checkPatternGates(input);
   if (refusals.length > 0) return { status: 'refused', kind: 'pattern', name: input.name, refusals };
@@ -116,7 +120,8 @@ export function addPattern(data: MemoryData, input: PatternInput, options: AddOp
   const tags = cleanList(input.tags, 'tags');
   const sameName = input.name === undefined ? undefined : findEntry(data, input.name);
   if (sameName !== undefined && sameName.kind !== 'pattern') throw new MemoryError('duplicate-name', `${JSON.stringify(input.name)} is already the name of a failure`);
-  const dup = sameName !== undefined ? { index: sameName.index, similarity: 1 } : findNearDuplicate(input.trigger, data.patterns);
+  const sameLesson = (p: Pattern): boolean => p.insight.trim() === '' || triggerSimilarity(p.insight, input.insight) >= SAME_INSIGHT;
+  const dup = sameName !== undefined ? { index: sameName.index, similarity: 1 } : findNearDuplicate(input.trigger, data.patterns, sameLesson);
   if (dup !== undefined) {
     const old = data.patterns[dup.index]!;
     old.source = sortedUnion(old.source, source);

@@ -9,8 +9,9 @@
  *   verdict is UNVERIFIED (learned, flagged).
  * - A completed workspace becomes a pattern candidate only if it scores at least 3 points AND has an
  *   insight to store (FTL's rule passed nearly every completion):
- *     +2 recovery: a blocked workspace in the same batch shares a delta file, or at least half the words
- *        of the two objectives (Jaccard >= 0.5): this completion got past something that failed;
+ *     +2 recovery: a blocked workspace in the same batch is the same task, shares a delta file, or has at
+ *        least half the words of its objective (Jaccard >= 0.5; only task objectives count: FTL gives
+ *        every workspace the campaign's, which made every completion a "recovery");
  *     +1 stated insight: a delivered line starting "Pattern:", "Insight:", "Lesson:", "Learned:" or
  *        "Approach:" (that line is the insight);
  *     +1 memory helped: its <memory_utilization> reports an entry that helped;
@@ -18,17 +19,22 @@
  *     +1 real verification: a verify command other than true, :, exit 0 or echo.
  *   A routine completion (long delivery, real verify) scores 2 and is not learned. The insight is the
  *   stated one, or for a recovery its first delivered line if that says something (at least 20
- *   characters and 3 specific words: "done" teaches nothing). saved = budget x 500.
+ *   characters and 3 specific words: "done" teaches nothing). saved = budget x 500. The trigger is the
+ *   task's objective, or, where the workspace carries the campaign's, the task's slug as words and
+ *   its files ("password hash in src/password-hash.ts"): one pattern per task, not one per campaign.
+ * - A failure that reads like (RELATED_SIMILARITY) a memory failure its builder reports using, or one
+ *   the retry that got past it reports helped, is that failure: merged into it (`knownAs`), not
+ *   stored beside it as a near-duplicate.
  * - <memory_utilization> entries become feedback (helped/failed) for the named entries, once per
  *   workspace (applyObservation records it in `observed`; each attempt at a retried task is its own
  *   workspace, `003_route#2`); `sibling-{seq}_*` and `attempt-{seq}_*` entries are ephemeral
  *   (injected="false") and skipped.
  */
-import { jaccard } from './dedup.js';
+import { dice, jaccard, RELATED_SIMILARITY, trigrams } from './dedup.js';
 import { deriveMatch } from './derive-match.js';
 import { findEntry, link } from './graph.js';
 import { addFailure, addPattern, feedback, type AddResult, type FailureInput, type Outcome, type PatternInput } from './mutate.js';
-import { tokenize } from './tokenize.js';
+import { normalizeText, tokenize } from './tokenize.js';
 import type { MemoryData } from './types.js';
 import type { VerifyRunner } from './verify.js';
 
@@ -74,6 +80,11 @@ export interface FailureCandidate {
   /** Whether applyObservation will try to add it (not for FALSE_POSITIVE). */
   learn: boolean;
   input: FailureInput;
+  /**
+   * Memory failures the retry that got past this block reports as helped: when one reads like this
+   * failure (RELATED_SIMILARITY), applyObservation merges into it instead of adding a near-duplicate.
+   */
+  knownAs: string[];
 }
 
 export interface PatternCandidate {
@@ -111,6 +122,12 @@ export interface ObserveOptions {
   timeoutMs?: number | undefined;
   /** Directory the verify commands run in. */
   cwd?: string | undefined;
+  /**
+   * The campaign's objective: a workspace whose objective is this one (FTL writes it into every
+   * workspace) says nothing about its task. An objective shared by workspaces of different tasks
+   * in the batch is taken as the campaign's too.
+   */
+  campaignObjective?: string | undefined;
 }
 
 export const PATTERN_MIN_SCORE = 3;
@@ -142,6 +159,8 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
   const patterns: PatternCandidate[] = [];
   const feedbackList: FeedbackCandidate[] = [];
   const blocked = records.filter((r) => r.status === 'blocked');
+  const campaignWide = campaignObjectives(records, options.campaignObjective);
+  const ownObjective = (r: WorkspaceRecord): string | undefined => (campaignWide.has(normalizeText(r.objective)) || r.objective.trim() === '' ? undefined : r.objective.trim());
   const verified = new Map<string, ReturnType<VerifyRunner>>();
   for (const record of records) {
     const id = workspaceId(record);
@@ -176,6 +195,7 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
         fixedBy: fixedBy === undefined ? undefined : workspaceId(fixedBy),
         verdict,
         learn: verdict !== 'FALSE_POSITIVE',
+        knownAs: knownFailures(record, fixedBy),
         input: {
           trigger: first.trim(),
           fix:
@@ -194,11 +214,14 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
     }
     const reasons: string[] = [];
     let score = 0;
-    const objectiveTokens = new Set(tokenize(record.objective));
-    const recovered = blocked.find((b) => b.delta.some((f) => record.delta.includes(f)) || sameObjective(objectiveTokens, b.objective));
+    const own = ownObjective(record);
+    const objectiveTokens = new Set(own === undefined ? [] : tokenize(own));
+    const sameTask = (b: WorkspaceRecord): boolean => String(b.seq) === String(record.seq);
+    const sameFiles = (b: WorkspaceRecord): boolean => b.delta.some((f) => record.delta.includes(f));
+    const recovered = blocked.find((b) => sameTask(b) || sameFiles(b) || (ownObjective(b) !== undefined && sameObjective(objectiveTokens, b.objective)));
     if (recovered !== undefined) {
       score += 2;
-      reasons.push(`+2 recovery: ${workspaceId(recovered)} was blocked on the same ${recovered.delta.some((f) => record.delta.includes(f)) ? 'files' : 'objective'}`);
+      reasons.push(`+2 recovery: ${workspaceId(recovered)} was blocked on the same ${sameTask(recovered) ? 'task' : sameFiles(recovered) ? 'files' : 'objective'}`);
     }
     const marker = INSIGHT_MARKER.exec(record.delivered);
     if (marker !== null) {
@@ -229,10 +252,43 @@ export async function observe(records: readonly WorkspaceRecord[], options: Obse
       reasons,
       learn: rejected === undefined,
       rejected,
-      input: rejected === undefined ? { trigger: record.objective.trim(), insight, saved: budget * 500, source, tags: ['observed'] } : undefined,
+      input: rejected === undefined ? { trigger: own ?? taskTrigger(record), insight, saved: budget * 500, source, tags: ['observed'] } : undefined,
     });
   }
   return { failures, patterns, feedback: feedbackList };
+}
+
+/**
+ * Objectives that belong to the campaign, not to a task (normalised): the one given, and any that
+ * workspaces of two different tasks share.
+ */
+function campaignObjectives(records: readonly WorkspaceRecord[], given: string | undefined): Set<string> {
+  const out = new Set<string>();
+  if (given !== undefined && given.trim() !== '') out.add(normalizeText(given));
+  const seqOf = new Map<string, string>();
+  for (const r of records) {
+    const key = normalizeText(r.objective);
+    if (key === '') continue;
+    const seen = seqOf.get(key);
+    if (seen === undefined) seqOf.set(key, String(r.seq));
+    else if (seen !== String(r.seq)) out.add(key);
+  }
+  return out;
+}
+
+/**
+ * The memory failures a blocked workspace may be: those its builder reports using (it met them), and
+ * those the retry that got past it reports helped (their fix was the way past).
+ */
+function knownFailures(record: WorkspaceRecord, fixedBy: WorkspaceRecord | undefined): string[] {
+  const used = [...(record.utilization ?? []), ...(fixedBy?.utilization ?? []).filter((u) => u.outcome === 'helped')];
+  return [...new Set(used.filter((u) => u.type === 'failure' && !EPHEMERAL_NAME.test(u.name)).map((u) => u.name))];
+}
+
+/** A task's own words when its workspace carries only the campaign's objective: its slug and its files. */
+function taskTrigger(record: WorkspaceRecord): string {
+  const words = record.slug.replace(/[-_.]+/g, ' ').trim();
+  return (record.delta.length === 0 ? words : `${words} in ${record.delta.join(', ')}`).slice(0, 1000);
 }
 
 /** A later attempt at the same task that completed (the retry that got past this block), if any. */
@@ -273,6 +329,20 @@ function learnLink(data: MemoryData, out: ObservationApplied, from: string, to: 
   out.links.push({ from, to, type });
 }
 
+/** Of the named memory failures, the one whose trigger reads most like `trigger` (at least RELATED_SIMILARITY). */
+function relatedEntry(data: MemoryData, trigger: string, names: readonly string[]): string | undefined {
+  let best: { name: string; similarity: number } | undefined;
+  const tokens = new Set(tokenize(trigger));
+  const grams = trigrams(trigger);
+  for (const name of names) {
+    const entry = data.failures.find((e) => e.name === name);
+    if (entry === undefined) continue;
+    const similarity = Math.min(jaccard(tokens, new Set(tokenize(entry.trigger))), dice(grams, trigrams(entry.trigger)));
+    if (similarity >= RELATED_SIMILARITY && (best === undefined || similarity > best.similarity)) best = { name, similarity };
+  }
+  return best?.name;
+}
+
 /** How many observed workspaces memory.json remembers (the oldest are forgotten first). */
 export const MAX_OBSERVED = 5000;
 
@@ -286,7 +356,8 @@ export function applyObservation(data: MemoryData, observation: Observation, opt
   const failureName = new Map<string, string>();
   for (const f of observation.failures) {
     if (!f.learn) continue;
-    const added = addFailure(data, f.input, options);
+    const known = relatedEntry(data, f.input.trigger, f.knownAs ?? []);
+    const added = addFailure(data, known === undefined ? f.input : { ...f.input, name: known }, options);
     out.failures.push({ ...added, workspace: f.workspace, verdict: f.verdict });
     if (added.status !== 'refused') failureName.set(f.workspace, added.name);
   }

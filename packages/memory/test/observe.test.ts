@@ -92,6 +92,7 @@ describe('observe', () => {
         fixedBy: undefined,
         verdict: 'UNVERIFIED',
         learn: true,
+        knownAs: [],
         input: {
           trigger: 'jsonwebtoken verify throws TokenExpiredError before refresh runs',
           fix: 'Catch TokenExpiredError in the middleware and refresh there.',

@@ -29,10 +29,12 @@ export async function claimObligations(root: string, runners: readonly string[],
   for (const task of campaign.tasks) {
     if (task.status === 'in_progress' && task.runner !== undefined && runners.includes(task.runner)) {
       const seq = formatSeq(task.seq);
+      // Only the holder may finish it: the command names the runner (quoted when it is not one word).
+      const runner = /^[A-Za-z0-9._:@-]+$/.test(task.runner) ? task.runner : `'${task.runner.replace(/'/g, "'\\''")}'`;
       out.push({
         kind: 'claim',
         what: `campaign task ${seq} (${task.slug}) is claimed by ${task.runner} and still in_progress`,
-        command: `ratchet campaign update-task ${seq} complete (or: ratchet campaign update-task ${seq} blocked --reason "<why>")`,
+        command: `ratchet campaign update-task ${seq} complete --runner ${runner} (or: ratchet campaign update-task ${seq} blocked --runner ${runner} --reason "<why>")`,
       });
     }
   }

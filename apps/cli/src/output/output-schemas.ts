@@ -358,7 +358,11 @@ function importSchema(): Schema {
           {
             system,
             found: arr(str('A file, relative to dir.'), 'Every file of the layout found.'),
-            readInPlace: arr(obj({ path: str('A file, relative to dir.'), by: str('What reads it.') }, ['path', 'by'], 'A file Ratchet reads where it is.'), 'Files read in place.'),
+            readInPlace: arr(
+              obj({ path: str('A file, relative to dir.'), by: str('What reads it (the command).'), checked: bool('True when the import parsed it with that reader.') }, ['path', 'by', 'checked'], 'A file Ratchet reads where it is.'),
+              'Files Ratchet reads in place (a broken one is listed under problems instead).',
+            ),
+            ignored: arr(obj({ path: str('A file, relative to dir.'), why: str('Why Ratchet does not read it.') }, ['path', 'why'], 'A file of the layout Ratchet does not read.'), 'Files found but neither read nor converted: never parsed, so they block nothing.'),
             convert: arr(
               obj({ from: str('The original file.'), to: str('The Ratchet file it becomes.'), how: str('What converts it.'), status: { enum: ['planned', 'written', 'refused'], description: 'planned without --write; refused when the target exists (never overwritten) or the conversion failed.' }, reason: str('Why it was refused.') }, ['from', 'to', 'how', 'status'], 'A conversion.'),
               'Conversions.',
@@ -366,7 +370,7 @@ function importSchema(): Schema {
             problems: arr(problem, 'Broken input files of this system.'),
             notes: arr(str('A remark.'), 'Remarks.'),
           },
-          ['system', 'found', 'readInPlace', 'convert', 'problems', 'notes'],
+          ['system', 'found', 'readInPlace', 'convert', 'ignored', 'problems', 'notes'],
           'What was found for one system.',
         ),
         'One report per system inspected (auto: every layout found).',

@@ -51,8 +51,8 @@ export const CAMPAIGN_STEPS: readonly TourStep[] = [
   },
   {
     title: 'Only legal transitions',
-    explain: 'in_progress -> complete is legal; the task lifecycle is an fsm-core machine.',
-    args: ['campaign', 'update-task', '001', 'complete'],
+    explain: 'in_progress -> complete is legal, and only for the holder of the claim (--runner); the task lifecycle is an fsm-core machine.',
+    args: ['campaign', 'update-task', '001', 'complete', '--runner', 'builder-1'],
     expectExit: 0,
   },
   {
@@ -82,7 +82,7 @@ export const CAMPAIGN_STEPS: readonly TourStep[] = [
   {
     title: 'And in the campaign',
     explain: 'The task is an original failure (not a cascade).',
-    args: ['campaign', 'update-task', '002', 'blocked', '--reason', 'bcrypt native build fails'],
+    args: ['campaign', 'update-task', '002', 'blocked', '--runner', 'builder-1', '--reason', 'bcrypt native build fails'],
     expectExit: 0,
   },
   {
@@ -106,7 +106,7 @@ export const CAMPAIGN_STEPS: readonly TourStep[] = [
   {
     title: 'Finish the sibling',
     explain: 'The login route is done.',
-    args: ['campaign', 'update-task', '003', 'complete'],
+    args: ['campaign', 'update-task', '003', 'complete', '--runner', 'builder-2'],
     expectExit: 0,
   },
   {

@@ -11,6 +11,6 @@ for (;;) {
   const task = await claimTask(root, runner, { store });
   if (task === undefined) break;
   process.stdout.write(`claimed ${task.seq}\n`);
-  if (complete === 'complete') await updateTask(root, task.seq, 'complete', { store });
+  if (complete === 'complete') await updateTask(root, task.seq, 'complete', { store, runner });
 }
 process.stdout.write('done\n');

@@ -54,8 +54,12 @@ export const registerCampaign: RegisterArea = (program: Command, action) => {
     .argument('<seq>', 'the task ("001" and 1 are the same)')
     .addArgument(new Argument('<status>', 'new status').choices(['pending', 'in_progress', 'complete', 'blocked']))
     .option('--reason <text>', 'why (recorded; use it when blocking)')
-    .option('--runner <runner>', 'who reports it: a task under a leased claim is refused (exit 2, naming the holder) when RUNNER no longer holds the lease')
-    .addHelpText('after', '\nExamples:\n  ratchet campaign update-task 001 in_progress\n  ratchet campaign update-task 002 blocked --reason "fixture missing"\n  ratchet campaign update-task 003 complete --runner builder-1')
+    .option('--runner <runner>', 'who reports it: a claimed task changes only by its holder (exit 2 naming the holder otherwise, and when RUNNER\'s lease has run out)')
+    .addOption(new Option('--as <who>', 'user: the user overrides the claim from their own terminal (refused when RATCHET_ACTOR=agent)').choices(['user']))
+    .addHelpText(
+      'after',
+      '\nA task claimed with `ready --claim R` (in_progress under R) changes only with --runner R. Leaving\n--runner out, or naming another runner, is refused (exit 2) and nothing is written; the user\nreleases or finishes someone else\'s claim with --as user.\n\nExamples:\n  ratchet campaign update-task 001 in_progress\n  ratchet campaign update-task 003 complete --runner builder-1\n  ratchet campaign update-task 002 blocked --runner builder-2 --reason "fixture missing"\n  ratchet campaign update-task 004 pending --as user   # the user takes a claim back',
+    )
     .action(action(() => import('./update-task.js')));
 
   campaign

@@ -1,8 +1,8 @@
 /**
- * `ratchet import <system> [dir]`: what Ratchet finds of an original system in `dir`, what it reads
- * in place, what it would convert and to where. Writes only with --write, never over an existing
- * file (that conversion is refused and named), and a broken input file stops everything (exit 2,
- * with its place) before any write.
+ * `ratchet import <system> [dir]`: what Ratchet finds of an original system in `dir`, in three lists:
+ * what it reads in place (and with what), what it would convert and to where, and what it ignores
+ * (and why). Writes only with --write, never over an existing file (that conversion is refused and
+ * named), and a broken file Ratchet reads stops everything (exit 2, with its place) before any write.
  */
 import { join, relative } from 'node:path';
 import { importFtlCampaign } from '@ratchet/campaign-dag';
@@ -15,7 +15,7 @@ import { versioned } from '../../output/json-output.js';
 import { resolvePath } from '../../paths.js';
 import { DEFAULT_FILE } from '../memory/shared.js';
 import { inspectClaudeOrchestration, inspectFrontalCortex, inspectFtl, inspectJixo, inspectJules, problemOf } from './inspect.js';
-import { detectSystems, exists, SYSTEMS, type Conversion, type System, type SystemReport } from './layouts.js';
+import { detectSystems, exists, SYSTEMS, type Conversion, type Ignored, type System, type SystemReport } from './layouts.js';
 
 const STATE_DIR = '.ratchet';
 
@@ -49,12 +49,45 @@ async function convert(root: string, c: Conversion, now: number, notes: string[]
       const r = result!;
       notes.push(`memory: ${r.added.length} added, ${r.merged.length} merged, ${r.refused.length} refused by the gates, ${r.skipped.length} skipped`);
       for (const n of r.neutralised) notes.push(`memory: ${n.name} kept without its match ${JSON.stringify(n.match)}: ${n.reason}`);
-    } else await importFtlCampaign(root, join(root, c.from), { stateDir: STATE_DIR });
+    } else notes.push(...(await importFtlCampaign(root, join(root, c.from), { stateDir: STATE_DIR })).notes);
     c.status = 'written';
   } catch (err) {
     c.status = 'refused';
     c.reason = problemOf(c.from, err)[0]!.message;
   }
+}
+
+/**
+ * The ignored files for a person: one line per file, except that more than three files sharing a
+ * reason and an extension are one line with their common folder and the count
+ * (`.claude/orchestration/**\/*.py: 142 files`). --json lists every file.
+ */
+export function ignoredLines(ignored: readonly Ignored[]): string[] {
+  const groups = new Map<string, { why: string; paths: string[] }>();
+  for (const i of ignored) {
+    const key = `${i.why}\u0000${extensionOf(i.path)}`;
+    const group = groups.get(key) ?? { why: i.why, paths: [] };
+    group.paths.push(i.path);
+    groups.set(key, group);
+  }
+  const out: string[] = [];
+  for (const { why, paths } of groups.values()) {
+    if (paths.length <= 3) for (const p of paths) out.push(`${p}  (${why})`);
+    else out.push(`${globOf(paths)}: ${paths.length} files  (${why})`);
+  }
+  return out;
+}
+
+const extensionOf = (path: string): string => /(\.[A-Za-z0-9]+)$/.exec(path.slice(path.lastIndexOf('/') + 1))?.[1] ?? '';
+
+/** `dir/**\/*.ext` for paths under one folder sharing an extension (`dir/**` when they do not). */
+function globOf(paths: readonly string[]): string {
+  const dirs = paths.map((p) => p.split('/').slice(0, -1));
+  const common: string[] = [];
+  for (let i = 0; dirs.every((d) => i < d.length && d[i] === dirs[0]![i]); i++) common.push(dirs[0]![i]!);
+  const exts = new Set(paths.map(extensionOf));
+  const tail = exts.size === 1 && !exts.has('') ? `**/*${[...exts][0]!}` : '**';
+  return common.length === 0 ? tail : `${common.join('/')}/${tail}`;
 }
 
 export default async function importCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -79,9 +112,10 @@ export default async function importCommand(ctx: Context, args: string[], option
   } else {
     if (nothing) ctx.out(which === 'auto' ? `no layout of ${SYSTEMS.join(', ')} found in ${shownDir}` : `no ${which} layout found in ${shownDir}`);
     for (const r of reports) {
-      ctx.out(`${r.system}: ${r.found.length} file(s) found`);
-      for (const f of r.readInPlace) ctx.out(`  read in place  ${f.path}  (${f.by})`);
+      ctx.out(`${r.system}: ${r.found.length} file(s) found: ${r.readInPlace.length} read in place, ${r.convert.length} to convert, ${r.ignored.length} ignored${r.problems.length === 0 ? '' : `, ${r.problems.length} problem(s)`}`);
+      for (const f of r.readInPlace) ctx.out(`  read in place  ${f.path}  (${f.by}${f.checked ? '; it parses' : ''})`);
       for (const c of r.convert) ctx.out(`  ${c.status === 'planned' ? 'would convert' : c.status === 'written' ? 'converted' : 'refused'}  ${c.from} -> ${c.to}  (${c.reason ?? c.how})`);
+      for (const line of ignoredLines(r.ignored)) ctx.out(`  ignored        ${line}`);
       for (const n of r.notes) ctx.out(`  note: ${n}`);
     }
     if (!write && problems.length === 0 && reports.some((r) => r.convert.length > 0)) ctx.out('nothing written: pass --write to convert');

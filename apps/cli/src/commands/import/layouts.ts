@@ -22,6 +22,14 @@ export interface InPlace {
   path: string;
   /** What reads it (a command or package). */
   by: string;
+  /** True when the import parsed it with that reader (a broken one is a problem instead). */
+  checked: boolean;
+}
+
+/** A file of the layout Ratchet does not read, and why. */
+export interface Ignored {
+  path: string;
+  why: string;
 }
 
 export interface Conversion {
@@ -38,6 +46,7 @@ export interface SystemReport {
   found: string[];
   readInPlace: InPlace[];
   convert: Conversion[];
+  ignored: Ignored[];
   problems: Problem[];
   notes: string[];
 }
@@ -65,6 +74,35 @@ export async function listFiles(root: string, dir: string, max = 2000): Promise<
   return out;
 }
 
+/** Folders a search for a system's file never enters: dependencies, VCS, build output, Ratchet's own state. */
+const NOT_SEARCHED = new Set(['node_modules', '.git', '.hg', '.svn', '.ratchet', 'dist', 'build', 'target', '.venv', 'venv', '__pycache__', '.tox']);
+
+/**
+ * Files named one of `names` anywhere under `root` (relative, sorted), at most `depth` folders
+ * down and after visiting at most `budget` entries: where a system's users keep a file is theirs
+ * to choose (Frontal Cortex's one public repository keeps its registry in documentation/).
+ */
+export async function findFiles(root: string, names: readonly string[], depth = 5, budget = 20_000): Promise<string[]> {
+  const wanted = new Set(names);
+  const out: string[] = [];
+  let visited = 0;
+  const walk = async (abs: string, level: number): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (++visited > budget) return;
+      if (e.isFile() && wanted.has(e.name)) out.push(relative(root, join(abs, e.name)).split('\\').join('/'));
+      else if (e.isDirectory() && level < depth && !NOT_SEARCHED.has(e.name)) await walk(join(abs, e.name), level + 1);
+    }
+  };
+  await walk(root, 0);
+  return out.sort();
+}
+
 export async function exists(path: string): Promise<'file' | 'dir' | undefined> {
   try {
     const s = await stat(path);
@@ -84,6 +122,9 @@ export async function detectSystems(root: string): Promise<System[]> {
   if (await has('.jixo')) found.push('jixo');
   if (await has('.ftl')) found.push('ftl');
   if ((await has('.claude/orchestration')) || (await has('.claude/memory'))) found.push('claude-orchestration');
-  if ((await has('action_types.yaml')) || (await has('goals.yaml')) || (await has('goals.json'))) found.push('frontal-cortex');
+  // An action-type registry anywhere, but not the protocols/action_types.json Ratchet itself writes
+  // (a merged proposal): that one is Ratchet's, not a trace of Frontal Cortex.
+  const registries = (await findFiles(root, ['action_types.yaml', 'action_types.yml', 'action_types.json'])).filter((f) => f !== 'protocols/action_types.json');
+  if (registries.length > 0 || (await has('goals.yaml')) || (await has('goals.json'))) found.push('frontal-cortex');
   return found;
 }

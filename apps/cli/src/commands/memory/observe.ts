@@ -1,4 +1,4 @@
-import { CampaignError, readCampaignWorkspaces, recordObservation } from '@ratchet/campaign-dag';
+import { CampaignError, readArchive, readCampaign, readCampaignWorkspaces, recordObservation } from '@ratchet/campaign-dag';
 import { applyObservation, observe, runVerifyCommand, type ObservationApplied } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
@@ -23,6 +23,19 @@ async function recordPhase(ctx: Context, options: Record<string, unknown>): Prom
   }
 }
 
+/**
+ * The observed campaign's objective (the active one's, or an archived one's by id): FTL writes it into
+ * every workspace, so the observer must not take it for a task's own objective. Undefined when the
+ * campaign cannot be read (the observer then spots an objective shared by several tasks itself).
+ */
+async function objectiveOf(ctx: Context, id: string | undefined, options: Record<string, unknown>): Promise<string | undefined> {
+  const opts = await campaignOptionsWithBackend(ctx, options);
+  const active = await readCampaign(ctx.cwd, opts).catch(() => undefined);
+  if (id === undefined || active?.id === id) return active?.objective;
+  const { entries } = await readArchive(ctx.cwd, opts).catch(() => ({ entries: [] }));
+  return entries.find((e) => e.campaign.id === id)?.campaign.objective;
+}
+
 export default async function memoryObserve(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
   const { path, shown } = memoryFile(ctx, options);
   const campaign = args[0];
@@ -30,8 +43,10 @@ export default async function memoryObserve(ctx: Context, args: string[], option
   const found = await guard(ctx, async () => readCampaignWorkspaces(ctx.cwd, { ...(await campaignOptionsWithBackend(ctx, options)), ...(campaign === undefined ? {} : { campaign }) }));
   const records = found.workspaces.map(toObserved).filter((r) => r !== undefined);
   const campaignId = campaign ?? found.workspaces[0]?.campaign ?? 'campaign';
+  const campaignObjective = await objectiveOf(ctx, campaign, options);
   const observation = await observe(records, {
     campaign: campaignId,
+    ...(campaignObjective === undefined ? {} : { campaignObjective }),
     cwd: ctx.cwd,
     ...(options.verify === true ? { verify: runVerifyCommand } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),

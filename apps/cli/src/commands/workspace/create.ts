@@ -28,16 +28,19 @@ export default async function create(ctx: Context, args: string[], options: Reco
     const shared = await sharedStorageOf(ctx);
     if (shared !== undefined || existsSync(memoryPath)) priorKnowledge = await priorKnowledgeFromMemory(await projectMemory(ctx, memoryPath), taskTopic(task, campaign.objective), Date.now(), await configuredEmbedder(ctx.cwd));
   }
-  const { path, record } = await guard(ctx, async () => createWorkspace(ctx.cwd, seq, { ...(await campaignOptionsWithBackend(ctx, options)), ...(priorKnowledge === undefined ? {} : { priorKnowledge }) }));
+  const runner = typeof options.runner === 'string' ? { runner: options.runner } : {};
+  const { path, record } = await guard(ctx, async () => createWorkspace(ctx.cwd, seq, { ...(await campaignOptionsWithBackend(ctx, options)), ...runner, ...(priorKnowledge === undefined ? {} : { priorKnowledge }) }));
   const shown = displayPath(ctx, path);
   if (ctx.json) ctx.emitJson({ ok: true, path: shown, workspace: record });
   else {
     const failures = record.priorKnowledge.failures;
     const earlier = failures.filter((f) => !f.injected && f.name.startsWith('attempt-')).length;
+    const lost = failures.filter((f) => !f.injected && /^attempt-.*_lost\.\d+$/.test(f.name)).length;
     const siblings = failures.filter((f) => !f.injected).length - earlier;
-    ctx.out(`created ${shown}${record.attempt === undefined ? '' : ` (attempt ${record.attempt}; the failed ones are kept beside it)`}`);
+    const kept = lost === 0 ? 'the failed ones are kept beside it' : lost === earlier ? 'the lost one is kept beside it' : 'the earlier ones are kept beside it';
+    ctx.out(`created ${shown}${record.attempt === undefined ? '' : ` (attempt ${record.attempt}; ${kept})`}`);
     ctx.out(
-      `  lineage: ${record.lineage.length} parent${record.lineage.length === 1 ? '' : 's'}; prior knowledge: ${earlier > 0 ? `${earlier} earlier failure(s) of this task, ` : ''}${failures.length - siblings - earlier} failure(s) from memory, ${siblings} sibling failure(s), ${record.priorKnowledge.patterns.length} pattern(s)`,
+      `  lineage: ${record.lineage.length} parent${record.lineage.length === 1 ? '' : 's'}; prior knowledge: ${earlier - lost > 0 ? `${earlier - lost} earlier failure(s) of this task, ` : ''}${lost > 0 ? `${lost} lost attempt(s), ` : ''}${failures.length - siblings - earlier} failure(s) from memory, ${siblings} sibling failure(s), ${record.priorKnowledge.patterns.length} pattern(s)`,
     );
     for (const f of failures) ctx.out(`  - ${f.injected ? 'failure' : f.name.startsWith('attempt-') ? 'earlier attempt' : 'sibling'} ${f.name}: ${f.trigger}`);
   }

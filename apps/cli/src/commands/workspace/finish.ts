@@ -12,7 +12,7 @@ export default async function finish(ctx: Context, args: string[], options: Reco
   const [action, seqText] = args;
   const seq = seqArg(seqText);
   const utilized = parseUtilized(options.utilized);
-  const opts = { ...(await campaignOptionsWithBackend(ctx, options)), utilized };
+  const opts = { ...(await campaignOptionsWithBackend(ctx, options)), utilized, ...(typeof options.runner === 'string' ? { runner: options.runner } : {}) };
   let result;
   if (action === 'block') {
     const reason = typeof options.reason === 'string' ? options.reason : '';

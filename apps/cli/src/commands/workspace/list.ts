@@ -20,8 +20,9 @@ export default async function list(ctx: Context, _args: string[], options: Recor
   else {
     for (const w of workspaces) {
       // A retried task lists its live workspace and each failed earlier attempt (kept as history).
-      const label = w.live && w.attempt === undefined ? w.id : `${w.id} #${w.attempt ?? 1}${w.live ? '' : ' (earlier)'}`;
-      ctx.out(`${label.padEnd(28)} ${w.status.padEnd(9)} ${(w.blockedReason ?? w.delivered).split('\n')[0] ?? ''}`);
+      const label = w.live && w.attempt === undefined ? w.id : `${w.id} #${w.attempt ?? 1}${w.live ? '' : w.lost === true ? ' (lost)' : ' (earlier)'}`;
+      const status = w.lost === true ? 'lost' : w.status;
+      ctx.out(`${label.padEnd(28)} ${status.padEnd(9)} ${(w.blockedReason ?? w.delivered).split('\n')[0] ?? ''}`);
     }
   }
   return unreadable.length === 0 ? EXIT_OK : EXIT_USAGE;

@@ -24,9 +24,13 @@ export const registerWorkspace: RegisterArea = (program: Command, action) => {
       .argument('<seq>', 'the task')
       .option('--prior-knowledge <file>', 'JSON {"failures": [...], "patterns": [...]} to inject as <prior_knowledge> instead of querying memory')
       .option('--memory <file>', 'the memory file queried for <prior_knowledge> (default: .ratchet/memory.json, when it exists)')
-      .option('--no-memory', 'inject no memory entries (sibling failures are still injected)'),
+      .option('--no-memory', 'inject no memory entries (sibling failures are still injected)')
+      .option('--runner <runner>', 'who asks: refused (exit 2) when another runner holds the task'),
   )
-    .addHelpText('after', '\nExamples:\n  ratchet workspace create 002\n  ratchet campaign update-task 002 pending && ratchet workspace create 002   # retry: attempt 2')
+    .addHelpText(
+      'after',
+      "\nA task that changed hands (its lease ran out and another runner took it over, or the claim was given\nback and claimed again): the lost builder's workspace is kept as {seq}_{slug}_lost.{n}.xml and the new\nholder's is attempt n+1, told where the lost attempt is.\n\nExamples:\n  ratchet workspace create 002 --runner builder-1\n  ratchet campaign update-task 002 pending && ratchet workspace create 002   # retry: attempt 2",
+    )
     .action(action(() => import('./create.js')));
 
   dir(
@@ -36,7 +40,8 @@ export const registerWorkspace: RegisterArea = (program: Command, action) => {
       .argument('<seq>', 'the task')
       .option('--delivered <text>', 'what was delivered')
       .option('--from-file <file>', 'read the delivery from a file ("-" for stdin)')
-      .option('--utilized <name:type>', 'a prior-knowledge entry the builder used (type failure or pattern); repeat for several', collect),
+      .option('--utilized <name:type>', 'a prior-knowledge entry the builder used (type failure or pattern); repeat for several', collect)
+      .option('--runner <runner>', 'who finishes it: refused (exit 2) when the workspace was made for another runner'),
   )
     .addHelpText('after', '\nExample:\n  ratchet workspace complete 002 --delivered "login endpoint and tests" --utilized import-cycle:failure')
     .action(action(() => import('./finish.js'), 'complete'));
@@ -47,7 +52,8 @@ export const registerWorkspace: RegisterArea = (program: Command, action) => {
       .description('mark the workspace blocked with the reason (renamed to _blocked.xml; later workspaces of the campaign see it as a sibling failure)')
       .argument('<seq>', 'the task')
       .requiredOption('--reason <text>', 'why the task cannot be done (first line becomes the sibling failure trigger)')
-      .option('--utilized <name:type>', 'a prior-knowledge entry the builder used; repeat for several', collect),
+      .option('--utilized <name:type>', 'a prior-knowledge entry the builder used; repeat for several', collect)
+      .option('--runner <runner>', 'who blocks it: refused (exit 2) when the workspace was made for another runner'),
   )
     .addHelpText('after', '\nExample:\n  ratchet workspace block 003 --reason "sphinx is not installed"')
     .action(action(() => import('./finish.js'), 'block'));
@@ -62,7 +68,7 @@ export const registerWorkspace: RegisterArea = (program: Command, action) => {
     .addHelpText('after', '\nExample:\n  ratchet workspace show 002 --xml')
     .action(action(() => import('./show.js')));
 
-  dir(workspace.command('list').description("list the workspaces of the active campaign with their status, and retried tasks' failed earlier attempts"))
+  dir(workspace.command('list').description("list the workspaces of the active campaign with their status, retried tasks' failed earlier attempts, and lost attempts"))
     .addHelpText('after', '\nExample:\n  ratchet workspace list')
     .action(action(() => import('./list.js')));
 };
