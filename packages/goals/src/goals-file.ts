@@ -11,7 +11,7 @@ import { NotFoundError, defineDocument, openDocument, openStoredDocument, shared
 import { createHash } from 'node:crypto';
 import { ConflictError, InputError, OwnerError, UntrustedRegistryError } from './errors.js';
 import { markMerged, type PolicyHandlers } from './ops.js';
-import { applyProposal, serializeRegistry } from './proposals.js';
+import { applyProposal, checkMergedGuard, serializeRegistry } from './proposals.js';
 import { REGISTRY_MAX_BYTES, readRegistryFile, registryFormat, type Registry, type RegistryFormat } from './registry.js';
 import { applyCommit, checkCommit, commitDigest, findReplay, type CommitResult, type TurnCommit } from './turn.js';
 import { Tx, emptyState } from './tx.js';
@@ -156,7 +156,11 @@ export interface GoalsStore {
    * `ifMissing`: the registry in use when the file does not exist yet (the bundled one): the file is
    * created from it, with the change.
    */
-  mergeProposal(id: string, registryPath: string, meta: { actor: Actor; displayPath?: string | undefined; ifMissing?: ActionTypeRegistryDocument | undefined }): Promise<{ proposal: RegistryProposal; patch: string }>;
+  mergeProposal(
+    id: string,
+    registryPath: string,
+    meta: { actor: Actor; displayPath?: string | undefined; ifMissing?: ActionTypeRegistryDocument | undefined; handlers?: PolicyHandlers | undefined },
+  ): Promise<{ proposal: RegistryProposal; patch: string }>;
   /**
    * Compact the oldest audit entries into a summary (see compact.ts): the user only. Returns what was
    * compacted and the revert points left; writes nothing when there is nothing to compact.
@@ -364,7 +368,10 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       // The registry file is replaced atomically under its own lock; a running turn keeps the registry it loaded.
       await withLock(registryPath, async () => {
         const current = await currentRegistry(registryPath, meta.ifMissing);
-        const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
+        const document = applyProposal(current.document, proposal);
+        // Checked before anything is written: a guard nobody implements would make the type uncompletable.
+        checkMergedGuard(document, proposal, meta.handlers);
+        const next = await serializeRegistry(document, current.format);
         patch = await registryPatch(current.text, next, meta.displayPath ?? registryPath, { created: current.created });
         if (next !== current.text) await writeFileAtomic(registryPath, next, { maxBytes: REGISTRY_MAX_BYTES });
         merged = next;

@@ -282,6 +282,16 @@ export function outputJsonSchemas(): Record<OutputName, Schema> {
       },
       ['version', 'goals', 'actions', 'by_owner', 'questions', 'counts'],
     ),
+    'actions-update': success(
+      'actions-update',
+      'ratchet actions update --json',
+      "An action after its title, description, priority, effort, due date, goal or blocking flag changed. The agent cannot change a user-owned action's (an error document, exit 1).",
+      {
+        version: int('The goals state version after the change (unchanged when nothing changed).', { minimum: 0 }),
+        action: ref(`${GOALS}#/$defs/PendingAction`, 'The action as it is now.'),
+      },
+      ['version', 'action'],
+    ),
     import: importSchema(),
     ...traceSchemas(),
   };
