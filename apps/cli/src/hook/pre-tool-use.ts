@@ -15,6 +15,7 @@ import { bashWrites, pathsIn } from './bash.js';
 import { ConfigError, loadHookConfig, type HookConfig } from './config.js';
 import { corruptObligation, readTaskSession } from './obligations.js';
 import type { HookPayload } from './payload.js';
+import { reasoningWriteGate } from './reasoning-gate.js';
 import { insideProject, projectRoot, stateFileOf } from './state-files.js';
 import { READ_ONLY_TOOLS, stepScope } from './step-tools.js';
 
@@ -110,6 +111,9 @@ export function preToolUse(root: string, payload: HookPayload): HookAnswer {
     }
     throw err;
   }
+  // 2a. No writes while this session's reasoning flow is open, or before the flow it routed to starts.
+  const reasoning = reasoningWriteGate(root, project, cwd, payload.sessionId, tool, writes.targets, config);
+  if (reasoning !== undefined) return reasoning;
   if (session === undefined) return { kind: 'none' };
 
   // 2. No writes before the plan is accepted (or while the post-mortem is due).
