@@ -111,13 +111,9 @@ export function preToolUse(root: string, payload: HookPayload): HookAnswer {
     }
     throw err;
   }
-  // 2a. No writes while this session's reasoning flow is open, or before the flow it routed to starts.
-  const reasoning = reasoningWriteGate(root, project, cwd, payload.sessionId, tool, writes.targets, config);
-  if (reasoning !== undefined) return reasoning;
-  if (session === undefined) return { kind: 'none' };
 
   // 2. No writes before the plan is accepted (or while the post-mortem is due).
-  if (PLANNING_STATES.has(session.state)) {
+  if (session !== undefined && PLANNING_STATES.has(session.state)) {
     const allowed = config.planningWrites.map((g) => globToRegExp(g));
     for (const target of writes.targets) {
       const rel = insideProject(project, cwd, target);
@@ -128,6 +124,11 @@ export function preToolUse(root: string, payload: HookPayload): HookAnswer {
     }
     return { kind: 'none' };
   }
+
+  // 2a. No writes while this session's reasoning flow is open, or before the flow it routed to starts.
+  const reasoning = reasoningWriteGate(root, project, cwd, payload.sessionId, tool, writes.targets, config);
+  if (reasoning !== undefined) return reasoning;
+  if (session === undefined) return { kind: 'none' };
 
   // 3. While a plan executes: the tool must belong to the current step.
   if (session.state !== 'EXECUTING' || config.strictness === 'off') return { kind: 'none' };
