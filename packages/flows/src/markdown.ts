@@ -52,7 +52,7 @@ export function hasHeading(lines: ReadonlySet<string>, required: string): boolea
     if (text === undefined || !text.startsWith(want)) continue;
     const rest = text.slice(want.length);
     // A qualifier is set off by punctuation: "(JSON)", "- verified", ": done"; more words would be another heading.
-    if (rest === '' || /^\s*[(\[:\-\u2013\u2014|,.]/.test(rest)) return true;
+    if (rest === '' || /^\s*[([:\-\u2013\u2014|,.]/.test(rest)) return true;
   }
   return false;
 }

@@ -51,7 +51,7 @@ export function reasoningFlowIds(config: Pick<HookConfig, 'reasoningFlow'>): Set
  * HALTED for the user's answers), or one that completed and routed to a flow nobody started and the
  * user did not decline. Undefined: nothing holds.
  */
-export function reasoningHold(sessions: readonly ReasoningSession[]): ReasoningHold | undefined {
+export function reasoningHold(sessions: Iterable<ReasoningSession>): ReasoningHold | undefined {
   for (const s of sessions) {
     if (s.status === 'EXECUTING' || s.status === 'LEARNINGS_PENDING') {
       return {
@@ -90,16 +90,19 @@ export function reasoningView(root: string, id: string, flows: ReadonlySet<strin
   return { id, status: state.status, current: state.current, ...(state.handoff !== undefined ? { handoff: state.handoff } : {}), routed: handoffStatus(root, state) };
 }
 
-/** This Claude Code session's reasoning sessions, newest first. Throws the store's errors for a file that cannot be read. */
-export function readReasoningSessions(root: string, claudeSession: string, config: Pick<HookConfig, 'reasoningFlow'>): ReasoningSession[] {
+/**
+ * This Claude Code session's reasoning sessions, newest first, read as they are asked for: the gate
+ * stops at the first that holds, so a write during the newest prompt's reasoning reads one session
+ * file, not the whole history (this runs on every tool call). Throws the store's errors for a file
+ * that cannot be read.
+ */
+export function* readReasoningSessions(root: string, claudeSession: string, config: Pick<HookConfig, 'reasoningFlow'>): Generator<ReasoningSession> {
   const memory = openHookMemory(root, claudeSession).readSync();
   const flows = reasoningFlowIds(config);
-  const out: ReasoningSession[] = [];
   for (const id of [...memory.flows].reverse()) {
     const view = reasoningView(root, id, flows);
-    if (view !== undefined) out.push(view);
+    if (view !== undefined) yield view;
   }
-  return out;
 }
 
 /**
