@@ -148,16 +148,17 @@ export function assess(state: GoalsState, registry: Registry, options: AssessOpt
     for (const w of tokens(text)) if (words.has(w)) n++;
     return n;
   };
-  // An action serving a goal the query is about is about it too (only with a query: tokenising costs).
-  const goalWords = new Map<string, Set<string>>();
-  if (words.size > 0) for (const g of state.goals) goalWords.set(g.id, tokens(g.title));
+  // An action serving a goal the query is about is about it too. One scan per action for the query's
+  // words (a regex of them, whole words only), not a tokenisation of every title: 50,000 actions.
+  const wordsIn = queryMatcher(words);
+  const goalWords = new Map<string, string[]>();
+  if (wordsIn !== undefined) for (const g of state.goals) goalWords.set(g.id, wordsIn(g.title));
   const actionRelevance = (a: PendingAction): number => {
-    if (words.size === 0) return 0;
-    const seen = tokens(`${a.title} ${a.description ?? ''}`);
-    for (const w of (a.goal_id === undefined ? undefined : goalWords.get(a.goal_id)) ?? []) seen.add(w);
-    let n = 0;
-    for (const w of seen) if (words.has(w)) n++;
-    return n;
+    if (wordsIn === undefined) return 0;
+    const found = wordsIn(a.description === undefined ? a.title : `${a.title} ${a.description}`);
+    const fromGoal = a.goal_id === undefined ? undefined : goalWords.get(a.goal_id);
+    if (fromGoal === undefined || fromGoal.length === 0) return found.length;
+    return new Set([...found, ...fromGoal]).size;
   };
 
   // Per type, once: its terminal statuses, and the latest due time that has escalated by now.
@@ -250,6 +251,31 @@ export function assess(state: GoalsState, registry: Registry, options: AssessOpt
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The distinct query words a text holds as whole words (case-insensitive); undefined without a query.
+ * A native substring search per word, the word boundaries checked only where it is found: this runs
+ * over every pending action (50,000 in the bench) when a query is given.
+ */
+function queryMatcher(words: ReadonlySet<string>): ((text: string) => string[]) | undefined {
+  if (words.size === 0) return undefined;
+  const list = [...words];
+  const wordChar = /[\p{L}\p{N}]/u;
+  const edge = (text: string, i: number): boolean => i < 0 || i >= text.length || !wordChar.test(text[i]!);
+  return (text) => {
+    const lower = text.toLowerCase();
+    const out: string[] = [];
+    for (const w of list) {
+      for (let i = lower.indexOf(w); i >= 0; i = lower.indexOf(w, i + 1)) {
+        if (edge(lower, i - 1) && edge(lower, i + w.length)) {
+          out.push(w);
+          break;
+        }
+      }
+    }
+    return out;
+  };
+}
 
 function tokens(text: string): Set<string> {
   return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
