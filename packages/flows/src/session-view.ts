@@ -21,12 +21,13 @@ export function readSessionSync(root: string, sessionId: string): SessionState |
 /**
  * Where a finished session's handoff stands: `none` (it hands over to nothing, or is not finished),
  * `declined` (the user said no), `started` (the session it names exists, of the flow it names), or
- * `pending` (the work it was routed to has not begun).
+ * `pending` (the work it was routed to has not begun). `read`: how the routed session is read (a
+ * caller reading many sessions passes a memo, so a session is read once).
  */
-export function handoffStatus(root: string, state: SessionState): 'none' | 'pending' | 'started' | 'declined' {
+export function handoffStatus(root: string, state: SessionState, read: (root: string, sessionId: string) => SessionState | undefined = readSessionSync): 'none' | 'pending' | 'started' | 'declined' {
   const handoff = state.handoff;
   if (handoff === undefined) return 'none';
   if (handoff.declined !== undefined) return 'declined';
-  const routed = readSessionSync(root, handoff.session);
+  const routed = read(root, handoff.session);
   return routed !== undefined && routed.flow.id === handoff.flow ? 'started' : 'pending';
 }

@@ -83,11 +83,13 @@ export function reasoningHold(sessions: Iterable<ReasoningSession>): ReasoningHo
   return undefined;
 }
 
+type Read = (root: string, sessionId: string) => SessionState | undefined;
+
 /** A session file's state as the gate sees it; undefined when it was never started (or is no reasoning flow). */
-export function reasoningView(root: string, id: string, flows: ReadonlySet<string>): ReasoningSession | undefined {
-  const state = readSessionSync(root, id);
+export function reasoningView(root: string, id: string, flows: ReadonlySet<string>, read: Read = readSessionSync): ReasoningSession | undefined {
+  const state = read(root, id);
   if (state === undefined || !flows.has(state.flow.id)) return undefined;
-  return { id, status: state.status, current: state.current, ...(state.handoff !== undefined ? { handoff: state.handoff } : {}), routed: handoffStatus(root, state) };
+  return { id, status: state.status, current: state.current, ...(state.handoff !== undefined ? { handoff: state.handoff } : {}), routed: handoffStatus(root, state, read) };
 }
 
 /**
@@ -99,8 +101,14 @@ export function reasoningView(root: string, id: string, flows: ReadonlySet<strin
 export function* readReasoningSessions(root: string, claudeSession: string, config: Pick<HookConfig, 'reasoningFlow'>): Generator<ReasoningSession> {
   const memory = openHookMemory(root, claudeSession).readSync();
   const flows = reasoningFlowIds(config);
+  // A routed skill is remembered too: read each session file once.
+  const seen = new Map<string, SessionState | undefined>();
+  const read: Read = (r, id) => {
+    if (!seen.has(id)) seen.set(id, readSessionSync(r, id));
+    return seen.get(id);
+  };
   for (const id of [...memory.flows].reverse()) {
-    const view = reasoningView(root, id, flows);
+    const view = reasoningView(root, id, flows, read);
     if (view !== undefined) yield view;
   }
 }
