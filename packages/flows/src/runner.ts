@@ -406,6 +406,9 @@ export async function resumeFlow(opts: RunnerOptions, input: ResumeInput): Promi
   return view(opts, loaded, state, 'resumed', `Resumed session ${state.sessionId} at step ${state.current ?? '?'}.`);
 }
 
+/** A decline reason is a line, kept in the session: longer is refused. */
+export const MAX_REASON_CHARS = 2000;
+
 export interface DeclineInput {
   sessionId: string;
   /** Who declines: only the user (the agent that was told to start the flow does not excuse itself). */
@@ -422,7 +425,9 @@ export async function declineFlow(opts: RunnerOptions, input: DeclineInput): Pro
   if (input.actor !== 'user') {
     throw new FlowError('user-required', `declining what session ${input.sessionId} routed to is the user's decision: start it as its directive says, or ask the user, who runs decline from their own shell`);
   }
-  if (input.reason.trim() === '' || /\p{Cc}/u.test(input.reason)) throw new FlowError('bad-input', 'a decline reason must be one non-empty line');
+  if (input.reason.trim() === '' || /\p{Cc}/u.test(input.reason) || input.reason.length > MAX_REASON_CHARS) {
+    throw new FlowError('bad-input', `a decline reason must be one non-empty line of at most ${MAX_REASON_CHARS} characters`);
+  }
   const { doc, loaded } = await openExisting(opts, input.sessionId);
   const state = await doc.update(async (draft) => {
     requireSession(draft, input.sessionId, doc.path);

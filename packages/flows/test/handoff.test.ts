@@ -41,7 +41,8 @@ describe('handoff', () => {
     const opts = runner(root, CATALOGUE);
     await reasoned(root, opts);
     await expect(declineFlow(opts, { sessionId: 'r', actor: 'agent', reason: 'not needed' })).rejects.toMatchObject({ code: 'user-required' });
-    await expect(declineFlow(opts, { sessionId: 'r', actor: 'user', reason: ' ' })).rejects.toMatchObject({ code: 'bad-input' });
+    for (const reason of [' ', 'two\r\nlines', 'x'.repeat(2001)]) await expect(declineFlow(opts, { sessionId: 'r', actor: 'user', reason })).rejects.toMatchObject({ code: 'bad-input' });
+    await expect(declineFlow(opts, { sessionId: '../r', actor: 'user', reason: 'x' })).rejects.toMatchObject({ code: 'bad-session-id' });
     const v = await declineFlow(opts, { sessionId: 'r', actor: 'user', reason: 'only wanted the explanation' });
     expect(v.outcome).toBe('declined');
     expect(v.session.handoff).toMatchObject({ flow: 'develop-feature', session: 'r-develop-feature', declined: { reason: 'only wanted the explanation' } });
