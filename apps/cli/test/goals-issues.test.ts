@@ -62,6 +62,21 @@ describe('a running turn keeps the registry it started with', { timeout: 60_000 
     expect(r.err).toContain('--registry is refused');
   });
 
+  test('nor pin a project registry edited since the user approved it; the user may', async () => {
+    const dir = project();
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'protocols'));
+    const registry = readFileSync(new URL('../../../protocols/action_types.json', import.meta.url), 'utf8');
+    writeFileSync(join(dir, 'protocols/action_types.json'), registry);
+    expect((await ratchet(dir, ['actions', 'add', 'agent_task', 'Ship it', '--as', 'user'])).code).toBe(0);
+    writeFileSync(join(dir, 'protocols/action_types.json'), registry.replace('"allowed_owners": [\n        "user"\n      ]', '"allowed_owners": [\n        "agent",\n        "user"\n      ]'));
+    const agent = await ratchet(dir, ['turn', 'start', 't1'], { RATCHET_ACTOR: 'agent' });
+    expect(agent.code).toBe(1);
+    expect(agent.err).toContain('the action-type registry changed since a user last merged or approved it');
+    expect(() => readFileSync(join(dir, '.ratchet/traces.jsonl'))).toThrow();
+    expect((await ratchet(dir, ['turn', 'start', 't1', '--as', 'user'])).code).toBe(0);
+  });
+
   test('a pinned registry that is gone or was changed is exit 2, naming the file; nothing is committed', async () => {
     const dir = project();
     expect((await ratchet(dir, ['turn', 'start', 't1'])).code).toBe(0);

@@ -114,19 +114,31 @@ export function registryDigest(text: string): string {
  */
 function judgeRegistry(draft: GoalsState, actor: Actor, registry: RegistryFile | undefined, now: string): boolean {
   if (registry === undefined) return false;
-  const trusted = draft.registry_trust;
   if (actor.role === 'user') {
-    if (trusted !== undefined) return false;
+    if (draft.registry_trust !== undefined) return false;
     draft.registry_trust = { digest: registry.digest, at: now, by: actor.name ?? actor.role };
     return true;
   }
+  const problem = registryTrustProblem(draft, actor, registry);
+  if (problem !== undefined) throw problem;
+  return false;
+}
+
+/**
+ * Why `actor` may not act under `registry`, judged as a mutation judges it, without recording
+ * anything (a user is never refused): what a caller that does not mutate (a turn pinning the registry
+ * it will run under) checks. Undefined: it may.
+ */
+export function registryTrustProblem(state: Pick<GoalsState, 'registry_trust'>, actor: Actor, registry: RegistryFile | undefined): UntrustedRegistryError | undefined {
+  if (registry === undefined || actor.role === 'user') return undefined;
+  const trusted = state.registry_trust;
   if (trusted === undefined) {
-    throw new UntrustedRegistryError(registry.path, 'no user has approved this action-type registry yet, so the agent cannot act under it: the user runs a goals command (or merges a proposal) first');
+    return new UntrustedRegistryError(registry.path, 'no user has approved this action-type registry yet, so the agent cannot act under it: the user runs a goals command (or merges a proposal) first');
   }
   if (trusted.digest !== registry.digest) {
-    throw new UntrustedRegistryError(registry.path, `the action-type registry changed since a user last merged or approved it (${trusted.at}, ${trusted.by}): the agent cannot act under an edited registry; the user reviews the change and merges it as a proposal`);
+    return new UntrustedRegistryError(registry.path, `the action-type registry changed since a user last merged or approved it (${trusted.at}, ${trusted.by}): the agent cannot act under an edited registry; the user reviews the change and merges it as a proposal`);
   }
-  return false;
+  return undefined;
 }
 
 export interface MutationResult<T> {

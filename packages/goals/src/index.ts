@@ -149,6 +149,7 @@ export {
   goalsDocument,
   openGoals,
   registryDigest,
+  registryTrustProblem,
   type GoalsStore,
   type GoalsStoreOptions,
   type MutationMeta,
