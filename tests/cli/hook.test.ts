@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ratchet, selfCorrect, tempDir } from '../helpers.js';
+import { ratchet, repoRoot, selfCorrect, tempDir } from '../helpers.js';
 
 const SID = 'sess0001-4b1c-9f2e-aaaa-000000000001';
 const RUNNER = 'claude-sess0001';
@@ -87,8 +87,17 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     expect(context(hook(dir, 'user-prompt-submit', { prompt: 'and a logout button' }))).toContain('cc-sess0001-1 is still open');
     expect(hook(dir, 'user-prompt-submit', { prompt: '-b just show me the status' }).stdout).toBe('');
 
-    // The flow is halted for the user (a legitimate way out), the task starts.
-    run(dir, ['flow', 'halt', '--session', 'cc-sess0001-1', '--reason', 'needs the user']);
+    // Halting the reasoning is no way out: writes wait for it (see reasoning-gate.test.ts). It is done
+    // properly, and the user declines the flow it routes to: this work goes through a task instead.
+    const reasoning = JSON.parse(readFileSync(join(repoRoot, 'protocols/flows/reasoning.flow.json'), 'utf8')) as { steps: { id: string; output: { headings: string[] } }[] };
+    for (let i = 0; i < 20; i++) {
+      const state = JSON.parse(readFileSync(join(dir, '.ratchet/flows/cc-sess0001-1.json'), 'utf8')) as { status: string; current: string };
+      if (state.status === 'COMPLETED') break;
+      const step = reasoning.steps.find((s) => s.id === state.current)!;
+      writeFileSync(join(dir, `plans/reasoning-${i}.md`), step.output.headings.map((h) => `${h}\n\n${'What this step worked out for the login page. '.repeat(4)}(${i})\n`).join('\n'));
+      run(dir, ['flow', 'advance', '--session', 'cc-sess0001-1', '--output', `plans/reasoning-${i}.md`, ...(step.id === '4' ? ['--set', 'route=develop-feature', '--set', 'confidence=HIGH'] : [])]);
+    }
+    run(dir, ['flow', 'decline', '--session', 'cc-sess0001-1', '--reason', 'planned through a Ratchet task instead']);
     run(dir, ['task', 'start', '--task-id', 'login', '--no-network']);
 
     // 6. Shortcut: write code while PLANNING.

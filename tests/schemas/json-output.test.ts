@@ -3,11 +3,11 @@
  * versioned schemas (apps/cli/schemas/output/). Each command runs in the states a harness meets:
  * before a task, during one, with findings and without, claimed and nothing to claim, failure.
  */
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { outputSchemaUrl, type OutputName } from '../../apps/cli/src/output/json-output.js';
-import { examples, ratchet, tempDir } from '../helpers.js';
+import { examples, protocols, ratchet, tempDir } from '../helpers.js';
 import { SchemaRegistry } from './registry.js';
 
 const registry = new SchemaRegistry();
@@ -74,6 +74,26 @@ describe('versioned --json output', () => {
   test('turn assess', () => {
     const a = expectOutput('turn-assess', tour, ['turn', 'assess']);
     expect((a.goals as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  test('actions update', () => {
+    const dir = tempDir('ratchet-json-actions-');
+    expect(ratchet(['actions', 'add', 'agent_task', 'Write the migration', '--cwd', dir]).status).toBe(0);
+    const u = expectOutput('actions-update', dir, ['actions', 'update', 'a1', '--priority', '4', '--due', '2030-02-01T09:00:00Z']);
+    expect(u.action).toMatchObject({ id: 'a1', priority: 4, due_at: '2030-02-01T09:00:00.000Z' });
+  });
+
+  test('flow decline: a reasoning session routed to a skill the user declines', () => {
+    const dir = tempDir('ratchet-json-decline-');
+    const steps = (JSON.parse(readFileSync(join(protocols, 'flows/reasoning.flow.json'), 'utf8')) as { steps: { id: string; output: { headings: string[] } }[] }).steps;
+    expect(ratchet(['flow', 'start', 'reasoning', '--session', 'r', '--input', 'query=explain the code', '--cwd', dir]).status).toBe(0);
+    for (const [i, step] of steps.entries()) {
+      writeFileSync(join(dir, `out-${i}.md`), step.output.headings.map((h) => `${h}\n\n${'Worked out for the request, in full sentences. '.repeat(4)}(${i})\n`).join('\n'));
+      const r = ratchet(['flow', 'advance', '--session', 'r', '--output', `out-${i}.md`, ...(step.id === '4' ? ['--set', 'route=develop-feature', '--set', 'confidence=HIGH'] : []), '--cwd', dir]);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    const d = expectOutput('flow-decline', dir, ['flow', 'decline', '--session', 'r', '--reason', 'an explanation was all I wanted']);
+    expect(d).toMatchObject({ outcome: 'declined', session: { status: 'COMPLETED', state: { handoff: { flow: 'develop-feature', declined: { reason: 'an explanation was all I wanted' } } } } });
   });
 
   test('turn trace show and replay', () => {

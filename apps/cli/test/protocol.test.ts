@@ -53,7 +53,7 @@ describe('ratchet protocol compile', () => {
       'self-correction': ['structured-lessons', 'programmatic-updates', 'automated-orchestration', 'programmatic-rule-refinement', 'autonomous-code-suggestion'],
       research: ['specialized-fsm', 'executable-plans', 'mandate-research-tools', 'structured-research-phases', 'l4-invocation'],
       // Beyond seed 000: how an agent uses flows (seed 001), goals and turns (seed 002).
-      'flows-goals-turns': ['reason-before-work', 'route-by-meaning', 'questions-halt', 'agents-write-fresh-work', 'validation-decides', 'goals-across-turns'],
+      'flows-goals-turns': ['reason-before-work', 'start-the-route', 'route-by-meaning', 'questions-halt', 'agents-write-fresh-work', 'validation-decides', 'goals-across-turns'],
     };
     expect(Object.keys(rules)).toEqual(Object.keys(seed));
     for (const [id, ids] of Object.entries(seed)) expect(rules[id], id).toEqual(ids);

@@ -9,7 +9,8 @@ import type { LoadedFlow } from './parse.js';
 import type { RunnerOptions } from './runner.js';
 import { isFinished } from './status.js';
 import { placeholders, renderTemplate } from './template.js';
-import type { Flow, SessionState, Step } from './types.js';
+import { FLOW_ID, SESSION_ID } from './ids.js';
+import type { Flow, Handoff, SessionState, Step } from './types.js';
 
 export function shellQuote(value: string): string {
   return /^[A-Za-z0-9._/:=@%+,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
@@ -34,7 +35,8 @@ export function nextCommand(opts: Pick<RunnerOptions, 'command'>, loaded: Loaded
     return `${c} flow resume --session ${s}${answers}`;
   }
   if (state.status === 'LEARNINGS_PENDING') return `${c} flow advance --session ${s}`;
-  if (isFinished(state.status)) return completionCommand(c, loaded.flow, state);
+  // The user declined what the session hands over to: nothing more is owed.
+  if (isFinished(state.status)) return state.handoff?.declined !== undefined ? `${c} flow status --session ${s}` : completion(c, loaded.flow, state).command;
   const step = findStep(loaded.flow, state.current);
   const open = openBranch(step, state);
   if (open !== undefined && kind === 'next') return `${c} flow complete-branch ${step.id}:${open.id} --session ${s}`;
@@ -49,18 +51,33 @@ function openBranch(step: Step, state: SessionState): Step['branches'][number] |
   return step.branches.find((b) => !done.has(b.id));
 }
 
-function completionCommand(c: string, flow: Flow, state: SessionState): string {
+/** What a finished flow's directive says, and the flow and session it starts when it starts one. */
+function completion(c: string, flow: Flow, state: SessionState): { command: string; start?: { flow: string; session: string } } {
   const vars = varsAt(flow, state, null);
   const passOn = (flows: readonly string[]): string => flows.map((f) => ` --then ${f}`).join('');
   // Only when every variable is known: a "<route>" left in a command would be read as shell redirections.
   if (flow.onComplete !== undefined && placeholders(flow.onComplete).every((name) => Object.hasOwn(vars, name))) {
-    const command = renderTemplate(flow.onComplete, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, shellQuote(v)])));
+    const rendered = renderTemplate(flow.onComplete, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, shellQuote(v)])));
     // The routed flow runs first; the flows queued after this one follow it.
-    return / flow start /.test(command) ? `${command}${passOn(state.then)}` : command;
+    if (!/ flow start /.test(rendered)) return { command: rendered };
+    const command = `${rendered}${passOn(state.then)}`;
+    const m = / flow start (\S+)(?: .*?)? --session (\S+)(?: |$)/.exec(command);
+    return m !== null && FLOW_ID.test(m[1]!) && SESSION_ID.test(m[2]!) ? { command, start: { flow: m[1]!, session: m[2]! } } : { command };
   }
   const [next, ...more] = state.then;
-  if (next !== undefined) return `${c} flow start ${next} --session ${state.sessionId}-${next} --input task=${shellQuote(vars.task!)}${passOn(more)}`;
-  return `${c} flow status --session ${state.sessionId}`;
+  if (next !== undefined) {
+    const session = `${state.sessionId}-${next}`;
+    return { command: `${c} flow start ${next} --session ${session} --input task=${shellQuote(vars.task!)}${passOn(more)}`, ...(SESSION_ID.test(session) ? { start: { flow: next, session } } : {}) };
+  }
+  return { command: `${c} flow status --session ${state.sessionId}` };
+}
+
+/**
+ * What a finished session hands over to (see Handoff): the flow and session its completion
+ * directive starts; undefined when it starts none.
+ */
+export function handoffOf(opts: Pick<RunnerOptions, 'command'>, flow: Flow, state: SessionState): Handoff | undefined {
+  return completion(opts.command ?? 'ratchet', flow, state).start;
 }
 
 /**

@@ -3,13 +3,14 @@
  * project paths here and evaluated by the caller (runner.ts), the clock is a parameter.
  */
 import { FlowError } from './errors.js';
+import { SESSION_ID, checkSessionId } from './ids.js';
 import { nextStatus } from './status.js';
 import { placeholders, renderTemplate, resolveInside, valuePathProblem, VAR_NAME } from './template.js';
 import type { Branch, Flow, Gate, SessionMode, SessionState, SkipCondition, Step, Verdict } from './types.js';
 import { describeCondition } from './render.js';
 import { checkValues } from './values.js';
 
-export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export { SESSION_ID, checkSessionId };
 /** The seed's Johari ASK: at most five clarifying questions. */
 export const MAX_QUESTIONS = 5;
 const CONTROL = /\p{Cc}/u;
@@ -26,10 +27,6 @@ export interface ResolvedGate {
   why: string;
 }
 
-export function checkSessionId(id: string): string {
-  if (!SESSION_ID.test(id)) throw new FlowError('bad-session-id', `session id ${JSON.stringify(id)} must be 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit`);
-  return id;
-}
 
 /** Check user-supplied variables (--input, --set): names are identifiers, values are one line. */
 export function checkVars(vars: Readonly<Record<string, string>>, what: string): Record<string, string> {
@@ -341,8 +338,13 @@ export function setVars(state: SessionState, vars: Readonly<Record<string, strin
 }
 
 /** Keep the verdict a REMEDIATION step read, for its current visit. */
-export function recordVerdict(state: SessionState, step: string, verdict: Verdict, at: string): void {
-  (state.verdicts[step] ??= []).push({ visit: state.visits[step] ?? 1, verdict, at });
+export function recordVerdict(state: SessionState, step: string, verdict: Verdict, at: string, report?: string): void {
+  (state.verdicts[step] ??= []).push({ visit: state.visits[step] ?? 1, verdict, at, ...(report !== undefined ? { report } : {}) });
+}
+
+/** Whether `report` (reportDigest) is a report this step already failed on: a PASS made of it is an edited FAIL. */
+export function failedBefore(state: SessionState, step: string, report: string): boolean {
+  return (state.verdicts[step] ?? []).some((v) => v.verdict === 'FAIL' && v.report === report);
 }
 
 /** Keep what `step` handed in, for its current visit. */

@@ -8,7 +8,7 @@ import { NotFoundError, OutsideRootError, readTextFileSync, resolveInsideRoot } 
 import type { ResolvedGate } from './engine.js';
 import { FlowError } from './errors.js';
 import { ARTIFACT_MAX_BYTES, contentDigest, type Baseline } from './fresh.js';
-import { linesOutsideFences } from './markdown.js';
+import { hasHeading, linesOutsideFences } from './markdown.js';
 
 export { ARTIFACT_MAX_BYTES } from './fresh.js';
 
@@ -27,7 +27,7 @@ export function shapeProblems(text: string, what: string, minLength: number, hea
   if (text.length < minLength) problems.push(`${what} has ${text.length} characters, needs at least ${minLength} (${why})`);
   if (headings.length > 0) {
     const lines = linesOutsideFences(text);
-    for (const heading of headings) if (!lines.has(heading.trimEnd())) problems.push(`${what} lacks the heading line "${heading}" outside code blocks (${why})`);
+    for (const heading of headings) if (!hasHeading(lines, heading)) problems.push(`${what} lacks the heading line "${heading}" outside code blocks (${why})`);
   }
   return problems;
 }

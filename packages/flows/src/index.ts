@@ -16,6 +16,7 @@ export {
   type Flow,
   type FlowKind,
   type Gate,
+  type Handoff,
   type HistoryEntry,
   type HistoryEvent,
   type InputDeclaration,
@@ -28,6 +29,7 @@ export {
   type StepOutput,
   type StepType,
   type Verdict,
+  type VerdictRecord,
 } from './types.js';
 export { BASE_VARS, DEFAULT_LOOP_LIMIT, FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID, checkFlow, type FlowCheck } from './validate-flow.js';
 export { FLOW_MAX_BYTES, formatOf, loadFlowFile, parseFlow, type FlowFormat, type LoadedFlow, type ParseFlowOptions } from './parse.js';
@@ -56,24 +58,28 @@ export { contentDigest, snapshot, type Baseline } from './fresh.js';
 export { LEDGER_FILE, LEDGER_SCHEMA_URL, LEDGER_VERSION, claimArtifacts, ledgerDocument, ledgerSchema, openLedger, type Ledger, type LedgerEntry } from './ledger.js';
 export { linesOutsideFences } from './markdown.js';
 export { findVerdict } from './verdict.js';
-export { nextCommand, prerequisites, shellQuote } from './directive.js';
+export { handoffOf, nextCommand, prerequisites, shellQuote } from './directive.js';
 export { DEFAULT_DIRECTIVE, directiveText, renderDirective, type GateLine } from './render.js';
 export { SESSIONS_DIR, SESSION_SCHEMA_URL, SESSION_VERSION, openSession, sessionDocument, sessionPath, sessionSchema } from './session-file.js';
 export {
   MAX_OUTPUT_CHARS,
   advanceFlow,
   completeBranch,
+  declineFlow,
   flowStatus,
   haltFlow,
   listSessions,
   resumeFlow,
+  surveySessions,
   startFlow,
   type AdvanceInput,
+  type DeclineInput,
   type FlowView,
   type Outcome,
   type ResumeInput,
   type RunnerOptions,
   type SessionSummary,
+  type UnreadableSession,
   type StartInput,
   type StepView,
 } from './runner.js';

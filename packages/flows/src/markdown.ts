@@ -19,3 +19,40 @@ export function linesOutsideFences(text: string): Set<string> {
   }
   return out;
 }
+
+/** An ATX heading: up to 3 spaces, 1-6 `#`, then its text (or nothing). */
+const ATX = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?[ \t]*$/;
+
+/**
+ * The text of an ATX heading line as a reader sees it: without the closing `#`s and an emphasis
+ * wrapping it whole (`**...**`), whitespace runs as one space, lower case. Undefined for a line that
+ * is no heading.
+ */
+export function headingText(line: string): string | undefined {
+  const m = ATX.exec(line);
+  if (m === null) return undefined;
+  let text = (m[1] ?? '').replace(/(?:^|[ \t]+)#+$/, '').trim();
+  const wrapped = /^(\*\*|__)(.*)\1$/.exec(text);
+  if (wrapped !== null) text = wrapped[2]!.trim();
+  return text.replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * Whether `lines` (outside code fences) hold the required heading. A heading counts as Markdown
+ * shows it: at any level, in any case, and with a qualifier after it (`### Section 0: CONTEXT
+ * LOADED (Verification Format)` is the section "## Section 0: Context Loaded"), the way the
+ * original's memory-file verifier read sections; not a longer word (`Context Loadedness`) or a
+ * longer title (`## Share what I know` is not `## SHARE`), not a heading mentioned inside a line. A required line that is no heading must appear exactly.
+ */
+export function hasHeading(lines: ReadonlySet<string>, required: string): boolean {
+  const want = headingText(required.trimEnd());
+  if (want === undefined || want === '') return lines.has(required.trimEnd());
+  for (const line of lines) {
+    const text = headingText(line);
+    if (text === undefined || !text.startsWith(want)) continue;
+    const rest = text.slice(want.length);
+    // A qualifier is set off by punctuation: "(JSON)", "- verified", ": done"; more words would be another heading.
+    if (rest === '' || /^\s*[([:\-\u2013\u2014|,.]/.test(rest)) return true;
+  }
+  return false;
+}

@@ -6,8 +6,9 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NotFoundError, readTextFileSync } from '@ratchet/store';
+import { NotFoundError, StoreError, readTextFileSync } from '@ratchet/store';
 import {
+  SESSION_ID,
   addNotes,
   applyAdvance,
   assertGatePaths,
@@ -19,6 +20,7 @@ import {
   halt,
   learningsGates,
   recordVerdict,
+  failedBefore,
   verdictGate,
   type ResolvedGate,
   landingStep,
@@ -35,17 +37,17 @@ import {
 import { FlowError } from './errors.js';
 import { contentDigest, snapshot } from './fresh.js';
 import { ARTIFACT_MAX_BYTES, evaluateGates, shapeProblems, type GateResult } from './gates.js';
-import { findVerdict } from './verdict.js';
+import { findVerdict, reportDigest } from './verdict.js';
 import { claimArtifacts, type LedgerEntry } from './ledger.js';
 import { isFinished, nextStatus } from './status.js';
 import type { LoadedFlow } from './parse.js';
-import { nextCommand, prerequisites } from './directive.js';
+import { handoffOf, nextCommand, prerequisites } from './directive.js';
 import { renderTemplate } from './template.js';
 import { directiveText, renderDirective, renderView, type GateLine } from './render.js';
 import { openSession, SESSIONS_DIR, sessionPath } from './session-file.js';
 import type { DirectiveText, Flow, FlowKind, SessionMode, SessionState, Step, StepType, Verdict } from './types.js';
 import { withMemoryFiles, type MemoryFileNames } from './settings.js';
-import { checkFlowNames, checkValues, needsCatalogue } from './values.js';
+import { checkFixedVars, checkFlowNames, checkValues, needsCatalogue } from './values.js';
 
 export interface RunnerOptions {
   /** Absolute project root: sessions live in `<root>/.ratchet/flows/`, artifacts must be inside it. */
@@ -77,7 +79,7 @@ export interface RunnerOptions {
   flows?: () => readonly string[] | Promise<readonly string[]>;
 }
 
-export type Outcome = 'started' | 'advanced' | 'looped' | 'remediated' | 'learnings-pending' | 'completed' | 'halted' | 'resumed' | 'branch-completed' | 'refused' | 'status';
+export type Outcome = 'started' | 'advanced' | 'looped' | 'remediated' | 'learnings-pending' | 'completed' | 'halted' | 'resumed' | 'branch-completed' | 'declined' | 'refused' | 'status';
 
 export interface StepView {
   id: string;
@@ -195,6 +197,7 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       const t = now(opts);
       // A value outside what the flow declares is refused before anything else: nothing is saved.
       checkValues(loaded.flow, input.set ?? {}, '--set', flows);
+      checkFixedVars(loaded.flow, draft, input.set ?? {});
       if (input.output !== undefined && input.output.length > MAX_OUTPUT_CHARS) throw new FlowError('bad-input', `the step output has ${input.output.length} characters; at most ${MAX_OUTPUT_CHARS}`);
       draft.then.push(...(input.then ?? []));
       if (input.questions !== undefined && input.questions.length > 0) {
@@ -218,7 +221,7 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       const verdict = judged !== undefined && 'verdict' in judged ? judged.verdict : undefined;
       if (verdict === 'FAIL' && requested === 'next') kind = 'remediate';
       if (verdict === 'FAIL' && (draft.remediations[step.id] ?? 0) >= step.maxRemediation) {
-        await haltOnFailedValidation(opts, loaded.flow, draft, step, judged!.gate, input, t, again);
+        await haltOnFailedValidation(opts, loaded.flow, draft, step, judged!.gate, 'report' in judged! ? judged.report : undefined, input, t, again);
         return;
       }
       const plan = planAdvance(loaded.flow, draft, kind, opts.root, input.set ?? {}, input.output);
@@ -226,7 +229,12 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
       const gates = judged !== undefined && !plan.gates.some((g) => g.artifact === judged.gate.artifact) ? [...plan.gates, judged.gate] : plan.gates;
       const results = await evaluateGates(opts.root, gates, draft.baseline);
       const shape = plan.step.output !== undefined && input.output !== undefined ? shapeProblems(input.output, `the step ${plan.step.id} output`, plan.step.output.minLength, plan.step.output.headings, 'advance --output') : [];
-      const verdictProblem = judged !== undefined && 'problem' in judged && results.every((r) => r.gate.artifact !== judged.gate.artifact || r.ok) ? [judged.problem] : [];
+      const verdictFileOk = judged !== undefined && results.every((r) => r.gate.artifact !== judged.gate.artifact || r.ok);
+      const verdictProblem = verdictFileOk && 'problem' in judged ? [judged.problem] : [];
+      // A PASS made of a report this step failed on, its verdict line changed: no validation ran again.
+      if (verdictFileOk && verdict === 'PASS' && 'report' in judged && failedBefore(draft, step.id, judged.report)) {
+        verdictProblem.push(`${judged.gate.artifact} is the report that failed at step ${step.id} with its verdict changed to PASS: a PASS after a FAIL must come from a new validation pass (${step.agent !== undefined ? `invoke ${step.agent} again` : 'run the validation again'})`);
+      }
       const missing = [...results.flatMap((r) => r.problems), ...verdictProblem, ...shape, ...plan.blockers];
       if (missing.length > 0) throw new Refusal(missing, again);
       const claims = accepted(draft, plan.step.id, results, t);
@@ -236,10 +244,11 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
         claims.push({ digest, session: draft.sessionId, step: plan.step.id, visit: draft.visits[plan.step.id] ?? 1, artifact: `step ${plan.step.id} output`, at: t });
         recordOutput(draft, plan.step.id, input.output, digest, t);
       }
-      if (verdict !== undefined) recordVerdict(draft, step.id, verdict, t);
+      if (verdict !== undefined) recordVerdict(draft, step.id, verdict, t, 'report' in judged! ? judged.report : undefined);
       setVars(draft, input.set ?? {}, t);
       addNotes(draft, input.notes ?? []);
       applyAdvance(loaded.flow, draft, plan, t);
+      handOver(opts, loaded.flow, draft);
       assertGatePaths(loaded.flow, draft, opts.root);
       draft.baseline = await snapshot(opts.root, entryArtifacts(loaded.flow, draft, opts.root));
       // Last, so that nothing after it can abort the update once the ledger holds these files.
@@ -267,7 +276,7 @@ export async function advanceFlow(opts: RunnerOptions, input: AdvanceInput): Pro
 }
 
 /** The verdict a REMEDIATION step's file states (with that file as a gate), or why it states none. */
-function judgeVerdict(root: string, flow: Flow, state: SessionState, step: Step): ({ verdict: Verdict } | { problem: string }) & { gate: ResolvedGate } {
+function judgeVerdict(root: string, flow: Flow, state: SessionState, step: Step): ({ verdict: Verdict; report: string } | { problem: string }) & { gate: ResolvedGate } {
   const gate = verdictGate(flow, state, step, root);
   // checkFlow guarantees a verdict source for REMEDIATION steps; a flow built by hand may lack one.
   if (gate === undefined) throw new FlowError('invalid-flow', `REMEDIATION step ${step.id} has no verdict file: name its agent (with an agentGate) or "verdictFrom"`);
@@ -279,7 +288,7 @@ function judgeVerdict(root: string, flow: Flow, state: SessionState, step: Step)
     return { problem: `${gate.artifact} ${why}: it holds the verdict of step ${step.id}`, gate };
   }
   const found = findVerdict(text);
-  return 'verdict' in found ? { verdict: found.verdict, gate } : { problem: `${gate.artifact} ${found.problem} (verdict of step ${step.id})`, gate };
+  return 'verdict' in found ? { verdict: found.verdict, report: reportDigest(text), gate } : { problem: `${gate.artifact} ${found.problem} (verdict of step ${step.id})`, gate };
 }
 
 /**
@@ -287,14 +296,14 @@ function judgeVerdict(root: string, flow: Flow, state: SessionState, step: Step)
  * allowed, so the session halts for the user. The failed validation's files are accepted (they are
  * real work) and become the baseline: after a resume, only a new validation decides.
  */
-async function haltOnFailedValidation(opts: RunnerOptions, flow: Flow, state: SessionState, step: Step, verdictFile: ResolvedGate, input: AdvanceInput, t: string, again: string): Promise<void> {
+async function haltOnFailedValidation(opts: RunnerOptions, flow: Flow, state: SessionState, step: Step, verdictFile: ResolvedGate, report: string | undefined, input: AdvanceInput, t: string, again: string): Promise<void> {
   const gates = stepGates(flow, state, step, opts.root);
   if (!gates.some((g) => g.artifact === verdictFile.artifact)) gates.push(verdictFile);
   const results = await evaluateGates(opts.root, gates, state.baseline);
   const missing = results.flatMap((r) => r.problems);
   if (missing.length > 0) throw new Refusal(missing, again);
   const claims = accepted(state, step.id, results, t);
-  recordVerdict(state, step.id, 'FAIL', t);
+  recordVerdict(state, step.id, 'FAIL', t, report);
   addNotes(state, input.notes ?? []);
   halt(state, `validation failed (verdict FAIL) and step ${step.id} has used ${step.maxRemediation} of ${step.maxRemediation} remediations: the skill cannot complete on a failed validation; the user decides how to go on`, t);
   state.baseline = await snapshot(opts.root, entryArtifacts(flow, state, opts.root));
@@ -311,6 +320,7 @@ async function finishLearnings(opts: RunnerOptions, flow: Flow, state: SessionSt
   if (missing.length > 0) throw new Refusal(missing, again);
   state.status = nextStatus(state, 'learnings');
   state.history.push({ event: 'learnings', step: null, at: t });
+  handOver(opts, flow, state);
   addNotes(state, input.notes ?? []);
   state.baseline = {};
   state.revision++;
@@ -340,6 +350,13 @@ export async function completeBranch(opts: RunnerOptions, input: { sessionId: st
     if (!(err instanceof Refusal)) throw err;
     return view(opts, loaded, await doc.read(), 'refused', `Branch ${label} is not complete yet.`, err.missing, { command: err.command });
   }
+}
+
+/** A session that just finished records what its directive hands over to (the routed flow, the next queued one). */
+function handOver(opts: RunnerOptions, flow: Flow, state: SessionState): void {
+  if (!isFinished(state.status)) return;
+  const handoff = handoffOf(opts, flow, state);
+  if (handoff !== undefined) state.handoff = handoff;
 }
 
 /** The ledger's step name for a skill's learnings. */
@@ -390,6 +407,47 @@ export async function resumeFlow(opts: RunnerOptions, input: ResumeInput): Promi
   return view(opts, loaded, state, 'resumed', `Resumed session ${state.sessionId} at step ${state.current ?? '?'}.`);
 }
 
+/** A decline reason is a line, kept in the session: longer is refused. */
+export const MAX_REASON_CHARS = 2000;
+
+export interface DeclineInput {
+  sessionId: string;
+  /** Who declines: only the user (the agent that was told to start the flow does not excuse itself). */
+  actor: 'user' | 'agent';
+  reason: string;
+}
+
+/**
+ * The user's decision not to start the flow a finished session hands over to (the reasoning
+ * protocol's route): recorded in `handoff.declined`, after which nothing more is owed. Refused for
+ * the agent, for a session that hands over to nothing, and once the flow was started.
+ */
+export async function declineFlow(opts: RunnerOptions, input: DeclineInput): Promise<FlowView> {
+  if (input.actor !== 'user') {
+    throw new FlowError('user-required', `declining what session ${input.sessionId} routed to is the user's decision: start it as its directive says, or ask the user, who runs decline from their own shell`);
+  }
+  if (input.reason.trim() === '' || /\p{Cc}/u.test(input.reason) || input.reason.length > MAX_REASON_CHARS) {
+    throw new FlowError('bad-input', `a decline reason must be one non-empty line of at most ${MAX_REASON_CHARS} characters`);
+  }
+  const { doc, loaded } = await openExisting(opts, input.sessionId);
+  const state = await doc.update(async (draft) => {
+    requireSession(draft, input.sessionId, doc.path);
+    const handoff = draft.handoff;
+    if (!isFinished(draft.status) || handoff === undefined) {
+      throw new FlowError('bad-input', `session ${input.sessionId} is ${draft.status} and hands over to no flow: there is nothing to decline${isFinished(draft.status) ? '' : ' (it is not finished)'}`);
+    }
+    if (handoff.declined !== undefined) return;
+    if ((await openSession(opts.root, handoff.session).read()).revision > 0) {
+      throw new FlowError('bad-input', `session ${handoff.session} (flow ${handoff.flow}) was started already: it is no longer declined, it is run (ratchet flow status --session ${handoff.session})`);
+    }
+    const t = now(opts);
+    handoff.declined = { reason: input.reason, at: t };
+    draft.history.push({ event: 'decline', step: null, at: t, detail: `${handoff.flow}: ${input.reason}` });
+    draft.revision++;
+  });
+  return view(opts, loaded, state, 'declined', `The user declined flow ${state.handoff?.flow ?? '?'} (session ${state.handoff?.session ?? '?'}): ${state.handoff?.declined?.reason ?? ''}`);
+}
+
 /** The current step again (after a crash or a lost context): reads only. */
 export async function flowStatus(opts: RunnerOptions, sessionId: string): Promise<FlowView> {
   const { doc, loaded } = await openExisting(opts, sessionId);
@@ -406,27 +464,62 @@ export interface SessionSummary {
   file: string;
 }
 
-/** Every session file under `.ratchet/flows/`, sorted by id. A file that does not parse throws (with its place). */
-export async function listSessions(root: string): Promise<SessionSummary[]> {
+/** A session file that cannot be read: which, and why (its place when the file does not parse). */
+export interface UnreadableSession {
+  sessionId: string;
+  file: string;
+  /** The store's error code: `tampered`, `parse-error`, `validation-error`, `schema-version`, ... */
+  code: string;
+  reason: string;
+  line?: number;
+  column?: number;
+  pointer?: string;
+}
+
+/**
+ * Every session file under `.ratchet/flows/`, sorted by id: the readable ones, and each one that
+ * cannot be read (tampered, malformed) with its place. One broken file never hides the others.
+ */
+export async function surveySessions(root: string): Promise<{ sessions: SessionSummary[]; unreadable: UnreadableSession[] }> {
   let names: string[];
   try {
     names = await readdir(join(root, SESSIONS_DIR));
   } catch {
-    return [];
+    return { sessions: [], unreadable: [] };
   }
-  const out: SessionSummary[] = [];
+  const sessions: SessionSummary[] = [];
+  const unreadable: UnreadableSession[] = [];
   for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
     const id = name.slice(0, -5);
+    if (!SESSION_ID.test(id)) continue;
     let state: SessionState;
     try {
       state = await openSession(root, id).read();
     } catch (err) {
-      if (err instanceof FlowError && err.code === 'bad-session-id') continue;
-      throw err;
+      if (!(err instanceof StoreError)) throw err;
+      unreadable.push({
+        sessionId: id,
+        file: err.path,
+        code: err.code,
+        reason: err.reason,
+        ...(err.line !== undefined ? { line: err.line } : {}),
+        ...(err.column !== undefined ? { column: err.column } : {}),
+        ...(err.pointer !== undefined ? { pointer: err.pointer } : {}),
+      });
+      continue;
     }
-    out.push({ sessionId: state.sessionId, flow: state.flow.id, status: state.status, current: state.current, file: sessionPath(root, id) });
+    sessions.push({ sessionId: state.sessionId, flow: state.flow.id, status: state.status, current: state.current, file: sessionPath(root, id) });
   }
-  return out;
+  return { sessions, unreadable };
+}
+
+/** Every session file under `.ratchet/flows/`, sorted by id. A file that cannot be read throws (with its place): see surveySessions. */
+export async function listSessions(root: string): Promise<SessionSummary[]> {
+  const { sessions, unreadable } = await surveySessions(root);
+  const first = unreadable[0];
+  // Read again to throw the store's own error, with every field it carries.
+  if (first !== undefined) await openSession(root, first.sessionId).read();
+  return sessions;
 }
 
 async function openExisting(opts: RunnerOptions, sessionId: string): Promise<{ doc: ReturnType<typeof openSession>; loaded: LoadedFlow }> {

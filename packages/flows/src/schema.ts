@@ -9,6 +9,7 @@
  * is checked by `checkFlow` only.
  */
 import { z } from 'zod';
+import { SESSION_ID } from './ids.js';
 import { FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID } from './validate-flow.js';
 import { SESSION_SCHEMA_URL, SESSION_VERSION } from './session-file.js';
 import { LEDGER_SCHEMA_URL, LEDGER_VERSION } from './ledger.js';
@@ -130,7 +131,7 @@ const count = z.number().int().min(0);
 /** The session document without the store's envelope. */
 export const SessionDataSchema = z
   .strictObject({
-    sessionId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/),
+    sessionId: z.string().regex(SESSION_ID),
     flow: z.strictObject({ id: z.string(), ref: d(z.string(), 'How the CLI finds the flow again: name:<name> or file:<path>.') }),
     mode: z.enum(SESSION_MODES),
     status: z.enum(SESSION_STATUSES),
@@ -146,7 +147,7 @@ export const SessionDataSchema = z
     clarificationAnswers: d(z.array(z.string()), "The user's answers to them, one per question; empty while they are open."),
     history: z.array(
       z.strictObject({
-        event: z.enum(['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set', 'learnings']),
+        event: z.enum(['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set', 'learnings', 'decline']),
         step: z.union([z.string(), z.null()]),
         at: z.string(),
         to: z.union([z.string(), z.null()]).optional(),
@@ -161,9 +162,27 @@ export const SessionDataSchema = z
     ),
     then: d(z.array(z.string().regex(FLOW_ID)), 'Flows to run after this one, in order (start --then, advance --then).'),
     verdicts: d(
-      z.record(z.string(), z.array(z.strictObject({ visit: z.number().int().min(1), verdict: z.enum(VERDICTS), at: z.string() }))),
+      z.record(
+        z.string(),
+        z.array(
+          z.strictObject({
+            visit: z.number().int().min(1),
+            verdict: z.enum(VERDICTS),
+            at: z.string(),
+            report: d(z.string(), 'Digest of the report without its verdict lines: a FAIL report edited to PASS has the same one, and is refused.').optional(),
+          }),
+        ),
+      ),
       'The verdict each REMEDIATION step read from its verdict file, every visit.',
     ),
+    handoff: d(
+      z.strictObject({
+        flow: d(z.string().regex(FLOW_ID), 'The flow the completion directive starts (the route, or the next queued flow).'),
+        session: d(z.string().regex(SESSION_ID), 'The session it starts it as.'),
+        declined: d(z.strictObject({ reason: z.string(), at: z.string() }), "The user's decision not to start it (ratchet flow decline).").optional(),
+      }),
+      'What a finished session hands over to: until that session exists or the user declined it, the work is not done.',
+    ).optional(),
   })
   .register(flowsSchemaRegistry, { title: 'Ratchet flow session', description: '.ratchet/flows/<session>.json' });
 

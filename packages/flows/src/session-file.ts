@@ -5,16 +5,19 @@
  */
 import { join } from 'node:path';
 import { defineDocument, openDocument, type Document, type Migration, type SafeParseResult, type Schema, type SchemaIssue } from '@ratchet/store';
-import { checkSessionId } from './engine.js';
-import { FLOW_ID } from './validate-flow.js';
+import { FLOW_ID, SESSION_ID, checkSessionId } from './ids.js';
 import { FINISHED_STATUSES, SESSION_MODES, SESSION_STATUSES, VERDICTS, type SessionState } from './types.js';
 
 export const SESSION_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-session.schema.json';
-/** 2: `baseline` (artifact digests at the step's start), `stepOutputs`, `then`, `verdicts`, `clarificationAnswers`, the skill statuses. Version 1 files are migrated on read. */
-export const SESSION_VERSION = 2;
+/**
+ * 2: `baseline` (artifact digests at the step's start), `stepOutputs`, `then`, `verdicts`,
+ * `clarificationAnswers`, the skill statuses. 3: `handoff` and each verdict's `report`. Older files
+ * are migrated on read.
+ */
+export const SESSION_VERSION = 3;
 /** Where sessions live, relative to the project root. */
 export const SESSIONS_DIR = '.ratchet/flows';
-const HISTORY_EVENTS = ['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set', 'learnings'];
+const HISTORY_EVENTS = ['start', 'enter', 'skip', 'leave', 'loop', 'remediate', 'branch', 'halt', 'resume', 'complete', 'set', 'learnings', 'decline'];
 
 type Issues = SchemaIssue[];
 
@@ -22,7 +25,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'clarificationAnswers', 'history', 'revision', 'baseline', 'stepOutputs', 'then', 'verdicts'];
+const KEYS = ['sessionId', 'flow', 'mode', 'status', 'current', 'vars', 'visits', 'iterations', 'remediations', 'branches', 'notes', 'haltReason', 'clarificationQuestions', 'clarificationAnswers', 'history', 'revision', 'baseline', 'stepOutputs', 'then', 'verdicts', 'handoff'];
 
 /** Structural check of a session document (without the store's envelope keys). */
 export const sessionSchema: Schema<SessionState> = {
@@ -93,10 +96,30 @@ export const sessionSchema: Schema<SessionState> = {
         if (!Array.isArray(list)) bad(['verdicts', k], 'expected an array');
         else
           list.forEach((o: unknown, i) => {
-            const ok = isObj(o) && Object.keys(o).every((x) => ['visit', 'verdict', 'at'].includes(x)) && Number.isSafeInteger(o.visit) && (o.visit as number) >= 1 && VERDICTS.includes(o.verdict as never) && typeof o.at === 'string';
-            if (!ok) bad(['verdicts', k, i], 'expected { visit (>= 1), verdict (PASS or FAIL), at }');
+            const ok =
+              isObj(o) &&
+              Object.keys(o).every((x) => ['visit', 'verdict', 'at', 'report'].includes(x)) &&
+              Number.isSafeInteger(o.visit) &&
+              (o.visit as number) >= 1 &&
+              VERDICTS.includes(o.verdict as never) &&
+              typeof o.at === 'string' &&
+              (o.report === undefined || typeof o.report === 'string');
+            if (!ok) bad(['verdicts', k, i], 'expected { visit (>= 1), verdict (PASS or FAIL), at, report? }');
           });
       }
+    if (input.handoff !== undefined) {
+      const h = input.handoff;
+      const declined = isObj(h) ? h.declined : undefined;
+      const ok =
+        isObj(h) &&
+        Object.keys(h).every((k) => ['flow', 'session', 'declined'].includes(k)) &&
+        typeof h.flow === 'string' &&
+        FLOW_ID.test(h.flow) &&
+        typeof h.session === 'string' &&
+        SESSION_ID.test(h.session) &&
+        (declined === undefined || (isObj(declined) && Object.keys(declined).every((k) => k === 'reason' || k === 'at') && typeof declined.reason === 'string' && typeof declined.at === 'string'));
+      if (!ok) bad(['handoff'], 'expected { flow, session, declined?: { reason, at } }');
+    }
     const finished = FINISHED_STATUSES.includes(input.status as never);
     if (finished && input.current !== null) bad(['current'], `a ${String(input.status)} session has no current step`);
     if (!finished && input.current === null) bad(['current'], 'an unfinished session must have a current step');
@@ -135,6 +158,8 @@ const EMPTY: SessionState = {
 const MIGRATIONS: Record<number, Migration> = {
   // A version 1 resume cleared the questions, so a version 1 session has no answered ones.
   1: (data) => ({ ...data, clarificationAnswers: [], baseline: {}, stepOutputs: {}, then: [], verdicts: {} }),
+  // Version 3 only adds optional fields: a version 2 session is a version 3 one without them.
+  2: (data) => data,
 };
 
 export const sessionDocument = defineDocument<SessionState>({ schema: sessionSchema, version: SESSION_VERSION, $schema: SESSION_SCHEMA_URL, initial: EMPTY, migrations: MIGRATIONS });

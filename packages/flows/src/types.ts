@@ -24,6 +24,15 @@ export const VERDICTS = ['PASS', 'FAIL'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
+/** A verdict a REMEDIATION step read. */
+export interface VerdictRecord {
+  visit: number;
+  verdict: Verdict;
+  at: string;
+  /** reportDigest of the report (the file without its verdict lines): a FAIL report later edited to PASS has the same one. */
+  report?: string;
+}
+
 export const SESSION_MODES = ['normal', 'agent'] as const;
 /** `agent`: the flow runs inside a sub-agent; OPTIONAL steps with `skip: { mode: agent }` (routing) are skipped. */
 export type SessionMode = (typeof SESSION_MODES)[number];
@@ -160,7 +169,19 @@ export interface Flow {
   directive?: Partial<DirectiveText>;
 }
 
-export type HistoryEvent = 'start' | 'enter' | 'skip' | 'leave' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete' | 'set' | 'learnings';
+export type HistoryEvent = 'start' | 'enter' | 'skip' | 'leave' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete' | 'set' | 'learnings' | 'decline';
+
+/**
+ * What a finished session hands over to: the flow its completion directive starts (the reasoning
+ * protocol's route, or the next queued flow) and the session it starts it as. The hooks hold the
+ * agent to it: until that session exists, or the user declined it, the work is not done.
+ */
+export interface Handoff {
+  flow: string;
+  session: string;
+  /** The user's decision not to start it (`ratchet flow decline`), with why. */
+  declined?: { reason: string; at: string };
+}
 
 export interface HistoryEntry {
   event: HistoryEvent;
@@ -209,5 +230,7 @@ export interface SessionState {
    */
   then: string[];
   /** The verdicts each REMEDIATION step read, every visit. */
-  verdicts: Record<string, { visit: number; verdict: Verdict; at: string }[]>;
+  verdicts: Record<string, VerdictRecord[]>;
+  /** Set when the session finishes with a directive that starts another flow (see Handoff). */
+  handoff?: Handoff;
 }

@@ -3,7 +3,9 @@
  * the zod mirror the JSON Schema is generated from, and a test keeps the two in agreement).
  * Returns every problem with its JSON pointer; the flow only when there are none.
  */
+import { pathInputs } from './conditions.js';
 import type { FlowProblem } from './errors.js';
+import { FLOW_ID } from './ids.js';
 import { placeholders, staticPathProblem, VAR_NAME } from './template.js';
 import {
   FLOW_KINDS,
@@ -22,7 +24,7 @@ import {
 } from './types.js';
 
 export const FLOW_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow.schema.json';
-export const FLOW_ID = /^[a-z0-9][a-z0-9-]*$/;
+export { FLOW_ID };
 export const STEP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Loop-backs and remediations allowed at most (the seed's MAX_ITERATIONS is 3, the default). */
 export const MAX_LOOP_LIMIT = 10;
@@ -260,6 +262,14 @@ export function checkFlow(value: unknown): FlowCheck {
     if (s.loopTo !== undefined && !ids.has(s.loopTo)) add(`${p}/loopTo`, `loopTo step "${s.loopTo}" is not a step of this flow`);
     if (s.remediationTarget !== undefined && !ids.has(s.remediationTarget)) add(`${p}/remediationTarget`, `remediation target "${s.remediationTarget}" is not a step of this flow`);
   });
+  // A variable that decides the path is fixed at start: a step cannot require it to be set on the way.
+  const path = pathInputs(steps);
+  steps.forEach((s, i) =>
+    s.requires.forEach((name, j) => {
+      const skipper = path.get(name);
+      if (skipper !== undefined) add(`/steps/${i}/requires/${j}`, `"${name}" decides which steps run (step ${skipper} skips on it), so it is fixed when the flow starts: give it with --input, it cannot be required on the way`);
+    }),
+  );
   const startIndex = ids.get(start);
   const startStep = startIndex === undefined ? undefined : steps[startIndex];
   // Invariant 5: phase 0 is the mandatory clarification; it can be neither skipped nor looped past.

@@ -6,8 +6,26 @@
  * passed in, never looked up here.
  */
 import { FlowError } from './errors.js';
-import type { Flow } from './types.js';
+import { pathInputs } from './conditions.js';
+import type { Flow, SessionState } from './types.js';
 import { FLOW_ID } from './validate-flow.js';
+
+/**
+ * Refuse (`bad-input`) a `--set` that would change what the session started with: a variable that
+ * decides the path, or the task (which names every memory file the gates read). Setting the value it
+ * already has is no change.
+ */
+export function checkFixedVars(flow: Flow, state: SessionState, vars: Readonly<Record<string, string>>): void {
+  const path = pathInputs(flow.steps);
+  for (const [name, value] of Object.entries(vars)) {
+    const now = Object.hasOwn(state.vars, name) ? state.vars[name] : undefined;
+    if (now === value) continue;
+    const was = now === undefined ? 'it is not set' : `it is ${JSON.stringify(now)}`;
+    const restart = `start a new session with --input ${name}=${value}`;
+    if (name === 'task') throw new FlowError('bad-input', `task names the memory files the gates read: it is fixed once the flow starts (${was}); ${restart}`);
+    if (path.has(name)) throw new FlowError('bad-input', `${name} decides which steps run (a skip condition reads it): it is fixed once the flow starts (${was}); ${restart}`);
+  }
+}
 
 /** Whether checking `vars` needs the flow catalogue (some variable given is declared `values: "flows"`). */
 export function needsCatalogue(flow: Flow, vars: Readonly<Record<string, string>>): boolean {

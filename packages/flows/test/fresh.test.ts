@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { advanceFlow, completeBranch, LEDGER_FILE, linesOutsideFences, loadFlowFile, openSession, startFlow, type LoadedFlow } from '../src/index.js';
+import { advanceFlow, completeBranch, LEDGER_FILE, linesOutsideFences, loadFlowFile, openSession, SESSION_VERSION, startFlow, type LoadedFlow } from '../src/index.js';
 import { flowIn, HEADINGS, memoryText, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 const AGENT_FILE = '.claude/memory/T-clarification-agent-memory.md';
@@ -148,7 +148,7 @@ describe('the shape that counts', () => {
 });
 
 describe('session files', () => {
-  test('a version 1 session (before baselines) is read, migrated and advanced; it is written back as version 2', async () => {
+  test('a version 1 session (before baselines) is read, migrated and advanced; it is written back as the current version', async () => {
     const root = tmpProject();
     await skill(root, 'old');
     const file = join(root, '.ratchet/flows/old.json');
@@ -160,6 +160,6 @@ describe('session files', () => {
     writeAgentMemory(root, 'T', 'clarification-agent');
     writeTransition(root, 'T', '0', '1');
     expect((await advanceFlow(runner(root), { sessionId: 'old' })).outcome).toBe('advanced');
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ schemaVersion: 2, current: '1' });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ schemaVersion: SESSION_VERSION, current: '1' });
   });
 });

@@ -3,7 +3,7 @@
  * completes), then LEARNINGS_PENDING before FULLY_COMPLETE. Each test performs a shortcut an agent
  * would take and shows it refused.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { advanceFlow, completeBranch, findVerdict, flowStatus, haltFlow, loadFlowFile, openSession, resumeFlow, startFlow, type RunnerOptions } from '../src/index.js';
@@ -125,6 +125,56 @@ describe('REMEDIATION: the verdict decides', () => {
     await advanceFlow(opts, { sessionId: 'f' });
     write(root, 'out/f-check.md', 'Checked a third time.\nVerdict: PASS\n');
     expect((await advanceFlow(opts, { sessionId: 'f' })).session.status).toBe('COMPLETED');
+  });
+});
+
+describe('a verdict after a FAIL comes from a new validation pass', () => {
+  const VALIDATION_FILE = (root: string): string => join(root, VALIDATION);
+
+  test('after the remediation cap halted the skill and the user resumed, FAIL edited to PASS in the same report is refused', async () => {
+    const root = tmpProject();
+    const opts = runner(root);
+    await atValidation(root, opts);
+    for (let i = 0; i < 2; i++) {
+      writeAgentMemory(root, 'T', 'validation-agent', `Round ${i}: the login form rejects valid passwords.\n\nVerdict: FAIL`);
+      writeTransition(root, 'T', '5', '4');
+      await advanceFlow(opts, { sessionId: 'k' });
+      await generate(root, opts);
+    }
+    writeAgentMemory(root, 'T', 'validation-agent', 'Two tests fail: login with a valid password, logout.\n\nVerdict: FAIL');
+    expect((await advanceFlow(opts, { sessionId: 'k' })).session.status).toBe('HALTED');
+    await resumeFlow(opts, { sessionId: 'k', actor: 'user' });
+    // The shortcut: the failed report, its verdict line changed.
+    const failed = readFileSync(VALIDATION_FILE(root), 'utf8');
+    writeFileSync(VALIDATION_FILE(root), failed.replace('Verdict: FAIL', 'Verdict: PASS'));
+    const refused = await advanceFlow(opts, { sessionId: 'k' });
+    expect(refused.ok).toBe(false);
+    expect(refused.missing).toEqual([
+      `${VALIDATION} is the report that failed at step 5 with its verdict changed to PASS: a PASS after a FAIL must come from a new validation pass (invoke validation-agent again)`,
+    ]);
+    expect((await openSession(root, 'k').read()).status).toBe('EXECUTING');
+    // As a heading or bold label, or with spacing changed, it is the same report.
+    writeFileSync(VALIDATION_FILE(root), `${failed.replace('Verdict: FAIL', '## **Verdict:** PASS')}\n\n`);
+    expect((await advanceFlow(opts, { sessionId: 'k' })).ok).toBe(false);
+    // A validation run again writes its own report.
+    writeAgentMemory(root, 'T', 'validation-agent', 'Ran the whole suite again after the fix: 48 of 48 pass.\n\nVerdict: PASS');
+    expect((await advanceFlow(opts, { sessionId: 'k' })).session.status).toBe('LEARNINGS_PENDING');
+  });
+
+  test('without a halt too: the FAIL report the session was sent back on, edited to PASS, does not complete the skill', async () => {
+    const root = tmpProject();
+    const opts = runner(root);
+    await atValidation(root, opts);
+    writeAgentMemory(root, 'T', 'validation-agent', 'The signup test fails.\n\nVerdict: FAIL');
+    writeTransition(root, 'T', '5', '4');
+    expect((await advanceFlow(opts, { sessionId: 'k' })).session.current).toBe('4');
+    const failed = readFileSync(VALIDATION_FILE(root), 'utf8');
+    await generate(root, opts);
+    writeFileSync(VALIDATION_FILE(root), failed.replace('Verdict: FAIL', 'Verdict: PASS'));
+    const refused = await advanceFlow(opts, { sessionId: 'k' });
+    expect(refused.missing).toEqual([
+      `${VALIDATION} is the report that failed at step 5 with its verdict changed to PASS: a PASS after a FAIL must come from a new validation pass (invoke validation-agent again)`,
+    ]);
   });
 });
 

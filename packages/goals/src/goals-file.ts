@@ -11,7 +11,7 @@ import { NotFoundError, defineDocument, openDocument, openStoredDocument, shared
 import { createHash } from 'node:crypto';
 import { ConflictError, InputError, OwnerError, UntrustedRegistryError } from './errors.js';
 import { markMerged, type PolicyHandlers } from './ops.js';
-import { applyProposal, serializeRegistry } from './proposals.js';
+import { applyProposal, checkMergedGuard, serializeRegistry } from './proposals.js';
 import { REGISTRY_MAX_BYTES, readRegistryFile, registryFormat, type Registry, type RegistryFormat } from './registry.js';
 import { applyCommit, checkCommit, commitDigest, findReplay, type CommitResult, type TurnCommit } from './turn.js';
 import { Tx, emptyState } from './tx.js';
@@ -114,19 +114,31 @@ export function registryDigest(text: string): string {
  */
 function judgeRegistry(draft: GoalsState, actor: Actor, registry: RegistryFile | undefined, now: string): boolean {
   if (registry === undefined) return false;
-  const trusted = draft.registry_trust;
   if (actor.role === 'user') {
-    if (trusted !== undefined) return false;
+    if (draft.registry_trust !== undefined) return false;
     draft.registry_trust = { digest: registry.digest, at: now, by: actor.name ?? actor.role };
     return true;
   }
+  const problem = registryTrustProblem(draft, actor, registry);
+  if (problem !== undefined) throw problem;
+  return false;
+}
+
+/**
+ * Why `actor` may not act under `registry`, judged as a mutation judges it, without recording
+ * anything (a user is never refused): what a caller that does not mutate (a turn pinning the registry
+ * it will run under) checks. Undefined: it may.
+ */
+export function registryTrustProblem(state: Pick<GoalsState, 'registry_trust'>, actor: Actor, registry: RegistryFile | undefined): UntrustedRegistryError | undefined {
+  if (registry === undefined || actor.role === 'user') return undefined;
+  const trusted = state.registry_trust;
   if (trusted === undefined) {
-    throw new UntrustedRegistryError(registry.path, 'no user has approved this action-type registry yet, so the agent cannot act under it: the user runs a goals command (or merges a proposal) first');
+    return new UntrustedRegistryError(registry.path, 'no user has approved this action-type registry yet, so the agent cannot act under it: the user runs a goals command (or merges a proposal) first');
   }
   if (trusted.digest !== registry.digest) {
-    throw new UntrustedRegistryError(registry.path, `the action-type registry changed since a user last merged or approved it (${trusted.at}, ${trusted.by}): the agent cannot act under an edited registry; the user reviews the change and merges it as a proposal`);
+    return new UntrustedRegistryError(registry.path, `the action-type registry changed since a user last merged or approved it (${trusted.at}, ${trusted.by}): the agent cannot act under an edited registry; the user reviews the change and merges it as a proposal`);
   }
-  return false;
+  return undefined;
 }
 
 export interface MutationResult<T> {
@@ -156,7 +168,11 @@ export interface GoalsStore {
    * `ifMissing`: the registry in use when the file does not exist yet (the bundled one): the file is
    * created from it, with the change.
    */
-  mergeProposal(id: string, registryPath: string, meta: { actor: Actor; displayPath?: string | undefined; ifMissing?: ActionTypeRegistryDocument | undefined }): Promise<{ proposal: RegistryProposal; patch: string }>;
+  mergeProposal(
+    id: string,
+    registryPath: string,
+    meta: { actor: Actor; displayPath?: string | undefined; ifMissing?: ActionTypeRegistryDocument | undefined; handlers?: PolicyHandlers | undefined },
+  ): Promise<{ proposal: RegistryProposal; patch: string }>;
   /**
    * Compact the oldest audit entries into a summary (see compact.ts): the user only. Returns what was
    * compacted and the revert points left; writes nothing when there is nothing to compact.
@@ -364,7 +380,10 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
       // The registry file is replaced atomically under its own lock; a running turn keeps the registry it loaded.
       await withLock(registryPath, async () => {
         const current = await currentRegistry(registryPath, meta.ifMissing);
-        const next = await serializeRegistry(applyProposal(current.document, proposal), current.format);
+        const document = applyProposal(current.document, proposal);
+        // Checked before anything is written: a guard nobody implements would make the type uncompletable.
+        checkMergedGuard(document, proposal, meta.handlers);
+        const next = await serializeRegistry(document, current.format);
         patch = await registryPatch(current.text, next, meta.displayPath ?? registryPath, { created: current.created });
         if (next !== current.text) await writeFileAtomic(registryPath, next, { maxBytes: REGISTRY_MAX_BYTES });
         merged = next;

@@ -74,6 +74,7 @@ export { Tx, emptyState } from './tx.js';
 export {
   BUILTIN_POLICY_HANDLERS,
   CANCEL_STATUSES,
+  GOAL_STATUSES,
   SAFE_DEFAULT_TYPE,
   amendProposal,
   checkAmendment,
@@ -138,7 +139,7 @@ export {
   type ScratchView,
 } from './scratch.js';
 export { applyCommit, checkCommit, commitDigest, type CommitResult, type CompletedAction, type TurnCommit } from './turn.js';
-export { applyProposal, proposedType, proposedTypeIssues, serializeRegistry } from './proposals.js';
+export { applyProposal, checkMergedGuard, proposedType, proposedTypeIssues, serializeRegistry } from './proposals.js';
 export { parseDuration } from './duration.js';
 export { backoffDelay, withRetry, type RetryOptions } from './retry.js';
 export {
@@ -148,6 +149,7 @@ export {
   goalsDocument,
   openGoals,
   registryDigest,
+  registryTrustProblem,
   type GoalsStore,
   type GoalsStoreOptions,
   type MutationMeta,
@@ -155,6 +157,7 @@ export {
   type RegistryFile,
 } from './goals-file.js';
 export * from './trace/index.js';
+export { REGISTRY_PINS_DIR, pinDigest, pinRegistry, readPinnedRegistry, registryPinPath } from './registry-pins.js';
 export {
   SCOPED_KINDS,
   applyShare,

@@ -51,8 +51,24 @@ export interface GoalInput {
   lineage_ids?: string[] | undefined;
 }
 
+export const GOAL_STATUSES: readonly Goal['status'][] = ['proposed', 'active', 'paused', 'achieved', 'abandoned'];
+
+/** Refuse (InputError) goal fields the state's schema would refuse on write, before anything changes. */
+function checkGoalFields(input: GoalInput): void {
+  if (input.status !== undefined && !GOAL_STATUSES.includes(input.status)) throw new InputError(`goal status must be one of ${GOAL_STATUSES.join(', ')}, got ${JSON.stringify(input.status)}`);
+  if (input.horizon !== undefined) {
+    const { days, steps, ...rest } = input.horizon;
+    if (Object.keys(rest).length > 0) throw new InputError(`goal horizon takes days and steps only, got ${Object.keys(rest).join(', ')}`);
+    if (days !== undefined) nonNegative(days, 'horizon days');
+    if (steps !== undefined && (!Number.isSafeInteger(steps) || steps < 0)) throw new InputError(`horizon steps must be a whole number >= 0, got ${String(steps)}`);
+  }
+  if (input.metrics !== undefined) for (const [k, v] of Object.entries(safeRecord(input.metrics, 'metrics'))) finite(v, `metric ${k}`);
+  if (input.constraints !== undefined) for (const c of input.constraints) requireText(c, 'a constraint');
+}
+
 /** Create a goal, or update the given fields of an existing one (upsert by id). */
 export function upsertGoal(tx: Tx, input: GoalInput): Goal {
+  checkGoalFields(input);
   if (input.id !== undefined && tx.find('goal', input.id) !== undefined) {
     const goal = tx.edit('goal', input.id);
     for (const key of ['title', 'description', 'priority', 'horizon', 'status', 'progress', 'metrics', 'constraints', 'parent_goal_id', 'lineage_ids'] as const) {
@@ -344,8 +360,29 @@ export interface ActionPatch {
   metadata?: Record<string, unknown> | undefined;
 }
 
-/** Change an action's descriptive fields (status changes go through moveAction; owner and type never change). */
+/** What the owner decides about their own action, by the name a refusal gives it. */
+const OWNER_FIELDS: readonly [keyof ActionPatch, string][] = [
+  ['title', 'title'],
+  ['description', 'description'],
+  ['priority', 'priority'],
+  ['effort', 'effort'],
+  ['due_at', 'due date'],
+  ['goal_id', 'goal'],
+  ['blocking', 'blocking flag'],
+];
+
+/**
+ * Change an action's descriptive fields (status changes go through moveAction; owner and type never
+ * change). The agent may not rewrite a user-owned action's title, description, priority, effort, due
+ * date, goal or blocking flag: those are the user's decisions about their own work. Metadata and
+ * evidence may be added by either.
+ */
 export function updateAction(tx: Tx, id: string, patch: ActionPatch): PendingAction {
+  const current = tx.get('action', id);
+  if (tx.actor.role === 'agent' && current.owner === 'user') {
+    const fields = OWNER_FIELDS.filter(([key]) => patch[key] !== undefined).map(([, name]) => name);
+    if (fields.length > 0) throw new OwnerError(`${id} is owned by the user: the agent cannot change its ${fields.length === 1 ? fields[0]! : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)!}`}`);
+  }
   const action = tx.edit('action', id);
   if (patch.title !== undefined) action.title = requireText(patch.title, 'action title');
   if (patch.description !== undefined) action.description = patch.description;

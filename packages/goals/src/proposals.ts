@@ -3,6 +3,7 @@
  * YAML, as the file is), and the patch export. The file write itself is in goals-file.ts.
  */
 import { InputError, RegistryError, type RegistryIssue } from './errors.js';
+import { BUILTIN_POLICY_HANDLERS, type PolicyHandlers } from './ops.js';
 import { checkRegistry, deprecateActionType, registerActionType, type RegistryFormat } from './registry.js';
 import type { ActionType, ActionTypeRegistryDocument, RegistryProposal } from './types.js';
 import type * as Yaml from 'yaml';
@@ -73,6 +74,26 @@ export function applyProposal(doc: ActionTypeRegistryDocument, proposal: Registr
   if (proposal.allowed_transitions !== undefined) type.allowed_transitions = structuredClone(proposal.allowed_transitions);
   if (proposal.policy_handlers !== undefined) type.policy_handlers = { ...type.policy_handlers, ...structuredClone(proposal.policy_handlers) };
   return registerActionType(doc, type);
+}
+
+/**
+ * Refuse (`completion-guard`) a registry in which the type a proposal merges names a completion
+ * guard nothing implements: such a guard refuses every completion (it is never skipped), so no one,
+ * the user included, could ever complete an action of that type. `handlers`: the guards the caller
+ * implements besides the built-in ones.
+ */
+export function checkMergedGuard(doc: ActionTypeRegistryDocument, proposal: RegistryProposal, handlers: Readonly<PolicyHandlers> = {}): void {
+  const type = doc.action_types.find((t) => t.id === proposal.type_id);
+  const guard = type?.policy_handlers?.completion_guard;
+  if (type === undefined || guard === undefined || type.deprecation_status === 'deprecated') return;
+  if (Object.hasOwn(handlers, guard) || Object.hasOwn(BUILTIN_POLICY_HANDLERS, guard)) return;
+  const known = [...new Set([...Object.keys(BUILTIN_POLICY_HANDLERS), ...Object.keys(handlers)])].sort().join(', ');
+  throw new InputError(
+    `proposal ${proposal.id} would give action type "${type.id}" the completion guard "${guard}", which has no handler here (known: ${known}): ` +
+      `a guard without a handler refuses every completion, so no one, the user included, could ever complete a ${type.id}. ` +
+      `Amend the proposal to name a known guard or none (ratchet proposals amend ${proposal.id} <file>), then approve and merge it again`,
+    'completion-guard',
+  );
 }
 
 /** The registry file's text: 2-space JSON, or YAML (comments in a YAML registry are not kept). */

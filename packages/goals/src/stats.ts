@@ -79,16 +79,28 @@ const rate = (n: number, d: number): number | null => (d === 0 ? null : Math.rou
 
 /**
  * Versions that do not count: revert entries (a revert puts back an earlier state; it is not new
- * work) and the mutations a revert undid (a completion that was reverted did not happen).
+ * work) and the mutations whose effect a revert took away. A revert to r makes the state what it
+ * was at r, so what counts after it is what counted at r: walking back from the newest entry, a
+ * revert jumps to its target and everything it jumped over is undone. A revert that is itself
+ * reverted is jumped over in turn, so what it had undone counts again.
  */
 function undoneVersions(audit: readonly AuditEntry[]): Set<number> {
-  const out = new Set<number>();
-  for (const e of audit) {
-    if (e.reverted_to === undefined) continue;
-    out.add(e.version);
-    for (let v = e.reverted_to + 1; v < e.version; v++) out.add(v);
+  const byVersion = new Map<number, AuditEntry>();
+  for (const e of audit) byVersion.set(e.version, e);
+  const live = new Set<number>();
+  let v = audit.reduce((max, e) => Math.max(max, e.version), 0);
+  // Each step moves strictly back (a revert targets an earlier version), so the walk ends.
+  while (v > 0) {
+    const e = byVersion.get(v);
+    if (e === undefined) break;
+    if (e.reverted_to !== undefined && e.reverted_to < v) {
+      v = e.reverted_to;
+      continue;
+    }
+    live.add(v);
+    v--;
   }
-  return out;
+  return new Set(audit.map((e) => e.version).filter((x) => !live.has(x)));
 }
 
 /** The figures per action type, from the audit trail (the window) and the state (open, overdue). */
@@ -169,6 +181,9 @@ export function countChange(registry: Registry, row: (type: string) => RangeCoun
     r.created++;
     const requested = (after.metadata as Record<string, unknown> | undefined)?.requested_type;
     if (typeof requested === 'string') row(requested).coerced++;
+    // Created and closed in one mutation (a turn commit that adds an action and completes it).
+    const closed = typeof after.status === 'string' && FAILURE_STATUSES.has(after.status) ? 'failed' : outcome(registry, type, after.status);
+    if (closed !== undefined) r[closed]++;
   } else if (before.status !== after.status) {
     // A failure status counts when reached, terminal or not (a failed job may be retried).
     if (typeof after.status === 'string' && FAILURE_STATUSES.has(after.status)) row(type).failed++;

@@ -130,3 +130,22 @@ function hash(s: string, seed: number): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 2654435761);
   return h >>> 0;
 }
+
+describe('assess: relevance to the query', () => {
+  test('actions sharing more of the query\'s words rank first; whole words, any case; the goal they serve counts; without a query nothing changes', () => {
+    const state = emptyState();
+    state.goals.push({ id: 'g-signup', title: 'Faster Signup', priority: 1, status: 'active', progress: 0, metrics: {}, constraints: [], lineage_ids: [], evidence_refs: [], created_at: '', updated_at: '', version: 1 });
+    state.actions.push(
+      action({ id: 'dense', priority: 9, title: 'Tidy the changelog' }),
+      action({ id: 'signing', priority: 5, title: 'Rotate the signing key' }),
+      action({ id: 'one', priority: 2, title: 'Profile the SIGNUP page' }),
+      action({ id: 'two', priority: 1, title: 'Why is the signup page slow?', description: 'Profile it' }),
+      action({ id: 'by-goal', priority: 3, title: 'Cache the country list', goal_id: 'g-signup' }),
+    );
+    const ranked = (query?: string): string[] => assess(state, registry, { now: T0, query }).actions.map((a) => a.action.id);
+    expect(ranked()).toEqual(['dense', 'signing', 'by-goal', 'one', 'two']);
+    // "signup" and "page" in one and two (density breaks the tie), "signup" in by-goal through its goal's title;
+    // "sign" in nothing: it is not a word of "signing".
+    expect(ranked('signup page sign')).toEqual(['one', 'two', 'by-goal', 'dense', 'signing']);
+  });
+});

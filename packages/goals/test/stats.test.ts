@@ -96,4 +96,25 @@ describe('actions stats', () => {
     expect(actionStats(scopedView(state, a), registry, { now: T0 }).totals).toMatchObject({ created: 1, open: 1 });
     expect(actionStats(scopedView(state, b), registry, { now: T0 }).totals).toMatchObject({ created: 2, open: 2 });
   });
+
+  test('the figures agree with each other: a revert that is itself reverted puts its creations back in the count', async () => {
+    const { store } = tempStore();
+    await store.mutate({ actor: AGENT, op: 'create' }, (tx) => createAction(tx, registry, { id: 'a1', type: 'agent_task', title: 'one' }));
+    await store.revert(0, { actor: USER });
+    // Undo the undo: a1 exists again, and so does its creation.
+    await store.revert(1, { actor: USER });
+    await store.mutate({ actor: AGENT, op: 'create' }, (tx) => createAction(tx, registry, { id: 'a2', type: 'agent_task', title: 'two' }));
+    await store.mutate({ actor: AGENT, op: 'complete' }, (tx) => completeAction(tx, registry, 'a2'));
+    const state = await store.read();
+    expect(state.actions.map((a) => a.id)).toEqual(['a1', 'a2']);
+    const doc = actionStats(state, registry, { now: T0 });
+    expect(doc.totals).toMatchObject({ created: 2, completed: 1, open: 1, completion_rate: 0.5 });
+  });
+
+  test('an action created and completed in one turn commit counts as created and completed', async () => {
+    const { store } = tempStore();
+    await store.commitTurn(registry, { turn_id: 't1', new_actions: [{ id: 'x1', type: 'agent_task', title: 'do it' }], completed_actions: ['x1'] }, { actor: AGENT });
+    const doc = actionStats(await store.read(), registry, { now: T0 });
+    expect(doc.totals).toMatchObject({ created: 1, completed: 1, completion_rate: 1, failure_rate: 0 });
+  });
 });

@@ -1,13 +1,16 @@
 /**
  * Open flow sessions among `ids`, each with its exact next command: every status but the finished
  * ones (COMPLETED, FULLY_COMPLETE) and HALTED (the user's turn). A skill whose learnings are pending
- * is still open: the agent owes them.
+ * is still open: the agent owes them. A finished reasoning session still owes the flow it routed to
+ * until that is started or the user declines it (reasoning-gate.ts).
  */
 import { FlowError, flowStatus, isFinished, type FlowView, type RunnerOptions } from '@ratchet/flows';
 import { NotFoundError, StoreError } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { runnerOptions } from '../commands/flow/project.js';
+import { loadHookConfig } from './config.js';
 import { corruptObligation, type Obligation } from './obligations.js';
+import { reasoningFlowIds, routedObligation } from './reasoning-gate.js';
 
 /** A flow session's current view; undefined when it was never created (or was removed by `ratchet`). */
 export async function flowView(options: RunnerOptions, id: string): Promise<FlowView | undefined> {
@@ -21,8 +24,12 @@ export async function flowView(options: RunnerOptions, id: string): Promise<Flow
 
 export async function flowObligations(ctx: Context, ids: readonly string[]): Promise<Obligation[]> {
   const options = await runnerOptions(ctx);
+  const reasoning = reasoningFlowIds(loadHookConfig(ctx.cwd));
   const out: Obligation[] = [];
-  for (const id of ids) {
+  // A reasoning session's route, once started, is held like the sessions this session started itself.
+  const queue = [...ids];
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i]!;
     let view: FlowView | undefined;
     try {
       view = await flowView(options, id);
@@ -38,7 +45,13 @@ export async function flowObligations(ctx: Context, ids: readonly string[]): Pro
     }
     if (view === undefined) continue;
     const status = view.session.status;
-    if (isFinished(status) || status === 'HALTED') continue;
+    if (isFinished(status)) {
+      const routed = routedObligation(ctx.cwd, view.session, view.directive.command, reasoning);
+      if (routed.obligation !== undefined) out.push(routed.obligation);
+      if (routed.follow !== undefined && !queue.includes(routed.follow)) queue.push(routed.follow);
+      continue;
+    }
+    if (status === 'HALTED') continue;
     const step = view.step === null ? '' : ` at step ${view.step.id} (${view.step.title})`;
     out.push({ kind: 'flow', what: `flow ${view.flow.id} session ${id} is ${status}${step}`, command: view.directive.command });
   }

@@ -25,6 +25,7 @@ import { bashWrites, pathsIn, simpleCommands } from './bash.js';
 import { ConfigError, loadHookConfig, type HookConfig } from './config.js';
 import { corruptObligation, readTaskSession } from './obligations.js';
 import type { HookPayload } from './payload.js';
+import { reasoningWriteGate } from './reasoning-gate.js';
 import { insideProject, projectRoot, stateFileOf } from './state-files.js';
 import { isRatchetTool } from './ratchet-tools.js';
 import { READ_ONLY_TOOLS, stepScope } from './step-tools.js';
@@ -185,10 +186,9 @@ export function preToolUse(root: string, payload: HookPayload, active: (session:
     }
     return { kind: 'none' };
   }
-  if (session === undefined) return { kind: 'none' };
 
   // 4. No writes before the plan is accepted (or while the post-mortem is due).
-  if (PLANNING_STATES.has(session.state)) {
+  if (session !== undefined && PLANNING_STATES.has(session.state)) {
     const allowed = config.planningWrites.map((g) => globToRegExp(g));
     for (const target of writes.targets) {
       const rel = insideProject(project, cwd, target);
@@ -199,6 +199,11 @@ export function preToolUse(root: string, payload: HookPayload, active: (session:
     }
     return { kind: 'none' };
   }
+
+  // 4a. No writes while this session's reasoning flow is open, or before the flow it routed to starts.
+  const reasoning = reasoningWriteGate(root, project, cwd, payload.sessionId, tool, writes.targets, config);
+  if (reasoning !== undefined) return reasoning;
+  if (session === undefined) return { kind: 'none' };
 
   // 5. While a plan executes: the tool must belong to the current step (reporting with `ratchet` belongs to every step).
   if (session.state !== 'EXECUTING' || config.strictness === 'off') return { kind: 'none' };

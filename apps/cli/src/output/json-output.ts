@@ -19,6 +19,8 @@ export const OUTPUT_VERSIONS = {
   'memory-query': 1,
   'memory-explain': 1,
   'turn-assess': 1,
+  'actions-update': 1,
+  'flow-decline': 1,
   'turn-trace-show': 1,
   'turn-trace-replay': 1,
   import: 1,

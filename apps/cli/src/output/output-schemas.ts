@@ -13,6 +13,7 @@ const SESSION = 'https://unpkg.com/@ratchet/orchestrator/schemas/session.schema.
 const CAMPAIGN = 'https://unpkg.com/@ratchet/campaign-dag/schemas/campaign.schema.json';
 const GOALS = 'https://unpkg.com/@ratchet/goals/schemas/goals-state.schema.json';
 const TRACE = 'https://unpkg.com/@ratchet/goals/schemas/turn-trace.schema.json';
+const FLOW_SESSION = 'https://unpkg.com/@ratchet/flows/schemas/flow-session.schema.json';
 
 const str = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
 const int = (description: string, extra: Schema = {}): Schema => ({ type: 'integer', description, ...extra });
@@ -281,6 +282,54 @@ export function outputJsonSchemas(): Record<OutputName, Schema> {
         counts: obj({ pending: int('', { minimum: 0 }), agent: int('', { minimum: 0 }), user: int('', { minimum: 0 }), overdue: int('', { minimum: 0 }), escalation_due: int('', { minimum: 0 }) }, ['pending', 'agent', 'user', 'overdue', 'escalation_due'], 'Totals over all pending actions.'),
       },
       ['version', 'goals', 'actions', 'by_owner', 'questions', 'counts'],
+    ),
+    'actions-update': success(
+      'actions-update',
+      'ratchet actions update --json',
+      "An action after its title, description, priority, effort, due date, goal or blocking flag changed. The agent cannot change a user-owned action's (an error document, exit 1).",
+      {
+        version: int('The goals state version after the change (unchanged when nothing changed).', { minimum: 0 }),
+        action: ref(`${GOALS}#/$defs/PendingAction`, 'The action as it is now.'),
+      },
+      ['version', 'action'],
+    ),
+    'flow-decline': success(
+      'flow-decline',
+      'ratchet flow decline --json',
+      "The finished session after the user declined the flow it routed to: `session.state.handoff.declined` holds the reason; the directive no longer starts the routed flow.",
+      {
+        outcome: { const: 'declined', description: 'What the command did.' },
+        flow: obj({ id: str('The flow.'), title: str('Its title.'), kind: { enum: ['protocol', 'skill'] } }, ['id', 'title', 'kind'], 'The session\'s flow.'),
+        session: obj(
+          {
+            id: str('The session id.'),
+            status: { enum: ['COMPLETED', 'FULLY_COMPLETE'], description: 'A finished session.' },
+            current: { type: 'null', description: 'No current step: the session is finished.' },
+            mode: { enum: ['normal', 'agent'] },
+            file: str('The session file, relative to --cwd.'),
+            state: obj(
+              {
+                sessionId: str('The session id.'),
+                handoff: obj(
+                  { flow: str('The flow it routed to.'), session: str('The session it would have started it as.'), declined: obj({ reason: str('Why, in the user\'s words.'), at: str('When (ISO 8601).') }, ['reason', 'at'], "The user's decision.") },
+                  ['flow', 'session', 'declined'],
+                  'What the session handed over to, and the decision.',
+                ),
+              },
+              ['sessionId', 'handoff'],
+              `The session as its file holds it, without the file's envelope ($schema, schemaVersion): ${FLOW_SESSION}.`,
+            ),
+          },
+          ['id', 'status', 'current', 'mode', 'file', 'state'],
+          'The session.',
+        ),
+        step: { type: 'null', description: 'No current step.' },
+        gates: arr(obj({}, [], 'A gate.'), 'Empty: nothing is required any more.'),
+        missing: arr(str('Never present.'), 'Empty.'),
+        directive: obj({ command: str('The next command: `flow status` for the session.'), before: arr(str('A step to do first.'), 'Empty.'), text: str('The directive as printed.') }, ['command', 'before', 'text'], 'The directive.'),
+        text: str('Everything a person reads, Markdown.'),
+      },
+      ['outcome', 'flow', 'session', 'step', 'gates', 'missing', 'directive', 'text'],
     ),
     import: importSchema(),
     serve: success(

@@ -4,9 +4,10 @@
 // main entry validates registries and state files without loading ajv or zod.
 "use strict";
 export const validateTraceRecord = validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/trace-record.schema.json","$ref":"#/$defs/TraceRecord","$defs":{"TraceRecord":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"turn_start"},"trace_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"budgets":{"type":"object","properties":{"tokens":{"description":"Tokens the turn (or span) may use.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations the turn (or span) may make.","type":"integer","minimum":0,"maximum":9007199254740991},"time_ms":{"description":"Wall-clock milliseconds from its start.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"description":"Budgets; an absent one is unlimited. Going past one records a Policy event naming it and by how much."}},"required":["type","trace_id","turn_id","ts","budgets"],"additionalProperties":false,"description":"A turn begins, with its budgets."},{"type":"object","properties":{"type":{"type":"string","const":"span_start"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"parent_span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"component":{"type":"string","minLength":1,"maxLength":200,"description":"What runs in the span: planner, executor, a tool name, ..."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"depends_on":{"maxItems":1000,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"description":"Spans that must come before this one in a replay."},"budgets":{"type":"object","properties":{"tokens":{"description":"Tokens the turn (or span) may use.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations the turn (or span) may make.","type":"integer","minimum":0,"maximum":9007199254740991},"time_ms":{"description":"Wall-clock milliseconds from its start.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"description":"Budgets; an absent one is unlimited. Going past one records a Policy event naming it and by how much."}},"required":["type","turn_id","span_id","component","ts","depends_on"],"additionalProperties":false,"description":"A span begins."},{"type":"object","properties":{"type":{"type":"string","const":"span_end"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"status":{"type":"string","enum":["ok","error"]},"tokens":{"description":"Tokens used by what this record reports.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations it reports (a ToolInvocation event counts 1 unless it says otherwise).","type":"integer","minimum":0,"maximum":9007199254740991}},"required":["type","turn_id","span_id","ts","status"],"additionalProperties":false,"description":"A span ends."},{"type":"object","properties":{"type":{"type":"string","const":"event"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"event_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Unique in the turn: e1, e2, ... in recording order."},"span_id":{"description":"The span the event happened in; none for a turn-level event.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"kind":{"type":"string","enum":["Decision","ToolInvocation","Observation","Error","Policy","Summary"],"description":"Decision, ToolInvocation, Observation, Error, Policy or Summary."},"summary":{"type":"string","minLength":1,"maxLength":4000,"description":"One line a person reads."},"payload":{"description":"Structured details (a budget breach: {scope, budget, allowed, used, over}).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"proposal_id":{"description":"The registry proposal this event is about (a proposal filed, amended, reviewed or merged during the turn).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"tokens":{"description":"Tokens used by what this record reports.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations it reports (a ToolInvocation event counts 1 unless it says otherwise).","type":"integer","minimum":0,"maximum":9007199254740991}},"required":["type","turn_id","event_id","ts","kind","summary"],"additionalProperties":false,"description":"Something happened in the turn."},{"type":"object","properties":{"type":{"type":"string","const":"turn_end"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."}},"required":["type","turn_id","ts"],"additionalProperties":false,"description":"The turn is over: nothing more is recorded into it."}],"title":"Ratchet turn trace record: one line of traces.jsonl"}}};
-const schema20 = {"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"turn_start"},"trace_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"budgets":{"type":"object","properties":{"tokens":{"description":"Tokens the turn (or span) may use.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations the turn (or span) may make.","type":"integer","minimum":0,"maximum":9007199254740991},"time_ms":{"description":"Wall-clock milliseconds from its start.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"description":"Budgets; an absent one is unlimited. Going past one records a Policy event naming it and by how much."}},"required":["type","trace_id","turn_id","ts","budgets"],"additionalProperties":false,"description":"A turn begins, with its budgets."},{"type":"object","properties":{"type":{"type":"string","const":"span_start"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"parent_span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"component":{"type":"string","minLength":1,"maxLength":200,"description":"What runs in the span: planner, executor, a tool name, ..."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"depends_on":{"maxItems":1000,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"description":"Spans that must come before this one in a replay."},"budgets":{"type":"object","properties":{"tokens":{"description":"Tokens the turn (or span) may use.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations the turn (or span) may make.","type":"integer","minimum":0,"maximum":9007199254740991},"time_ms":{"description":"Wall-clock milliseconds from its start.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"description":"Budgets; an absent one is unlimited. Going past one records a Policy event naming it and by how much."}},"required":["type","turn_id","span_id","component","ts","depends_on"],"additionalProperties":false,"description":"A span begins."},{"type":"object","properties":{"type":{"type":"string","const":"span_end"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"status":{"type":"string","enum":["ok","error"]},"tokens":{"description":"Tokens used by what this record reports.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations it reports (a ToolInvocation event counts 1 unless it says otherwise).","type":"integer","minimum":0,"maximum":9007199254740991}},"required":["type","turn_id","span_id","ts","status"],"additionalProperties":false,"description":"A span ends."},{"type":"object","properties":{"type":{"type":"string","const":"event"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"event_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Unique in the turn: e1, e2, ... in recording order."},"span_id":{"description":"The span the event happened in; none for a turn-level event.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"kind":{"type":"string","enum":["Decision","ToolInvocation","Observation","Error","Policy","Summary"],"description":"Decision, ToolInvocation, Observation, Error, Policy or Summary."},"summary":{"type":"string","minLength":1,"maxLength":4000,"description":"One line a person reads."},"payload":{"description":"Structured details (a budget breach: {scope, budget, allowed, used, over}).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"proposal_id":{"description":"The registry proposal this event is about (a proposal filed, amended, reviewed or merged during the turn).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"tokens":{"description":"Tokens used by what this record reports.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations it reports (a ToolInvocation event counts 1 unless it says otherwise).","type":"integer","minimum":0,"maximum":9007199254740991}},"required":["type","turn_id","event_id","ts","kind","summary"],"additionalProperties":false,"description":"Something happened in the turn."},{"type":"object","properties":{"type":{"type":"string","const":"turn_end"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."}},"required":["type","turn_id","ts"],"additionalProperties":false,"description":"The turn is over: nothing more is recorded into it."}],"title":"Ratchet turn trace record: one line of traces.jsonl"};
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://unpkg.com/@ratchet/goals/schemas/trace-record.schema.json","$ref":"#/$defs/TraceRecord","$defs":{"TraceRecord":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"turn_start"},"trace_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"budgets":{"type":"object","properties":{"tokens":{"description":"Tokens the turn (or span) may use.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations the turn (or span) may make.","type":"integer","minimum":0,"maximum":9007199254740991},"time_ms":{"description":"Wall-clock milliseconds from its start.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"description":"Budgets; an absent one is unlimited. Going past one records a Policy event naming it and by how much."},"registry":{"description":"The action-type registry the turn runs under: the digest of its copy in .ratchet/registry-pins/ (a type merged while the turn runs takes effect from the next turn).","type":"string","pattern":"^[0-9a-f]{64}$"}},"required":["type","trace_id","turn_id","ts","budgets"],"additionalProperties":false,"description":"A turn begins, with its budgets."},{"type":"object","properties":{"type":{"type":"string","const":"span_start"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"parent_span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"component":{"type":"string","minLength":1,"maxLength":200,"description":"What runs in the span: planner, executor, a tool name, ..."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"depends_on":{"maxItems":1000,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"description":"Spans that must come before this one in a replay."},"budgets":{"type":"object","properties":{"tokens":{"description":"Tokens the turn (or span) may use.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations the turn (or span) may make.","type":"integer","minimum":0,"maximum":9007199254740991},"time_ms":{"description":"Wall-clock milliseconds from its start.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"description":"Budgets; an absent one is unlimited. Going past one records a Policy event naming it and by how much."}},"required":["type","turn_id","span_id","component","ts","depends_on"],"additionalProperties":false,"description":"A span begins."},{"type":"object","properties":{"type":{"type":"string","const":"span_end"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"status":{"type":"string","enum":["ok","error"]},"tokens":{"description":"Tokens used by what this record reports.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations it reports (a ToolInvocation event counts 1 unless it says otherwise).","type":"integer","minimum":0,"maximum":9007199254740991}},"required":["type","turn_id","span_id","ts","status"],"additionalProperties":false,"description":"A span ends."},{"type":"object","properties":{"type":{"type":"string","const":"event"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"event_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Unique in the turn: e1, e2, ... in recording order."},"span_id":{"description":"The span the event happened in; none for a turn-level event.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"kind":{"type":"string","enum":["Decision","ToolInvocation","Observation","Error","Policy","Summary"],"description":"Decision, ToolInvocation, Observation, Error, Policy or Summary."},"summary":{"type":"string","minLength":1,"maxLength":4000,"description":"One line a person reads."},"payload":{"description":"Structured details (a budget breach: {scope, budget, allowed, used, over}).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"proposal_id":{"description":"The registry proposal this event is about (a proposal filed, amended, reviewed or merged during the turn).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"tokens":{"description":"Tokens used by what this record reports.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations it reports (a ToolInvocation event counts 1 unless it says otherwise).","type":"integer","minimum":0,"maximum":9007199254740991}},"required":["type","turn_id","event_id","ts","kind","summary"],"additionalProperties":false,"description":"Something happened in the turn."},{"type":"object","properties":{"type":{"type":"string","const":"turn_end"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."}},"required":["type","turn_id","ts"],"additionalProperties":false,"description":"The turn is over: nothing more is recorded into it."}],"title":"Ratchet turn trace record: one line of traces.jsonl"}}};
+const schema20 = {"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"turn_start"},"trace_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"budgets":{"type":"object","properties":{"tokens":{"description":"Tokens the turn (or span) may use.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations the turn (or span) may make.","type":"integer","minimum":0,"maximum":9007199254740991},"time_ms":{"description":"Wall-clock milliseconds from its start.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"description":"Budgets; an absent one is unlimited. Going past one records a Policy event naming it and by how much."},"registry":{"description":"The action-type registry the turn runs under: the digest of its copy in .ratchet/registry-pins/ (a type merged while the turn runs takes effect from the next turn).","type":"string","pattern":"^[0-9a-f]{64}$"}},"required":["type","trace_id","turn_id","ts","budgets"],"additionalProperties":false,"description":"A turn begins, with its budgets."},{"type":"object","properties":{"type":{"type":"string","const":"span_start"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"parent_span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"component":{"type":"string","minLength":1,"maxLength":200,"description":"What runs in the span: planner, executor, a tool name, ..."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"depends_on":{"maxItems":1000,"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"description":"Spans that must come before this one in a replay."},"budgets":{"type":"object","properties":{"tokens":{"description":"Tokens the turn (or span) may use.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations the turn (or span) may make.","type":"integer","minimum":0,"maximum":9007199254740991},"time_ms":{"description":"Wall-clock milliseconds from its start.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"description":"Budgets; an absent one is unlimited. Going past one records a Policy event naming it and by how much."}},"required":["type","turn_id","span_id","component","ts","depends_on"],"additionalProperties":false,"description":"A span begins."},{"type":"object","properties":{"type":{"type":"string","const":"span_end"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"span_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"status":{"type":"string","enum":["ok","error"]},"tokens":{"description":"Tokens used by what this record reports.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations it reports (a ToolInvocation event counts 1 unless it says otherwise).","type":"integer","minimum":0,"maximum":9007199254740991}},"required":["type","turn_id","span_id","ts","status"],"additionalProperties":false,"description":"A span ends."},{"type":"object","properties":{"type":{"type":"string","const":"event"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"event_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"Unique in the turn: e1, e2, ... in recording order."},"span_id":{"description":"The span the event happened in; none for a turn-level event.","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."},"kind":{"type":"string","enum":["Decision","ToolInvocation","Observation","Error","Policy","Summary"],"description":"Decision, ToolInvocation, Observation, Error, Policy or Summary."},"summary":{"type":"string","minLength":1,"maxLength":4000,"description":"One line a person reads."},"payload":{"description":"Structured details (a budget breach: {scope, budget, allowed, used, over}).","type":"object","propertyNames":{"type":"string"},"additionalProperties":{}},"proposal_id":{"description":"The registry proposal this event is about (a proposal filed, amended, reviewed or merged during the turn).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},"tokens":{"description":"Tokens used by what this record reports.","type":"integer","minimum":0,"maximum":9007199254740991},"tools":{"description":"Tool invocations it reports (a ToolInvocation event counts 1 unless it says otherwise).","type":"integer","minimum":0,"maximum":9007199254740991}},"required":["type","turn_id","event_id","ts","kind","summary"],"additionalProperties":false,"description":"Something happened in the turn."},{"type":"object","properties":{"type":{"type":"string","const":"turn_end"},"turn_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$","description":"An id: a letter or digit, then letters, digits, \"_\", \".\", \":\" or \"-\" (at most 128 characters)."},"ts":{"type":"string","minLength":1,"maxLength":64,"description":"An ISO 8601 timestamp (UTC, as Date#toISOString writes it)."}},"required":["type","turn_id","ts"],"additionalProperties":false,"description":"The turn is over: nothing more is recorded into it."}],"title":"Ratchet turn trace record: one line of traces.jsonl"};
 const pattern3 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$", "u");
+const pattern5 = new RegExp("^[0-9a-f]{64}$", "u");
 const func1 = Object.prototype.hasOwnProperty;
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -75,7 +76,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "type") || (key0 === "trace_id")) || (key0 === "turn_id")) || (key0 === "ts")) || (key0 === "budgets"))){
+if(!((((((key0 === "type") || (key0 === "trace_id")) || (key0 === "turn_id")) || (key0 === "ts")) || (key0 === "budgets")) || (key0 === "registry"))){
 const err5 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -326,14 +327,39 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.registry !== undefined){
+let data8 = data.registry;
+if(typeof data8 === "string"){
+if(!pattern5.test(data8)){
+const err26 = {instancePath:instancePath+"/registry",schemaPath:"#/oneOf/0/properties/registry/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
 else {
 vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/registry",schemaPath:"#/oneOf/0/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
 }
 errors++;
 }
@@ -343,30 +369,10 @@ valid0 = true;
 passing0 = 0;
 var props0 = true;
 }
-const _errs21 = errors;
+const _errs23 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err27 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data.turn_id === undefined){
-const err28 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "turn_id"},message:"must have required property '"+"turn_id"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data.span_id === undefined){
-const err29 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "span_id"},message:"must have required property '"+"span_id"+"'"};
+const err29 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -375,8 +381,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data.component === undefined){
-const err30 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
+if(data.turn_id === undefined){
+const err30 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "turn_id"},message:"must have required property '"+"turn_id"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -385,8 +391,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data.ts === undefined){
-const err31 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "ts"},message:"must have required property '"+"ts"+"'"};
+if(data.span_id === undefined){
+const err31 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "span_id"},message:"must have required property '"+"span_id"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -395,8 +401,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data.depends_on === undefined){
-const err32 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'"};
+if(data.component === undefined){
+const err32 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "component"},message:"must have required property '"+"component"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -405,9 +411,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-for(const key2 in data){
-if(!((((((((key2 === "type") || (key2 === "turn_id")) || (key2 === "span_id")) || (key2 === "parent_span_id")) || (key2 === "component")) || (key2 === "ts")) || (key2 === "depends_on")) || (key2 === "budgets"))){
-const err33 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data.ts === undefined){
+const err33 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "ts"},message:"must have required property '"+"ts"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -416,11 +421,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.type !== undefined){
-let data8 = data.type;
-if(typeof data8 !== "string"){
-const err34 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.depends_on === undefined){
+const err34 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -429,8 +431,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if("span_start" !== data8){
-const err35 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "span_start"},message:"must be equal to constant"};
+for(const key2 in data){
+if(!((((((((key2 === "type") || (key2 === "turn_id")) || (key2 === "span_id")) || (key2 === "parent_span_id")) || (key2 === "component")) || (key2 === "ts")) || (key2 === "depends_on")) || (key2 === "budgets"))){
+const err35 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -440,11 +443,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.turn_id !== undefined){
-let data9 = data.turn_id;
-if(typeof data9 === "string"){
-if(!pattern3.test(data9)){
-const err36 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/1/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data.type !== undefined){
+let data9 = data.type;
+if(typeof data9 !== "string"){
+const err36 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -453,9 +455,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/1/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("span_start" !== data9){
+const err37 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "span_start"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -465,11 +466,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.span_id !== undefined){
-let data10 = data.span_id;
+if(data.turn_id !== undefined){
+let data10 = data.turn_id;
 if(typeof data10 === "string"){
 if(!pattern3.test(data10)){
-const err38 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/1/properties/span_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+const err38 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/1/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -480,7 +481,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/1/properties/span_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err39 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/1/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -490,11 +491,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.parent_span_id !== undefined){
-let data11 = data.parent_span_id;
+if(data.span_id !== undefined){
+let data11 = data.span_id;
 if(typeof data11 === "string"){
 if(!pattern3.test(data11)){
-const err40 = {instancePath:instancePath+"/parent_span_id",schemaPath:"#/oneOf/1/properties/parent_span_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+const err40 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/1/properties/span_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -505,7 +506,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/parent_span_id",schemaPath:"#/oneOf/1/properties/parent_span_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err41 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/1/properties/span_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -515,11 +516,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.component !== undefined){
-let data12 = data.component;
+if(data.parent_span_id !== undefined){
+let data12 = data.parent_span_id;
 if(typeof data12 === "string"){
-if(data12.length > 200){
-const err42 = {instancePath:instancePath+"/component",schemaPath:"#/oneOf/1/properties/component/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!pattern3.test(data12)){
+const err42 = {instancePath:instancePath+"/parent_span_id",schemaPath:"#/oneOf/1/properties/parent_span_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -528,8 +529,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data12.length < 1){
-const err43 = {instancePath:instancePath+"/component",schemaPath:"#/oneOf/1/properties/component/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err43 = {instancePath:instancePath+"/parent_span_id",schemaPath:"#/oneOf/1/properties/parent_span_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -539,8 +541,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-else {
-const err44 = {instancePath:instancePath+"/component",schemaPath:"#/oneOf/1/properties/component/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.component !== undefined){
+let data13 = data.component;
+if(typeof data13 === "string"){
+if(data13.length > 200){
+const err44 = {instancePath:instancePath+"/component",schemaPath:"#/oneOf/1/properties/component/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -549,12 +554,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data.ts !== undefined){
-let data13 = data.ts;
-if(typeof data13 === "string"){
-if(data13.length > 64){
-const err45 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/1/properties/ts/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data13.length < 1){
+const err45 = {instancePath:instancePath+"/component",schemaPath:"#/oneOf/1/properties/component/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -563,8 +564,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data13.length < 1){
-const err46 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/1/properties/ts/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err46 = {instancePath:instancePath+"/component",schemaPath:"#/oneOf/1/properties/component/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -574,8 +576,11 @@ vErrors.push(err46);
 errors++;
 }
 }
-else {
-const err47 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/1/properties/ts/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ts !== undefined){
+let data14 = data.ts;
+if(typeof data14 === "string"){
+if(data14.length > 64){
+const err47 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/1/properties/ts/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -584,12 +589,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-if(data.depends_on !== undefined){
-let data14 = data.depends_on;
-if(Array.isArray(data14)){
-if(data14.length > 1000){
-const err48 = {instancePath:instancePath+"/depends_on",schemaPath:"#/oneOf/1/properties/depends_on/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
+if(data14.length < 1){
+const err48 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/1/properties/ts/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -598,12 +599,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-const len0 = data14.length;
-for(let i0=0; i0<len0; i0++){
-let data15 = data14[i0];
-if(typeof data15 === "string"){
-if(!pattern3.test(data15)){
-const err49 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/oneOf/1/properties/depends_on/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+}
+else {
+const err49 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/1/properties/ts/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -613,8 +611,11 @@ vErrors.push(err49);
 errors++;
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/oneOf/1/properties/depends_on/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.depends_on !== undefined){
+let data15 = data.depends_on;
+if(Array.isArray(data15)){
+if(data15.length > 1000){
+const err50 = {instancePath:instancePath+"/depends_on",schemaPath:"#/oneOf/1/properties/depends_on/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -623,10 +624,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/depends_on",schemaPath:"#/oneOf/1/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(typeof data16 === "string"){
+if(!pattern3.test(data16)){
+const err51 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/oneOf/1/properties/depends_on/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -636,12 +639,8 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.budgets !== undefined){
-let data16 = data.budgets;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key3 in data16){
-if(!(((key3 === "tokens") || (key3 === "tools")) || (key3 === "time_ms"))){
-const err52 = {instancePath:instancePath+"/budgets",schemaPath:"#/oneOf/1/properties/budgets/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+else {
+const err52 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/oneOf/1/properties/depends_on/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -651,10 +650,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data16.tokens !== undefined){
-let data17 = data16.tokens;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err53 = {instancePath:instancePath+"/budgets/tokens",schemaPath:"#/oneOf/1/properties/budgets/properties/tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err53 = {instancePath:instancePath+"/depends_on",schemaPath:"#/oneOf/1/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -663,9 +661,13 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 > 9007199254740991 || isNaN(data17)){
-const err54 = {instancePath:instancePath+"/budgets/tokens",schemaPath:"#/oneOf/1/properties/budgets/properties/tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+if(data.budgets !== undefined){
+let data17 = data.budgets;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key3 in data17){
+if(!(((key3 === "tokens") || (key3 === "tools")) || (key3 === "time_ms"))){
+const err54 = {instancePath:instancePath+"/budgets",schemaPath:"#/oneOf/1/properties/budgets/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -674,8 +676,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data17 < 0 || isNaN(data17)){
-const err55 = {instancePath:instancePath+"/budgets/tokens",schemaPath:"#/oneOf/1/properties/budgets/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data17.tokens !== undefined){
+let data18 = data17.tokens;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err55 = {instancePath:instancePath+"/budgets/tokens",schemaPath:"#/oneOf/1/properties/budgets/properties/tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -684,12 +689,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-if(data16.tools !== undefined){
-let data18 = data16.tools;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err56 = {instancePath:instancePath+"/budgets/tools",schemaPath:"#/oneOf/1/properties/budgets/properties/tools/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 9007199254740991 || isNaN(data18)){
+const err56 = {instancePath:instancePath+"/budgets/tokens",schemaPath:"#/oneOf/1/properties/budgets/properties/tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -698,9 +700,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 9007199254740991 || isNaN(data18)){
-const err57 = {instancePath:instancePath+"/budgets/tools",schemaPath:"#/oneOf/1/properties/budgets/properties/tools/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(data18 < 0 || isNaN(data18)){
+const err57 = {instancePath:instancePath+"/budgets/tokens",schemaPath:"#/oneOf/1/properties/budgets/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -709,8 +710,12 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data18 < 0 || isNaN(data18)){
-const err58 = {instancePath:instancePath+"/budgets/tools",schemaPath:"#/oneOf/1/properties/budgets/properties/tools/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data17.tools !== undefined){
+let data19 = data17.tools;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err58 = {instancePath:instancePath+"/budgets/tools",schemaPath:"#/oneOf/1/properties/budgets/properties/tools/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -719,12 +724,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-if(data16.time_ms !== undefined){
-let data19 = data16.time_ms;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err59 = {instancePath:instancePath+"/budgets/time_ms",schemaPath:"#/oneOf/1/properties/budgets/properties/time_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 9007199254740991 || isNaN(data19)){
+const err59 = {instancePath:instancePath+"/budgets/tools",schemaPath:"#/oneOf/1/properties/budgets/properties/tools/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -733,9 +735,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 > 9007199254740991 || isNaN(data19)){
-const err60 = {instancePath:instancePath+"/budgets/time_ms",schemaPath:"#/oneOf/1/properties/budgets/properties/time_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(data19 < 0 || isNaN(data19)){
+const err60 = {instancePath:instancePath+"/budgets/tools",schemaPath:"#/oneOf/1/properties/budgets/properties/tools/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -744,8 +745,12 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data19 < 0 || isNaN(data19)){
-const err61 = {instancePath:instancePath+"/budgets/time_ms",schemaPath:"#/oneOf/1/properties/budgets/properties/time_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data17.time_ms !== undefined){
+let data20 = data17.time_ms;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err61 = {instancePath:instancePath+"/budgets/time_ms",schemaPath:"#/oneOf/1/properties/budgets/properties/time_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -754,11 +759,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err62 = {instancePath:instancePath+"/budgets",schemaPath:"#/oneOf/1/properties/budgets/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 9007199254740991 || isNaN(data20)){
+const err62 = {instancePath:instancePath+"/budgets/time_ms",schemaPath:"#/oneOf/1/properties/budgets/properties/time_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -767,10 +770,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-else {
-const err63 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20 < 0 || isNaN(data20)){
+const err63 = {instancePath:instancePath+"/budgets/time_ms",schemaPath:"#/oneOf/1/properties/budgets/properties/time_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -779,7 +780,32 @@ vErrors.push(err63);
 }
 errors++;
 }
-var _valid0 = _errs21 === errors;
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/budgets",schemaPath:"#/oneOf/1/properties/budgets/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 1];
@@ -792,30 +818,10 @@ if(props0 !== true){
 props0 = true;
 }
 }
-const _errs49 = errors;
+const _errs51 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err64 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-if(data.turn_id === undefined){
-const err65 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "turn_id"},message:"must have required property '"+"turn_id"+"'"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-if(data.span_id === undefined){
-const err66 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "span_id"},message:"must have required property '"+"span_id"+"'"};
+const err66 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -824,8 +830,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data.ts === undefined){
-const err67 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "ts"},message:"must have required property '"+"ts"+"'"};
+if(data.turn_id === undefined){
+const err67 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "turn_id"},message:"must have required property '"+"turn_id"+"'"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -834,8 +840,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data.status === undefined){
-const err68 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(data.span_id === undefined){
+const err68 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "span_id"},message:"must have required property '"+"span_id"+"'"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -844,9 +850,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-for(const key4 in data){
-if(!(((((((key4 === "type") || (key4 === "turn_id")) || (key4 === "span_id")) || (key4 === "ts")) || (key4 === "status")) || (key4 === "tokens")) || (key4 === "tools"))){
-const err69 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data.ts === undefined){
+const err69 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "ts"},message:"must have required property '"+"ts"+"'"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -855,11 +860,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-if(data.type !== undefined){
-let data20 = data.type;
-if(typeof data20 !== "string"){
-const err70 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.status === undefined){
+const err70 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -868,8 +870,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-if("span_end" !== data20){
-const err71 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "span_end"},message:"must be equal to constant"};
+for(const key4 in data){
+if(!(((((((key4 === "type") || (key4 === "turn_id")) || (key4 === "span_id")) || (key4 === "ts")) || (key4 === "status")) || (key4 === "tokens")) || (key4 === "tools"))){
+const err71 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -879,11 +882,10 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data.turn_id !== undefined){
-let data21 = data.turn_id;
-if(typeof data21 === "string"){
-if(!pattern3.test(data21)){
-const err72 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/2/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data.type !== undefined){
+let data21 = data.type;
+if(typeof data21 !== "string"){
+const err72 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -892,9 +894,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-else {
-const err73 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/2/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("span_end" !== data21){
+const err73 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "span_end"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -904,11 +905,11 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data.span_id !== undefined){
-let data22 = data.span_id;
+if(data.turn_id !== undefined){
+let data22 = data.turn_id;
 if(typeof data22 === "string"){
 if(!pattern3.test(data22)){
-const err74 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/2/properties/span_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+const err74 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/2/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -919,7 +920,7 @@ errors++;
 }
 }
 else {
-const err75 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/2/properties/span_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err75 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/2/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -929,11 +930,11 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data.ts !== undefined){
-let data23 = data.ts;
+if(data.span_id !== undefined){
+let data23 = data.span_id;
 if(typeof data23 === "string"){
-if(data23.length > 64){
-const err76 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/2/properties/ts/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(!pattern3.test(data23)){
+const err76 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/2/properties/span_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -942,8 +943,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data23.length < 1){
-const err77 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/2/properties/ts/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err77 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/2/properties/span_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -953,8 +955,11 @@ vErrors.push(err77);
 errors++;
 }
 }
-else {
-const err78 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/2/properties/ts/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ts !== undefined){
+let data24 = data.ts;
+if(typeof data24 === "string"){
+if(data24.length > 64){
+const err78 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/2/properties/ts/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -963,11 +968,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-if(data.status !== undefined){
-let data24 = data.status;
-if(typeof data24 !== "string"){
-const err79 = {instancePath:instancePath+"/status",schemaPath:"#/oneOf/2/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data24.length < 1){
+const err79 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/2/properties/ts/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -976,8 +978,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(!((data24 === "ok") || (data24 === "error"))){
-const err80 = {instancePath:instancePath+"/status",schemaPath:"#/oneOf/2/properties/status/enum",keyword:"enum",params:{allowedValues: schema20.oneOf[2].properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err80 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/2/properties/ts/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -987,10 +990,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data.tokens !== undefined){
-let data25 = data.tokens;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err81 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/2/properties/tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.status !== undefined){
+let data25 = data.status;
+if(typeof data25 !== "string"){
+const err81 = {instancePath:instancePath+"/status",schemaPath:"#/oneOf/2/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -999,9 +1002,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 9007199254740991 || isNaN(data25)){
-const err82 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/2/properties/tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(!((data25 === "ok") || (data25 === "error"))){
+const err82 = {instancePath:instancePath+"/status",schemaPath:"#/oneOf/2/properties/status/enum",keyword:"enum",params:{allowedValues: schema20.oneOf[2].properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1010,8 +1012,11 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data25 < 0 || isNaN(data25)){
-const err83 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/2/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.tokens !== undefined){
+let data26 = data.tokens;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err83 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/2/properties/tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1020,12 +1025,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-if(data.tools !== undefined){
-let data26 = data.tools;
-if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-const err84 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/2/properties/tools/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 9007199254740991 || isNaN(data26)){
+const err84 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/2/properties/tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1034,9 +1036,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 > 9007199254740991 || isNaN(data26)){
-const err85 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/2/properties/tools/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(data26 < 0 || isNaN(data26)){
+const err85 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/2/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1045,8 +1046,12 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data26 < 0 || isNaN(data26)){
-const err86 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/2/properties/tools/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data.tools !== undefined){
+let data27 = data.tools;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err86 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/2/properties/tools/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1055,11 +1060,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err87 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 9007199254740991 || isNaN(data27)){
+const err87 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/2/properties/tools/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1068,7 +1071,30 @@ vErrors.push(err87);
 }
 errors++;
 }
-var _valid0 = _errs49 === errors;
+if(data27 < 0 || isNaN(data27)){
+const err88 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/2/properties/tools/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err89 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+var _valid0 = _errs51 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 2];
@@ -1081,30 +1107,10 @@ if(props0 !== true){
 props0 = true;
 }
 }
-const _errs66 = errors;
+const _errs68 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err88 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-if(data.turn_id === undefined){
-const err89 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "turn_id"},message:"must have required property '"+"turn_id"+"'"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-if(data.event_id === undefined){
-const err90 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "event_id"},message:"must have required property '"+"event_id"+"'"};
+const err90 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1113,8 +1119,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(data.ts === undefined){
-const err91 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "ts"},message:"must have required property '"+"ts"+"'"};
+if(data.turn_id === undefined){
+const err91 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "turn_id"},message:"must have required property '"+"turn_id"+"'"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1123,8 +1129,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err92 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(data.event_id === undefined){
+const err92 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "event_id"},message:"must have required property '"+"event_id"+"'"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1133,8 +1139,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data.summary === undefined){
-const err93 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'"};
+if(data.ts === undefined){
+const err93 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "ts"},message:"must have required property '"+"ts"+"'"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1143,9 +1149,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-for(const key5 in data){
-if(!(func1.call(schema20.oneOf[3].properties, key5))){
-const err94 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data.kind === undefined){
+const err94 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1154,11 +1159,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data.type !== undefined){
-let data27 = data.type;
-if(typeof data27 !== "string"){
-const err95 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.summary === undefined){
+const err95 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1167,8 +1169,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if("event" !== data27){
-const err96 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "event"},message:"must be equal to constant"};
+for(const key5 in data){
+if(!(func1.call(schema20.oneOf[3].properties, key5))){
+const err96 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1178,11 +1181,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data.turn_id !== undefined){
-let data28 = data.turn_id;
-if(typeof data28 === "string"){
-if(!pattern3.test(data28)){
-const err97 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/3/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data.type !== undefined){
+let data28 = data.type;
+if(typeof data28 !== "string"){
+const err97 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1191,9 +1193,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-else {
-const err98 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/3/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("event" !== data28){
+const err98 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "event"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1203,11 +1204,11 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data.event_id !== undefined){
-let data29 = data.event_id;
+if(data.turn_id !== undefined){
+let data29 = data.turn_id;
 if(typeof data29 === "string"){
 if(!pattern3.test(data29)){
-const err99 = {instancePath:instancePath+"/event_id",schemaPath:"#/oneOf/3/properties/event_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+const err99 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/3/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1218,7 +1219,7 @@ errors++;
 }
 }
 else {
-const err100 = {instancePath:instancePath+"/event_id",schemaPath:"#/oneOf/3/properties/event_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err100 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/3/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1228,11 +1229,11 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data.span_id !== undefined){
-let data30 = data.span_id;
+if(data.event_id !== undefined){
+let data30 = data.event_id;
 if(typeof data30 === "string"){
 if(!pattern3.test(data30)){
-const err101 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/3/properties/span_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+const err101 = {instancePath:instancePath+"/event_id",schemaPath:"#/oneOf/3/properties/event_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1243,7 +1244,7 @@ errors++;
 }
 }
 else {
-const err102 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/3/properties/span_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err102 = {instancePath:instancePath+"/event_id",schemaPath:"#/oneOf/3/properties/event_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1253,11 +1254,11 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data.ts !== undefined){
-let data31 = data.ts;
+if(data.span_id !== undefined){
+let data31 = data.span_id;
 if(typeof data31 === "string"){
-if(data31.length > 64){
-const err103 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/3/properties/ts/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(!pattern3.test(data31)){
+const err103 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/3/properties/span_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1266,8 +1267,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data31.length < 1){
-const err104 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/3/properties/ts/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err104 = {instancePath:instancePath+"/span_id",schemaPath:"#/oneOf/3/properties/span_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1277,8 +1279,11 @@ vErrors.push(err104);
 errors++;
 }
 }
-else {
-const err105 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/3/properties/ts/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ts !== undefined){
+let data32 = data.ts;
+if(typeof data32 === "string"){
+if(data32.length > 64){
+const err105 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/3/properties/ts/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1287,11 +1292,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-if(data.kind !== undefined){
-let data32 = data.kind;
-if(typeof data32 !== "string"){
-const err106 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.length < 1){
+const err106 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/3/properties/ts/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1300,8 +1302,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(!((((((data32 === "Decision") || (data32 === "ToolInvocation")) || (data32 === "Observation")) || (data32 === "Error")) || (data32 === "Policy")) || (data32 === "Summary"))){
-const err107 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/enum",keyword:"enum",params:{allowedValues: schema20.oneOf[3].properties.kind.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err107 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/3/properties/ts/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1311,11 +1314,10 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data33 = data.summary;
-if(typeof data33 === "string"){
-if(data33.length > 4000){
-const err108 = {instancePath:instancePath+"/summary",schemaPath:"#/oneOf/3/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
+if(data.kind !== undefined){
+let data33 = data.kind;
+if(typeof data33 !== "string"){
+const err108 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1324,8 +1326,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data33.length < 1){
-const err109 = {instancePath:instancePath+"/summary",schemaPath:"#/oneOf/3/properties/summary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!((((((data33 === "Decision") || (data33 === "ToolInvocation")) || (data33 === "Observation")) || (data33 === "Error")) || (data33 === "Policy")) || (data33 === "Summary"))){
+const err109 = {instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/enum",keyword:"enum",params:{allowedValues: schema20.oneOf[3].properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1335,8 +1337,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-else {
-const err110 = {instancePath:instancePath+"/summary",schemaPath:"#/oneOf/3/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.summary !== undefined){
+let data34 = data.summary;
+if(typeof data34 === "string"){
+if(data34.length > 4000){
+const err110 = {instancePath:instancePath+"/summary",schemaPath:"#/oneOf/3/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1345,14 +1350,8 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-if(data.payload !== undefined){
-let data34 = data.payload;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key6 in data34){
-const _errs85 = errors;
-if(typeof key6 !== "string"){
-const err111 = {instancePath:instancePath+"/payload",schemaPath:"#/oneOf/3/properties/payload/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
+if(data34.length < 1){
+const err111 = {instancePath:instancePath+"/summary",schemaPath:"#/oneOf/3/properties/summary/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1361,9 +1360,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-var valid9 = _errs85 === errors;
-if(!valid9){
-const err112 = {instancePath:instancePath+"/payload",schemaPath:"#/oneOf/3/properties/payload/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
+}
+else {
+const err112 = {instancePath:instancePath+"/summary",schemaPath:"#/oneOf/3/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1373,9 +1372,13 @@ vErrors.push(err112);
 errors++;
 }
 }
-}
-else {
-const err113 = {instancePath:instancePath+"/payload",schemaPath:"#/oneOf/3/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.payload !== undefined){
+let data35 = data.payload;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key6 in data35){
+const _errs87 = errors;
+if(typeof key6 !== "string"){
+const err113 = {instancePath:instancePath+"/payload",schemaPath:"#/oneOf/3/properties/payload/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1384,12 +1387,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data.proposal_id !== undefined){
-let data35 = data.proposal_id;
-if(typeof data35 === "string"){
-if(!pattern3.test(data35)){
-const err114 = {instancePath:instancePath+"/proposal_id",schemaPath:"#/oneOf/3/properties/proposal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+var valid9 = _errs87 === errors;
+if(!valid9){
+const err114 = {instancePath:instancePath+"/payload",schemaPath:"#/oneOf/3/properties/payload/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1399,8 +1399,9 @@ vErrors.push(err114);
 errors++;
 }
 }
+}
 else {
-const err115 = {instancePath:instancePath+"/proposal_id",schemaPath:"#/oneOf/3/properties/proposal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err115 = {instancePath:instancePath+"/payload",schemaPath:"#/oneOf/3/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1410,10 +1411,11 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data.tokens !== undefined){
-let data36 = data.tokens;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-const err116 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/3/properties/tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.proposal_id !== undefined){
+let data36 = data.proposal_id;
+if(typeof data36 === "string"){
+if(!pattern3.test(data36)){
+const err116 = {instancePath:instancePath+"/proposal_id",schemaPath:"#/oneOf/3/properties/proposal_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1422,9 +1424,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 > 9007199254740991 || isNaN(data36)){
-const err117 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/3/properties/tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+}
+else {
+const err117 = {instancePath:instancePath+"/proposal_id",schemaPath:"#/oneOf/3/properties/proposal_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1433,8 +1435,11 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data36 < 0 || isNaN(data36)){
-const err118 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/3/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.tokens !== undefined){
+let data37 = data.tokens;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err118 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/3/properties/tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1443,12 +1448,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-}
-if(data.tools !== undefined){
-let data37 = data.tools;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err119 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/3/properties/tools/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 > 9007199254740991 || isNaN(data37)){
+const err119 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/3/properties/tokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1457,9 +1459,8 @@ vErrors.push(err119);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 > 9007199254740991 || isNaN(data37)){
-const err120 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/3/properties/tools/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(data37 < 0 || isNaN(data37)){
+const err120 = {instancePath:instancePath+"/tokens",schemaPath:"#/oneOf/3/properties/tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1468,8 +1469,12 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(data37 < 0 || isNaN(data37)){
-const err121 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/3/properties/tools/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data.tools !== undefined){
+let data38 = data.tools;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err121 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/3/properties/tools/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1478,11 +1483,9 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err122 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 > 9007199254740991 || isNaN(data38)){
+const err122 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/3/properties/tools/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1491,7 +1494,30 @@ vErrors.push(err122);
 }
 errors++;
 }
-var _valid0 = _errs66 === errors;
+if(data38 < 0 || isNaN(data38)){
+const err123 = {instancePath:instancePath+"/tools",schemaPath:"#/oneOf/3/properties/tools/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err124 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+var _valid0 = _errs68 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 3];
@@ -1504,30 +1530,10 @@ if(props0 !== true){
 props0 = true;
 }
 }
-const _errs94 = errors;
+const _errs96 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err123 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
-}
-if(data.turn_id === undefined){
-const err124 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "turn_id"},message:"must have required property '"+"turn_id"+"'"};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-if(data.ts === undefined){
-const err125 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "ts"},message:"must have required property '"+"ts"+"'"};
+const err125 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1536,9 +1542,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-for(const key7 in data){
-if(!(((key7 === "type") || (key7 === "turn_id")) || (key7 === "ts"))){
-const err126 = {instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(data.turn_id === undefined){
+const err126 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "turn_id"},message:"must have required property '"+"turn_id"+"'"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1547,11 +1552,8 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-if(data.type !== undefined){
-let data38 = data.type;
-if(typeof data38 !== "string"){
-const err127 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ts === undefined){
+const err127 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "ts"},message:"must have required property '"+"ts"+"'"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1560,8 +1562,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-if("turn_end" !== data38){
-const err128 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/4/properties/type/const",keyword:"const",params:{allowedValue: "turn_end"},message:"must be equal to constant"};
+for(const key7 in data){
+if(!(((key7 === "type") || (key7 === "turn_id")) || (key7 === "ts"))){
+const err128 = {instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1571,11 +1574,10 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data.turn_id !== undefined){
-let data39 = data.turn_id;
-if(typeof data39 === "string"){
-if(!pattern3.test(data39)){
-const err129 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/4/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
+if(data.type !== undefined){
+let data39 = data.type;
+if(typeof data39 !== "string"){
+const err129 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/4/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1584,9 +1586,8 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-else {
-const err130 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/4/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("turn_end" !== data39){
+const err130 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/4/properties/type/const",keyword:"const",params:{allowedValue: "turn_end"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1596,11 +1597,11 @@ vErrors.push(err130);
 errors++;
 }
 }
-if(data.ts !== undefined){
-let data40 = data.ts;
+if(data.turn_id !== undefined){
+let data40 = data.turn_id;
 if(typeof data40 === "string"){
-if(data40.length > 64){
-const err131 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/4/properties/ts/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(!pattern3.test(data40)){
+const err131 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/4/properties/turn_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1609,8 +1610,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-if(data40.length < 1){
-const err132 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/4/properties/ts/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err132 = {instancePath:instancePath+"/turn_id",schemaPath:"#/oneOf/4/properties/turn_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1620,8 +1622,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-else {
-const err133 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/4/properties/ts/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ts !== undefined){
+let data41 = data.ts;
+if(typeof data41 === "string"){
+if(data41.length > 64){
+const err133 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/4/properties/ts/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1630,10 +1635,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-}
-else {
-const err134 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.length < 1){
+const err134 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/4/properties/ts/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1642,7 +1645,30 @@ vErrors.push(err134);
 }
 errors++;
 }
-var _valid0 = _errs94 === errors;
+}
+else {
+const err135 = {instancePath:instancePath+"/ts",schemaPath:"#/oneOf/4/properties/ts/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+}
+else {
+const err136 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+var _valid0 = _errs96 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 4];
@@ -1660,12 +1686,12 @@ props0 = true;
 }
 }
 if(!valid0){
-const err135 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err137 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err135];
+vErrors = [err137];
 }
 else {
-vErrors.push(err135);
+vErrors.push(err137);
 }
 errors++;
 }

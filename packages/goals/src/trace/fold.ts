@@ -56,7 +56,7 @@ export function foldTrace(records: readonly LocatedRecord[], turnId: string): Tu
     if (r.turn_id !== turnId) continue;
     if (r.type === 'turn_start') {
       if (trace !== undefined) throw misplaced(located, `turn ${turnId} starts twice`);
-      trace = { trace_id: r.trace_id, turn_id: r.turn_id, status: 'open', start_ts: r.ts, budgets: { ...r.budgets }, usage: { tokens: 0, tools: 0, time_ms: 0 }, spans: [], events: [] };
+      trace = { trace_id: r.trace_id, turn_id: r.turn_id, status: 'open', start_ts: r.ts, budgets: { ...r.budgets }, ...(r.registry === undefined ? {} : { registry: r.registry }), usage: { tokens: 0, tools: 0, time_ms: 0 }, spans: [], events: [] };
       latest = ms(r.ts);
       continue;
     }

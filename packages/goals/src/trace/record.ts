@@ -45,10 +45,14 @@ const checkIds = (ids: readonly (string | undefined)[], what: string): void => {
 };
 
 /** Start a turn with its budgets (refused if the turn id was used before). */
-export async function startTurn(log: TraceLog, turnId: string, budgets: TraceBudgets, now: number): Promise<RecordResult> {
+/**
+ * Start a turn. `registry`: the digest of the action-type registry pinned for it (pinRegistry), which
+ * its commit is judged against.
+ */
+export async function startTurn(log: TraceLog, turnId: string, budgets: TraceBudgets, now: number, registry?: string): Promise<RecordResult> {
   checkId(turnId, 'turn');
   const ts = iso(now);
-  return log.record(turnId, () => [{ type: 'turn_start', trace_id: traceIdFor(turnId, ts), turn_id: turnId, ts, budgets: defined(budgets) }]);
+  return log.record(turnId, () => [{ type: 'turn_start', trace_id: traceIdFor(turnId, ts), turn_id: turnId, ts, budgets: defined(budgets), ...(registry === undefined ? {} : { registry }) }]);
 }
 
 /**

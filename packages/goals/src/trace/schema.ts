@@ -21,6 +21,7 @@ const Id = z
   .describe('An id: a letter or digit, then letters, digits, "_", ".", ":" or "-" (at most 128 characters).');
 const Ts = z.string().min(1).max(64).describe('An ISO 8601 timestamp (UTC, as Date#toISOString writes it).');
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const RegistryDigest = z.string().regex(/^[0-9a-f]{64}$/).describe('The sha256 (hex) of a pinned registry file.');
 
 export const EVENT_KINDS = ['Decision', 'ToolInvocation', 'Observation', 'Error', 'Policy', 'Summary'] as const;
 
@@ -58,6 +59,7 @@ export const TraceRecordSchema = z
         turn_id: Id,
         ts: Ts,
         budgets: TraceBudgetsSchema,
+        registry: RegistryDigest.optional().describe('The action-type registry the turn runs under: the digest of its copy in .ratchet/registry-pins/ (a type merged while the turn runs takes effect from the next turn).'),
       })
       .strict()
       .describe('A turn begins, with its budgets.'),
@@ -119,6 +121,7 @@ export const TurnTraceSchema = z
     start_ts: Ts,
     end_ts: Ts.optional(),
     budgets: TraceBudgetsSchema,
+    registry: RegistryDigest.optional().describe('The action-type registry the turn runs under (pinned when it started).'),
     usage: TraceUsageSchema,
     spans: z.array(TraceSpanSchema).describe('In the order they started.'),
     events: z.array(TraceEventSchema).describe('In the order they were recorded.'),

@@ -31,7 +31,7 @@ export interface TraceEvent {
 }
 
 export type TraceRecord =
-  | { type: 'turn_start'; trace_id: string; turn_id: string; ts: string; budgets: TraceBudgets }
+  | { type: 'turn_start'; trace_id: string; turn_id: string; ts: string; budgets: TraceBudgets; registry?: string | undefined }
   | { type: 'span_start'; turn_id: string; span_id: string; parent_span_id?: string | undefined; component: string; ts: string; depends_on: string[]; budgets?: TraceBudgets | undefined }
   | { type: 'span_end'; turn_id: string; span_id: string; ts: string; status: 'ok' | 'error'; tokens?: number | undefined; tools?: number | undefined }
   | ({ type: 'event'; turn_id: string } & TraceEvent)
@@ -57,6 +57,8 @@ export interface TurnTrace {
   start_ts: string;
   end_ts?: string | undefined;
   budgets: TraceBudgets;
+  /** The digest of the registry pinned when the turn started (see registry-pins.ts). */
+  registry?: string | undefined;
   usage: TraceUsage;
   spans: TraceSpan[];
   events: TraceEvent[];

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { listFlowFiles, listSessions, loadFlowFile, loadFlowSettings } from '@ratchet/flows';
+import { listFlowFiles, loadFlowFile, loadFlowSettings, surveySessions } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { FLOW_SETTINGS, flowDirs, guard } from './project.js';
+import { FLOW_SETTINGS, flowDirs, guard, placed, printSessions, unreadableRow } from './project.js';
 
 interface Row {
   name: string;
@@ -16,12 +16,6 @@ interface Row {
   semanticTrigger?: string;
   notFor?: string;
   error?: string;
-}
-
-/** A problem as `file:line:col: reason`. */
-function placed(file: string, err: unknown): string {
-  const e = err as { reason?: string; line?: number; column?: number; message: string };
-  return `${file}${e.line !== undefined ? `:${e.line}:${e.column ?? 1}` : ''}: ${e.reason ?? e.message}`;
 }
 
 /**
@@ -50,10 +44,11 @@ export default async function list(ctx: Context): Promise<number> {
   } catch (err) {
     settings = { file: FLOW_SETTINGS, present: true, error: placed(FLOW_SETTINGS, err) };
   }
-  const sessions = await guard(ctx, () => listSessions(ctx.cwd));
+  // One session that cannot be read (tampered, malformed) is reported; the others are still listed.
+  const { sessions, unreadable } = await guard(ctx, () => surveySessions(ctx.cwd));
   const bad = rows.filter((r) => r.error !== undefined);
-  const ok = bad.length === 0 && settings.error === undefined;
-  if (ctx.json) ctx.emitJson({ ok, flows: rows, settings, sessions: sessions.map((s) => ({ ...s, file: displayPath(ctx, s.file) })) });
+  const ok = bad.length === 0 && settings.error === undefined && unreadable.length === 0;
+  if (ctx.json) ctx.emitJson({ ok, flows: rows, settings, sessions: sessions.map((s) => ({ ...s, file: displayPath(ctx, s.file) })), unreadableSessions: unreadable.map((u) => unreadableRow(ctx, u)) });
   else {
     for (const r of rows) {
       if (r.error !== undefined) ctx.out(`${r.name}  (${r.source})  INVALID: ${r.error}`);
@@ -66,10 +61,10 @@ export default async function list(ctx: Context): Promise<number> {
     }
     if (settings.error !== undefined) ctx.out(`\nsettings  INVALID: ${settings.error}`);
     else if (settings.present) ctx.out(`\nsettings  ${settings.file} (directive wording for flows that set none; memory-file names)`);
-    if (sessions.length > 0) {
+    if (sessions.length > 0 || unreadable.length > 0) {
       ctx.out('');
       ctx.out('sessions:');
-      for (const s of sessions) ctx.out(`  ${s.sessionId}  ${s.flow}  ${s.status}${s.current !== null ? `  step ${s.current}` : ''}`);
+      printSessions(ctx, sessions, unreadable, '  ');
     }
   }
   return ok ? EXIT_OK : EXIT_PROBLEMS;

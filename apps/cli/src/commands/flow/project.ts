@@ -5,10 +5,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FlowError, findFlowFile, listFlowFiles, loadFlowFile, loadFlowSettings, type FlowView, type LoadedFlow, type RunnerOptions } from '@ratchet/flows';
+import { FlowError, findFlowFile, listFlowFiles, loadFlowFile, loadFlowSettings, type FlowView, type LoadedFlow, type RunnerOptions, type SessionSummary, type UnreadableSession } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { versioned, type OutputName } from '../../output/json-output.js';
 import { assetPath, displayPath } from '../../paths.js';
 import { pinFlow, pinnedFlow } from '../../rule-pins.js';
 
@@ -101,10 +102,10 @@ export async function guard<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Print a view: its Markdown (human) or one JSON document; exit 1 when it refused. */
-export function printView(ctx: Context, view: FlowView): number {
+/** Print a view: its Markdown (human) or one JSON document (naming its schema when `schema` is given); exit 1 when it refused. */
+export function printView(ctx: Context, view: FlowView, schema?: OutputName): number {
   if (ctx.json) {
-    ctx.emitJson({
+    const doc = {
       ok: view.ok,
       outcome: view.outcome,
       flow: view.flow,
@@ -114,7 +115,8 @@ export function printView(ctx: Context, view: FlowView): number {
       missing: view.missing,
       directive: view.directive,
       text: view.text,
-    });
+    };
+    ctx.emitJson(schema === undefined ? doc : versioned(schema, doc));
   } else ctx.out(view.text.trimEnd());
   return view.ok ? EXIT_OK : EXIT_PROBLEMS;
 }
@@ -127,4 +129,24 @@ export function sessionOf(options: Record<string, unknown>): string {
 
 export function strings(value: unknown): string[] {
   return (value as string[] | undefined) ?? [];
+}
+
+/** A problem as `file:line:col: reason`. */
+export function placed(file: string, err: unknown): string {
+  const e = err as { reason?: string; line?: number; column?: number; message: string };
+  return `${file}${e.line !== undefined ? `:${e.line}:${e.column ?? 1}` : ''}: ${e.reason ?? e.message}`;
+}
+
+/** An unreadable session as `--json` shows it: its id, file (relative to --cwd), code, reason and place. */
+export function unreadableRow(ctx: Context, u: UnreadableSession): UnreadableSession {
+  return { ...u, file: displayPath(ctx, u.file) };
+}
+
+/** One line per session; an unreadable one as `INVALID: file:line:col: reason` (repair: ratchet doctor). */
+export function printSessions(ctx: Context, sessions: readonly SessionSummary[], unreadable: readonly UnreadableSession[], indent = ''): void {
+  const rows = [
+    ...sessions.map((s) => ({ id: s.sessionId, line: `${indent}${s.sessionId}  ${s.flow}  ${s.status}${s.current !== null ? `  step ${s.current}` : ''}` })),
+    ...unreadable.map((u) => ({ id: u.sessionId, line: `${indent}${u.sessionId}  INVALID: ${placed(displayPath(ctx, u.file), u)} (ratchet doctor)` })),
+  ];
+  for (const r of rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) ctx.out(r.line);
 }

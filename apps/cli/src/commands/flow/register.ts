@@ -94,6 +94,22 @@ export const registerFlow: RegisterArea = (program: Command, action) => {
     .action(action(() => import('./halt.js')));
 
   flow
+    .command('decline')
+    .description(
+      "the user's decision not to start the flow a finished session routed to (the reasoning protocol's route): until it is started or declined, " +
+        "Ratchet's hooks hold the agent's writes and its stop. Refused when RATCHET_ACTOR=agent: the agent told to start it does not excuse itself",
+    )
+    .requiredOption('--session <id>', 'the finished session (the reasoning flow session)')
+    .requiredOption('--reason <text>', 'why the routed flow is not wanted (kept in the session with the decision)')
+    .addHelpText(
+      'after',
+      '\nWith --json: the session view (JSON Schema: @ratchet/cli/schemas/output/flow-decline.v1.schema.json); its state.handoff.declined\n' +
+        'holds the reason. A session that routes nowhere, or whose routed flow was started already, is exit 2.\n' +
+        '\nExample:\n  ratchet flow decline --session cc-1a2b3c4d-1 --reason "just answer the question, no code change"',
+    )
+    .action(action(() => import('./decline.js')));
+
+  flow
     .command('resume')
     .description(
       "the user's decision after a halt: continue the session at the step where it stopped, with one --answer per clarifying question " +

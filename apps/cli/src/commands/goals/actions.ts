@@ -3,10 +3,11 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { parsePairs } from '../../pairs.js';
+import { versioned } from '../../output/json-output.js';
 import { displayPath } from '../../paths.js';
 import { actorOf, expectedVersion, loadRegistryFor, mapErrors, numberOption, openState, registryFileOf, registryPath, type Options } from './shared.js';
 
-/** `ratchet actions add|list|move|complete|confirm|retype|types`. */
+/** `ratchet actions add|list|update|move|complete|confirm|retype|types`. */
 export default async function actions(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, first, second] = args;
   return mapErrors(ctx, async () => {
@@ -66,6 +67,22 @@ export default async function actions(ctx: Context, args: string[], options: Opt
       return EXIT_OK;
     }
     if (first === undefined) throw new CliError(`actions ${command ?? ''}: missing <id>`);
+    if (command === 'update') {
+      const patch = {
+        title: options.title as string | undefined,
+        description: options.description as string | undefined,
+        priority: numberOption(options.priority, '--priority'),
+        effort: numberOption(options.effort, '--effort'),
+        due_at: options.due as string | undefined,
+        goal_id: options.goal as string | undefined,
+        blocking: options.blocking as boolean | undefined,
+      };
+      if (Object.values(patch).every((v) => v === undefined)) throw new CliError('actions update: give at least one of --title, --description, --priority, --effort, --due, --goal, --blocking/--no-blocking');
+      const r = await store.mutate({ ...meta, op: 'action.update' }, (tx) => updateAction(tx, first, patch));
+      if (ctx.json) ctx.emitJson(versioned('actions-update', { ok: true, version: r.version, action: r.result }));
+      else ctx.out(`${r.entry === undefined ? 'unchanged' : 'updated'} ${line(r.result)}  (state v${r.version})`);
+      return EXIT_OK;
+    }
     const evidence = options.evidence as string[] | undefined;
     const metadata = { ...parsePairs(options.meta, '--meta') };
     const r = await store.mutate({ ...meta, op: `action.${command ?? ''}` }, (tx) => {

@@ -2,6 +2,7 @@ import { updateProgress, upsertGoal, type AuditSummary, type Goal } from '@ratch
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { parsePairs } from '../../pairs.js';
 import { actorOf, expectedVersion, intOption, mapErrors, numberOption, openState, type Options } from './shared.js';
 
 /** `ratchet goals add|list|progress|history|revert`. */
@@ -38,15 +39,24 @@ export default async function goals(ctx: Context, args: string[], options: Optio
     }
     if (command === 'add') {
       if (arg === undefined && options.id === undefined) throw new CliError('goals add: missing <title> (or --id of a goal to update)');
-      const r = await store.mutate({ ...meta, op: 'goal.upsert' }, (tx) =>
-        upsertGoal(tx, {
+      const days = numberOption(options.horizonDays, '--horizon-days');
+      const steps = numberOption(options.horizonSteps, '--horizon-steps');
+      const metrics = metricsOf(options.metric);
+      const r = await store.mutate({ ...meta, op: 'goal.upsert' }, (tx) => {
+        // An update keeps what it does not name: the other metrics, the other half of the horizon.
+        const existing = typeof options.id === 'string' ? tx.find('goal', options.id) : undefined;
+        return upsertGoal(tx, {
           id: options.id as string | undefined,
           title: arg,
           priority: numberOption(options.priority, '--priority'),
           description: options.description as string | undefined,
           parent_goal_id: options.parent as string | undefined,
-        }),
-      );
+          status: options.status as Goal['status'] | undefined,
+          horizon: days === undefined && steps === undefined ? undefined : { ...existing?.horizon, ...(days === undefined ? {} : { days }), ...(steps === undefined ? {} : { steps }) },
+          metrics: metrics === undefined ? undefined : { ...existing?.metrics, ...metrics },
+          constraints: options.constraint as string[] | undefined,
+        });
+      });
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, goal: r.result });
       else ctx.out(`${r.entry === undefined ? 'unchanged' : 'saved'} ${line(r.result)}  (state v${r.version})`);
       return EXIT_OK;
@@ -72,4 +82,17 @@ function summaryLine(s: AuditSummary): string {
 
 function line(g: Goal): string {
   return `${g.id}  [${g.status}]  p${g.priority}  ${Math.round(g.progress * 100)}%  ${g.title}`;
+}
+
+/** `--metric name=value` pairs: each value a number, each name a plain key (never `__proto__`). */
+function metricsOf(values: unknown): Record<string, number> | undefined {
+  if (values === undefined) return undefined;
+  const out: Record<string, number> = {};
+  for (const [name, text] of Object.entries(parsePairs(values, '--metric'))) {
+    if (!/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(name)) throw new CliError(`--metric ${name}: a metric name starts with a letter and uses letters, digits, "_", ".", ":" or "-"`);
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value)) throw new CliError(`--metric ${name}=${text}: the value must be a number`);
+    out[name] = value;
+  }
+  return out;
 }

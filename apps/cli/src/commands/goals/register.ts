@@ -9,6 +9,8 @@ import type { RegisterArea } from '../../areas.js';
 
 const STATE = '.ratchet/goals.json';
 
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
 /** Where the turn trace is: the commands that record into it or read it. */
 function traced(cmd: Command): Command {
   return cmd
@@ -44,7 +46,16 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--priority <n>', 'priority, higher first (a new goal: 0)')
     .option('--description <text>', 'longer description')
     .option('--parent <id>', 'parent goal id')
-    .addHelpText('after', '\nExamples:\n  ratchet goals add "Ship the beta" --priority 5\n  ratchet goals add --id g1 --description "public beta by June"   # title and priority unchanged')
+    .option('--horizon-days <n>', 'how far ahead the goal looks, in days (>= 0)')
+    .option('--horizon-steps <n>', 'how far ahead the goal looks, in steps (a whole number >= 0)')
+    .option('--metric <name=value>', 'a measure of the goal and its current value, a number (repeatable; with --id it sets that metric and keeps the others)', collect)
+    .option('--constraint <text>', 'a constraint the goal must respect (repeatable; with --id the list given replaces the old one)', collect)
+    .addOption(new Option('--status <status>', 'the goal\'s status (a new goal: active)').choices(['proposed', 'active', 'paused', 'achieved', 'abandoned']))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ratchet goals add "Ship the beta" --priority 5\n  ratchet goals add "Grow signups" --horizon-days 90 --metric signups=120 --constraint "no paid ads" --status proposed\n' +
+        '  ratchet goals add --id g1 --description "public beta by June"   # title and priority unchanged\n  ratchet goals add --id g1 --status achieved --metric signups=150',
+    )
     .action(action(() => import('./goals.js'), 'add'));
   common(goals.command('list').description('list goals, highest priority first'))
     .option('--all', 'include paused, achieved and abandoned goals', false)
@@ -161,6 +172,27 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--goal <id>', 'only actions serving this goal')
     .addHelpText('after', '\nExamples:\n  ratchet actions list --owner user --status awaiting_confirmation\n  ratchet --json actions list --type decision,approval_request --goal g1')
     .action(action(() => import('./actions.js'), 'list'));
+  writer(
+    actions
+      .command('update')
+      .description("change an existing action's title, description, priority, effort, due date, goal or blocking flag (only the fields given; its status moves with move/complete). The agent cannot change a user-owned action's (exit 1)")
+      .argument('<id>', 'action id'),
+  )
+    .option('--title <text>', 'the new title')
+    .option('--description <text>', 'the new description')
+    .option('--priority <n>', 'the new priority (>= 0; utility density is priority / effort)')
+    .option('--effort <n>', 'the new estimated effort (> 0)')
+    .option('--due <time>', 'the new due time (ISO 8601)')
+    .option('--goal <id>', 'the goal it serves')
+    .option('--blocking', 'mark it as blocking progress')
+    .option('--no-blocking', 'mark it as not blocking')
+    .addHelpText(
+      'after',
+      '\nWith --json: {ok, version, action} (JSON Schema: @ratchet/cli/schemas/output/actions-update.v1.schema.json). Nothing to change,\n' +
+        'a bad value or an unknown id is exit 2 and nothing is written.\n' +
+        '\nExamples:\n  ratchet actions update a1 --priority 5 --due 2030-02-01T09:00:00Z\n  ratchet actions update a1 --title "Write and test the migration"\n  ratchet actions update a4 --priority 1 --as user   # the user re-prioritises their own task',
+    )
+    .action(action(() => import('./actions.js'), 'update'));
   writer(actions.command('move').description("move an action to another status (the type's state machine decides what is legal)").argument('<id>', 'action id').argument('<status>', 'target status'))
     .option('--evidence <ref...>', 'evidence links')
     .option('--meta <key=value...>', 'metadata to record first (e.g. choice=postgres, which a decision needs before it closes)')
@@ -299,7 +331,7 @@ export const registerGoals: RegisterArea = (program, action) => {
     .option('--now <time>', 'the turn clock (ISO 8601; default: now)')
     .addHelpText('after', '\nExample:\n  ratchet --json turn assess --limit 5')
     .action(action(() => import('./turn.js'), 'assess'));
-  traced(writer(turn.command('commit').description('apply a turn\'s deltas (progress, new and completed actions, story updates); replaying a turn changes nothing').argument('<file>', 'the commit as JSON ({turn_id, expected_version?, progress, new_actions, completed_actions, story_updates}); "-" for stdin')))
+  traced(writer(turn.command('commit').description('apply a turn\'s deltas (progress, new and completed actions, story updates); replaying a turn changes nothing; a turn started with `turn start` is judged against the registry it started with').argument('<file>', 'the commit as JSON ({turn_id, expected_version?, progress, new_actions, completed_actions, story_updates}); "-" for stdin')))
     .addHelpText('after', '\nWhen the turn has an open trace (ratchet turn start), the commit is recorded in it as a Decision, and each proposal it filed as a Policy event naming the proposal.\n\nExample:\n  ratchet turn commit turn-42.json')
     .action(action(() => import('./turn.js'), 'commit'));
   registerTrace(turn, action);
@@ -312,9 +344,13 @@ function registerTrace(turn: Command, action: Parameters<RegisterArea>[1]): void
     .option('--tokens <n>', 'token budget of the turn')
     .option('--tools <n>', 'tool invocation budget of the turn')
     .option('--time-ms <n>', 'wall-clock budget of the turn, in ms')
+    .option('--registry <file>', "the action-type registry the turn runs under (default: the project's protocols/action_types.*, else the bundled one); the agent cannot bring its own")
+    .addOption(new Option('--as <role>', 'who starts the turn (default: $RATCHET_ACTOR, else agent)').choices(['agent', 'user']))
     .addHelpText(
       'after',
-      '\nA span or turn that goes past a budget gets a Policy event naming the budget and by how much (and a note on stderr).\n' +
+      '\nThe turn runs under the action-type registry in use when it starts (kept in .ratchet/registry-pins/): a type merged\n' +
+        'while it runs is not usable in its commit (it is coerced to user_task, as an unknown type), only from the next turn.\n' +
+        'A span or turn that goes past a budget gets a Policy event naming the budget and by how much (and a note on stderr).\n' +
         'Recordings go to --turn, else $RATCHET_TURN, else the turn started last.\n' +
         '\nExamples:\n  ratchet turn start t42 --tokens 200000 --tools 40 --time-ms 600000\n  export RATCHET_TURN=t42',
     )

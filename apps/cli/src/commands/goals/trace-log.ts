@@ -7,7 +7,21 @@
  */
 import { resolve } from 'node:path';
 import { StoreError } from '@ratchet/store';
-import { DEFAULT_TRACE_CONFIG_FILE, DEFAULT_TRACE_FILE, GoalsError, openTraceLog, readTraceConfig, type NewRecord, type RecordResult, type TraceConfig, type TraceLog, type TurnTrace } from '@ratchet/goals';
+import {
+  DEFAULT_TRACE_CONFIG_FILE,
+  DEFAULT_TRACE_FILE,
+  GoalsError,
+  openTraceLog,
+  pinDigest,
+  readPinnedRegistry,
+  readTraceConfig,
+  type NewRecord,
+  type RecordResult,
+  type Registry,
+  type TraceConfig,
+  type TraceLog,
+  type TurnTrace,
+} from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
@@ -72,4 +86,20 @@ export async function traceAlong(ctx: Context, options: Options, make: (trace: T
   } catch (err) {
     ctx.note(`warning: not recorded in the turn trace: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * The action-type registry a turn's commit is judged against: the one pinned when the turn started
+ * (`ratchet turn start`), so a type merged while it runs is not usable in it; the registry in use now
+ * for a turn that was never started. Says so on stderr when the two differ.
+ */
+export async function turnRegistry(ctx: Context, options: Options, turnId: unknown, current: Registry): Promise<Registry> {
+  if (typeof turnId !== 'string') return current;
+  const { trace } = await (await openTraces(ctx, options)).read(turnId);
+  if (trace?.registry === undefined) return current;
+  const pinned = await readPinnedRegistry(ctx.cwd, trace.registry);
+  if ((await pinDigest(current)) !== trace.registry) {
+    ctx.note(`turn ${turnId} keeps the action-type registry it started with (${trace.registry.slice(0, 12)}, .ratchet/registry-pins/): changes merged since apply from the next turn`);
+  }
+  return pinned;
 }

@@ -4,13 +4,13 @@
  * harness records its own work (tool calls happen in the harness); show prints a turn as a tree of
  * spans with their events and budgets used vs allowed; replay prints its spans in dependency order.
  */
-import { EVENT_KIND_NAMES, addEvent, endSpan, endTurn, replay, startSpan, startTurn, type EventKind, type RecordResult, type TraceBudgets, type TraceEvent, type TurnTrace } from '@ratchet/goals';
+import { EVENT_KIND_NAMES, addEvent, endSpan, endTurn, pinRegistry, registryTrustProblem, replay, startSpan, startTurn, type EventKind, type RecordResult, type TraceBudgets, type TraceEvent, type TurnTrace } from '@ratchet/goals';
 import { parseJson } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
-import { EXIT_OK } from '../../exit-codes.js';
+import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { versioned } from '../../output/json-output.js';
-import { clockOf, intOption, type Options } from './shared.js';
+import { actorOf, clockOf, intOption, loadRegistryFor, openState, registryFileOf, type Options } from './shared.js';
 import { mapTraceErrors, noteRecording, openTraces, traceConfigOf, turnOf } from './trace-log.js';
 
 export default async function trace(ctx: Context, args: string[], options: Options): Promise<number> {
@@ -21,7 +21,14 @@ export default async function trace(ctx: Context, args: string[], options: Optio
       const config = await traceConfigOf(ctx, options);
       const id = rest[0] ?? `turn-${now.toString(36)}`;
       const budgets = budgetsOf(options, config.budgets);
-      return recorded(ctx, await startTurn(await openTraces(ctx, options, config), id, budgets, now), `started turn ${id}${budgetText(budgets)}`, false);
+      // The turn runs under the registry in use now (the agent may not bring its own): pinned first, so the start record never names a missing pin.
+      const registry = await loadRegistryFor(ctx, options);
+      const file = registryFileOf(ctx, options, registry);
+      // Judged as the agent's mutations are: a registry no user approved (an edited file) is not pinned for it.
+      const problem = file === undefined ? undefined : registryTrustProblem(await (await openState(ctx, options)).read(), actorOf(ctx, options), file);
+      if (problem !== undefined) throw new CliError(problem.reason, { code: problem.code, exitCode: EXIT_PROBLEMS, file: file!.path });
+      const pin = await pinRegistry(ctx.cwd, registry);
+      return recorded(ctx, await startTurn(await openTraces(ctx, options, config), id, budgets, now, pin), `started turn ${id}${budgetText(budgets)}`, false);
     }
     const log = await openTraces(ctx, options);
     if (command === 'end') return recorded(ctx, await endTurn(log, turnOf(ctx, options, rest[0]), now, options.summary as string | undefined), 'ended turn');

@@ -5,6 +5,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { filedNote, line } from './actions.js';
 import { actorOf, clockOf, expectedVersion, intOption, loadRegistryFor, mapErrors, openState, readJsonArg, registryFileOf, type Options } from './shared.js';
+import { turnRegistry } from './trace-log.js';
 import { traceCommit } from './trace-proposals.js';
 
 /** `ratchet turn assess|commit`: what to look at when a turn starts, and the turn's deltas when it ends. */
@@ -23,7 +24,7 @@ export default async function turn(ctx: Context, args: string[], options: Option
         owner: options.owner as 'agent' | 'user' | undefined,
       });
       if (ctx.json) ctx.emitJson(versioned('turn-assess', { ok: true, ...result }));
-      else print(ctx, result);
+      else print(ctx, result, options.owner as 'agent' | 'user' | undefined);
       return EXIT_OK;
     }
     if (file === undefined) throw new CliError('turn commit: missing <file>');
@@ -36,7 +37,11 @@ export default async function turn(ctx: Context, args: string[], options: Option
       input.value = { ...input.value, expected_version: flag };
     }
     // Problems in the commit are placed in its file: `turn.json:12:7: ... (at /completed_actions/1)`.
-    const r = await mapErrors(ctx, () => store.commitTurn(registry, input.value as never, { actor: actorOf(ctx, options), registry: registryFileOf(ctx, options, registry) }), input);
+    // Judged against the registry the turn started with; trusted as the project's file is now (the agent cannot bring its own).
+    const trusted = registryFileOf(ctx, options, registry);
+    const turnId = input.value !== null && typeof input.value === 'object' ? (input.value as { turn_id?: unknown }).turn_id : undefined;
+    const running = await turnRegistry(ctx, options, turnId, registry);
+    const r = await mapErrors(ctx, () => store.commitTurn(running, input.value as never, { actor: actorOf(ctx, options), registry: trusted }), input);
     if (!r.replayed) await traceCommit(ctx, options, r, clockOf(options)());
     if (ctx.json) ctx.emitJson({ ok: true, ...r });
     else if (r.replayed) ctx.out(`turn ${r.turn_id} was already committed: nothing changed (state v${r.version})`);
@@ -48,11 +53,11 @@ export default async function turn(ctx: Context, args: string[], options: Option
   });
 }
 
-function print(ctx: Context, r: Assessment): void {
+function print(ctx: Context, r: Assessment, only?: 'agent' | 'user'): void {
   ctx.out(`state v${r.version}: ${r.counts.pending} pending (${r.counts.agent} agent, ${r.counts.user} user), ${r.counts.overdue} overdue, ${r.counts.escalation_due} to escalate`);
   ctx.out('Goals:');
   for (const g of r.goals) ctx.out(`  ${g.id}  p${g.priority}  ${Math.round(g.progress * 100)}%  ${g.title}`);
-  for (const owner of ['agent', 'user'] as const) {
+  for (const owner of only === undefined ? (['agent', 'user'] as const) : [only]) {
     ctx.out(`Next for the ${owner}:`);
     for (const a of r.by_owner[owner]) ctx.out(`  ${line(a.action)}${a.overdue ? '  OVERDUE' : ''}${a.escalation_due ? '  ESCALATE' : ''}`);
   }
