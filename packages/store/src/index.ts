@@ -56,10 +56,12 @@ export {
   readDigestRecord,
   restorePrevious,
   sha256Hex,
+  writeTracked,
   type Digest,
   type DigestAdminOptions,
   type DigestRecord,
   type RestoreResult,
+  type TrackedWrite,
 } from './digest.js';
 export { openJsonl, type JsonlFile, type JsonlOptions } from './jsonl.js';
 export { MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, MAX_SPLITS, TRIAL_SLOW_MS, TRIAL_SLOW_LONG_MS, TRIAL_TOTAL_MS, checkRegex, splitBound, trialRun, type CheckRegexOptions, type RegexVerdict, type TrialResult } from './regex-guard.js';
