@@ -5,6 +5,7 @@
  * another acts on, a garbage write under the log lock, a plan edited outside the Planner's lock, a
  * clarification without a default plan.
  */
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -146,6 +147,27 @@ describe('one audit, used by every command', () => {
     expect(d.stdout).toContain(`${L}:${line(dir)}`);
   });
 
+  test('the decision about a hand edit is a person\'s: accept and restore are refused to an agent; doctor --restore puts the last good version back', () => {
+    const dir = handCompleted();
+    const edited = read(dir);
+    for (const verb of ['accept', 'restore']) {
+      const r = run(dir, ['jixo', verb, L], AGENT);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/RATCHET_ACTOR=agent/);
+    }
+    expect(run(dir, ['doctor', '--restore', L], AGENT).status).toBe(2);
+    expect(read(dir)).toBe(edited);
+    const restored = run(dir, ['doctor', '--restore', L]);
+    expect(restored.status, restored.stderr).toBe(0);
+    expect(read(dir)).toContain('- [ ] 2. Tutorial\n  - status: Pending');
+    expect(run(dir, ['jixo', 'check', L]).status).toBe(0);
+    // The user ticks it by hand again and keeps it: accepted, the audit starts from there.
+    writeFileSync(join(dir, L), edited);
+    expect(run(dir, ['jixo', 'accept', L]).status).toBe(0);
+    expect(run(dir, ['jixo', 'check', L]).status).toBe(0);
+    expect(run(dir, ['doctor']).status).toBe(0);
+  });
+
   test('a garbage write made while holding the lock is refused at unlock, and the previous version is back', () => {
     const dir = project();
     expect(run(dir, ['jixo', 'task', 'lock', L, '1', '--runner', 'r1'], AGENT).status).toBe(0);
@@ -160,6 +182,49 @@ describe('one audit, used by every command', () => {
     expect(readdirSync(join(dir, '.jixo')).some((f) => f.startsWith('docs.log.md.rejected-'))).toBe(true);
     // The lock is released: another runner can work.
     expect(run(dir, ['jixo', 'task', 'lock', L, '2', '--runner', 'r2'], AGENT).status).toBe(0);
+  });
+});
+
+describe('a holder killed with SIGKILL after writing the log by hand', () => {
+  /** A process standing for the agent: the lock names it as owner, and it dies with kill -9. */
+  async function killedHolder(dir: string, write: (text: string) => string): Promise<string> {
+    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    expect(run(dir, ['jixo', 'lock', L, '--runner', 'victim'], { ...AGENT, RATCHET_JIXO_OWNER_PID: String(owner.pid) }).status).toBe(0);
+    const before = read(dir);
+    writeFileSync(join(dir, L), write(before));
+    owner.kill('SIGKILL');
+    await new Promise((r) => owner.on('exit', r));
+    return before;
+  }
+
+  test('garbage: the next runner takes the lock over, the last good version is back, the garbage kept aside', async () => {
+    const dir = project();
+    expect(run(dir, ['jixo', 'task', 'lock', L, '1', '--runner', 'r1'], AGENT).status).toBe(0);
+    const good = await killedHolder(dir, () => '## Roadmap\n- [ ] half a wri');
+    const r = run(dir, ['--json', 'jixo', 'task', 'lock', L, '2', '--runner', 'next'], AGENT);
+    expect(r.status, r.stderr).toBe(0);
+    // The commit went onto the last good version: r1's lock from before is there, and next's.
+    const tasks = (json(run(dir, ['--json', 'jixo', 'task', 'list', L]).stdout).tasks as { id: string; status: string; runner: string | null }[]).map((t) => [t.id, t.status, t.runner]);
+    expect(tasks).toEqual([['1', 'Locked', 'r1'], ['2', 'Locked', 'next'], ['3', 'Pending', null]]);
+    expect(good).toContain('  - runner: r1');
+    const rejected = readdirSync(join(dir, '.jixo')).find((f) => f.startsWith('docs.log.md.rejected-'))!;
+    expect(readFileSync(join(dir, '.jixo', rejected), 'utf8')).toBe('## Roadmap\n- [ ] half a wri');
+  });
+
+  test('a move the commands would have made for it (its own task, completed with its entry) is kept', async () => {
+    const dir = project();
+    expect(run(dir, ['jixo', 'task', 'lock', L, '1', '--runner', 'victim'], AGENT).status).toBe(0);
+    await killedHolder(dir, (text) =>
+      text
+        .replace(/- \[ \] 1\. Intro\n {2}- status: Locked\n {2}- runner: victim\n {2}- leaseUntil: \S+/, '- [x] 1. Intro\n  - status: Completed\n  - runner: victim')
+        .replace('## Work Log\n', '## Work Log\n\n### Log 1 @docs (2030-01-01T00:00:00.000Z)\n\n- **Role**: Runner\n- **Objective**: Task 1. Intro\n- **Result**: Succeeded\n- **Summary**: written by hand, as the seed allows under the lock\n'),
+    );
+    const r = run(dir, ['--json', 'jixo', 'triage', J, '--runner', 'next'], AGENT);
+    expect(r.status, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ role: 'Runner', taskId: '2' });
+    expect(read(dir)).toContain('- [x] 1. Intro\n  - status: Completed');
+    expect(readdirSync(join(dir, '.jixo')).some((f) => f.includes('rejected'))).toBe(false);
+    expect(run(dir, ['jixo', 'check', L]).status).toBe(0);
   });
 });
 

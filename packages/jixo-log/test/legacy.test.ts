@@ -144,6 +144,13 @@ describe('issue 30: JIXO v1 logs in the shapes JIXO wrote them', () => {
     expect(serializeLog(parseLogStrict(out))).toBe(out);
   });
 
+  test('the same with CRLF line ends and a BOM: the same structure', () => {
+    const text = fixture('v1-finished.log.md');
+    const crlf = parseLog(`\uFEFF${text.replace(/\n/g, '\r\n')}`);
+    expect(crlf.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(crlf.value).toEqual(parseLog(text).value);
+  });
+
   test('a log of entries only (no Roadmap, no headings): an empty roadmap and its entries; a plan added later gets its heading', () => {
     const text = fixture('v1-entries.log.md');
     const { value, diagnostics } = parseLog(text);
