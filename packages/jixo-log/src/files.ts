@@ -12,7 +12,7 @@
  *   presumed dead before `staleAfterMs`.
  */
 import { hostname } from 'node:os';
-import { linkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, writeFileSync } from 'node:fs';
 import {
   acquireLock,
   checkDigest,
@@ -25,11 +25,11 @@ import {
   releaseLockByToken,
   removeLeftovers,
   renewLockLease,
+  restorePrevious,
   writeFileAtomic,
   writeTracked,
   LockNotHeldError,
   LockTimeoutError,
-  NotFoundError,
   StoreError,
   type DigestRecord,
   type LockHandle,
@@ -173,8 +173,8 @@ export function auditLogFile(path: string, text: string, context: EditContext = 
     result.diagnostics.push(tampered(`${err.reason}; a person decides: ratchet jixo accept ${path} keeps the text as it is, ratchet jixo restore ${path} puts back the last good version`));
     return result;
   }
-  const prevText = textOrUndefined(previousPathFor(path));
-  if (record === undefined && prevText === undefined) return result;
+  // The kept copy is read only when it is needed: on every command the digest matches.
+  if (record === undefined && !existsSync(previousPathFor(path))) return result;
   result.tracked = true;
   result.writtenAt = record?.writtenAt;
   try {
@@ -184,6 +184,7 @@ export function auditLogFile(path: string, text: string, context: EditContext = 
     if (!(err instanceof StoreError) || err.code !== 'tampered') throw err;
   }
   result.edited = true;
+  const prevText = textOrUndefined(previousPathFor(path));
   const kept = prevText !== undefined && record !== undefined && [record.current, record.previous].some((d) => d !== null && matchesDigest(prevText, d, true));
   const baseline = kept ? parseLog(prevText) : undefined;
   if (baseline === undefined || baseline.diagnostics.some((d) => d.severity === 'error')) {
@@ -199,14 +200,8 @@ function tampered(message: string): Diagnostic {
   return { rule: 'tampered', severity: 'error', message, line: 1, column: 1 };
 }
 
-function textOrUndefined(path: string): string | undefined {
-  try {
-    return readTextFileSync(path).text;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
+/** A file's text, or undefined when there is none (a file that cannot be read otherwise throws). */
+const textOrUndefined = (path: string): string | undefined => (existsSync(path) ? readTextFileSync(path).text : undefined);
 
 /**
  * Read a log file and audit it as every command does (`auditLogFile`), without refusing: for the
@@ -489,25 +484,16 @@ export async function acceptLogFile(path: string, options: LockSettings = {}): P
 }
 
 /**
- * A person's "put back the last good version" (`<log>.prev`, checked against the digest record);
- * the text it replaces is kept as `<log>.rejected-<time>`. Under the log's lock.
+ * A person's "put back the last good version" (`<log>.prev`, checked against the digest record, as
+ * for every tracked state file: the store's `restorePrevious`); the text it replaces is kept as
+ * `<log>.rejected-<time>`.
  */
-export async function restoreLogFile(path: string, options: LockSettings = {}): Promise<{ rejectedPath: string | undefined }> {
-  const { lock } = await takeLock(path, options);
+export async function restoreLogFile(path: string): Promise<{ rejectedPath: string | undefined }> {
   try {
-    const record = readDigestRecord(path);
-    const prevText = textOrUndefined(previousPathFor(path));
-    if (record === undefined || prevText === undefined) throw new JixoError('bad-argument', `no last good version of ${path} is kept (Ratchet has not written it): nothing to restore`, { path });
-    if (![record.current, record.previous].some((d) => d !== null && matchesDigest(prevText, d, true))) throw new JixoError('bad-argument', `the kept copy ${previousPathFor(path)} matches no version Ratchet recorded: it cannot be trusted; fix the log by hand and accept it`, { path });
-    const text = textOrUndefined(path);
-    let rejectedPath: string | undefined;
-    if (text !== undefined && text !== prevText) {
-      rejectedPath = `${path}.rejected-${new Date().toISOString().replace(/[:.]/gu, '-')}`;
-      writeFileSync(rejectedPath, text, { flag: 'wx' });
-    }
-    await writeLog(path, prevText, undefined, () => lock.verify());
-    return { rejectedPath };
-  } finally {
-    await lock.release();
+    return { rejectedPath: (await restorePrevious(path)).rejectedPath };
+  } catch (err) {
+    // No record, no copy, or a copy that matches no recorded version: nothing trustworthy to put back.
+    if (err instanceof StoreError && (err.code === 'not-found' || err.code === 'tampered')) throw new JixoError('bad-argument', `${err.reason}: nothing to restore; fix the log by hand and accept it (ratchet jixo accept)`, { path });
+    throw err;
   }
 }
