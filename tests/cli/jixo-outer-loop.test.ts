@@ -98,6 +98,55 @@ if (e.RATCHET_JIXO_ROLE === 'Planner') {
   }, 120_000);
 });
 
+describe('jixo run: a Planner that commits its plan in two pieces', () => {
+  test('the job is not marked complete between them, and no task runs beside the one it depends on', async () => {
+    const dir = project(EMPTY);
+    const agent = join(dir, 'agent.mjs');
+    const trace = join(dir, 'trace.jsonl');
+    writeFileSync(
+      agent,
+      `import { execFileSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+const e = process.env;
+const [cmd, ...pre] = e.RATCHET_JIXO_CLI.split(' ');
+const r = (...a) => execFileSync(cmd, [...pre, ...a], { encoding: 'utf8' });
+const LOG = e.RATCHET_JIXO_LOG_FILE, R = e.RATCHET_JIXO_RUNNER;
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const note = (what) => appendFileSync(${JSON.stringify(trace)}, JSON.stringify({ what, task: e.RATCHET_JIXO_TASK, at: Date.now() }) + '\\n');
+if (e.RATCHET_JIXO_ROLE === 'Planner') {
+  r('jixo', 'lock', LOG, '--runner', R);
+  r('jixo', 'title', LOG, 'Docs', '--runner', R);
+  r('jixo', 'task', 'add', LOG, '--id', '1', '--title', 'Intro', '--runner', R);
+  r('jixo', 'unlock', LOG, '--runner', R);
+  await sleep(3000);
+  r('jixo', 'lock', LOG, '--runner', R);
+  r('jixo', 'task', 'add', LOG, '--id', '2', '--title', 'Tutorial', '--depends-on', '1', '--runner', R);
+  r('jixo', 'task', 'add', LOG, '--id', '3', '--title', 'Reference', '--depends-on', '2', '--runner', R);
+  note('planned');
+  r('jixo', 'log', 'add', LOG, '--runner', R, '--role', 'Planner', '--objective', 'Plan the docs', '--summary', '3 tasks');
+  r('jixo', 'unlock', LOG, '--runner', R);
+} else if (e.RATCHET_JIXO_ROLE === 'Runner') {
+  note('start');
+  await sleep(200);
+  r('jixo', 'task', 'complete', LOG, e.RATCHET_JIXO_TASK, '--runner', R, '--summary', 'done');
+  note('end');
+}
+`,
+    );
+    const r = await background(['--json', 'jixo', 'run', 'docs.job.md', '--agent', `node ${agent}`, '--runners', '2', '--max-loops', '8'], dir).done;
+    expect(r.status, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ status: 'completed', progress: 1, exit: { code: 0 } });
+    const events = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { what: string; task?: string; at: number });
+    const at = (what: string, task?: string) => events.find((ev) => ev.what === what && ev.task === task)!.at;
+    // Task 1 ran while the Planner slept between its pieces; the rest only after, in dependency order.
+    expect(at('start', '2')).toBeGreaterThan(at('end', '1'));
+    expect(at('start', '3')).toBeGreaterThan(at('end', '2'));
+    expect(at('start', '2')).toBeGreaterThan(at('planned', ''));
+    const text = readFileSync(join(dir, 'docs.log.md'), 'utf8');
+    expect(text.match(/- \*\*Result\*\*: Succeeded/g)).toHaveLength(4);
+  }, 120_000);
+});
+
 describe('jixo triage and the log lock', () => {
   test('triage by r2 with the default --active waits for the log lock r1 holds instead of deleting it', async () => {
     const dir = project(ONE_TASK.replace('- [ ] 1. Intro\n  - status: Pending', '- [ ] 1. Intro\n  - status: Pending\n- [ ] 2. Tutorial\n  - status: Pending'));

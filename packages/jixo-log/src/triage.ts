@@ -34,12 +34,19 @@ export interface TriageInput {
 
 export function triage(input: TriageInput): TriageDecision {
   const decision = decide(input);
+  const nowMs = input.now ?? Date.now();
+  // A job is not over while its Planner is still planning: the roadmap may be half written (a
+  // Planner that commits task by task), and the round's last word is the Planner's.
+  if (decision.kind === 'exit' && decision.code !== 2) {
+    const live = plannerOf(input.log, nowMs);
+    if (live !== undefined && live.runner !== input.runner) return { kind: 'exit', code: 2, step: decision.step, reason: `Runner ${live.runner} is planning until ${live.leaseUntil}: the job is not over before its round ends.`, staleLocks: decision.staleLocks };
+  }
   if (decision.kind !== 'role' || decision.role !== 'Planner') return decision;
   // Two planners at once write conflicting plans, so one is elected and recorded in the log
   // (`planner`, with a lease): the first runner to reach a Planner step while nobody holds a live
   // round. The caller records it (`electPlanner`) in the same locked write. An election by a list
   // of runners was wrong whenever the list was: runners that had exited, or never started.
-  const live = plannerOf(input.log, input.now ?? Date.now());
+  const live = plannerOf(input.log, nowMs);
   if (live === undefined || live.runner === input.runner) return decision;
   // The others are not idled by the Planner round: a runner with executable work takes it (tasks
   // the Planner is asked about, blocked or failed, are not executable and never selected).

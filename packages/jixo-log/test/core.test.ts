@@ -146,6 +146,12 @@ describe('triage: each step of the seed order wins over the later ones', () => {
     expect(triage({ log: elected, job: emptyJob, runner: 'job-0001', active: ['job-0002'], now: t0 + 60_000 })).toMatchObject({ kind: 'role', role: 'Planner' });
     expect(triage({ log: endPlannerRound(elected, 'job-0002'), job: emptyJob, runner: 'job-0001', active: [], now: t0 + 1000 })).toMatchObject({ kind: 'role', role: 'Planner' });
     expect(endPlannerRound(elected, 'someone-else')).toBe(elected);
+    // Nor is a job over while another runner's round is live: its roadmap may be half written.
+    const done = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n- [x] 1. a\n  - status: Completed\n\n## Work Log\n');
+    expect(triage({ log: done, job: emptyJob, runner: 'job-0001', active: [], now: t0 })).toMatchObject({ kind: 'exit', code: 0 });
+    const planning = electPlanner(done, 'job-0002', { now: '2030-01-01T00:00:00.000Z', leaseMs: 60_000 });
+    expect(triage({ log: planning, job: emptyJob, runner: 'job-0001', active: [], now: t0 + 1000 })).toMatchObject({ kind: 'exit', code: 2, reason: expect.stringContaining('job-0002 is planning') as string });
+    expect(triage({ log: planning, job: emptyJob, runner: 'job-0002', active: [], now: t0 + 1000 })).toMatchObject({ kind: 'exit', code: 0 });
     // a runner busy with a Locked task continues it
     const busy = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Locked\n  - runner: job-0001\n- [ ] 2. b\n  - status: Failed\n\n## Work Log\n');
     expect(triage({ log: busy, job: emptyJob, runner: 'job-0002', active: ['job-0001'] })).toMatchObject({ kind: 'role', role: 'Planner', step: 'failed-task' });
