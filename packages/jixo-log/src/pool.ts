@@ -340,9 +340,11 @@ class Pool {
    */
   private async cleanUp(id: string, outcome: AgentOutcome): Promise<{ released: string[]; log: LogFile }> {
     await this.s.log.releaseRunnerLock(id);
-    // Most agents leave nothing locked: look without the lock first (a restart costs one locked write, the assignment).
-    const { log } = await this.s.log.read();
-    if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id) && log.frontMatter.planner?.runner !== id) return { released: [], log };
+    // Most agents leave nothing locked: look without the lock first (a restart costs one locked write,
+    // the assignment). A look that fails (another runner is rewriting the log by hand under its lock
+    // right now) is no answer: the locked write below waits for that runner's unlock.
+    const look = await this.s.log.read().catch(() => undefined);
+    if (look !== undefined && !listTasks(look.log).some((t) => t.status === 'Locked' && t.runner === id) && look.log.frontMatter.planner?.runner !== id) return { released: [], log: look.log };
     const now = new Date(this.s.clock()).toISOString();
     const { result, log: after } = await this.s.log.update<string[]>((current) => {
       const held = listTasks(current).filter((t) => t.status === 'Locked' && t.runner === id);
