@@ -1,4 +1,4 @@
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,21 @@ export interface CliResult {
 export function ratchet(args: string[], options: SpawnSyncOptions = {}): CliResult {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', ...options, env: { ...process.env, NO_COLOR: '1', ...options.env } });
   return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+/**
+ * Start the built `ratchet` in the background (concurrency and crash tests): the child, and a promise
+ * of its exit code and output. `detached` makes it a process-group leader, so a test can kill it and
+ * every agent it started at once (`process.kill(-child.pid, 'SIGKILL')`).
+ */
+export function ratchetInBackground(args: string[], options: { cwd: string; env?: Record<string, string>; detached?: boolean }): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, detached: options.detached === true });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  return { child, done };
 }
 
 export function tempDir(prefix = 'ratchet-test-'): string {

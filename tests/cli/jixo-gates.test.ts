@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ratchet, tempDir } from '../helpers.js';
+import { ratchet, ratchetInBackground, tempDir } from '../helpers.js';
 
 const LOG = '---\ntitle: "Docs"\nprogress: "0%"\n---\n\n## Roadmap\n\n- [ ] 1. Intro\n  - status: Pending\n- [ ] 2. Tutorial\n  - status: Pending\n- [ ] 3. Reference\n  - status: Pending\n\n## Work Log\n';
 const AGENT = { RATCHET_ACTOR: 'agent' };
@@ -58,6 +58,25 @@ describe('Planner moves are the elected Planner\'s or the user\'s', () => {
       expect(json(r.stdout)).toMatchObject({ ok: false, error: { code: 'not-planner' } });
     }
     expect(read(dir)).toBe(before);
+  });
+
+  test('six agents triage at once on a log with a Planner step: exactly one is elected, the others are told who', async () => {
+    const dir = project();
+    withFailedTask(dir);
+    const runners = Array.from({ length: 6 }, (_, i) => `agent-${i}`);
+    const results = await Promise.all(runners.map((r) => ratchetInBackground(['--json', 'jixo', 'triage', J, '--runner', r], { cwd: dir, env: AGENT }).done));
+    const decisions = results.map((r) => {
+      expect(r.status, r.stderr).toBe(0);
+      return json(r.stdout) as { kind: string; role?: string; reason?: string };
+    });
+    const planners = runners.filter((_, i) => decisions[i]!.role === 'Planner');
+    expect(planners).toHaveLength(1);
+    expect(read(dir)).toContain(`planner: {"runner":"${planners[0]!}"`);
+    // The others took the executable tasks (2 and 3) or stand by naming the Planner.
+    for (const d of decisions.filter((x) => x.role !== 'Planner')) {
+      if (d.kind === 'exit') expect(d.reason).toContain(`${planners[0]!} is the one to plan`);
+      else expect(d.role).toBe('Runner');
+    }
   });
 
   test('the scenario of the issue: a runner cancels every remaining task, records exit 0, and check says ok — refused at the first step', () => {

@@ -4,11 +4,10 @@
  * than a lock timeout, and `jixo triage` with the default `--active` while another runner holds the
  * log lock.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { bin, ratchet, tempDir } from '../helpers.js';
+import { ratchet, ratchetInBackground, tempDir } from '../helpers.js';
 
 const ONE_TASK = '---\ntitle: "Docs"\nprogress: "0%"\n---\n\n## Roadmap\n\n- [ ] 1. Intro\n  - status: Pending\n\n## Work Log\n';
 const EMPTY = '---\ntitle: "_待定_"\nprogress: "0%"\n---\n\n## Roadmap\n\n## Work Log\n';
@@ -23,15 +22,7 @@ function project(log: string): string {
 /** Completes its assigned task through the CLI that started it; does nothing in any other role. */
 const COMPLETE = 'if [ "$RATCHET_JIXO_ROLE" = Runner ]; then $RATCHET_JIXO_CLI jixo task complete "$RATCHET_JIXO_LOG_FILE" "$RATCHET_JIXO_TASK" --runner "$RATCHET_JIXO_RUNNER" --summary done; fi';
 
-function background(args: string[], cwd: string, options: { detached?: boolean } = {}) {
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, detached: options.detached === true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-  return { child, done };
-}
+const background = (args: string[], cwd: string, options: { detached?: boolean } = {}) => ratchetInBackground(args, { cwd, ...options });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const json = (out: string): Record<string, unknown> => JSON.parse(out) as Record<string, unknown>;
