@@ -24,6 +24,13 @@ const COMPLETE = 'if [ "$RATCHET_JIXO_ROLE" = Runner ]; then $RATCHET_JIXO_CLI j
 
 const background = (args: string[], cwd: string, options: { detached?: boolean } = {}) => ratchetInBackground(args, { cwd, ...options });
 
+/** The start of a scripted agent: `r(...args)` runs the CLI that started it (RATCHET_JIXO_CLI). */
+const AGENT_PRELUDE = `import { execFileSync } from 'node:child_process';
+const e = process.env;
+const [cmd, ...pre] = e.RATCHET_JIXO_CLI.split(' ');
+const r = (...a) => execFileSync(cmd, [...pre, ...a], { encoding: 'utf8' });
+const LOG = e.RATCHET_JIXO_LOG_FILE, R = e.RATCHET_JIXO_RUNNER;`;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const json = (out: string): Record<string, unknown> => JSON.parse(out) as Record<string, unknown>;
 
@@ -65,11 +72,7 @@ describe('jixo run: a Planner that holds the log lock longer than a lock timeout
     const agent = join(dir, 'agent.mjs');
     writeFileSync(
       agent,
-      `import { execFileSync } from 'node:child_process';
-const e = process.env;
-const [cmd, ...pre] = e.RATCHET_JIXO_CLI.split(' ');
-const r = (...a) => execFileSync(cmd, [...pre, ...a], { encoding: 'utf8' });
-const LOG = e.RATCHET_JIXO_LOG_FILE, R = e.RATCHET_JIXO_RUNNER;
+      `${AGENT_PRELUDE}
 if (e.RATCHET_JIXO_ROLE === 'Planner') {
   r('jixo', 'lock', LOG, '--runner', R);
   await new Promise((ok) => setTimeout(ok, 11_000));
@@ -96,12 +99,8 @@ describe('jixo run: a Planner that commits its plan in two pieces', () => {
     const trace = join(dir, 'trace.jsonl');
     writeFileSync(
       agent,
-      `import { execFileSync } from 'node:child_process';
+      `${AGENT_PRELUDE}
 import { appendFileSync } from 'node:fs';
-const e = process.env;
-const [cmd, ...pre] = e.RATCHET_JIXO_CLI.split(' ');
-const r = (...a) => execFileSync(cmd, [...pre, ...a], { encoding: 'utf8' });
-const LOG = e.RATCHET_JIXO_LOG_FILE, R = e.RATCHET_JIXO_RUNNER;
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const note = (what) => appendFileSync(${JSON.stringify(trace)}, JSON.stringify({ what, task: e.RATCHET_JIXO_TASK, at: Date.now() }) + '\\n');
 if (e.RATCHET_JIXO_ROLE === 'Planner') {
