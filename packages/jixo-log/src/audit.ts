@@ -43,7 +43,8 @@ export function auditLog(log: LogFile, text: string, options: AuditOptions = {})
   const nowMs = options.now ?? Date.now();
   const planner = options.userActs === true || (holder !== undefined && plannerOf(baseline, nowMs)?.runner === holder);
   const outside = holder === undefined;
-  const how = outside ? 'outside Ratchet' : `by ${holder} under the log lock`;
+  // What a person can do about a change made outside Ratchet (an agent is refused both).
+  const how = outside ? 'outside Ratchet (a person puts the last good version back with ratchet jixo restore, or keeps the change with ratchet jixo accept)' : `by ${holder} under the log lock`;
 
   // Entries are never edited or removed once written.
   const before = new Map(baseline.workLog.map((e) => [e.number, e]));
@@ -77,7 +78,7 @@ export function auditLog(log: LogFile, text: string, options: AuditOptions = {})
       continue;
     }
     if (outside) {
-      out.push(error('status-without-entry', `task ${task.id} changed from ${from!} to ${to} outside Ratchet: a status changes only with its Work Log entry, through ratchet jixo task lock|complete|fail|pause|cancel|retry (or under ratchet jixo lock)`, at));
+      out.push(error('status-without-entry', `task ${task.id} changed from ${from!} to ${to} ${how}: a status changes only with its Work Log entry, through ratchet jixo task lock|complete|fail|pause|cancel|retry (or under ratchet jixo lock)`, at));
       continue;
     }
     const problem = holderMove(old, task, holder, planner, added, backed);
@@ -104,7 +105,7 @@ export function auditLog(log: LogFile, text: string, options: AuditOptions = {})
     if (backed.has(e)) continue;
     const task = listTasks(log).find((t) => entryConcerns(e.objective, t));
     const at = entryLine(lines, e) ?? 1;
-    if (outside) out.push(error('entry-without-transition', `Work Log entry ${e.number} was written outside Ratchet: entries come only with the transitions they record (ratchet jixo task complete|fail|pause|cancel, log add for a Planner)`, at));
+    if (outside) out.push(error('entry-without-transition', `Work Log entry ${e.number} was written ${how}: entries come only with the transitions they record (ratchet jixo task complete|fail|pause|cancel, log add for a Planner)`, at));
     else if (task !== undefined && e.result !== 'Pending') out.push(error('entry-without-transition', `Work Log entry ${e.number} (Result ${e.result}) is about task ${task.id}, whose status did not change with it`, at));
     else if (task === undefined && !planner) out.push(error('not-planner', `Work Log entry ${e.number} is a Planner's record, and ${holder} is not the elected Planner`, at));
   }
