@@ -177,6 +177,9 @@ export function auditLogFile(path: string, text: string, context: EditContext = 
   if (record === undefined && !existsSync(previousPathFor(path))) return result;
   result.tracked = true;
   result.writtenAt = record?.writtenAt;
+  // The common case first, from the record already read; checkDigest knows the rest (a write
+  // interrupted before its rename, a racing writer).
+  if (record !== undefined && matchesDigest(text, record.current)) return result;
   try {
     checkDigest(path, text, () => textOrUndefined(path));
     return result;
