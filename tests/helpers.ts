@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +45,21 @@ export function leaseOutlasting(calls: number, floorMs = 6000): number {
   ratchet(['--version']);
   const one = performance.now() - started;
   return Math.ceil(Math.max(floorMs, calls * 4 * one) / 1000) * 1000;
+}
+
+/**
+ * Start the built `ratchet` in the background (concurrency and crash tests): the child, and a promise
+ * of its exit code and output. `detached` makes it a process-group leader, so a test can kill it and
+ * every agent it started at once (`process.kill(-child.pid, 'SIGKILL')`).
+ */
+export function ratchetInBackground(args: string[], options: { cwd: string; env?: Record<string, string>; detached?: boolean }): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, detached: options.detached === true });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  return { child, done };
 }
 
 export function tempDir(prefix = 'ratchet-test-'): string {

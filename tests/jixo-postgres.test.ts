@@ -73,7 +73,7 @@ describe.skipIf(!availability.available)('JIXO logs on PostgreSQL', () => {
     await seed('jixo-commits', 1);
     const a = machine();
     const b = machine();
-    const writers = Array.from({ length: 12 }, (_, i) => run(['jixo', 'log', 'add', '.jixo/docs.log.md', '--role', 'Runner', '--objective', `note ${i}`, '--result', 'Succeeded', '--summary', `from ${i % 2 === 0 ? 'a' : 'b'}`, '--runner', `w${i}`], i % 2 === 0 ? a : b, env));
+    const writers = Array.from({ length: 12 }, (_, i) => run(['jixo', 'log', 'add', '.jixo/docs.log.md', '--role', 'Planner', '--objective', `note ${i}`, '--result', 'Succeeded', '--summary', `from ${i % 2 === 0 ? 'a' : 'b'}`, '--runner', `w${i}`], i % 2 === 0 ? a : b, env));
     const results = await Promise.all(writers);
     for (const r of results) expect(r.status, r.stderr).toBe(0);
     const log = parseLogStrict(await stored('jixo-commits'));
@@ -152,6 +152,29 @@ describe.skipIf(!availability.available)('JIXO logs on PostgreSQL', () => {
     } finally {
       await backend.close();
     }
+  }, 120_000);
+
+  test('Planner moves on a shared log: an agent triage did not elect is refused; the elected one commits under its lock from machine A', async () => {
+    const env = { RATCHET_STORE: cluster.url, RATCHET_STORE_PROJECT: 'jixo-planner' };
+    const agent = { ...env, RATCHET_ACTOR: 'agent' };
+    await seed('jixo-planner', 1);
+    const a = machine();
+    const b = machine();
+    expect(ratchet(['jixo', 'task', 'lock', '.jixo/docs.log.md', '1', '--runner', 'r1'], { cwd: b, env: agent }).status).toBe(0);
+    expect(ratchet(['jixo', 'task', 'fail', '.jixo/docs.log.md', '1', '--runner', 'r1', '--summary', 'broke'], { cwd: b, env: agent }).status).toBe(0);
+    const elected = ratchet(['--json', 'jixo', 'triage', '.jixo/docs.job.md', '--runner', 'planner-a'], { cwd: a, env: agent });
+    expect(elected.status, elected.stderr).toBe(0);
+    expect(JSON.parse(elected.stdout)).toMatchObject({ role: 'Planner', step: 'failed-task' });
+    // Machine B's runner is not the Planner; the Planner itself must hold the lock.
+    expect(ratchet(['jixo', 'task', 'cancel', '.jixo/docs.log.md', '1', '--runner', 'r1'], { cwd: b, env: agent }).status).toBe(1);
+    expect(ratchet(['jixo', 'task', 'cancel', '.jixo/docs.log.md', '1', '--runner', 'planner-a'], { cwd: a, env: agent }).status).toBe(1);
+    expect(ratchet(['jixo', 'lock', '.jixo/docs.log.md', '--runner', 'planner-a'], { cwd: a, env: agent }).status).toBe(0);
+    expect(ratchet(['jixo', 'task', 'cancel', '.jixo/docs.log.md', '1', '--runner', 'planner-a', '--summary', 'replaced by 2'], { cwd: a, env: agent }).status).toBe(0);
+    expect(ratchet(['jixo', 'task', 'add', '.jixo/docs.log.md', '--id', '2', '--title', 'Page 2, again', '--runner', 'planner-a'], { cwd: a, env: agent }).status).toBe(0);
+    expect(ratchet(['jixo', 'unlock', '.jixo/docs.log.md', '--runner', 'planner-a'], { cwd: a, env: agent }).status).toBe(0);
+    const log = parseLogStrict(await stored('jixo-planner'));
+    expect(listTasks(log).map((t) => [t.id, t.status])).toEqual([['1', 'Cancelled'], ['2', 'Pending']]);
+    expect(log.workLog[0]).toMatchObject({ role: 'Planner', result: 'Cancelled', runner: 'planner-a', summary: 'replaced by 2' });
   }, 120_000);
 
   test('jixo lock on machine A holds commits from machine B until A unlocks; only A may unlock', async () => {

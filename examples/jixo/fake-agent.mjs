@@ -59,17 +59,23 @@ if (d.kind === 'exit') {
   await must('jixo', 'exit', LOG, '--runner', R, '--code', String(d.code), '--reason', d.reason);
   console.log(`exit ${d.code}: ${d.reason}`);
 } else if (d.role === 'Planner') {
-  // Plan: every "- " bullet of the job goal becomes a task under one phase.
+  // Plan: every "- " bullet of the job goal becomes a task under one phase. The elected Planner
+  // commits under the log lock, so runners see the whole plan at unlock, as one change.
   const goal = readFileSync(JOB, 'utf8').split(/^---$/m).slice(2).join('---');
   const bullets = goal.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.slice(2).trim());
   const title = goal.split('\n').find((l) => l.trim() !== '' && !l.startsWith('- '))?.trim() ?? 'Job';
-  await must('jixo', 'title', LOG, title.slice(0, 60));
-  const listed = await must('jixo', 'task', 'list', LOG);
-  if (listed.tasks.length === 0) {
-    await must('jixo', 'task', 'add', LOG, '--id', '1', '--title', '**Phase 1: Do it**', '--phase');
-    for (const [i, b] of bullets.entries()) await must('jixo', 'task', 'add', LOG, '--id', `1.${i + 1}`, '--title', b, '--parent', '1');
+  await must('jixo', 'lock', LOG, '--runner', R);
+  try {
+    await must('jixo', 'title', LOG, title.slice(0, 60), '--runner', R);
+    const listed = await must('jixo', 'task', 'list', LOG);
+    if (listed.tasks.length === 0) {
+      await must('jixo', 'task', 'add', LOG, '--id', '1', '--title', '**Phase 1: Do it**', '--phase', '--runner', R);
+      for (const [i, b] of bullets.entries()) await must('jixo', 'task', 'add', LOG, '--id', `1.${i + 1}`, '--title', b, '--parent', '1', '--runner', R);
+    }
+    await must('jixo', 'log', 'add', LOG, '--runner', R, '--role', 'Planner', '--objective', d.objective.slice(0, 80), '--summary', `Planned ${bullets.length} tasks.`);
+  } finally {
+    await must('jixo', 'unlock', LOG, '--runner', R);
   }
-  await must('jixo', 'log', 'add', LOG, '--runner', R, '--role', 'Planner', '--objective', d.objective.slice(0, 80), '--summary', `Planned ${bullets.length} tasks.`);
   console.log(`planned ${bullets.length} tasks`);
 } else {
   const lock = await ratchet('jixo', 'task', 'lock', LOG, d.taskId, '--runner', R);

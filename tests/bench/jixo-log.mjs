@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { addEntry, initialLog, parseLog, serializeLog, updateLogFile } from '../../packages/jixo-log/dist/index.js';
+import { addEntry, initialLog, parseLog, parseLogStrict, serializeLog, updateLogFile } from '../../packages/jixo-log/dist/index.js';
+import { readTextFile, withLock, writeFileAtomic } from '../../packages/store/dist/index.js';
 
 const CYCLES = 120;
 if (process.argv[2] === 'worker') {
@@ -99,6 +100,38 @@ async function cycles(procs, warm) {
   return (per * procs) / s;
 }
 
+/**
+ * The price of the audit's tracking, in one process: a commit as updateLogFile makes it (digest check
+ * on read, digest record and kept copy on write) against the same commit written untracked, as commits
+ * were before (lock, read, strict parse, add an entry, serialise, atomic write). Alternating rounds of
+ * `n` cycles each, so load changes hit both alike; the median round of each.
+ */
+async function trackingCost(text, n) {
+  const dir = mkdtempSync(join(tmpdir(), 'jixo-bench-tracking-'));
+  const tracked = join(dir, 'tracked.log.md');
+  const plain = join(dir, 'plain.log.md');
+  writeFileSync(tracked, text);
+  writeFileSync(plain, text);
+  const entry = (l, i) => addEntry(l, { job: 'bench', role: 'Planner', objective: `cycle ${i}`, result: 'Succeeded', summary: 'x' }, { now: new Date().toISOString() });
+  const untracked = (i) =>
+    withLock(plain, async (lock) => {
+      const { text: now } = await readTextFile(plain);
+      await writeFileAtomic(plain, serializeLog(entry(parseLogStrict(now, plain), i)), { beforeRename: () => lock.verify() });
+    });
+  const rates = { tracked: [], untracked: [] };
+  for (let round = 0; round < 7; round++) {
+    for (const [name, run] of [['tracked', (i) => updateLogFile(tracked, (l) => entry(l, i))], ['untracked', untracked]]) {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await run(round * n + i);
+      rates[name].push(n / ((performance.now() - t0) / 1000));
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[3];
+  return { tracked: median(rates.tracked), untracked: median(rates.untracked) };
+}
+const trackingSmall = await trackingCost(serializeLog({ ...initialLog('2030-01-01T00:00:00.000Z'), frontMatter: { title: 'b', progress: 0, extra: {} } }), 20);
+const tracking5k = await trackingCost(text5k, 3);
+
 const cyclesPerSec1 = await cycles(1, true);
 const cyclesPerSec8 = await cycles(8, true);
 const coldCyclesPerSec1 = await cycles(1, false);
@@ -120,6 +153,12 @@ console.log(
     coldCyclesPerSec1: round(coldCyclesPerSec1),
     coldCyclesPerSec8: round(coldCyclesPerSec8),
     coldRatio8To1: Math.round((coldCyclesPerSec8 / coldCyclesPerSec1) * 100) / 100,
+    trackedCyclesPerSecSmall: round(trackingSmall.tracked),
+    untrackedCyclesPerSecSmall: round(trackingSmall.untracked),
+    trackedRatioSmall: Math.round((trackingSmall.tracked / trackingSmall.untracked) * 100) / 100,
+    trackedCyclesPerSec5k: round(tracking5k.tracked),
+    untrackedCyclesPerSec5k: round(tracking5k.untracked),
+    trackedRatio5k: Math.round((tracking5k.tracked / tracking5k.untracked) * 100) / 100,
     logBytes5k: text5k.length,
     pass,
   }),

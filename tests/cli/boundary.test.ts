@@ -130,7 +130,7 @@ describe("inside the agent's sandbox", () => {
     const dir = project();
     run(dir, ['task', 'start', '--task-id', 't1', '--no-network']);
     const before = readFileSync(join(dir, '.ratchet/session.json'), 'utf8');
-    const env = { ...process.env, NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.SANDBOX_RUNTIME;
     const inBox = (...args: string[]) =>
       spawnSync('bwrap', ['--bind', '/', '/', '--ro-bind', join(dir, '.ratchet'), join(dir, '.ratchet'), '--dev', '/dev', '--proc', '/proc', process.execPath, bin, '--cwd', dir, ...args], { encoding: 'utf8', env, timeout: 60_000 });

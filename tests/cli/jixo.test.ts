@@ -91,15 +91,14 @@ describe('ratchet jixo lock/unlock across processes', () => {
     expect(holder(dir)).toMatchObject({ runner: 'me', host: hostname() });
   });
 
-  test('triage treats the --active list as the truth for a lease-less task lock (older logs) and the log lock: a runner not in it is released', () => {
+  test('triage treats the --active list as the truth for a lease-less task lock (older logs): a runner not in it is released', () => {
     const dir = project();
-    // A Locked task as logs written before task leases have it: no leaseUntil.
+    // A Locked task as logs written before task leases have it: no leaseUntil. (The log lock is
+    // another matter: a list never breaks it, see jixo-outer-loop.test.ts.)
     writeFileSync(join(dir, 'docs.log.md'), LOG.replace('  - status: Pending\n- [ ] 2.', '  - status: Locked\n  - runner: crashed\n- [ ] 2.'));
-    expect(ratchet(['jixo', 'lock', 'docs.log.md', '--runner', 'crashed'], { cwd: dir }).status).toBe(0);
     const t = ratchet(['--json', 'jixo', 'triage', 'docs.job.md', '--runner', 'fresh', '--active', 'other'], { cwd: dir });
     expect(t.status, t.stderr).toBe(0);
     expect(json(t.stdout)).toMatchObject({ kind: 'role', role: 'Runner', taskId: '1', staleLocks: ['1'] });
-    expect(existsSync(join(dir, 'docs.log.md.lock'))).toBe(false);
     expect(readFileSync(join(dir, 'docs.log.md'), 'utf8')).toContain('- [ ] 1. Intro\n  - status: Pending\n- [ ] 2.');
   });
 
@@ -193,7 +192,8 @@ describe('ratchet jixo task lock --lease', () => {
     const early = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'next'], { cwd: dir });
     expect(early.status).toBe(1);
     expect(early.stderr).toMatch(/locked by gone until/);
-    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(listed.tasks[0]!.leaseUntil!) - Date.now() + 300)));
+    const until = Date.parse(/leaseUntil: (\S+)/.exec(readFileSync(join(dir, 'docs.log.md'), 'utf8'))![1]!);
+    await new Promise((r) => setTimeout(r, Math.max(0, until - Date.now()) + 200));
     const late = ratchet(['jixo', 'task', 'lock', 'docs.log.md', '1', '--runner', 'next'], { cwd: dir });
     expect(late.status, late.stderr).toBe(0);
     const text = readFileSync(join(dir, 'docs.log.md'), 'utf8');

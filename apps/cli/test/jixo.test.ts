@@ -293,10 +293,14 @@ describe('ratchet jixo: the shortcuts an agent would take are refused (issue 15)
     expect((await jixo(dir, ['exit', 'docs.log.md', '--runner', 'r1', '--code', '2', '--reason', 'standby'], agent)).code).toBe(0);
     // The user (no RATCHET_ACTOR=agent) may.
     expect((await jixo(dir, ['exit', 'docs.log.md', '--runner', 'me', '--code', '1', '--reason', 'stop'])).code).toBe(0);
-    // A Planner may: a Failed task makes the triaged runner the Planner.
+    // The elected Planner may: a Failed task makes the runner that triages next the Planner, and
+    // triage records it. Before that election, the same runner is refused.
     const dir2 = await project();
     await jixo(dir2, ['task', 'lock', 'docs.log.md', '1', '--runner', 'r1']);
     await jixo(dir2, ['task', 'fail', 'docs.log.md', '1', '--runner', 'r1', '--summary', 'broken']);
+    expect((await jixo(dir2, ['exit', 'docs.log.md', '--runner', 'p1', '--code', '1', '--reason', 'the job cannot be done'], agent)).code).toBe(1);
+    expect((await jixo(dir2, ['triage', 'docs.job.md', '--runner', 'p1'], agent)).json).toMatchObject({ role: 'Planner' });
+    expect((await jixo(dir2, ['exit', 'docs.log.md', '--runner', 'p2', '--code', '1', '--reason', 'the job cannot be done'], agent)).code).toBe(1);
     expect((await jixo(dir2, ['exit', 'docs.log.md', '--runner', 'p1', '--code', '1', '--reason', 'the job cannot be done'], agent)).code).toBe(0);
   });
 
@@ -357,6 +361,8 @@ describe('ratchet jixo: the shortcuts an agent would take are refused (issue 15)
   test('clarify add writes its introduction in the job\'s language', async () => {
     const dir = await project();
     await writeFile(join(dir, 'zh.job.md'), '---\nname: zh\n---\n\n为项目编写中文文档，包括安装指南和使用说明（README）。\n');
+    // Protocol 5: a default plan first.
+    await writeFile(join(dir, 'zh.log.md'), '---\ntitle: "文档"\n---\n\n## Roadmap\n\n- [ ] 1. 写 README\n  - status: Pending\n\n## Work Log\n');
     expect((await jixo(dir, ['clarify', 'add', 'zh.job.md', '--id', 'q1', '--question', '面向哪些读者？'])).code).toBe(0);
     expect(await readFile(join(dir, 'zh.job.md'), 'utf8')).toContain('**To User**: 为了提供更准确的结果');
     expect((await jixo(dir, ['clarify', 'add', 'docs.job.md', '--id', 'q1', '--question', 'Which audience?'])).code).toBe(0);

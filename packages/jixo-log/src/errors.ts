@@ -14,7 +14,8 @@ export type JixoErrorCode =
   | 'already-locked'
   | 'bad-argument'
   | 'unknown-clarification'
-  | 'not-planner';
+  | 'not-planner'
+  | 'rejected-edit';
 
 export class JixoError extends Error {
   readonly code: JixoErrorCode;

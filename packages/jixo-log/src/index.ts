@@ -23,6 +23,10 @@ export {
   DEFAULT_TASK_LEASE_MS,
   addTask,
   setTaskStatus,
+  plannerOf,
+  electPlanner,
+  endPlannerRound,
+  renewPlannerLease,
   unblockTask,
   renameItem,
   setDependsOn,
@@ -41,10 +45,16 @@ export {
   type FinishInput,
   type AddTaskInput,
 } from './ops.js';
-export { triage, errorExitRefusal, type TriageDecision, type TriageInput, type TriageStep } from './triage.js';
+export { triage, errorExitRefusal, exitRefusal, type TriageDecision, type TriageInput, type TriageStep } from './triage.js';
 export {
   readLogFile,
   readJobFile,
+  auditLogFile,
+  inspectLogFile,
+  logLockHolder,
+  acceptLogFile,
+  restoreLogFile,
+  RejectedEditError,
   updateLogFile,
   updateJobFile,
   lockLog,
@@ -57,10 +67,13 @@ export {
   type UpdateOptions,
   type LogLockOptions,
   type LogLockResult,
+  type LogAudit,
+  type EditContext,
+  type SettledEdit,
 } from './files.js';
 export { runnerId, uuidv7, jobName, logPathFor, initialLog, ensureLog, shellSpawner, type RunOptions, type RunResult, type RunEvent, type SpawnAgent, type AgentRequest, type AgentOutcome, type Assignment } from './runner.js';
 export { runJob } from './pool.js';
 export { fileLog, storedLog, STORED_LOG_FORMAT, type LogHandle, type LogLockInfo, type LogUpdate } from './log-handle.js';
 export { activeRunnersPath, publishActiveRunners, readActiveRunners, type ActiveRunnersFile } from './active-runners.js';
-export { auditLog } from './audit.js';
+export { auditLog, type AuditOptions } from './audit.js';
 export { SYSTEM_PROMPT } from './system-prompt.js';

@@ -13,7 +13,7 @@
  */
 import { NotFoundError, StoreError, type Lease, type StorageBackend } from '@ratchet/store';
 import { JixoError } from './errors.js';
-import { DEFAULT_LEASE_MS, lockLog, readLogFile, releaseRunnerLock, renewRunnerLock, unlockLog, updateLogFile, type UpdateOptions } from './files.js';
+import { DEFAULT_LEASE_MS, lockLog, logLockHolder, readLogFile, releaseRunnerLock, renewRunnerLock, unlockLog, updateLogFile, type UpdateOptions } from './files.js';
 import { parseLogStrict, serializeLog } from './log.js';
 import { ensureLog, initialLog } from './runner.js';
 import type { LogFile } from './types.js';
@@ -39,7 +39,10 @@ export interface LogHandle {
   /** Creates the log (initial content) when missing; true when it did. */
   ensure(now: string): Promise<boolean>;
   lock(options: { runner: string; timeoutMs?: number; leaseMs?: number; ownerPid?: number; staleAfterMs?: number }): Promise<LogLockInfo>;
-  unlock(runner: string): Promise<void>;
+  /** Release `runner`'s lock; on the file backend, what it wrote by hand meanwhile is judged first (RejectedEditError). */
+  unlock(runner: string, options?: { userActs?: boolean }): Promise<void>;
+  /** The runner holding the log lock (`jixo lock`), if a live one does. */
+  holder(): Promise<string | undefined>;
   renewRunnerLock(runner: string, leaseMs: number): Promise<boolean>;
   releaseRunnerLock(runner: string): Promise<boolean>;
 }
@@ -59,9 +62,10 @@ export function fileLog(path: string): LogHandle {
       const r = await lockLog(path, options);
       return { runner: options.runner, content: r.content, log: r.log, leaseUntil: r.holder.leaseUntil };
     },
-    async unlock(runner) {
-      await unlockLog(path, runner);
+    async unlock(runner, options) {
+      await unlockLog(path, runner, options);
     },
+    holder: () => logLockHolder(path),
     renewRunnerLock: (runner, leaseMs) => renewRunnerLock(path, runner, leaseMs),
     releaseRunnerLock: (runner) => releaseRunnerLock(path, runner),
   };
@@ -111,6 +115,11 @@ export function storedLog(backend: StorageBackend, key: string): LogHandle {
           return undefined;
         }
         const { log: next, result } = split(out);
+        if (next === log) {
+          // Nothing changed: an older layout stays as it is.
+          outcome = { log, result: result as never, changed: false };
+          return undefined;
+        }
         const written = serializeLog(next);
         outcome = { log: next, result: result as never, changed: written !== text };
         return written === text ? undefined : { format: STORED_LOG_FORMAT, text: written };
@@ -148,6 +157,10 @@ export function storedLog(backend: StorageBackend, key: string): LogHandle {
         throw err;
       }
     },
+    async holder() {
+      return (await backend.locks.holder(lockName))?.owner;
+    },
+    // The log is a document of the backend: no runner writes it by hand, so there is no edit to judge.
     async unlock(runner) {
       const held = await backend.locks.holder(lockName);
       if (held === undefined) throw new JixoError('lock-not-held', `${runner} cannot unlock: the log is not locked`, { path: where });

@@ -9,7 +9,7 @@
 import { keyPlace, normalizeText, splitFrontMatter, yamlExtra, yamlLine, type KeyPlace } from './front-matter.js';
 import { JixoParseError } from './errors.js';
 import { MAX_NESTING, dedentLines, expandIndent, indentOf, itemContentColumn, parseBlocks, trimBlock, unindentFirst, type Block } from './markdown-blocks.js';
-import { TASK_STATUSES, type Diagnostic, type ExtraSection, type LogFile, type LogFrontMatter, type RoadmapItem, type TaskStatus, type TasksExit, type WorkLogEntry } from './types.js';
+import { TASK_STATUSES, type Diagnostic, type ExtraSection, type LogFile, type LogFrontMatter, type PlannerRound, type RoadmapItem, type TaskStatus, type TasksExit, type WorkLogEntry } from './types.js';
 
 export const ROADMAP = 'Roadmap';
 export const WORK_LOG = 'Work Log';
@@ -57,8 +57,10 @@ interface Scope {
 /** Parse a log; diagnostics with severity "error" mean the file must not be rewritten. */
 export function parseLog(text: string): ParseResult<LogFile> {
   const src = normalizeText(text);
-  const { data, body, bodyLine, diagnostics, keyPlaces } = splitFrontMatter(src, true);
-  const frontMatter = readFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics, data !== undefined, keyPlaces);
+  const { data, body, bodyLine, diagnostics, keyPlaces } = splitFrontMatter(src, false);
+  // JIXO v1 wrote logs without front matter at first: read them (the first write adds it).
+  if (src.split('\n', 1)[0] !== '---') diagnostics.push(warn('missing-front-matter', 'no YAML front matter (a JIXO v1 log): title and progress are taken as unset, and written on the first change', 1));
+  const frontMatter = readFrontMatter(data ?? (Object.create(null) as Record<string, unknown>), diagnostics, data !== undefined && src.startsWith('---'), keyPlaces);
   const log: LogFile = { frontMatter, preamble: '', roadmapIntro: '', roadmap: [], roadmapOutro: '', workLogIntro: '', workLog: [], sections: [] };
   const scope: Scope = { lines: body, firstLine: bodyLine, diagnostics, seenIds: new Set() };
   const { blocks, tooDeepAt } = parseBlocks(body.join('\n'));
@@ -66,9 +68,18 @@ export function parseLog(text: string): ParseResult<LogFile> {
 
   // Level-2 headings at the top level split the body into sections.
   const heads = blocks.flatMap((b, i) => (b.type === 'heading' && b.depth === 2 ? [i] : []));
-  log.preamble = trimBlock(body.slice(0, blocks[heads[0]!]?.start ?? body.length));
+  const preambleEnd = blocks[heads[0]!]?.start ?? body.length;
   let sawRoadmap = false;
   let sawWorkLog = false;
+  // JIXO v1's first logs were Work Log entries and nothing else: no section heading at all.
+  const firstSection = heads.length === 0 ? undefined : sectionKind(blocks[heads[0]!]!.content.trim());
+  const preambleBlocks = blocks.slice(0, heads[0] ?? blocks.length);
+  if (firstSection === undefined && startsWithV1Entries(preambleBlocks, scope)) {
+    log.roadmapTitle = '';
+    log.workLogTitle = '';
+    sawRoadmap = sawWorkLog = true;
+    parseWorkLog(preambleBlocks, 0, preambleEnd, scope, log);
+  } else log.preamble = trimBlock(body.slice(0, preambleEnd));
   for (let h = 0; h < heads.length; h++) {
     const heading = blocks[heads[h]!]!;
     const title = heading.content.trim();
@@ -79,7 +90,15 @@ export function parseLog(text: string): ParseResult<LogFile> {
       if (sawRoadmap) diagnostics.push(err('duplicate-section', `a second "## ${ROADMAP}" section`, at));
       sawRoadmap = true;
       if (title !== ROADMAP) log.roadmapTitle = title;
-      parseRoadmap(inner, heading.end, end, scope, log);
+      // JIXO v1 also wrote its Work Log entries straight after the plan and a `---` line, with no heading.
+      const split = sawWorkLog ? -1 : headlessWorkLog(inner, scope);
+      if (split < 0) parseRoadmap(inner, heading.end, end, scope, log);
+      else {
+        parseRoadmap(inner.slice(0, split), heading.end, inner[split]!.start, scope, log);
+        sawWorkLog = true;
+        log.workLogTitle = '';
+        parseWorkLog(inner.slice(split + 1), inner[split]!.end, end, scope, log);
+      }
     } else if (sectionIs(title, WORK_LOG_TITLES)) {
       if (sawWorkLog) diagnostics.push(err('duplicate-section', `a second "## ${WORK_LOG}" section`, at));
       sawWorkLog = true;
@@ -89,10 +108,34 @@ export function parseLog(text: string): ParseResult<LogFile> {
       log.sections.push({ title, body: trimBlock(body.slice(heading.end, end)) });
     }
   }
-  const lastLine = bodyLine + Math.max(0, body.length - 1);
+  // The end of the text (trailing blank lines are no place to point at).
+  let last = body.length - 1;
+  while (last > 0 && body[last]!.trim() === '') last--;
+  const lastLine = bodyLine + Math.max(0, last);
   if (!sawRoadmap) diagnostics.push(err('missing-section', `missing section "## ${ROADMAP}"`, lastLine));
   if (!sawWorkLog) diagnostics.push(err('missing-section', `missing section "## ${WORK_LOG}"`, lastLine));
   return { value: log, diagnostics };
+}
+
+function sectionKind(title: string): 'roadmap' | 'work-log' | undefined {
+  return sectionIs(title, ROADMAP_TITLES) ? 'roadmap' : sectionIs(title, WORK_LOG_TITLES) ? 'work-log' : undefined;
+}
+
+/** Whether the first block is a list whose first item is a JIXO v1 entry (`- 时间：...，第N次执行任务：`). */
+function startsWithV1Entries(blocks: readonly Block[], scope: Scope): boolean {
+  const first = blocks[0];
+  return first?.type === 'bullet_list' && first.children[0] !== undefined && v1Entry(first.children[0], scope) !== null;
+}
+
+/**
+ * In a v1 Roadmap section: the index of a `---` line followed by Work Log entries (its Work Log
+ * without a heading), or -1. Only entries count: other text after the line stays the roadmap's.
+ */
+function headlessWorkLog(blocks: readonly Block[], scope: Scope): number {
+  for (let i = 0; i < blocks.length; i++) {
+    if (blocks[i]!.type === 'hr' && blocks[i]!.markup.startsWith('-') && startsWithV1Entries(blocks.slice(i + 1), scope)) return i;
+  }
+  return -1;
 }
 
 /** "工作日志" and "工作日志 (Work Log)" are the Work Log; the gloss in brackets is optional. */
@@ -145,6 +188,12 @@ function readFrontMatter(data: Record<string, unknown>, diagnostics: Diagnostic[
         else fm.exit = e;
         break;
       }
+      case 'planner': {
+        const p = readPlanner(value);
+        if (p === undefined) bad(key, 'front matter "planner" must be {runner, leaseUntil, since} with UTC times like 2030-01-01T00:00:00.000Z');
+        else fm.planner = p;
+        break;
+      }
       default:
         fm.extra[key] = value;
     }
@@ -164,6 +213,14 @@ export function parseProgress(value: unknown): number | undefined {
   }
   if (n === undefined || !Number.isFinite(n)) return undefined;
   return Math.min(1, Math.max(0, n));
+}
+
+function readPlanner(value: unknown): PlannerRound | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const time = (t: unknown): t is string => typeof t === 'string' && ISO_TIME.test(t) && Number.isFinite(Date.parse(t));
+  if (typeof v.runner !== 'string' || v.runner === '' || !time(v.leaseUntil) || !time(v.since)) return undefined;
+  return { runner: v.runner, leaseUntil: v.leaseUntil, since: v.since };
 }
 
 function readExit(value: unknown): TasksExit | undefined {
@@ -416,6 +473,7 @@ export function serializeLog(log: LogFile): string {
   if (fm.createTime !== undefined) out += yamlLine('createTime', fm.createTime);
   if (fm.updateTime !== undefined) out += yamlLine('updateTime', fm.updateTime);
   if (fm.exit !== undefined) out += yamlLine('exit', { code: fm.exit.code, reason: fm.exit.reason, runner: fm.exit.runner, time: fm.exit.time });
+  if (fm.planner !== undefined) out += yamlLine('planner', { runner: fm.planner.runner, leaseUntil: fm.planner.leaseUntil, since: fm.planner.since });
   out += yamlExtra(fm.extra);
   out += '---\n';
   if (log.preamble !== '') out += `\n${log.preamble}\n`;
@@ -430,9 +488,21 @@ export function serializeLog(log: LogFile): string {
   const logParts: string[] = [];
   if (log.workLogIntro !== '') logParts.push(log.workLogIntro);
   for (const e of log.workLog) logParts.push(renderEntry(e));
-  const sections: ExtraSection[] = [{ title: log.roadmapTitle ?? ROADMAP, body: roadmapParts.join('\n\n') }, { title: log.workLogTitle ?? WORK_LOG, body: logParts.join('\n\n') }, ...log.sections];
+  const roadmapBody = roadmapParts.join('\n\n');
+  const logBody = logParts.join('\n\n');
+  // JIXO v1 layouts are written back as they came: a log of entries only (no Roadmap heading, for
+  // as long as there is no plan), and entries after the plan and a `---` line, with no heading.
+  const noRoadmap = log.roadmapTitle === '' && roadmapBody === '';
+  const headless = log.workLogTitle === '' && (noRoadmap || log.roadmapTitle !== '') && logBody !== '';
+  const sections: ExtraSection[] = [
+    ...(noRoadmap ? [] : [{ title: log.roadmapTitle === '' || log.roadmapTitle === undefined ? ROADMAP : log.roadmapTitle, body: roadmapBody }]),
+    ...(headless ? [] : [{ title: log.workLogTitle === '' || log.workLogTitle === undefined ? WORK_LOG : log.workLogTitle, body: logBody }]),
+    ...log.sections,
+  ];
   out += '\n';
-  out += sections.map((s) => `## ${s.title}\n${s.body === '' ? '' : `\n${s.body}\n`}`).join('\n');
+  const rendered = sections.map((s) => `## ${s.title}\n${s.body === '' ? '' : `\n${s.body}\n`}`);
+  if (headless) rendered.splice(noRoadmap ? 0 : 1, 0, noRoadmap ? `${logBody}\n` : `---\n\n${logBody}\n`);
+  out += rendered.join('\n');
   return out;
 }
 

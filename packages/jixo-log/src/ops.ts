@@ -6,7 +6,7 @@
 import { IllegalTransitionError, JixoError } from './errors.js';
 import { itemId } from './log.js';
 import { legalMoves, moveTask } from './machine.js';
-import type { Clarification, JobFile, LogFile, RoadmapItem, TaskStatus, TasksExit, WorkLogEntry } from './types.js';
+import type { Clarification, JobFile, LogFile, PlannerRound, RoadmapItem, TaskStatus, TasksExit, WorkLogEntry } from './types.js';
 
 /** Every task (item with a status) in roadmap order, depth first. */
 export function listTasks(log: LogFile): RoadmapItem[] {
@@ -310,14 +310,60 @@ export function addTask(log: LogFile, input: AddTaskInput, ctx: CommitContext): 
   return settle(next, ctx.now);
 }
 
-/** Planner: Pending|Failed -> Cancelled, or Failed -> Pending (retry). */
-export function setTaskStatus(log: LogFile, id: string, to: Extract<TaskStatus, 'Cancelled' | 'Pending'>, ctx: CommitContext): LogFile {
+/**
+ * Planner: Pending|Failed -> Cancelled, or Failed -> Pending (retry). A cancel is a transition the
+ * Work Log records (Result Cancelled, by the Planner), in the same write; a retry hands the task
+ * back to the runners and records nothing (the Failed entry stays the task's history).
+ */
+export function setTaskStatus(log: LogFile, id: string, to: Extract<TaskStatus, 'Cancelled' | 'Pending'>, ctx: CommitContext & { runner?: string; summary?: string }): LogFile {
   const next = structuredClone(log);
   const task = findTask(next, id);
   if (to === 'Pending' && task.status === 'Locked') throw new JixoError('bad-argument', `task ${id} is Locked: release it through its runner or stale-lock triage`);
   moveTask(task, to);
   delete task.runner;
+  if (to === 'Cancelled') {
+    const summary = ctx.summary?.trim() || `Cancelled by ${ctx.runner ?? 'the user'}.`;
+    pushEntry(next, { job: ctx.job ?? entryJob(next), role: 'Planner', objective: `Task ${task.text}`, result: 'Cancelled', summary, ...(ctx.runner !== undefined ? { runner: ctx.runner } : {}) }, ctx);
+  }
   return settle(next, ctx.now);
+}
+
+/** The elected Planner whose lease has not run out at `nowMs`, if any. */
+export function plannerOf(log: LogFile, nowMs: number): PlannerRound | undefined {
+  const p = log.frontMatter.planner;
+  return p !== undefined && Date.parse(p.leaseUntil) > nowMs ? p : undefined;
+}
+
+/**
+ * Record `runner` as the elected Planner for `leaseMs` (triage decided it plans). Refused while
+ * another runner's round is live; re-electing the same runner moves its lease.
+ */
+export function electPlanner(log: LogFile, runner: string, ctx: CommitContext & { leaseMs?: number }): LogFile {
+  checkRunner(runner);
+  const nowMs = Date.parse(ctx.now);
+  const live = plannerOf(log, nowMs);
+  if (live !== undefined && live.runner !== runner) throw new JixoError('not-planner', `runner ${live.runner} is the elected Planner until ${live.leaseUntil}`);
+  const next = structuredClone(log);
+  next.frontMatter.planner = { runner, leaseUntil: leaseEnd(ctx, ctx.leaseMs ?? DEFAULT_TASK_LEASE_MS), since: live?.since ?? ctx.now };
+  return next;
+}
+
+/** End the Planner round of `runner` (any runner's, without one); the log unchanged when it has none. */
+export function endPlannerRound(log: LogFile, runner?: string): LogFile {
+  const p = log.frontMatter.planner;
+  if (p === undefined || (runner !== undefined && p.runner !== runner)) return log;
+  const next = structuredClone(log);
+  delete next.frontMatter.planner;
+  return next;
+}
+
+/** While the Planner's agent works: move its round's lease (not one that ran out: another may be elected). */
+export function renewPlannerLease(log: LogFile, runner: string, leaseMs: number, ctx: CommitContext): LogFile {
+  const live = plannerOf(log, Date.parse(ctx.now));
+  if (live?.runner !== runner) return log;
+  const next = structuredClone(log);
+  next.frontMatter.planner = { ...live, leaseUntil: leaseEnd(ctx, leaseMs) };
+  return next;
 }
 
 /**

@@ -7,7 +7,10 @@
  *   3. when the agent exits (or is killed after the agent timeout), releases what it left locked
  *      and starts the next one at once: the pool never waits for the slowest agent.
  * A slot with nothing to do (every ready task taken, another runner planning) waits until an agent
- * exits or the idle poll comes round. Every agent start counts against the job's run quota.
+ * exits or the idle poll comes round. When none of its agents runs, only a runner elsewhere can
+ * change the log (a task or the Planner round it holds with a lease): the slot waits for that lease,
+ * or stops the run (status `held`) when it ends past `maxWaitMs`. No agent is ever started with
+ * nothing to do. Every agent start counts against the job's run quota.
  */
 import { rm } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
@@ -16,7 +19,7 @@ import { JixoError } from './errors.js';
 import { DEFAULT_LEASE_MS, readJobFile } from './files.js';
 import { fileLog, type LogHandle } from './log-handle.js';
 import { formatProgress } from './log.js';
-import { clearExit, finishTask, listTasks, lockTask, recordExit, releaseRunnerTasks, releaseStaleLocks, renewTaskLeases } from './ops.js';
+import { clearExit, electPlanner, endPlannerRound, finishTask, listTasks, lockTask, plannerOf, recordExit, releaseRunnerTasks, releaseStaleLocks, renewPlannerLease, renewTaskLeases, taskLockStaleness } from './ops.js';
 import { jobName, logPathFor, runnerId, shellSpawner, type AgentOutcome, type Assignment, type RunOptions, type RunResult, type SpawnAgent } from './runner.js';
 import { SYSTEM_PROMPT } from './system-prompt.js';
 import { triage } from './triage.js';
@@ -37,6 +40,7 @@ export async function runJob(options: RunOptions): Promise<RunResult> {
   if (!Number.isInteger(maxLoops) || maxLoops < 1) throw new JixoError('bad-argument', `max loops must be >= 1, got ${maxLoops}`);
   if (!Number.isInteger(maxRuns) || maxRuns < 1) throw new JixoError('bad-argument', `max runs must be >= 1, got ${maxRuns}`);
   if (options.agentTimeoutMs !== undefined && !(options.agentTimeoutMs > 0)) throw new JixoError('bad-argument', `agent timeout must be > 0 ms, got ${options.agentTimeoutMs}`);
+  if (options.maxWaitMs !== undefined && !(options.maxWaitMs >= 0)) throw new JixoError('bad-argument', `max wait must be >= 0 ms, got ${options.maxWaitMs}`);
   const jobDir = dirname(jobPath);
   const cwd = options.cwd ?? (basename(jobDir) === '.jixo' ? dirname(jobDir) : jobDir);
 
@@ -62,19 +66,36 @@ interface PoolSettings extends RunOptions {
   dirs: string[];
 }
 
-type Plan = { kind: 'start'; assignment: Assignment } | { kind: 'wait'; reason: string } | { kind: 'stop'; exit: TasksExit };
+/** What a runner that is not ours holds (a task lock, the Planner round), with its lease. */
+interface Held {
+  what: string;
+  runner: string;
+  until: string;
+}
+
+type Plan = { kind: 'start'; assignment: Assignment } | { kind: 'wait'; reason: string; held: Held | undefined } | { kind: 'stop'; exit: TasksExit };
 
 interface Stop {
   status: RunResult['status'];
   reason: string;
+  heldUntil?: string;
 }
+
+/** Pool writes wait for the log lock as long as its holder is alive: its lease bounds the wait (a lock timeout here killed a run whose Planner held the lock). */
+const NO_TIMEOUT = { timeoutMs: Number.POSITIVE_INFINITY };
 
 class Pool {
   private readonly spawn: SpawnAgent;
   private readonly prompt: string;
   private readonly retries: number;
-  /** Runners started or being assigned right now: the truth about who is active. */
+  /**
+   * Runners being assigned right now and runners whose agent runs: the truth about who is active,
+   * for the stale-lock judgement inside an assignment.
+   */
   private readonly active = new Set<string>();
+  /** Runners whose agent was started and has not exited: the only ones agents are told about. */
+  private readonly running = new Set<string>();
+  private renewing = new Set<string>();
   /** Every runner this run started (an exit 1 stops the run only when one of them recorded it). */
   private readonly ours = new Set<string>();
   private runs = 0;
@@ -121,9 +142,9 @@ class Pool {
       // Reserve the run before the (asynchronous) assignment, so slots never overrun the quota together.
       this.runs++;
       const id = runnerId(this.s.name, generation + 1, this.s.clock);
+      // Active for the assignment's own stale-lock judgement, but not published: agents are told
+      // only of runners that started (the task it gets is leased, so nobody takes it meanwhile).
       this.active.add(id);
-      // Published before its task is locked: agents triaging meanwhile must not take that lock for stale.
-      await this.publish();
       let plan: Plan;
       try {
         plan = await this.assign(id);
@@ -134,34 +155,49 @@ class Pool {
       }
       if (plan.kind !== 'start') {
         this.active.delete(id);
-        // A listed runner that never starts would be counted idle by agents' triage (and could be elected to plan).
-        void this.publish().catch(() => undefined);
         this.runs--;
         if (plan.kind === 'stop') {
           this.finish(plan.exit);
           return 'done';
         }
-        // Nothing for this slot now. With no agent left to change the log, start one anyway (it
-        // triages for itself) rather than wait forever on a state only an agent could change.
-        if (this.active.size > 0) {
-          if (idle !== plan.reason) this.s.onEvent?.({ type: 'slot-idle', slot, reason: plan.reason });
-          idle = plan.reason;
-          await this.changeOrTimeout();
-          continue;
+        // Nothing for this slot now. While a runner of ours is active (an agent running or being
+        // cleaned up after, another slot assigning), it may change that: wait for it. Otherwise only
+        // a runner elsewhere can (what it holds, until its lease ends): wait for that, within
+        // maxWaitMs, and never start an agent that would have nothing to do.
+        let reason = plan.reason;
+        if (this.active.size === 0) {
+          const held = plan.held;
+          const waitMs = this.s.maxWaitMs ?? this.s.lockLeaseMs ?? DEFAULT_LEASE_MS;
+          if (held === undefined || Date.parse(held.until) - this.s.clock() > waitMs) {
+            const stop: Stop = held === undefined
+              ? { status: 'held', reason: `nothing can run and none of this run's agents is working: ${plan.reason}` }
+              : { status: 'held', reason: `${held.what} is held by ${held.runner} until ${held.until} (its lease), past the longest wait (${waitMs} ms): run again after that time, or with a longer --max-wait`, heldUntil: held.until };
+            this.stop ??= stop;
+            this.wake();
+            return 'done';
+          }
+          reason = `${held.what} is held by ${held.runner} until ${held.until}`;
         }
-        this.runs++;
-        this.active.add(id);
-        await this.publish();
-        plan = { kind: 'start', assignment: { role: 'none', reason: plan.reason } };
+        if (idle !== reason) this.s.onEvent?.({ type: 'slot-idle', slot, reason });
+        idle = reason;
+        await this.changeOrTimeout();
+        continue;
       }
       idle = undefined;
       generation++;
       this.maxGeneration = Math.max(this.maxGeneration, generation);
       this.ours.add(id);
-      const outcome = await this.start(slot, generation, id, plan.assignment, crashes);
+      this.running.add(id);
+      await this.publish();
+      let outcome: AgentOutcome;
+      try {
+        outcome = await this.start(slot, generation, id, plan.assignment, crashes);
+      } finally {
+        this.running.delete(id);
+      }
+      void this.publish().catch(() => undefined);
       const { released, log } = await this.cleanUp(id, outcome);
       this.active.delete(id);
-      void this.publish().catch(() => undefined);
       if (outcome.timedOut === true) this.s.onEvent?.({ type: 'agent-timeout', slot, runner: id, timeoutMs: this.s.agentTimeoutMs ?? 0, released });
       const exit = log.frontMatter.exit;
       const fresh = exit !== undefined && (exit.code === 0 || this.ours.has(exit.runner)) ? exit : undefined;
@@ -204,8 +240,9 @@ class Pool {
         const d = triage({ log, job, runner: id, active: others, claiming: true, now: nowMs });
         const next = d.staleLocks.length > 0 ? releaseStaleLocks(log, [...this.active], { now, job: this.s.name }).log : log;
         if (d.kind === 'role' && d.role === 'Runner' && d.taskId !== undefined) return { log: lockTask(next, d.taskId, id, { now, leaseMs, job: this.s.name }), result: { kind: 'start', assignment: { role: 'Runner', taskId: d.taskId, objective: d.objective } } };
-        if (d.kind === 'role') return { log: next, result: { kind: 'start', assignment: { role: 'Planner', objective: d.objective } } };
-        if (d.code === 2) return { log: next, result: { kind: 'wait', reason: d.reason } };
+        // The Planner round is recorded with the assignment: the agent's own triage says the same.
+        if (d.kind === 'role') return { log: electPlanner(next, id, { now, leaseMs }), result: { kind: 'start', assignment: { role: 'Planner', objective: d.objective } } };
+        if (d.code === 2) return { log: next, result: { kind: 'wait', reason: d.reason, held: this.heldElsewhere(next, nowMs) } };
         const exit: TasksExit = { code: d.code, reason: d.reason, runner: id, time: now };
         this.ours.add(id);
         return { log: recordExit(next, exit, { now }), result: { kind: 'stop', exit } };
@@ -213,14 +250,27 @@ class Pool {
       // No `active` list for the lock itself: it would be read before the wait, and a runner started
       // meanwhile would see its `jixo lock` broken as stale. Our agents' detached locks name this
       // process as owner, and cleanUp drops an exited agent's lock.
-      { runner: id },
+      { runner: id, ...NO_TIMEOUT },
     );
     return result!;
   }
 
+  /** The first lease to end among what runners that are not ours hold (live task locks, the Planner round). */
+  private heldElsewhere(log: LogFile, nowMs: number): Held | undefined {
+    const live = new Set(this.active);
+    const held: Held[] = [];
+    for (const t of listTasks(log)) {
+      if (t.status !== 'Locked' || t.runner === undefined || live.has(t.runner) || t.leaseUntil === undefined) continue;
+      if (taskLockStaleness(t, live, nowMs) === undefined) held.push({ what: `task ${t.id}`, runner: t.runner, until: t.leaseUntil });
+    }
+    const planner = plannerOf(log, nowMs);
+    if (planner !== undefined && !live.has(planner.runner)) held.push({ what: 'the Planner round', runner: planner.runner, until: planner.leaseUntil });
+    return held.sort((a, b) => Date.parse(a.until) - Date.parse(b.until))[0];
+  }
+
   private async start(slot: number, loop: number, id: string, assignment: Assignment, attempt: number): Promise<AgentOutcome> {
     const s = this.s;
-    const others = [...this.active].filter((r) => r !== id);
+    const others = [...this.running].filter((r) => r !== id);
     const env: Record<string, string> = {
       ...s.env,
       RATCHET_JIXO_RUNNER: id,
@@ -258,14 +308,29 @@ class Pool {
     }
   }
 
-  /** Moves the leases of the tasks `id` holds; a write only when it holds any (a Planner holds none). */
+  /**
+   * Moves the leases of what `id` holds: its task, or its Planner round. A write only when it holds
+   * either; one renewal at a time per runner (a write waiting for a lock held long must not pile up).
+   */
   private async renewTasks(id: string, leaseMs: number): Promise<void> {
-    const { log } = await this.s.log.read();
-    if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id && t.leaseUntil !== undefined)) return;
-    await this.s.log.update((current) => {
-      const { log: next, renewed } = renewTaskLeases(current, id, leaseMs, { now: new Date(this.s.clock()).toISOString() });
-      return renewed.length > 0 ? next : undefined;
-    }, { runner: id });
+    if (this.renewing.has(id)) return;
+    this.renewing.add(id);
+    try {
+      const { log } = await this.s.log.read();
+      const holds = listTasks(log).some((t) => t.status === 'Locked' && t.runner === id && t.leaseUntil !== undefined) || log.frontMatter.planner?.runner === id;
+      if (!holds) return;
+      await this.s.log.update(
+        (current) => {
+          const now = new Date(this.s.clock()).toISOString();
+          const { log: next } = renewTaskLeases(current, id, leaseMs, { now });
+          const renewed = renewPlannerLease(next, id, leaseMs, { now });
+          return renewed === current ? undefined : renewed;
+        },
+        { runner: id, timeoutMs: leaseMs / 3 },
+      );
+    } finally {
+      this.renewing.delete(id);
+    }
   }
 
   /**
@@ -275,24 +340,28 @@ class Pool {
    */
   private async cleanUp(id: string, outcome: AgentOutcome): Promise<{ released: string[]; log: LogFile }> {
     await this.s.log.releaseRunnerLock(id);
-    // Most agents leave nothing locked: look without the lock first (a restart costs one locked write, the assignment).
-    const { log } = await this.s.log.read();
-    if (!listTasks(log).some((t) => t.status === 'Locked' && t.runner === id)) return { released: [], log };
+    // Most agents leave nothing locked: look without the lock first (a restart costs one locked write,
+    // the assignment). A look that fails (another runner is rewriting the log by hand under its lock
+    // right now) is no answer: the locked write below waits for that runner's unlock.
+    const look = await this.s.log.read().catch(() => undefined);
+    if (look !== undefined && !listTasks(look.log).some((t) => t.status === 'Locked' && t.runner === id) && look.log.frontMatter.planner?.runner !== id) return { released: [], log: look.log };
     const now = new Date(this.s.clock()).toISOString();
     const { result, log: after } = await this.s.log.update<string[]>((current) => {
       const held = listTasks(current).filter((t) => t.status === 'Locked' && t.runner === id);
-      if (held.length === 0) return undefined;
-      let next: LogFile = current;
+      // A Planner round ends with its agent.
+      const ended = endPlannerRound(current, id);
+      if (held.length === 0) return ended === current ? undefined : { log: ended, result: [] };
+      let next: LogFile = ended;
       if (outcome.timedOut === true) {
         for (const t of held) {
           next = finishTask(next, { id: t.id, runner: id, job: this.s.name, outcome: 'Pending', summary: `The outer loop killed runner ${id} after the agent timeout (${this.s.agentTimeoutMs ?? 0} ms): the task is Pending again, work may be half done.` }, { now });
         }
       } else {
         // Only this runner's tasks go back to Pending, leased or not.
-        next = releaseRunnerTasks(current, id, { now }).log;
+        next = releaseRunnerTasks(next, id, { now }).log;
       }
       return { log: next, result: held.map((t) => t.id) };
-    });
+    }, NO_TIMEOUT);
     return { released: result ?? [], log: after };
   }
 
@@ -301,7 +370,7 @@ class Pool {
    * and each writes the set as it is when its turn comes, so the last write is the latest state.
    */
   private publish(): Promise<void> {
-    this.published = this.published.catch(() => undefined).then(() => publishActiveRunners(this.s.logPath, [...this.active]));
+    this.published = this.published.catch(() => undefined).then(() => publishActiveRunners(this.s.logPath, [...this.running]));
     return this.published;
   }
 

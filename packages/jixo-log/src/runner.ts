@@ -7,7 +7,7 @@ import type { LogHandle } from './log-handle.js';
 import { spawn as spawnChild } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
-import { NotFoundError, readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
+import { NotFoundError, readTextFile, withLock, writeTracked } from '@ratchet/store';
 import { PLACEHOLDER_TITLE, serializeLog } from './log.js';
 import type { JobFile, LogFile, TasksExit } from './types.js';
 
@@ -85,6 +85,13 @@ export interface RunOptions {
   killGraceMs?: number;
   /** How often an idle slot looks for work while no agent exits (ms). Default 250. */
   idlePollMs?: number;
+  /**
+   * When none of this run's agents is working and a runner elsewhere holds what is left (a task
+   * lock, the Planner round), wait for its lease to end if it ends within this many ms; otherwise
+   * stop (status `held`, `heldUntil` the lease's end) rather than start agents with nothing to do.
+   * Default: `lockLeaseMs` (a lease this loop would have given).
+   */
+  maxWaitMs?: number;
   spawn?: SpawnAgent;
   clock?: () => number;
   systemPrompt?: string;
@@ -94,7 +101,8 @@ export interface RunOptions {
 }
 
 export interface RunResult {
-  status: 'completed' | 'skipped' | 'error' | 'max-loops' | 'quota' | 'once' | 'crashed';
+  /** `held`: what is left is held by a runner elsewhere past `maxWaitMs` (see `heldUntil`), or nothing can run. */
+  status: 'completed' | 'skipped' | 'error' | 'max-loops' | 'quota' | 'once' | 'crashed' | 'held';
   /** The most agents any one slot started. */
   loops: number;
   /** Agent runs counted against the quota. */
@@ -103,6 +111,8 @@ export interface RunResult {
   exit?: TasksExit;
   logPath: string;
   reason: string;
+  /** With status `held`: when the lease of what blocks the job ends. */
+  heldUntil?: string;
 }
 
 /** `{job}-{uuidv7}-{loop:03}`, as JIXO names runners. */
@@ -141,13 +151,14 @@ export function initialLog(now: string): LogFile {
 
 /** Create the job's log if it does not exist (under the lock, so concurrent starters agree). */
 export async function ensureLog(logPath: string, now: string): Promise<boolean> {
-  return withLock(logPath, async () => {
+  return withLock(logPath, async (lock) => {
     try {
       await readTextFile(logPath);
       return false;
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
-      await writeFileAtomic(logPath, serializeLog(initialLog(now)));
+      // Tracked from its first version: the audit starts here.
+      await writeTracked(logPath, serializeLog(initialLog(now)), { writtenAt: now, replacing: undefined, beforeRename: () => lock.verify() });
       return true;
     }
   });

@@ -50,6 +50,10 @@ export const TasksExitSchema = z
   .strictObject({ code: z.union([z.literal(0), z.literal(1), z.literal(2)]), reason: z.string(), runner: z.string(), time: z.string() })
   .register(jixoSchemaRegistry, { id: 'TasksExit', description: 'The last jixo_tasks_exit: 0 done, 1 error, 2 standby.' });
 
+export const PlannerRoundSchema = z
+  .strictObject({ runner: z.string().min(1), leaseUntil: z.string().describe('UTC time; another runner may be elected after it.'), since: z.string() })
+  .register(jixoSchemaRegistry, { id: 'PlannerRound', description: 'The elected Planner: Planner moves by an agent are refused unless it is this runner.' });
+
 export const LogFileSchema = z
   .strictObject({
     frontMatter: z.strictObject({
@@ -58,6 +62,7 @@ export const LogFileSchema = z
       createTime: z.string().optional(),
       updateTime: z.string().optional(),
       exit: TasksExitSchema.optional(),
+      planner: PlannerRoundSchema.optional(),
       extra: z.record(z.string(), z.unknown()),
     }),
     preamble: z.string(),
@@ -67,8 +72,8 @@ export const LogFileSchema = z
     workLogIntro: z.string(),
     workLog: z.array(WorkLogEntrySchema).describe('Newest first.'),
     sections: z.array(z.strictObject({ title: z.string(), body: z.string() })).describe('Other level-2 sections, verbatim.'),
-    roadmapTitle: z.string().optional().describe('The roadmap heading as written when not "Roadmap" (JIXO v1/v2: 工作计划, 工作路线图).'),
-    workLogTitle: z.string().optional().describe('The work log heading as written when not "Work Log" (JIXO v1/v2: 工作日志).'),
+    roadmapTitle: z.string().optional().describe('The roadmap heading as written when not "Roadmap" (JIXO v1/v2: 工作计划, 工作路线图); "" when the file has none (a JIXO v1 log of entries only).'),
+    workLogTitle: z.string().optional().describe('The work log heading as written when not "Work Log" (JIXO v1/v2: 工作日志); "" when the entries have none (JIXO v1: after the plan and a "---" line, or entries only).'),
   })
   .register(jixoSchemaRegistry, { id: 'LogFile', description: 'The parsed form of a JIXO *.log.md file.' });
 

@@ -3,7 +3,7 @@
  * deterministic, no I/O. The caller applies `staleLocks` (the CLI does it under the lock).
  */
 import { PLACEHOLDER_TITLE } from './log.js';
-import { lastEntryFor, listTasks, taskLockStaleness } from './ops.js';
+import { lastEntryFor, listTasks, plannerOf, taskLockStaleness } from './ops.js';
 import type { JobFile, LogFile, RoadmapItem } from './types.js';
 
 export type TriageStep = 'stale-locks' | 'failed-task' | 'pending-blocker' | 'user-reply' | 'plan-alignment' | 'task-selection';
@@ -34,19 +34,25 @@ export interface TriageInput {
 
 export function triage(input: TriageInput): TriageDecision {
   const decision = decide(input);
+  const nowMs = input.now ?? Date.now();
+  // A job is not over while its Planner is still planning: the roadmap may be half written (a
+  // Planner that commits task by task), and the round's last word is the Planner's.
+  if (decision.kind === 'exit' && decision.code !== 2) {
+    const live = plannerOf(input.log, nowMs);
+    if (live !== undefined && live.runner !== input.runner) return { kind: 'exit', code: 2, step: decision.step, reason: `Runner ${live.runner} is planning until ${live.leaseUntil}: the job is not over before its round ends.`, staleLocks: decision.staleLocks };
+  }
   if (decision.kind !== 'role' || decision.role !== 'Planner') return decision;
-  // Every idle runner reaching a Planner step would get the same objective, and two planners at once
-  // write conflicting plans: the idle runner with the smallest id plans (runner ids start with a
-  // time-ordered UUIDv7, so that is the earliest started). Runners holding a Locked task are busy
-  // and never elected.
-  const view = viewOf(input);
-  const planner = idleRunners(input, view)[0]!;
-  if (planner === input.runner) return decision;
+  // Two planners at once write conflicting plans, so one is elected and recorded in the log
+  // (`planner`, with a lease): the first runner to reach a Planner step while nobody holds a live
+  // round. The caller records it (`electPlanner`) in the same locked write. An election by a list
+  // of runners was wrong whenever the list was: runners that had exited, or never started.
+  const live = plannerOf(input.log, nowMs);
+  if (live === undefined || live.runner === input.runner) return decision;
   // The others are not idled by the Planner round: a runner with executable work takes it (tasks
   // the Planner is asked about, blocked or failed, are not executable and never selected).
-  const { pick } = selectTask(input, view, planner);
+  const { pick } = selectTask(input, viewOf(input), live.runner);
   if (pick !== undefined) return { kind: 'role', role: 'Runner', step: 'task-selection', taskId: pick.id, objective: `Task ${pick.text}`, staleLocks: decision.staleLocks };
-  return { kind: 'exit', code: 2, step: decision.step, reason: `Runner ${planner} is the one to plan (${decision.objective}); nothing else to do.`, staleLocks: decision.staleLocks };
+  return { kind: 'exit', code: 2, step: decision.step, reason: `Runner ${live.runner} is the one to plan (${decision.objective}) until ${live.leaseUntil}; nothing else to do.`, staleLocks: decision.staleLocks };
 }
 
 interface View {
@@ -146,15 +152,29 @@ function decide(input: TriageInput): TriageDecision {
 }
 
 /**
- * `jixo_tasks_exit` code 1 stops the whole job, so a runner stuck on its own task must not reach for
- * it (it pauses with a blocker instead, and a Planner re-plans). An agent may record it only when
- * Protocol 0 makes it the Planner, or itself decides code 1 (a dead end). Returns why it may not,
- * or undefined when it may. The user (not an agent) is not asked: the caller skips this.
+ * What an agent may record as `jixo_tasks_exit`. Code 1 stops the whole job, so a runner stuck on
+ * its own task must not reach for it (it pauses with a blocker instead, and a Planner re-plans): an
+ * agent records it only as the elected Planner, or when Protocol 0 itself decides code 1 (a dead
+ * end). Code 0 ends the job: only when Protocol 0 decides it (every effective task Completed and
+ * nothing for a Planner left). Code 2 (standby) is always allowed. Returns why not, or undefined.
+ * The user (not an agent) is not asked: the caller skips this.
  */
-export function errorExitRefusal(input: TriageInput): string | undefined {
+export function exitRefusal(input: TriageInput, code: 0 | 1 | 2): string | undefined {
+  if (code === 2) return undefined;
   const d = triage(input);
-  if (d.kind === 'role' && d.role === 'Planner') return undefined;
+  if (code === 0) {
+    if (d.kind === 'exit' && d.code === 0) return undefined;
+    const what = d.kind === 'role' ? `the ${d.role} of ${d.objective}` : `told to exit ${d.code} (${d.reason})`;
+    return `exit code 0 ends the job, and Protocol 0 does not decide it: triage makes ${input.runner} ${what}.`;
+  }
+  const elected = plannerOf(input.log, input.now ?? Date.now())?.runner === input.runner;
+  if (d.kind === 'role' && d.role === 'Planner' && elected) return undefined;
   if (d.kind === 'exit' && d.code === 1) return undefined;
-  const what = d.kind === 'role' ? `the ${d.role} of ${d.objective}` : `told to exit ${d.code} (${d.reason})`;
-  return `only a Planner (or the user) may record exit code 1, which stops the whole job; triage makes ${input.runner} ${what}. A runner that cannot go on pauses its task with --blocker instead.`;
+  const what = d.kind === 'role' ? `${d.role === 'Planner' && !elected ? 'not the elected Planner (run ratchet jixo triage first)' : `the ${d.role} of ${d.objective}`}` : `told to exit ${d.code} (${d.reason})`;
+  return `only the elected Planner (or the user) may record exit code 1, which stops the whole job; triage makes ${input.runner} ${what}. A runner that cannot go on pauses its task with --blocker instead.`;
+}
+
+/** `exitRefusal` for code 1 (kept for callers of 0.x). */
+export function errorExitRefusal(input: TriageInput): string | undefined {
+  return exitRefusal(input, 1);
 }

@@ -75,6 +75,21 @@ export interface TasksExit {
   time: string;
 }
 
+/**
+ * The elected Planner (front matter `planner`): one runner plans at a time. Triage (the CLI's, or
+ * the outer loop's assignment) records the runner it makes the Planner, with a lease like a task
+ * lock's; Planner moves by an agent are refused unless it is this runner. The round ends with the
+ * Planner's Work Log entry (`jixo log add`), when its agent exits (`jixo run`), or when the lease
+ * runs out.
+ */
+export interface PlannerRound {
+  runner: string;
+  /** UTC time (`toISOString`) after which another runner may be elected. */
+  leaseUntil: string;
+  /** When it was elected. */
+  since: string;
+}
+
 export interface LogFrontMatter {
   title: string;
   /** 0..1 (the file says "NN%"). */
@@ -82,6 +97,7 @@ export interface LogFrontMatter {
   createTime?: string;
   updateTime?: string;
   exit?: TasksExit;
+  planner?: PlannerRound;
   /** Unknown keys, kept in order. */
   extra: Record<string, unknown>;
 }
@@ -107,7 +123,9 @@ export interface LogFile {
   sections: ExtraSection[];
   /**
    * The headings as the file wrote them when they are not "Roadmap"/"Work Log" (JIXO v1/v2 wrote
-   * `## 工作计划` / `## 工作路线图` and `## 工作日志`): written back unchanged.
+   * `## 工作计划` / `## 工作路线图` and `## 工作日志`): written back unchanged. An empty string is no
+   * heading at all, as JIXO v1 wrote some logs: `workLogTitle: ''` entries after the plan and a `---`
+   * line; both empty, a log of entries only (a plan added later gets both headings).
    */
   roadmapTitle?: string;
   workLogTitle?: string;

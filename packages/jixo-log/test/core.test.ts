@@ -10,6 +10,8 @@ import { JobFileSchema, LogFileSchema } from '../src/schema.js';
 import {
   IllegalTransitionError,
   addTask,
+  electPlanner,
+  endPlannerRound,
   finishTask,
   legalMoves,
   lockTask,
@@ -128,15 +130,32 @@ describe('triage: each step of the seed order wins over the later ones', () => {
     expect(triage({ log, job: emptyJob, runner: 'gone', active: [] })).toMatchObject({ role: 'Runner', taskId: '1', staleLocks: [] });
   });
 
-  test('one planner at a time: the idle runner with the smallest id plans, the others stand by (exit 2)', () => {
+  test('one planner at a time: the runner triage elected (recorded in the log) plans; the others stand by whatever their lists say', () => {
     const empty = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n## Work Log\n');
-    expect(triage({ log: empty, job: emptyJob, runner: 'job-0001', active: ['job-0002'] })).toMatchObject({ kind: 'role', role: 'Planner' });
-    const standby = triage({ log: empty, job: emptyJob, runner: 'job-0002', active: ['job-0001'] });
+    const t0 = Date.parse('2030-01-01T00:00:00.000Z');
+    // Nobody elected yet: whoever reaches the Planner step first is the Planner, smaller ids listed or not.
+    expect(triage({ log: empty, job: emptyJob, runner: 'job-0002', active: ['job-0001'], now: t0 })).toMatchObject({ kind: 'role', role: 'Planner' });
+    const elected = electPlanner(empty, 'job-0002', { now: '2030-01-01T00:00:00.000Z', leaseMs: 60_000 });
+    expect(elected.frontMatter.planner).toEqual({ runner: 'job-0002', leaseUntil: '2030-01-01T00:01:00.000Z', since: '2030-01-01T00:00:00.000Z' });
+    const standby = triage({ log: elected, job: emptyJob, runner: 'job-0001', active: ['job-0002'], now: t0 + 1000 });
     expect(standby).toMatchObject({ kind: 'exit', code: 2 });
-    expect(standby.kind === 'exit' && standby.reason).toContain('job-0001');
-    // a runner busy with a Locked task is not elected
+    expect(standby.kind === 'exit' && standby.reason).toContain('job-0002');
+    expect(triage({ log: elected, job: emptyJob, runner: 'job-0002', active: [], now: t0 + 1000 })).toMatchObject({ kind: 'role', role: 'Planner' });
+    expect(() => electPlanner(elected, 'job-0001', { now: '2030-01-01T00:00:30.000Z' })).toThrow(/job-0002 is the elected Planner/);
+    // A round whose lease ran out elects again; one that ended (endPlannerRound) too.
+    expect(triage({ log: elected, job: emptyJob, runner: 'job-0001', active: ['job-0002'], now: t0 + 60_000 })).toMatchObject({ kind: 'role', role: 'Planner' });
+    expect(triage({ log: endPlannerRound(elected, 'job-0002'), job: emptyJob, runner: 'job-0001', active: [], now: t0 + 1000 })).toMatchObject({ kind: 'role', role: 'Planner' });
+    expect(endPlannerRound(elected, 'someone-else')).toBe(elected);
+    // Nor is a job over while another runner's round is live: its roadmap may be half written.
+    const done = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n- [x] 1. a\n  - status: Completed\n\n## Work Log\n');
+    expect(triage({ log: done, job: emptyJob, runner: 'job-0001', active: [], now: t0 })).toMatchObject({ kind: 'exit', code: 0 });
+    const planning = electPlanner(done, 'job-0002', { now: '2030-01-01T00:00:00.000Z', leaseMs: 60_000 });
+    expect(triage({ log: planning, job: emptyJob, runner: 'job-0001', active: [], now: t0 + 1000 })).toMatchObject({ kind: 'exit', code: 2, reason: expect.stringContaining('job-0002 is planning') as string });
+    expect(triage({ log: planning, job: emptyJob, runner: 'job-0002', active: [], now: t0 + 1000 })).toMatchObject({ kind: 'exit', code: 0 });
+    // a runner busy with a Locked task continues it
     const busy = parseLogStrict('---\ntitle: "t"\n---\n\n## Roadmap\n\n- [ ] 1. a\n  - status: Locked\n  - runner: job-0001\n- [ ] 2. b\n  - status: Failed\n\n## Work Log\n');
     expect(triage({ log: busy, job: emptyJob, runner: 'job-0002', active: ['job-0001'] })).toMatchObject({ kind: 'role', role: 'Planner', step: 'failed-task' });
+    expect(triage({ log: busy, job: emptyJob, runner: 'job-0001', active: ['job-0002'] })).toMatchObject({ kind: 'role', role: 'Runner', taskId: '1' });
   });
 });
 
@@ -175,7 +194,7 @@ describe('triage assigns work per runner (parallel runners)', () => {
   test('a Planner round does not stop runners that have work: the elected one plans, the others take executable tasks', () => {
     // task 5 failed (a Planner step), task 4 is blocked on a Planner: neither is executable
     const base = plan('- [ ] 1. a\n  - status: Pending\n- [ ] 3. c\n  - status: Pending\n- [ ] 4. d\n  - status: Pending\n- [ ] 5. e\n  - status: Failed');
-    const log = { ...base, workLog: [{ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 4. d', result: 'Pending', summary: 's', blocker: 'which API', extra: '' }] };
+    const log = electPlanner({ ...base, workLog: [{ number: 1, job: 'j', time: 't', role: 'Runner', objective: 'Task 4. d', result: 'Pending', summary: 's', blocker: 'which API', extra: '' }] }, 'job-01', { now: new Date().toISOString() });
     const told = runners.map((r) => ask(log, r));
     expect(told[0]).toMatchObject({ kind: 'role', role: 'Planner', step: 'failed-task', taskId: '5' });
     expect(told[1]).toMatchObject({ kind: 'role', role: 'Runner', taskId: '1' });

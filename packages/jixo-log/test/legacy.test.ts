@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { auditLog, finishTask, jixoFileKind, jobName, listTasks, lockTask, parseJob, parseLog, parseLogStrict, serializeLog } from '../src/index.js';
+import { addTask, auditLog, finishTask, jixoFileKind, jobName, listTasks, lockTask, parseJob, parseLog, parseLogStrict, serializeLog } from '../src/index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/legacy/${name}`, import.meta.url), 'utf8');
 const ctx = { now: '2030-01-01T00:00:00.000Z' };
@@ -117,5 +117,73 @@ describe('JIXO v1 *.task.md job files', () => {
     expect(jobName('/p/.jixo/readme.task.md', value)).toBe('readme');
     // Read as a log, the same file would be two errors: what the check command used to report.
     expect(parseLog(fixture('readme.task.md')).diagnostics.filter((d) => d.severity === 'error').map((d) => d.rule)).toEqual(['missing-section', 'missing-section']);
+  });
+});
+
+describe('issue 30: JIXO v1 logs in the shapes JIXO wrote them', () => {
+  const body = (t: string): string => t.slice(t.indexOf('\n---\n') + 5);
+
+  test('Work Log entries after a `---` line, with no heading: read as the Work Log and written back without one', () => {
+    const text = fixture('v1-finished.log.md');
+    const { value, diagnostics } = parseLog(text);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(value.frontMatter).toMatchObject({ title: '为命令行工具编写使用手册', progress: 1 });
+    expect(listTasks(value).map((t) => [t.id, t.status])).toEqual([
+      ['1', 'Completed'],
+      ['2', 'Completed'],
+      ['3', 'Completed'],
+    ]);
+    expect(value.workLog.map((e) => [e.number, e.job, e.legacy?.format])).toEqual([
+      [3, 'manual', 'v1'],
+      [2, 'manual', 'v1'],
+      [1, 'manual', 'v1'],
+    ]);
+    expect(value.roadmapOutro).toBe('');
+    const out = serializeLog(value);
+    expect(body(out)).toBe(body(text));
+    expect(serializeLog(parseLogStrict(out))).toBe(out);
+  });
+
+  test('the same with CRLF line ends and a BOM: the same structure', () => {
+    const text = fixture('v1-finished.log.md');
+    const crlf = parseLog(`\uFEFF${text.replace(/\n/g, '\r\n')}`);
+    expect(crlf.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(crlf.value).toEqual(parseLog(text).value);
+  });
+
+  test('a log of entries only (no Roadmap, no headings): an empty roadmap and its entries; a plan added later gets its heading', () => {
+    const text = fixture('v1-entries.log.md');
+    const { value, diagnostics } = parseLog(text);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(value.roadmap).toEqual([]);
+    expect(value.workLog.map((e) => [e.number, e.job, e.time])).toEqual([[1, 'changelog', '2025-06-05T08:12:40.503Z']]);
+    const out = serializeLog(value);
+    expect(body(out)).toBe(body(text));
+    const planned = serializeLog(addTask(value, { id: '1', title: 'Add 0.3.0' }, ctx));
+    expect(planned).toMatch(/\n## Roadmap\n\n- \[ \] 1\. Add 0\.3\.0\n {2}- status: Pending\n\n## Work Log\n\n- 时间：`2025-06-05T08:12:40.503Z`/);
+    expect(serializeLog(parseLogStrict(planned))).toBe(planned);
+  });
+
+  test('a log with no front matter: read (a warning), front matter written on the first change', () => {
+    const text = fixture('v1-no-front-matter.log.md');
+    const { value, diagnostics } = parseLog(text);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(diagnostics.map((d) => d.rule)).toContain('missing-front-matter');
+    expect(value.workLog).toHaveLength(1);
+    expect(value.workLog[0]!.summary).toContain('site/index.html');
+    const out = serializeLog(value);
+    expect(out.startsWith('---\ntitle: "_待定_"\nprogress: "0%"\n---\n')).toBe(true);
+    expect(serializeLog(parseLogStrict(out))).toBe(out);
+  });
+
+  test('refusals that remain are right: no sections and no entries, or text after the `---` that is not entries, say where and why', () => {
+    const none = parseLog('---\ntitle: x\n---\n\nJust some notes.\n');
+    expect(none.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.rule, d.line])).toEqual([
+      ['missing-section', 5],
+      ['missing-section', 5],
+    ]);
+    const tail = parseLog('---\ntitle: x\n---\n\n## 工作计划\n\n- [x] 1. a\n\n---\n\nSome prose, not an entry.\n');
+    expect(tail.diagnostics.filter((d) => d.severity === 'error').map((d) => d.rule)).toEqual(['missing-section']);
+    expect(tail.diagnostics.find((d) => d.severity === 'error')!.message).toMatch(/Work Log/);
   });
 });

@@ -59,10 +59,12 @@ export {
   recordRemoval,
   restorePrevious,
   sha256Hex,
+  writeTracked,
   type Digest,
   type DigestAdminOptions,
   type DigestRecord,
   type RestoreResult,
+  type TrackedWrite,
 } from './digest.js';
 export { journalEntriesUnder, journalEntry, journalFileFor, journalRoot, type JournalEntry } from './journal.js';
 export { openJsonl, type JsonlFile, type JsonlOptions } from './jsonl.js';

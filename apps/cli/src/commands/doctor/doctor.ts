@@ -32,6 +32,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import type { CommandAction } from '../../program.js';
+import { jixoLogReports, repairJixoLog } from './jixo-logs.js';
 
 const STATE_DIR = '.ratchet';
 /** State files outside .ratchet/ that doctor checks too. */
@@ -119,6 +120,7 @@ const doctor: CommandAction = async (ctx, _args, options) => {
       });
     }
   }
+  reports.push(...(await jixoLogReports(ctx)));
   reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const bad = reports.filter((r) => r.problems.length > 0);
   if (ctx.json) {
@@ -132,6 +134,7 @@ const doctor: CommandAction = async (ctx, _args, options) => {
     const note = untracked > 0 ? ` (${untracked} without a digest record: not tracked)` : '';
     ctx.out(bad.length === 0 ? `${summary}${note}: all well` : `${summary}${note}: ${bad.length} with problems`);
     if (bad.some((r) => r.problems.some((p) => p.code === 'tampered'))) {
+      // The same decisions for JIXO logs (\`ratchet jixo accept|restore\` do them too).
       ctx.out('A person decides: `ratchet doctor --restore <file>` puts back the last good version, `ratchet doctor --accept <file>` keeps the edit.');
     }
   }
@@ -284,6 +287,7 @@ async function repair(ctx: Context, what: 'accept' | 'restore', file: string): P
   const path = resolveInsideRoot(ctx.cwd, file, { allowAbsolute: true });
   const shown = displayPath(ctx, path);
   if (path.endsWith('.jsonl')) throw new CliError(`${shown}: JSONL logs carry no digest record; there is nothing to ${what}`, { file: shown });
+  if (path.endsWith('.log.md')) return repairJixoLog(ctx, what, path);
   if (what === 'accept' && !existsSync(path)) {
     // A person's "it is gone on purpose": the journal stops calling its absence tampering.
     await recordRemoval(path);

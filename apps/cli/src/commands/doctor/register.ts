@@ -10,7 +10,7 @@ export const registerDoctor: RegisterArea = (program: Command, action) => {
   program
     .command('doctor')
     .description(
-      'check the state files under .ratchet/ (and logs/activity.log.jsonl, knowledge_core/lessons.jsonl, knowledge_core/plan_registry.json): ' +
+      'check the state files under .ratchet/ (and logs/activity.log.jsonl, knowledge_core/lessons.jsonl, knowledge_core/plan_registry.json, and the JIXO logs under .jixo/, with the audit ratchet jixo runs): ' +
         'edited outside Ratchet (their digest does not match what Ratchet last wrote), corrupt (do not parse), written by a newer ' +
         'version (schemaVersion), or behind a stale lock. --accept and --restore are for a person: refused where RATCHET_ACTOR=agent',
     )

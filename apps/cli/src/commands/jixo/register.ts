@@ -11,7 +11,7 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
     .description('JIXO jobs: shared *.log.md files that concurrent agent runners lock, triage and commit to without losing a line');
   const runnerOpt = (cmd: Command): Command => cmd.requiredOption('--runner <id>', 'your runner id (RATCHET_JIXO_RUNNER)');
   // Planner commands: a Planner holding the log lock (`jixo lock`) passes its runner to write under it.
-  const plannerOpt = (cmd: Command): Command => cmd.option('--runner <id>', 'your runner id: when you hold the log lock (jixo lock), write under it instead of waiting for it');
+  const plannerOpt = (cmd: Command): Command => cmd.option('--runner <id>', "your runner id (RATCHET_JIXO_RUNNER): an agent's Planner move must come from the elected Planner, holding the log lock (jixo lock), and writes under it; a person may leave it out");
 
   jixo
     .command('check')
@@ -26,14 +26,26 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
       .description('take the log lock for your runner (held across commands until unlock) and print the fresh content')
       .argument('<log>', 'the *.log.md file')
       .option('--timeout <ms>', 'wait this long for another holder', '10000')
-      .option('--lease <ms>', 'the lock expires after this long if never unlocked', '600000')
+      .option('--lease <duration>', 'the lock expires after this long if never unlocked (15m, 90s, 500ms; a bare number is ms)', '10m')
       .option('--stale-after <ms>', 'presume a holder on another host dead after this long'),
   )
-    .addHelpText('after', '\nExamples:\n  ratchet jixo lock .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER"\n  ratchet jixo unlock .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER"')
+    .addHelpText('after', '\nExamples:\n  ratchet jixo lock .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER"\n  ratchet jixo unlock .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER"\n\nWhile you hold the lock you may write the file yourself; unlock judges that edit (it must parse, and each status must change with its Work Log entry, as the commands do it). A refused edit is put back to the last good version, and the refused text kept as <log>.rejected-<time>.')
     .action(action(() => import('./lock.js'), 'lock'));
-  runnerOpt(jixo.command('unlock').description('release the log lock; refused unless your runner holds it').argument('<log>', 'the *.log.md file'))
-    .addHelpText('after', '\nExample:\n  ratchet jixo unlock .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER"')
+  runnerOpt(jixo.command('unlock').description('release the log lock, after judging what you wrote by hand while holding it; refused unless your runner holds it').argument('<log>', 'the *.log.md file'))
+    .addHelpText('after', '\nExample:\n  ratchet jixo unlock .jixo/docs.log.md --runner "$RATCHET_JIXO_RUNNER"\n\nExit 1 when your edit was refused: each problem is printed with its line, and the last good version is back.')
     .action(action(() => import('./lock.js'), 'unlock'));
+  jixo
+    .command('accept')
+    .description('for a person: keep a log changed outside Ratchet as it is (it must parse); the audit starts again from it, as from a log first seen. Refused where RATCHET_ACTOR=agent')
+    .argument('<log>', 'the *.log.md file')
+    .addHelpText('after', '\nExample:\n  ratchet jixo accept .jixo/docs.log.md')
+    .action(action(() => import('./lock.js'), 'accept'));
+  jixo
+    .command('restore')
+    .description('for a person: put back the last good version of a log (<log>.prev, the one Ratchet last wrote); the text it replaces is kept as <log>.rejected-<time>. Refused where RATCHET_ACTOR=agent')
+    .argument('<log>', 'the *.log.md file')
+    .addHelpText('after', '\nExample:\n  ratchet jixo restore .jixo/docs.log.md')
+    .action(action(() => import('./lock.js'), 'restore'));
 
   runnerOpt(
     jixo
@@ -42,9 +54,10 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
       .argument('<job>', 'the *.job.md file (the log is {dir}/{useLog or name}.log.md)')
       .option('--active <list>', 'the other active runners, comma separated (RATCHET_JIXO_ACTIVE); Locked tasks and log locks of runners not listed are stale', '')
       .option('--log <file>', 'the log file, if not the default next to the job')
-      .option('--dry-run', 'decide without releasing stale locks', false),
+      .option('--lease <duration>', 'when you are made the Planner: how long the round is yours unless you end it (your Planner entry, log add, ends it)', '10m')
+      .option('--dry-run', 'decide without releasing stale locks or recording an election', false),
   )
-    .addHelpText('after', '\nExample:\n  ratchet jixo triage .jixo/docs.job.md --runner "$RATCHET_JIXO_RUNNER" --active "$RATCHET_JIXO_ACTIVE"')
+    .addHelpText('after', '\nExample:\n  ratchet jixo triage .jixo/docs.job.md --runner "$RATCHET_JIXO_RUNNER" --active "$RATCHET_JIXO_ACTIVE"\n\nWhen a Planner step applies and nobody holds a Planner round, you are elected and it is recorded in the log: only the elected Planner (or the user) changes the plan. A log lock another runner holds is waited for, never taken from it (--active speaks of task locks only).')
     .action(action(() => import('./triage.js')));
 
   const task = jixo.command('task').description('roadmap tasks: lock one, complete/fail/pause it with its Work Log entry, add, retry, cancel, list');
@@ -92,17 +105,18 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
     .option('--phase', 'a phase (holds tasks, no status)', false)
     .addHelpText('after', '\nExamples:\n  ratchet jixo task add .jixo/docs.log.md --id 1 --title "Phase 1: Docs" --phase\n  ratchet jixo task add .jixo/docs.log.md --id 1.1 --title "Write the README" --parent 1')
     .action(action(() => import('./task.js'), 'add'));
-  for (const [name, what] of [
-    ['retry', 'Planner: a Failed task back to Pending'],
-    ['cancel', 'Planner: a Pending or Failed task to Cancelled (it no longer counts for progress)'],
-  ] as const) {
-    plannerOpt(task.command(name).description(what).argument('<log>', 'the *.log.md file').argument('<id>', 'task id')).addHelpText('after', `\nExample:\n  ratchet jixo task ${name} .jixo/docs.log.md 1.2`).action(action(() => import('./task.js'), name));
-  }
+  plannerOpt(task.command('retry').description('Planner: a Failed task back to Pending').argument('<log>', 'the *.log.md file').argument('<id>', 'task id'))
+    .addHelpText('after', '\nExample:\n  ratchet jixo task retry .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER"')
+    .action(action(() => import('./task.js'), 'retry'));
+  plannerOpt(task.command('cancel').description('Planner: a Pending or Failed task to Cancelled (it no longer counts for progress), with its Work Log entry (Result Cancelled)').argument('<log>', 'the *.log.md file').argument('<id>', 'task id'))
+    .option('--summary <text>', 'why the task is no longer needed (the entry\'s summary)')
+    .addHelpText('after', '\nExample:\n  ratchet jixo task cancel .jixo/docs.log.md 1.2 --runner "$RATCHET_JIXO_RUNNER" --summary "merged into 1.3"')
+    .action(action(() => import('./task.js'), 'cancel'));
   task.command('list').description('list the tasks with status and runner').argument('<log>', 'the *.log.md file').addHelpText('after', '\nExample:\n  ratchet --json jixo task list .jixo/docs.log.md').action(action(() => import('./task.js'), 'list'));
 
   const log = jixo.command('log').description('the Work Log');
-  runnerOpt(log.command('add').description('add a Work Log entry (Planner work; runners use task complete|fail|pause)').argument('<log>', 'the *.log.md file'))
-    .addOption(new Option('--role <role>', 'Planner or Runner').choices(['Planner', 'Runner']).default('Planner'))
+  plannerOpt(log.command('add').description("the Planner's Work Log entry for its round (it ends the round); entries about a task come only with its transition (task complete|fail|pause|cancel|unblock)").argument('<log>', 'the *.log.md file'))
+    .addOption(new Option('--role <role>', 'Planner (a Runner\'s entries come with task complete|fail|pause, and are refused here)').choices(['Planner', 'Runner']).default('Planner'))
     .requiredOption('--objective <text>', 'what this lifecycle set out to do')
     .addOption(new Option('--result <result>', 'the outcome').choices(['Succeeded', 'Failed', 'Pending', 'Cancelled']).default('Succeeded'))
     .requiredOption('--summary <text>', 'what happened')
@@ -124,7 +138,7 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
   runnerOpt(
     jixo
       .command('exit')
-      .description('jixo_tasks_exit: record 0 (job done, stops the outer loop), 1 (error, stops the job: the Planner or the user only) or 2 (standby) with a reason')
+      .description('jixo_tasks_exit: record 0 (job done, stops the outer loop: from an agent only when triage decides it), 1 (error, stops the job: the elected Planner or the user only) or 2 (standby) with a reason')
       .argument('<log>', 'the *.log.md file')
       .addOption(new Option('--code <code>', 'exit code').choices(['0', '1', '2']).makeOptionMandatory())
       .requiredOption('--reason <text>', 'why'),
@@ -135,7 +149,7 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
   const clarify = jixo.command('clarify').description('clarification requests in the job file (Protocols 4 and 5)');
   clarify
     .command('add')
-    .description('append a Clarification Request block to the job file')
+    .description('append a Clarification Request block to the job file (Protocol 5: refused until the log has a default plan to follow meanwhile)')
     .argument('<job>', 'the *.job.md file')
     .requiredOption('--id <id>', 'a unique id')
     .requiredOption('--question <text>', 'the question, in the job file language')
@@ -154,9 +168,10 @@ export const registerJixo: RegisterArea = (program: Command, action) => {
     .option('--max-runs <n>', "the job's quota of agent runs, every start counted (crash restarts too); default runners x max-loops")
     .option('--agent-timeout <duration>', 'kill an agent running longer than this (e.g. 90s, 10m, 1h): its process group gets SIGTERM, then SIGKILL 2 s later; its task goes back to Pending with a Work Log entry')
     .option('--max-turns <n>', 'turn quota given to each agent', '40')
-    .option('--lease <duration>', "lease of each agent's task lock and log lock (15m, 90s), renewed every third of it while the agent runs: if this loop dies, another runner (any host) may take the task one lease later", '10m')
+    .option('--lease <duration>', "lease of each agent's task lock, log lock and Planner round (15m, 90s), renewed every third of it while the agent runs: if this loop dies, another runner (any host) may take the task one lease later", '10m')
+    .option('--max-wait <duration>', 'when only a runner elsewhere holds what is left (a task, the Planner round), wait for its lease if it ends within this long, else stop (exit 1, saying when it ends); default: the --lease')
     .option('--once', 'each slot runs until one agent finishes', false)
     .option('--force', 'run a job that is already finished', false)
-    .addHelpText('after', '\nExamples:\n  ratchet jixo run .jixo/docs.job.md --agent "claude -p" --runners 3 --agent-timeout 20m\n  ratchet jixo run .jixo/docs.job.md --agent "node my-agent.mjs" --once\n\nThe job stops on a tasks-exit 0 (recorded by the loop itself once every task is Completed), an exit 1 of one of its runners, or when --max-runs is used up.\n\nWith RATCHET_STORE=postgres://... (or the config\'s store.url) the log is a document in that database, shared by every machine running jixo on it; the job file stays here.')
+    .addHelpText('after', '\nExamples:\n  ratchet jixo run .jixo/docs.job.md --agent "claude -p" --runners 3 --agent-timeout 20m\n  ratchet jixo run .jixo/docs.job.md --agent "node my-agent.mjs" --once\n\nThe job stops on a tasks-exit 0 (recorded by the loop itself once every task is Completed), an exit 1 of one of its runners, when --max-runs is used up, or (status held) when what is left is held elsewhere past --max-wait. No agent is started with nothing to do.\n\nWith RATCHET_STORE=postgres://... (or the config\'s store.url) the log is a document in that database, shared by every machine running jixo on it; the job file stays here.')
     .action(action(() => import('./run.js')));
 };

@@ -13,6 +13,14 @@ export function parseAgentTimeout(value: string): number {
   return ms;
 }
 
+/** `--max-wait`: a duration as --agent-timeout takes it, or 0 (never wait for a runner elsewhere). */
+function parseMaxWait(value: string): number {
+  if (value.trim() === '0') return 0;
+  const ms = parseDurationText(value, { bareUnit: 's', fractions: true });
+  if (ms === undefined) throw new CliError(`--max-wait must be a duration such as 90s, 15m or 1h (or 0), got "${value}"`);
+  return ms;
+}
+
 /** `ratchet jixo run <job> --agent CMD`: the outer loop; progress on stderr, agents' output prefixed. */
 export default async function run(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
   const jobPath = at(ctx, args[0]!);
@@ -42,6 +50,7 @@ export default async function run(ctx: Context, args: string[], options: Record<
       ...(agentTimeoutMs !== undefined ? { agentTimeoutMs } : {}),
       maxTurns: int('max-turns', options.maxTurns ?? 40, 1),
       lockLeaseMs: leaseOption(options.lease) ?? DEFAULT_LEASE_MS,
+      ...(typeof options.maxWait === 'string' ? { maxWaitMs: parseMaxWait(options.maxWait) } : {}),
       once: options.once === true,
       force: options.force === true,
       onEvent,

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { leaseOption } from '../../lease-option.js';
-import { at, guard, logAt, now } from './shared.js';
+import { at, guard, logAt, now, plannerGate, userActs } from './shared.js';
 
 /**
  * `ratchet jixo task lock|complete|fail|pause|add|retry|cancel|unblock|edit|depends|remove|list`: each
@@ -27,9 +27,12 @@ export default async function task(ctx: Context, args: string[], options: Record
   }
   const job = ctx.io.env.RATCHET_JIXO_JOB ?? basename(path).replace(/\.log\.md$/i, '');
   const ctxNow = { now: now(), job };
+  // Everything but a runner's own task moves (lock, complete, fail, pause) changes the plan.
+  const gate = PLANNER_MOVES.has(verb) ? await plannerGate(ctx, store, runner, path) : undefined;
   const { log } = await guard(path, () =>
     store.update(
       (l) => {
+        gate?.(l);
         switch (verb) {
           case 'lock':
             return lockTask(l, id!, runner!, { ...ctxNow, leaseMs: leaseOption(options.lease) ?? DEFAULT_LEASE_MS });
@@ -48,14 +51,14 @@ export default async function task(ctx: Context, args: string[], options: Record
           case 'retry':
             return setTaskStatus(l, id!, 'Pending', ctxNow);
           case 'cancel':
-            return setTaskStatus(l, id!, 'Cancelled', ctxNow);
+            return setTaskStatus(l, id!, 'Cancelled', { ...ctxNow, ...(runner !== undefined ? { runner } : {}), ...(typeof options.summary === 'string' ? { summary: options.summary } : {}) });
           default: {
             const deps = ids(options.dependsOn);
             return addTask(l, { title: String(options.title), phase: options.phase === true, ...(typeof options.id === 'string' ? { id: options.id } : {}), ...(typeof options.parent === 'string' ? { parent: options.parent } : {}), ...(deps ? { dependsOn: deps } : {}) }, ctxNow);
           }
         }
       },
-      runner !== undefined ? { runner } : {},
+      { ...(runner !== undefined ? { runner } : {}), userActs: userActs(ctx) },
     ),
   );
   // `add` names its item by --id or, unnumbered, by its title; a phase is no task, so look at every item.
@@ -64,6 +67,8 @@ export default async function task(ctx: Context, args: string[], options: Record
   else ctx.out(`${verb}: ${target ? `${target.text} -> ${target.status ?? 'phase'}` : 'done'} (progress ${formatProgress(log.frontMatter.progress)})`);
   return EXIT_OK;
 }
+
+const PLANNER_MOVES: ReadonlySet<string> = new Set(['add', 'retry', 'cancel', 'depends', 'edit', 'remove', 'unblock']);
 
 function ids(value: unknown): string[] | undefined {
   return typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined;

@@ -1,7 +1,8 @@
-import { jobName, readActiveRunners, readJobFile, releaseStaleLocks, triage, logPathFor, type TriageDecision } from '@ratchet/jixo-log';
+import { DEFAULT_LEASE_MS, electPlanner, jobName, readActiveRunners, readJobFile, releaseStaleLocks, triage, logPathFor, type TriageDecision } from '@ratchet/jixo-log';
+import { leaseOption } from '../../lease-option.js';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { at, guard, logAt, now } from './shared.js';
+import { at, guard, logAt, now, userActs } from './shared.js';
 
 /** `ratchet jixo triage <job> --runner ID --active A,B`: Protocol 0, stale locks released under the lock. */
 export default async function triageCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
@@ -22,14 +23,22 @@ export default async function triageCommand(ctx: Context, args: string[], option
     decision = triage({ log, job, runner, active });
   } else {
     const store = await logAt(ctx, logPath);
+    const leaseMs = leaseOption(options.lease) ?? DEFAULT_LEASE_MS;
     const { result } = await guard(logPath, () =>
-      store.update((log) => {
-        // One time for the decision and the release: a lease cannot expire between the two.
-        const at = now();
-        const d = triage({ log, job, runner, active, now: Date.parse(at) });
-        return { log: d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: at, caller: runner, job: jobName(jobPath, job) }).log : log, result: d };
-        // The active list is the truth about who runs: a log lock (`jixo lock`) left by a runner not in it is stale too.
-      }, { runner, active: [...active, runner] }),
+      store.update(
+        (log) => {
+          // One time for the decision and the release: a lease cannot expire between the two.
+          const at = now();
+          const d = triage({ log, job, runner, active, now: Date.parse(at) });
+          let next = d.staleLocks.length > 0 ? releaseStaleLocks(log, [...active, runner], { now: at, caller: runner, job: jobName(jobPath, job) }).log : log;
+          // The runner told to plan is recorded as the elected Planner: the only one whose Planner moves pass.
+          if (d.kind === 'role' && d.role === 'Planner') next = electPlanner(next, runner, { now: at, leaseMs });
+          return { log: next, result: d };
+        },
+        // No active list for the log lock: a runner missing from it (the default --active is empty)
+        // may be working right now. A holder that died is recovered by its lease or its owner pid.
+        { runner, userActs: userActs(ctx) },
+      ),
     );
     decision = result!;
   }
