@@ -177,7 +177,17 @@ Start here:
     .description("add Ratchet's files (protocol FSMs and dialects, the protocol set `ratchet protocol compile` turns into AGENTS.md, state directory) to an existing repository; never overwrites")
     .option('--dry-run', 'list what would be created without writing', false)
     .option('--claude', "also wire Ratchet's hooks into .claude/settings.json (merged with what is there, idempotent), for Claude Code without the plugin", false)
-    .addHelpText('after', '\nExamples:\n  cd my-repo && ratchet init && ratchet protocol compile\n  ratchet init --claude      # Claude Code then runs `ratchet hook <event>` on every tool call and stop')
+    .addOption(
+      new Option('--harness <name>', "also write that agent CLI's repository configuration for Ratchet's hooks (merged, idempotent; repeatable): claude, codex, gemini, copilot, opencode")
+        .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')])
+        .default(undefined),
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cd my-repo && ratchet init && ratchet protocol compile\n  ratchet init --claude      # Claude Code then runs `ratchet hook <event>` on every tool call and stop\n' +
+        '  ratchet init --harness codex --harness gemini   # .codex/ and .gemini/ hooks, each CLI\'s sandbox over Ratchet\'s state\n\n' +
+        'Each agent CLI runs repository hooks only after a trust step of its own (init says which, once); `ratchet doctor` warns\nwhen it can see hooks configured but not trusted.',
+    )
     .action(action(() => import('./commands/init.js')));
 
   program

@@ -13,6 +13,7 @@ import { currentStep, type Session } from '@ratchet/orchestrator/session-view';
 import type { HookAnswer } from './answer.js';
 import { bashWrites, pathsIn } from './bash.js';
 import { ConfigError, loadHookConfig, type HookConfig } from './config.js';
+import { isHookConfig } from './harness-files.js';
 import { corruptObligation, readTaskSession } from './obligations.js';
 import type { HookPayload } from './payload.js';
 import { insideProject, projectRoot, stateFileOf } from './state-files.js';
@@ -63,7 +64,7 @@ function stateCommand(rel: string): string {
   if (key.endsWith('activity.log.jsonl')) return 'every `ratchet` command logs its own action (`ratchet run done` for a step)';
   if (key.endsWith('action_types.json')) return 'file a proposal with `ratchet proposals submit` (a user reviews and merges it)';
   if (/\.log\.md(\.lock)?$/.test(key)) return 'use `ratchet jixo lock|task|log|unlock`';
-  if (key === 'ratchet.config.json' || key.startsWith('.claude/settings')) return 'ask the user: the project config and its hooks are theirs to change';
+  if (key === 'ratchet.config.json' || isHookConfig(key)) return 'ask the user: the project config and its hooks are theirs to change';
   return 'use the `ratchet` command that owns it (`ratchet --help`)';
 }
 

@@ -9,18 +9,18 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CONFIG_FILE } from './config.js';
+import { HOOK_CONFIG_PATHS } from './harness-files.js';
 
 /** Project-relative, lower-case, `/`-separated patterns. A trailing `/` covers the whole directory. */
-const STATE_PATHS = [
+export const STATE_PATHS = [
   '.ratchet/',
   'logs/activity.log.jsonl',
   'knowledge_core/lessons.jsonl',
   'knowledge_core/plan_registry.json',
   'protocols/action_types.json',
   CONFIG_FILE,
-  // The hooks themselves: an agent that rewrote them would switch the rails off.
-  '.claude/settings.json',
-  '.claude/settings.local.json',
+  // The hooks themselves, in every harness: an agent that rewrote them would switch the rails off.
+  ...HOOK_CONFIG_PATHS,
 ];
 
 /** What the store keeps beside a state file: its lock, digest record and last good version. */

@@ -4,4 +4,4 @@ import { preToolUse } from '../pre-tool-use.js';
 import type { HookHandler } from '../run.js';
 
 export const handle: HookHandler = (_ctx, root, payload) => Promise.resolve(preToolUse(root, payload));
-export const main = (): Promise<number> => hookMain('pre-tool-use', handle);
+export const main = (harness?: string): Promise<number | undefined> => hookMain('pre-tool-use', handle, harness);

@@ -4,4 +4,4 @@ import { userPromptSubmit } from '../context-events.js';
 import type { HookHandler } from '../run.js';
 
 export const handle: HookHandler = (ctx, _root, payload) => userPromptSubmit(ctx, payload);
-export const main = (): Promise<number> => hookMain('user-prompt-submit', handle);
+export const main = (harness?: string): Promise<number | undefined> => hookMain('user-prompt-submit', handle, harness);

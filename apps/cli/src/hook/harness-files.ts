@@ -1,0 +1,24 @@
+/**
+ * The files in a repository through which each agent CLI runs Ratchet's hooks (and, where the
+ * harness has one, configures its sandbox). `ratchet init --harness` writes them; the pre-tool hook
+ * treats them as Ratchet's state, since an agent that rewrote them would switch the rails off.
+ * Project-relative, `/`-separated, lower case. A light module: every per-call hook bundle has it.
+ */
+import type { Harness } from './events.js';
+
+export const HARNESS_CONFIG_FILES: Readonly<Record<Harness, readonly string[]>> = {
+  claude: ['.claude/settings.json', '.claude/settings.local.json'],
+  codex: ['.codex/hooks.json', '.codex/config.toml'],
+  // .geminiignore lists what Gemini's tool sandbox hides from the agent's tools and shell.
+  gemini: ['.gemini/settings.json', '.geminiignore'],
+  copilot: ['.github/hooks/ratchet.json'],
+  opencode: ['.opencode/plugin/ratchet.js', '.opencode/plugins/ratchet.js', 'opencode.json', 'opencode.jsonc'],
+};
+
+/** Every harness's files, for the state check. */
+export const HOOK_CONFIG_PATHS: readonly string[] = Object.values(HARNESS_CONFIG_FILES).flat();
+
+/** Whether `rel` (project-relative, `/`-separated) is one of them, in any letter case. */
+export function isHookConfig(rel: string): boolean {
+  return HOOK_CONFIG_PATHS.includes(rel.toLowerCase());
+}
