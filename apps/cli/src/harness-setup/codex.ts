@@ -5,6 +5,7 @@
  * `.codex/` read-only by itself), selected as the project's default, plus Ratchet's MCP server,
  * which runs outside the sandbox and is how the agent changes that state.
  */
+import { HOOK_CONFIG_PATHS } from '../hook/harness-files.js';
 import { STATE_PATHS } from '../hook/state-files.js';
 import { localBin, readJsonObject, readText, writeChange, jsonText, type FileChange } from './files.js';
 import { hookEntries, mergeGroupedHooks } from './hook-entries.js';
@@ -20,12 +21,14 @@ function commandBase(root: string, bin: string): string {
 }
 
 /**
- * Paths the sandbox makes read-only: Ratchet's state and every harness's hook files (Codex guards
- * .codex/ itself). A path missing when a session starts cannot be bound read-only, so the sandbox
- * covers what exists; the pre-tool hook refuses writes to the rest.
+ * Paths the sandbox makes read-only: Ratchet's own state (the hook files of every harness stay the
+ * pre-tool hook's to refuse; Codex guards .codex/ itself). Codex 0.171 breaks every sandboxed
+ * command when two read-only entries lie under the same missing directory (bwrap cannot mount its
+ * placeholder twice), so the list holds no two entries under a directory `ratchet init` does not
+ * create. A path missing when a session starts is not covered by the sandbox; the hook still is.
  */
 export function codexReadOnlyPaths(): string[] {
-  return STATE_PATHS.filter((p) => !p.startsWith('.codex/')).map((p) => p.replace(/\/$/, ''));
+  return STATE_PATHS.filter((p) => !HOOK_CONFIG_PATHS.includes(p)).map((p) => p.replace(/\/$/, ''));
 }
 
 function profileBlock(): string {

@@ -42,6 +42,14 @@ const RATCHET_MCP = /^mcp_ratchet_(.+)$/;
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/**
+ * The user's own words: headless Gemini CLI prepends SessionStart's context to the first prompt as
+ * `<hook_context>...</hook_context>`, which would hide a leading bypass prefix (`-b `).
+ */
+export function userPrompt(prompt: string | undefined): string | undefined {
+  return prompt?.replace(/^(?:\s*<hook_context>[\s\S]*?<\/hook_context>)+\s*/, '');
+}
+
 /** A tool response with an `error` is a failure in the activity log. */
 function response(value: unknown): unknown {
   const r = ownObject(value);
@@ -56,7 +64,7 @@ export function readGemini(_event: HookEvent, raw: Record<string, unknown>): Hoo
     toolName: str(raw.tool_name),
     toolInput: ownObject(raw.tool_input),
     toolResponse: response(raw.tool_response),
-    prompt: str(raw.prompt),
+    prompt: userPrompt(str(raw.prompt)),
     stopHookActive: raw.stop_hook_active === true,
     harness: 'gemini',
   };
