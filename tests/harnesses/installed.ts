@@ -23,7 +23,7 @@ export function missingBanner(name: string, env: Readonly<Record<string, string 
 
 /** The installed harness, or undefined after printing the banner (throwing under RATCHET_REQUIRE_HARNESSES=1). */
 export function installed(name: string, env: Readonly<Record<string, string | undefined>> = process.env): InstalledHarness | undefined {
-  const found = locateHarness(name, env) as InstalledHarness | undefined;
+  const found: InstalledHarness | undefined = locateHarness(name, env);
   if (found !== undefined) return found;
   console.warn(missingBanner(name, env));
   return undefined;

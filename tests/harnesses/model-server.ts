@@ -67,7 +67,7 @@ function textOf(content: unknown): string {
 function digest(wire: Wire, body: Json): Pick<SeenRequest, 'tools' | 'toolResults' | 'userTexts'> {
   const toolResults: string[] = [];
   const userTexts: string[] = [];
-  let tools: string[] = [];
+  let tools: string[];
   if (wire === 'responses') {
     tools = asArray(body.tools).map((t) => (isObject(t) ? String(t.name ?? t.type) : ''));
     for (const item of asArray(body.input)) {

@@ -92,7 +92,7 @@ const driver: Driver = {
           await api(base, `/session${query}`, undefined, 5_000);
           break;
         } catch (err) {
-          if (Date.now() > deadline) throw new Error(`opencode serve did not answer: ${String(err)}\n${stderr.slice(-2000)}`);
+          if (Date.now() > deadline) throw new Error(`opencode serve did not answer: ${String(err)}\n${stderr.slice(-2000)}`, { cause: err });
           await sleep(200);
         }
       }

@@ -17,6 +17,7 @@
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
+import { clearTimeout, setTimeout } from "node:timers"
 
 const TIMEOUT_MS = 30_000
 

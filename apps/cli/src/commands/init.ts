@@ -99,7 +99,7 @@ const HARNESS_LABEL: Record<string, string> = {
 /** `--harness codex --harness gemini` (or `codex,gemini`), checked and without repeats. */
 function harnessesOf(value: unknown): Harness[] {
   if (value === undefined) return [];
-  const names = Array.isArray(value) ? (value as string[]) : [String(value)];
+  const names = Array.isArray(value) ? (value as unknown[]).map((v) => (typeof v === 'string' ? v : '')) : [typeof value === 'string' ? value : ''];
   const out: Harness[] = [];
   for (const name of names) {
     const harness = parseHarness(name);

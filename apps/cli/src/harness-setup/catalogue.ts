@@ -41,7 +41,7 @@ export const HARNESS_INFO: Readonly<Record<Harness, HarnessInfo>> = {
     title: 'GitHub Copilot CLI',
     boundary: 'none',
     trustStep:
-      'Copilot CLI runs .github/hooks/*.json only in a trusted folder: answer yes to "Do you trust the files in this folder?" in an interactive session (it records the folder under trustedFolders in ~/.copilot/config.json), or pass --trust-folder with -p. Until then it skips them without a warning; `disableAllHooks` in its settings turns them off too.',
+      'Copilot CLI runs .github/hooks/*.json only in a git repository and a trusted folder: answer yes to "Do you trust the files in this folder?" in an interactive session (it records the folder under trustedFolders in ~/.copilot/config.json), or pass --trust-folder with -p. Until then it skips them without a warning; `disableAllHooks` in its settings turns them off too.',
     stop: 'agentStop and subagentStop block (`decision: block`); the reason comes back as a new prompt.',
   },
   opencode: {

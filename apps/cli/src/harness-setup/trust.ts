@@ -115,11 +115,28 @@ function geminiWarnings(root: string, env: Env): TrustWarning[] {
   ];
 }
 
-/** Copilot CLI: trusted folders in `$COPILOT_HOME/config.json`; `disableAllHooks` in either settings file. */
+/**
+ * Whether `dir` or a directory above it holds `.git` (a directory, or a worktree's file), searched
+ * as git searches: never into a directory of GIT_CEILING_DIRECTORIES or above it.
+ */
+function inGitRepository(dir: string, env: Env): boolean {
+  const ceilings = new Set((env.GIT_CEILING_DIRECTORIES ?? '').split(':').filter((c) => c !== '').map((c) => resolve(c)));
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (ceilings.has(d)) return false;
+    if (existsSync(join(d, '.git'))) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+
+/**
+ * Copilot CLI: trusted folders in `$COPILOT_HOME/config.json`; `disableAllHooks` in either settings
+ * file; and it reads .github/hooks/ only inside a git repository.
+ */
 function copilotWarnings(root: string, env: Env): TrustWarning[] {
   if (!mentionsRatchet(readMaybe(join(root, COPILOT_HOOKS)))) return [];
   const copilotHome = env.COPILOT_HOME || join(home(env), '.copilot');
   const out: TrustWarning[] = [];
+  if (!inGitRepository(root, env)) out.push({ harness: 'copilot', file: join(root, '.git'), message: `${root} is not inside a git repository: Copilot CLI reads ${COPILOT_HOOKS} only in one (\`git init\`).` });
   for (const file of [join(copilotHome, 'settings.json'), join(root, '.github', 'copilot', 'settings.json'), join(root, '.github', 'copilot', 'settings.local.json')]) {
     if (jsonMaybe(file)?.disableAllHooks === true) out.push({ harness: 'copilot', file, message: `${file} sets disableAllHooks: Copilot CLI runs none of Ratchet's hooks.` });
   }
