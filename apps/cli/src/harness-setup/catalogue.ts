@@ -5,6 +5,7 @@
  * `ratchet init --harness` prints the trust step once; the READMEs' tables say the same.
  */
 import type { Harness } from '../hook/events.js';
+import { HARNESS_BOUNDARY } from '../hook/harness-files.js';
 
 export interface HarnessInfo {
   title: string;
@@ -16,38 +17,37 @@ export interface HarnessInfo {
   stop: string;
 }
 
-export const HARNESS_INFO: Readonly<Record<Harness, HarnessInfo>> = {
+const INFO: Readonly<Record<Harness, Omit<HarnessInfo, 'boundary'>>> = {
   claude: {
     title: 'Claude Code',
-    boundary: 'none',
     trustStep: 'Claude Code asks once whether you trust this folder before it runs hooks from .claude/settings.json; answer yes.',
     stop: 'Stop and SubagentStop block; the reason is fed back to the model.',
   },
   codex: {
     title: 'Codex CLI',
-    boundary: 'sandbox',
     trustStep:
       'Codex runs repository hooks only in a trusted project, after you review them: run `codex` here once, trust the folder, and choose "Trust all and continue" when it lists the hooks. Automation: `codex exec --trust` once, and `--dangerously-bypass-hook-trust` on every run. Until then Codex skips .codex/ (hooks, sandbox profile, MCP server) without a warning.',
     stop: 'Stop and SubagentStop block (`decision: block`); the reason comes back to the model as a new prompt.',
   },
   gemini: {
     title: 'Gemini CLI',
-    boundary: 'sandbox',
     trustStep:
       'Gemini CLI reads .gemini/settings.json only in a trusted folder when folder trust is on: trust this folder when asked (or with /permissions). Never pass --skip-trust: it skips repository hooks without a warning. Headless runs in an untrusted folder need GEMINI_CLI_TRUST_WORKSPACE=true.',
     stop: 'AfterAgent denies the answer; Gemini retries with the reason as the prompt. No subagent stop hook.',
   },
   copilot: {
     title: 'GitHub Copilot CLI',
-    boundary: 'none',
     trustStep:
       'Copilot CLI runs .github/hooks/*.json only in a git repository and a trusted folder: answer yes to "Do you trust the files in this folder?" in an interactive session (it records the folder under trustedFolders in ~/.copilot/config.json), or pass --trust-folder with -p. Until then it skips them without a warning; `disableAllHooks` in its settings turns them off too.',
     stop: 'agentStop and subagentStop block (`decision: block`); the reason comes back as a new prompt.',
   },
   opencode: {
     title: 'OpenCode',
-    boundary: 'none',
     trustStep: 'No trust step: OpenCode loads .opencode/plugin/ratchet.js in every session in this folder.',
     stop: 'No stop hook: on session.idle the plugin prompts the session again with the reason, which only a long-running OpenCode (the TUI, `opencode serve`) delivers; `opencode run` exits at idle and cannot be held.',
   },
 };
+
+export const HARNESS_INFO: Readonly<Record<Harness, HarnessInfo>> = Object.fromEntries(
+  Object.entries(INFO).map(([harness, info]) => [harness, { ...info, boundary: HARNESS_BOUNDARY[harness as Harness] }]),
+) as Record<Harness, HarnessInfo>;

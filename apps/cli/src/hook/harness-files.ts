@@ -15,6 +15,20 @@ export const HARNESS_CONFIG_FILES: Readonly<Record<Harness, readonly string[]>> 
   opencode: ['.opencode/plugin/ratchet.js', '.opencode/plugins/ratchet.js', 'opencode.json', 'opencode.jsonc'],
 };
 
+/**
+ * Whether Ratchet configures an OS boundary in the harness (its own sandbox makes Ratchet's state
+ * read-only to the agent's tools: `ratchet init --harness` sets it up), or runs with none: there
+ * the agent's shell has the user's rights, the hooks refuse what they see, and tampering is detected
+ * afterwards. Session-start's "no OS boundary" mode is selected from this, by the payload's harness.
+ */
+export const HARNESS_BOUNDARY: Readonly<Record<Harness, 'sandbox' | 'none'>> = {
+  claude: 'none',
+  codex: 'sandbox',
+  gemini: 'sandbox',
+  copilot: 'none',
+  opencode: 'none',
+};
+
 /** Every harness's files, for the state check. */
 export const HOOK_CONFIG_PATHS: readonly string[] = Object.values(HARNESS_CONFIG_FILES).flat();
 
