@@ -38,6 +38,8 @@ export const HARNESS_PINS = {
 };
 
 const STAMP = '.ratchet-harness.json';
+/** The XDG cache directory inside each install (see npmInstall). */
+export const RUNTIME_CACHE = 'xdg-cache';
 
 export function harnessCache(env = process.env) {
   if (env.RATCHET_HARNESS_CACHE) return env.RATCHET_HARNESS_CACHE;
@@ -69,6 +71,7 @@ export function locateHarness(name, env = process.env) {
     version: own.version,
     dir: own.dir,
     bin: join(own.dir, 'node_modules', '.bin', HARNESS_PINS[name].bin),
+    xdgCache: join(own.dir, RUNTIME_CACHE),
     extras: Object.fromEntries(extras.map((d) => [d.key, d.dir])),
   };
 }
@@ -84,7 +87,10 @@ function npmInstall(target, spec, pin) {
     throw new Error(`npm install ${spec} failed (exit ${r.status}):\n${r.stderr}`);
   }
   const check = (args, what) => {
-    const c = spawnSync(args[0], args.slice(1), { cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    // XDG_CACHE_HOME inside the install: what a CLI unpacks on first start (Copilot CLI: 235 MB of
+    // runtime) is unpacked once, here, and reused by every run that points there (RUNTIME_CACHE).
+    const env = { ...process.env, XDG_CACHE_HOME: join(tmp, RUNTIME_CACHE) };
+    const c = spawnSync(args[0], args.slice(1), { cwd: tmp, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
     if (c.status !== 0) {
       rmSync(tmp, { recursive: true, force: true });
       throw new Error(`${spec}: ${what} failed (exit ${c.status}):\n${c.stderr}${c.stdout}`);

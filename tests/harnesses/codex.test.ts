@@ -4,7 +4,7 @@
  * Offline against the scripted Responses API; the project trusted with `codex exec --trust`, the
  * hooks run with --dangerously-bypass-hook-trust (the automation form of the trust step).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bin } from '../helpers.js';
@@ -59,8 +59,8 @@ describe.skipIf(codex === undefined)('Codex CLI with ratchet init --harness code
       (request) => ({ tools: [{ name: 'write_stdin', input: { session_id: Number(/session ID (\d+)/.exec(request.toolResults.at(-1) ?? '')?.[1]), chars: 'echo HACKED > .ratchet/session.json; echo wrote=$?; exit\n', yield_time_ms: 1500 } }] }),
       { text: 'Done.' },
     ]);
+    const home = harnessHome();
     try {
-      const home = harnessHome();
       driver.prepareHome(home, dir, model);
       const run = await driver.run({ dir, home, model, prompt: PROMPT, path: realRatchet(), ratchetCli: bin, timeoutMs: SESSION_TIMEOUT - 30_000 });
       const typed = toolResults(model).at(-1) ?? '';
@@ -69,6 +69,7 @@ describe.skipIf(codex === undefined)('Codex CLI with ratchet init --harness code
       expect(readFileSync(join(dir, '.ratchet/session.json'), 'utf8')).toBe(before);
     } finally {
       await model.close();
+      rmSync(home, { recursive: true, force: true });
     }
   });
 

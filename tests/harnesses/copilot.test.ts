@@ -36,6 +36,8 @@ const driver: Driver = {
       dir,
       baseEnv(home, path, {
         COPILOT_HOME: copilotHome(home),
+        // Its runtime, unpacked once at install instead of 235 MB into every fresh home.
+        XDG_CACHE_HOME: copilot!.xdgCache,
         COPILOT_OFFLINE: 'true',
         COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`,
         COPILOT_PROVIDER_API_KEY: 'scripted',

@@ -10,6 +10,8 @@ export interface InstalledHarness {
   version: string;
   dir: string;
   bin: string;
+  /** XDG_CACHE_HOME for runs: what the CLI unpacked at install time is there. */
+  xdgCache: string;
   extras: Record<string, string>;
 }
 

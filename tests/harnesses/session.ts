@@ -7,7 +7,7 @@
  * environment problem), then with the real `ratchet`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
@@ -154,13 +154,15 @@ export interface Outcome {
 /** One session of the scenario in `dir`, with `ratchet` resolving to `path`/`cli`. */
 export async function runScenario(driver: Driver, dir: string, ratchetPath: string, ratchetCli: string): Promise<Outcome> {
   const model = await startModelServer(driver.wire, shortcuts(driver, dir));
+  const home = harnessHome();
   try {
-    const home = harnessHome();
     driver.prepareHome(home, dir, model);
     const run = await driver.run({ dir, home, model, prompt: PROMPT, path: ratchetPath, ratchetCli, timeoutMs: SESSION_TIMEOUT - 30_000 });
     return { model, run, dir };
   } finally {
     await model.close();
+    // A harness's home holds its sessions, logs and unpacked runtime (tens of MB): never keep one.
+    rmSync(home, { recursive: true, force: true });
   }
 }
 
