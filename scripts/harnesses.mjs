@@ -89,8 +89,12 @@ function npmInstall(target, spec, pin) {
   const check = (args, what) => {
     // XDG_CACHE_HOME inside the install: what a CLI unpacks on first start (Copilot CLI: 235 MB of
     // runtime) is unpacked once, here, and reused by every run that points there (RUNTIME_CACHE).
-    const env = { ...process.env, XDG_CACHE_HOME: join(tmp, RUNTIME_CACHE) };
+    // A throwaway HOME: nothing lands in the user's ~/.codex, ~/.gemini or ~/.cache.
+    const home = join(tmp, 'check-home');
+    mkdirSync(home, { recursive: true });
+    const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(tmp, RUNTIME_CACHE), XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share') };
     const c = spawnSync(args[0], args.slice(1), { cwd: tmp, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    rmSync(home, { recursive: true, force: true });
     if (c.status !== 0) {
       rmSync(tmp, { recursive: true, force: true });
       throw new Error(`${spec}: ${what} failed (exit ${c.status}):\n${c.stderr}${c.stdout}`);
