@@ -7,25 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { interleavedMedians } from './lib/interleave.mjs';
+import { bin, executingProject } from './lib/hook-project.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'apps/cli/bin/ratchet.js');
 const runs = Number(process.env.RATCHET_BENCH_RUNS ?? 40);
-
-const project = mkdtempSync(join(tmpdir(), 'ratchet-bench-hook-'));
-const ratchet = (...args) => {
-  const r = spawnSync(process.execPath, [bin, ...args, '--quiet', '--cwd', project], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-};
-ratchet('init');
-writeFileSync(join(project, 'ratchet.config.json'), JSON.stringify({ hooks: { strictness: 'enforce', maxStopBlocks: 1000 } }));
-writeFileSync(join(project, 'plan.txt'), 'set_plan bench\nplan_step_complete\ncreate_file_with_block src/a.js\nrun_in_bash_session close\n');
-ratchet('task', 'start', '--task-id', 'bench', '--no-network');
-ratchet('run', 'plan', 'plan.txt');
-ratchet('run', 'done');
-ratchet('run', 'done');
+const project = executingProject('ratchet-bench-hook-');
 
 // A second project for the reasoning gate: this Claude Code session's earlier prompts each reasoned and
 // started their routed skill (three reasoning and three skill sessions remembered), and the newest

@@ -21,16 +21,18 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = await import('node:fs');
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
-  // Hooks run on every tool call: `ratchet hook <event>` imports the event's own start-up file
-  // (dist/hooks/<event>.js, see src/hook-main.ts). The name is folded as parseHookEvent folds it
-  // (pre-tool-use, PreToolUse, pre_tool_use); any other form takes the full program. A folded name
-  // has no `-`, so it never reaches the `lazy-*` modules that share the directory.
+  // Hooks run on every tool call: `ratchet hook <event> [--harness <name>]` imports the event's own
+  // start-up file (dist/hooks/<event>.js, see src/hook-main.ts), which checks the harness name. The
+  // event is folded as parseHookEvent folds it (pre-tool-use, PreToolUse, pre_tool_use); any other
+  // form takes the full program. A folded name has no `-`, so it never reaches the `lazy-*` modules
+  // that share the directory.
   let code;
-  if (args.length === 2 && args[0] === 'hook') {
+  const harness = args.length === 4 && args[2] === '--harness' ? args[3] : args.length === 3 && args[2].startsWith('--harness=') ? args[2].slice(10) : undefined;
+  if (args[0] === 'hook' && (args.length === 2 || harness !== undefined)) {
     const key = args[1].toLowerCase().replace(/[-_]/g, '');
     const { existsSync } = process.getBuiltinModule('node:fs');
     const file = new URL(`../dist/hooks/${key}.js`, import.meta.url);
-    if (/^[a-z]{1,32}$/.test(key) && existsSync(file)) code = await (await import(file.href)).main();
+    if (/^[a-z]{1,32}$/.test(key) && existsSync(file)) code = await (await import(file.href)).main(harness);
   }
   if (code !== undefined) process.exitCode = code;
   else {

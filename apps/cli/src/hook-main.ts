@@ -6,6 +6,7 @@
  */
 import { readSync, writeSync } from 'node:fs';
 import { StdinTooLargeError, processIo, type Io } from './context.js';
+import { parseHarness } from './hook/events.js';
 import type { HookEvent } from './hook/payload.js';
 import { runHookWith, type HookHandler } from './hook/run.js';
 
@@ -70,7 +71,13 @@ function hookIo(): Io {
   };
 }
 
-/** Exit code for `ratchet hook <event>` answered by `handler` in this process. */
-export function hookMain(event: HookEvent, handler: HookHandler): Promise<number> {
-  return runHookWith(event, hookIo(), handler);
+/**
+ * Exit code for `ratchet hook <event> [--harness <name>]` answered by `handler` in this process;
+ * undefined for a harness this build does not know (the bin then runs the full program, which
+ * says so).
+ */
+export async function hookMain(event: HookEvent, handler: HookHandler, harnessName?: string): Promise<number | undefined> {
+  const harness = harnessName === undefined ? 'claude' : parseHarness(harnessName);
+  if (harness === undefined) return undefined;
+  return runHookWith(event, hookIo(), handler, undefined, harness);
 }

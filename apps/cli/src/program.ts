@@ -183,7 +183,17 @@ Start here:
       "also set up Claude Code (merged into .claude/settings.json and .mcp.json, never overwriting a value you set): the sandbox keeps Ratchet's files read-only to the agent's shell, Claude Code's file tools are denied them, the agent acts through Ratchet's MCP tools, and the hooks call `ratchet hook <event>` (hooks and MCP server come from the plugin instead when it is enabled)",
       false,
     )
-    .addHelpText('after', '\nExamples:\n  cd my-repo && ratchet init && ratchet protocol compile\n  ratchet init --claude --dry-run   # what it would add to .claude/settings.json and .mcp.json\n  ratchet init --claude             # then start `claude` in the repository')
+    .addOption(
+      new Option('--harness <name>', "also write that agent CLI's repository configuration for Ratchet's hooks (merged, idempotent; repeatable): claude, codex, gemini, copilot, opencode")
+        .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')])
+        .default(undefined),
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cd my-repo && ratchet init && ratchet protocol compile\n  ratchet init --claude --dry-run   # what it would add to .claude/settings.json and .mcp.json\n  ratchet init --claude             # then start `claude` in the repository\n' +
+        '  ratchet init --harness codex --harness gemini   # .codex/ and .gemini/ hooks, each CLI\'s sandbox over Ratchet\'s state\n\n' +
+        'Each agent CLI runs repository hooks only after a trust step of its own (init says which, once); `ratchet doctor` warns\nwhen it can see hooks configured but not trusted.',
+    )
     .action(action(() => import('./commands/init.js')));
 
   program

@@ -8,6 +8,8 @@
  *
  * Project-relative, `/`-separated; a trailing `/` covers the whole directory.
  */
+import { HOOK_CONFIG_PATHS } from './hook/harness-files.js';
+
 export type ProtectedKind = 'state' | 'rules' | 'config';
 
 export interface ProtectedPath {
@@ -33,13 +35,20 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
 const SIDECAR = /^\.(?:lock(?:\.break)?|digest|prev)$/;
 
 /** JIXO logs (`*.log.md`) anywhere in the project, and any lock file beside one. */
-const JIXO_LOG = /\.log\.md(?:\.lock(?:\.break)?)?$/;
+const JIXO_LOG = /\.log\.md(?:\.lock(?:\.break)?|\.digest|\.prev|\.rejected-[0-9TZ-]+)?$/;
 const JIXO_LOG_ENTRY: ProtectedPath = { path: '*.log.md', kind: 'state', how: 'through `ratchet jixo lock|task|log|unlock`' };
+
+/** Every agent CLI's hook (and sandbox) configuration: an agent that rewrote it would switch the rails off. */
+const HARNESS_CONFIG: readonly ProtectedPath[] = HOOK_CONFIG_PATHS.filter((path) => !PROTECTED_PATHS.some((p) => p.path === path)).map((path) => ({
+  path,
+  kind: 'config',
+  how: 'ask the user: the agent CLI\'s hooks and sandbox settings are theirs to change',
+}));
 
 /** The protected entry `rel` (project-relative, `/`-separated, any case) falls under, if any. */
 export function protectedEntry(rel: string): ProtectedPath | undefined {
   const key = rel.toLowerCase();
-  for (const p of PROTECTED_PATHS) {
+  for (const p of [...PROTECTED_PATHS, ...HARNESS_CONFIG]) {
     const path = p.path.toLowerCase();
     if (path.endsWith('/') ? key === path.slice(0, -1) || key.startsWith(path) : key === path || (key.startsWith(path) && SIDECAR.test(key.slice(path.length)))) return p;
   }

@@ -1,7 +1,9 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Context } from '../context.js';
+import { CliError } from '../errors.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { HARNESSES, parseHarness, type Harness } from '../hook/events.js';
 import { SCAFFOLD } from '../scaffold.js';
 
 type Outcome = 'created' | 'would-create' | 'unchanged' | 'kept' | 'skipped';
@@ -9,6 +11,7 @@ type Outcome = 'created' | 'would-create' | 'unchanged' | 'kept' | 'skipped';
 /** `ratchet init`: add Ratchet's files to the repository at --cwd. Existing files are never touched. */
 export default async function init(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const dryRun = options.dryRun === true;
+  const harnesses = harnessesOf(options.harness);
   const results: { path: string; outcome: Outcome; purpose: string }[] = [];
   const ids = await protocolIds(join(ctx.cwd, 'protocols'));
   for (const file of SCAFFOLD) {
@@ -42,8 +45,12 @@ export default async function init(ctx: Context, _args: string[], options: Recor
     results.push({ path: file.path, outcome, purpose: file.purpose });
   }
   const claude = options.claude === true ? await (await import('../claude-settings.js')).wireClaude(ctx.cwd, dryRun, ctx.io.env) : undefined;
+  const { setUpHarness } = harnesses.length > 0 ? await import('../harness-setup/index.js') : { setUpHarness: undefined };
+  const setups = [];
+  for (const harness of harnesses) setups.push(await setUpHarness!(ctx.cwd, harness, dryRun));
   if (ctx.json) {
-    ctx.emitJson({ ok: true, root: ctx.cwd, dryRun, files: results, ...(claude === undefined ? {} : { claude }) });
+    const harnessJson = setups.map((h) => ({ harness: h.harness, files: h.files, notes: h.notes, boundary: h.info.boundary, trustStep: h.info.trustStep }));
+    ctx.emitJson({ ok: true, root: ctx.cwd, dryRun, files: results, ...(claude === undefined ? {} : { claude }), ...(setups.length === 0 ? {} : { harnesses: harnessJson }) });
     return EXIT_OK;
   }
   if (claude !== undefined) {
@@ -64,6 +71,19 @@ export default async function init(ctx: Context, _args: string[], options: Recor
       ctx.note("The sandbox needs bubblewrap and socat on Linux (`sudo apt-get install bubblewrap socat`); nothing on macOS. With failIfUnavailable, Claude Code refuses to run shell commands without it.");
     }
   }
+  for (const h of setups) {
+    for (const f of h.files) ctx.out(`${HARNESS_LABEL[f.action]}  ${f.path}  — ${h.info.title}: ${f.what}`);
+    for (const n of h.notes) ctx.note(n);
+    // Said once, when the hooks are new: until this step the harness skips them without a warning.
+    if (h.addedHooks && !dryRun) {
+      ctx.out(`\nTrust step for ${h.info.title}: ${h.info.trustStep}`);
+      ctx.out(
+        h.info.boundary === 'sandbox'
+          ? `${h.info.title}'s own sandbox keeps Ratchet's state read-only to the agent's commands and file tools; the agent changes it through Ratchet's hooks and MCP server (install @ratchet/mcp-server).`
+          : `${h.info.title} has no sandbox Ratchet configures: the agent's shell has your rights. The hooks refuse the writes they see, and Ratchet detects a state file changed behind its back afterwards (\`ratchet doctor\`).`,
+      );
+    }
+  }
   const label: Record<Outcome, string> = {
     created: 'created  ',
     'would-create': 'would create',
@@ -76,6 +96,28 @@ export default async function init(ctx: Context, _args: string[], options: Recor
   const kept = results.filter((r) => r.outcome === 'kept').length;
   if (kept > 0) ctx.note(`${kept} existing file${kept === 1 ? '' : 's'} left as they were; compare with \`ratchet init --dry-run --json\`.`);
   return EXIT_OK;
+}
+
+const HARNESS_LABEL: Record<string, string> = {
+  created: 'created  ',
+  updated: 'updated  ',
+  unchanged: 'up to date',
+  'would-create': 'would create',
+  'would-update': 'would update',
+  kept: 'kept (not Ratchet\'s; not overwritten)',
+};
+
+/** `--harness codex --harness gemini` (or `codex,gemini`), checked and without repeats. */
+function harnessesOf(value: unknown): Harness[] {
+  if (value === undefined) return [];
+  const names = Array.isArray(value) ? (value as unknown[]).map((v) => (typeof v === 'string' ? v : '')) : [typeof value === 'string' ? value : ''];
+  const out: Harness[] = [];
+  for (const name of names) {
+    const harness = parseHarness(name);
+    if (harness === undefined) throw new CliError(`--harness ${name}: unknown agent CLI (known: ${HARNESSES.join(', ')})`);
+    if (!out.includes(harness)) out.push(harness);
+  }
+  return out;
 }
 
 /** protocol_id -> file name, for every `*.protocol.json` in the repository's protocols directory that parses. */

@@ -11,16 +11,20 @@ export type HookAnswer =
   | { kind: 'block'; reason: string };
 
 export function writeAnswer(io: Io, answer: HookAnswer): void {
+  const text = claudeAnswerText(answer);
+  if (text !== '') io.stdout(text);
+}
+
+/** The answer as Claude Code reads it (Codex reads the same): one JSON line, or nothing. */
+export function claudeAnswerText(answer: HookAnswer): string {
   switch (answer.kind) {
     case 'none':
-      return;
+      return '';
     case 'deny':
-      io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: answer.reason } })}\n`);
-      return;
+      return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: answer.reason } })}\n`;
     case 'note':
-      io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: answer.event, additionalContext: answer.context } })}\n`);
-      return;
+      return `${JSON.stringify({ hookSpecificOutput: { hookEventName: answer.event, additionalContext: answer.context } })}\n`;
     case 'block':
-      io.stdout(`${JSON.stringify({ decision: 'block', reason: answer.reason })}\n`);
+      return `${JSON.stringify({ decision: 'block', reason: answer.reason })}\n`;
   }
 }

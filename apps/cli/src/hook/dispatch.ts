@@ -3,6 +3,7 @@
  * same module its start-up bundle is built from (src/hook/fast/), so both paths answer alike.
  */
 import type { Io } from '../context.js';
+import type { Harness } from './events.js';
 import type { HookEvent } from './payload.js';
 import { runHookWith, type HookHandler } from './run.js';
 
@@ -22,6 +23,6 @@ async function handlerFor(event: HookEvent): Promise<HookHandler> {
   }
 }
 
-export async function runHook(event: HookEvent, io: Io, explicitCwd?: string): Promise<number> {
-  return runHookWith(event, io, await handlerFor(event), explicitCwd);
+export async function runHook(event: HookEvent, io: Io, explicitCwd?: string, harness: Harness = 'claude'): Promise<number> {
+  return runHookWith(event, io, await handlerFor(event), explicitCwd, harness);
 }

@@ -1,31 +1,16 @@
 /**
- * A Claude Code hook payload, read leniently: Claude Code adds fields between releases and a hook
- * must never crash on one it does not know. Only the fields Ratchet acts on are typed; a missing
- * or mistyped one reads as absent, never as an error (the hook then fails open).
+ * A hook payload, read leniently: agent CLIs add fields between releases and a hook must never
+ * crash on one it does not know. Only the fields Ratchet acts on are typed; a missing or mistyped
+ * one reads as absent, never as an error (the hook then fails open). Claude Code's shape is the
+ * one the decisions read; the other harnesses' adapters (src/hook/adapters/) map theirs onto it.
  */
+import { HOOK_EVENTS, harnessEventName, parseHookEvent, type Harness, type HookEvent } from './events.js';
 
-/** The hook events `ratchet hook` answers, as the CLI spells them. */
-export const HOOK_EVENTS = ['session-start', 'user-prompt-submit', 'pre-tool-use', 'post-tool-use', 'stop', 'subagent-stop'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+export { HOOK_EVENTS, parseHookEvent, type HookEvent };
 
-/** Claude Code's own names, in the order of HOOK_EVENTS (hookEventName in the answers). */
-const CLAUDE_NAMES: Record<HookEvent, string> = {
-  'session-start': 'SessionStart',
-  'user-prompt-submit': 'UserPromptSubmit',
-  'pre-tool-use': 'PreToolUse',
-  'post-tool-use': 'PostToolUse',
-  stop: 'Stop',
-  'subagent-stop': 'SubagentStop',
-};
-
+/** Claude Code's own name for an event (hookEventName in the answers). */
 export function claudeEventName(event: HookEvent): string {
-  return CLAUDE_NAMES[event];
-}
-
-/** `pre-tool-use`, `PreToolUse` and `pretooluse` all name the same event. */
-export function parseHookEvent(name: string): HookEvent | undefined {
-  const key = name.toLowerCase().replace(/[-_]/g, '');
-  return HOOK_EVENTS.find((event) => event.replace(/-/g, '') === key);
+  return harnessEventName('claude', event)!;
 }
 
 /** Payloads larger than this are refused unread (Claude Code's own are a few KiB). */
@@ -44,25 +29,39 @@ export interface HookPayload {
   toolUseId: string | undefined;
   /** The session's transcript (JSONL), where the harness keeps one. */
   transcriptPath: string | undefined;
+  /** The agent CLI that sent it (absent: Claude Code). */
+  harness?: Harness;
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** Parse the payload text; throws SyntaxError / TypeError with a short message on anything unusable. */
-export function parsePayload(text: string): HookPayload {
+/** The payload text as a JSON object; throws SyntaxError / TypeError with a short message on anything unusable. */
+export function readPayloadObject(text: string): Record<string, unknown> {
   const trimmed = text.replace(/^\uFEFF/, '').trim();
-  if (trimmed === '') throw new TypeError('the hook payload is empty (Claude Code sends JSON on standard input)');
+  if (trimmed === '') throw new TypeError('the hook payload is empty (the agent CLI sends JSON on standard input)');
   const raw = JSON.parse(trimmed) as unknown;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new TypeError('the hook payload is not a JSON object');
-  const o = raw as Record<string, unknown>;
-  const input = o.tool_input;
+  return raw as Record<string, unknown>;
+}
+
+/** Own, plain-object fields only: a hostile payload's `__proto__` key is just data here. */
+export function ownObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.assign(Object.create(null) as Record<string, unknown>, value) : {};
+}
+
+/** Parse a Claude Code payload's text; throws SyntaxError / TypeError with a short message on anything unusable. */
+export function parsePayload(text: string): HookPayload {
+  return claudePayload(readPayloadObject(text));
+}
+
+/** A Claude Code payload object as the decisions read it (Codex's payloads have the same shape). */
+export function claudePayload(o: Record<string, unknown>): HookPayload {
   return {
     sessionId: str(o.session_id),
     cwd: str(o.cwd),
     eventName: str(o.hook_event_name),
     toolName: str(o.tool_name),
-    // Own, plain-object fields only: a hostile payload's `__proto__` key is just data here.
-    toolInput: typeof input === 'object' && input !== null && !Array.isArray(input) ? Object.assign(Object.create(null) as Record<string, unknown>, input) : {},
+    toolInput: ownObject(o.tool_input),
     toolResponse: o.tool_response,
     prompt: str(o.prompt),
     stopHookActive: o.stop_hook_active === true,

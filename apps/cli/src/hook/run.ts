@@ -1,6 +1,7 @@
 /**
- * `ratchet hook <event>`: read one Claude Code hook payload from standard input and answer it.
- * Each event's handler lives in its own module (src/hook/fast/).
+ * `ratchet hook <event> [--harness <name>]`: read one hook payload from standard input and answer
+ * it. The harness's adapter (adapters/) reads its payload into the one shape the decisions read and
+ * writes their answer in its format; each event's handler lives in its own module (src/hook/fast/).
  * A hook that cannot decide refuses (DESIGN.md principle 11): a payload that cannot be read or is
  * too large, or an error inside Ratchet, denies the tool call (read-only tools excepted) and blocks
  * the stop, saying why; events that cannot refuse (post-tool-use, session start, a prompt) note it
@@ -10,10 +11,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { StdinTooLargeError, makeContext, type Context, type Io } from '../context.js';
-import { writeAnswer, type HookAnswer } from './answer.js';
+import { adapterFor } from './adapters/index.js';
+import type { HookAnswer } from './answer.js';
 import { CONFIG_FILE } from './config.js';
+import type { Harness } from './events.js';
 import { recordRefusal } from './refusals.js';
-import { MAX_PAYLOAD_BYTES, parsePayload, type HookEvent, type HookPayload } from './payload.js';
+import { MAX_PAYLOAD_BYTES, readPayloadObject, type HookEvent, type HookPayload } from './payload.js';
 import { READ_ONLY_TOOLS } from './step-tools.js';
 
 const isDir = (path: string): boolean => {
@@ -27,8 +30,9 @@ const isDir = (path: string): boolean => {
 const usesRatchet = (dir: string): boolean => isDir(join(dir, '.ratchet')) || existsSync(join(dir, CONFIG_FILE));
 
 /**
- * The project: `--cwd` when given, else CLAUDE_PROJECT_DIR (Claude Code sets it for hooks), else the
- * nearest directory at or above the payload's cwd that uses Ratchet.
+ * The project: `--cwd` when given, else CLAUDE_PROJECT_DIR (Claude Code sets it for hooks, and Gemini
+ * CLI and Copilot CLI set it too), else the nearest directory at or above the payload's cwd that
+ * uses Ratchet.
  */
 export function hookRoot(io: Io, payload: Pick<HookPayload, 'cwd'>, explicit: string | undefined): string | undefined {
   if (explicit !== undefined) return usesRatchet(explicit) ? explicit : undefined;
@@ -60,17 +64,24 @@ export function oversizeRefusal(event: HookEvent): HookAnswer | undefined {
 export type HookHandler = (ctx: Context, root: string, payload: HookPayload) => Promise<HookAnswer>;
 
 /**
- * Read, parse and answer one payload with `handler`. The handler is a parameter so that each
- * event's start-up bundle (src/hook/fast/) carries only its own handler's code.
+ * Read, parse and answer one payload with `handler`, as `harness` sends and reads them. The handler
+ * is a parameter so that each event's start-up bundle (src/hook/fast/) carries only its own
+ * handler's code.
  */
-export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler, explicitCwd?: string): Promise<number> {
+export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler, explicitCwd?: string, harness: Harness = 'claude'): Promise<number> {
+  const adapter = adapterFor(harness);
+  const answer = (a: HookAnswer): number => {
+    const reply = adapter.reply(event, a);
+    if (reply.stdout !== '') io.stdout(reply.stdout);
+    return reply.exitCode;
+  };
   /** Refuse what can be refused, saying why; note the rest. Silent outside Ratchet projects. */
   const failClosed = (message: string, payload?: HookPayload): number => {
     if (hookRoot(io, payload ?? EMPTY_PAYLOAD, explicitCwd) === undefined) return 0;
     const why = `Ratchet could not decide (${message}), so it refuses until it can; if this persists, a person runs \`ratchet doctor\``;
-    if (event === 'pre-tool-use' && !(payload?.toolName !== undefined && READ_ONLY_TOOLS.has(payload.toolName))) writeAnswer(io, { kind: 'deny', reason: `${why}.` });
-    else if (event === 'stop' || event === 'subagent-stop') writeAnswer(io, { kind: 'block', reason: `${why}.` });
-    else io.stderr(`ratchet hook ${event}: ${message}\n`);
+    if (event === 'pre-tool-use' && !(payload?.toolName !== undefined && READ_ONLY_TOOLS.has(payload.toolName))) return answer({ kind: 'deny', reason: `${why}.` });
+    if (event === 'stop' || event === 'subagent-stop') return answer({ kind: 'block', reason: `${why}.` });
+    io.stderr(`ratchet hook ${event}${harness === 'claude' ? '' : ` --harness ${harness}`}: ${message}\n`);
     return 0;
   };
   let text: string;
@@ -82,14 +93,13 @@ export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler
       // Not read, so not checked: a tool call or a stop that cannot be checked is refused.
       const refusal = oversizeRefusal(event);
       if (refusal === undefined) return failClosed(`the hook payload is over ${MAX_PAYLOAD_BYTES} bytes and was not read`);
-      if (hookRoot(io, EMPTY_PAYLOAD, explicitCwd) !== undefined) writeAnswer(io, refusal);
-      return 0;
+      return hookRoot(io, EMPTY_PAYLOAD, explicitCwd) === undefined ? 0 : answer(refusal);
     }
     return failClosed(`cannot read the hook payload: ${(err as Error).message}`);
   }
   let payload: HookPayload;
   try {
-    payload = parsePayload(text);
+    payload = adapter.read(event, readPayloadObject(text));
   } catch (err) {
     return failClosed(`the hook payload is not usable JSON: ${(err as Error).message}`);
   }
@@ -97,11 +107,11 @@ export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler
     const root = hookRoot(io, payload, explicitCwd);
     if (root === undefined) return 0;
     const ctx = makeContext(io, { json: false, quiet: false, cwd: root, color: false });
-    const answer = await handler(ctx, root, payload);
-    writeAnswer(io, answer);
+    const decided = await handler(ctx, root, payload);
+    const code = answer(decided);
     // After the answer, never instead of it: a refusal goes to the log `ratchet serve` shows.
-    if (answer.kind === 'deny' || answer.kind === 'block') await recordRefusal(root, event, answer, payload, io.env).catch((err: unknown) => io.stderr(`ratchet hook ${event}: the refusal was not logged: ${(err as Error).message}\n`));
-    return 0;
+    if (decided.kind === 'deny' || decided.kind === 'block') await recordRefusal(root, event, decided, payload, io.env).catch((err: unknown) => io.stderr(`ratchet hook ${event}: the refusal was not logged: ${(err as Error).message}\n`));
+    return code;
   } catch (err) {
     return failClosed(err instanceof Error ? err.message : String(err), payload);
   }

@@ -123,9 +123,14 @@ const doctor: CommandAction = async (ctx, _args, options) => {
   reports.push(...(await jixoLogReports(ctx)));
   reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const bad = reports.filter((r) => r.problems.length > 0);
+  // Hooks configured for an agent CLI that has not been told to trust them run nowhere: say so.
+  // A warning, not a problem: the state is fine, and the user may not use that CLI on this machine.
+  const { trustWarnings } = await import('../../harness-setup/trust.js');
+  const trust = trustWarnings(ctx.cwd, ctx.io.env);
   if (ctx.json) {
-    ctx.emitJson({ ok: bad.length === 0, files: reports });
+    ctx.emitJson({ ok: bad.length === 0, files: reports, ...(trust.length === 0 ? {} : { hookTrust: trust }) });
   } else {
+    for (const w of trust) ctx.out(`warning: ${w.harness}: ${w.message}`);
     for (const r of bad) {
       for (const p of r.problems) ctx.out(`${r.file}${p.line === undefined ? '' : `:${p.line}:${p.column ?? 1}`}: ${p.code}: ${p.message}`);
     }

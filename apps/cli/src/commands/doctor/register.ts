@@ -21,6 +21,8 @@ export const registerDoctor: RegisterArea = (program: Command, action) => {
       '\nExit codes: 0 all well (or the accept/restore was done), 1 problems found, 2 bad input or refused.\n' +
         'Files Ratchet wrote before digests existed, or that were created by hand, have no <file>.digest: they are listed as not tracked.\n' +
         'JSONL logs are appended on every tool call and carry no digest: doctor only checks that every line parses.\n' +
+        "It also warns when the repository holds Ratchet's hooks for Codex, Gemini CLI or Copilot CLI and that CLI's own trust record\n" +
+        '(~/.codex/config.toml, ~/.gemini/trustedFolders.json, ~/.copilot/config.json) shows it would skip them; warnings do not change the exit code.\n' +
         '\nExamples:\n  ratchet doctor\n  ratchet doctor --json\n  ratchet doctor --restore .ratchet/session.json\n  ratchet doctor --accept .ratchet/flows/s1.json',
     )
     .action(action(() => import('./doctor.js')));

@@ -3,15 +3,17 @@
  * --claude` call it). The bin answers `ratchet hook <event>` on a fast path (src/hook-main.ts);
  * this definition gives it help text and serves every other form (`--cwd`, `--help`).
  */
-import { Argument } from 'commander';
+import { Argument, Option } from 'commander';
 import type { RegisterArea } from '../../areas.js';
+import { HARNESSES } from '../../hook/events.js';
 import { HOOK_EVENTS } from '../../hook/payload.js';
 
 export const registerHook: RegisterArea = (program, action) => {
   program
     .command('hook')
-    .description('answer a Claude Code hook: reads its JSON payload on stdin, prints the answer (deny a tool, block a stop, add context); errors fail open')
+    .description('answer an agent CLI\'s hook (Claude Code by default): reads its JSON payload on stdin, prints the answer (deny a tool, block a stop, add context); errors fail open')
     .addArgument(new Argument('<event>', 'the hook event').choices([...HOOK_EVENTS]))
+    .addOption(new Option('--harness <name>', 'the agent CLI that calls: its payload is read and the answer written in its format').choices([...HARNESSES]).default('claude'))
     .addHelpText(
       'after',
       `
@@ -22,11 +24,17 @@ What each event does:
   post-tool-use       appends the tool call to logs/activity.log.jsonl
   stop, subagent-stop blocks stopping while a task, flow, claim or JIXO lock of this session is open
 
-Settings: ratchet.config.json, section "hooks" (strictness off|warn|enforce, maxStopBlocks, reasoningFlow,
-bypassPrefix, planningWrites). Wire it into Claude Code with the Ratchet plugin or \`ratchet init --claude\`.
+Harnesses (--harness): claude (default), codex, gemini, copilot, opencode. Each names these events its own way
+(Gemini: BeforeTool, AfterAgent, ...; Copilot: preToolUse, agentStop, ...); its configuration calls
+\`ratchet hook <event> --harness <name>\` with Ratchet's names, and gets the answer in its own format.
 
-Example:
-  echo '{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":".ratchet/session.json"},"cwd":"."}' | ratchet hook pre-tool-use`,
+Settings: ratchet.config.json, section "hooks" (strictness off|warn|enforce, maxStopBlocks, reasoningFlow,
+bypassPrefix, planningWrites). Wire it with the Claude Code plugin, \`ratchet init --claude\`, or
+\`ratchet init --harness <name>\` for the other agent CLIs.
+
+Examples:
+  echo '{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":".ratchet/session.json"},"cwd":"."}' | ratchet hook pre-tool-use
+  echo '{"toolName":"bash","toolArgs":{"command":"rm -rf .ratchet"},"cwd":"."}' | ratchet hook pre-tool-use --harness copilot`,
     )
     .action(action(() => import('./run.js')));
 };

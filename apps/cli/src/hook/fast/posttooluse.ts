@@ -17,4 +17,4 @@ export const handle: HookHandler = async (ctx, root, payload) => {
   await postToolUse(root, payload, session, ctx.io.env);
   return { kind: 'none' };
 };
-export const main = (): Promise<number> => hookMain('post-tool-use', handle);
+export const main = (harness?: string): Promise<number | undefined> => hookMain('post-tool-use', handle, harness);

@@ -5,4 +5,4 @@ import { preToolUse } from '../pre-tool-use.js';
 import type { HookHandler } from '../run.js';
 
 export const handle: HookHandler = (ctx, root, payload) => Promise.resolve(preToolUse(root, payload, () => activeWork(root, payload.sessionId, ctx.io.env)));
-export const main = (): Promise<number> => hookMain('pre-tool-use', handle);
+export const main = (harness?: string): Promise<number | undefined> => hookMain('pre-tool-use', handle, harness);

@@ -4,4 +4,4 @@ import { sessionStart } from '../context-events.js';
 import type { HookHandler } from '../run.js';
 
 export const handle: HookHandler = (ctx, _root, payload) => sessionStart(ctx, payload);
-export const main = (): Promise<number> => hookMain('session-start', handle);
+export const main = (harness?: string): Promise<number | undefined> => hookMain('session-start', handle, harness);

@@ -4,4 +4,4 @@ import type { HookHandler } from '../run.js';
 import { stop } from '../stop.js';
 
 export const handle: HookHandler = (ctx, _root, payload) => stop(ctx, payload);
-export const main = (): Promise<number> => hookMain('stop', handle);
+export const main = (harness?: string): Promise<number | undefined> => hookMain('stop', handle, harness);

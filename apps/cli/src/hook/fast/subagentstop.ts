@@ -3,4 +3,4 @@ import { hookMain } from '../../hook-main.js';
 import { handle } from './stop.js';
 
 export { handle };
-export const main = (): Promise<number> => hookMain('subagent-stop', handle);
+export const main = (harness?: string): Promise<number | undefined> => hookMain('subagent-stop', handle, harness);
