@@ -17,7 +17,7 @@ describe('schemas', () => {
 
   test('the hand-written checkLesson agrees with the zod schema', () => {
     const md = postMortem(
-      "**Lesson:** a\n**Action:** add tool 'x' to protocol 'p'\n\n**Lesson:** b\n**Action:** update rule 'r' in protocol 'p' to 'y'\n\n**Lesson:** c\n**Action:** other\n\n**Lesson:** d\n**Action:** propose code change to 'f'\n```diff\n@@ -1 +1 @@\n-a\n+b\n```",
+      "**Lesson:** the first lesson\n**Action:** add tool 'x' to protocol 'p'\n\n**Lesson:** the second lesson\n**Action:** update rule 'r' in protocol 'p' to 'y'\n\n**Lesson:** the third lesson\n**Action:** some other action\n\n**Lesson:** the fourth lesson\n**Action:** propose code change to 'f'\n```diff\n@@ -1 +1 @@\n-a\n+b\n```",
     );
     const good = extractLessons(md, { path: 'pm.md', now: NOW }).lessons;
     const bad: unknown[] = [
