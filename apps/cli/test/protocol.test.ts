@@ -206,7 +206,7 @@ describe('ratchet protocol compile', () => {
     expect(await run(['protocol', 'compile'], c.io)).toBe(0);
     expect(c.out()).toContain('docs/CLAUDE.md: created');
     expect(await readFile(join(dir, 'docs/CLAUDE.md'), 'utf8')).toBe(await readFile(join(dir, 'AGENTS.md'), 'utf8'));
-    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** x\n**Action:** add tool 'ratchet fsm check' to protocol 'greeting'\n");
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** a lesson worth keeping\n**Action:** add tool 'ratchet fsm check' to protocol 'greeting'\n");
     expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
     const apply = capture(dir);
     expect(await run(['lessons', 'apply'], apply.io)).toBe(0);

@@ -32,6 +32,8 @@ import type { CommandAction } from '../../program.js';
 const STATE_DIR = '.ratchet';
 /** State files outside .ratchet/ that doctor checks too. */
 const OTHER_FILES = ['logs/activity.log.jsonl', 'knowledge_core/lessons.jsonl', 'knowledge_core/plan_registry.json'];
+/** JSONL state written whole through the store with a digest record (not an append-only log). */
+const TRACKED_JSONL = /(?:^|[\\/])knowledge_core[\\/]lessons\.jsonl$/u;
 
 /** The schemaVersion each known document supports, by path relative to the project (`*` is one name). */
 const KNOWN: ReadonlyArray<[RegExp, number]> = [
@@ -161,7 +163,8 @@ function check(ctx: Context, path: string): FileReport | undefined {
     return report;
   }
   if (path.endsWith('.jsonl')) {
-    // Appended on every tool call: no digest (see the store's README). Every line must parse.
+    // Logs are appended on every tool call: no digest (see the store's README). Every line must parse.
+    // The lessons file is state: its digest record is checked too (below the line check).
     let lineNumber = 0;
     for (const line of text.split('\n')) {
       lineNumber++;
@@ -173,6 +176,7 @@ function check(ctx: Context, path: string): FileReport | undefined {
         report.problems.push(placed('corrupt', err));
       }
     }
+    if (TRACKED_JSONL.test(path)) digestCheck(path, text, report);
     return report;
   }
   let value: unknown;
@@ -182,16 +186,7 @@ function check(ctx: Context, path: string): FileReport | undefined {
     if (!(err instanceof StoreError)) throw err;
     report.problems.push(placed('corrupt', err));
   }
-  try {
-    const record = readDigestRecord(path);
-    report.tracked = record !== undefined;
-    if (record !== undefined) report.writtenAt = record.writtenAt;
-    // Full check (SHA-256 whatever the size); a concurrent writer is waited out like any reader.
-    checkDigest(path, text, () => readTextFileSync(path).text, { full: true });
-  } catch (err) {
-    if (!(err instanceof StoreError)) throw err;
-    report.problems.push({ code: err instanceof TamperedError ? 'tampered' : 'unreadable', message: err.reason });
-  }
+  digestCheck(path, text, report);
   const found = (value as { schemaVersion?: unknown } | undefined)?.schemaVersion;
   if (typeof found === 'number') report.schemaVersion = found;
   const rel = relative(ctx.cwd, path).split(sep).join('/');
@@ -203,6 +198,20 @@ function check(ctx: Context, path: string): FileReport | undefined {
     }
   }
   return report;
+}
+
+/** Whether the file is what Ratchet last wrote (a tampered or unreadable record is a problem on the report). */
+function digestCheck(path: string, text: string, report: FileReport): void {
+  try {
+    const record = readDigestRecord(path);
+    report.tracked = record !== undefined;
+    if (record !== undefined) report.writtenAt = record.writtenAt;
+    // Full check (SHA-256 whatever the size); a concurrent writer is waited out like any reader.
+    checkDigest(path, text, () => readTextFileSync(path).text, { full: true });
+  } catch (err) {
+    if (!(err instanceof StoreError)) throw err;
+    report.problems.push({ code: err instanceof TamperedError ? 'tampered' : 'unreadable', message: err.reason });
+  }
 }
 
 function placed(code: ProblemCode, err: StoreError): Problem {
@@ -221,10 +230,12 @@ async function repair(ctx: Context, what: 'accept' | 'restore', file: string): P
   }
   const path = resolveInsideRoot(ctx.cwd, file, { allowAbsolute: true });
   const shown = displayPath(ctx, path);
-  if (path.endsWith('.jsonl')) throw new CliError(`${shown}: JSONL logs carry no digest record; there is nothing to ${what}`, { file: shown });
+  const lessons = TRACKED_JSONL.test(path);
+  if (path.endsWith('.jsonl') && !lessons) throw new CliError(`${shown}: JSONL logs carry no digest record; there is nothing to ${what}`, { file: shown });
   if (what === 'accept') {
-    // A file that does not parse would only fail on the next read: fix it first.
-    parseJson(readTextFileSync(path).text, { path });
+    // A file that does not parse would only fail on the next read: fix it first. (A lessons file
+    // keeps bad lines as they are, reported by every lessons command: accepting it is the person's call.)
+    if (!lessons) parseJson(readTextFileSync(path).text, { path });
     const record = await acceptCurrent(path);
     if (ctx.json) ctx.emitJson({ ok: true, file: shown, accepted: record });
     else ctx.out(`${shown}: its current content is now recorded as good (${record.writtenAt})`);
