@@ -239,6 +239,9 @@ describe('ratchet lessons', () => {
       expect(await run(args, c.io), args.join(' ')).toBe(2);
       expect(c.err()).toMatch(/^knowledge_core\/lessons\.jsonl: changed outside Ratchet: .*ratchet doctor --restore/);
     }
+    const doctor = capture(dir);
+    expect(await run(['doctor'], doctor.io)).toBe(1);
+    expect(doctor.out()).toContain('knowledge_core/lessons.jsonl: tampered: changed outside Ratchet');
     expect(await run(['doctor', '--restore', 'knowledge_core/lessons.jsonl'], capture(dir).io)).toBe(0);
     expect(await readFile(lessonsPath, 'utf8')).toBe(good);
     expect(await run(['lessons', 'list'], capture(dir).io)).toBe(0);
@@ -267,6 +270,23 @@ describe('ratchet lessons', () => {
       'pm.md:6:1: section "3. Corrective Actions & Lessons Learned": the action "y" says too little (0 real words; at least 3): write what will change, or a recognised action',
     ]);
     expect(existsSync(join(dir, 'knowledge_core/lessons.jsonl'))).toBe(false);
+  });
+
+  test("coming from Jules: lessons the original's tools wrote are listed with their fields; the line that says nothing is refused with why (exit 2)", async () => {
+    const dir = await tour();
+    const synth = join(repoRoot, 'packages/self-correction/test/fixtures/jules/synth');
+    await mkdir(join(dir, 'knowledge_core'));
+    await cp(join(synth, 'lessons-v1.jsonl'), join(dir, 'knowledge_core/lessons.jsonl'));
+    const v1 = capture(dir);
+    expect(await run(['--json', 'lessons', 'list'], v1.io)).toBe(0);
+    const listed = JSON.parse(v1.out()) as { lessons: { lesson_id: string; status: string; extra?: Record<string, unknown> }[] };
+    expect(listed.lessons.map((l) => l.status)).toEqual(['manual', 'manual', 'manual', 'pending']);
+    expect(listed.lessons[3]!.extra).toHaveProperty('failure');
+    await cp(join(synth, 'lessons-v2.jsonl'), join(dir, 'knowledge_core/lessons.jsonl'));
+    const v2 = capture(dir);
+    expect(await run(['lessons', 'list'], v2.io)).toBe(2);
+    expect(v2.out().trim().split('\n')).toHaveLength(3);
+    expect(v2.err()).toMatch(/^knowledge_core\/lessons\.jsonl:4: not a lesson: .*task "\[TASK_ID\]".*remove the line/);
   });
 
   test('bad input: a post-mortem without the section, a missing file: exit 2 naming the file', async () => {
