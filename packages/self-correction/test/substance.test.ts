@@ -4,7 +4,8 @@
  * section and `Lesson: x / Action: y` was submitted to DONE).
  */
 import { describe, expect, test } from 'vitest';
-import { LESSON_MIN_WORDS, LessonsError, POSTMORTEM_SECTIONS, checkPostMortem, extractLessons, isBracketPlaceholder, realWords, renderPostMortemTemplate, templateLines } from '../src/index.js';
+import { LESSON_MIN_WORDS, POSTMORTEM_SECTIONS, checkPostMortem, extractLessons, isBracketPlaceholder, realWords, renderPostMortemTemplate, templateLines } from '../src/index.js';
+import { refusal } from './support.js';
 
 const NOW = '2030-01-02T03:04:05.000Z';
 const template = renderPostMortemTemplate({ taskId: 'T-1', startedAt: 'S', endedAt: 'E', outcome: 'success' });
@@ -24,16 +25,6 @@ const GOOD = {
   lessons: "**Lesson:** Plans were run before anyone linted them.\n**Action:** add tool 'ratchet plan lint' to protocol 'fdc'".replace('Plans were run before anyone linted them', 'Our plan read a file before creating it'),
   followUps: 'None.',
 };
-
-function refusal(fn: () => unknown): LessonsError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof LessonsError) return err;
-    throw err;
-  }
-  throw new Error('expected a LessonsError');
-}
 
 describe('real words', () => {
   test('letters in words of two or more, not one letter repeated; scripts without spaces count per word; markdown is no content', () => {

@@ -8,22 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LessonsError, extractLessons, parseLessons, readLessons, updateLessons } from '../src/index.js';
+import { extractLessons, parseLessons, readLessons, updateLessons } from '../src/index.js';
+import { refusal } from './support.js';
 
 const SYNTH = fileURLToPath(new URL('./fixtures/jules/synth/', import.meta.url));
 const read = (name: string): string => readFileSync(join(SYNTH, name), 'utf8');
 const NOW = '2030-01-02T03:04:05.000Z';
 const extract = (name: string) => extractLessons(read(name), { path: name, now: NOW });
-
-function failure(fn: () => unknown): LessonsError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof LessonsError) return err;
-    throw err;
-  }
-  throw new Error('expected a LessonsError');
-}
 
 describe("lessons.jsonl as the original's tools wrote it", () => {
   it("knowledge_compiler.py: the text under \"lesson\", a placeholder action's text in parameters.description, a date with a time", () => {
@@ -80,7 +71,7 @@ describe("lessons.jsonl as the original's tools wrote it", () => {
 
 describe("post-mortems as the original's templates and reports wrote them", () => {
   it('the unfilled template yields no pending lesson: each placeholder is refused at its line, in its section', () => {
-    const err = failure(() => extract('postmortem-template.md'));
+    const err = refusal(() => extract('postmortem-template.md'));
     expect(err.code).toBe('no-substance');
     expect(err.diagnostics?.map((d) => [d.line, d.message])).toEqual([
       [35, 'section "3. Corrective Actions & Lessons Learned": the action "[Description of the corrective action]" is a template placeholder, not an action: write what will change'],
@@ -118,13 +109,13 @@ describe("post-mortems as the original's templates and reports wrote them", () =
     expect(found.lessons.map((l) => [l.task_id, l.date, l.insight, l.action.command])).toEqual([
       ['sentinel_run_tool.py', '2025-11-03', "The task 'sentinel_run_tool.py' completed with status 'SUCCESS'.", 'manual'],
     ]);
-    const err = failure(() => extract('postmortem-structured-template.md'));
+    const err = refusal(() => extract('postmortem-structured-template.md'));
     expect(err.diagnostics?.map((d) => d.line)).toEqual([12, 32]);
     expect(err.message).toContain("the JSON lesson is the template's unfilled example (\"[UUID]\", \"[TASK_ID]\")");
   });
 
   it('a post-mortem without a lessons section names the sections it has', () => {
-    const err = failure(() => extractLessons('# Report\n\n## 1. Executive Summary\n\nAll good.\n\n## 2. Timeline\n\n- started\n', { path: 'r.md', now: NOW }));
+    const err = refusal(() => extractLessons('# Report\n\n## 1. Executive Summary\n\nAll good.\n\n## 2. Timeline\n\n- started\n', { path: 'r.md', now: NOW }));
     expect(err.code).toBe('no-section');
     expect(err.reason).toContain('(the sections found: "1. Executive Summary", "2. Timeline")');
   });
