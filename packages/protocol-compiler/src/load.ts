@@ -126,13 +126,20 @@ async function loadWith(dir: string, names: readonly string[], validator: Protoc
   const standalone: { file: string; name: string; text: string }[] = [];
   const proseNames = names.filter((n) => !n.startsWith(CHILD_SUMMARY) && !n.endsWith(AUTODOC_SUFFIX) && (n.endsWith(PROSE_SUFFIX) || NUMBERED_PROSE.test(n)));
   // Protocols whose prose is named after them: a numbered neighbour never takes their place.
-  const named = new Set(proseNames.map(proseBase).filter((b) => byBase.has(b) || jsonNames.some((n) => baseOf(n) === b)));
+  const jsonBases = new Set(jsonNames.map(baseOf));
+  const named = new Set(proseNames.map(proseBase).filter((b) => jsonBases.has(b)));
+  // Protocol sources by numeric prefix (`NN-` / `NN_`), for numbered prose.
+  const byPrefix = new Map<string, string[]>();
+  for (const name of jsonNames) {
+    const prefix = /^(\d+)[-_]/.exec(name)?.[1];
+    if (prefix !== undefined) byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), name]);
+  }
   for (const name of proseNames) {
     const file = join(dir, name);
     const numbered = NUMBERED_PROSE.exec(name);
     // `x.protocol.md` / `NN_x.md` pair with `x.protocol.json`; numbered prose otherwise by its numeric prefix.
     const exact = named.has(proseBase(name)) ? proseBase(name) : undefined;
-    const partner = exact !== undefined ? { kind: 'one' as const, base: exact } : numbered !== null ? numberedPartner(numbered[1]!, jsonNames, named) : undefined;
+    const partner = exact !== undefined ? { kind: 'one' as const, base: exact } : numbered !== null ? numberedPartner(byPrefix.get(numbered[1]!) ?? [], named) : undefined;
     if (partner?.kind === 'ambiguous') {
       problems.push({ code: 'unpaired-prose', file, message: `more than one protocol has the prefix ${numbered![1]}${numbered![2]} (${partner.names.join(', ')}): rename it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->`, line: 1, column: 1 });
       continue;
@@ -217,11 +224,11 @@ async function readYamlProtocol(file: string, validator: ProtocolValidator): Pro
 const NUMBERED_PROSE = /^(\d+)([-_])[^/\\]+\.md$/;
 
 /**
- * The `*.protocol.json` a numbered prose file belongs to: none, one, or ambiguous. Candidates share
- * its numeric prefix (`NN-` or `NN_`) and have no prose named after them (`named`).
+ * The `*.protocol.json` a numbered prose file belongs to: none, one, or ambiguous. Candidates
+ * (`withPrefix`) share its numeric prefix (`NN-` or `NN_`) and have no prose named after them (`named`).
  */
-function numberedPartner(prefix: string, jsonNames: readonly string[], named: ReadonlySet<string>): { kind: 'none' } | { kind: 'one'; base: string } | { kind: 'ambiguous'; names: string[] } {
-  const same = jsonNames.filter((n) => new RegExp(`^${prefix}[-_]`).test(n) && !named.has(baseOf(n)));
+function numberedPartner(withPrefix: readonly string[], named: ReadonlySet<string>): { kind: 'none' } | { kind: 'one'; base: string } | { kind: 'ambiguous'; names: string[] } {
+  const same = withPrefix.filter((n) => !named.has(baseOf(n)));
   if (same.length === 0) return { kind: 'none' };
   if (same.length === 1) return { kind: 'one', base: baseOf(same[0]!) };
   return { kind: 'ambiguous', names: same };
