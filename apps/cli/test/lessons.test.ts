@@ -65,7 +65,7 @@ describe('ratchet lessons', () => {
     await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
     await writeFile(
       join(dir, 'pm.md'),
-      "## Lessons Learned\n\n**Lesson:** a\n**Action:** add tool 'x' to protocol 'nope'\n\n**Lesson:** b\n**Action:** add tool 'y' to protocol 'greeting'\n",
+      "## Lessons Learned\n\n**Lesson:** the first lesson learned\n**Action:** add tool 'x' to protocol 'nope'\n\n**Lesson:** the second lesson learned\n**Action:** add tool 'y' to protocol 'greeting'\n",
     );
     expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
     const c = capture(dir);
@@ -78,11 +78,13 @@ describe('ratchet lessons', () => {
   test('a corrupt lessons.jsonl line: its number, the other lessons still apply, the line survives the rewrite in place, exit 2', async () => {
     const dir = await tour();
     await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
-    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** a\n**Action:** add tool 'y' to protocol 'greeting'\n\n**Lesson:** b\n**Action:** update rule 'greet-politely' in protocol 'greeting' to 'Spell it right.'\n");
-    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** the first lesson learned\n**Action:** add tool 'y' to protocol 'greeting'\n\n**Lesson:** the second lesson learned\n**Action:** update rule 'greet-politely' in protocol 'greeting' to 'Spell it right.'\n");
+    // A lessons file as a project brings it, written before Ratchet tracked it (no digest record).
+    expect(await run(['lessons', 'extract', 'pm.md', '--task', 't', '--lessons', 'scratch.jsonl'], capture(dir).io)).toBe(0);
+    const [first, second] = (await readFile(join(dir, 'scratch.jsonl'), 'utf8')).trimEnd().split('\n');
     const lessonsPath = join(dir, 'knowledge_core/lessons.jsonl');
-    const [first, second] = (await readFile(lessonsPath, 'utf8')).trimEnd().split('\n');
     const bad = '{"lesson_id": "half a line';
+    await mkdir(join(dir, 'knowledge_core'), { recursive: true });
     await writeFile(lessonsPath, `${first}\n${bad}\n${second}\n`);
     const list = capture(dir);
     expect(await run(['lessons', 'list'], list.io)).toBe(2);
@@ -104,7 +106,7 @@ describe('ratchet lessons', () => {
     const dir = await tour();
     await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
     expect(await run(['protocol', 'compile'], capture(dir).io)).toBe(0);
-    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** a\n**Action:** add tool 'ratchet plan analyze' to protocol 'greeting'\n\n**Lesson:** b\n**Action:** add tool 'ratchet fsm check' to protocol 'greeting'\n");
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** the first lesson learned\n**Action:** add tool 'ratchet plan analyze' to protocol 'greeting'\n\n**Lesson:** the second lesson learned\n**Action:** add tool 'ratchet fsm check' to protocol 'greeting'\n");
     expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
     const before = await Promise.all(['protocols/10-greeting.protocol.json', 'AGENTS.md', 'knowledge_core/lessons.jsonl'].map((f) => readFile(join(dir, f), 'utf8')));
     const c = capture(dir);
@@ -128,12 +130,12 @@ describe('ratchet lessons', () => {
     const diff = (path: string, body: string): string => `\`\`\`diff\n--- a/${path}\n+++ b/${path}\n${body}\`\`\`\n`;
     const change = (insight: string, path: string, body: string): string => `**Lesson:** ${insight}\n**Action:** propose code change to '${path}'\n${diff(path, body)}`;
     const md = [
-      change('existing', 'src/a.js', '@@ -1,2 +1,2 @@\n one\n-two\n+2\n'),
-      `**Lesson:** new file\n**Action:** propose code change to 'src/new/b.js'\n\`\`\`diff\n--- /dev/null\n+++ b/src/new/b.js\n@@ -0,0 +1 @@\n+export {};\n\`\`\`\n`,
-      change('symlink escape', 'src/link/x.js', '@@ -1 +1 @@\n-one\n+1\n'),
-      change('dot-dot', '../x.js', '@@ -1 +1 @@\n-one\n+1\n'),
-      change('absolute', join(outside, 'x.js'), '@@ -1 +1 @@\n-one\n+1\n'),
-      change('stale', 'src/a.js', '@@ -1,2 +1,2 @@\n one\n-three\n+3\n'),
+      change('an existing file', 'src/a.js', '@@ -1,2 +1,2 @@\n one\n-two\n+2\n'),
+      `**Lesson:** a brand new file\n**Action:** propose code change to 'src/new/b.js'\n\`\`\`diff\n--- /dev/null\n+++ b/src/new/b.js\n@@ -0,0 +1 @@\n+export {};\n\`\`\`\n`,
+      change('a symlink escape attempt', 'src/link/x.js', '@@ -1 +1 @@\n-one\n+1\n'),
+      change('a path with dot-dot', '../x.js', '@@ -1 +1 @@\n-one\n+1\n'),
+      change('an absolute path', join(outside, 'x.js'), '@@ -1 +1 @@\n-one\n+1\n'),
+      change('a stale diff here', 'src/a.js', '@@ -1,2 +1,2 @@\n one\n-three\n+3\n'),
     ].join('\n');
     await writeFile(join(dir, 'pm.md'), `## Lessons Learned\n\n${md}`);
     expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
@@ -163,7 +165,7 @@ describe('ratchet lessons', () => {
     const outside = await mkdtemp(join(tmpdir(), 'cli-lessons-outside-'));
     await symlink(outside, join(dir, 'knowledge_core/suggestions'));
     await writeFile(join(dir, 'a.txt'), 'a\n');
-    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** x\n**Action:** propose code change to 'a.txt'\n```diff\n@@ -1 +1 @@\n-a\n+b\n```\n");
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** a lesson worth keeping\n**Action:** propose code change to 'a.txt'\n```diff\n@@ -1 +1 @@\n-a\n+b\n```\n");
     expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
     const c = capture(dir);
     expect(await run(['lessons', 'apply'], c.io)).toBe(1);
@@ -183,15 +185,15 @@ describe('ratchet lessons', () => {
         `**Lesson:** ${p}`,
         `**Action:** add tool '${p}' to protocol 'greeting'`,
         '',
-        `**Lesson:** rule ${i}`,
+        `**Lesson:** the rule number ${i}`,
         `**Action:** update rule 'greet-politely' in protocol 'greeting' to '${p}'`,
         '',
-        `**Lesson:** run it ${i}`,
+        `**Lesson:** please run it ${i}`,
         `**Action:** ${p}`,
         '',
       ])
       .join('\n');
-    const codeChange = `**Lesson:** code\n**Action:** propose code change to 'src/a.js'\n\`\`\`diff\n--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-one\n+$(touch ${canary})\n\`\`\`\n`;
+    const codeChange = `**Lesson:** the code change\n**Action:** propose code change to 'src/a.js'\n\`\`\`diff\n--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-one\n+$(touch ${canary})\n\`\`\`\n`;
     await writeFile(join(dir, 'pm.md'), `## Lessons Learned\n\n${section}\n${codeChange}`);
     expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
     const c = capture(dir);
@@ -223,6 +225,68 @@ describe('ratchet lessons', () => {
     const program = await buildProgram(capture(dir0).io, { exitCode: 0 });
     const walk = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(walk)];
     for (const cmd of walk(program)) expect((cmd as unknown as { _executableHandler: boolean })._executableHandler, cmd.name()).toBe(false);
+  });
+
+  test('the shortcut: a lesson set to "applied" in an editor is refused by every lessons command (exit 2, naming the file); a person restores it', async () => {
+    const dir = await tour();
+    await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
+    expect(await run(['lessons', 'extract', 'examples/protocols/postmortem.md'], capture(dir).io)).toBe(0);
+    const lessonsPath = join(dir, 'knowledge_core/lessons.jsonl');
+    const good = await readFile(lessonsPath, 'utf8');
+    await writeFile(lessonsPath, good.replace('"status":"pending"', '"status":"applied"'));
+    for (const args of [['lessons', 'list'], ['lessons', 'apply'], ['lessons', 'extract', 'examples/protocols/postmortem.md']]) {
+      const c = capture(dir);
+      expect(await run(args, c.io), args.join(' ')).toBe(2);
+      expect(c.err()).toMatch(/^knowledge_core\/lessons\.jsonl: changed outside Ratchet: .*ratchet doctor --restore/);
+    }
+    const doctor = capture(dir);
+    expect(await run(['doctor'], doctor.io)).toBe(1);
+    expect(doctor.out()).toContain('knowledge_core/lessons.jsonl: tampered: changed outside Ratchet');
+    expect(await run(['doctor', '--restore', 'knowledge_core/lessons.jsonl'], capture(dir).io)).toBe(0);
+    expect(await readFile(lessonsPath, 'utf8')).toBe(good);
+    expect(await run(['lessons', 'list'], capture(dir).io)).toBe(0);
+  });
+
+  test('--dry-run says what it would do: "would write plan", and writes none', async () => {
+    const dir = await tour();
+    await cp(join(dir, 'examples/protocols/demo'), join(dir, 'protocols'), { recursive: true });
+    expect(await run(['lessons', 'extract', 'examples/protocols/postmortem.md'], capture(dir).io)).toBe(0);
+    const c = capture(dir);
+    expect(await run(['lessons', 'apply', '--dry-run'], c.io)).toBe(0);
+    expect(c.out()).toMatch(/would apply {2}propose-code-change: would write plan knowledge_core\/suggestions\/lesson-[0-9a-f]+\.plan/);
+    expect(c.out()).not.toMatch(/[^d] write plan|: wrote plan/);
+    expect(existsSync(join(dir, 'knowledge_core/suggestions'))).toBe(false);
+  });
+
+  test('a post-mortem whose lessons say nothing (the template\'s placeholders, "x") adds nothing: every such lesson at its line, exit 2', async () => {
+    const dir = await tour();
+    await writeFile(join(dir, 'pm.md'), "## 3. Corrective Actions & Lessons Learned\n\n1.  **Action 1:** [Description of the corrective action]\n2.  **Action 2:** [Description of the corrective action]\n\n**Lesson:** x\n**Action:** y\n");
+    const c = capture(dir);
+    expect(await run(['lessons', 'extract', 'pm.md'], c.io)).toBe(2);
+    expect(c.err().trim().split('\n')).toEqual([
+      'pm.md:3:1: section "3. Corrective Actions & Lessons Learned": the action "[Description of the corrective action]" is a template placeholder, not an action: write what will change',
+      'pm.md:4:1: section "3. Corrective Actions & Lessons Learned": the action "[Description of the corrective action]" is a template placeholder, not an action: write what will change',
+      'pm.md:6:1: section "3. Corrective Actions & Lessons Learned": the lesson "x" says too little (0 real words; at least 3): write what was learned',
+      'pm.md:6:1: section "3. Corrective Actions & Lessons Learned": the action "y" says too little (0 real words; at least 3): write what will change, or a recognised action',
+    ]);
+    expect(existsSync(join(dir, 'knowledge_core/lessons.jsonl'))).toBe(false);
+  });
+
+  test("coming from Jules: lessons the original's tools wrote are listed with their fields; the line that says nothing is refused with why (exit 2)", async () => {
+    const dir = await tour();
+    const synth = join(repoRoot, 'packages/self-correction/test/fixtures/jules/synth');
+    await mkdir(join(dir, 'knowledge_core'));
+    await cp(join(synth, 'lessons-v1.jsonl'), join(dir, 'knowledge_core/lessons.jsonl'));
+    const v1 = capture(dir);
+    expect(await run(['--json', 'lessons', 'list'], v1.io)).toBe(0);
+    const listed = JSON.parse(v1.out()) as { lessons: { lesson_id: string; status: string; extra?: Record<string, unknown> }[] };
+    expect(listed.lessons.map((l) => l.status)).toEqual(['manual', 'manual', 'manual', 'pending']);
+    expect(listed.lessons[3]!.extra).toHaveProperty('failure');
+    await cp(join(synth, 'lessons-v2.jsonl'), join(dir, 'knowledge_core/lessons.jsonl'));
+    const v2 = capture(dir);
+    expect(await run(['lessons', 'list'], v2.io)).toBe(2);
+    expect(v2.out().trim().split('\n')).toHaveLength(3);
+    expect(v2.err()).toMatch(/^knowledge_core\/lessons\.jsonl:4: not a lesson: .*task "\[TASK_ID\]".*remove the line/);
   });
 
   test('bad input: a post-mortem without the section, a missing file: exit 2 naming the file', async () => {

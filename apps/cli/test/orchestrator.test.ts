@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ActivityEntrySchema, OrientationReportSchema } from '@ratchet/orchestrator/schema';
+import { addLessons, readLessons } from '@ratchet/self-correction';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Io } from '../src/context.js';
 import { run } from '../src/main.js';
@@ -45,7 +46,7 @@ const start = (): Promise<Result> => ratchet('task', 'start', '--task-id', 'T-1'
 /** The post-mortem template with every section written and one lesson (a manual one unless `lesson` says otherwise). */
 const filled = (pm: string, lesson = '**Lesson:** The greeting needed a test first.\n**Action:** ask the team whether tests come first'): string =>
   pm
-    .replace('<!-- What was the task?', 'Greeting added.\n<!--')
+    .replace('<!-- What was the task?', 'The greeting was added.\n<!--')
     .replace('<!-- Facts first', 'It went to plan.\n<!--')
     .replace('<!--\nWrite each lesson', `${lesson}\n\n<!--\nWrite each lesson`)
     .replace('<!-- Open questions', 'None.\n<!--');
@@ -120,21 +121,21 @@ describe('task start: the orientation cascade', () => {
     expect((await ratchet('lessons', 'extract', 'postmortems/T-1.md')).code).toBe(0);
     expect((await ratchet('lessons', 'apply')).code).toBe(0);
     expect((await ratchet('task', 'submit', '--task-id', 'T-1')).code).toBe(0);
-    // A lesson another task extracted and nobody applied yet.
-    const lessons = (await readFile(join(dir, 'knowledge_core/lessons.jsonl'), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { lesson_id: string; status: string; insight: string; action: { command: string } });
+    // A lesson another task extracted and nobody applied yet (added through the store: lessons.jsonl is tracked state).
+    const lessons = (await readLessons(join(dir, 'knowledge_core/lessons.jsonl'))).lessons;
     const manual = lessons.find((l) => l.status === 'manual')!;
     const suggested = lessons.find((l) => l.action.command === 'propose-code-change')!;
-    await writeFile(join(dir, 'knowledge_core/lessons.jsonl'), `${(await readFile(join(dir, 'knowledge_core/lessons.jsonl'), 'utf8'))}${JSON.stringify({ ...manual, lesson_id: 'lesson-later', status: 'pending', action: { type: 'UPDATE_PROTOCOL', command: 'add-tool', parameters: { protocol_id: 'fdc', tool: 'ratchet run status' } } })}\n`);
+    await addLessons(join(dir, 'knowledge_core/lessons.jsonl'), [{ ...manual, lesson_id: 'lesson-later', status: 'pending', action: { type: 'UPDATE_PROTOCOL', command: 'add-tool', parameters: { protocol_id: 'fdc', tool: 'ratchet run status' } } }]);
 
     const next = await ratchet('task', 'start', '--task-id', 'T-2', '--no-network');
     expect(next.code).toBe(0);
-    expect(next.out).toContain('  L2 post-mortem  postmortems/T-1.md (success): Greeting added.\n');
+    expect(next.out).toContain('  L2 post-mortem  postmortems/T-1.md (success): The greeting was added.\n');
     expect(next.out).toContain(`  L2 lessons      1 pending (lesson-later): run \`ratchet lessons apply\`; 1 manual (${manual.lesson_id}): for a person, \`ratchet lessons resolve\`\n`);
     expect(next.out).toContain(`  L2 suggestions  1 open: knowledge_core/suggestions/${suggested.lesson_id}.plan (changes src/greet.ts)\n`);
     const report = JSON.parse(await readFile(join(dir, '.ratchet/orientation.json'), 'utf8')) as { taskId: string; level2: { review: Record<string, unknown> } };
     expect(report.taskId).toBe('T-2');
     expect(report.level2.review).toEqual({
-      lastPostMortem: { path: 'postmortems/T-1.md', taskId: 'T-1', outcome: 'success', endedAt: expect.any(String) as string, summary: 'Greeting added.' },
+      lastPostMortem: { path: 'postmortems/T-1.md', taskId: 'T-1', outcome: 'success', endedAt: expect.any(String) as string, summary: 'The greeting was added.' },
       pendingLessons: [{ id: 'lesson-later', taskId: 'T-1', insight: manual.insight }],
       manualLessons: [{ id: manual.lesson_id, taskId: 'T-1', insight: 'The greeting needed a test first.' }],
       openSuggestions: [{ lessonId: suggested.lesson_id, plan: `knowledge_core/suggestions/${suggested.lesson_id}.plan`, file: 'src/greet.ts' }],
@@ -217,7 +218,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     for (const section of ['1. Summary', '2. What Went Well and What Went Wrong', '3. Corrective Actions & Lessons Learned', '4. Follow-ups']) expect(early.err).toContain(`postmortems/T-1.md: section "${section}" is empty`);
     expect((await json('run', 'status')).session).toMatchObject({ state: 'POST_MORTEM' });
     // Shortcut 2: write only the Summary.
-    await writeFile(join(dir, 'postmortems/T-1.md'), pm.replace('<!-- What was the task?', 'Greeting added.\n<!--'));
+    await writeFile(join(dir, 'postmortems/T-1.md'), pm.replace('<!-- What was the task?', 'The greeting was added.\n<!--'));
     const summaryOnly = await ratchet('task', 'submit', '--task-id', 'T-1');
     expect(summaryOnly.code).toBe(1);
     expect(summaryOnly.err).not.toContain('"1. Summary"');

@@ -206,7 +206,7 @@ describe('ratchet protocol compile', () => {
     expect(await run(['protocol', 'compile'], c.io)).toBe(0);
     expect(c.out()).toContain('docs/CLAUDE.md: created');
     expect(await readFile(join(dir, 'docs/CLAUDE.md'), 'utf8')).toBe(await readFile(join(dir, 'AGENTS.md'), 'utf8'));
-    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** x\n**Action:** add tool 'ratchet fsm check' to protocol 'greeting'\n");
+    await writeFile(join(dir, 'pm.md'), "## Lessons Learned\n\n**Lesson:** a lesson worth keeping\n**Action:** add tool 'ratchet fsm check' to protocol 'greeting'\n");
     expect(await run(['lessons', 'extract', 'pm.md', '--task', 't'], capture(dir).io)).toBe(0);
     const apply = capture(dir);
     expect(await run(['lessons', 'apply'], apply.io)).toBe(0);
@@ -241,6 +241,23 @@ describe('ratchet protocol compile', () => {
       expect(sources.some((s) => s.includes('protocol-compiler/src/compile.ts') || s.includes('protocol-compiler/src/edit.ts')), entry).toBe(true);
       expect(sources.filter((s) => /markdown-it|micromark|mdast|\/zod\//.test(s)), entry).toEqual([]);
     }
+  });
+
+  test("coming from Jules: a protocols/security sub-folder compiles against protocols/protocol.schema.json; generated leftovers are noted, not fatal", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-protocol-jules-'));
+    await cp(join(repoRoot, 'packages/protocol-compiler/test/fixtures/jules-underscore/protocols'), join(dir, 'protocols'), { recursive: true });
+    const root = capture(dir);
+    expect(await run(['protocol', 'compile'], root.io), root.err()).toBe(0);
+    expect(root.err()).toContain('protocols/_z_child_summary_core.protocol.md: skipped, a child summary');
+    expect(await readFile(join(dir, 'AGENTS.md'), 'utf8')).toContain('# Agent Protocol: A Layered Development Cycle');
+    const security = capture(dir);
+    expect(await run(['--json', 'protocol', 'compile', '--protocols', 'protocols/security', '--out', 'SECURITY.md'], security.io), security.err()).toBe(0);
+    expect(JSON.parse(security.out())).toMatchObject({ ok: true, protocols: ['security-header', 'vulnerability-reporting'], skipped: [] });
+    // The nearest schema is the original's, which requires `version`: a source without one is refused, with its place.
+    await writeFile(join(dir, 'protocols/security/02_new.protocol.json'), '{\n  "protocol_id": "new",\n  "description": "d",\n  "rules": []\n}\n');
+    const refused = capture(dir);
+    expect(await run(['protocol', 'compile', '--protocols', 'protocols/security', '--out', 'SECURITY.md'], refused.io)).toBe(2);
+    expect(refused.err()).toBe("protocols/security/02_new.protocol.json:1:1: (document root): must have required property 'version'\n");
   });
 
   test('usage provider: ratchet commands only, fixed width, unknown ones undefined', async () => {

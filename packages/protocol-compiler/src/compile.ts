@@ -49,6 +49,8 @@ export interface CompileResult {
   targets: TargetResult[];
   /** True when `check` found a stale or missing target. */
   stale: boolean;
+  /** Files that look like sources but are not, with why (the original's generated leftovers). */
+  skipped: { file: string; reason: string }[];
 }
 
 /** Renders the managed block body for a loaded set; refuses sources that would forge a marker. */
@@ -108,6 +110,7 @@ export async function compileProtocols(options: CompileOptions): Promise<Compile
     protocols: set.sources.map((s) => s.protocol.protocol_id),
     targets,
     stale: targets.some((t) => t.status === 'stale' || t.status === 'missing'),
+    skipped: set.skipped ?? [],
   };
 }
 

@@ -6,14 +6,13 @@
  * indentation, one-line arrays, line endings, BOM and the trailing newline all stay as they were.
  */
 import { parseJson, readTextFile, withLock, writeFileAtomic, type TextFile } from '@ratchet/store';
-import { readdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { unifiedDiff } from './diff.js';
 import { ProtocolError, problemsError, type ProtocolProblem } from './errors.js';
 import { editJsonText, type JsonTextOp } from './json-text-edit.js';
-import { SCHEMA_FILE, loadProtocolSet, placeOf } from './load.js';
+import { loadProtocolSet, placeOf, protocolValidatorFor } from './load.js';
 import type { Protocol } from './types.js';
-import { loadProtocolValidator, type ProtocolValidator } from './validate.js';
+import type { ProtocolValidator } from './validate.js';
 
 export type ProtocolEdit =
   | { command: 'add-tool'; protocolId: string; tool: string }
@@ -72,9 +71,10 @@ export function applyProtocolEdit(protocol: Protocol, edit: ProtocolEdit, file =
     }
     case 'update-rule': {
       const description = requireText(edit.description, 'description', fail);
-      const index = next.rules.findIndex((r) => r.rule_id === edit.ruleId);
-      const rule = next.rules[index];
-      if (rule === undefined) return fail(`protocol "${next.protocol_id}" has no rule "${edit.ruleId}" (rules: ${next.rules.map((r) => r.rule_id).join(', ') || 'none'})`);
+      const rules = next.rules ?? [];
+      const index = rules.findIndex((r) => r.rule_id === edit.ruleId);
+      const rule = rules[index];
+      if (rule === undefined) return fail(`protocol "${next.protocol_id}" has no rule "${edit.ruleId}" (rules: ${rules.map((r) => r.rule_id).join(', ') || 'none'})`);
       if (rule.description === description) return { protocol: next, changed: false, message: `rule "${edit.ruleId}" already says that`, ops: [] };
       rule.description = description;
       ops.push({ op: 'replace', pointer: `/rules/${index}/description`, value: description });
@@ -97,6 +97,8 @@ export interface UpdateResult extends EditOutcome {
   diff: string;
   /** The file's new content (its current content when unchanged), BOM included. */
   text: string;
+  /** The file's content before the edit, BOM included (equal to `text` when unchanged). */
+  before: string;
 }
 
 export interface UpdateOptions {
@@ -112,6 +114,8 @@ export interface UpdateOptions {
   overrides?: ReadonlyMap<string, string> | undefined;
   /** Vets a tool before `add-tool` adds it: returns why it is refused, or undefined. */
   checkTool?: ((tool: string) => string | undefined) | undefined;
+  /** Where the search for the nearest protocol.schema.json stops (see LoadOptions.schemaRoot). */
+  schemaRoot?: string | undefined;
 }
 
 /** Finds the source defining `edit.protocolId` in `protocolsDir` and applies the edit to it. */
@@ -120,8 +124,7 @@ export async function updateProtocol(protocolsDir: string, edit: ProtocolEdit, o
     const refused = options.checkTool(edit.tool.trim());
     if (refused !== undefined) throw new ProtocolError('unknown-tool', protocolsDir, refused);
   }
-  const names = await readdir(protocolsDir).catch(() => [] as string[]);
-  const validator = options.validator ?? (await loadProtocolValidator(names.includes(SCHEMA_FILE) ? join(protocolsDir, SCHEMA_FILE) : undefined));
+  const validator = options.validator ?? (await protocolValidatorFor(protocolsDir, options.schemaRoot));
   // Loading the whole set refuses duplicate ids and broken neighbours before anything is written.
   const set = await loadProtocolSet(protocolsDir, { validator, overrides: options.overrides });
   const source = set.sources.find((s) => s.protocol.protocol_id === edit.protocolId);
@@ -136,7 +139,7 @@ export async function updateProtocol(protocolsDir: string, edit: ProtocolEdit, o
     const text = override ?? withBom(await readTextFile(file));
     const protocol = parseJson(text, { path: file }) as Protocol;
     const outcome = applyProtocolEdit(protocol, edit, file);
-    if (!outcome.changed) return { ...outcome, file, diff: '', text };
+    if (!outcome.changed) return { ...outcome, file, diff: '', text, before: text };
     const result = validator(outcome.protocol);
     if (!result.ok) {
       const problems: ProtocolProblem[] = [];
@@ -149,7 +152,7 @@ export async function updateProtocol(protocolsDir: string, edit: ProtocolEdit, o
     const label = options.labelFor?.(file) ?? file;
     const diff = unifiedDiff(text, next, { from: `${label} (before)`, to: `${label} (after)` });
     if (options.dryRun !== true) await writeFileAtomic(file, next);
-    return { ...outcome, file, diff, text: next };
+    return { ...outcome, file, diff, text: next, before: text };
   };
   return options.dryRun === true ? run() : withLock(file, run);
 }

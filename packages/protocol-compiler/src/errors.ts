@@ -103,8 +103,20 @@ export function problemsError(problems: readonly ProtocolProblem[]): ProtocolErr
 /** The problems an error stands for: a ProtocolError's list, or a placed error (the store's) as one. */
 export function problemsOf(err: unknown): ProtocolProblem[] | undefined {
   if (err instanceof ProtocolError) return [...err.problems];
-  const e = err as { code?: unknown; path?: unknown; reason?: unknown; line?: unknown; column?: unknown; pointer?: unknown } | null;
+  const e = err as { code?: unknown; path?: unknown; reason?: unknown; line?: unknown; column?: unknown; pointer?: unknown; diagnostics?: unknown } | null;
   if (e === null || typeof e !== 'object' || typeof e.code !== 'string' || typeof e.path !== 'string' || typeof e.reason !== 'string') return undefined;
+  // An error listing several problems of one file (self-correction's LessonsError): each on its own.
+  if (Array.isArray(e.diagnostics) && e.diagnostics.length > 0) {
+    const file = e.path;
+    const code = e.code as ProtocolErrorCode;
+    return (e.diagnostics as { message?: unknown; line?: unknown; column?: unknown }[]).map((d) => ({
+      code,
+      file,
+      message: typeof d.message === 'string' ? d.message : String(d.message),
+      line: typeof d.line === 'number' ? d.line : undefined,
+      column: typeof d.column === 'number' ? d.column : undefined,
+    }));
+  }
   return [
     {
       code: e.code as ProtocolErrorCode,

@@ -7,16 +7,23 @@
  * protocol on its first line with `<!-- protocol: <protocol_id> -->`. A `*.protocol.md` that pairs
  * with nothing is an error rather than silently dropped or guessed.
  *
- * The original Jules layout is read too: prose `NN-name.md` belongs to the one
- * `NN-*.protocol.json` with the same numeric prefix, and an `NN-name.md` with no such partner (an
- * introduction) is prose of its own, compiled in file-name order. Two partners with one prefix
- * are an error (which one is meant is a guess), unless one has the prose file's exact base name.
+ * The original Jules layouts are read too: numbered prose (`NN-name.md`, `NN_name.md`,
+ * `NN_name.protocol.md`) belongs to its exact namesake, else to the one `NN-*` / `NN_*` protocol of
+ * the same numeric prefix that has no prose of its own (how the original compiler paired them); a
+ * numbered prose file with no such partner (an introduction) is prose of its own, compiled in
+ * file-name order. Two candidates for one prefix are an error (which one is meant is a guess).
+ * `_z_child_summary_*` files, which the original's hierarchical build generated into a folder and
+ * deleted after it (a committed one is a leftover), are skipped and listed in `skipped`.
+ *
+ * The schema is the nearest `protocol.schema.json` from the directory up to `schemaRoot` (a
+ * sub-folder such as `protocols/security/` uses its parent's), else the default this package ships.
  *
  * Every problem in the directory is collected (parse errors, schema violations, duplicate ids,
  * unpaired prose, a bad VERSION) and reported together, each with its file and place.
  */
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { NotFoundError, locate, parseJson, readDataFile, readJsonFileSync, readTextFileSync } from '@ratchet/store';
 import { ProtocolError, problemsError, problemsOf, type ProtocolIssue, type ProtocolProblem } from './errors.js';
 import { isSemver } from './semver.js';
@@ -30,8 +37,13 @@ const PROSE_SUFFIX = '.protocol.md';
 const DECLARED = /^\uFEFF?<!--\s*protocol:\s*([a-z0-9-]+)\s*-->[ \t]*\r?\n?/;
 
 export interface LoadOptions {
-  /** Overrides `<dir>/protocol.schema.json` (and the default schema). */
+  /** Overrides the project's protocol.schema.json (and the default schema). */
   validator?: ProtocolValidator;
+  /**
+   * The highest directory searched for `protocol.schema.json`, from the protocols directory up (the
+   * project root). Default: the protocols directory alone.
+   */
+  schemaRoot?: string | undefined;
   /**
    * Source texts to use instead of the files on disk, by absolute path (a dry run previews edits
    * it has not written). Only existing *.protocol.json files can be overridden.
@@ -50,7 +62,17 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
     throw err;
   }
   // Without a usable schema nothing else can be checked: that one error stops the load.
-  const validator = options.validator ?? (await loadProtocolValidator(names.includes(SCHEMA_FILE) ? join(dir, SCHEMA_FILE) : undefined));
+  const validator = options.validator ?? (await loadProtocolValidator(findSchema(dir, options.schemaRoot, names)));
+  return loadWith(dir, names, validator, options);
+}
+
+/** The validator sources in `dir` are checked with: the nearest schema up to `schemaRoot`, else the default. */
+export async function protocolValidatorFor(dir: string, schemaRoot?: string): Promise<ProtocolValidator> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return loadProtocolValidator(findSchema(dir, schemaRoot, names));
+}
+
+async function loadWith(dir: string, names: readonly string[], validator: ProtocolValidator, options: LoadOptions): Promise<ProtocolSet> {
   const problems: ProtocolProblem[] = [];
   let version: string | undefined;
   if (names.includes(VERSION_FILE)) {
@@ -64,7 +86,12 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
   const sources: ProtocolSource[] = [];
   const byId = new Map<string, ProtocolSource>();
   const byBase = new Map<string, ProtocolSource>();
-  const jsonNames = names.filter((n) => n.endsWith(JSON_SUFFIX) || YAML_SUFFIX.test(n));
+  const skipped: { file: string; reason: string }[] = [];
+  for (const name of names) {
+    if (name.startsWith(CHILD_SUMMARY)) skipped.push({ file: join(dir, name), reason: "a child summary the original's hierarchical build generated (and deleted after it): not a source" });
+    else if (name.endsWith(AUTODOC_SUFFIX)) skipped.push({ file: join(dir, name), reason: "the original's placeholder for its generated SYSTEM_DOCUMENTATION.md: Ratchet embeds the usage of the `ratchet` tools a protocol names instead" });
+  }
+  const jsonNames = names.filter((n) => (n.endsWith(JSON_SUFFIX) || YAML_SUFFIX.test(n)) && !n.startsWith(CHILD_SUMMARY));
   for (const name of jsonNames) {
     const file = join(dir, name);
     let source: Protocol;
@@ -83,7 +110,8 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
       continue;
     }
     const ruleIds = new Set<string>();
-    for (const [r, rule] of source.rules.entries()) {
+    // A project's schema may leave `rules` out: no rules, then.
+    for (const [r, rule] of (source.rules ?? []).entries()) {
       if (ruleIds.has(rule.rule_id)) {
         const pointer = `/rules/${r}/rule_id`;
         problems.push({ code: 'duplicate-rule-id', file, pointer, message: `rule_id "${rule.rule_id}" appears twice in this protocol`, ...placeOfSync(file, pointer, options.overrides) });
@@ -96,14 +124,24 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
   }
 
   const standalone: { file: string; name: string; text: string }[] = [];
-  for (const name of names) {
-    const numbered = !name.endsWith(PROSE_SUFFIX) ? NUMBERED_PROSE.exec(name) : null;
-    if (!name.endsWith(PROSE_SUFFIX) && numbered === null) continue;
+  const proseNames = names.filter((n) => !n.startsWith(CHILD_SUMMARY) && !n.endsWith(AUTODOC_SUFFIX) && (n.endsWith(PROSE_SUFFIX) || NUMBERED_PROSE.test(n)));
+  // Protocols whose prose is named after them: a numbered neighbour never takes their place.
+  const jsonBases = new Set(jsonNames.map(baseOf));
+  const named = new Set(proseNames.map(proseBase).filter((b) => jsonBases.has(b)));
+  // Protocol sources by numeric prefix (`NN-` / `NN_`), for numbered prose.
+  const byPrefix = new Map<string, string[]>();
+  for (const name of jsonNames) {
+    const prefix = /^(\d+)[-_]/.exec(name)?.[1];
+    if (prefix !== undefined) byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), name]);
+  }
+  for (const name of proseNames) {
     const file = join(dir, name);
-    // `NN-name.md` (the original's layout) pairs by numeric prefix; `x.md` by the name `x.protocol.json`.
-    const partner = numbered !== null ? numberedPartner(name, numbered[1]!, jsonNames) : undefined;
+    const numbered = NUMBERED_PROSE.exec(name);
+    // `x.protocol.md` / `NN_x.md` pair with `x.protocol.json`; numbered prose otherwise by its numeric prefix.
+    const exact = named.has(proseBase(name)) ? proseBase(name) : undefined;
+    const partner = exact !== undefined ? { kind: 'one' as const, base: exact } : numbered !== null ? numberedPartner(byPrefix.get(numbered[1]!) ?? [], named) : undefined;
     if (partner?.kind === 'ambiguous') {
-      problems.push({ code: 'unpaired-prose', file, message: `more than one protocol has the prefix ${numbered![1]}- (${partner.names.join(', ')}): rename it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->`, line: 1, column: 1 });
+      problems.push({ code: 'unpaired-prose', file, message: `more than one protocol has the prefix ${numbered![1]}${numbered![2]} (${partner.names.join(', ')}): rename it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->`, line: 1, column: 1 });
       continue;
     }
     let text: string;
@@ -114,15 +152,21 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
       continue;
     }
     const declared = DECLARED.exec(text);
-    const base = partner === undefined ? name.slice(0, -PROSE_SUFFIX.length) : partner.kind === 'one' ? partner.base : undefined;
+    const base = partner?.kind === 'one' ? partner.base : undefined;
     const owner = declared !== null ? byId.get(declared[1]!) : base !== undefined ? byBase.get(base) : undefined;
     if (owner === undefined) {
       if (declared !== null) problems.push({ code: 'unpaired-prose', file, message: `declares protocol "${declared[1]}", which no *.protocol.json defines`, line: 1, column: 1 });
       // A numbered introduction with no JSON partner is prose of its own, as the original compiled it.
       else if (partner?.kind === 'none') standalone.push({ file, name, text: normaliseProse(text) });
       // A partner that failed to load is already reported; its prose is not "unpaired".
-      else if (partner === undefined && !jsonNames.some((n) => baseOf(n) === base)) {
-        problems.push({ code: 'unpaired-prose', file, message: 'pairs with no protocol: name it after its *.protocol.json or start it with <!-- protocol: <protocol_id> -->', line: 1, column: 1 });
+      else if (base === undefined) {
+        problems.push({
+          code: 'unpaired-prose',
+          file,
+          message: 'pairs with no protocol: name it after its *.protocol.json, start it with <!-- protocol: <protocol_id> -->, or number it (NN_name.protocol.md) to compile it as prose of its own',
+          line: 1,
+          column: 1,
+        });
       }
       continue;
     }
@@ -133,7 +177,35 @@ export async function loadProtocolSet(dir: string, options: LoadOptions = {}): P
     owner.prose = { file, text: normaliseProse(declared !== null ? text.slice(declared[0].length) : text) };
   }
   if (problems.length > 0) throw problemsError(problems);
-  return { dir, version, sources, ...(standalone.length > 0 ? { prose: standalone } : {}) };
+  return { dir, version, sources, ...(standalone.length > 0 ? { prose: standalone } : {}), ...(skipped.length > 0 ? { skipped } : {}) };
+}
+
+/** Generated by the original's hierarchical compiler (`hierarchical_compiler.py`), never a source. */
+const CHILD_SUMMARY = '_z_child_summary_';
+/** The original compiler replaced such a file with its generated system documentation. */
+const AUTODOC_SUFFIX = '.autodoc.md';
+
+/**
+ * The nearest `protocol.schema.json` from `dir` up to `root` (inclusive; only `dir` without one);
+ * undefined: use the default schema. `names` are `dir`'s entries, already read.
+ */
+function findSchema(dir: string, root: string | undefined, names: readonly string[]): string | undefined {
+  if (names.includes(SCHEMA_FILE)) return join(dir, SCHEMA_FILE);
+  if (root === undefined) return undefined;
+  const top = resolve(root);
+  let at = resolve(dir);
+  // Only directories inside the root are searched: a schema above the project is not the project's.
+  if (at !== top && !at.startsWith(`${top}${sep}`)) return undefined;
+  while (at !== top) {
+    at = dirname(at);
+    if (existsSync(join(at, SCHEMA_FILE))) return join(at, SCHEMA_FILE);
+  }
+  return undefined;
+}
+
+/** The base a prose file pairs by name: `x` for `x.protocol.md` and for `NN_x.md`. */
+function proseBase(name: string): string {
+  return name.endsWith(PROSE_SUFFIX) ? name.slice(0, -PROSE_SUFFIX.length) : name.replace(/\.md$/, '');
 }
 
 const YAML_SUFFIX = /\.protocol\.ya?ml$/;
@@ -148,14 +220,15 @@ async function readYamlProtocol(file: string, validator: ProtocolValidator): Pro
   return validated(file, parsed, validator);
 }
 
-/** `NN-name.md` (not `*.protocol.md`): the original's prose files, paired by their numeric prefix. */
-const NUMBERED_PROSE = /^(\d+)-[^/\\]+\.md$/;
+/** `NN-name.md`, `NN_name.md`, `NN_name.protocol.md`: the original's prose files, paired by their numeric prefix. */
+const NUMBERED_PROSE = /^(\d+)([-_])[^/\\]+\.md$/;
 
-/** The `*.protocol.json` a numbered prose file belongs to: none, one (its base name), or ambiguous. */
-function numberedPartner(name: string, prefix: string, jsonNames: readonly string[]): { kind: 'none' } | { kind: 'one'; base: string } | { kind: 'ambiguous'; names: string[] } {
-  const same = jsonNames.filter((n) => n.startsWith(`${prefix}-`));
-  const exact = same.find((n) => baseOf(n) === name.slice(0, -'.md'.length));
-  if (exact !== undefined) return { kind: 'one', base: baseOf(exact) };
+/**
+ * The `*.protocol.json` a numbered prose file belongs to: none, one, or ambiguous. Candidates
+ * (`withPrefix`) share its numeric prefix (`NN-` or `NN_`) and have no prose named after them (`named`).
+ */
+function numberedPartner(withPrefix: readonly string[], named: ReadonlySet<string>): { kind: 'none' } | { kind: 'one'; base: string } | { kind: 'ambiguous'; names: string[] } {
+  const same = withPrefix.filter((n) => !named.has(baseOf(n)));
   if (same.length === 0) return { kind: 'none' };
   if (same.length === 1) return { kind: 'one', base: baseOf(same[0]!) };
   return { kind: 'ambiguous', names: same };
@@ -180,14 +253,39 @@ function readProtocolFileSync(file: string, validator: ProtocolValidator, text?:
 
 function validated(file: string, parsed: { value: unknown; locate(pointer: string): { line: number; column: number } | undefined }, validator: ProtocolValidator): Protocol {
   const result = validator(parsed.value);
-  if (!result.ok) {
-    const issues: ProtocolIssue[] = result.issues.map((issue) => {
+  // A project's own schema may allow what the compiler cannot render (no protocol_id, rules that
+  // are not a list): those are problems too, with their places, never a crash.
+  const found = result.ok ? shapeIssues(parsed.value) : result.issues;
+  if (found.length > 0) {
+    const issues: ProtocolIssue[] = found.map((issue) => {
       const where = parsed.locate(issue.pointer);
       return where === undefined ? issue : { ...issue, line: where.line, column: where.column };
     });
     throw problemsError(issues.map((issue) => ({ code: 'schema-violation' as const, file, ...issue })));
   }
   return parsed.value as Protocol;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const NEEDED = '(the compiler needs it, whatever protocol.schema.json allows)';
+
+/** What rendering and editing need of a source that passed the project's schema. */
+function shapeIssues(value: unknown): ProtocolIssue[] {
+  if (!isObject(value)) return [{ pointer: '', message: `must be a JSON object ${NEEDED}` }];
+  const issues: ProtocolIssue[] = [];
+  if (typeof value.protocol_id !== 'string' || value.protocol_id === '') issues.push({ pointer: '/protocol_id', message: `must be a non-empty string ${NEEDED}` });
+  if (value.description !== undefined && typeof value.description !== 'string') issues.push({ pointer: '/description', message: `must be a string ${NEEDED}` });
+  for (const key of ['associated_tools', 'associated_artifacts', 'deprecated_tools']) {
+    const list = value[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((t) => typeof t !== 'string'))) issues.push({ pointer: `/${key}`, message: `must be a list of strings ${NEEDED}` });
+  }
+  if (value.rules === undefined) return issues;
+  if (!Array.isArray(value.rules)) return [...issues, { pointer: '/rules', message: `must be a list ${NEEDED}` }];
+  for (const [i, rule] of value.rules.entries()) {
+    if (!isObject(rule)) issues.push({ pointer: `/rules/${i}`, message: `must be an object ${NEEDED}` });
+    else for (const key of ['rule_id', 'description', 'enforcement']) if (rule[key] !== undefined && typeof rule[key] !== 'string') issues.push({ pointer: `/rules/${i}/${key}`, message: `must be a string ${NEEDED}` });
+  }
+  return issues;
 }
 
 export function readVersion(file: string): Promise<string> {

@@ -73,15 +73,17 @@ function renderOne(source: ProtocolSource, usageFor: UsageProvider | undefined, 
     // Prose that opens with its own title keeps it alone: adding ours would duplicate it (the
     // original's bug). Prose without one gets ours, so every protocol starts a section.
     if (!/^#{1,6}[ \t]/.test(source.prose.text)) out.push(`## Protocol ${code(p.protocol_id)}`, '');
-    out.push(source.prose.text.trimEnd(), '', `**Protocol ${code(p.protocol_id)}:** ${inline(p.description)}`, '');
+    out.push(source.prose.text.trimEnd(), '', `**Protocol ${code(p.protocol_id)}:** ${inline(p.description ?? '')}`, '');
   } else {
-    out.push(`## Protocol ${code(p.protocol_id)}`, '', inline(p.description), '');
+    out.push(`## Protocol ${code(p.protocol_id)}`, '', inline(p.description ?? ''), '');
   }
-  if (p.rules.length > 0) {
+  // A project's own schema may make any of these optional.
+  const rules = p.rules ?? [];
+  if (rules.length > 0) {
     out.push('**Rules:**', '');
-    for (const rule of p.rules) {
-      out.push(`- **${code(rule.rule_id)}**: ${indentMore(rule.description)}`);
-      out.push(`  - *Enforcement:* ${indentMore(rule.enforcement, '    ')}`);
+    for (const rule of rules) {
+      out.push(`- **${code(rule.rule_id ?? '(no rule_id)')}**: ${indentMore(rule.description ?? '')}`);
+      if (rule.enforcement !== undefined) out.push(`  - *Enforcement:* ${indentMore(rule.enforcement, '    ')}`);
     }
     out.push('');
   }

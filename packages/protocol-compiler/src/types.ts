@@ -38,4 +38,9 @@ export interface ProtocolSet {
    * compiled as prose, in file-name order among the protocols. Sorted by name.
    */
   prose?: { file: string; name: string; text: string }[];
+  /**
+   * Files in the directory that look like sources but are not, with why: the original's generated
+   * `_z_child_summary_*` leftovers and `*.autodoc.md` placeholders. Callers show them as notes.
+   */
+  skipped?: { file: string; reason: string }[];
 }

@@ -1,15 +1,18 @@
 /**
  * `lessons apply`: pending lessons in file order, each ending `applied` or `failed` with a reason and
  * a time in its history (persisted right after it runs, so a crash loses at most the one in flight,
- * and protocol edits are idempotent). One failure does not stop the rest. The protocols are
- * recompiled once at the end. Manual lessons are listed, never touched. Nothing here runs a shell
- * command, whatever a lesson says.
+ * and protocol edits are idempotent). An applied lesson's history entry is its application record:
+ * every file it changed (or, for an edit already in place, the file it checked) with the SHA-256 of
+ * its content before and after, which `task submit` checks. `apply` is the only way a lesson becomes
+ * applied. One failure does not stop the rest. The protocols are recompiled once at the end. Manual
+ * lessons are listed, never touched. Nothing here runs a shell command, whatever a lesson says.
  */
+import { relative, resolve, sep } from 'node:path';
 import { updateProtocol, type ProtocolEdit } from '@ratchet/protocol-compiler';
-import { withLock } from '@ratchet/store';
+import { sha256Hex, withLock } from '@ratchet/store';
 import { prepareCodeSuggestion, writeCodeSuggestion } from './code-suggestion.js';
 import { readLessons, updateLessons } from './lessons-file.js';
-import type { Lesson, LessonStatus } from './types.js';
+import type { FileChange, Lesson, LessonStatus } from './types.js';
 
 export interface ApplyOptions {
   /** Project root: code changes must stay inside it. */
@@ -35,6 +38,8 @@ export interface ApplyOptions {
   recompile?: (preview: { dryRun: boolean; overrides: ReadonlyMap<string, string> }) => Promise<unknown>;
   /** Vets the tool of an `add-tool` lesson (the CLI refuses `ratchet ...` commands it does not have). */
   checkTool?: (tool: string) => string | undefined;
+  /** Where the search for the nearest protocol.schema.json above the protocols directory stops (the project root). */
+  schemaRoot?: string;
 }
 
 export interface LessonOutcome {
@@ -46,6 +51,8 @@ export interface LessonOutcome {
   diff: string;
   /** Files written (or that would be written), project-relative where known. */
   files: string[];
+  /** The application record: each file changed (or checked), with its SHA-256 before and after. Empty for a failure. */
+  changes: FileChange[];
 }
 
 export interface ApplyResult {
@@ -95,17 +102,26 @@ async function applyLocked(options: ApplyOptions): Promise<ApplyResult> {
           overrides: dryRun ? overrides : undefined,
           checkTool: options.checkTool,
           ...(options.labelFor !== undefined ? { labelFor: options.labelFor } : {}),
+          ...(options.schemaRoot !== undefined ? { schemaRoot: options.schemaRoot } : {}),
         });
         if (dryRun && result.changed) overrides.set(result.file, result.text);
         protocolChanged ||= result.changed;
-        outcome = { lesson_id: lesson.lesson_id, command: lesson.action.command, status: 'applied', reason: result.message, diff: result.diff, files: result.changed ? [result.file] : [] };
+        // An edit already in place changed nothing: the record names the file it checked, before = after.
+        const change: FileChange = { file: projectPath(options.root, result.file), before: sha256Hex(result.before), after: sha256Hex(result.text) };
+        outcome = { lesson_id: lesson.lesson_id, command: lesson.action.command, status: 'applied', reason: result.message, diff: result.diff, files: result.changed ? [result.file] : [], changes: [change] };
       } else if (lesson.action.command === 'propose-code-change') {
         const suggestion = await prepareCodeSuggestion(options.root, lesson, { overrides: codeOverrides });
         if (!dryRun) await writeCodeSuggestion(options.root, suggestion, lesson, { applyCode: options.applyCode === true });
         else if (options.applyCode === true) codeOverrides.set(suggestion.target, suggestion.patched);
+        const would = dryRun ? 'would write' : 'wrote';
         const reason = options.applyCode === true
-          ? `applied the diff to ${suggestion.file}; plan ${suggestion.planPath} records it`
-          : `wrote plan ${suggestion.planPath} (diff checked: applies cleanly to ${suggestion.file}); run it with \`ratchet run plan ${suggestion.planPath}\``;
+          ? `${dryRun ? 'would apply' : 'applied'} the diff to ${suggestion.file}; plan ${suggestion.planPath} records it`
+          : `${would} plan ${suggestion.planPath} (diff checked: applies cleanly to ${suggestion.file}); run it with \`ratchet run plan ${suggestion.planPath}\``;
+        const changes: FileChange[] = [
+          { file: suggestion.diffPath, before: null, after: sha256Hex(lesson.action.parameters.diff) },
+          { file: suggestion.planPath, before: null, after: sha256Hex(suggestion.plan) },
+          ...(options.applyCode === true ? [{ file: suggestion.file, before: suggestion.original === undefined ? null : sha256Hex(suggestion.original), after: sha256Hex(suggestion.patched) }] : []),
+        ];
         outcome = {
           lesson_id: lesson.lesson_id,
           command: lesson.action.command,
@@ -113,6 +129,7 @@ async function applyLocked(options: ApplyOptions): Promise<ApplyResult> {
           reason,
           diff: lesson.action.parameters.diff,
           files: [suggestion.diffPath, suggestion.planPath, ...(options.applyCode === true ? [suggestion.file] : [])],
+          changes,
         };
       } else {
         continue; // manual lessons are not pending; nothing else exists
@@ -122,10 +139,10 @@ async function applyLocked(options: ApplyOptions): Promise<ApplyResult> {
       const path = (err as { path?: unknown }).path;
       const line = (err as { line?: unknown }).line;
       const where = typeof path === 'string' ? `${path}${typeof line === 'number' ? `:${line}` : ''}: ` : '';
-      outcome = { lesson_id: lesson.lesson_id, command: lesson.action.command, status: 'failed', reason: `${where}${typeof reason === 'string' ? reason : (err as Error).message}`, diff: '', files: [] };
+      outcome = { lesson_id: lesson.lesson_id, command: lesson.action.command, status: 'failed', reason: `${where}${typeof reason === 'string' ? reason : (err as Error).message}`, diff: '', files: [], changes: [] };
     }
     outcomes.push(outcome);
-    if (!dryRun) await recordOutcome(options.lessonsPath, lesson.lesson_id, outcome.status, outcome.reason, options.now());
+    if (!dryRun) await recordOutcome(options.lessonsPath, lesson.lesson_id, outcome, options.now());
   }
 
   const result: ApplyResult = {
@@ -146,15 +163,22 @@ async function applyLocked(options: ApplyOptions): Promise<ApplyResult> {
   return result;
 }
 
-async function recordOutcome(path: string, id: string, status: LessonStatus, reason: string, time: string): Promise<void> {
+async function recordOutcome(path: string, id: string, outcome: LessonOutcome, time: string): Promise<void> {
+  const status: LessonStatus = outcome.status;
   await updateLessons(path, (file) => {
     const lesson = file.lessons.find((l) => l.lesson_id === id);
     if (lesson !== undefined) {
       lesson.status = status;
-      lesson.history.push({ status, time, reason });
+      lesson.history.push({ status, time, reason: outcome.reason, ...(status === 'applied' ? { changes: outcome.changes } : {}) });
     }
     return { result: undefined };
   });
+}
+
+/** `file` relative to the project root, with POSIX separators (absolute when it is outside). */
+function projectPath(root: string, file: string): string {
+  const rel = relative(resolve(root), resolve(file));
+  return rel.startsWith('..') ? file : rel.split(sep).join('/');
 }
 
 /** Marks a manual (or failed) lesson as handled by a person. */

@@ -18,6 +18,7 @@ const ACTION_SHAPES: Record<string, { type: string; params: Record<string, 'text
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const isSha256 = (v: unknown): boolean => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
 
 function onlyKeys(value: Record<string, unknown>, allowed: readonly string[], at: string): string | undefined {
   for (const key of Object.keys(value)) if (!allowed.includes(key)) return `${at}/${key}: unknown property`;
@@ -26,8 +27,9 @@ function onlyKeys(value: Record<string, unknown>, allowed: readonly string[], at
 
 export function checkLesson(value: unknown): string | undefined {
   if (!isObject(value)) return '(line): a lesson must be a JSON object';
-  const extra = onlyKeys(value, ['lesson_id', 'task_id', 'date', 'insight', 'action', 'status', 'history'], '');
-  if (extra !== undefined) return extra;
+  const unknown = onlyKeys(value, ['lesson_id', 'task_id', 'date', 'insight', 'action', 'status', 'history', 'extra'], '');
+  if (unknown !== undefined) return unknown;
+  if (value.extra !== undefined && !isObject(value.extra)) return '/extra: must be an object';
   if (typeof value.lesson_id !== 'string' || !LESSON_ID.test(value.lesson_id)) return '/lesson_id: must be letters, digits, ".", "_" or "-" (it names files)';
   if (!isText(value.task_id)) return '/task_id: must be a non-empty string';
   if (typeof value.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value.date)) return '/date: must be YYYY-MM-DD';
@@ -53,11 +55,23 @@ export function checkLesson(value: unknown): string | undefined {
   if (!Array.isArray(value.history)) return '/history: must be an array';
   for (const [i, entry] of value.history.entries()) {
     if (!isObject(entry)) return `/history/${i}: must be an object`;
-    const histExtra = onlyKeys(entry, ['status', 'time', 'reason'], `/history/${i}`);
+    const histExtra = onlyKeys(entry, ['status', 'time', 'reason', 'changes'], `/history/${i}`);
     if (histExtra !== undefined) return histExtra;
     if (typeof entry.status !== 'string' || !STATUSES.has(entry.status)) return `/history/${i}/status: must be a lesson status`;
     if (!isText(entry.time)) return `/history/${i}/time: must be a non-empty string`;
     if (typeof entry.reason !== 'string') return `/history/${i}/reason: must be a string`;
+    if (entry.changes !== undefined) {
+      if (!Array.isArray(entry.changes)) return `/history/${i}/changes: must be an array`;
+      for (const [c, change] of entry.changes.entries()) {
+        const at = `/history/${i}/changes/${c}`;
+        if (!isObject(change)) return `${at}: must be an object`;
+        const changeExtra = onlyKeys(change, ['file', 'before', 'after'], at);
+        if (changeExtra !== undefined) return changeExtra;
+        if (!isText(change.file)) return `${at}/file: must be a non-empty string`;
+        if (change.before !== null && !isSha256(change.before)) return `${at}/before: must be a SHA-256 (hex) or null`;
+        if (!isSha256(change.after)) return `${at}/after: must be a SHA-256 (hex)`;
+      }
+    }
   }
   return undefined;
 }

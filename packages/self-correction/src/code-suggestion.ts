@@ -21,6 +21,8 @@ export interface CodeSuggestion {
   /** The file's content after the diff (what applying it gives). */
   patched: string;
   existed: boolean;
+  /** The file's content before the diff (undefined: it does not exist yet). */
+  original: string | undefined;
   /** Absolute path of the file (inside the root). */
   target: string;
 }
@@ -67,7 +69,7 @@ export async function prepareCodeSuggestion(root: string, lesson: Lesson, option
     'run_in_bash_session close',
     '',
   ].join('\n');
-  return { file, planPath, diffPath, plan, patched, existed: current !== undefined, target };
+  return { file, planPath, diffPath, plan, patched, existed: current !== undefined, original: current, target };
 }
 
 // Through the store's guarded reader: a binary file, a FIFO or a huge file is refused with its path.

@@ -2,12 +2,18 @@
  * knowledge_core/lessons.jsonl. Not `openJsonl`: one corrupt line must not hide the other lessons,
  * and it must survive every rewrite byte for byte. So each line is kept as raw text; valid lines
  * are parsed (the store's parser: no `__proto__`), bad ones are reported with their line number and
- * written back unchanged. Lines in the original system's format are read as the lessons they mean
- * (seed-lesson.ts). Writes: lock, re-read inside the lock, atomic replace.
+ * written back unchanged. Lines in the original system's shapes are read as the lessons they mean
+ * (original-lesson.ts).
+ *
+ * The file is state, not a log: it is written only through the store (`updateTrackedText`: lock,
+ * re-read inside the lock, atomic replace, a digest record beside it), so a hand edit (a lesson set
+ * to `applied` in an editor) is refused on the next read with TamperedError naming the file, until
+ * a person runs `ratchet doctor --accept|--restore`. A file Ratchet never wrote (the original's) is
+ * read as it is; the first write starts tracking it.
  */
-import { NotFoundError, parseJson, readTextFile, withLock, writeFileAtomic } from '@ratchet/store';
+import { parseJson, readDigestRecord, readTrackedText, updateTrackedText } from '@ratchet/store';
 import { checkLesson } from './check-lesson.js';
-import { UNKNOWN_TASK, upgradeSeedLesson } from './seed-lesson.js';
+import { UNKNOWN_TASK, readOriginalLesson } from './original-lesson.js';
 import type { Lesson } from './types.js';
 
 export const LESSONS_PATH = 'knowledge_core/lessons.jsonl';
@@ -25,17 +31,17 @@ export interface LessonsFile {
   lines: LessonLine[];
   lessons: Lesson[];
   problems: { line: number; message: string }[];
+  /** Whether a digest record guards the file (false: no file, or one Ratchet never wrote). */
+  tracked?: boolean;
 }
 
-export async function readLessons(path: string): Promise<LessonsFile> {
-  let text: string;
-  try {
-    text = (await readTextFile(path)).text;
-  } catch (err) {
-    if (err instanceof NotFoundError) return { path, lines: [], lessons: [], problems: [] };
-    throw err;
-  }
-  return parseLessons(text, path);
+/** Reads and checks the file (TamperedError when it is not what Ratchet last wrote). */
+export function readLessons(path: string): Promise<LessonsFile> {
+  return Promise.resolve().then(() => {
+    const { text, tracked } = readTrackedText(path);
+    if (text === undefined) return { path, lines: [], lessons: [], problems: [], tracked: false };
+    return { ...parseLessons(text, path), tracked };
+  });
 }
 
 export function parseLessons(text: string, path = LESSONS_PATH): LessonsFile {
@@ -62,7 +68,13 @@ export function parseLessons(text: string, path = LESSONS_PATH): LessonsFile {
       problems.push({ line, message });
       return;
     }
-    value = upgradeSeedLesson(value);
+    const original = readOriginalLesson(value);
+    if (original.kind === 'empty') {
+      lines.push({ line, raw, problem: original.problem });
+      problems.push({ line, message: original.problem });
+      return;
+    }
+    value = original.value;
     const problem = checkLesson(value);
     if (problem !== undefined) {
       lines.push({ line, raw, problem });
@@ -92,10 +104,10 @@ export async function updateLessons<T>(
   path: string,
   fn: (file: LessonsFile) => { append?: Lesson[]; result: T } | Promise<{ append?: Lesson[]; result: T }>,
 ): Promise<{ file: LessonsFile; added: Lesson[]; result: T }> {
-  return withLock(
+  return updateTrackedText(
     path,
-    async () => {
-      const file = await readLessons(path);
+    async (current) => {
+      const file = current === undefined ? { path, lines: [], lessons: [], problems: [] } : parseLessons(current, path);
       const before = new Map(file.lines.filter((l) => l.lesson !== undefined).map((l) => [l, JSON.stringify(l.lesson)]));
       const { append = [], result } = await fn(file);
       const ids = new Set(file.lessons.map((l) => l.lesson_id));
@@ -126,8 +138,8 @@ export async function updateLessons<T>(
         out.push(line.raw);
       }
       for (const lesson of added) out.push(JSON.stringify(lesson));
-      if (changed) await writeFileAtomic(path, `${out.join('\n')}\n`, { createParentDirs: true });
-      return { file: parseLessons(`${out.join('\n')}\n`, path), added, result };
+      const text = `${out.join('\n')}\n`;
+      return { text: changed ? text : undefined, result: { file: { ...parseLessons(changed ? text : current ?? '', path), tracked: changed || readDigestRecord(path) !== undefined }, added, result } };
     },
     { createParentDirs: true },
   );

@@ -24,7 +24,23 @@ export const LessonActionSchema = z.discriminatedUnion('command', [
   z.strictObject({ type: z.literal('MANUAL'), command: z.literal('manual'), parameters: z.strictObject({ text: z.string(), note: z.string().optional() }) }),
 ]);
 
-export const HistoryEntrySchema = z.strictObject({ status: LessonStatusSchema, time: text, reason: z.string() });
+const SHA256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const FileChangeSchema = z.strictObject({
+  file: text.describe('Project-relative path of a file the lesson changed (or checked: an edit already in place).'),
+  before: SHA256.nullable().describe('SHA-256 of its text before; null when it did not exist.'),
+  after: SHA256.describe('SHA-256 of its text after.'),
+});
+
+export const HistoryEntrySchema = z.strictObject({
+  status: LessonStatusSchema,
+  time: text,
+  reason: z.string(),
+  changes: z
+    .array(FileChangeSchema)
+    .optional()
+    .describe('The application record `lessons apply` writes on an applied entry: what it changed, which file, before/after digests.'),
+});
 
 export const LessonSchema = z.strictObject({
   lesson_id: z
@@ -37,6 +53,10 @@ export const LessonSchema = z.strictObject({
   action: LessonActionSchema,
   status: LessonStatusSchema,
   history: z.array(HistoryEntrySchema).describe('The audit trail: every status change with its time and reason.'),
+  extra: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Fields of a line the original system wrote that Ratchet's shape has no place for (category, severity, failure, ...), kept as they were."),
 });
 
 export function lessonJsonSchema(): Record<string, unknown> {

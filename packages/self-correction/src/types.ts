@@ -16,6 +16,21 @@ export interface HistoryEntry {
   time: string;
   /** Why (failed), what was done (applied), where it came from (pending). */
   reason: string;
+  /**
+   * The application record `lessons apply` writes on an `applied` entry: every file the lesson
+   * changed (or, for an edit that was already in place, the file it checked), with the SHA-256 of its
+   * content before and after. `task submit` accepts an applied lesson only with one.
+   */
+  changes?: FileChange[];
+}
+
+export interface FileChange {
+  /** Project-relative path (POSIX separators). */
+  file: string;
+  /** SHA-256 of the file's text before (null: the file did not exist). */
+  before: string | null;
+  /** SHA-256 of the file's text after. */
+  after: string;
 }
 
 export interface Lesson {
@@ -29,4 +44,9 @@ export interface Lesson {
   status: LessonStatus;
   /** The audit trail; the first entry says where the lesson was extracted from (file:line). */
   history: HistoryEntry[];
+  /**
+   * Fields of a line written by the original system that Ratchet's shape has no place for
+   * (`category`, `severity`, `failure`, a structured `actionable_change`, ...), kept as they were.
+   */
+  extra?: Record<string, unknown>;
 }

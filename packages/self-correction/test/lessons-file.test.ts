@@ -5,7 +5,7 @@ import { addLessons, extractLessons, readLessons, updateLessons, type Lesson } f
 import { NOW, postMortem, tempDir } from './support.js';
 
 function lessons(n: number, task = 't'): Lesson[] {
-  const md = postMortem(Array.from({ length: n }, (_, i) => `**Lesson:** l${i}\n**Action:** add tool 'x${i}' to protocol 'p'`).join('\n\n'));
+  const md = postMortem(Array.from({ length: n }, (_, i) => `**Lesson:** lesson number ${i} was learned\n**Action:** add tool 'x${i}' to protocol 'p'`).join('\n\n'));
   return extractLessons(md, { path: 'pm.md', now: NOW, taskId: task }).lessons;
 }
 
@@ -37,7 +37,7 @@ describe('lessons.jsonl', () => {
     expect(file.lessons.map((l) => [l.lesson_id, l.status, l.action.command, l.action.parameters, l.date])).toEqual([
       ['a1', 'pending', 'add-tool', { protocol_id: 'fdc', tool: 'grep' }, '2025-01-02'],
       ['b2', 'pending', 'update-rule', { protocol_id: 'fdc', rule_id: 'r1', description: 'New text.' }, '2025-01-02'],
-      ['c3', 'manual', 'manual', { text: expect.stringContaining('a person decides') as string }, '2025-01-02'],
+      ['c3', 'manual', 'manual', { text: '', note: expect.stringContaining('a person decides') as string }, '2025-01-02'],
       ['d4', 'pending', 'propose-code-change', { filepath: 'src/a.js', diff: '--- a/src/a.js\n+++ b/src/a.js\n' }, '2025-01-02'],
     ]);
     expect(file.lessons[0]!.history).toEqual([{ status: 'pending', time: '2025-01-02', reason: expect.stringContaining('original format') as string }]);

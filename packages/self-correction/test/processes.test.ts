@@ -22,7 +22,7 @@ function runWorker(args: string[]): Promise<{ code: number | null; out: string; 
 }
 
 const lessonsFor = (task: string, n: number) =>
-  extractLessons(postMortem(Array.from({ length: n }, (_, i) => `**Lesson:** l${i}\n**Action:** add tool '${task}-${i}' to protocol 'p'`).join('\n\n')), { path: 'pm.md', now: NOW, taskId: task }).lessons;
+  extractLessons(postMortem(Array.from({ length: n }, (_, i) => `**Lesson:** lesson number ${i} was learned\n**Action:** add tool '${task}-${i}' to protocol 'p'`).join('\n\n')), { path: 'pm.md', now: NOW, taskId: task }).lessons;
 
 describe.skipIf(!existsSync(DIST) && !process.env.CI)('real processes (built dist; run `pnpm --filter @ratchet/self-correction build`)', () => {
   test('four processes adding lessons at once lose none and duplicate none', async () => {

@@ -9,6 +9,7 @@ import { LessonSchema } from '../src/schema.js';
 import { NOW, postMortem } from './support.js';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
+const SHA = 'a'.repeat(64);
 
 describe('schemas', () => {
   test('schemas/lesson.schema.json is up to date with src/schema.ts', () => {
@@ -17,7 +18,7 @@ describe('schemas', () => {
 
   test('the hand-written checkLesson agrees with the zod schema', () => {
     const md = postMortem(
-      "**Lesson:** a\n**Action:** add tool 'x' to protocol 'p'\n\n**Lesson:** b\n**Action:** update rule 'r' in protocol 'p' to 'y'\n\n**Lesson:** c\n**Action:** other\n\n**Lesson:** d\n**Action:** propose code change to 'f'\n```diff\n@@ -1 +1 @@\n-a\n+b\n```",
+      "**Lesson:** the first lesson\n**Action:** add tool 'x' to protocol 'p'\n\n**Lesson:** the second lesson\n**Action:** update rule 'r' in protocol 'p' to 'y'\n\n**Lesson:** the third lesson\n**Action:** some other action\n\n**Lesson:** the fourth lesson\n**Action:** propose code change to 'f'\n```diff\n@@ -1 +1 @@\n-a\n+b\n```",
     );
     const good = extractLessons(md, { path: 'pm.md', now: NOW }).lessons;
     const bad: unknown[] = [
@@ -36,7 +37,18 @@ describe('schemas', () => {
       { ...good[0], lesson_id: '.hidden' },
       { ...good[0], lesson_id: 'x\nrun_in_bash_session rm -rf /' },
       { ...good[0], lesson_id: 'l'.repeat(129) },
+      { ...good[0], extra: [] },
+      { ...good[0], history: [{ status: 'applied', time: 't', reason: 'r', changes: [{ file: 'a', before: null, after: 'x' }] }] },
+      { ...good[0], history: [{ status: 'applied', time: 't', reason: 'r', changes: [{ file: '', before: null, after: SHA }] }] },
+      { ...good[0], history: [{ status: 'applied', time: 't', reason: 'r', changes: [{ file: 'a', before: SHA, after: SHA, mode: 1 }] }] },
+      { ...good[0], history: [{ status: 'applied', time: 't', reason: 'r', changes: {} }] },
     ];
+    const withRecord = [
+      { ...good[0], extra: { category: 'Process', failure: { test_file: 'x.py' } } },
+      { ...good[0], status: 'applied', history: [...good[0]!.history, { status: 'applied', time: 't', reason: 'r', changes: [{ file: 'protocols/p.protocol.json', before: SHA, after: SHA }, { file: 'new.plan', before: null, after: SHA }] }] },
+    ];
+    for (const sample of withRecord) expect(checkLesson(sample), JSON.stringify(sample)).toBeUndefined();
+    good.push(...(withRecord as typeof good));
     for (const sample of [...good, ...bad]) {
       expect(checkLesson(sample) === undefined, JSON.stringify(sample)).toBe(LessonSchema.safeParse(sample).success);
     }

@@ -68,6 +68,7 @@ export {
 } from './digest.js';
 export { journalEntriesUnder, journalEntry, journalFileFor, journalRoot, type JournalEntry } from './journal.js';
 export { openJsonl, type JsonlFile, type JsonlOptions } from './jsonl.js';
+export { readTrackedText, updateTrackedText, type TrackedText, type TrackedTextOptions } from './tracked-text.js';
 export { MATCH_MAX_LENGTH, MATCH_SUBJECT_LIMIT, MAX_SPLITS, TRIAL_SLOW_MS, TRIAL_SLOW_LONG_MS, TRIAL_TOTAL_MS, checkRegex, splitBound, trialRun, type CheckRegexOptions, type RegexVerdict, type TrialResult } from './regex-guard.js';
 export type { WriterOptions } from './locked-update.js';
 export type { SafeParseResult, Schema, SchemaIssue } from './validate.js';

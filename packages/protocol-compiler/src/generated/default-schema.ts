@@ -13,6 +13,16 @@ export const DEFAULT_PROTOCOL_SCHEMA: Record<string, unknown> = {
       "pattern": "^[a-z0-9-]+$",
       "description": "Unique id across the protocols directory."
     },
+    "version": {
+      "description": "The protocol's own version (the original's schema required it), e.g. 1.0.0.",
+      "type": "string",
+      "minLength": 1
+    },
+    "extends": {
+      "description": "The protocol this one builds on (the original's `extends`): recorded, not merged.",
+      "type": "string",
+      "minLength": 1
+    },
     "description": {
       "type": "string",
       "minLength": 1,
@@ -37,6 +47,31 @@ export const DEFAULT_PROTOCOL_SCHEMA: Record<string, unknown> = {
             "type": "string",
             "minLength": 1,
             "description": "What enforces the rule (a tool, a check, a review)."
+          },
+          "tags": {
+            "description": "Labels for the rule (the original's `tags`).",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          "associated_tools": {
+            "description": "Tools this rule relies on.",
+            "type": "array",
+            "items": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          "validation_command": {
+            "description": "The original's command that checks the rule: kept as data, never run by Ratchet.",
+            "type": "string",
+            "minLength": 1
+          },
+          "executable_code": {
+            "description": "The original's executable protocol code: kept as data, never run by Ratchet.",
+            "type": "string"
           }
         },
         "required": [
@@ -70,6 +105,23 @@ export const DEFAULT_PROTOCOL_SCHEMA: Record<string, unknown> = {
       "items": {
         "type": "string",
         "minLength": 1
+      }
+    },
+    "inheritable_rules": {
+      "description": "Rules the original marked for child modules to inherit (its `inheritable_rules`): recorded, not merged.",
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "rule_id": {
+            "type": "string",
+            "pattern": "^[a-z0-9-]+$"
+          }
+        },
+        "required": [
+          "rule_id"
+        ],
+        "additionalProperties": {}
       }
     }
   },

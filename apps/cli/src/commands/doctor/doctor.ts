@@ -37,6 +37,8 @@ import { jixoLogReports, repairJixoLog } from './jixo-logs.js';
 const STATE_DIR = '.ratchet';
 /** State files outside .ratchet/ that doctor checks too. */
 const OTHER_FILES = ['logs/activity.log.jsonl', 'knowledge_core/lessons.jsonl', 'knowledge_core/plan_registry.json'];
+/** JSONL state written whole through the store with a digest record (not an append-only log). */
+const TRACKED_JSONL = /(?:^|[\\/])knowledge_core[\\/]lessons\.jsonl$/u;
 
 /** The schemaVersion each known document supports, by path relative to the project (`*` is one name). */
 const KNOWN: ReadonlyArray<[RegExp, number]> = [
@@ -213,7 +215,12 @@ function reportFor(ctx: Context, reports: FileReport[], path: string): FileRepor
 /** One file's report; undefined when it does not exist. */
 function check(ctx: Context, path: string): FileReport | undefined {
   const report: FileReport = { file: displayPath(ctx, path), tracked: false, problems: [] };
-  if (path.endsWith('.jsonl')) return checkLines(path, report);
+  if (path.endsWith('.jsonl')) {
+    // Logs are read line by line; the lessons file is state too: its digest record is checked.
+    const lines = checkLines(path, report);
+    if (lines !== undefined && TRACKED_JSONL.test(path)) digestCheck(path, readTextFileSync(path).text, lines);
+    return lines;
+  }
   let text: string;
   try {
     text = readTextFileSync(path).text;
@@ -230,16 +237,7 @@ function check(ctx: Context, path: string): FileReport | undefined {
     if (!(err instanceof StoreError)) throw err;
     report.problems.push(placed('corrupt', err));
   }
-  try {
-    const record = readDigestRecord(path);
-    report.tracked = record !== undefined;
-    if (record !== undefined) report.writtenAt = record.writtenAt;
-    // Full check (SHA-256 whatever the size); a concurrent writer is waited out like any reader.
-    checkDigest(path, text, () => readTextFileSync(path).text, { full: true });
-  } catch (err) {
-    if (!(err instanceof StoreError)) throw err;
-    report.problems.push({ code: err instanceof TamperedError ? 'tampered' : 'unreadable', message: err.reason });
-  }
+  digestCheck(path, text, report);
   const found = (value as { schemaVersion?: unknown } | undefined)?.schemaVersion;
   if (typeof found === 'number') report.schemaVersion = found;
   const rel = relative(ctx.cwd, path).split(sep).join('/');
@@ -279,6 +277,20 @@ function checkLines(path: string, report: FileReport): FileReport | undefined {
   return report;
 }
 
+/** Whether the file is what Ratchet last wrote (a tampered or unreadable record is a problem on the report). */
+function digestCheck(path: string, text: string, report: FileReport): void {
+  try {
+    const record = readDigestRecord(path);
+    report.tracked = record !== undefined;
+    if (record !== undefined) report.writtenAt = record.writtenAt;
+    // Full check (SHA-256 whatever the size); a concurrent writer is waited out like any reader.
+    checkDigest(path, text, () => readTextFileSync(path).text, { full: true });
+  } catch (err) {
+    if (!(err instanceof StoreError)) throw err;
+    report.problems.push({ code: err instanceof TamperedError ? 'tampered' : 'unreadable', message: err.reason });
+  }
+}
+
 function placed(code: ProblemCode, err: StoreError): Problem {
   const problem: Problem = { code, message: err.reason };
   if (err.line !== undefined) problem.line = err.line;
@@ -291,7 +303,8 @@ async function repair(ctx: Context, what: 'accept' | 'restore', file: string): P
   requireUser(ctx, `ratchet doctor --${what} (deciding about a state file changed outside Ratchet)`);
   const path = resolveInsideRoot(ctx.cwd, file, { allowAbsolute: true });
   const shown = displayPath(ctx, path);
-  if (path.endsWith('.jsonl')) throw new CliError(`${shown}: JSONL logs carry no digest record; there is nothing to ${what}`, { file: shown });
+  const lessons = TRACKED_JSONL.test(path);
+  if (path.endsWith('.jsonl') && !lessons) throw new CliError(`${shown}: JSONL logs carry no digest record; there is nothing to ${what}`, { file: shown });
   if (path.endsWith('.log.md')) return repairJixoLog(ctx, what, path);
   if (what === 'accept' && !existsSync(path)) {
     // A person's "it is gone on purpose": the journal stops calling its absence tampering.
@@ -301,8 +314,9 @@ async function repair(ctx: Context, what: 'accept' | 'restore', file: string): P
     return EXIT_OK;
   }
   if (what === 'accept') {
-    // A file that does not parse would only fail on the next read: fix it first.
-    parseJson(readTextFileSync(path).text, { path });
+    // A file that does not parse would only fail on the next read: fix it first. (A lessons file
+    // keeps bad lines as they are, reported by every lessons command: accepting it is the person's call.)
+    if (!lessons) parseJson(readTextFileSync(path).text, { path });
     const record = await acceptCurrent(path);
     if (ctx.json) ctx.emitJson({ ok: true, file: shown, accepted: record });
     else ctx.out(`${shown}: its current content is now recorded as good (${record.writtenAt})`);

@@ -24,6 +24,7 @@ const apply: CommandAction = async (ctx, _args, options) => {
       retryFailed: options.retryFailed === true,
       labelFor: (file) => displayPath(ctx, file),
       checkTool: await ratchetToolCheck(),
+      schemaRoot: ctx.cwd,
       ...(ids !== undefined && ids.length > 0 ? { ids } : {}),
       // A dry run previews the recompile: `check` against the edited sources, nothing written.
       recompile: ({ dryRun, overrides }) => compileTargets(ctx, { protocols, out, check: dryRun, overrides }),

@@ -18,7 +18,8 @@ export const registerLessons: RegisterArea = (program: Command, action) => {
     .command('extract')
     .description(
       'read the Lesson/Action pairs of a post-mortem\'s "Corrective Actions & Lessons Learned" section into lessons.jsonl; ' +
-        'extracting the same post-mortem twice adds nothing; unrecognised actions become manual lessons',
+        'extracting the same post-mortem twice adds nothing; unrecognised actions become manual lessons; a lesson that says nothing ' +
+        '(a template placeholder, the template\'s example, fewer than 3 real words) is refused at its line and nothing is added',
     )
     .argument('<postmortem>', 'the post-mortem Markdown file')
     .option('--task <id>', 'task id (default: the **Task:** line of the post-mortem, else its file name)')
@@ -32,7 +33,8 @@ export const registerLessons: RegisterArea = (program: Command, action) => {
   lessons
     .command('apply')
     .description(
-      'apply pending lessons in order: each ends applied or failed, with reason and time in its history; one failure ' +
+      'apply pending lessons in order: each ends applied or failed, with reason and time in its history (an applied one with the ' +
+        'files it changed and their digests: only apply makes a lesson applied); one failure ' +
         'does not stop the rest; the targets are recompiled once at the end. Code changes become plans; no lesson runs a shell command',
     )
     .option('--dry-run', 'show each diff (on top of the ones before it) and the AGENTS.md it would compile; write nothing')
@@ -50,7 +52,7 @@ export const registerLessons: RegisterArea = (program: Command, action) => {
 
   lessons
     .command('list')
-    .description('list lessons with their status; corrupt lines are reported with their line number')
+    .description('list lessons with their status; corrupt lines are reported with their line number; a lessons file edited by hand is refused (ratchet doctor)')
     .option('--status <status>', 'only pending, applied, failed, manual or resolved lessons')
     .option('--lessons <file>', 'the lessons file', LESSONS)
     .addHelpText('after', '\nExample:\n  ratchet lessons list --status manual')

@@ -17,12 +17,14 @@ const compile: CommandAction = async (ctx, _args, options) => {
   } catch (err) {
     return reportProblems(ctx, err);
   }
+  for (const s of result.skipped) ctx.note(`${displayPath(ctx, s.file)}: skipped, ${s.reason}`);
   if (result.protocols.length === 0) ctx.note(`${(options.protocols as string | undefined) ?? 'protocols'}/ has no *.protocol.json sources: the managed block lists no protocols`);
   if (ctx.json) {
     ctx.emitJson({
       ok: !result.stale,
       version: result.version ?? null,
       protocols: result.protocols,
+      skipped: result.skipped.map((s) => ({ file: displayPath(ctx, s.file), reason: s.reason })),
       targets: result.targets.map((t) => ({ path: displayPath(ctx, t.path), status: t.status, ...(check && t.status !== 'unchanged' ? { diff: t.diff } : {}) })),
     });
   } else {

@@ -132,6 +132,8 @@ export async function compileTargets(ctx: Context, flags: CompileFlags): Promise
     sourceLabel: `${displayPath(ctx, protocolsDir)}/`,
     labelFor: (t) => displayPath(ctx, t),
     overrides: flags.overrides,
+    // A sub-folder (protocols/security) without its own protocol.schema.json uses the nearest one above it.
+    schemaRoot: ctx.cwd,
   });
 }
 

@@ -19,6 +19,7 @@ const update: CommandAction = async (ctx, args, options) => {
       dryRun,
       labelFor: (f) => displayPath(ctx, f),
       checkTool: await ratchetToolCheck(),
+      schemaRoot: ctx.cwd,
     });
   } catch (err) {
     return reportProblems(ctx, err);
