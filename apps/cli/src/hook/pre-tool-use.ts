@@ -7,7 +7,7 @@
  *    (config `strictness`: off | warn | enforce).
  * A state file that cannot be read denies every write, naming the file and place.
  */
-import { globToRegExp } from '@ratchet/plan-lint/glob';
+import { compileGlob } from '@ratchet/plan-lint/glob';
 import { StoreError } from '@ratchet/store';
 import { currentStep, type Session } from '@ratchet/orchestrator/session-view';
 import type { HookAnswer } from './answer.js';
@@ -114,7 +114,7 @@ export function preToolUse(root: string, payload: HookPayload): HookAnswer {
 
   // 2. No writes before the plan is accepted (or while the post-mortem is due).
   if (PLANNING_STATES.has(session.state)) {
-    const allowed = config.planningWrites.map((g) => globToRegExp(g));
+    const allowed = config.planningWrites.map((g) => compileGlob(g));
     for (const target of writes.targets) {
       const rel = insideProject(project, cwd, target);
       if (rel === undefined || rel === '') continue;
