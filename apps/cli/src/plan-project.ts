@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { loadDialect, planDirectives, type Dialect, type FileView, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
+import { lineAlphabetDialect, loadDialect, planDirectives, type Dialect, type FileView, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
 import type { Machine } from '@ratchet/fsm-core';
 import { NotFoundError, OutsideRootError, isInsideRoot, readJsonFileSync, type JsonFile, readTextFileSync, resolveInsideRoot } from '@ratchet/store';
 import type { Context } from './context.js';
@@ -57,7 +57,10 @@ export async function loadPlanProject(ctx: Context, planPath: string, options: P
   const named = options.fsm === undefined ? directiveFsm(root, planAbs, text) : undefined;
   const source = dialectSource(ctx, root, named === undefined ? options : { ...options, fsm: named });
   const machine = requireMachine(await loadFsmFileAny(ctx, source.fsmPath), displayPath(ctx, source.fsmPath));
-  const dialect = checkedDialect(source, machine, named === undefined);
+  // The dialect's own FSM must speak every symbol of it; an FSM given for this plan (--fsm, `# FSM:`)
+  // may speak a subset (a command outside it is refused where a plan uses it), or be one whose
+  // alphabet is the plan lines themselves (the original's first validator).
+  const dialect = options.fsm === undefined && named === undefined ? checkedDialect(source, machine, true) : dialectForGivenFsm(ctx, source, machine);
   return {
     root,
     entry: entry.split(sep).join('/'),
@@ -176,6 +179,18 @@ function checkedDialect({ dialectPath, doc }: DialectSource, machine: Machine, i
     });
   }
   return result.dialect;
+}
+
+/**
+ * The dialect for an FSM given with the plan: read as plan lines when its alphabet is made of them
+ * (said on stderr, since every symbol then is a whole line), else the dialect as it is.
+ */
+function dialectForGivenFsm(ctx: Context, source: DialectSource, machine: Machine): Dialect {
+  const dialect = checkedDialect(source, machine, false);
+  const lines = lineAlphabetDialect(machine, dialect);
+  if (lines.dialect === undefined) return dialect;
+  ctx.note(`${displayPath(ctx, source.fsmPath)}: its alphabet is plan lines (${machine.alphabet.join(', ')}): each line of the plan is read as its own symbol`);
+  return lines.dialect;
 }
 
 /**

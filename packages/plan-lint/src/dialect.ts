@@ -249,7 +249,7 @@ export function commandsForSymbol(dialect: Dialect, symbol: string): string[] {
   const out: string[] = [];
   for (const c of dialect.commands.values()) {
     if (c.base.symbol === symbol) out.push(c.name);
-    for (const w of c.when) if (w.action.symbol === symbol) out.push(`${c.name} ${w.usage ?? describeMatch(w.source)}`);
+    for (const w of c.when) if (w.action.symbol === symbol) out.push(w.usage === '' ? c.name : `${c.name} ${w.usage ?? describeMatch(w.source)}`);
   }
   return out;
 }

@@ -48,3 +48,4 @@ export { listView, type FileView } from './sim-fs.js';
 export { formatStylish, type StylishOptions } from './format/stylish.js';
 export { formatJson } from './format/json.js';
 export { GITHUB_MAX_RESULTS, INFORMATION_URI, SARIF_SCHEMA, formatSarif, toSarif, type SarifOptions } from './format/sarif.js';
+export { lineAlphabetDialect, type LineAlphabetRead } from './line-alphabet.js';
