@@ -467,6 +467,61 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     ]);
   });
 
+  test('a code-change plan: its edit step needs exactly the diff applied, not just any change, and never none', { timeout: 60_000 }, async () => {
+    // The plan and diff as `ratchet lessons apply` writes them for a propose-code-change lesson.
+    const { prepareCodeSuggestion, writeCodeSuggestion } = await import('@ratchet/self-correction');
+    await write('src/greet.ts', 'export const greeting = 1;\n');
+    const diff = '--- a/src/greet.ts\n+++ b/src/greet.ts\n@@ -1 +1 @@\n-export const greeting = 1;\n+export const greeting = "hello";\n';
+    const lesson = {
+      lesson_id: 'L-greet',
+      task_id: 'T-0',
+      date: '2026-01-01',
+      insight: 'The greeting was a number.',
+      action: { type: 'PROPOSE_CODE_CHANGE' as const, command: 'propose-code-change' as const, parameters: { filepath: 'src/greet.ts', diff } },
+      status: 'pending' as const,
+      history: [],
+    };
+    const suggestion = await prepareCodeSuggestion(dir, lesson);
+    await writeCodeSuggestion(dir, suggestion, lesson);
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', suggestion.planPath)).code).toBe(0);
+    let line = '';
+    for (;;) {
+      line = (await json<{ next: { step: { line: string } } }>('run', 'next')).next.step.line;
+      if (line.startsWith('replace_with_git_merge_diff')) break;
+      expect((await ratchet('run', 'done')).code).toBe(0);
+    }
+    expect(line).toBe('replace_with_git_merge_diff src/greet.ts');
+    // The shortcut: report the edit without making it.
+    const untouched = await ratchet('run', 'done');
+    expect(untouched.code).toBe(1);
+    expect(untouched.err).toContain('`replace_with_git_merge_diff src/greet.ts` is not done: src/greet.ts is not what applying knowledge_core/suggestions/L-greet.diff gives');
+    // Another change is not the change.
+    await write('src/greet.ts', 'export const greeting = "bonjour";\n');
+    expect((await ratchet('run', 'done')).code).toBe(1);
+    await write('src/greet.ts', 'export const greeting = "hello";\n');
+    const applied = await ratchet('run', 'done');
+    expect(applied.code).toBe(0);
+    expect(applied.out).toContain('(checked: knowledge_core/suggestions/L-greet.diff applied to src/greet.ts)');
+  });
+
+  test('run done on a write that did not change its file, or a read of a file that is gone, is refused', async () => {
+    expect((await start()).code).toBe(0);
+    await write('src/a.ts', 'a');
+    await write('plans/rw.txt', 'set_plan rw\nplan_step_complete go\noverwrite_file_with_block src/a.ts\nread_file src/a.ts\nrun_in_bash_session close\n');
+    expect((await ratchet('run', 'plan', 'plans/rw.txt')).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    const same = await ratchet('run', 'done');
+    expect(same.code).toBe(1);
+    expect(same.err).toContain('`overwrite_file_with_block src/a.ts` is not done: src/a.ts is unchanged since this step began');
+    await write('src/a.ts', 'a, rewritten');
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    await rm(join(dir, 'src/a.ts'));
+    const gone = await ratchet('run', 'done');
+    expect(gone.code).toBe(1);
+    expect(gone.err).toContain('`read_file src/a.ts` is not done: src/a.ts does not exist');
+  });
+
   test('abandon is refused while EXECUTING: finish or fail the step first', async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
