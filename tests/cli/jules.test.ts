@@ -183,7 +183,10 @@ describe('a lifecycle written in YAML', () => {
     const status = ratchet(['run', 'status', '--json'], { cwd: dir });
     expect(status.status).toBe(0);
     expect((JSON.parse(status.stdout) as { legal: string[] }).legal.length).toBeGreaterThan(0);
-    expect(ratchet(['run', 'next'], { cwd: dir }).status).toBe(0);
+    // Read and run: PLANNING has no step to execute, so run next answers with what to do and exit 1.
+    const next = ratchet(['run', 'next'], { cwd: dir });
+    expect(next.stdout).toContain('ratchet run plan <plan-file>');
+    expect(next.status).toBe(1);
   });
 
   test('a YAML lifecycle without a state the orchestrator needs, or that does not parse, is exit 2 naming it', () => {
