@@ -485,7 +485,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     await writeCodeSuggestion(dir, suggestion, lesson);
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', suggestion.planPath)).code).toBe(0);
-    let line = '';
+    let line: string;
     for (;;) {
       line = (await json<{ next: { step: { line: string } } }>('run', 'next')).next.step.line;
       if (line.startsWith('replace_with_git_merge_diff')) break;
@@ -929,7 +929,7 @@ describe('stuck sessions, the abandon reason, run status, and one exit-code rule
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
     const executing = await ratchet('run', 'status');
-    expect(executing.out).toMatch(/^Allowed  ratchet research plan, ratchet run done, ratchet run done --failed$/m);
+    expect(executing.out).toContain('\nAllowed  ratchet research plan, ratchet run done, ratchet run done --failed\n');
     expect(executing.out).not.toContain('step_complete');
     expect((await ratchet('run', 'done', '--failed', '-m', 'no')).code).toBe(1);
     expect((await json<{ session: { stack: unknown[] } }>('run', 'status')).session.stack).toHaveLength(1); // kept for inspection
