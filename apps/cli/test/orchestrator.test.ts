@@ -966,6 +966,14 @@ describe('stuck sessions, the abandon reason, run status, and one exit-code rule
     expect((await ratchet('run', 'done', '--message', '')).code).toBe(2);
   });
 
+  test('giving up research is a failure report like run done --failed: exit 1, the task in ERROR', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('research', 'plan', 'dead end')).code).toBe(0);
+    const gave = await ratchet('research', 'done', '--failed', '-m', 'no sources exist');
+    expect(gave.code).toBe(1);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'ERROR' });
+  });
+
   test('an input error where the state allows the command is exit 2: a plan file that does not exist', async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/missing.txt')).code).toBe(2);
