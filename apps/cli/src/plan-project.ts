@@ -111,10 +111,23 @@ function projectOrBundled(root: string, relPath: string): string {
   return existsSync(own) ? own : assetPath('protocols', relPath.slice(relPath.lastIndexOf('/') + 1));
 }
 
+/**
+ * The FSM a dialect names, relative to the dialect. The bundled dialect stands in for a project that
+ * has none, file by file: a project that brings its own FSM of that name (protocols/research.fsm.json,
+ * the original's research machine, say) is checked against it, not against Ratchet's copy.
+ */
+function fsmOfDialect(root: string, dialectPath: string, declared: string): string {
+  if (dirname(dialectPath) === assetPath('protocols') && !declared.includes('/')) {
+    const own = join(root, 'protocols', declared);
+    if (existsSync(own)) return own;
+  }
+  return resolve(dirname(dialectPath), declared);
+}
+
 /** What a dialect file means: its JSON and that of the FSM it names (formatting aside). */
-export function dialectMeaning(path: string): string {
+export function dialectMeaning(path: string, root?: string): string {
   const value = readJsonFileSync(path).value as { fsm?: unknown } | null;
-  const fsm = typeof value?.fsm === 'string' ? resolve(dirname(path), value.fsm) : undefined;
+  const fsm = typeof value?.fsm === 'string' ? (root === undefined ? resolve(dirname(path), value.fsm) : fsmOfDialect(root, path, value.fsm)) : undefined;
   return JSON.stringify([value, fsm !== undefined && existsSync(fsm) ? readJsonFileSync(fsm).value : null]);
 }
 
@@ -143,7 +156,7 @@ function dialectSource(ctx: Context, root: string, options: PlanProjectOptions):
     options.fsm !== undefined
       ? resolve(ctx.cwd, options.fsm)
       : typeof declaredFsm === 'string'
-        ? resolve(dirname(dialectPath), declaredFsm)
+        ? fsmOfDialect(root, dialectPath, declaredFsm)
         : undefined;
   if (fsmPath === undefined) throw new CliError('the dialect names no "fsm" file; pass --fsm', { file: dialectPath, code: 'no-fsm' });
   return { dialectPath, doc, fsmPath };

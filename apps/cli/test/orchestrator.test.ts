@@ -641,6 +641,29 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json<{ session: { history: { trigger: string }[] } }>('run', 'status')).session.history.at(-1)?.trigger).toBe('research_resumed');
   });
 
+  test("a project that brings its own research FSM (the original's research_fsm.json) and no research dialect: the bundled dialect is checked against that FSM, and the generated plan passes it", async () => {
+    const original = {
+      states: ['IDLE', 'GATHERING', 'SYNTHESIZING', 'REPORTING', 'DONE'],
+      alphabet: ['plan_op', 'step_op', 'read_op', 'write_op', 'tool_exec', 'close_op'],
+      transitions: { IDLE: { plan_op: 'GATHERING' }, GATHERING: { read_op: 'GATHERING', tool_exec: 'GATHERING', step_op: 'SYNTHESIZING' }, SYNTHESIZING: { write_op: 'REPORTING' }, REPORTING: { close_op: 'DONE' } },
+      start_state: 'IDLE',
+      accept_states: ['DONE'],
+    };
+    await rm(join(dir, 'protocols/research.dialect.json'));
+    // A stricter machine of the project's own first: no searches while gathering. It is the one applied.
+    const strict = { ...original, transitions: { ...original.transitions, GATHERING: { read_op: 'GATHERING', step_op: 'SYNTHESIZING' } } };
+    await write('protocols/research.fsm.json', JSON.stringify(strict));
+    expect((await start()).code).toBe(0);
+    const refused = await ratchet('research', 'plan', 'locks');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('google_search (tool_exec) is not allowed in state GATHERING');
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
+    await write('protocols/research.fsm.json', JSON.stringify(original));
+    const r = await json<{ lifecycle: { state: string } }>('research', 'plan', 'locks');
+    expect(r.code).toBe(0);
+    expect(r.lifecycle.state).toBe('RESEARCHING');
+  });
+
   test('a lifecycle copied before research steps existed: research plan refuses to enter a cycle it could not leave, naming the file', async () => {
     const fsm = await readFile(join(dir, 'protocols/orchestrator.fsm.json'), 'utf8');
     const old = JSON.parse(fsm) as { transitions: { source: string; dest: string; trigger: string }[] };

@@ -26,7 +26,7 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   // A started task is checked against the project's own language: a per-call dialect cannot lower the bar.
   if (dialect !== undefined) {
     const own = defaultDialectPath(ctx.cwd);
-    if (dialectMeaning(resolve(ctx.cwd, dialect)) !== dialectMeaning(own)) {
+    if (dialectMeaning(resolve(ctx.cwd, dialect), ctx.cwd) !== dialectMeaning(own, ctx.cwd)) {
       throw new CliError(`--dialect ${dialect} differs from ${displayPath(ctx, own)} (or the FSM it names): a task's plans are checked against the project's dialect and FSM; drop --dialect, or change the project's protocols`, {
         code: 'dialect-differs',
         file: resolve(ctx.cwd, dialect),
