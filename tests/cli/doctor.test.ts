@@ -70,7 +70,7 @@ describe('hand edits of state files are caught (built binary)', () => {
     expect(rejected).toHaveLength(1);
     expect(readFileSync(join(dir, '.ratchet', rejected[0]!), 'utf8')).toContain('"state": "EXECUTING"');
     const again = run(['--json', 'run', 'next']);
-    expect(again.status).toBe(0);
+    expect(again.status).toBe(1); // read fine; PLANNING has no step to execute (run next's exit 1)
     expect(JSON.parse(again.stdout)).toMatchObject({ state: 'PLANNING' });
 
     // Accept: refused to an agent, done for a person; the flow then goes on from the accepted step.

@@ -20,6 +20,36 @@ function julesRepo(): string {
 const FSM_YAML = 'states: [IDLE, PLANNING, EXECUTING, POST_MORTEM, DONE]\nalphabet: [plan_op, step_op, submit_op, read_op, write_op, delete_op, move_op, tool_exec, close_op]\ntransitions:\n  IDLE: {plan_op: PLANNING}\n  PLANNING: {step_op: EXECUTING}\n  EXECUTING: {step_op: EXECUTING, read_op: EXECUTING, write_op: EXECUTING, delete_op: EXECUTING, move_op: EXECUTING, tool_exec: EXECUTING, close_op: POST_MORTEM}\n  POST_MORTEM: {submit_op: DONE}\nstart_state: IDLE\naccept_states: [DONE]\n';
 
 describe('ratchet plan lint on plans the original toolchain wrote', () => {
+  test('the era whose FSM alphabet is the plan lines (`run:fdc_cli.py close`) is read line by line, with --fsm and with # FSM:', () => {
+    const dir = julesRepo();
+    writeFileSync(join(dir, 'valid_plan.txt'), 'set_plan\nplan_step_complete\nplan_step_complete\nrun:fdc_cli.py close\nsubmit\n');
+    writeFileSync(join(dir, 'invalid_plan.txt'), 'set_plan\nsubmit\nplan_step_complete\n');
+    const ok = ratchet(['plan', 'lint', 'valid_plan.txt', '--fsm', 'tooling/fdc_fsm_lines.json'], { cwd: dir });
+    expect(ok.stderr).toBe('tooling/fdc_fsm_lines.json: its alphabet is plan lines (set_plan, plan_step_complete, run:fdc_cli.py close, submit): each line of the plan is read as its own symbol\n');
+    expect(ok.stdout).toContain('✔ valid_plan.txt: no problems');
+    expect(ok.status).toBe(0);
+    const bad = ratchet(['--json', 'plan', 'lint', 'invalid_plan.txt', '--fsm', 'tooling/fdc_fsm_lines.json'], { cwd: dir });
+    expect(bad.status).toBe(1);
+    expect((JSON.parse(bad.stdout) as { findings: { ruleId: string; line: number }[] }).findings.map((f) => [f.ruleId, f.line])).toEqual([
+      ['fsm-adherence', 2],
+      ['closure-mandate', 3],
+    ]);
+    writeFileSync(join(dir, 'named.txt'), `# FSM: tooling/fdc_fsm_lines.json\n${readFileSync(join(dir, 'valid_plan.txt'), 'utf8')}`);
+    expect(ratchet(['plan', 'lint', 'named.txt'], { cwd: dir }).status).toBe(0);
+  });
+
+  test('--fsm may speak fewer commands than the dialect: the original research_fsm.json checks a research plan', () => {
+    const dir = julesRepo();
+    const r = ratchet(['plan', 'lint', 'research.plan.txt', '--fsm', 'tooling/research_fsm.json'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // A command the FSM does not know is refused where the plan uses it, not as 17 dialect errors up front.
+    writeFileSync(join(dir, 'del.txt'), 'set_plan r\nplan_step_complete\ndelete_file src/a.py\nrun_in_bash_session close\n');
+    const del = ratchet(['--json', 'plan', 'lint', 'del.txt', '--fsm', 'tooling/research_fsm.json'], { cwd: dir });
+    expect(del.status).toBe(1);
+    expect((JSON.parse(del.stdout) as { findings: { ruleId: string; line: number }[] }).findings.map((f) => [f.ruleId, f.line])).toEqual([['fsm-adherence', 3]]);
+  });
+
   test('both grammars lint clean with the bundled dialect (exit 0)', () => {
     const dir = julesRepo();
     for (const plan of ['line.plan.txt', 'block.plan.txt']) {
@@ -153,7 +183,10 @@ describe('a lifecycle written in YAML', () => {
     const status = ratchet(['run', 'status', '--json'], { cwd: dir });
     expect(status.status).toBe(0);
     expect((JSON.parse(status.stdout) as { legal: string[] }).legal.length).toBeGreaterThan(0);
-    expect(ratchet(['run', 'next'], { cwd: dir }).status).toBe(0);
+    // Read and run: PLANNING has no step to execute, so run next answers with what to do and exit 1.
+    const next = ratchet(['run', 'next'], { cwd: dir });
+    expect(next.stdout).toContain('ratchet run plan <plan-file>');
+    expect(next.status).toBe(1);
   });
 
   test('a YAML lifecycle without a state the orchestrator needs, or that does not parse, is exit 2 naming it', () => {

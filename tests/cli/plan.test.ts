@@ -95,7 +95,8 @@ describe('ratchet plan lint', () => {
 });
 
 describe('ratchet plan lint options', () => {
-  const RESEARCH = 'set_plan topic\ngoogle_search pushdown automata\nplan_step_complete synthesise\ncreate_file_with_block report.md\nrun_in_bash_session close\n';
+  // A tool run while gathering: the research FSM allows it before the step, the default (fdc) one only after.
+  const RESEARCH = 'set_plan topic\nrun_in_bash_session curl -s https://example.com/pda\nplan_step_complete synthesise\ncreate_file_with_block report.md\nrun_in_bash_session close\n';
   const findings = (r: { stdout: string }): string[] => (JSON.parse(r.stdout) as { findings: Finding[] }).findings.map((f) => `${f.ruleId}@${f.file}:${f.line}`);
 
   test('--dialect: the research dialect (and the FSM it names) instead of the project default', () => {
@@ -103,7 +104,7 @@ describe('ratchet plan lint options', () => {
     writeFileSync(join(dir, 'r.txt'), RESEARCH);
     const fdc = ratchet(['--json', 'plan', 'lint', 'r.txt'], { cwd: dir });
     expect(fdc.status).toBe(1);
-    expect(findings(fdc)).toEqual(['unknown-command@r.txt:2']);
+    expect(findings(fdc)).toEqual(['fsm-adherence@r.txt:2']);
     const research = ratchet(['plan', 'lint', 'r.txt', '--dialect', 'protocols/research.dialect.json'], { cwd: dir });
     expect(research.stdout).toContain('✔ r.txt: no problems');
     expect(research.status).toBe(0);

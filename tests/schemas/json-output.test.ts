@@ -50,10 +50,19 @@ describe('versioned --json output', () => {
   });
 
   test('run next and run status: before any task, and during one', () => {
-    expect(expectOutput('run-next', fresh, ['run', 'next']).state).toBe('START');
+    // No step to execute before a task (nor after the tour, which ends with the task closed): ok false, exit 1, the directive all the same.
+    expect(expectOutput('run-next', fresh, ['run', 'next'], 1)).toMatchObject({ ok: false, state: 'START' });
     expect(expectOutput('run-status', fresh, ['run', 'status']).session).toBeNull();
-    const next = expectOutput('run-next', tour, ['run', 'next']);
+    const next = expectOutput('run-next', tour, ['run', 'next'], 1);
+    expect(next.ok).toBe(false);
     expect((next.next as { commands: string[] }).commands.length).toBeGreaterThan(0);
+    // A step pending: ok true, exit 0, the step in next.
+    const busy = tempDir('ratchet-json-step-');
+    expect(ratchet(['init', '--cwd', busy]).status).toBe(0);
+    writeFileSync(join(busy, 'p.plan'), 'set_plan x\nplan_step_complete go\nrun_in_bash_session close\n');
+    expect(ratchet(['task', 'start', '--task-id', 'T', '--no-network', '--cwd', busy]).status).toBe(0);
+    expect(ratchet(['run', 'plan', 'p.plan', '--cwd', busy]).status).toBe(0);
+    expect(expectOutput('run-next', busy, ['run', 'next'])).toMatchObject({ ok: true, next: { step: { line: 'set_plan x' } } });
     expect((expectOutput('run-status', tour, ['run', 'status']).session as { taskId: string }).taskId).toBe('add-greeting');
   });
 

@@ -4,9 +4,9 @@
  * registry, the files that exist (seeding the simulated file system) and a host that reads plans
  * through the store's guarded reader.
  */
-import { existsSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { loadDialect, planDirectives, type Dialect, type FileView, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
+import { lineAlphabetDialect, loadDialect, planDirectives, type Dialect, type FileView, type PlanHost, type PlanRefusal } from '@ratchet/plan-lint';
 import type { Machine } from '@ratchet/fsm-core';
 import { NotFoundError, OutsideRootError, isInsideRoot, readJsonFileSync, type JsonFile, readTextFileSync, resolveInsideRoot } from '@ratchet/store';
 import type { Context } from './context.js';
@@ -58,7 +58,10 @@ export async function loadPlanProject(ctx: Context, planPath: string, options: P
   const named = options.fsm === undefined ? directiveFsm(root, planAbs, text) : undefined;
   const source = dialectSource(ctx, root, named === undefined ? options : { ...options, fsm: named });
   const machine = requireMachine(await loadFsmFileAny(ctx, source.fsmPath), displayPath(ctx, source.fsmPath));
-  const dialect = checkedDialect(source, machine, named === undefined);
+  // The dialect's own FSM must speak every symbol of it; an FSM given for this plan (--fsm, `# FSM:`)
+  // may speak a subset (a command outside it is refused where a plan uses it), or be one whose
+  // alphabet is the plan lines themselves (the original's first validator).
+  const dialect = options.fsm === undefined && named === undefined ? checkedDialect(source, machine, true) : dialectForGivenFsm(ctx, source, machine);
   return {
     root,
     entry: entry.split(sep).join('/'),
@@ -110,10 +113,23 @@ function projectOrBundled(root: string, relPath: string): string {
   return own.exists ? own.path : assetPath('protocols', relPath.slice(relPath.lastIndexOf('/') + 1));
 }
 
+/**
+ * The FSM a dialect names, relative to the dialect. The bundled dialect stands in for a project that
+ * has none, file by file: a project that brings its own FSM of that name (protocols/research.fsm.json,
+ * the original's research machine, say) is checked against it, not against Ratchet's copy.
+ */
+function fsmOfDialect(root: string, dialectPath: string, declared: string): string {
+  if (dirname(dialectPath) === assetPath('protocols') && !declared.includes('/')) {
+    const own = join(root, 'protocols', declared);
+    if (existsSync(own)) return own;
+  }
+  return resolve(dirname(dialectPath), declared);
+}
+
 /** What a dialect file means: its JSON and that of the FSM it names (formatting aside). */
-export function dialectMeaning(path: string): string {
+export function dialectMeaning(path: string, root?: string): string {
   const value = readJsonFileSync(path).value as { fsm?: unknown } | null;
-  const fsm = typeof value?.fsm === 'string' ? resolve(dirname(path), value.fsm) : undefined;
+  const fsm = typeof value?.fsm === 'string' ? (root === undefined ? resolve(dirname(path), value.fsm) : fsmOfDialect(root, path, value.fsm)) : undefined;
   return JSON.stringify([value, fsm !== undefined && existsSync(fsm) ? readJsonFileSync(fsm).value : null]);
 }
 
@@ -142,7 +158,7 @@ function dialectSource(ctx: Context, root: string, options: PlanProjectOptions):
     options.fsm !== undefined
       ? resolve(ctx.cwd, options.fsm)
       : typeof declaredFsm === 'string'
-        ? resolve(dirname(dialectPath), declaredFsm)
+        ? fsmOfDialect(root, dialectPath, declaredFsm)
         : undefined;
   if (fsmPath === undefined) throw new CliError('the dialect names no "fsm" file; pass --fsm', { file: dialectPath, code: 'no-fsm' });
   return { dialectPath, doc, fsmPath };
@@ -181,6 +197,18 @@ function checkedDialect({ dialectPath, doc }: DialectSource, machine: Machine, i
 }
 
 /**
+ * The dialect for an FSM given with the plan: read as plan lines when its alphabet is made of them
+ * (said on stderr, since every symbol then is a whole line), else the dialect as it is.
+ */
+function dialectForGivenFsm(ctx: Context, source: DialectSource, machine: Machine): Dialect {
+  const dialect = checkedDialect(source, machine, false);
+  const lines = lineAlphabetDialect(machine, dialect);
+  if (lines.dialect === undefined) return dialect;
+  ctx.note(`${displayPath(ctx, source.fsmPath)}: its alphabet is plan lines (${machine.alphabet.join(', ')}): each line of the plan is read as its own symbol`);
+  return lines.dialect;
+}
+
+/**
  * The plan's FSM when it names one at its top (`# FSM: tooling/fdc_fsm.json`, the original Jules
  * form), resolved against the project root; a named file that is missing is an input error at the
  * directive's line.
@@ -216,16 +244,34 @@ async function loadRegistry(root: string, registry: string | undefined): Promise
  */
 export function projectFiles(root: string): FileView {
   // Per path: a plan names the same files many times (and for_each_file many under one directory).
-  const checked = new Map<string, { abs: string } | { refused: string }>();
-  const check = (path: string): { abs: string } | { refused: string } => {
+  // Per directory: whether it leads out of the project is the same for every file in it, so only a
+  // file that is itself a link is resolved on its own (a 1 MB plan names ~10,000 new files: one
+  // realpath walk each was most of its lint).
+  type Checked = { abs: string; absent?: true } | { refused: string };
+  const checked = new Map<string, Checked>();
+  const dirs = new Map<string, Checked>();
+  const resolved = (path: string): Checked => {
+    try {
+      return { abs: resolveInsideRoot(root, path) };
+    } catch (err) {
+      if (!(err instanceof OutsideRootError)) throw err;
+      // A broken link is no file (file-not-found when read); one whose path leads out is a finding.
+      return err.kind === 'broken-symlink' ? { abs: '' } : { refused: err.reason };
+    }
+  };
+  const check = (path: string): Checked => {
     let result = checked.get(path);
     if (result === undefined) {
-      try {
-        result = { abs: resolveInsideRoot(root, path) };
-      } catch (err) {
-        if (!(err instanceof OutsideRootError)) throw err;
-        // A broken link is no file (file-not-found when read); one whose path leads out is a finding.
-        result = err.kind === 'broken-symlink' ? { abs: '' } : { refused: err.reason };
+      const slash = path.lastIndexOf('/');
+      const dirPath = slash < 0 ? '.' : path.slice(0, slash);
+      let dir = dirs.get(dirPath);
+      if (dir === undefined) dirs.set(dirPath, (dir = resolved(dirPath)));
+      if ('refused' in dir || dir.abs === '') result = dir;
+      else {
+        const abs = join(dir.abs, path.slice(slash + 1));
+        const link = lstatQuietly(abs);
+        // A link is judged by where it leads; anything else is where its directory is.
+        result = link === undefined ? { abs, absent: true } : link.isSymbolicLink() ? resolved(path) : { abs };
       }
       checked.set(path, result);
     }
@@ -234,7 +280,7 @@ export function projectFiles(root: string): FileView {
   return {
     exists(path) {
       const r = check(path);
-      return 'abs' in r && r.abs !== '' && statQuietly(r.abs)?.isFile() === true;
+      return 'abs' in r && r.abs !== '' && r.absent !== true && statQuietly(r.abs)?.isFile() === true;
     },
     outside(path) {
       const r = check(path);
@@ -270,6 +316,14 @@ export function listFiles(root: string): string[] {
 }
 
 /** stat through a link; undefined for a broken one, a loop of links (ELOOP) or one we may not read. */
+function lstatQuietly(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // ENOTDIR: a file used as a directory, so nothing there
+  }
+}
+
 function statQuietly(path: string): Stats | undefined {
   try {
     return statSync(path, { throwIfNoEntry: false });

@@ -124,7 +124,7 @@ Start here:
       .command('lint')
       .description('report every problem in a plan and its sub-plans: FSM order, closure, files, call_plan (exit 1 on errors)')
       .argument('<plan>', 'the plan file')
-      .option('--fsm <file>', "the plan FSM (default: the one the dialect names)")
+      .option('--fsm <file>', "check against this plan FSM instead of the dialect's (it may know fewer commands; one whose alphabet is whole plan lines, like the original's first fdc_fsm.json, is read line by line)")
       .addOption(new Option('-f, --format <format>', 'output format').choices(['stylish', 'json', 'sarif']).default('stylish')),
   )
     .addHelpText(

@@ -26,7 +26,7 @@ import { existsSync } from 'node:fs';
 import type { Machine } from '@ratchet/fsm-core';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
-import { EXIT_USAGE } from './exit-codes.js';
+import { EXIT_PROBLEMS } from './exit-codes.js';
 import { displayPath, resolvePath } from './paths.js';
 import { loadFsmFile, loadFsmFileAny, type LoadedFsm } from './fsm-file.js';
 import { sharedStorageOf } from './storage.js';
@@ -94,7 +94,8 @@ export function openTaskSession(ctx: Context, options: Record<string, unknown>, 
 /** The session and the project's lifecycle machine, or a usage error when there is no session yet. */
 export async function requireSession(ctx: Context, options: Record<string, unknown>): Promise<{ file: SessionFile; session: Session; machine: Machine }> {
   const { session: file, exists } = openTaskSession(ctx, options);
-  if (!exists) throw new CliError(`no task session at ${displayPath(ctx, file.path)}: start one with \`ratchet task start --task-id <id>\``, { code: 'no-session' });
+  // No task is a state like any other the command is not allowed in: exit 1, not a usage error.
+  if (!exists) throw new CliError(`no task session at ${displayPath(ctx, file.path)}: start one with \`ratchet task start --task-id <id>\``, { code: 'no-session', exitCode: EXIT_PROBLEMS });
   const machine = await lifecycleMachine(ctx);
   return { file, session: await file.read(), machine };
 }
@@ -136,9 +137,11 @@ export async function planStackOptions(ctx: Context, registryPath: string = DEFA
   };
 }
 
-/** The command that fires each lifecycle trigger: refusals speak in commands, never in trigger names. */
+/** The command that fires each lifecycle trigger: refusals and `run status` speak in commands, never in trigger names. */
 const COMMAND_OF: Record<string, string> = {
   begin_task: 'task start',
+  orientation_complete: 'task start',
+  orientation_failed: 'task start',
   reorient: 'task start',
   plan_accepted: 'run plan',
   plan_rejected: 'run plan',
@@ -149,6 +152,8 @@ const COMMAND_OF: Record<string, string> = {
   research_plan_complete: 'run done',
   research_failed: 'research done --failed',
   step_complete: 'run done',
+  plan_complete: 'run done',
+  plan_changed: 'run done',
   step_failed: 'run done --failed',
   analysis_complete: 'task close',
   abandon_task: 'task close --abandon',
@@ -158,8 +163,23 @@ const COMMAND_OF: Record<string, string> = {
 };
 
 /**
- * Lifecycle refusals are usage errors (exit 2) that name the command the agent ran and the one to
- * run instead (from `nextDirective`), e.g. "`ratchet task close` is not allowed while EXECUTING: ...".
+ * The commands that move the task on from its state (`ratchet run done`, ...), from the lifecycle's
+ * legal triggers, in the machine's order, each once. A trigger of a project's own lifecycle that no
+ * command fires is left out: the agent could not use it.
+ */
+export function allowedCommands(session: Session, machine: Machine): string[] {
+  const out: string[] = [];
+  for (const trigger of legalTriggers(session, machine)) {
+    const cmd = Object.hasOwn(COMMAND_OF, trigger) ? COMMAND_OF[trigger] : undefined;
+    if (cmd !== undefined && !out.includes(`ratchet ${cmd}`)) out.push(`ratchet ${cmd}`);
+  }
+  return out;
+}
+
+/**
+ * Lifecycle refusals name the command the agent ran and the one to run instead (from
+ * `nextDirective`), e.g. "`ratchet task close` is not allowed while EXECUTING: ...". Exit 1, like
+ * every refusal by the task's state or a gate (README: exit codes); 2 is for usage and input errors.
  */
 export function asCliError(err: unknown, session: Session, command?: string): never {
   if (err instanceof IllegalMoveError) {
@@ -168,13 +188,13 @@ export function asCliError(err: unknown, session: Session, command?: string): ne
     const what = cmd !== undefined ? `\`ratchet ${cmd}\`` : 'this command';
     throw new CliError(`${what} is not allowed while task ${session.taskId} is ${session.state}: ${directive.instruction} Next: ${directive.commands.map((c) => `\`${c}\``).join(' or ')}`, {
       code: err.code,
-      exitCode: EXIT_USAGE,
+      exitCode: EXIT_PROBLEMS,
     });
   }
   throw err;
 }
 
-/** Refuse (exit 2, naming the command to run instead) unless `trigger` is legal now. */
+/** Refuse (exit 1, naming the command to run instead) unless `trigger` is legal now. */
 export function requireTrigger(session: Session, trigger: string, machine: Machine, command?: string): void {
   const legal = legalTriggers(session, machine);
   if (!legal.includes(trigger)) asCliError(new IllegalMoveError({ state: session.state, trigger, legal }), session, command);

@@ -36,13 +36,14 @@ const write = async (rel: string, text: string): Promise<void> => {
 const nextLine = async (): Promise<string | undefined> => (JSON.parse((await ratchet('--json', 'run', 'next')).out) as { next: { step?: { line: string } } }).next.step?.line;
 const storedSession = async (): Promise<{ expansion?: Record<string, { plan: string; loops: string[][] }> }> => JSON.parse(await readFile(join(dir, '.ratchet/session.json'), 'utf8')) as never;
 
-/** Run the plan to its end, doing each create step on disk first; every line served, in order. */
+/** Run the plan to its end, doing each write step on disk first (each write a change); every line served, in order. */
 async function runToEnd(): Promise<string[]> {
   const lines: string[] = [];
+  let edits = 0;
   for (let line = await nextLine(); line !== undefined; line = await nextLine()) {
     lines.push(line);
-    const created = /^create_file_with_block (\S+)$/.exec(line);
-    if (created) await write(created[1]!, 'new');
+    const written = /^(?:create_file_with_block|overwrite_file_with_block|replace_with_git_merge_diff) (\S+)$/.exec(line);
+    if (written) await write(written[1]!, `new ${++edits}`);
     const done = await ratchet('run', 'done');
     expect(done.code, `${line}: ${done.err}`).toBe(0);
   }
@@ -102,6 +103,7 @@ describe('for_each_file runs what lint saw', () => {
     for (let i = 0; i < 2; i++) expect((await ratchet('run', 'done')).code).toBe(0);
     await write('src/new.ts', 'created');
     expect((await ratchet('run', 'done')).code).toBe(0);
+    await write('src/b.ts', 'b, edited');
     expect((await ratchet('run', 'done')).code).toBe(0); // src/b.ts
     await unlink(join(dir, 'src/new.ts'));
     expect(await nextLine()).toBe('replace_with_git_merge_diff src/new.ts');
@@ -111,13 +113,17 @@ describe('for_each_file runs what lint saw', () => {
     expect(await nextLine()).toBe('replace_with_git_merge_diff src/new.ts');
   });
 
-  test('a sub-plan changed after `run plan` is linted again, and its loops iterate what that lint saw', async () => {
+  test('a sub-plan changed after `run plan` does not run: the step is refused and the task goes back to PLANNING', async () => {
     await write('plans/main.txt', `${HEAD}call_plan plans/sub.txt\n${CLOSE}`);
     await write('plans/sub.txt', `${HEAD}read_file src/b.ts\n${CLOSE}`);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
     await write('plans/sub.txt', `${HEAD}for_each_file src/*.ts\n  read_file {file}\n${CLOSE}`);
-    await write('src/late.ts', 'on disk when the changed sub-plan is linted');
-    expect((await runToEnd()).filter((l) => l.startsWith('read_file'))).toEqual(['read_file src/b.ts', 'read_file src/late.ts', 'read_file src/z.ts']);
+    await write('src/late.ts', 'on disk when the changed sub-plan would run');
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    // Past plan_step_complete comes the call: the changed sub-plan is refused before it is entered.
+    const refused = await ratchet('run', 'done');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('plans/sub.txt changed since `run plan` linted it');
   });
 
   test('globs stay inside the project: `..` is refused at `run plan`, a linked directory out of the root is not iterated', async () => {

@@ -51,6 +51,13 @@ const filled = (pm: string, lesson = '**Lesson:** The greeting needed a test fir
     .replace('<!--\nWrite each lesson', `${lesson}\n\n<!--\nWrite each lesson`)
     .replace('<!-- Open questions', 'None.\n<!--');
 
+let edits = 0;
+/** Do a write step on disk, as an agent would before `run done` (each write a real change). */
+const doStep = async (line: string | undefined): Promise<void> => {
+  const written = line === undefined ? null : /^(?:create_file_with_block|overwrite_file_with_block|replace_with_git_merge_diff) (\S+)$/.exec(line);
+  if (written) await write(written[1]!, `// written by step ${++edits}\n`);
+};
+
 const MAIN = 'set_plan greet\nplan_step_complete start\noverwrite_file_with_block src/greet.ts\ncall_plan verify\nrun_in_bash_session close\n';
 // A sub-plan is a whole plan in the same language: validated from the start state, closed at its end.
 const VERIFY = 'set_plan verify\nplan_step_complete verify\nread_file src/greet.ts\nrun_in_bash_session close\n';
@@ -149,7 +156,7 @@ describe('task start: the orientation cascade', () => {
     await ratchet('init');
     expect((await start()).code).toBe(0);
     const other = await ratchet('task', 'start', '--task-id', 'T-2', '--no-network');
-    expect(other.code).toBe(2);
+    expect(other.code).toBe(1);
     expect(other.err).toContain('task T-1 is in progress (state PLANNING)');
     for (const bad of ['../x', '.hidden', 'a/b', '']) expect((await ratchet('task', 'start', '--task-id', bad, '--no-network')).code).toBe(2);
   });
@@ -189,7 +196,13 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
       const next = await json<{ next: { step?: { line: string; chain: string[] } } }>('run', 'next');
       if (!next.next.step) break;
       seen.push(`${next.next.step.chain.join('>')}: ${next.next.step.line}`);
-      expect((await ratchet('run', 'done')).code).toBe(0);
+      await doStep(next.next.step.line);
+      const done = await ratchet('run', 'done');
+      expect(done.code).toBe(0);
+      // The reply says what was checked, and what was taken on trust.
+      if (next.next.step.line.startsWith('overwrite_file_with_block')) expect(done.out).toContain('(checked: src/greet.ts changed)');
+      if (next.next.step.line.startsWith('read_file')) expect(done.out).toContain('(checked: src/greet.ts exists)');
+      if (next.next.step.line.startsWith('run_in_bash_session')) expect(done.out).toContain('(taken on trust: a close_op step leaves nothing on disk to check)');
     }
     expect(seen).toEqual([
       'plans/main.txt: set_plan greet',
@@ -251,7 +264,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     const status = await json<{ session: { state: string; history: { message?: string }[] } }>('run', 'status');
     expect(status.session.state).toBe('ERROR');
     expect(status.session.history.at(-1)?.message).toBe('disk full');
-    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(2); // not in PLANNING
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(1); // not in PLANNING
     const closed = await ratchet('task', 'close', '--task-id', 'T-1');
     expect(closed.code).toBe(0);
     expect(await readFile(join(dir, 'postmortems/T-1.md'), 'utf8')).toContain('**Outcome:** failure');
@@ -261,11 +274,11 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
     const close = await ratchet('task', 'close', '--task-id', 'T-1');
-    expect(close.code).toBe(2);
+    expect(close.code).toBe(1);
     expect(close.err).toContain('`ratchet task close` is not allowed while task T-1 is EXECUTING: Execute step 1 of 5 of plans/main.txt: set_plan greet');
     expect(close.err).toContain('Next: `ratchet run done` or `ratchet run done --failed');
     const submit = await ratchet('task', 'submit', '--task-id', 'T-1');
-    expect(submit.code).toBe(2);
+    expect(submit.code).toBe(1);
     expect(submit.err).toContain('`ratchet task submit` is not allowed while task T-1 is EXECUTING');
     for (const r of [close, submit]) expect(r.err).not.toMatch(/analysis_complete|post_mortem_complete|trigger/);
     expect((await json('run', 'status')).session).toMatchObject({ state: 'EXECUTING' });
@@ -274,7 +287,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
   test('abandon from PLANNING: only with --abandon and a reason, into POST_MORTEM as a FAILURE; not from EXECUTING', async () => {
     expect((await start()).code).toBe(0);
     const plain = await ratchet('task', 'close', '--task-id', 'T-1');
-    expect(plain.code).toBe(2); // closing a task that never ran is not a success
+    expect(plain.code).toBe(1); // closing a task that never ran is not a success
     expect(plain.err).toContain('`ratchet task close` is not allowed while task T-1 is PLANNING');
     expect(plain.err).toContain('ratchet task close --task-id T-1 --abandon --reason');
     expect((await ratchet('task', 'close', '--task-id', 'T-1', '--abandon')).code).toBe(2); // no reason
@@ -328,7 +341,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     await write('protocols/orchestrator.fsm.json', fsm.replace(/\n\s*\{ "source": "PLANNING", "dest": "POST_MORTEM", "trigger": "abandon_task" \},/, ''));
     expect((await start()).code).toBe(0);
     const abandon = await ratchet('task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'no');
-    expect(abandon.code).toBe(2);
+    expect(abandon.code).toBe(1);
     expect(abandon.err).toContain('`ratchet task close --abandon` is not allowed while task T-1 is PLANNING');
     expect((await json<{ legal: string[] }>('run', 'next')).legal).toEqual(['plan_rejected', 'plan_accepted', 'research_needed']);
     await write('protocols/orchestrator.fsm.json', fsm.replace('"dest": "EXECUTING", "trigger": "plan_accepted"', '"dest": "NOWHERE", "trigger": "plan_accepted"'));
@@ -355,40 +368,66 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await ratchet('run', 'plan', 'plans/main.txt', '--dialect', 'protocols/fdc.dialect.json')).code).toBe(0);
   });
 
-  test('the plan that runs is the plan that was linted: a sub-plan edited after run plan is linted again when called', { timeout: 60_000 }, async () => {
+  /** The refusal every change to a pinned sub-plan gets: the step refused, the task back in PLANNING, nothing of the new plan run. */
+  async function expectSwapRefused(path: string, why: RegExp): Promise<void> {
+    const refused = await ratchet('run', 'done');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(why);
+    expect(refused.err).toContain(`${path}`);
+    expect(refused.err).toContain('run `ratchet run plan plans/main.txt` again: it lints the plan whole');
+    const status = await json<{ session: { state: string; stack: unknown[] } }>('run', 'status');
+    expect(status.session).toMatchObject({ state: 'PLANNING', stack: [] });
+    expect((await activity()).at(-1)).toMatchObject({ action: { type: 'PLAN_REJECTED' }, outcome: { status: 'FAILURE' } });
+  }
+
+  test('the plan that runs is the plan that was linted: a sub-plan edited after run plan, even into one that lints, is refused when called', { timeout: 60_000 }, async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
-    // A lint-clean edit is linted again, pinned, and runs.
-    await write('plans/verify.txt', VERIFY.replace('read_file src/greet.ts', 'list_files src'));
-    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
-    expect((await json<{ next: { step: { line: string } } }>('run', 'next')).next.step.line).toBe('set_plan verify');
-    expect((await ratchet('task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'x')).code).toBe(2); // still EXECUTING
+    // The agent's shortcut: swap the pinned sub-plan for a lint-clean one that does something else.
+    await write('plans/verify.txt', 'set_plan verify\nplan_step_complete go\ndelete_file README.md\nrun_in_bash_session rm -rf src\nrun_in_bash_session close\n');
+    await write('README.md', 'keep me');
+    for (let i = 0; i < 2; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    await write('src/greet.ts', 'export const greeting = "hello";\n');
+    await expectSwapRefused('plans/verify.txt', /plans\/verify\.txt changed since `run plan` linted it/);
+    expect(existsSync(join(dir, 'README.md'))).toBe(true);
   });
 
-  test('a sub-plan edited into one that does not lint: the step is refused with the findings, the task goes back to PLANNING', { timeout: 60_000 }, async () => {
+  test('a sub-plan edited into one that does not lint: refused the same way', { timeout: 60_000 }, async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
     await write('plans/verify.txt', 'set_plan verify\ncreate_file_with_block src/evil.ts\nrun_in_bash_session close\n'); // writes while planning
     for (let i = 0; i < 2; i++) expect((await ratchet('run', 'done')).code).toBe(0);
-    const refused = await ratchet('run', 'done');
-    expect(refused.code).toBe(1);
-    expect(refused.err).toContain('plans/verify.txt changed since `run plan` linted it and no longer lints');
-    expect(refused.out).toContain('fsm-adherence');
-    const status = await json<{ session: { state: string; stack: unknown[] } }>('run', 'status');
-    expect(status.session).toMatchObject({ state: 'PLANNING', stack: [] });
-    expect((await activity()).at(-1)).toMatchObject({ action: { type: 'PLAN_REJECTED' }, outcome: { status: 'FAILURE' } });
+    await write('src/greet.ts', 'export const greeting = "hello";\n');
+    await expectSwapRefused('plans/verify.txt', /plans\/verify\.txt changed since `run plan` linted it/);
   });
 
-  test('a registry entry re-pointed after run plan counts as a change', { timeout: 60_000 }, async () => {
+  test('re-registering a name after run plan (plan registry register --force) changes nothing: the run resolves names as linted', { timeout: 60_000 }, async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
-    await write('plans/other.txt', 'set_plan other\ncreate_file_with_block src/evil.ts\nrun_in_bash_session close\n');
-    await write('knowledge_core/plan_registry.json', '{"schemaVersion": 1, "plans": {"verify": "plans/other.txt"}}\n');
+    await write('plans/other.txt', 'set_plan other\nplan_step_complete go\ndelete_file README.md\nrun_in_bash_session rm -rf src\nrun_in_bash_session close\n');
+    await write('README.md', 'keep me');
+    expect((await ratchet('plan', 'registry', 'register', 'verify', 'plans/other.txt', '--force')).code).toBe(0);
     for (let i = 0; i < 2; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    await write('src/greet.ts', 'export const greeting = "hello";\n');
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    // The linted plans/verify.txt runs, not plans/other.txt.
+    expect((await json<{ next: { step: { line: string; chain: string[] } } }>('run', 'next')).next.step).toMatchObject({ line: 'set_plan verify', chain: ['plans/main.txt', 'plans/verify.txt'] });
+  });
+
+  test('{file} sub-plans are pinned at run plan too: each one lint reached, by content', { timeout: 60_000 }, async () => {
+    expect((await start()).code).toBe(0);
+    await write('plans/steps/a.txt', 'set_plan a\nplan_step_complete a\nread_file src/greet.ts\nrun_in_bash_session close\n');
+    await write('plans/steps/b.txt', 'set_plan b\nplan_step_complete b\nread_file src/greet.ts\nrun_in_bash_session close\n');
+    await write('plans/each.txt', 'set_plan each\nplan_step_complete go\nfor_each_file plans/steps/*.txt\n  call_plan {file}\nrun_in_bash_session close\n');
+    expect((await ratchet('run', 'plan', 'plans/each.txt')).code).toBe(0);
+    const session = (await json<{ session: { pins: { plans: Record<string, string> } } }>('run', 'status')).session;
+    expect(Object.keys(session.pins.plans).sort()).toEqual(['plans/each.txt', 'plans/steps/a.txt', 'plans/steps/b.txt']);
+    await write('plans/steps/b.txt', 'set_plan b\nplan_step_complete b\ndelete_file src/greet.ts\nrun_in_bash_session close\n');
+    for (let i = 0; i < 5; i++) expect((await ratchet('run', 'done')).code).toBe(0); // into a.txt, up to its close
     const refused = await ratchet('run', 'done');
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain('plans/other.txt is where registry entry "verify" points now (it pointed to plans/verify.txt) since `run plan` linted it and no longer lints');
-    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
+    expect(refused.err).toContain('plans/steps/b.txt changed since `run plan` linted it');
+    expect(existsSync(join(dir, 'src/greet.ts'))).toBe(true);
   });
 
   test('run done checks file effects on disk: a create, move or delete not done is refused and the step stays current', { timeout: 60_000 }, async () => {
@@ -423,32 +462,83 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
       .slice(-3)
       .map((e) => [e.action.details.line, e.action.details.verified]);
     expect(verified).toEqual([
-      ['rename_file src/a.ts src/b.ts', 'move seen on disk'],
-      ['delete_file src/c.ts', 'delete seen on disk'],
+      ['rename_file src/a.ts src/b.ts', 'src/a.ts moved to src/b.ts'],
+      ['delete_file src/c.ts', 'src/c.ts is gone'],
       ['run_in_bash_session close', 'on trust'],
     ]);
+  });
+
+  test('a code-change plan: its edit step needs exactly the diff applied, not just any change, and never none', { timeout: 60_000 }, async () => {
+    // The plan and diff as `ratchet lessons apply` writes them for a propose-code-change lesson.
+    const { prepareCodeSuggestion, writeCodeSuggestion } = await import('@ratchet/self-correction');
+    await write('src/greet.ts', 'export const greeting = 1;\n');
+    const diff = '--- a/src/greet.ts\n+++ b/src/greet.ts\n@@ -1 +1 @@\n-export const greeting = 1;\n+export const greeting = "hello";\n';
+    const lesson = {
+      lesson_id: 'L-greet',
+      task_id: 'T-0',
+      date: '2026-01-01',
+      insight: 'The greeting was a number.',
+      action: { type: 'PROPOSE_CODE_CHANGE' as const, command: 'propose-code-change' as const, parameters: { filepath: 'src/greet.ts', diff } },
+      status: 'pending' as const,
+      history: [],
+    };
+    const suggestion = await prepareCodeSuggestion(dir, lesson);
+    await writeCodeSuggestion(dir, suggestion, lesson);
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', suggestion.planPath)).code).toBe(0);
+    let line: string;
+    for (;;) {
+      line = (await json<{ next: { step: { line: string } } }>('run', 'next')).next.step.line;
+      if (line.startsWith('replace_with_git_merge_diff')) break;
+      expect((await ratchet('run', 'done')).code).toBe(0);
+    }
+    expect(line).toBe('replace_with_git_merge_diff src/greet.ts');
+    // The shortcut: report the edit without making it.
+    const untouched = await ratchet('run', 'done');
+    expect(untouched.code).toBe(1);
+    expect(untouched.err).toContain('`replace_with_git_merge_diff src/greet.ts` is not done: src/greet.ts is not what applying knowledge_core/suggestions/L-greet.diff gives');
+    // Another change is not the change.
+    await write('src/greet.ts', 'export const greeting = "bonjour";\n');
+    expect((await ratchet('run', 'done')).code).toBe(1);
+    await write('src/greet.ts', 'export const greeting = "hello";\n');
+    const applied = await ratchet('run', 'done');
+    expect(applied.code).toBe(0);
+    expect(applied.out).toContain('(checked: knowledge_core/suggestions/L-greet.diff applied to src/greet.ts)');
+  });
+
+  test('run done on a write that did not change its file, or a read of a file that is gone, is refused', async () => {
+    expect((await start()).code).toBe(0);
+    await write('src/a.ts', 'a');
+    await write('plans/rw.txt', 'set_plan rw\nplan_step_complete go\noverwrite_file_with_block src/a.ts\nread_file src/a.ts\nrun_in_bash_session close\n');
+    expect((await ratchet('run', 'plan', 'plans/rw.txt')).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    const same = await ratchet('run', 'done');
+    expect(same.code).toBe(1);
+    expect(same.err).toContain('`overwrite_file_with_block src/a.ts` is not done: src/a.ts is unchanged since this step began');
+    await write('src/a.ts', 'a, rewritten');
+    expect((await ratchet('run', 'done')).code).toBe(0);
+    await rm(join(dir, 'src/a.ts'));
+    const gone = await ratchet('run', 'done');
+    expect(gone.code).toBe(1);
+    expect(gone.err).toContain('`read_file src/a.ts` is not done: src/a.ts does not exist');
   });
 
   test('abandon is refused while EXECUTING: finish or fail the step first', async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
     const r = await ratchet('task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'bored');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.err).toContain('`ratchet task close --abandon` is not allowed while task T-1 is EXECUTING');
     expect((await json('run', 'status')).session).toMatchObject({ state: 'EXECUTING' });
   });
 
-  test('a sub-plan edited into recursion after run plan: linted again when called, the recursion is found, back to PLANNING', async () => {
+  test('a sub-plan edited into recursion after run plan: refused before it is entered, back to PLANNING', async () => {
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
     for (let i = 0; i < 2; i++) await ratchet('run', 'done');
+    await write('src/greet.ts', 'export const greeting = "hello";\n');
     await write('plans/verify.txt', 'set_plan again\nplan_step_complete again\ncall_plan verify\nrun_in_bash_session close\n'); // now calls itself
-    // The run-time depth limit (plan-stack tests) is the last line; the re-lint stops it before the first call.
-    const r = await ratchet('run', 'done');
-    expect(r.code).toBe(1);
-    expect(r.err).toContain('plans/verify.txt changed since `run plan` linted it and no longer lints');
-    expect(r.out).toContain('plan cycle: plans/verify.txt -> plans/verify.txt');
-    expect((await json<{ session: { state: string } }>('run', 'status')).session.state).toBe('PLANNING');
+    await expectSwapRefused('plans/verify.txt', /plans\/verify\.txt changed since `run plan` linted it/);
   });
 
   test('research: PLANNING -> research cycle (steps served by run next, logged like plan steps) -> PLANNING', async () => {
@@ -460,32 +550,48 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     // The default settings, no --dialect: the project's own plan language accepts the generated plan.
     expect(await ratchet('plan', 'lint', r.plan)).toMatchObject({ code: 0, out: expect.stringContaining('no problems') as string });
     expect((await ratchet('plan', 'lint', r.plan, '--dialect', 'protocols/research.dialect.json')).code).toBe(0);
-    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(2); // must finish research first
+    expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(1); // must finish research first: the state refuses it
     // Shortcut: research done before the plan's steps are done is refused, naming the step to run.
     const early = await ratchet('research', 'done');
-    expect(early.code).toBe(2);
-    expect(early.err).toContain('`ratchet research done` is not allowed while task T-1 is RESEARCHING: Research: execute step 1 of 6 of research/how-do-locks-work/plan.txt');
+    expect(early.code).toBe(1);
+    expect(early.err).toContain('`ratchet research done` is not allowed while task T-1 is RESEARCHING: Research: execute step 1 of 9 of research/how-do-locks-work/plan.txt');
     const served: string[] = [];
     for (;;) {
       const next = await json<{ state: string; next: { step?: { line: string; planPath: string } } }>('run', 'next');
       if (next.state !== 'RESEARCHING') break;
-      served.push(next.next.step!.line);
-      if (next.next.step!.line.startsWith('create_file_with_block')) await write('research/how-do-locks-work/report.md', '# Locks\n');
-      if (next.next.step!.line === 'run_in_bash_session close') {
+      const line = next.next.step!.line;
+      served.push(line);
+      if (line.startsWith('overwrite_file_with_block')) await write('research/how-do-locks-work/report.md', '# Locks\n');
+      if (line.startsWith('define_scope')) {
+        // Shortcut: scoping leaves only words, so they must be given.
+        const silent = await ratchet('run', 'done');
+        expect(silent.code).toBe(1);
+        expect(silent.err).toContain('define_scope leaves only words: report the questions and the search keywords with --message');
+        const scoped = await ratchet('run', 'done', '--message', 'how is the lock taken? keywords: O_EXCL, lock file, lease');
+        expect(scoped.code).toBe(0);
+        expect(scoped.out).toContain('(checked: the questions and the search keywords given with --message)');
+        continue;
+      }
+      if (line === 'run_in_bash_session close') {
         // Shortcut: the last step waits for findings; a report that is only its title does not count.
         const bare = await json<{ error: { code: string; message: string; file: string } }>('run', 'done');
         expect(bare).toMatchObject({ code: 1, error: { code: 'research-report-empty', file: 'research/how-do-locks-work/report.md' } });
         expect(bare.error.message).toContain('research/how-do-locks-work/report.md has only headings, no findings');
         await write('research/how-do-locks-work/report.md', '# Locks\nThe store takes an O_EXCL lock file.\n');
       }
-      expect((await ratchet('run', 'done')).code).toBe(0);
+      const done = await ratchet('run', 'done');
+      expect(done.code).toBe(0);
+      if (line.startsWith('google_search')) expect(done.out).toContain('(taken on trust: a tool_exec step leaves nothing on disk to check)');
     }
     expect(served).toEqual([
       'set_plan Deep research: how do locks work?',
       'list_files .',
       'grep how do locks work?',
+      'define_scope how do locks work?',
+      'google_search how do locks work?',
+      'view_text_website the most promising sources the searches found',
       'plan_step_complete Synthesise the findings on: how do locks work?',
-      'create_file_with_block research/how-do-locks-work/report.md',
+      'overwrite_file_with_block research/how-do-locks-work/report.md',
       'run_in_bash_session close',
     ]);
     expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_RESULT', stack: [] });
@@ -499,7 +605,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING', research: { topic: 'how do locks work?', from: 'PLANNING' } });
     const log = await activity();
     expect(log.map((e) => e.action.type)).toEqual(['TASK_START', 'RESEARCH_START', ...served.map(() => 'STEP_COMPLETE'), 'RESEARCH_END']);
-    expect(log.filter((e) => e.action.type === 'STEP_COMPLETE').map((e) => e.task.plan_step)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(log.filter((e) => e.action.type === 'STEP_COMPLETE').map((e) => e.task.plan_step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     // A second study of the same topic never overwrites the first.
     expect((await json<{ plan: string }>('research', 'plan', 'how do locks work?')).plan).toBe('research/how-do-locks-work-2/plan.txt');
   });
@@ -513,13 +619,15 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     const status = await json<{ session: { stack: { planPath: string }[]; research: { from: string } } }>('run', 'status');
     expect(status.session.stack.map((f) => f.planPath)).toEqual(['plans/main.txt', 'research/greeting-conventions/plan.txt']);
     expect(status.session.research.from).toBe('EXECUTING');
-    for (let i = 0; i < 4; i++) expect((await ratchet('run', 'done')).code).toBe(0);
-    // The effect of a research step is checked like a plan step's: the report must exist.
+    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    expect((await ratchet('run', 'done', '-m', 'which greeting? keywords: greeting style')).code).toBe(0); // define_scope
+    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    // The effect of a research step is checked like a plan step's: the report must be written.
     const missing = await ratchet('run', 'done');
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('research/greeting-conventions/report.md does not exist');
     await write('research/greeting-conventions/report.md', '');
-    expect((await ratchet('run', 'done')).code).toBe(0); // created (even empty): the create step's effect is seen
+    expect((await ratchet('run', 'done')).code).toBe(0); // written (even empty): the write step's effect is seen
     const closeEmpty = await ratchet('run', 'done');
     expect(closeEmpty.code).toBe(1);
     expect(closeEmpty.err).toContain('research/greeting-conventions/report.md is empty');
@@ -527,11 +635,34 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await ratchet('run', 'done')).code).toBe(0);
     // Shortcut: the paused plan's step cannot be reported while the research waits for its result.
     const paused = await ratchet('run', 'done');
-    expect(paused.code).toBe(2);
+    expect(paused.code).toBe(1);
     expect(paused.err).toContain('`ratchet run done` is not allowed while task T-1 is AWAITING_RESULT');
     const back = await json<{ state: string; next: { step: { planPath: string; line: string } } }>('research', 'done');
     expect(back).toMatchObject({ code: 0, state: 'EXECUTING', next: { step: { planPath: 'plans/main.txt', line: 'plan_step_complete start' } } });
     expect((await json<{ session: { history: { trigger: string }[] } }>('run', 'status')).session.history.at(-1)?.trigger).toBe('research_resumed');
+  });
+
+  test("a project that brings its own research FSM (the original's research_fsm.json) and no research dialect: the bundled dialect is checked against that FSM, and the generated plan passes it", async () => {
+    const original = {
+      states: ['IDLE', 'GATHERING', 'SYNTHESIZING', 'REPORTING', 'DONE'],
+      alphabet: ['plan_op', 'step_op', 'read_op', 'write_op', 'tool_exec', 'close_op'],
+      transitions: { IDLE: { plan_op: 'GATHERING' }, GATHERING: { read_op: 'GATHERING', tool_exec: 'GATHERING', step_op: 'SYNTHESIZING' }, SYNTHESIZING: { write_op: 'REPORTING' }, REPORTING: { close_op: 'DONE' } },
+      start_state: 'IDLE',
+      accept_states: ['DONE'],
+    };
+    await rm(join(dir, 'protocols/research.dialect.json'));
+    // A stricter machine of the project's own first: no searches while gathering. It is the one applied.
+    const strict = { ...original, transitions: { ...original.transitions, GATHERING: { read_op: 'GATHERING', step_op: 'SYNTHESIZING' } } };
+    await write('protocols/research.fsm.json', JSON.stringify(strict));
+    expect((await start()).code).toBe(0);
+    const refused = await ratchet('research', 'plan', 'locks');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('google_search (tool_exec) is not allowed in state GATHERING');
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
+    await write('protocols/research.fsm.json', JSON.stringify(original));
+    const r = await json<{ lifecycle: { state: string } }>('research', 'plan', 'locks');
+    expect(r.code).toBe(0);
+    expect(r.lifecycle.state).toBe('RESEARCHING');
   });
 
   test('a lifecycle copied before research steps existed: research plan refuses to enter a cycle it could not leave, naming the file', async () => {
@@ -548,10 +679,10 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
   });
 
-  test('a research plan runs as a call_plan sub-plan: its steps served and logged like plan steps, its last step waits for the report', async () => {
+  test.each([1, 2])('a research plan runs as a call_plan sub-plan (%i times): its steps served and logged like plan steps, its last step waits for the report, rewritten each run', async (runs) => {
     const made = await json<{ plan: string; lifecycle: null }>('research', 'plan', 'greeting conventions'); // no task yet: the lifecycle is unchanged
     expect(made.lifecycle).toBeNull();
-    await write('plans/main.txt', `set_plan greet\nplan_step_complete start\ncall_plan ${made.plan}\nrun_in_bash_session close\n`);
+    await write('plans/main.txt', `set_plan greet\nplan_step_complete start\n${`call_plan ${made.plan}\n`.repeat(runs)}run_in_bash_session close\n`);
     expect((await start()).code).toBe(0);
     expect((await ratchet('run', 'plan', 'plans/main.txt')).code).toBe(0);
     const lines: string[] = [];
@@ -560,16 +691,16 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
       if (next.state !== 'EXECUTING') break;
       const { line, chain } = next.next.step!;
       lines.push(`${chain.at(-1)!}: ${line}`);
-      if (line.startsWith('create_file_with_block')) await write('research/greeting-conventions/report.md', '\n\n');
+      if (line.startsWith('overwrite_file_with_block')) await write('research/greeting-conventions/report.md', `\n\n${'\n'.repeat(lines.length)}`);
       if (line === 'run_in_bash_session close' && chain.length === 2) {
         const refused = await ratchet('run', 'done');
         expect(refused.code).toBe(1);
         expect(refused.err).toContain('research/greeting-conventions/report.md is empty: write the findings of research/greeting-conventions/plan.txt into it');
-        await write('research/greeting-conventions/report.md', 'Say hello.\n');
+        await write('research/greeting-conventions/report.md', `Say hello (${lines.length}).\n`);
       }
-      expect((await ratchet('run', 'done')).code).toBe(0);
+      expect((await ratchet('run', 'done', ...(line.startsWith('define_scope') ? ['-m', 'keywords: greeting'] : []))).code).toBe(0);
     }
-    expect(lines.filter((l) => l.startsWith('research/'))).toHaveLength(6);
+    expect(lines.filter((l) => l.startsWith('research/'))).toHaveLength(9 * runs);
     expect(lines.at(-1)).toBe('plans/main.txt: run_in_bash_session close');
     const steps = (await activity()).filter((e) => e.action.type === 'STEP_COMPLETE');
     expect(steps).toHaveLength(lines.length);
@@ -616,6 +747,7 @@ describe('run: registries, loops and links at run time; the log schema; the post
       const next = await json<{ next: { step?: { chain: string[] } } }>('run', 'next');
       if (!next.next.step) break;
       chains.push(next.next.step.chain.join('>'));
+      await doStep((next.next.step as { line?: string }).line);
       expect((await ratchet('run', 'done')).code).toBe(0);
     }
     expect(chains).toContain('plans/main.txt>plans/verify.txt');
@@ -634,6 +766,7 @@ describe('run: registries, loops and links at run time; the log schema; the post
       const next = await json<{ next: { step?: { line: string } } }>('run', 'next');
       if (!next.next.step) break;
       lines.push(next.next.step.line);
+      await doStep(next.next.step.line);
       expect((await ratchet('run', 'done')).code).toBe(0);
     }
     expect(lines).toEqual([
@@ -722,5 +855,151 @@ describe('bad session files', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/session\.json:1:\d+:/);
     expect(createHash('sha256').update(await readFile(join(dir, '.ratchet/session.json'))).digest('hex')).toBe(createHash('sha256').update(text).digest('hex'));
+  });
+});
+
+describe('stuck sessions, the abandon reason, run status, and one exit-code rule', () => {
+  beforeEach(async () => {
+    await ratchet('init');
+    await write('plans/short.txt', 'set_plan x\nplan_step_complete go\nrun_in_bash_session close\n');
+  });
+  async function as(actor: string, ...argv: string[]): Promise<Result> {
+    let out = '';
+    let err = '';
+    const io: Io = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env: { PATH: '/usr/bin', HOME: '/home/x', RATCHET_ACTOR: actor }, cwd: dir, readStdin: () => Promise.resolve('') };
+    const code = await run(argv, io);
+    return { code, out, err };
+  }
+  /** What a person does by hand: edit the session file, then accept the edit with doctor. */
+  async function handEdit(change: (s: Record<string, unknown>) => void): Promise<void> {
+    const path = join(dir, '.ratchet/session.json');
+    const s = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    change(s);
+    await writeFile(path, `${JSON.stringify(s, null, 2)}\n`);
+    expect((await as('user', 'doctor', '--accept', '.ratchet/session.json')).code).toBe(0);
+  }
+
+  test('a hand-edited AWAITING_SUBMISSION accepted by a person: submit, start and abandon say what is wrong; task reset (a person\'s command) gets it moving', async () => {
+    expect((await start()).code).toBe(0);
+    await handEdit((s) => {
+      s.state = 'AWAITING_SUBMISSION';
+    });
+    const submit = await ratchet('task', 'submit', '--task-id', 'T-1');
+    expect(submit.code).toBe(1);
+    expect(submit.err).toContain('task T-1 has no post-mortem recorded');
+    expect(submit.err).toContain('ratchet task reset --task-id T-1 --reason "<why>"');
+    expect((await ratchet('task', 'start', '--task-id', 'T-1', '--no-network')).code).toBe(1);
+    expect((await ratchet('task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'stuck')).code).toBe(1);
+    expect((await json<{ next: { commands: string[] } }>('run', 'next')).next.commands).toContain('ratchet task reset --task-id T-1 --reason "<why>"');
+    // The agent's shortcut: reset the task itself. Refused where the harness pins RATCHET_ACTOR=agent.
+    const agent = await as('agent', 'task', 'reset', '--task-id', 'T-1', '--reason', 'I am done');
+    expect(agent.code).toBe(2);
+    expect(agent.err).toContain('task reset is refused: this environment sets RATCHET_ACTOR=agent');
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_SUBMISSION' });
+    // A person resets it (to ERROR by default), recorded in the history and the log with the reason.
+    expect((await as('user', 'task', 'reset', '--task-id', 'T-1')).code).toBe(2); // the reason is required
+    const reset = await as('user', 'task', 'reset', '--task-id', 'T-1', '--reason', 'the state was edited by hand');
+    expect(reset.code).toBe(0);
+    const status = await json<{ session: { state: string; history: { trigger: string; message?: string }[] } }>('run', 'status');
+    expect(status.session.state).toBe('ERROR');
+    expect(status.session.history.at(-1)).toMatchObject({ trigger: 'reset', message: 'reset by a person: the state was edited by hand' });
+    expect((await activity()).at(-1)).toMatchObject({ action: { type: 'TASK_RESET' } });
+    // From ERROR the lifecycle goes on: abandon with a FAILURE post-mortem (or re-orient).
+    expect((await ratchet('task', 'close', '--task-id', 'T-1')).code).toBe(0);
+    expect(await readFile(join(dir, 'postmortems/T-1.md'), 'utf8')).toContain('- **Abandoned:** abandoned after failure: reset by a person: the state was edited by hand');
+  });
+
+  test('task reset --to PLANNING drops the running plan; --to START ends the task; other states are refused', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
+    expect((await as('user', 'task', 'reset', '--task-id', 'T-1', '--reason', 'replan', '--to', 'DONE')).code).toBe(2);
+    expect((await as('user', 'task', 'reset', '--task-id', 'T-2', '--reason', 'replan')).code).toBe(2); // another task
+    expect((await as('user', 'task', 'reset', '--task-id', 'T-1', '--reason', 'replan', '--to', 'PLANNING')).code).toBe(0);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING', stack: [] });
+    expect((await as('user', 'task', 'reset', '--task-id', 'T-1', '--reason', 'wrong task', '--to', 'START')).code).toBe(0);
+    expect((await ratchet('task', 'start', '--task-id', 'T-9', '--no-network')).code).toBe(0);
+  });
+
+  test('submit from AWAITING_SUBMISSION is a submit: the self-correction gate decides, not the state', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    expect((await ratchet('task', 'close', '--task-id', 'T-1')).code).toBe(0);
+    await handEdit((s) => {
+      s.state = 'AWAITING_SUBMISSION';
+    });
+    const r = await ratchet('task', 'submit', '--task-id', 'T-1');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('cannot be submitted yet (AWAITING_SUBMISSION); missing:');
+    expect(r.err).not.toContain('is not allowed while');
+  });
+
+  test('the abandon reason is in the post-mortem it asks for', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'the API it needs does not exist')).code).toBe(0);
+    const pm = await readFile(join(dir, 'postmortems/T-1.md'), 'utf8');
+    expect(pm).toContain('- **Outcome:** failure\n- **Abandoned:** abandoned while planning: the API it needs does not exist\n');
+  });
+
+  test('a failed step abandoned without a reason: the failure is the reason in the post-mortem', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
+    expect((await ratchet('run', 'done', '--failed', '-m', 'the build broke')).code).toBe(1);
+    expect((await ratchet('task', 'close', '--task-id', 'T-1')).code).toBe(0);
+    expect(await readFile(join(dir, 'postmortems/T-1.md'), 'utf8')).toContain('- **Abandoned:** abandoned after failure: the build broke\n');
+  });
+
+  test('run status lists the commands allowed now, not trigger names; re-orienting drops the failed run\'s stack', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
+    const executing = await ratchet('run', 'status');
+    expect(executing.out).toContain('\nAllowed  ratchet research plan, ratchet run done, ratchet run done --failed\n');
+    expect(executing.out).not.toContain('step_complete');
+    expect((await ratchet('run', 'done', '--failed', '-m', 'no')).code).toBe(1);
+    expect((await json<{ session: { stack: unknown[] } }>('run', 'status')).session.stack).toHaveLength(1); // kept for inspection
+    expect((await start()).code).toBe(0); // re-orient
+    const after = await ratchet('run', 'status');
+    expect(after.out).not.toContain('Stack');
+    expect((await json<{ session: { state: string; stack: unknown[]; pins?: unknown }; allowed: string[] }>('run', 'status'))).toMatchObject({ session: { state: 'PLANNING', stack: [] }, allowed: expect.arrayContaining(['ratchet run plan']) as string[] });
+    expect((await json<{ session: { pins?: unknown } }>('run', 'status')).session.pins).toBeUndefined();
+  });
+
+  test('one rule for a command the state does not allow: exit 1 from every orchestrator command (2 is for usage and input)', async () => {
+    // No task at all.
+    for (const argv of [['run', 'done'], ['run', 'next'], ['run', 'plan', 'plans/short.txt'], ['task', 'close', '--task-id', 'T-1'], ['task', 'submit', '--task-id', 'T-1'], ['research', 'done']]) {
+      expect((await ratchet(...argv)).code, argv.join(' ')).toBe(1);
+    }
+    expect((await start()).code).toBe(0);
+    // PLANNING.
+    for (const argv of [['run', 'done'], ['run', 'next'], ['task', 'close', '--task-id', 'T-1'], ['task', 'submit', '--task-id', 'T-1'], ['research', 'done'], ['task', 'start', '--task-id', 'T-1', '--no-network']]) {
+      expect((await ratchet(...argv)).code, argv.join(' ')).toBe(1);
+    }
+    expect((await ratchet('run', 'plan', 'plans/short.txt')).code).toBe(0);
+    // EXECUTING.
+    for (const argv of [['run', 'plan', 'plans/short.txt'], ['task', 'close', '--task-id', 'T-1'], ['task', 'submit', '--task-id', 'T-1'], ['research', 'done'], ['task', 'close', '--task-id', 'T-1', '--abandon', '--reason', 'x']]) {
+      expect((await ratchet(...argv)).code, argv.join(' ')).toBe(1);
+    }
+    for (let i = 0; i < 3; i++) expect((await ratchet('run', 'done')).code).toBe(0);
+    // AWAITING_ANALYSIS: research cannot start; nothing is written.
+    const research = await ratchet('research', 'plan', 'late topic');
+    expect(research.code).toBe(1);
+    expect(existsSync(join(dir, 'research/late-topic'))).toBe(false);
+    expect((await ratchet('run', 'next')).code).toBe(1);
+    // Usage and input errors stay 2 (an input error where the state allows the command).
+    expect((await ratchet('task', 'close', '--task-id', '../x')).code).toBe(2);
+    expect((await ratchet('run', 'done', '--message', '')).code).toBe(2);
+  });
+
+  test('giving up research is a failure report like run done --failed: exit 1, the task in ERROR', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('research', 'plan', 'dead end')).code).toBe(0);
+    const gave = await ratchet('research', 'done', '--failed', '-m', 'no sources exist');
+    expect(gave.code).toBe(1);
+    expect((await json('run', 'status')).session).toMatchObject({ state: 'ERROR' });
+  });
+
+  test('an input error where the state allows the command is exit 2: a plan file that does not exist', async () => {
+    expect((await start()).code).toBe(0);
+    expect((await ratchet('run', 'plan', 'plans/missing.txt')).code).toBe(2);
   });
 });

@@ -37,7 +37,9 @@ describe('AGENTS.md lists the plan vocabulary of the project dialects', () => {
     expect(text).toContain('- `run_in_bash_session close`: Closes the plan: every plan ends with it. FSM symbol `close_op`.\n');
     expect(text).toContain('- `for_each_file <glob>`: ');
     expect(text).toContain('### Dialect `research` (`protocols/research.dialect.json`)');
-    expect(text).toContain('- `google_search [args...]`: FSM symbol `tool_exec`.\n');
+    expect(text).toContain('- `google_search [args...]`: Broad gathering: search the web with the keywords; changes no file. FSM symbol `tool_exec`.\n');
+    // Ratchet's own close, as a plan author writes it, not as its pattern.
+    expect(text).toContain('- `run_in_bash_session ratchet task close --task-id <id>`: Closes the plan');
   });
 
   test('a command added to the dialect: `--check` reports drift, recompiling lists it', { timeout: 60_000 }, async () => {

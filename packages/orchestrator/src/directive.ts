@@ -19,6 +19,11 @@ export interface Directive {
   step?: CurrentStep & { total: number };
 }
 
+/** A person's command (refused where RATCHET_ACTOR=agent): out of a state the lifecycle cannot leave. */
+export function resetCommand(taskId: string): string {
+  return `ratchet task reset --task-id ${taskId} --reason "<why>"`;
+}
+
 export function nextDirective(session: Session | undefined): Directive {
   if (session === undefined || session.state === 'START') {
     return { state: session?.state ?? 'START', instruction: 'Start the task: this runs the orientation cascade.', commands: ['ratchet task start --task-id <id>'] };
@@ -82,9 +87,22 @@ export function nextDirective(session: Session | undefined): Directive {
         commands: [`ratchet task start --task-id ${id}`, `ratchet task close --task-id ${id}`],
       };
     }
+    case 'AWAITING_SUBMISSION':
+      // Reached by `task submit` itself, so only a session stopped here (or edited into it) sees this.
+      return {
+        state: session.state,
+        instruction: session.postMortem
+          ? 'Self-correction is done: submit the task.'
+          : `The task has no post-mortem recorded, so it cannot be submitted: a person resets it (the lifecycle has no way back from here).`,
+        commands: session.postMortem ? [`ratchet task submit --task-id ${id}`] : [resetCommand(id)],
+      };
     case 'DONE':
       return { state: session.state, instruction: `Task ${id} is done. Start the next one.`, commands: ['ratchet task start --task-id <id>'] };
     default:
-      return { state: session.state, instruction: `The session is in state ${session.state}.`, commands: ['ratchet run status'] };
+      return {
+        state: session.state,
+        instruction: `The session is in state ${session.state}, which no ratchet command moves on from: a person resets it.`,
+        commands: ['ratchet run status', resetCommand(id)],
+      };
   }
 }

@@ -3,8 +3,8 @@
  * execution (call_plan push/pop, run-time depth limit) and the persisted session document.
  * Pure functions over a plain-JSON `Session`; files only through @ratchet/store (session.ts).
  */
-export type { Clock, HistoryEntry, PlanFrame, PlanPins, PostMortemInfo, ResearchInfo, Session } from './types.js';
-export { pinPlans, planSha256 } from './pins.js';
+export type { Clock, HistoryEntry, PlanFrame, PlanPins, PostMortemInfo, ResearchInfo, Session, StepBaseline } from './types.js';
+export { pinPlans, pinsOf, planSha256 } from './pins.js';
 export { ORCHESTRATOR_DEFINITION } from './generated/definition.js';
 export { RecursionDepthError } from '@ratchet/fsm-core';
 export { IllegalMoveError, createSession, fire, isFinished, legalTriggers, moveTo, orchestratorMachine, type LifecycleOptions } from './lifecycle.js';
@@ -19,6 +19,7 @@ export {
   advance,
   currentStep,
   expandSteps,
+  reorient,
   startPlan,
   type CurrentStep,
   type PlanStackErrorCode,
@@ -64,5 +65,5 @@ export {
   type ResearchCycleOptions,
   type ResearchStart,
 } from './research-cycle.js';
-export { nextDirective, type Directive } from './directive.js';
+export { nextDirective, resetCommand, type Directive } from './directive.js';
 export { POST_MORTEM_GAPS, selfCorrectionCommands, selfCorrectionGaps, type SelfCorrectionEvidence, type SelfCorrectionGap } from './self-correction-gate.js';

@@ -70,9 +70,9 @@ export class PlanStackError extends Error {
 }
 
 /**
- * A sub-plan reached at run time is not the one `run plan` linted (its text differs from its pin, or
- * its registry name now points elsewhere). The caller lints it again: clean, it pins `sha256` (and
- * `target` -> `path`) and retries; not clean, it refuses the step. The session passed in is unchanged.
+ * A sub-plan reached at run time is not the one `run plan` linted (its text differs from its pin, lint
+ * never read it, or its registry name now points elsewhere). The caller refuses the step: a changed
+ * sub-plan is a new plan, linted whole by `run plan`. The session passed in is unchanged.
  */
 export class PlanChangedError extends PlanStackError {
   constructor(
@@ -109,6 +109,16 @@ function without(expansion: PlanExpansion, at: string): PlanExpansion {
   if (!Object.hasOwn(expansion, at)) return expansion;
   const { [at]: _loaded, ...rest } = expansion;
   return rest;
+}
+
+/**
+ * Back to ORIENTING after a failure (reorient): the failed run's stack, expansion, pins and step
+ * baseline were kept in ERROR for inspection, and are dropped here, so the next plan starts clean
+ * and `run status` shows no stale call stack. Throws IllegalMoveError where the lifecycle does not allow it.
+ */
+export function reorient(session: Session, options: Clock & { machine?: Machine; message?: string }): Session {
+  const { expansion: _e, pins: _p, stepBaseline: _b, ...moved } = moveTo(session, 'ORIENTING', options);
+  return { ...moved, stack: [] };
 }
 
 export interface StepResult {

@@ -1,15 +1,18 @@
 /**
- * The L4 deep-research planner: a plan for any topic that lints clean both in the research dialect
- * (protocols/research.dialect.json) and in the project's default plan language (fdc), so the same
- * file runs as the research cycle's plan (`ratchet research plan`) and as a `call_plan` sub-plan of
- * a task's plan (sub-plans are linted in the caller's language). The original's planner emitted `#`
- * comments its own linter rejected; this one's output is property-tested against both languages for
- * arbitrary topics (newlines, `#`, braces, unicode, the empty string), so whatever a user types can
- * never produce a bad plan.
+ * The L4 deep-research planner: the seed's Deep Research Cycle as a plan for any topic. Its phases,
+ * in order: review what the project has (list_files, grep), scoping (define_scope: the questions and
+ * search keywords, which `run done --message` must state), broad gathering (google_search), targeted
+ * extraction (view_text_website), synthesis into the report (plan_step_complete, then the report
+ * written), close.
  *
- * Both languages accept: set_plan, reads, one plan_step_complete, writes, close. A web search is a
- * tool run, which the research FSM allows only before that step and the fdc FSM only after it, so
- * the plan names no search command: the synthesis step tells the agent to search where it can.
+ * It lints clean in three languages, property-tested for arbitrary topics (newlines, `#`, braces,
+ * unicode, the empty string): the research dialect over Ratchet's research FSM, the same dialect
+ * over the original's research_fsm.json (one write, after the single step; searches before it), and
+ * the project's default plan language (fdc), so the same file runs as the research cycle's plan and
+ * as a `call_plan` sub-plan. That is why every gathering line is a read or a tool run, and why
+ * searches are reads in fdc (a search changes no file). The report is overwritten, not created, so a
+ * plan runs again (a second call, a later task) and refreshes its report; `run done` checks the
+ * report changed and holds findings.
  */
 import { PLACEHOLDER } from '@ratchet/plan-lint';
 
@@ -55,9 +58,8 @@ export function researchSlug(topic: string): string {
 }
 
 /**
- * The plan: review the project's documents, synthesise (searching beyond the project where the
- * agent can), write the report, close. `researchId` defaults to the topic's slug; `dir` is where
- * reports go (default `research`).
+ * The plan for `rawTopic`: the five phases above. `researchId` defaults to the topic's slug; `dir`
+ * is where reports go (default `research`).
  */
 export function researchPlan(rawTopic: string, options: { researchId?: string; dir?: string } = {}): ResearchPlan {
   const topic = normaliseTopic(rawTopic);
@@ -65,16 +67,25 @@ export function researchPlan(rawTopic: string, options: { researchId?: string; d
   const reportPath = `${options.dir ?? RESEARCH_DIR}/${researchId}/${REPORT_FILE}`;
   const lines = [
     `# L4 deep research: ${topic}`,
-    '# Lints clean in the research dialect and in the default plan language, so it also runs as a call_plan sub-plan.',
+    "# The seed's Deep Research Cycle. Lints clean in the research dialect and in the default plan language, so it also runs as a call_plan sub-plan, and runs again: the report is rewritten.",
     `set_plan Deep research: ${topic}`,
     '',
-    '# Gather: review what the project already has on the topic.',
+    '# 1. Review: what the project already has on the topic.',
     'list_files .',
     `grep ${topic}`,
     '',
-    '# Synthesise (search and read beyond the project where you can), then write the report: findings, sources, open questions.',
+    '# 2. Scoping: the questions to answer and the search keywords (report them with the step: ratchet run done --message "<questions; keywords>").',
+    `define_scope ${topic}`,
+    '',
+    '# 3. Broad gathering: search with the keywords and collect the relevant sources.',
+    `google_search ${topic}`,
+    '',
+    '# 4. Targeted extraction: read the most promising sources in full.',
+    'view_text_website the most promising sources the searches found',
+    '',
+    '# 5. Synthesis: the findings, their sources and the open questions, written to the report.',
     `plan_step_complete Synthesise the findings on: ${topic}`,
-    `create_file_with_block ${reportPath}`,
+    `overwrite_file_with_block ${reportPath}`,
     '',
     'run_in_bash_session close',
   ];

@@ -42,12 +42,24 @@ export const PostMortemInfoSchema = z.strictObject({
 
 export const PlanPinsSchema = z.strictObject({
   plans: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)).describe('Plan path -> SHA-256 of the text `run plan` linted.'),
-  registry: z.record(z.string(), text).describe('Registry name -> the plan path it resolved to when linted.'),
+  registry: z.record(z.string(), text).describe('The plan registry `run plan` linted with (name -> plan path): the run resolves call_plan names through it.'),
 });
 
 export const FrameExpansionSchema = z.strictObject({
   plan: text.describe('The plan the frame runs.'),
   loops: z.array(z.array(text)).describe('The files each for_each_file of the frame iterates, in the order the frame reaches them.'),
+});
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const StepBaselineSchema = z.strictObject({
+  planPath: text.describe('The plan of the step the baseline belongs to.'),
+  index: z.number().int().nonnegative().describe('The step\'s index in its plan.'),
+  line: text.describe('The step\'s line.'),
+  path: text.describe('Project-relative path of the file the step names.'),
+  sha256: sha256.nullable().describe('SHA-256 of the file when the step became current; null: it did not exist.'),
+  expected: sha256.describe('SHA-256 of the file once the known diff of a code-change plan is applied.').optional(),
+  diff: text.describe('The diff file `expected` comes from.').optional(),
 });
 
 /** The session without the store's envelope keys ($schema, schemaVersion). */
@@ -67,6 +79,7 @@ export const SessionSchema = z.strictObject({
     .describe('Frame position (the step indexes of the call_plan lines leading to it, "/"-separated; "" is the entry plan) -> what lint\'s simulated file system matched for its for_each_file lines. Frames are removed as they load; absent in sessions written before it existed.')
     .optional(),
   registry: text.describe('The plan registry `run plan --registry` named, project-relative (call_plan names resolve through it while the plan runs); absent: knowledge_core/plan_registry.json.').optional(),
+  stepBaseline: StepBaselineSchema.describe('The current step\'s file as it was when the step became current: `run done` checks the step changed it.').optional(),
 });
 
 /** One line of logs/activity.log.jsonl: the seed's LOGGING_SCHEMA fields. */

@@ -43,12 +43,35 @@ export interface PostMortemInfo {
   outcome: 'SUCCESS' | 'FAILURE';
 }
 
-/** What `run plan` linted, by content: a sub-plan that differs when it is called is linted again. */
+/** What `run plan` linted, by content: a sub-plan that differs when it is called is refused (a change is a new plan). */
 export interface PlanPins {
-  /** Project-relative plan path -> SHA-256 (hex) of its text, for the root plan and every sub-plan it reaches. */
+  /** Project-relative plan path -> SHA-256 (hex) of its text, for the root plan and every sub-plan lint reached ({file} targets included). */
   plans: Record<string, string>;
-  /** Registry name -> the path it resolved to, for every name a reached call_plan used. */
+  /**
+   * The plan registry lint resolved names through (name -> path); the run resolves call_plan names
+   * through it, so a later `plan registry register --force` cannot swap a sub-plan. (Sessions from
+   * before it held only the names a reached call_plan used.)
+   */
   registry: Record<string, string>;
+}
+
+/**
+ * The file a step names, as it was when the step became current: `run done` checks the step changed
+ * it (a write), or made exactly what a known diff makes (a code change), instead of taking it on trust.
+ */
+export interface StepBaseline {
+  /** The step it belongs to (a baseline for another step is ignored). */
+  planPath: string;
+  index: number;
+  line: string;
+  /** Project-relative path of the file the step names. */
+  path: string;
+  /** SHA-256 (hex) of the file when the step became current; null when it did not exist. */
+  sha256: string | null;
+  /** When the step applies a known diff (a code-change plan's `<name>.diff` beside it): the SHA-256 of the file once it is applied. */
+  expected?: string | undefined;
+  /** The diff file `expected` comes from (project-relative). */
+  diff?: string | undefined;
 }
 
 export interface Session {
@@ -77,6 +100,8 @@ export interface Session {
    * their loops glob the project.
    */
   expansion?: PlanExpansion | undefined;
+  /** The current step's file as it was when the step became current (see StepBaseline). */
+  stepBaseline?: StepBaseline | undefined;
 }
 
 /** The clock every function that stamps a time takes. */

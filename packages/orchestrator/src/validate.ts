@@ -100,6 +100,10 @@ export const sessionValidator: Schema<Session> = schemaOf<Session>(
       registry: text,
       pins: object({ plans: recordOf(matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest')), registry: recordOf(text) }),
       expansion: recordOf(object({ plan: text, loops: arrayOf(arrayOf(text)) })),
+      stepBaseline: object(
+        { planPath: text, index: count, line: text, path: text, sha256: nullable(matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest')) },
+        { expected: matches(/^[0-9a-f]{64}$/, 'a SHA-256 hex digest'), diff: text },
+      ),
     },
   ),
 );

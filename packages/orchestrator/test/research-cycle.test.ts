@@ -41,7 +41,7 @@ describe('the research cycle in the lifecycle', () => {
     const entered = enterResearch(planning(), start, o);
     expect(entered.state).toBe('RESEARCHING');
     expect(entered.research).toMatchObject({ planPath: start.planPath, reportPath: 'research/locks/report.md', from: 'PLANNING' });
-    expect(nextDirective(entered)).toMatchObject({ commands: ['ratchet run done', expect.stringContaining('--failed') as string], step: { line: 'set_plan Deep research: how do locks work', total: 6 } });
+    expect(nextDirective(entered)).toMatchObject({ commands: ['ratchet run done', expect.stringContaining('--failed') as string], step: { line: 'set_plan Deep research: how do locks work', total: 9 } });
     expect(stepTriggers(entered)).toEqual({ done: 'research_step_complete', failed: 'research_failed' });
     const { lines, session } = research(entered);
     expect(lines).toEqual(plan.text.split('\n').filter((l) => l !== '' && !l.startsWith('#')));

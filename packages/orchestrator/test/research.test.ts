@@ -13,9 +13,18 @@ const { dialect } = loadDialect(JSON.parse(readFileSync(`${protocols}research.di
 const fdcMachine = loadDefinition(JSON.parse(readFileSync(`${protocols}fdc.fsm.json`, 'utf8'))).machine;
 const fdcDialect = loadDialect(JSON.parse(readFileSync(`${protocols}fdc.dialect.json`, 'utf8')), fdcMachine).dialect;
 
-function lint(text: string, files: string[] = ['README.md'], language: 'research' | 'fdc' = 'research'): Finding[] {
+// The original's tooling/research_fsm.json: one write, right after the single step; nothing but the close after it.
+const original = loadDefinition({
+  states: ['IDLE', 'GATHERING', 'SYNTHESIZING', 'REPORTING', 'DONE'],
+  alphabet: ['plan_op', 'step_op', 'read_op', 'write_op', 'tool_exec', 'close_op'],
+  transitions: { IDLE: { plan_op: 'GATHERING' }, GATHERING: { read_op: 'GATHERING', tool_exec: 'GATHERING', step_op: 'SYNTHESIZING' }, SYNTHESIZING: { write_op: 'REPORTING' }, REPORTING: { close_op: 'DONE' } },
+  start_state: 'IDLE',
+  accept_states: ['DONE'],
+}).machine!;
+
+function lint(text: string, files: string[] = ['README.md'], language: 'research' | 'fdc' | 'original' = 'research'): Finding[] {
   const entry = 'research.plan';
-  const [m, d] = language === 'research' ? [machine, dialect] : [fdcMachine, fdcDialect];
+  const [m, d] = language === 'research' ? [machine, dialect] : language === 'original' ? [original, dialect] : [fdcMachine, fdcDialect];
   return lintPlan({ entry, root: '/project', host: { readPlan: (p) => (p === entry ? text : undefined) }, files, machine: m!, dialect: d! }).findings;
 }
 
@@ -29,7 +38,7 @@ describe('researchPlan', () => {
     expect(lint(plan.text, ['README.md'], 'fdc')).toEqual([]);
   });
 
-  test('lint-clean in the research and the default (fdc) language for arbitrary topics (property): newlines, #, braces, unicode, empty', () => {
+  test("lint-clean in the research language (Ratchet's FSM and the original's) and the default (fdc) language for arbitrary topics (property): newlines, #, braces, unicode, empty", () => {
     const topic = fc.oneof(
       fc.string({ maxLength: 300 }),
       fc.string({ unit: 'grapheme', maxLength: 60 }),
@@ -39,16 +48,37 @@ describe('researchPlan', () => {
       fc.property(topic, (t) => {
         const plan = researchPlan(t);
         // Clean (no warnings either) in both languages: as the research cycle's plan and as a call_plan sub-plan.
-        const findings = [...lint(plan.text), ...lint(plan.text, ['README.md'], 'fdc')];
+        const findings = [...lint(plan.text), ...lint(plan.text, ['README.md'], 'fdc'), ...lint(plan.text, ['README.md'], 'original')];
         return findings.length === 0 && !plan.reportPath.includes('..') && !plan.topic.includes('\n');
       }),
       { numRuns: 400 },
     );
   });
 
-  test('the report path is created by the plan, so an existing report is a finding (pick another id)', () => {
+  test("the seed's five phases, in order: review, scoping, broad gathering, targeted extraction, synthesis into the report", () => {
+    const plan = researchPlan('lock survival', { researchId: 'locks' });
+    const commands = plan.text
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('#'))
+      .map((l) => l.split(' ')[0]);
+    expect(commands).toEqual(['set_plan', 'list_files', 'grep', 'define_scope', 'google_search', 'view_text_website', 'plan_step_complete', 'overwrite_file_with_block', 'run_in_bash_session']);
+    expect(plan.text).toContain('google_search lock survival\n');
+    expect(plan.text).toContain('overwrite_file_with_block research/locks/report.md\n');
+  });
+
+  test('a per-topic plan runs again: an existing report is rewritten, not a file-exists finding', () => {
     const plan = researchPlan('x', { researchId: 'taken' });
-    expect(lint(plan.text, ['research/taken/report.md']).map((f) => f.ruleId)).toContain('file-exists');
+    expect(lint(plan.text, ['research/taken/report.md'])).toEqual([]);
+    expect(lint(plan.text, ['research/taken/report.md'], 'fdc')).toEqual([]);
+    // Called twice from one plan: the second call finds the first one's report and rewrites it.
+    const twice = 'set_plan twice\nplan_step_complete go\ncall_plan research/taken/plan.txt\ncall_plan research/taken/plan.txt\nrun_in_bash_session close\n';
+    const plans: Record<string, string> = { 'main.plan': twice, 'research/taken/plan.txt': plan.text };
+    const findings = lintPlan({ entry: 'main.plan', root: '/project', host: { readPlan: (p) => plans[p] }, files: [], machine: fdcMachine!, dialect: fdcDialect! }).findings;
+    expect(findings).toEqual([]);
+  });
+
+  test("lints clean against the original's research_fsm.json too (one write, after the single step; searches before it)", () => {
+    expect(lint(researchPlan('anything at all').text, [], 'original')).toEqual([]);
   });
 
   test('topics are normalised to one bounded line; slugs are ASCII', () => {

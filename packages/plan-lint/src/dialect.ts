@@ -29,10 +29,14 @@ export interface DialectAction {
 export interface DialectWhen extends DialectAction {
   /** A regular expression tested against the raw arguments (the rest of the line, trimmed). */
   argsMatch: string;
+  /** How a plan author writes such a line (`ratchet task close --task-id <id>`): shown instead of the pattern. */
+  usage?: string;
 }
 
 export interface DialectCommand extends DialectAction {
   description?: string;
+  /** What a step of this command leaves only in words: `run done` needs a `--message` saying it. */
+  doneMessage?: string;
   /** Overrides, first match wins: e.g. `run_in_bash_session close` is the close command. */
   when?: DialectWhen[];
 }
@@ -57,8 +61,10 @@ export interface CompiledCommand {
   name: string;
   /** The dialect's one-line meaning, when it gives one (for the vocabulary AGENTS.md lists). */
   description?: string;
+  /** See DialectCommand.doneMessage. */
+  doneMessage?: string;
   base: DialectAction;
-  when: { re: RegExp; source: string; action: DialectAction }[];
+  when: { re: RegExp; source: string; action: DialectAction; usage?: string }[];
 }
 
 export interface Dialect {
@@ -84,8 +90,8 @@ export interface DialectLoadResult {
 
 const TOP_KEYS = new Set(['$schema', 'id', 'description', 'fsm', 'commands', 'close', 'afterClose']);
 const ACTION_KEYS = new Set(['symbol', 'effect', 'path', 'to']);
-const COMMAND_KEYS = new Set([...ACTION_KEYS, 'description', 'when']);
-const WHEN_KEYS = new Set([...ACTION_KEYS, 'argsMatch']);
+const COMMAND_KEYS = new Set([...ACTION_KEYS, 'description', 'when', 'doneMessage']);
+const WHEN_KEYS = new Set([...ACTION_KEYS, 'argsMatch', 'usage']);
 const COMMAND_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 /**
@@ -164,6 +170,8 @@ export function loadDialect(raw: unknown, machine?: Machine): DialectLoadResult 
       }
       for (const key of Object.keys(c)) if (!COMMAND_KEYS.has(key)) bad(`${at}/${esc(key)}`, `unknown property ${JSON.stringify(key)}`);
       if (own(c, 'description') !== undefined && typeof own(c, 'description') !== 'string') bad(`${at}/description`, '"description" must be a string');
+      const doneMessage = own(c, 'doneMessage');
+      if (doneMessage !== undefined && (typeof doneMessage !== 'string' || doneMessage.trim() === '')) bad(`${at}/doneMessage`, '"doneMessage" must be a non-empty string');
       const base = action(at, c);
       const when: CompiledCommand['when'] = [];
       const rawWhen = own(c, 'when');
@@ -191,12 +199,22 @@ export function loadDialect(raw: unknown, machine?: Machine): DialectLoadResult 
                 re = undefined;
               }
             }
+            const usage = own(w, 'usage');
+            if (usage !== undefined && (typeof usage !== 'string' || usage.trim() === '')) bad(`${wat}/usage`, '"usage" must be a non-empty string');
             const a = action(wat, w);
-            if (re && a) when.push({ re, source: src as string, action: a });
+            if (re && a) when.push({ re, source: src as string, action: a, ...(typeof usage === 'string' && usage.trim() !== '' ? { usage } : {}) });
           });
       }
       const description = own(c, 'description');
-      if (base) commands.set(name, { name, base, when, ...(typeof description === 'string' ? { description } : {}) });
+      if (base) {
+        commands.set(name, {
+          name,
+          base,
+          when,
+          ...(typeof description === 'string' ? { description } : {}),
+          ...(typeof doneMessage === 'string' && doneMessage.trim() !== '' ? { doneMessage } : {}),
+        });
+      }
     }
   }
   if (close !== undefined) {
@@ -231,7 +249,7 @@ export function commandsForSymbol(dialect: Dialect, symbol: string): string[] {
   const out: string[] = [];
   for (const c of dialect.commands.values()) {
     if (c.base.symbol === symbol) out.push(c.name);
-    for (const w of c.when) if (w.action.symbol === symbol) out.push(`${c.name} ${describeMatch(w.source)}`);
+    for (const w of c.when) if (w.action.symbol === symbol) out.push(w.usage === '' ? c.name : `${c.name} ${w.usage ?? describeMatch(w.source)}`);
   }
   return out;
 }

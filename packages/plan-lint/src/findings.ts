@@ -45,6 +45,7 @@ export const RULES = {
   'call-plan-outside-root': { severity: 'error', description: 'A call_plan target (or registry entry) that is absolute or resolves outside the project root.' },
   'plan-cycle': { severity: 'error', description: 'A plan that calls itself, directly or through other plans.' },
   'recursion-depth': { severity: 'error', description: 'A call_plan chain deeper than the maximum depth.' },
+  'loop-too-deep': { severity: 'error', description: 'A for_each_file nested deeper than lint expands; the loop and its body are unchecked.' },
   'plan-too-large': { severity: 'error', description: 'Simulating the plan, loops and sub-plans expanded, takes more steps than lint allows; the rest is unchecked.' },
 } as const satisfies Record<string, { severity: Severity; description: string }>;
 

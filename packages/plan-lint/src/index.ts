@@ -37,14 +37,15 @@ export {
   type DialectWhen,
   type Effect,
 } from './dialect.js';
-export { DEFAULT_MAX_STEPS, lintPlan, type LintOptions, type LintResult, type PlanHost, type PlanRefusal } from './lint.js';
+export { CALL_STEPS, DEFAULT_MAX_LOOP_DEPTH, DEFAULT_MAX_STEPS, lintPlan, type LintOptions, type LintResult, type PlanHost, type PlanRefusal } from './lint.js';
 export { ROOT_FRAME, childFrame, graftExpansion, type FrameExpansion, type PlanExpansion } from './expansion.js';
 export { dialectVocabulary, type VocabularyEntry } from './vocabulary.js';
 export { analyzePlan, complexityOf, type Analysis, type AnalyzeOptions, type Complexity, type Modality } from './analyze.js';
 export { resolveCall, type CallResolution, type PlanRegistry } from './resolve-call.js';
 export { normalizeRelative } from './paths.js';
-export { globToRegExp, matchGlob } from './glob.js';
+export { compileGlob, globToRegExp, matchGlob, type GlobMatcher } from './glob.js';
 export { listView, type FileView } from './sim-fs.js';
 export { formatStylish, type StylishOptions } from './format/stylish.js';
 export { formatJson } from './format/json.js';
 export { GITHUB_MAX_RESULTS, INFORMATION_URI, SARIF_SCHEMA, formatSarif, toSarif, type SarifOptions } from './format/sarif.js';
+export { lineAlphabetDialect, type LineAlphabetRead } from './line-alphabet.js';

@@ -49,12 +49,20 @@ export interface LintOptions {
   /** Maximum call frames, the entry plan included. Default fsm-core's DEFAULT_MAX_DEPTH (10). */
   maxDepth?: number;
   /**
-   * Most simulated steps (commands, calls and loop iterations, with every for_each_file match and
-   * every call_plan expanded) before lint stops with `plan-too-large`. Default DEFAULT_MAX_STEPS.
-   * Nested loops over a big tree, or plans that each call the next several times, grow
-   * exponentially: without a bound, lint of a ten-line plan could run for days.
+   * Most simulated steps beyond the entry plan's own lines (commands, loop iterations, and calls at
+   * CALL_STEPS each, with every for_each_file match and every call_plan expanded) before lint stops
+   * with `plan-too-large`. Default DEFAULT_MAX_STEPS. Nested loops over a big tree, or plans that
+   * each call the next several times, grow exponentially: without a bound, lint of a ten-line plan
+   * could run for days. The entry plan's own lines are always allowed once: a long plan costs time
+   * linear in its size, and its size is bounded where it is read.
    */
   maxSteps?: number;
+  /**
+   * Deepest for_each_file nesting lint expands (default DEFAULT_MAX_LOOP_DEPTH): a loop nested deeper
+   * is `loop-too-deep` at its line and is not expanded. Every level multiplies the steps, and each
+   * step of a deep nest carries the files of every loop around it.
+   */
+  maxLoopDepth?: number;
   /**
    * Also return `expansion`: the files every for_each_file iterates in the simulated file system,
    * per plan frame. Off by default: plain lint need not keep every match list until the end.
@@ -62,8 +70,18 @@ export interface LintOptions {
   expansion?: boolean;
 }
 
-/** Five million simulated steps: a few seconds of lint, five times the longest plan the benchmark lints. */
-export const DEFAULT_MAX_STEPS = 5_000_000;
+/**
+ * One million simulated steps beyond the entry plan's lines: well under a second of lint on a loaded
+ * 2-core machine (BENCHMARKS.md, "plan-lint on pathological plans"), so any plan up to 1 MB answers
+ * within 2 s.
+ */
+export const DEFAULT_MAX_STEPS = 1_000_000;
+
+/** What one call_plan counts toward `maxSteps`: entering and leaving a frame costs about ten lines' work. */
+export const CALL_STEPS = 10;
+
+/** Eight nested for_each_file loops: more than any plan of the seed's kind needs, far less than a pathological one. */
+export const DEFAULT_MAX_LOOP_DEPTH = 8;
 
 export interface LintResult {
   findings: Finding[];
@@ -105,6 +123,7 @@ export function lintPlan(options: LintOptions): LintResult {
   const table = machine.table;
 
   const fs = SimulatedFs.of(options.files);
+  const globs = new GlobCache(fs);
   const expansion: PlanExpansion | undefined = options.expansion === true ? {} : undefined;
   const gone = new Map<string, string>();
 
@@ -134,11 +153,17 @@ export function lintPlan(options: LintOptions): LintResult {
   };
 
   const frames: Frame[] = [];
+  // Per plan, not per call: a sub-plan called a million times is looked up and judged once.
+  const commandsOf = new Map<PlanCode, (CompiledCommand | undefined)[]>();
+  const closes = new Map<PlanCode, boolean>();
+  const tooDeep = new Map<PlanCode, Set<number>>();
   const enter = (result: ScanResult, snapshot: RunSnapshot, chain: string[] | undefined, callSites: CallSite[] | undefined, at: string): void => {
     const { code } = result;
+    let commands = commandsOf.get(code);
+    if (commands === undefined) commandsOf.set(code, (commands = code.names.map((n) => dialect.commands.get(n))));
     const frame: Frame = {
       code,
-      commands: code.names.map((n) => dialect.commands.get(n)),
+      commands,
       state: machine.startId,
       dead: false,
       snapshot,
@@ -245,7 +270,7 @@ export function lintPlan(options: LintOptions): LintResult {
       frame.code.file,
       frame.code.line[i]!,
       frame.code.column[i]!,
-      `simulating this plan takes more than ${max.toLocaleString('en-US')} steps (every for_each_file match and call_plan expanded); lint stopped here, the rest is unchecked. Nest fewer loops, narrow the globs, or call fewer sub-plans`,
+      `simulating this plan takes more than ${max.toLocaleString('en-US')} steps beyond its own lines (every for_each_file match and call_plan expanded); lint stopped here, the rest is unchecked. Nest fewer loops, narrow the globs, or call fewer sub-plans`,
     );
   };
 
@@ -254,16 +279,20 @@ export function lintPlan(options: LintOptions): LintResult {
     if (frame.loops !== undefined && frame.loops.length > 0) expansion![frame.at] = { plan: code.file, loops: frame.loops };
     const last = code.last;
     if (last < 0) return;
-    const closeNames = commandsForSymbol(dialect, dialect.close).join(' or ');
-    let closed = false;
     const kind = code.kind[last];
-    if (kind === KIND_COMMAND) {
-      const c = frame.commands[code.name[last]!];
-      const symbol = c === undefined ? undefined : actionFor(c, code.text.slice(code.start[last], code.end[last])).symbol;
-      // A command allowed after the close (submit) ends the plan too; the FSM checks it follows the close.
-      closed = symbol !== undefined && (symbol === dialect.close || dialect.afterClose.includes(symbol));
+    let closed = closes.get(code);
+    if (closed === undefined) {
+      closed = false;
+      if (kind === KIND_COMMAND) {
+        const c = frame.commands[code.name[last]!];
+        const symbol = c === undefined ? undefined : actionFor(c, code.text.slice(code.start[last], code.end[last])).symbol;
+        // A command allowed after the close (submit) ends the plan too; the FSM checks it follows the close.
+        closed = symbol !== undefined && (symbol === dialect.close || dialect.afterClose.includes(symbol));
+      }
+      closes.set(code, closed);
     }
     if (!closed) {
+      const closeNames = commandsForSymbol(dialect, dialect.close).join(' or ');
       const what = kind === KIND_COMMAND ? nameOf(frame, last) : kind === KIND_LOOP ? 'for_each_file' : 'call_plan';
       const after = dialect.afterClose.flatMap((s) => commandsForSymbol(dialect, s));
       const then = after.length > 0 ? `, optionally followed by ${after.join(' or ')}` : '';
@@ -274,6 +303,9 @@ export function lintPlan(options: LintOptions): LintResult {
   };
 
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  // The budget the walk checks: the entry plan once, line by line, plus maxSteps of expansion.
+  const budget = maxSteps + root.code.count;
+  const maxLoopDepth = options.maxLoopDepth ?? DEFAULT_MAX_LOOP_DEPTH;
   let steps = 0;
   while (frames.length > 0) {
     const frame = frames[frames.length - 1]!;
@@ -286,7 +318,7 @@ export function lintPlan(options: LintOptions): LintResult {
     const { code } = frame;
     if (cur.kind === 'loop') {
       if (cur.m < cur.matches.length) {
-        if (++steps > maxSteps) {
+        if (++steps > budget) {
           tooLarge(frame, cur.at, maxSteps);
           break;
         }
@@ -300,7 +332,7 @@ export function lintPlan(options: LintOptions): LintResult {
     }
     const i = cur.i;
     cur.i = code.next[i]!;
-    if (++steps > maxSteps) {
+    if (++steps > budget) {
       tooLarge(frame, i, maxSteps);
       break;
     }
@@ -328,18 +360,40 @@ export function lintPlan(options: LintOptions): LintResult {
     }
     const raw = code.text.slice(code.start[i], code.end[i]);
     if (kind === KIND_LOOP) {
+      if (cur.bindings.length >= maxLoopDepth) {
+        // Not expanded: its body (and any deeper loop) is skipped, so one finding per such loop line
+        // (checked before the message is built: the loop around it may reach this line millions of times).
+        let seenHere = tooDeep.get(code);
+        if (seenHere === undefined) tooDeep.set(code, (seenHere = new Set()));
+        if (seenHere.has(i)) continue;
+        seenHere.add(i);
+        report(
+          frame,
+          'loop-too-deep',
+          file,
+          code.line[i]!,
+          code.column[i]!,
+          `for_each_file nested ${cur.bindings.length + 1} deep: at most ${maxLoopDepth} levels are checked (each level multiplies the steps); this loop and everything inside it are unchecked. Flatten the loops or move the inner ones into a sub-plan`,
+        );
+        continue;
+      }
       const glob = bindPlaceholders(raw, cur.bindings);
       if (/^(\/|\\|[A-Za-z]:)/.test(glob) || /(^|\/)\.\.(\/|$)/.test(glob)) {
         report(frame, 'path-outside-root', file, code.line[i]!, code.argsColumn[i]!, `for_each_file: ${JSON.stringify(glob)} is outside the project root`);
         continue;
       }
-      const matches = matchGlob(glob, fs);
+      const matches = globs.matches(glob);
       frame.loops?.push(matches);
       if (matches.length === 0) report(frame, 'empty-glob', file, code.line[i]!, code.argsColumn[i]!, `for_each_file ${glob} matches no file at this point of the plan; its body is not checked`);
       frame.cursors.push({ kind: 'loop', at: i, matches, m: 0, bindings: cur.bindings });
       continue;
     }
-    // call_plan
+    // call_plan: a frame costs more than a line (its lookups, the pushdown snapshot, the chain), so it counts as CALL_STEPS.
+    steps += CALL_STEPS - 1;
+    if (steps > budget) {
+      tooLarge(frame, i, maxSteps);
+      break;
+    }
     const target = bindPlaceholders(raw, cur.bindings);
     const resolved = resolveCall(target, registry);
     if (!resolved.ok) {
@@ -376,4 +430,28 @@ export function lintPlan(options: LintOptions): LintResult {
 function edgeTarget(machine: Machine, s: number, a: number): number {
   for (let e = machine.edgeStart[s]!; e < machine.edgeStart[s + 1]!; e++) if (machine.edgeSymbol[e] === a) return machine.edgeTarget[e]!;
   return -1;
+}
+
+/**
+ * Glob matches against the simulated file system, kept until it changes: a loop nested in another
+ * globs the same unchanged tree once per outer iteration, and matching lists every file. The lists
+ * are shared (expansion keeps them), so they are never mutated.
+ */
+class GlobCache {
+  private readonly cache = new Map<string, string[]>();
+  private version = -1;
+  constructor(private readonly fs: SimulatedFs) {}
+
+  matches(glob: string): string[] {
+    if (this.version !== this.fs.version || this.cache.size > 4096) {
+      this.cache.clear();
+      this.version = this.fs.version;
+    }
+    let found = this.cache.get(glob);
+    if (found === undefined) {
+      found = matchGlob(glob, this.fs);
+      this.cache.set(glob, found);
+    }
+    return found;
+  }
 }

@@ -345,14 +345,17 @@ function nameId(recent: { name: string; id: number }[], names: string[], ids: Ma
   return id;
 }
 
-/** `[A-Za-z_][A-Za-z0-9_.-]*`, without a RegExp on the hot path. */
+/**
+ * `[A-Za-z_][A-Za-z0-9_.:-]*`, without a RegExp on the hot path. The colon is for the original's
+ * lines like `run:fdc_cli.py close` (see line-alphabet.ts); dialect command names never have one.
+ */
 function isName(name: string): boolean {
   if (name.length === 0) return false;
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i);
     const alpha = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
     if (alpha) continue;
-    if (i > 0 && ((c >= 48 && c <= 57) || c === 46 || c === 45)) continue;
+    if (i > 0 && ((c >= 48 && c <= 57) || c === 46 || c === 45 || c === 58)) continue;
     return false;
   }
   return true;

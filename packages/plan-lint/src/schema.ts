@@ -80,7 +80,11 @@ const ActionFields = {
 };
 
 export const DialectWhenSchema = z
-  .strictObject({ argsMatch: d(z.string(), 'A regular expression tested against the raw arguments.'), ...ActionFields })
+  .strictObject({
+    argsMatch: d(z.string(), 'A regular expression tested against the raw arguments.'),
+    usage: d(z.string().min(1), 'How a plan author writes a line this override matches (e.g. `ratchet task close --task-id <id>`): listed in AGENTS.md and named in findings instead of the pattern.').optional(),
+    ...ActionFields,
+  })
   .register(planLintSchemaRegistry, { id: 'DialectWhen' });
 
 export const DialectCommandSchema = z
@@ -88,6 +92,10 @@ export const DialectCommandSchema = z
     ...ActionFields,
     description: d(z.string(), 'What the command does, for people: shown in the plan vocabulary that `ratchet protocol compile` writes into AGENTS.md.').optional(),
     when: d(z.array(DialectWhenSchema), 'Overrides by arguments; first match wins.').optional(),
+    doneMessage: d(
+      z.string().min(1),
+      'What a step of this command leaves only in words (e.g. "the questions and the search keywords"): `ratchet run done` refuses the step without a `--message` that says it, and records it.',
+    ).optional(),
   })
   .register(planLintSchemaRegistry, { id: 'DialectCommand' });
 

@@ -44,6 +44,8 @@ export class SimulatedFs implements Iterable<string> {
   private readonly added = new Set<string>();
   private readonly removed = new Set<string>();
   private all: Set<string> | undefined;
+  /** Bumped by every change: a glob's matches hold until the next one (nested loops glob the same tree again and again). */
+  version = 0;
 
   /** A Set is taken over and mutated (`of` passes a fresh one). */
   constructor(private readonly base: FileView | Set<string>) {
@@ -67,17 +69,24 @@ export class SimulatedFs implements Iterable<string> {
 
   add(path: string): void {
     if (this.all !== undefined) {
-      this.all.add(path);
+      // Overwriting a file changes no glob's matches: only a new path counts as a change.
+      if (!this.all.has(path)) {
+        this.version++;
+        this.all.add(path);
+      }
       return;
     }
+    // Before the first glob nothing is cached, and asking the view would cost a stat per write.
+    this.version++;
     this.removed.delete(path);
     this.added.add(path);
   }
 
   /** Remove `path`; whether it existed. */
   delete(path: string): boolean {
-    if (this.all !== undefined) return this.all.delete(path);
     if (!this.has(path)) return false;
+    this.version++;
+    if (this.all !== undefined) return this.all.delete(path);
     this.added.delete(path);
     this.removed.add(path);
     return true;

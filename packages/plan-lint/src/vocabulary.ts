@@ -18,8 +18,8 @@ export interface VocabularyEntry {
 export function dialectVocabulary(dialect: Dialect): VocabularyEntry[] {
   const out: VocabularyEntry[] = [];
   for (const command of [...dialect.commands.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    out.push({ usage: `${command.name}${argumentShape(command.base)}`, meaning: meaningOf(dialect, command.base, command.description) });
-    for (const w of command.when) out.push({ usage: `${command.name} ${describeMatch(w.source)}`, meaning: meaningOf(dialect, w.action, undefined) });
+    out.push({ usage: `${command.name}${argumentShape(command.base)}`, meaning: meaningOf(dialect, command.base, command.description, command.doneMessage) });
+    for (const w of command.when) out.push({ usage: `${command.name} ${w.usage ?? describeMatch(w.source)}`, meaning: meaningOf(dialect, w.action, undefined) });
   }
   return [...out, ...DIRECTIVES];
 }
@@ -53,10 +53,11 @@ const EFFECT_MEANING: Record<string, string> = {
   move: 'Moves `<from>` to `<to>`: `<from>` must exist, `<to>` must not.',
 };
 
-function meaningOf(dialect: Dialect, action: DialectAction, description: string | undefined): string {
+function meaningOf(dialect: Dialect, action: DialectAction, description: string | undefined, doneMessage?: string): string {
   const parts: string[] = [];
   if (description !== undefined && description.trim() !== '') parts.push(sentence(description));
   if (action.effect !== undefined) parts.push(EFFECT_MEANING[action.effect]!);
+  if (doneMessage !== undefined) parts.push(`Its step is reported with \`ratchet run done --message "<${doneMessage.replace(/\s+/g, ' ').trim()}>"\`.`);
   if (action.symbol === dialect.close) parts.push(dialect.afterClose.length > 0 ? 'Closes the plan: every plan ends with it (or with a command allowed right after it).' : 'Closes the plan: every plan ends with it.');
   if (dialect.afterClose.includes(action.symbol)) parts.push('Allowed only after the close command, at the end of the plan.');
   parts.push(`FSM symbol \`${action.symbol}\`.`);

@@ -45,7 +45,7 @@ describe('corpus', () => {
 describe('messages', () => {
   test('fsm-adherence names the legal commands, mapped back from symbols', () => {
     const [f] = lintCorpus('invalid/fsm-order.plan');
-    expect(f!.message).toBe('create_file_with_block (write_op) is not allowed in state PLANNING; expected one of: plan_step_complete, grep, list_files, read_file');
+    expect(f!.message).toBe('create_file_with_block (write_op) is not allowed in state PLANNING; expected one of: plan_step_complete, define_scope, google_search, grep, list_files, read_file, view_text_website');
     expect(f!.severity).toBe('error');
   });
 

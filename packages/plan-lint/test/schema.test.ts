@@ -28,7 +28,7 @@ describe('schemas', () => {
     const graph = importGraph(join(src, 'index.ts'));
     expect([...graph.staticImports].sort()).toEqual(['@ratchet/fsm-core', '@ratchet/store/regex-guard']);
     expect([...graph.lazyImports]).toEqual([]);
-    // A cap on the modules the entry pulls in, raised by one per small module added on purpose (expansion.ts, vocabulary.ts, grammars.ts).
-    expect(graph.files.size).toBeLessThanOrEqual(17);
+    // A cap on the modules the entry pulls in, raised by one per small module added on purpose (expansion.ts, vocabulary.ts, grammars.ts, line-alphabet.ts).
+    expect(graph.files.size).toBeLessThanOrEqual(18);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { globToRegExp, lintPlan, listView, loadDialect, matchGlob, type FileView, type LintOptions } from '../src/index.js';
+import { CALL_STEPS, globToRegExp, lintPlan, listView, loadDialect, matchGlob, type FileView, type LintOptions } from '../src/index.js';
 import { brief, fdc, memoryHost } from './support.js';
 
 const HEAD = 'set_plan x\nplan_step_complete go\n';
@@ -241,7 +241,7 @@ describe('plan-too-large: a budget of simulated steps', () => {
     const plan = `${HEAD}for_each_file src/*.ts\n  for_each_file src/*.ts\n    for_each_file src/*.ts\n      for_each_file src/*.ts\n        read_file {file}\n${CLOSE}`;
     const findings = lintPlan({ entry: 'main.plan', root: '/p', host: memoryHost({ 'main.plan': plan }), files, ...fdc, maxSteps: 50_000 }).findings;
     expect(findings.map((f) => [f.ruleId, f.line])).toEqual([['plan-too-large', 7]]);
-    expect(findings[0]!.message).toMatch(/^simulating this plan takes more than 50,000 steps/);
+    expect(findings[0]!.message).toMatch(/^simulating this plan takes more than 50,000 steps beyond its own lines/);
   });
 
   test('a call_plan fan-out (each plan calls the next ten times, ten deep) stops at the default budget', () => {
@@ -250,13 +250,23 @@ describe('plan-too-large: a budget of simulated steps', () => {
     const findings = lintPlan({ entry: 'main.plan', root: '/p', host: memoryHost(plans), files, ...fdc }).findings;
     expect(findings.map((f) => f.ruleId)).toEqual(['plan-too-large']);
     expect(findings[0]!.chain?.[0]).toBe('main.plan');
-  }, 60_000); // five million simulated steps: seconds, longer on a loaded machine
+  }, 60_000); // a million simulated steps: under a second, longer on a loaded machine
 
-  test('a plan within the budget is linted in full; the budget counts every expanded step', () => {
+  test('a plan within the budget is linted in full; the budget counts every expanded step beyond the plan\'s own lines', () => {
     const plan = `${HEAD}for_each_file src/*.ts\n  read_file {file}\n${CLOSE}`;
-    // 2 + 1 (the loop) + 100 iterations x (1 body line + 1 iteration) + 1 = 204 steps.
+    // 2 + 1 (the loop) + 100 iterations x (1 body line + 1 iteration) + 1 = 204 steps, less the plan's own 5 lines.
     const lint = (maxSteps: number) => lintPlan({ entry: 'main.plan', root: '/p', host: memoryHost({ 'main.plan': plan }), files, ...fdc, maxSteps }).findings.map((f) => f.ruleId);
-    expect(lint(204)).toEqual([]);
-    expect(lint(203)).toEqual(['plan-too-large']);
+    expect(lint(199)).toEqual([]);
+    expect(lint(198)).toEqual(['plan-too-large']);
+  });
+
+  test('a call counts as CALL_STEPS; a long plan without loops or calls always lints in full', () => {
+    const plans = { 'main.plan': `${HEAD}call_plan sub.plan\n${CLOSE}`, 'sub.plan': `${HEAD}${CLOSE}` };
+    // main's 4 lines are free; the call costs CALL_STEPS (its own line included), the sub-plan's 3 lines 3.
+    const lint = (maxSteps: number, p: Record<string, string> = plans) => lintPlan({ entry: 'main.plan', root: '/p', host: memoryHost(p), files, ...fdc, maxSteps }).findings.map((f) => f.ruleId);
+    expect(lint(CALL_STEPS - 1 + 3)).toEqual([]);
+    expect(lint(CALL_STEPS - 1 + 2)).toEqual(['plan-too-large']);
+    const long = `${HEAD}${'read_file src/f1.ts\n'.repeat(5000)}${CLOSE}`;
+    expect(lint(1, { 'main.plan': long })).toEqual([]);
   });
 });

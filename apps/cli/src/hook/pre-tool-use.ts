@@ -15,7 +15,7 @@
  * These checks read what a command line says; where the OS sandbox is on (`ratchet init --claude`)
  * it is the boundary, and these are the messages the agent sees first.
  */
-import { globToRegExp } from '@ratchet/plan-lint/glob';
+import { compileGlob } from '@ratchet/plan-lint/glob';
 import { StoreError } from '@ratchet/store';
 import { currentStep, type Session } from '@ratchet/orchestrator/session-view';
 import type { HookAnswer } from './answer.js';
@@ -171,7 +171,7 @@ export function preToolUse(root: string, payload: HookPayload, active: (session:
 
   // 3. No task, flow or claim: nothing but plans and notes.
   if ((session === undefined || session.state === 'START' || session.state === 'DONE') && config.requireTask && !looksReadOnly && !active(session)) {
-    const allowed = config.planningWrites.map((g) => globToRegExp(g));
+    const allowed = config.planningWrites.map((g) => compileGlob(g));
     for (const target of writes.targets.length > 0 ? writes.targets : [undefined]) {
       const rel = target === undefined ? undefined : insideProject(project, cwd, target);
       if (rel === '' || (target !== undefined && rel === undefined)) continue;
@@ -189,7 +189,7 @@ export function preToolUse(root: string, payload: HookPayload, active: (session:
 
   // 4. No writes before the plan is accepted (or while the post-mortem is due).
   if (session !== undefined && PLANNING_STATES.has(session.state)) {
-    const allowed = config.planningWrites.map((g) => globToRegExp(g));
+    const allowed = config.planningWrites.map((g) => compileGlob(g));
     for (const target of writes.targets) {
       const rel = insideProject(project, cwd, target);
       if (rel === undefined || rel === '') continue;

@@ -10,7 +10,7 @@
  * this runs on every tool call). Which flows are reasoning flows: the one the project's prompts run
  * (`hooks.reasoningFlow`), and the built-in `reasoning`, however a session of it was started.
  */
-import { globToRegExp } from '@ratchet/plan-lint/glob';
+import { compileGlob } from '@ratchet/plan-lint/glob';
 import { handoffStatus, readSessionSync, type Handoff, type SessionState } from '@ratchet/flows/session-view';
 import { StoreError } from '@ratchet/store';
 import type { HookAnswer } from './answer.js';
@@ -129,7 +129,7 @@ export function reasoningWriteGate(root: string, project: ProjectRoot, cwd: stri
     return { kind: 'deny', reason: `Ratchet: ${o.what}. Nothing is written until it is repaired: ${o.command}.` };
   }
   if (hold === undefined) return undefined;
-  const allowed = config.planningWrites.map((g) => globToRegExp(g));
+  const allowed = config.planningWrites.map((g) => compileGlob(g));
   for (const target of targets) {
     const rel = insideProject(project, cwd, target);
     if (rel === undefined || rel === '' || allowed.some((re) => re.test(rel))) continue;

@@ -12,7 +12,8 @@ export const OUTPUT_SCHEMA_BASE = 'https://unpkg.com/@ratchet/cli/schemas/output
 export const OUTPUT_VERSIONS = {
   error: 1,
   'plan-lint': 1,
-  'run-next': 1,
+  // v2: `ok` is false (exit 1) when the state has no step to execute; v1 said true in every state.
+  'run-next': 2,
   'run-status': 1,
   'campaign-ready': 1,
   'campaign-status': 1,

@@ -155,15 +155,15 @@ export function outputJsonSchemas(): Record<OutputName, Schema> {
     'run-next': success(
       'run-next',
       'ratchet run next --json',
-      'The step to execute now, or what to do in the current lifecycle state. Read-only.',
-      { taskId: str('The task (absent before a task starts).'), sessionId: nullable(str('The session id (null for sessions written before session ids).')), state: str('The lifecycle state (START before a task starts).'), legal, next: directive },
+      'The step to execute now, or what to do in the current lifecycle state. Read-only. Exit 1 (ok false) when the state has no step to execute.',
+      { ok: bool('True when a step is pending (next.step); false, with exit 1, when the state has none: next says what to do instead.'), taskId: str('The task (absent before a task starts).'), sessionId: nullable(str('The session id (null for sessions written before session ids).')), state: str('The lifecycle state (START before a task starts).'), legal, next: directive },
       ['state', 'next'],
     ),
     'run-status': success(
       'run-status',
       'ratchet run status --json',
       'The task session (null before a task starts), the triggers legal now and the current step. Read-only.',
-      { session: { anyOf: [ref(SESSION, 'The task session as its file holds it.'), { type: 'null' }], description: 'The task session, or null when no task has started.' }, state: { const: 'START', description: 'Only when session is null.' }, legal, step: nullable(step) },
+      { session: { anyOf: [ref(SESSION, 'The task session as its file holds it.'), { type: 'null' }], description: 'The task session, or null when no task has started.' }, state: { const: 'START', description: 'Only when session is null.' }, legal, allowed: arr(str('A command, e.g. `ratchet run done`.'), 'The commands that move the task on from its state (the legal triggers as commands), in the lifecycle\'s order.'), step: nullable(step) },
       ['session'],
     ),
     'campaign-ready': success(

@@ -25,6 +25,8 @@ export const orchestratorTools: ToolSpec[] = [
     name: 'run_next',
     paths: ['session'],
     preset: 'core',
+    // Exit 1 is "no step in this state": the answer (what to do instead) is still the result.
+    findings: true,
     description: 'The step to execute now and the commands that follow.',
     shape: (z) => ({ session: session(z) }),
     argv: (a) => cmd('run', 'next').opt('--session', a.session),

@@ -3,7 +3,7 @@
  * drives its plan one step at a time, `research` enters the L4 research cycle. One command per
  * agent step; every one ends by printing the next command.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { RegisterArea } from '../../areas.js';
 
 const sessionOption = (cmd: Command): Command => cmd.option('--session <file>', 'the task session file', '.ratchet/session.json');
@@ -42,7 +42,7 @@ The cycle:
       .description('after the plan completes (or to abandon a failed task, or with --abandon one still in PLANNING): move to POST_MORTEM, write postmortems/<id>.md, log TASK_END; if a step fails, run it again: it finishes only what is missing')
       .requiredOption('--task-id <id>', 'the task being closed')
       .option('--abandon', 'give up a task in PLANNING: close it as a FAILURE (needs --reason)')
-      .option('--reason <text>', 'why the task is abandoned (recorded in the history and TASK_END)'),
+      .option('--reason <text>', 'why the task is abandoned (written into the post-mortem, the history and TASK_END)'),
   )
     .addHelpText('after', '\nExamples:\n  ratchet task close --task-id add-greeting\n  ratchet task close --task-id add-greeting --abandon --reason "the API it needs does not exist"')
     .action(action(() => import('./task-close.js')));
@@ -55,6 +55,17 @@ The cycle:
   )
     .addHelpText('after', '\nExample:\n  ratchet task submit --task-id add-greeting')
     .action(action(() => import('./task-submit.js')));
+
+  sessionOption(
+    task
+      .command('reset')
+      .description("a person's way out of a state no command leaves (a hand-edited session accepted with doctor --accept): move the task to ERROR (then re-orient or abandon it), PLANNING or START, recorded with the reason; refused where RATCHET_ACTOR=agent")
+      .requiredOption('--task-id <id>', 'the task being reset')
+      .option('--reason <text>', 'why (required: recorded in the history and the activity log)')
+      .addOption(new Option('--to <state>', 'where the task goes').choices(['ERROR', 'PLANNING', 'START']).default('ERROR')),
+  )
+    .addHelpText('after', '\nExample:\n  ratchet task reset --task-id add-greeting --reason "the session was edited by hand"')
+    .action(action(() => import('./task-reset.js')));
 
   const run = program.command('run').description("execute the task's plan one step at a time: submit it, ask for the next step, report it done");
 

@@ -1,7 +1,9 @@
 import { leaveResearch, returnState } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { loadProjectDialect } from '../../plan-project.js';
 import { checkResearchReport, reportErrorCode } from '../../research-report.js';
+import { withBaseline } from '../../step-effect.js';
 import { asCliError, logActivity, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
 /**
@@ -9,7 +11,7 @@ import { asCliError, logActivity, printDirective, requireSession, requireTrigger
  * done (AWAITING_RESULT), back to where it started: PLANNING, or EXECUTING with the paused plan's
  * step next. A successful finish needs the report the research plan creates, with findings in it
  * (exit 1 while it is missing, empty or headings only); `--failed` says the research could not be
- * done (to ERROR, also midway through the plan).
+ * done (to ERROR, also midway through the plan; exit 1, a failure report).
  */
 export default async function researchDone(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const failed = options.failed === true;
@@ -27,7 +29,8 @@ export default async function researchDone(ctx: Context, _args: string[], option
   const now = (): Date => new Date();
   let next;
   try {
-    next = await file.update((s) => leaveResearch(s, { failed, ...(message !== undefined ? { message } : {}) }, { now, machine }));
+    // Back in EXECUTING the paused step is current again: its file is recorded as it is now.
+    next = await file.update((s) => withBaseline(ctx, leaveResearch(s, { failed, ...(message !== undefined ? { message } : {}) }, { now, machine }), loadProjectDialect(ctx)));
   } catch (err) {
     asCliError(err, session, 'research done');
   }
@@ -42,5 +45,6 @@ export default async function researchDone(ctx: Context, _args: string[], option
     ctx.out(failed ? `Research failed: task ${next.taskId} is in ERROR.` : `Research complete: task ${next.taskId} is back in ${next.state}${next.state === 'EXECUTING' ? ' (the paused plan resumes)' : ''}.`);
     printDirective(ctx, next);
   }
-  return EXIT_OK;
+  // Giving up is a failure report, like `run done --failed`: exit 1.
+  return failed ? EXIT_PROBLEMS : EXIT_OK;
 }

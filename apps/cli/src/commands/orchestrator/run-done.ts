@@ -5,19 +5,26 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { PlanRefusedError, advancePinned } from '../../plan-pins.js';
 import { checkResearchReport, reportDueAt, reportErrorCode } from '../../research-report.js';
-import { checkStepEffect } from '../../step-effect.js';
+import { checkStep, patcherFor, stepDialect, withBaseline, type StepCheck } from '../../step-effect.js';
 import { isPlanRunError, logActivity, planStackOptions, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
 /**
  * `ratchet run done [--failed --message M]`: report the current step's result. Success moves to the
  * next step (into sub-plans, out of finished ones, plan_complete after the last); failure moves the
- * task to ERROR and exits 1 (it reports a failure). A sub-plan that cannot be loaded at run time (missing, over the depth limit) is a
- * step failure too: the task goes to ERROR with the reason (exit 1). A sub-plan that changed since
- * `run plan` is linted again when it is called: with errors, the step is refused with the findings
- * and the task goes back to PLANNING (exit 1). In RESEARCHING the step is the research plan's (its
- * own triggers; after its last step the task waits for `research done`). The last step of a research
- * plan, in the research cycle or called as a sub-plan, is refused (exit 1) while its report is
- * missing or holds no findings.
+ * task to ERROR and exits 1 (it reports a failure).
+ *
+ * Before a step is recorded done it is checked for what can be checked (step-effect.ts): a read's file
+ * exists, a create's file exists, a write or edit changed its file since the step began (a code-change
+ * plan's edit: exactly the diff applied), a delete or move is seen on disk, a scoping step's words are
+ * given with --message; not so, the step is refused (exit 1) and stays current. Anything else is
+ * taken on trust, and the reply says so. The last step of a research plan (in the research cycle or
+ * called as a sub-plan) also needs its report with findings.
+ *
+ * A sub-plan that cannot be loaded at run time (missing, over the depth limit) is a step failure: the
+ * task goes to ERROR with the reason (exit 1). A sub-plan that changed since `run plan` (or one lint
+ * never read) is refused: the task goes back to PLANNING (exit 1), and `run plan` lints the new plan
+ * whole. In RESEARCHING the step is the research plan's (its own triggers; after its last step the
+ * task waits for `research done`).
  */
 export default async function runDone(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const failed = options.failed === true;
@@ -31,9 +38,9 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   const seen = currentStep(session);
   if (seen === undefined) throw noStep(session);
   requireTrigger(session, trigger, machine);
-  // A step that changes files is checked on disk; one whose effect cannot be observed stays on trust.
-  const effect = failed ? undefined : checkStepEffect(ctx, seen.line);
-  if (effect?.verified === 'refused') return refuseUnfinishedStep(ctx, session, machine, seen.line, effect.problem);
+  const dialect = stepDialect(ctx, session);
+  const check = failed ? undefined : checkStep(ctx, session, seen, dialect, message);
+  if (check?.verified === 'refused') return refuseUnfinishedStep(ctx, session, machine, seen.line, check.problem);
   // Research is done when its findings are written down: the plan's last step waits for the report.
   const report = failed ? undefined : reportDueAt(session, seen);
   const reportProblem = report === undefined ? undefined : checkResearchReport(ctx, report);
@@ -43,6 +50,8 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   }
 
   const stackOptions = await planStackOptions(ctx, session.registry);
+  // The diff code is loaded only when a plan of this run is a code-change plan (<name>.plan beside <name>.diff).
+  const patch = await patcherFor(ctx, [...Object.keys(session.pins?.plans ?? {}), ...session.stack.map((f) => f.planPath)]);
   // The step, the reply and the log entry come from the session as read inside the lock: another
   // `run done` may have advanced it (or completed the plan) since the read above.
   let before: Session = session;
@@ -58,14 +67,14 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   let runError: Error | undefined;
   try {
     const result = { failed, ...(message !== undefined ? { message } : {}) };
-    // The research plan was generated and stored whole when the cycle began: nothing to re-lint or pin.
+    // Whatever step is current next, its file is recorded as it is now: the next `run done` checks it changed.
     next =
       session.state === 'RESEARCHING'
         ? await file.update((s) => {
             inLock(s);
-            return advanceResearch(s, result, stackOptions);
+            return withBaseline(ctx, advanceResearch(s, result, stackOptions), dialect, patch);
           })
-        : await advancePinned(ctx, file, result, stackOptions, session.registry, inLock);
+        : await advancePinned(file, result, stackOptions, inLock, (s) => withBaseline(ctx, s, stepDialect(ctx, s), patch));
   } catch (err) {
     if (err instanceof PlanRefusedError) return refuseChangedPlan(ctx, file, machine, err);
     if (!isPlanRunError(err)) throw err;
@@ -80,31 +89,53 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
     type,
     status,
     message: runError?.message ?? message ?? step.line,
-    details: { line: step.line, plan: step.planPath, chain: step.chain, ...(effect ? { verified: effect.verified === 'disk' ? `${effect.effect} seen on disk` : 'on trust' } : {}), ...(next.state === 'AWAITING_ANALYSIS' ? { planComplete: true } : {}), ...(before.state === 'RESEARCHING' && next.state === 'AWAITING_RESULT' ? { researchPlanComplete: true } : {}) },
+    details: {
+      line: step.line,
+      plan: step.planPath,
+      chain: step.chain,
+      ...(check ? { verified: check.verified === 'trust' ? 'on trust' : check.detail } : {}),
+      ...(next.state === 'AWAITING_ANALYSIS' ? { planComplete: true } : {}),
+      ...(before.state === 'RESEARCHING' && next.state === 'AWAITING_RESULT' ? { researchPlanComplete: true } : {}),
+    },
   });
 
   if (ctx.json) {
-    ctx.emitJson({ ok: !runError, ...sessionJson(next, machine), done: step, ...(runError ? { error: { code: (runError as { code?: string }).code, message: runError.message } } : {}), next: printDirective({ ...ctx, out: () => undefined }, next) });
+    ctx.emitJson({
+      ok: !runError,
+      ...sessionJson(next, machine),
+      done: step,
+      ...(check ? { verified: verifiedJson(check) } : {}),
+      ...(runError ? { error: { code: (runError as { code?: string }).code, message: runError.message } } : {}),
+      next: printDirective({ ...ctx, out: () => undefined }, next),
+    });
   } else {
     if (runError) ctx.io.stderr(`ratchet: ${runError.message}\n`);
-    ctx.out(`${failed ? '✘ failed' : '✔ done'}: ${step.line}${failed && message ? ` (${message})` : ''}`);
+    ctx.out(failed ? `✘ failed: ${step.line}${message ? ` (${message})` : ''}` : `✔ done: ${step.line}${check ? ` ${verifiedText(check)}` : ''}`);
     printDirective(ctx, next);
   }
   // A failed step is a failure report: exit 1 like any check that found a problem.
   return failed || runError ? EXIT_PROBLEMS : EXIT_OK;
 }
 
+/** What the reply says about the check: `(checked: src/a.ts changed)` or `(taken on trust: ...)`. */
+function verifiedText(check: Exclude<StepCheck, { verified: 'refused' }>): string {
+  return check.verified === 'trust' ? `(taken on trust: ${check.detail})` : `(checked: ${check.detail})`;
+}
+
+function verifiedJson(check: Exclude<StepCheck, { verified: 'refused' }>): { how: 'disk' | 'message' | 'trust'; detail: string } {
+  return { how: check.verified, detail: check.detail };
+}
+
 async function refuseChangedPlan(ctx: Context, file: SessionFile, machine: Machine, err: PlanRefusedError): Promise<number> {
   const now = (): Date => new Date();
   const back = await file.update((s) => {
-    const { expansion: _unused, ...planning } = moveTo(s, 'PLANNING', { now, machine, message: err.message });
+    const { expansion: _unused, stepBaseline: _none, ...planning } = moveTo(s, 'PLANNING', { now, machine, message: err.message });
     return { ...planning, stack: [] };
   });
-  await logActivity(ctx, back, { type: 'PLAN_REJECTED', status: 'FAILURE', message: err.message, phase: 'EXECUTING', details: { findings: err.findings } });
-  if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(back, machine), error: { code: err.code, message: err.message }, findings: err.findings, next: printDirective({ ...ctx, out: () => undefined }, back) });
+  await logActivity(ctx, back, { type: 'PLAN_REJECTED', status: 'FAILURE', message: err.message, phase: 'EXECUTING', details: { changed: err.path } });
+  if (ctx.json) ctx.emitJson({ ok: false, ...sessionJson(back, machine), error: { code: err.code, message: err.message, file: err.path }, next: printDirective({ ...ctx, out: () => undefined }, back) });
   else {
     ctx.io.stderr(`ratchet: ${err.message}\n`);
-    ctx.out(err.findings);
     printDirective(ctx, back);
   }
   return EXIT_PROBLEMS;

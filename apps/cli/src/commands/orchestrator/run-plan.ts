@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
-import { fire, pinPlans, startPlan, type Session } from '@ratchet/orchestrator';
+import { fire, pinsOf, startPlan, type Session } from '@ratchet/orchestrator';
 import { formatJson, formatStylish, hasErrors, lintPlan } from '@ratchet/plan-lint';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import { defaultDialectPath, dialectMeaning, loadPlanProject } from '../../plan-project.js';
+import { patcherFor, withBaseline } from '../../step-effect.js';
 import { asCliError, isPlanRunError, requireTrigger, logActivity, printDirective, requireSession, sessionJson } from '../../task-session.js';
 
 /**
@@ -25,7 +26,7 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   // A started task is checked against the project's own language: a per-call dialect cannot lower the bar.
   if (dialect !== undefined) {
     const own = defaultDialectPath(ctx.cwd);
-    if (dialectMeaning(resolve(ctx.cwd, dialect)) !== dialectMeaning(own)) {
+    if (dialectMeaning(resolve(ctx.cwd, dialect), ctx.cwd) !== dialectMeaning(own, ctx.cwd)) {
       throw new CliError(`--dialect ${dialect} differs from ${displayPath(ctx, own)} (or the FSM it names): a task's plans are checked against the project's dialect and FSM; drop --dialect, or change the project's protocols`, {
         code: 'dialect-differs',
         file: resolve(ctx.cwd, dialect),
@@ -33,8 +34,18 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
     }
   }
   const project = await loadPlanProject(ctx, plan, { root: ctx.cwd, dialect, registry });
+  // Every plan lint reads, as it read it: the run starts from these texts and pins each one
+  // ({file} targets included), so a plan edited after this lint is never the one that runs.
+  const read = new Map<string, string>();
+  const host = {
+    readPlan: (rel: string): ReturnType<typeof project.host.readPlan> => {
+      const text = read.get(rel) ?? project.host.readPlan(rel);
+      if (typeof text === 'string') read.set(rel, text);
+      return text;
+    },
+  };
   // The expansion: what each for_each_file iterates in lint's simulated file system, which the run serves.
-  const { findings, expansion } = lintPlan({ ...project, expansion: true });
+  const { findings, expansion } = lintPlan({ ...project, host, expansion: true });
   const now = (): Date => new Date();
 
   if (hasErrors(findings)) {
@@ -50,13 +61,14 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   }
 
   let started: Session;
+  // A code-change plan's first step may be its edit: its diff is known before the step is served.
+  const patch = await patcherFor(ctx, read.keys());
   try {
     // The registry is remembered: `run done` resolves later call_plan names through the same one.
     started = await file.update((s) => {
-      const readPlan = (rel: string): ReturnType<typeof project.host.readPlan> => project.host.readPlan(rel);
-      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, machine, registry: project.registry, files: () => [...project.files.list()], readPlan, expansion });
-      // The content that was linted: a sub-plan (or registry entry) that differs when called is linted again.
-      const pinned = { ...next, pins: pinPlans(project.entry, { readPlan, registry: project.registry }) };
+      const { registry: _previous, ...next } = startPlan(s, project.entry, { now, machine, registry: project.registry, files: () => [...project.files.list()], readPlan: host.readPlan, expansion });
+      // The content that was linted, and the registry it was linted with: a sub-plan that differs when called is refused.
+      const pinned = withBaseline(ctx, { ...next, pins: pinsOf(read, project.registry) }, project.dialect, patch);
       return registry === undefined ? pinned : { ...pinned, registry };
     });
   } catch (err) {

@@ -1,11 +1,11 @@
-import { SESSION_SCHEMA_URL, SESSION_SCHEMA_VERSION, currentStep, legalTriggers } from '@ratchet/orchestrator';
+import { SESSION_SCHEMA_URL, SESSION_SCHEMA_VERSION, currentStep, legalTriggers, resetCommand } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { lifecycleMachine, openTaskSession, printDirective } from '../../task-session.js';
+import { allowedCommands, lifecycleMachine, openTaskSession, printDirective } from '../../task-session.js';
 import { versioned } from '../../output/json-output.js';
 
-/** `ratchet run status`: lifecycle state, the plan stack, the current step, recent history. Read-only. */
+/** `ratchet run status`: lifecycle state, the commands allowed in it, the plan stack, the current step, recent history. Read-only. */
 export default async function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const { session: file, exists } = openTaskSession(ctx, options);
   if (!exists) {
@@ -19,11 +19,14 @@ export default async function runStatus(ctx: Context, _args: string[], options: 
   const session = file.readSync();
   if (ctx.json) {
     // The session as its file holds it (with the envelope), so the session schema describes it.
-    ctx.emitJson(versioned('run-status', { ok: true, session: { $schema: SESSION_SCHEMA_URL, schemaVersion: SESSION_SCHEMA_VERSION, ...session }, legal: legalTriggers(session, await lifecycleMachine(ctx)), step: currentStep(session) ?? null }));
+    const machine = await lifecycleMachine(ctx);
+    ctx.emitJson(versioned('run-status', { ok: true, session: { $schema: SESSION_SCHEMA_URL, schemaVersion: SESSION_SCHEMA_VERSION, ...session }, legal: legalTriggers(session, machine), allowed: allowedCommands(session, machine), step: currentStep(session) ?? null }));
     return EXIT_OK;
   }
   ctx.out(`Task     ${session.taskId}${session.sessionId ? ` (session ${session.sessionId})` : ''}`);
-  ctx.out(`State    ${session.state}   legal: ${legalTriggers(session, await lifecycleMachine(ctx)).join(', ') || '(none)'}`);
+  ctx.out(`State    ${session.state}`);
+  // The commands, not the lifecycle's trigger names: what the agent can type.
+  ctx.out(`Allowed  ${allowedCommands(session, await lifecycleMachine(ctx)).join(', ') || `(no command moves the task on from ${session.state}: ${resetCommand(session.taskId)}, by a person)`}`);
   if (session.stack.length > 0) {
     ctx.out('Stack');
     session.stack.forEach((frame, depth) => ctx.out(`  ${'  '.repeat(depth)}${frame.planPath}  step ${Math.min(frame.current + 1, frame.steps.length)}/${frame.steps.length}`));

@@ -5,7 +5,7 @@ import { POSTMORTEMS_DIR, renderPostMortemTemplate } from '@ratchet/self-correct
 import { writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
-import { EXIT_OK } from '../../exit-codes.js';
+import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { activityLogOf, checkTaskId, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 
@@ -21,11 +21,24 @@ class AlreadyClosed extends Error {
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** The template `close` wrote for this session: a function of the session alone, so a retry writes the same bytes. */
+/**
+ * The template `close` wrote for this session: a function of the session alone, so a retry writes the
+ * same bytes. An abandoned task's carries why it was given up (the reason `--abandon --reason` asks
+ * for, or the failure that put it in ERROR), on an `Abandoned:` line under the outcome.
+ */
 function templateOf(session: Session): string {
   const entered = session.history.findLast((h) => h.to === 'POST_MORTEM');
   const outcome = session.postMortem?.outcome ?? 'SUCCESS';
-  return renderPostMortemTemplate({ taskId: session.taskId, startedAt: session.createdAt, endedAt: entered?.at ?? session.updatedAt, outcome: outcome.toLowerCase() });
+  const text = renderPostMortemTemplate({ taskId: session.taskId, startedAt: session.createdAt, endedAt: entered?.at ?? session.updatedAt, outcome: outcome.toLowerCase() });
+  return outcome === 'FAILURE' && entered?.message ? withHeaderLine(text, `- **Abandoned:** ${entered.message.replace(/\s+/g, ' ').trim()}`) : text;
+}
+
+/** `line` added to the template's header list, after its Outcome line (or, failing that, after the title). */
+function withHeaderLine(template: string, line: string): string {
+  const lines = template.split('\n');
+  const outcome = lines.findIndex((l) => l.startsWith('- **Outcome:**'));
+  lines.splice(outcome >= 0 ? outcome + 1 : 1, 0, line);
+  return lines.join('\n');
 }
 
 /**
@@ -62,11 +75,13 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
       const abandoning = s.state === 'ERROR' || (abandon && s.state === 'PLANNING');
       if (abandon && !abandoning) requireTrigger(s, 'abandon_task', machine, 'task close --abandon');
       requireTrigger(s, abandoning ? 'abandon_task' : 'analysis_complete', machine, abandoning ? 'task close --abandon' : 'task close');
-      if (existsSync(path)) throw new CliError(`${relPath} already exists; move it away so the new post-mortem does not overwrite it`, { code: 'postmortem-exists', file: path });
+      if (existsSync(path)) throw new CliError(`${relPath} already exists; move it away so the new post-mortem does not overwrite it`, { code: 'postmortem-exists', file: path, exitCode: EXIT_PROBLEMS });
       const endedAt = new Date();
       const outcome = abandoning ? 'FAILURE' : 'SUCCESS';
       const why = s.state === 'ERROR' ? 'abandoned after failure' : 'abandoned while planning';
-      const next = moveTo(s, 'POST_MORTEM', { now: () => endedAt, machine, message: abandoning ? (reason !== undefined ? `${why}: ${reason}` : why) : 'plan complete' });
+      // Without --reason, a failed task's reason is the failure that put it in ERROR.
+      const because = reason ?? (s.state === 'ERROR' ? s.history.findLast((h) => h.to === 'ERROR')?.message : undefined);
+      const next = moveTo(s, 'POST_MORTEM', { now: () => endedAt, machine, message: abandoning ? (because ? `${why}: ${because}` : why) : 'plan complete' });
       const draft: Session = { ...next, postMortem: { path: relPath, templateSha256: '', outcome } };
       return { ...draft, postMortem: { path: relPath, templateSha256: sha256(templateOf(draft)), outcome } };
     });

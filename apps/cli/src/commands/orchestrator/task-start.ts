@@ -8,6 +8,7 @@ import {
   moveTo,
   orient,
   orientationReportFile,
+  reorient,
   scanActivityLog,
   type OrientationReport,
   type Session,
@@ -15,7 +16,7 @@ import {
 import { readTextFileSync, writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
-import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { reviewDetails, reviewLines } from '../../orientation-review.js';
 import { pinTaskRules } from '../../rule-pins.js';
@@ -39,11 +40,12 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
   try {
     orienting = await file.update((s) => {
       if (s.taskId === taskId && (s.state === 'ERROR' || s.state === 'ORIENTING')) {
-        return s.state === 'ERROR' ? moveTo(s, 'ORIENTING', { now, machine, message: 'reorient' }) : s;
+        // Re-orienting drops the failed run's stack (kept in ERROR for inspection): no stale call stack.
+        return s.state === 'ERROR' ? reorient(s, { now, machine, message: 'reorient' }) : s;
       }
       if (s.state !== 'START' && s.state !== 'DONE') {
         const what = s.taskId === taskId ? `task ${taskId} is already started` : `task ${s.taskId} is in progress`;
-        throw new CliError(`${what} (state ${s.state}); finish it first, or use another --session file. See \`ratchet run status\`.`, { code: 'task-in-progress' });
+        throw new CliError(`${what} (state ${s.state}); finish it first, or use another --session file. See \`ratchet run status\`.`, { code: 'task-in-progress', exitCode: EXIT_PROBLEMS });
       }
       const fresh = { ...createSession(taskId, { now, machine }), sessionId: randomUUID() };
       return moveTo(fresh, 'ORIENTING', { now, machine });

@@ -1,9 +1,12 @@
-import { POST_MORTEM_GAPS, fire, selfCorrectionGaps, type Session } from '@ratchet/orchestrator';
+import { POST_MORTEM_GAPS, fire, resetCommand, selfCorrectionGaps, type Session } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { selfCorrectionEvidence } from '../../self-correction-evidence.js';
 import { checkTaskId, logActivity, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
+
+/** The trigger `task submit` fires first from each state on the way to DONE. */
+const SUBMIT_FROM: Record<string, string> = { POST_MORTEM: 'post_mortem_complete', SELF_CORRECTING: 'lessons_applied', AWAITING_SUBMISSION: 'submit' };
 
 /**
  * `ratchet task submit --task-id ID`: finish a closed task once self-correction is done. Refused
@@ -17,9 +20,13 @@ export default async function taskSubmit(ctx: Context, _args: string[], options:
   const taskId = checkTaskId(options.taskId);
   const { file, session, machine } = await requireSession(ctx, options);
   if (session.taskId !== taskId) throw new CliError(`--task-id ${taskId}: the session's task is ${session.taskId}`, { code: 'wrong-task' });
-  requireTrigger(session, session.state === 'SELF_CORRECTING' ? 'lessons_applied' : 'post_mortem_complete', machine, 'task submit');
+  // Wherever on the way to DONE the task stands (a session stopped in AWAITING_SUBMISSION included), the gate below decides.
+  requireTrigger(session, SUBMIT_FROM[session.state] ?? 'post_mortem_complete', machine, 'task submit');
   const pm = session.postMortem;
-  if (!pm) throw new CliError(`task ${taskId} has no post-mortem recorded; close it with \`ratchet task close --task-id ${taskId}\``, { code: 'no-postmortem' });
+  if (!pm) {
+    const how = session.state === 'POST_MORTEM' ? `close it with \`ratchet task close --task-id ${taskId}\`` : `the lifecycle has no way back to close it from ${session.state}: a person resets it with \`${resetCommand(taskId)}\``;
+    throw new CliError(`task ${taskId} has no post-mortem recorded; ${how}`, { code: 'no-postmortem', exitCode: EXIT_PROBLEMS });
+  }
 
   const gaps = selfCorrectionGaps(session, await selfCorrectionEvidence(ctx, session));
   const now = (): Date => new Date();
@@ -37,7 +44,11 @@ export default async function taskSubmit(ctx: Context, _args: string[], options:
     return EXIT_PROBLEMS;
   }
 
-  const done = await file.update((s) => fire(fire(enter(s), 'lessons_applied', { now, machine }), 'submit', { now, machine }));
+  const done = await file.update((s) => {
+    let t = enter(s);
+    if (t.state === 'SELF_CORRECTING') t = fire(t, 'lessons_applied', { now, machine });
+    return fire(t, 'submit', { now, machine });
+  });
   await logActivity(ctx, done, { type: 'TASK_SUBMIT', status: 'SUCCESS', message: `task ${taskId} done`, details: { postMortem: pm.path, outcome: pm.outcome } });
   if (ctx.json) {
     ctx.emitJson({ ok: true, ...sessionJson(done, machine), next: printDirective({ ...ctx, out: () => undefined }, done) });
