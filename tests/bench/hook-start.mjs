@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { interleavedMedians } from './lib/interleave.mjs';
-import { bin, executingProject } from './lib/hook-project.mjs';
+import { bin, executingProject, root } from './lib/hook-project.mjs';
 
 const runs = Number(process.env.RATCHET_BENCH_RUNS ?? 40);
 const project = executingProject('ratchet-bench-hook-');

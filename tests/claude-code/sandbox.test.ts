@@ -59,7 +59,7 @@ function sandboxedProject(home: string, options: { task?: string } = {}): string
 }
 
 async function sandboxSession(dir: string, home: string, script: Reply[] | ((req: { messages: unknown[] }, i: number) => Reply | undefined), env: Record<string, string> = {}) {
-  const server = await startModelServer(script as never);
+  const server = await startModelServer(script);
   try {
     const run = await claudeSession({
       cwd: dir,
@@ -144,7 +144,7 @@ describe.skipIf(!available)("Claude Code's sandbox keeps Ratchet's files out of 
     expect(results.filter((t) => t.includes('denied by your permission settings')).length).toBeGreaterThanOrEqual(4);
     // The CLI itself, run from the sandboxed shell, names the MCP tool instead of writing.
     expect(results.some((t) => t.includes("read-only inside the agent's sandbox") && t.includes('`task_close`'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, '.ratchet/session.json'), 'utf8')).state).toBe('PLANNING');
+    expect((JSON.parse(readFileSync(join(dir, '.ratchet/session.json'), 'utf8')) as { state: string }).state).toBe('PLANNING');
   });
 
   test('no task: a Write is refused naming task start; a claim through the MCP tools holds the Stop until it is done', { timeout: SESSION_TIMEOUT * 2 }, async () => {

@@ -292,7 +292,7 @@ describe('rule files are pinned when a task starts', () => {
     writeFileSync(join(dir, 'README.md'), '# x\n');
     const r = ratchet(['--cwd', dir, 'run', 'plan', 'plans/no-close.txt'], { timeout: 60_000 });
     expect(r.status, r.stdout + r.stderr).toBe(1);
-    expect(JSON.parse(readFileSync(join(dir, '.ratchet/session.json'), 'utf8')).state).toBe('PLANNING');
+    expect((JSON.parse(readFileSync(join(dir, '.ratchet/session.json'), 'utf8')) as { state: string }).state).toBe('PLANNING');
     const doctor = ratchet(['--cwd', dir, 'doctor'], { timeout: 60_000 });
     expect(doctor.status).toBe(1);
     expect(doctor.stdout).toContain('protocols/fdc.dialect.json: rule-changed: changed since task session');

@@ -32,7 +32,7 @@ export function criticalPath(tasks: readonly (GraphTask & { status: TaskStatus }
     }
     length[i] = longest + 1;
     previous[i] = from;
-    if (best < 0 || length[i]! > length[best]!) best = i;
+    if (best < 0 || length[i] > length[best]!) best = i;
   }
   const path: number[] = [];
   for (let i = best; i >= 0; i = previous[i]!) path.push(tasks[i]!.seq);

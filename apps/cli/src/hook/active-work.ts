@@ -39,7 +39,7 @@ export function activeWork(root: string, sessionId: string | undefined, env: Rea
   }
   if (memory.jixoLocks.length > 0) return true;
   const runners = sessionRunners(env, sessionId, memory);
-  let shared = false;
+  let shared: boolean;
   try {
     shared = storageKind(root, env) !== 'file';
   } catch {
