@@ -44,6 +44,8 @@ export const COMMAND_EFFECTS: Readonly<Record<string, CommandEffect>> = {
   'task start': w('task_start'),
   'task close': w('task_close'),
   'task submit': w('task_submit'),
+  // Dropping a task's progress is the user's call (it forgets obligations).
+  'task reset': U,
   'run plan': w('run_plan'),
   'run next': R,
   'run done': w('run_done'),
@@ -83,6 +85,9 @@ export const COMMAND_EFFECTS: Readonly<Record<string, CommandEffect>> = {
   'jixo clarify remove': U,
   // The outer loop launches agents: a person starts it.
   'jixo run': U,
+  // Accepting an edit to a JIXO log, or restoring the kept copy, is a person's decision (as doctor --accept).
+  'jixo accept': U,
+  'jixo restore': U,
   'flow list': R,
   'flow start': w('flow_start'),
   'flow advance': w('flow_advance'),
@@ -90,6 +95,8 @@ export const COMMAND_EFFECTS: Readonly<Record<string, CommandEffect>> = {
   'flow complete-branch': w('flow_complete_branch'),
   'flow halt': w('flow_halt'),
   'flow resume': U,
+  // Declining a flow for this prompt is the user's choice, never the agent's way out of it.
+  'flow decline': U,
   'campaign create': w('campaign_create'),
   'campaign add-tasks': w('campaign_add_tasks'),
   'campaign ready': when('claim', 'campaign_ready'),
@@ -121,6 +128,8 @@ export const COMMAND_EFFECTS: Readonly<Record<string, CommandEffect>> = {
   'memory observe': w('memory_observe'),
   // Run by the harness, never by the agent (see hook/run.ts).
   hook: R,
+  // The dashboard reads state and serves it; it never writes.
+  serve: R,
   // Converting another system's files into Ratchet's state is a migration a person runs.
   import: { effect: (o) => (o.write === true ? 'user' : 'read') },
   doctor: { effect: (o) => (o.accept !== undefined || o.restore !== undefined ? 'user' : 'read') },
@@ -144,6 +153,7 @@ export const COMMAND_EFFECTS: Readonly<Record<string, CommandEffect>> = {
   'actions move': w('actions_update'),
   'actions complete': w('actions_complete'),
   'actions retype': w('actions_update'),
+  'actions update': w('actions_update'),
   'actions confirm': U,
   'actions stats': R,
   'actions types': R,

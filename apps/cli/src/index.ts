@@ -14,6 +14,9 @@ export { run } from './main.js';
 export type { CommandAction, Context, Io, GlobalOptions } from './context.js';
 export { CliError } from './errors.js';
 export { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from './exit-codes.js';
+// What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's
+// tool annotations and its coverage test read it).
+export { COMMAND_EFFECTS, effectOf, type CommandEffect, type Effect } from './command-effects.js';
 
 /**
  * A command of the tree `buildProgram` returns: what library users may rely on of commander's
