@@ -31,7 +31,8 @@ function snapshot(dir: string): Record<string, string> {
       return;
     }
     const rel = relative(dir, path);
-    if (rel.startsWith('.ratchet/hooks/') || rel === 'logs/activity.log.jsonl' || rel.endsWith('.lock')) return;
+    // What the hooks themselves append (their memory, the activity log, the refusal log) is checked apart.
+    if (rel.startsWith('.ratchet/hooks/') || rel === 'logs/activity.log.jsonl' || rel === '.ratchet/refusals.log.jsonl' || rel.endsWith('.lock')) return;
     out[rel] = createHash('sha256').update(readFileSync(path)).digest('hex');
   };
   for (const p of ['.ratchet', 'protocols', 'knowledge_core', '.jixo', 'ratchet.config.json', '.mcp.json', '.claude/settings.json', '.claude/settings.local.json']) walk(join(dir, p));
@@ -128,6 +129,8 @@ describe.skipIf(!available)("Claude Code's sandbox keeps Ratchet's files out of 
     expect(snapshot(dir)).toEqual(before);
     expect(readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8').startsWith(logBefore)).toBe(true);
     expect(existsSync(join(dir, '.claude/settings.local.json'))).toBe(false);
+    // The hooks' refusals are on record for the dashboard (the OS refusals are not theirs to log).
+    expect(readFileSync(join(dir, '.ratchet/refusals.log.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(10);
 
     // Who stopped what: the hooks refuse what they can see; the sandbox stops the rest at the OS.
     const results = toolResults(server).map((r) => r.text);

@@ -95,10 +95,16 @@ describe('access scopes: two agents on one state file', { timeout: 180_000 }, ()
     expect(field.stderr).toContain('agent_id');
     // A command other than `actions complete` that changes b's items: the turn commit, promote, share, progress, revert.
     writeFileSync(join(dir, 'turn2.json'), JSON.stringify({ turn_id: 't2', completed_actions: ['xb'] }));
-    for (const args of [['turn', 'commit', 'turn2.json'], ['scratch', 'promote', 'ob', 'action'], ['goals', 'share', 'goal', 'gb', '--agent-grant', 'a', '--access', 'write'], ['goals', 'progress', 'gb', '--delta', '0.5'], ['goals', 'revert', '2']]) {
+    for (const args of [['turn', 'commit', 'turn2.json'], ['scratch', 'promote', 'ob', 'action'], ['goals', 'progress', 'gb', '--delta', '0.5']]) {
       const r = run('a', args);
       expect(r.status, args.join(' ')).toBe(1);
       expect(r.stderr, args.join(' ')).toMatch(/belongs to agent "b" in org "acme"; agent "a" in org "acme" has no write access/);
+    }
+    // Sharing and reverting are a person's decisions: refused for any agent before scopes are even read.
+    for (const args of [['goals', 'share', 'goal', 'gb', '--agent-grant', 'a', '--access', 'write'], ['goals', 'revert', '2']]) {
+      const r = run('a', args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(`ratchet ${args.slice(0, 2).join(' ')} is for a person, from their own terminal`);
     }
     // Without --agent / RATCHET_AGENT: refused as well (and told why).
     const bare = run(undefined, ['actions', 'complete', 'xb']);
@@ -106,8 +112,8 @@ describe('access scopes: two agents on one state file', { timeout: 180_000 }, ()
     expect(bare.stderr).toContain('without an agent id (--agent / RATCHET_AGENT not set)');
     expect(readFileSync(file, 'utf8')).toBe(before);
 
-    // b shares its goal with a for reading: a now sees it, still cannot change it.
-    expect(run('b', ['goals', 'share', 'goal', 'gb', '--agent-grant', 'a', '--access', 'read']).status).toBe(0);
+    // A person shares b's goal with a for reading (sharing is the user's decision): a now sees it, still cannot change it.
+    expect(run('b', ['goals', 'share', 'goal', 'gb', '--agent-grant', 'a', '--access', 'read'], { RATCHET_ACTOR: 'user' }).status).toBe(0);
     expect(ids(run('a', ['--json', 'goals', 'list']).stdout, 'goals')).toEqual(['ga', 'gb']);
     expect(run('a', ['goals', 'progress', 'gb', '--delta', '0.5']).status).toBe(1);
     // A person's own shell (no RATCHET_ACTOR, no agent) sees everything, as before scopes.

@@ -182,11 +182,12 @@ describe('ratchet hook --harness', () => {
     const unknown = ratchet(['hook', 'pre-tool-use', '--harness', 'cursor'], { input: '{}' });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("'cursor' is invalid");
-    // A payload that is not JSON fails open in every harness's format: nothing on stdout.
+    // A payload that is not JSON fails closed, in the harness's own format, the same on both paths.
     const bad = ratchet(['hook', 'pre-tool-use', '--harness', 'gemini'], { input: '{"tool_name":', env: { CLAUDE_PROJECT_DIR: dir } });
     expect(bad.status).toBe(0);
-    expect(bad.stdout).toBe('');
-    expect(bad.stderr).toContain('ratchet hook pre-tool-use --harness gemini: the payload is not usable JSON');
+    expect(JSON.parse(bad.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('the hook payload is not usable JSON') });
+    const badFull = ratchet(['hook', 'pre-tool-use', '--harness', 'gemini', '--cwd', dir], { input: '{"tool_name":', env: { CLAUDE_PROJECT_DIR: dir } });
+    expect(badFull.stdout).toBe(bad.stdout);
   });
 });
 

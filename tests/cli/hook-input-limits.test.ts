@@ -5,7 +5,7 @@
  * at its timeout, or one that throws, lets the tool call through, so both must be answered in time
  * and refused when they write Ratchet state.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ratchet, tempDir } from '../helpers.js';
@@ -79,6 +79,8 @@ describe('ratchet hook pre-tool-use: 300 KB commands are answered in time, state
     dir = tempDir('ratchet-hook-long-');
     expect(ratchet(['--cwd', dir, 'init', '--quiet']).status).toBe(0);
     mkdirSync(join(dir, 'src'));
+    // The analyser's answer alone: code outside a task is not what these commands test (requireTask).
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ hooks: { requireTask: false } }));
   });
 
   const KB300 = 300 * 1024;

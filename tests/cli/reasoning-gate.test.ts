@@ -89,7 +89,9 @@ describe('the reasoning gate', () => {
     expect(denied(write(dir, 'src/app.ts'))).toContain('reasoning flow session r1 is HALTED at step 0');
     ok(dir, ['flow', 'resume', '--session', 'r1']);
     // Another Claude Code session's reasoning does not hold this one.
-    expect(hook(dir, 'pre-tool-use', { session_id: 'someone-else', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, 'src/app.ts'), content: 'x' } })).toBeUndefined();
+    const other = denied(hook(dir, 'pre-tool-use', { session_id: 'someone-else', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, 'src/app.ts'), content: 'x' } }));
+    expect(other).not.toContain('reasoning flow session r1');
+    expect(other).toContain('no task is active'); // what holds it is the rule that code waits for a task
   });
 
   test('after the reasoning completes, writes and the stop wait for the routed flow; the agent cannot decline it; starting it releases them', { timeout: 300_000 }, () => {
@@ -105,7 +107,7 @@ describe('the reasoning gate', () => {
     // The shortcut: the agent declines the route itself.
     const self = run(dir, ['flow', 'decline', '--session', 'r2', '--reason', 'not needed'], { RATCHET_ACTOR: 'agent' });
     expect(self.status).toBe(2);
-    expect(self.stderr).toContain("the user's decision");
+    expect(self.stderr).toContain('ratchet flow decline is for a person, from their own terminal');
     expect(denied(write(dir, 'src/app.ts'))).toContain('develop-feature, which has not been started');
     // Started as the directive says (here not through Bash, so only the handoff leads Stop to it): writes go through, Stop holds the skill.
     ok(dir, ['flow', 'start', 'develop-feature', '--session', 'r2-develop-feature', '--input', 'task=r2']);
@@ -115,15 +117,21 @@ describe('the reasoning gate', () => {
     expect(skill).not.toContain('routed this request');
   });
 
-  test('the user declines the route: writes go through and nothing holds the stop; --json names its schema', { timeout: 300_000 }, () => {
+  test('the user declines the route: the reasoning gate lets go and nothing holds the stop (with no task, code still waits for one); --json names its schema', { timeout: 300_000 }, () => {
     const dir = project();
     startByHand(dir, ['reasoning', '--session', 'r3', '--input', 'query=explain the login code']);
     reason(dir, 'r3');
     const declined = JSON.parse(ok(dir, ['--json', 'flow', 'decline', '--session', 'r3', '--reason', 'only wanted an explanation'])) as { $schema: string; outcome: string; session: { state: { handoff: unknown } } };
     expect(declined.$schema).toBe('https://unpkg.com/@ratchet/cli/schemas/output/flow-decline.v1.schema.json');
     expect(declined.session.state.handoff).toMatchObject({ flow: 'develop-feature', declined: { reason: 'only wanted an explanation' } });
-    expect(write(dir, 'src/app.ts')).toBeUndefined();
+    // The reasoning no longer holds writes: what is left is the rule that code waits for a task (requireTask).
+    const after = denied(write(dir, 'src/app.ts'));
+    expect(after).toContain('no task is active');
+    expect(after).not.toContain('reasoning flow');
+    expect(write(dir, 'notes/explanation.md')).toBeUndefined();
     expect(stop(dir)).toBeUndefined();
+    writeFileSync(join(dir, 'ratchet.config.json'), JSON.stringify({ hooks: { requireTask: false } }));
+    expect(write(dir, 'src/app.ts')).toBeUndefined();
   });
 
   test('a reasoning session edited by hand denies every write, naming the file and ratchet doctor', { timeout: 120_000 }, () => {

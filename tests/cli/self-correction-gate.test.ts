@@ -98,7 +98,15 @@ describe('task submit refuses the self-correction shortcuts', () => {
     rmSync(`${lessons}.digest`);
     rmSync(`${lessons}.prev`);
     writeFileSync(lessons, forged);
-    const r = submit(dir);
+    // The store's journal (outside the project) knows Ratchet wrote the file: the edit reads as tampering.
+    const stateBefore = state(dir);
+    const caught = submit(dir);
+    expect(caught.status).toBe(2);
+    expect(caught.stdout + caught.stderr).toContain('lessons.jsonl');
+    expect(caught.stdout + caught.stderr).toContain('changed outside Ratchet');
+    expect(state(dir)).toBe(stateBefore);
+    // Without the journal (RATCHET_JOURNAL=off), the substance checks still refuse it.
+    const r = ratchet(['--json', 'task', 'submit', '--task-id', 'T-1'], { cwd: dir, env: { RATCHET_JOURNAL: 'off' } });
     expect(r.status).toBe(1);
     const gaps = missing(r);
     // (AGENTS.md was never compiled in this project: a lesson that claims to have changed a protocol makes that a gap too.)

@@ -24,6 +24,10 @@ const BY_PATH: [RegExp, string | { foreign: string }][] = [
   [/(?:^|\/)examples\/fsm\/broken\.fsm\.json$/u, { foreign: 'deliberately broken: `ratchet fsm check` reports its problems' }],
   [/(?:^|\/)examples\/hooks\/[^/]+\.json$/u, { foreign: "Claude Code's hook payloads (stdin of `ratchet hook`), Claude Code's format" }],
   [/(?:^|\/)\.claude\/settings\.json$/u, { foreign: "Claude Code's settings file" }],
+  [/(?:^|\/)\.mcp\.json$/u, { foreign: "Claude Code's project MCP servers file (`ratchet init --claude` adds Ratchet's server)" }],
+  [/(?:^|\/)\.ratchet\/pins\.json$/u, `${U}/cli/schemas/pins.schema.json`],
+  [/(?:^|\/)\.ratchet\/hooks\/opened\.json$/u, `${U}/cli/schemas/opened-ledger.schema.json`],
+  [/(?:^|\/)\.ratchet\/pins\/.+$/u, { foreign: "copies of the project's rule files, pinned when a task or flow started (each is its original's format, checked there)" }],
   [/(?:^|\/)protocols\/protocol\.schema\.json$/u, { foreign: 'a JSON Schema itself (the protocol schema, copied for editors)' }],
 ];
 

@@ -15,7 +15,7 @@
  */
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { defineDocument, openDocument, sha256Hex, writeFileAtomic, type SafeParseResult, type SchemaIssue } from '@ratchet/store';
+import { defineDocument, digestPathFor, openDocument, previousPathFor, recordRemoval, sha256Hex, writeFileAtomic, type SafeParseResult, type SchemaIssue } from '@ratchet/store';
 import { readSessionSync } from '@ratchet/orchestrator/session-view';
 import { CliError } from './errors.js';
 
@@ -123,6 +123,15 @@ export function activeTaskSessionId(root: string): string | undefined {
   }
 }
 
+/**
+ * The project file a pinned copy was taken from (`protocols/fdc.dialect.json`), or undefined when
+ * `path` is not a pinned copy: messages name that file, the copy's own path means nothing to a person.
+ */
+export function pinnedSource(root: string, path: string): string | undefined {
+  const rel = relative(join(root, PINS_DIR), path).split(sep);
+  return rel.length < 2 || rel[0] === '..' || rel[0] === '' ? undefined : rel.slice(1).join('/');
+}
+
 /** Where the running task (if any) reads rule file `abs` (see taskRulePath). */
 export function ruleFile(root: string, abs: string): { path: string; exists: boolean } {
   return taskRulePath(root, abs, activeTaskSessionId(root));
@@ -192,6 +201,28 @@ export async function pinFlow(root: string, sessionId: string, ref: string, live
   } catch {
     return livePath;
   }
+}
+
+/**
+ * Forget the flow pinned for `sessionId`: a start that was refused leaves nothing behind. `hadPins`
+ * says whether `.ratchet/pins.json` existed before the start; if not, it is removed again (and the
+ * removal told to the store's journal, so its absence is not read as tampering).
+ */
+export async function dropFlowPin(root: string, sessionId: string, hadPins: boolean): Promise<void> {
+  rmSync(scopeDir(root, `flow-${sessionId}`), { recursive: true, force: true });
+  const file = join(root, PINS_FILE);
+  if (!hadPins) {
+    for (const path of [file, digestPathFor(file), previousPathFor(file)]) rmSync(path, { force: true });
+    if (existsSync(join(root, PINS_DIR))) rmSync(join(root, PINS_DIR), { recursive: true, force: true });
+    await recordRemoval(file);
+    return;
+  }
+  if (readPinsSafe(root)?.flows[sessionId] === undefined) return;
+  await openPins(root).update((d) => {
+    const flows = { ...d.flows };
+    delete flows[sessionId];
+    return { ...d, flows };
+  });
 }
 
 /** Pinned rule files whose live content differs now (for `ratchet doctor`): the change waits for the next task or flow. */

@@ -52,7 +52,7 @@ describe.each([
     expect((await ratchet(dir, ['campaign', 'ready', '--claim', 'builder-1', ...lease])).code).toBe(0);
     const agent = await ratchet(dir, ['campaign', 'update-task', '001', 'pending', '--as', 'user'], { RATCHET_ACTOR: 'agent' });
     expect(agent.code).toBe(2);
-    expect(agent.err).toContain('--as user is refused: this environment sets RATCHET_ACTOR=agent');
+    expect(agent.err).toContain('ratchet campaign update-task is for a person, from their own terminal; refused because this environment sets RATCHET_ACTOR=agent');
     const user = await ratchet(dir, ['campaign', 'update-task', '001', 'pending', '--as', 'user', '--reason', 'taken back']);
     expect(user.code).toBe(0);
     // Released: ready again, and the next builder gets it.

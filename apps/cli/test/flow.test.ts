@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -401,5 +401,34 @@ describe('quickstart steps', () => {
     }
     expect(session(root, 'review').current).toBe('check');
     expect(session(root, 'think').status).toBe('HALTED');
+  });
+});
+
+describe('a session runs the flow pinned at its start', () => {
+  const TWO = 'id: two\ntitle: Two steps\nsteps:\n  - id: "1"\n    title: First\n    content: two/1.md\n  - id: "2"\n    title: Second\n    content: two/2.md\n';
+
+  test('a second `flow start` of the same session is refused and cannot swap its pinned flow; a refused start leaves no pin', async () => {
+    const root = project();
+    put(root, 'protocols/flows/two.flow.yaml', TWO);
+    put(root, 'protocols/flows/two/1.md', 'Do the first thing.\n');
+    put(root, 'protocols/flows/two/2.md', 'Do the second thing.\n');
+    expect((await ratchet(root, 'flow', 'start', 'two', '--session', 's1')).code).toBe(0);
+    const pins = readFileSync(join(root, '.ratchet/pins.json'), 'utf8');
+    const pinned = readFileSync(join(root, '.ratchet/pins/flow-s1/flow/two.flow.yaml'), 'utf8');
+    // The shortcut: edit the project's flow down to its last step, then start the same session again
+    // so that the start re-pins the edited flow under the running session.
+    put(root, 'protocols/flows/two.flow.yaml', 'id: two\ntitle: Two steps\nsteps:\n  - id: "2"\n    title: Second\n    content: two/2.md\n');
+    const again = await ratchet(root, 'flow', 'start', 'two', '--session', 's1');
+    expect(again.code).not.toBe(0);
+    expect(again.err).toContain('session s1 already exists');
+    expect(readFileSync(join(root, '.ratchet/pins/flow-s1/flow/two.flow.yaml'), 'utf8')).toBe(pinned);
+    expect(readFileSync(join(root, '.ratchet/pins.json'), 'utf8')).toBe(pins);
+    const status = await ratchet(root, '--json', 'flow', 'status', '--session', 's1');
+    expect(status.out).toContain('First');
+    // A start refused for its input pins nothing.
+    const bad = await ratchet(root, 'flow', 'start', 'two', '--session', 's2', '--input', 'no-equals-sign');
+    expect(bad.code).toBe(2);
+    expect(existsSync(join(root, '.ratchet/pins/flow-s2'))).toBe(false);
+    expect(readFileSync(join(root, '.ratchet/pins.json'), 'utf8')).toBe(pins);
   });
 });

@@ -7,8 +7,9 @@
  * many inputs it tried (the number BENCHMARKS.md records).
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { journalFileFor } from '@ratchet/store';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Io } from '../src/context.js';
@@ -118,6 +119,8 @@ function compactReport<Ts>(details: fc.RunDetails<Ts>): void {
 /**
  * Every file under `dir` as it is now, to put back before each input: a command that accepted the
  * previous input (and moved a session on, or recorded a digest) does not change what the next one meets.
+ * The store's journal outside the project (what Ratchet last wrote in each directory) is put back with
+ * them, else the restored files would read as rolled back by hand.
  */
 export function keep(dir: string): () => void {
   const dirs: string[] = [];
@@ -132,7 +135,33 @@ export function keep(dir: string): () => void {
     }
   };
   walk('');
+  const journals = new Map<string, Buffer | undefined>();
+  const keepJournal = (rel: string): void => {
+    const file = journalFileFor(join(dir, rel, 'any'));
+    if (file !== undefined && !journals.has(file)) journals.set(file, existsSync(file) ? readFileSync(file) : undefined);
+  };
+  // Directories a command may create later (.ratchet/flows, pins) are covered when restored: unknown ones are dropped.
+  for (const rel of ['', ...dirs]) keepJournal(rel);
   return () => {
+    const now: string[] = [];
+    const list = (rel: string): void => {
+      for (const name of readdirSync(join(dir, rel))) {
+        const path = rel === '' ? name : `${rel}/${name}`;
+        if (lstatSync(join(dir, path)).isDirectory()) {
+          now.push(path);
+          list(path);
+        }
+      }
+    };
+    list('');
+    for (const rel of now) {
+      const file = journalFileFor(join(dir, rel, 'any'));
+      if (file !== undefined && !journals.has(file)) rmSync(file, { force: true });
+    }
+    for (const [file, bytes] of journals) {
+      if (bytes === undefined) rmSync(file, { force: true });
+      else writeFileSync(file, bytes);
+    }
     for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });
     for (const path of dirs) mkdirSync(join(dir, path), { recursive: true });
     for (const [path, bytes] of files) writeFileSync(join(dir, path), bytes);

@@ -21,8 +21,8 @@ describe('ratchet goals compact', { timeout: 120_000 }, () => {
     const before = readFileSync(file, 'utf8');
 
     const agent = await ratchet(dir, ['goals', 'compact', '--keep', '2'], { RATCHET_ACTOR: 'agent' });
-    expect(agent.code).toBe(1);
-    expect(agent.err).toContain('only the user compacts the audit trail');
+    expect(agent.code).toBe(2);
+    expect(agent.err).toContain('ratchet goals compact is for a person, from their own terminal');
     expect((await ratchet(dir, ['goals', 'compact', '--as', 'user', '--before', 'yesterday'])).code).toBe(2);
     expect(readFileSync(file, 'utf8')).toBe(before);
 

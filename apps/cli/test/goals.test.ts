@@ -406,15 +406,15 @@ describe('quickstart steps', { timeout: 30_000 }, () => {
 describe('ratchet goals: the shortcuts an agent would take are refused (issue 15)', { timeout: 30_000 }, () => {
   const agent = { RATCHET_ACTOR: 'agent' };
 
-  test('revert: the agent cannot undo the user\'s confirmation (exit 1, nothing written)', async () => {
+  test('revert: the agent cannot undo the user\'s confirmation (a person\'s command: exit 2, nothing written)', async () => {
     const dir = project();
     expect((await ratchet(dir, ['actions', 'add', 'decision', 'Pick a database', '--owner', 'agent'], '', agent)).code).toBe(0);
     expect((await ratchet(dir, ['actions', 'confirm', 'a1', '--as', 'user'])).code).toBe(0);
     const path = join(dir, '.ratchet', 'goals.json');
     const before = readFileSync(path, 'utf8');
     const r = await ratchet(dir, ['--json', 'goals', 'revert', '1'], '', agent);
-    expect(r.code).toBe(1);
-    expect(r.json()).toMatchObject({ ok: false, error: { code: 'owner-violation' } });
+    expect(r.code).toBe(2);
+    expect(r.json()).toMatchObject({ ok: false, error: { code: 'actor-pinned' } });
     expect(readFileSync(path, 'utf8')).toBe(before);
     expect((await ratchet(dir, ['goals', 'revert', '1'], '', { RATCHET_ACTOR: 'user' })).code).toBe(0);
   });

@@ -209,8 +209,8 @@ describe('the one decision core behind every adapter', () => {
     ['gemini', { tool_name: 'run_shell_command', tool_input: { command: 'echo x > ../.ratchet/session.json', dir_path: 'src' } }, /\.ratchet\/session\.json is Ratchet state/],
     ['copilot', { toolName: 'edit', toolArgs: { path: '.RATCHET/Session.json', old_str: 'a', new_str: 'b' } }, /Ratchet state/],
     ['copilot', { toolName: 'write_bash', toolArgs: { shellId: '1', input: 'echo x > out.txt\n' } }, /Bash of out\.txt refused/],
-    ['opencode', { tool: 'write', args: { filePath: '.gemini/settings.json', content: '{}' } }, /\.gemini\/settings\.json is Ratchet state.*ask the user/],
-    ['codex', { tool_name: 'Bash', tool_input: { command: 'rm .codex/hooks.json' } }, /\.codex\/hooks\.json is Ratchet state/],
+    ['opencode', { tool: 'write', args: { filePath: '.gemini/settings.json', content: '{}' } }, /\.gemini\/settings\.json is the configuration that holds Ratchet's rails.*ask the user/],
+    ['codex', { tool_name: 'Bash', tool_input: { command: 'rm .codex/hooks.json' } }, /\.codex\/hooks\.json is the configuration that holds Ratchet's rails/],
   ] as const)('%s: %j is refused', (harness, raw, reason) => {
     const dir = planningProject();
     mkdirSync(join(dir, 'src'), { recursive: true });

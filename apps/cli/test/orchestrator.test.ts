@@ -335,8 +335,14 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect((await json('run', 'status')).session).toMatchObject({ state: 'DONE' });
   });
 
-  test("the lifecycle is the project's protocols/orchestrator.fsm.json: an edit that drops a move is obeyed; an invalid one is exit 2 at its place", { timeout: 60_000 }, async () => {
+  test("the lifecycle is the project's protocols/orchestrator.fsm.json as it was when the task started: an edit that drops a move is obeyed by the next task; an invalid one is exit 2 at its place", { timeout: 60_000 }, async () => {
     const fsm = await readFile(join(dir, 'protocols/orchestrator.fsm.json'), 'utf8');
+    // An invalid lifecycle is refused at its place before a task starts, and no session is written.
+    await write('protocols/orchestrator.fsm.json', fsm.replace('"dest": "EXECUTING", "trigger": "plan_accepted"', '"dest": "NOWHERE", "trigger": "plan_accepted"'));
+    const invalid = await start();
+    expect(invalid.code).toBe(2);
+    expect(invalid.err).toMatch(/^protocols\/orchestrator\.fsm\.json:\d+:\d+: invalid lifecycle: /m);
+    expect(existsSync(join(dir, '.ratchet/session.json'))).toBe(false);
     // This project does not let a task be abandoned while planning.
     await write('protocols/orchestrator.fsm.json', fsm.replace(/\n\s*\{ "source": "PLANNING", "dest": "POST_MORTEM", "trigger": "abandon_task" \},/, ''));
     expect((await start()).code).toBe(0);
@@ -344,15 +350,15 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     expect(abandon.code).toBe(1);
     expect(abandon.err).toContain('`ratchet task close --abandon` is not allowed while task T-1 is PLANNING');
     expect((await json<{ legal: string[] }>('run', 'next')).legal).toEqual(['plan_rejected', 'plan_accepted', 'research_needed']);
+    // Mid-task the rails do not move: neither an invalid edit nor removing the file changes this task's lifecycle, and doctor names the change.
     await write('protocols/orchestrator.fsm.json', fsm.replace('"dest": "EXECUTING", "trigger": "plan_accepted"', '"dest": "NOWHERE", "trigger": "plan_accepted"'));
-    const invalid = await ratchet('run', 'plan', 'plans/main.txt');
-    expect(invalid.code).toBe(2);
-    expect(invalid.err).toMatch(/^protocols\/orchestrator\.fsm\.json:\d+:\d+: invalid lifecycle: /m);
-    expect((await ratchet('run', 'status')).code).toBe(2); // every lifecycle command refuses it, none falls back
-    expect(JSON.parse(await readFile(join(dir, '.ratchet/session.json'), 'utf8'))).toMatchObject({ state: 'PLANNING' });
-    // Without a project lifecycle, the built-in one runs.
+    expect((await json<{ legal: string[] }>('run', 'next')).legal).toEqual(['plan_rejected', 'plan_accepted', 'research_needed']);
     await rm(join(dir, 'protocols/orchestrator.fsm.json'));
-    expect((await json<{ legal: string[] }>('run', 'next')).legal).toContain('abandon_task');
+    expect((await json<{ legal: string[] }>('run', 'next')).legal).not.toContain('abandon_task');
+    const doctor = await ratchet('doctor');
+    expect(doctor.code).toBe(1);
+    expect(doctor.out + doctor.err).toMatch(/protocols\/orchestrator\.fsm\.json[^\n]*changed since task/);
+    expect(JSON.parse(await readFile(join(dir, '.ratchet/session.json'), 'utf8'))).toMatchObject({ state: 'PLANNING' });
   });
 
   test("run plan --dialect: a dialect that differs from the project's is refused; the same one is accepted", async () => {
@@ -362,7 +368,7 @@ describe('run: plan gate, steps, nested call_plan, close, submit', () => {
     await write('lax/fdc.dialect.json', JSON.stringify({ ...own, fsm: '../protocols/fdc.fsm.json', description: 'lax' }));
     const lax = await ratchet('run', 'plan', 'plans/main.txt', '--dialect', 'lax/fdc.dialect.json');
     expect(lax.code).toBe(2);
-    expect(lax.err).toContain("--dialect lax/fdc.dialect.json differs from protocols/fdc.dialect.json (or the FSM it names): a task's plans are checked against the project's dialect and FSM");
+    expect(lax.err).toContain("--dialect lax/fdc.dialect.json differs from protocols/fdc.dialect.json (as pinned when the task started) (or the FSM it names): a task's plans are checked against the project's dialect and FSM");
     expect((await json('run', 'status')).session).toMatchObject({ state: 'PLANNING' });
     // The project's own dialect, named explicitly, is fine.
     expect((await ratchet('run', 'plan', 'plans/main.txt', '--dialect', 'protocols/fdc.dialect.json')).code).toBe(0);
@@ -894,7 +900,7 @@ describe('stuck sessions, the abandon reason, run status, and one exit-code rule
     // The agent's shortcut: reset the task itself. Refused where the harness pins RATCHET_ACTOR=agent.
     const agent = await as('agent', 'task', 'reset', '--task-id', 'T-1', '--reason', 'I am done');
     expect(agent.code).toBe(2);
-    expect(agent.err).toContain('task reset is refused: this environment sets RATCHET_ACTOR=agent');
+    expect(agent.err).toContain('ratchet task reset is for a person, from their own terminal; refused because this environment sets RATCHET_ACTOR=agent');
     expect((await json('run', 'status')).session).toMatchObject({ state: 'AWAITING_SUBMISSION' });
     // A person resets it (to ERROR by default), recorded in the history and the log with the reason.
     expect((await as('user', 'task', 'reset', '--task-id', 'T-1')).code).toBe(2); // the reason is required

@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { journalFileFor } from '@ratchet/store';
 import { describe, expect, test } from 'vitest';
 import { addTasks, advancePhase, claimTask, completeCampaign, updateTask, createCampaign, inferPhase, readArchive, readCampaign, recordObservation, type CampaignOptions } from '../src/index.js';
 import { tempDir } from './support/children.js';
@@ -7,11 +8,16 @@ import { tempDir } from './support/children.js';
 const opts: CampaignOptions = { clock: () => new Date('2030-01-01T00:00:00.000Z') };
 const plan = { objective: 'Ship it', tasks: [{ seq: '001', slug: 'build', delta: ['src/a.ts'], verify: 'npm test' }] };
 const file = (root: string): string => join(root, '.ratchet', 'campaign.json');
-/** Rewrite campaign.json as an older Ratchet (or a person) left it: no digest of our last write. */
+/**
+ * Rewrite campaign.json as an older Ratchet left it: no digest of our last write, and no entry in
+ * the journal outside the project (which came later), so the file reads as never written by us.
+ */
 function handWrite(root: string, doc: unknown): void {
   writeFileSync(file(root), JSON.stringify(doc));
   rmSync(`${file(root)}.digest`, { force: true });
   rmSync(`${file(root)}.prev`, { force: true });
+  const journal = journalFileFor(file(root));
+  if (journal !== undefined) rmSync(journal, { force: true });
 }
 
 describe('FTL campaign phases (an fsm-core machine)', () => {

@@ -4,6 +4,7 @@
  */
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { journalFileFor } from '@ratchet/store';
 import { describe, expect, test } from 'vitest';
 import { advanceFlow, completeBranch, LEDGER_FILE, linesOutsideFences, loadFlowFile, openSession, SESSION_VERSION, startFlow, type LoadedFlow } from '../src/index.js';
 import { flowIn, HEADINGS, memoryText, runner, SKILL, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
@@ -154,8 +155,10 @@ describe('session files', () => {
     const file = join(root, '.ratchet/flows/old.json');
     const { baseline: _dropped, ...v1 } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     writeFileSync(file, `${JSON.stringify({ ...v1, schemaVersion: 1 }, null, 2)}\n`);
-    // As a hand-made file: no digest record (an untracked file is read as it is).
+    // As a hand-made file: no digest record and no journal entry (an untracked file is read as it is).
     for (const sidecar of ['.digest', '.prev']) rmSync(`${file}${sidecar}`, { force: true });
+    const journal = journalFileFor(file);
+    if (journal !== undefined) rmSync(journal, { force: true });
     expect((await openSession(root, 'old').read()).baseline).toEqual({});
     writeAgentMemory(root, 'T', 'clarification-agent');
     writeTransition(root, 'T', '0', '1');

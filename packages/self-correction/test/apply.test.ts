@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { journalFileFor } from '@ratchet/store';
 import { describe, expect, test, vi } from 'vitest';
 import { addLessons, applyLessons, extractLessons, readLessons, resolveLesson } from '../src/index.js';
 import { NOW, postMortem, tempDir, writeFiles } from './support.js';
@@ -135,6 +136,8 @@ describe('applyLessons', () => {
     const lines = await readFile(lessonsPath, 'utf8');
     await rm(`${lessonsPath}.digest`);
     await rm(`${lessonsPath}.prev`);
+    const journal = journalFileFor(lessonsPath);
+    if (journal !== undefined) await rm(journal, { force: true });
     await writeFile(lessonsPath, `not json\n${lines}`);
     const result = await applyLessons({ root, lessonsPath, protocolsDir, now: () => NOW });
     expect(result.problems.map((p) => p.line)).toEqual([1]);

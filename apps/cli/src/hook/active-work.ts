@@ -33,9 +33,14 @@ function memoryOf(root: string, sessionId: string | undefined): HookMemory | und
 export function activeWork(root: string, sessionId: string | undefined, env: Readonly<Record<string, string | undefined>>): boolean {
   const memory = memoryOf(root, sessionId);
   if (memory === undefined) return false;
+  const flowFile = (id: string): Record<string, unknown> | undefined => readRaw(join(root, '.ratchet', 'flows', `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`));
+  const open = (state: Record<string, unknown> | undefined): boolean => typeof state?.status === 'string' && OPEN_FLOW.has(state.status);
   for (const id of memory.flows) {
-    const status = readRaw(join(root, '.ratchet', 'flows', `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`))?.status;
-    if (typeof status === 'string' && OPEN_FLOW.has(status)) return true;
+    const state = flowFile(id);
+    if (open(state)) return true;
+    // The flow a reasoning session routed to, started however (the handoff names its session).
+    const handoff = state?.handoff as { session?: unknown } | undefined;
+    if (typeof handoff?.session === 'string' && open(flowFile(handoff.session))) return true;
   }
   if (memory.jixoLocks.length > 0) return true;
   const runners = sessionRunners(env, sessionId, memory);

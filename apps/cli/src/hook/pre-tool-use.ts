@@ -171,6 +171,10 @@ export function preToolUse(root: string, payload: HookPayload, active: (session:
 
   // 3. No task, flow or claim: nothing but plans and notes.
   if ((session === undefined || session.state === 'START' || session.state === 'DONE') && config.requireTask && !looksReadOnly && !active(session)) {
+    // This session's reasoning flow (open, halted, or routed to a flow not started yet) says more
+    // precisely what to do next than "start a task".
+    const reasoning = reasoningWriteGate(root, project, cwd, payload.sessionId, tool, writes.targets, config);
+    if (reasoning !== undefined) return reasoning;
     const allowed = config.planningWrites.map((g) => compileGlob(g));
     for (const target of writes.targets.length > 0 ? writes.targets : [undefined]) {
       const rel = target === undefined ? undefined : insideProject(project, cwd, target);

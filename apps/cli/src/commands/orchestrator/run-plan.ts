@@ -6,6 +6,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import { defaultDialectPath, dialectMeaning, loadPlanProject } from '../../plan-project.js';
+import { pinnedSource } from '../../rule-pins.js';
 import { patcherFor, withBaseline } from '../../step-effect.js';
 import { asCliError, isPlanRunError, requireTrigger, logActivity, printDirective, requireSession, sessionJson } from '../../task-session.js';
 
@@ -27,7 +28,9 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   if (dialect !== undefined) {
     const own = defaultDialectPath(ctx.cwd);
     if (dialectMeaning(resolve(ctx.cwd, dialect), ctx.cwd) !== dialectMeaning(own, ctx.cwd)) {
-      throw new CliError(`--dialect ${dialect} differs from ${displayPath(ctx, own)} (or the FSM it names): a task's plans are checked against the project's dialect and FSM; drop --dialect, or change the project's protocols`, {
+      const source = pinnedSource(ctx.cwd, own);
+      const shown = source === undefined ? displayPath(ctx, own) : `${source} (as pinned when the task started)`;
+      throw new CliError(`--dialect ${dialect} differs from ${shown} (or the FSM it names): a task's plans are checked against the project's dialect and FSM; drop --dialect, or change the project's protocols`, {
         code: 'dialect-differs',
         file: resolve(ctx.cwd, dialect),
       });
