@@ -20,6 +20,7 @@
 // unless RATCHET_REQUIRE_SANDBOX=1.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { register } from 'tsx/esm/api';
 
