@@ -77,7 +77,7 @@ describe.skipIf(!available)('a compliant agent carries one task from task_start 
     const results = toolResults(server);
     expect(results).toHaveLength(uses.length);
     for (const [i, r] of results.entries()) expect(r.isError, `${uses[i]}: ${r.text}`).toBe(false);
-    expect(JSON.parse(results.at(-1)!.text)).toMatchObject({ ok: true, taskId: TASK_ID, state: 'DONE' });
+    expect(results.at(-1)!.text).toContain('DONE');
 
     // The final state, from the files.
     expect(sessionFile(dir)).toMatchObject({ taskId: TASK_ID, state: 'DONE' });
@@ -174,12 +174,15 @@ describe.skipIf(!available)('a compliant agent carries one task from task_start 
       ],
     });
     const results = toolResults(server).map((r) => r.text);
+    if (process.env.RATCHET_SHOW_ATTEMPTS === '1') results.forEach((t, i) => console.log(i + 1, JSON.stringify(t)));
     expect(results).toHaveLength(3);
     // The CLI itself refuses inside the sandbox and names the MCP tool; claiming to be the user is
     // refused by the hook before it runs.
-    expect(results[0]).toContain('`task_submit`');
+    for (const i of [0, 2]) {
+      expect(results[i]).toContain("read-only inside the agent's sandbox: call the MCP tool `task_submit` (mcp__ratchet__task_submit)");
+      expect(results[i]).toMatch(/exit 2$/);
+    }
     expect(results[1]).toContain('who is acting is set by the harness');
-    expect(results[2]).toContain('`task_submit`');
     for (const text of results) expect(text).not.toContain('DONE');
     expect(readFileSync(join(dir, '.ratchet/session.json')).equals(before)).toBe(true);
     expect(sessionFile(dir).state).toBe('POST_MORTEM');
