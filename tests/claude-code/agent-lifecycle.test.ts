@@ -58,6 +58,9 @@ describe.skipIf(!available)('a compliant agent carries one task from task_start 
   test('orientation, plan, steps, one file, close, post-mortem, lessons, submit: DONE on disk, every move an MCP call of this session', { timeout: SESSION_TIMEOUT }, async () => {
     const home = freshHome();
     const dir = compliantProject(home);
+    // What init --claude set up: the sandbox on, Ratchet's server in .mcp.json (no plugin).
+    expect(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8'))).toMatchObject({ sandbox: { enabled: true, allowUnsandboxedCommands: false }, env: { RATCHET_ACTOR: 'agent' } });
+    expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8'))).toMatchObject({ mcpServers: { ratchet: { command: 'ratchet-mcp' } } });
     const { server, run, answered } = await runSession({ dir, home, moves: compliantMoves(dir) });
 
     // Claude Code offered every Ratchet tool under the .mcp.json server's name (RATCHET_MCP_TOOLS=all).
