@@ -185,7 +185,9 @@ describe('ratchet hook --harness', () => {
     // A payload that is not JSON fails closed, in the harness's own format, the same on both paths.
     const bad = ratchet(['hook', 'pre-tool-use', '--harness', 'gemini'], { input: '{"tool_name":', env: { CLAUDE_PROJECT_DIR: dir } });
     expect(bad.status).toBe(0);
-    expect(JSON.parse(bad.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('the hook payload is not usable JSON') });
+    const answer = JSON.parse(bad.stdout) as { decision: string; reason: string };
+    expect(answer.decision).toBe('deny');
+    expect(answer.reason).toContain('the hook payload is not usable JSON');
     const badFull = ratchet(['hook', 'pre-tool-use', '--harness', 'gemini', '--cwd', dir], { input: '{"tool_name":', env: { CLAUDE_PROJECT_DIR: dir } });
     expect(badFull.stdout).toBe(bad.stdout);
   });
