@@ -26,6 +26,7 @@ interface LogEntry {
   task: { id: string };
   action: { type: string; details: { tool?: string; claude_session?: string } };
   outcome: { status: string };
+  actor?: { via: string; role?: string; tool_use_id?: string };
 }
 
 const log = (dir: string): LogEntry[] =>
@@ -117,20 +118,16 @@ describe.skipIf(!available)('a compliant agent carries one task from task_start 
       expect(next?.action.details.tool, `${e.action.type} at line ${i + 1}`).toBe(`${MCP}${tool}`);
     });
     expect(calls.at(-1)).toMatchObject({ phase: 'DONE', task: { id: TASK_ID } });
+    // The commands' own entries say who acted and how, without the hook: the agent, through an MCP
+    // call, with Claude Code's id of that call (another MCP client leaves the same trace).
+    for (const e of entries.filter((x) => madeBy[x.action.type] !== undefined)) {
+      expect(e.actor, e.action.type).toMatchObject({ via: 'mcp', role: 'agent', tool_use_id: expect.any(String) });
+    }
   });
 
-  // Missing today: the commands' own entries (TASK_START ... TASK_SUBMIT) carry no actor and no
-  // channel, and the journal records digests, not who wrote. Only the PostToolUse hook's TOOL_CALL
-  // line next to each says "mcp__ratchet__<tool> in Claude Code session S"; a run without the hook
-  // (another client of the MCP server) leaves no trace of who acted. The MCP server already passes
-  // RATCHET_VIA=mcp and the tool-use id to every command (apps/mcp-server/src/invoke.ts).
-  test.todo("the lifecycle entries the commands write themselves record the actor and channel (agent, via MCP, tool-use id)");
-
-  // KNOWN FAULT (found here, not fixed: apps/cli/src/plan-vocabulary.ts): while a task runs its
-  // dialects resolve to their pinned copies, which AGENTS.md's plan vocabulary then calls "bundled";
-  // so `protocol compile --check` fails from `task start` on, and the AGENTS.md that `lessons apply`
-  // recompiles during the post-mortem is stale once the task is submitted. Remove `.fails` when fixed.
-  test.fails('KNOWN FAULT: AGENTS.md compiled before a task is still current while the task runs', { timeout: 120_000 }, () => {
+  // Found here: while a task ran, its dialects resolved to their pinned copies, which AGENTS.md's plan
+  // vocabulary called "bundled", so `protocol compile --check` failed from `task start` on.
+  test('AGENTS.md compiled before a task is still current while the task runs', { timeout: 120_000 }, () => {
     const dir = compliantProject(freshHome());
     expect(ratchet(['task', 'start', '--task-id', TASK_ID, '--no-network'], { cwd: dir, timeout: 60_000 }).status).toBe(0);
     const check = ratchet(['protocol', 'compile', '--check'], { cwd: dir, timeout: 60_000 });

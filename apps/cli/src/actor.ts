@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
+import type { ActivityActor } from '@ratchet/orchestrator';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
 
@@ -28,7 +29,7 @@ export const viaMcp = (ctx: Pick<Context, 'io'>): boolean => ctx.io.env.RATCHET_
  * whatever its environment claims. A person's own shell has none of these (or RATCHET_ACTOR=user).
  * Commands meant for a person refuse for the agent; a command line alone could claim anything.
  */
-export function pinnedActor(ctx: Context): 'agent' | 'user' | undefined {
+export function pinnedActor(ctx: Pick<Context, 'cwd' | 'io'>): 'agent' | 'user' | undefined {
   const pinned = ctx.io.env.RATCHET_ACTOR;
   if (pinned !== undefined && pinned !== 'agent' && pinned !== 'user') {
     throw new CliError(`RATCHET_ACTOR must be "agent" or "user", got ${JSON.stringify(pinned)}`, { code: 'bad-environment' });
@@ -75,4 +76,20 @@ export function actorScope(ctx: Context, options: { agent?: unknown; org?: unkno
   const agent = one('--agent', 'RATCHET_AGENT', options.agent);
   const org = one('--org', 'RATCHET_ORG', options.org);
   return { ...(agent === undefined ? {} : { agent_id: agent }), ...(org === undefined ? {} : { org_id: org }) };
+}
+
+/**
+ * Who runs this command, for the audit trail (each activity entry carries it): the channel, the role
+ * the harness pinned (none: a person's shell that pins nothing), and the tool call's id the MCP
+ * server passes on. Never throws: a bad RATCHET_ACTOR is refused by the command itself.
+ */
+export function actingAs(ctx: Pick<Context, 'cwd' | 'io'>): ActivityActor {
+  let role: 'agent' | 'user' | undefined;
+  try {
+    role = pinnedActor(ctx);
+  } catch {
+    role = undefined;
+  }
+  const toolUseId = viaMcp(ctx) ? ctx.io.env.RATCHET_TOOL_USE_ID : undefined;
+  return { via: viaMcp(ctx) ? 'mcp' : 'shell', ...(role !== undefined ? { role } : {}), ...(toolUseId !== undefined && toolUseId !== '' ? { tool_use_id: toolUseId } : {}) };
 }

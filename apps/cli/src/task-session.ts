@@ -3,6 +3,7 @@
  * `--session`), the activity log, plan-stack options read from the project, and the directive every
  * command ends with. The lifecycle logic itself is @ratchet/orchestrator's; this is the shell.
  */
+import { actingAs } from './actor.js';
 import { ruleFile } from './rule-pins.js';
 import {
   ACTIVITY_LOG_PATH,
@@ -114,7 +115,7 @@ export async function activityLogOf(ctx: Context): Promise<ActivityLogStore> {
 
 /** Append one entry to the project's activity log. */
 export async function logActivity(ctx: Context, session: Session, input: ActivityInput): Promise<void> {
-  await (await activityLogOf(ctx)).append([activityEntry(session, input, { now: () => new Date() })]);
+  await (await activityLogOf(ctx)).append([activityEntry(session, { actor: actingAs(ctx), ...input }, { now: () => new Date() })]);
 }
 
 /**

@@ -20,6 +20,15 @@ export interface ActivityEntry {
   task: { id: string; plan_step: number | null };
   action: { type: string; details: Record<string, unknown> };
   outcome: { status: ActivityStatus; message: string };
+  /** Who made the entry and through which channel (see ActivityActor). */
+  actor?: ActivityActor;
+}
+
+/** Who acted and how: the channel, the pinned role, the harness's tool-call id. */
+export interface ActivityActor {
+  via: 'mcp' | 'shell';
+  role?: 'agent' | 'user';
+  tool_use_id?: string;
 }
 
 export interface ActivityInput {
@@ -30,6 +39,8 @@ export interface ActivityInput {
   details?: Record<string, unknown>;
   /** The lifecycle state the action happened in (default: the session's state). */
   phase?: string;
+  /** Who acted, when the caller knows (the CLI always says). */
+  actor?: ActivityActor;
 }
 
 /** An entry for `session` (its task, session id, and current plan step). Ids come from randomUUID unless given. */
@@ -42,6 +53,7 @@ export function activityEntry(session: Session, input: ActivityInput, options: C
     task: { id: session.taskId, plan_step: currentStep(session)?.index ?? null },
     action: { type: input.type, details: input.details ?? {} },
     outcome: { status: input.status, message: input.message },
+    ...(input.actor !== undefined ? { actor: input.actor } : {}),
   };
 }
 

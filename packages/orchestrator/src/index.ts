@@ -29,7 +29,7 @@ export {
 } from './plan-stack.js';
 export { SESSION_SCHEMA_VERSION, openSession, sessionDocument, type OpenSessionOptions, type SessionFile } from './session.js';
 export { ACTIVITY_LOG_SCHEMA_URL, AGENT_META_SCHEMA_URL, ORIENTATION_REPORT_SCHEMA_URL, SESSION_SCHEMA_URL } from './urls.js';
-export { ACTIVITY_LOG_PATH, activityEntry, openActivityLog, openActivityLogStore, scanActivityLog, type ActivityEntry, type ActivityInput, type ActivityLogStore, type ActivityLogStoreOptions, type ActivityStatus } from './activity-log.js';
+export { ACTIVITY_LOG_PATH, activityEntry, openActivityLog, openActivityLogStore, scanActivityLog, type ActivityActor, type ActivityEntry, type ActivityInput, type ActivityLogStore, type ActivityLogStoreOptions, type ActivityStatus } from './activity-log.js';
 export { activityEntryValidator, sessionValidator } from './validate.js';
 export {
   AGENT_META_PATH,

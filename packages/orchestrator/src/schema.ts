@@ -100,6 +100,14 @@ export const ActivityEntrySchema = z.strictObject({
     status: z.enum(['SUCCESS', 'FAILURE', 'INFO']),
     message: z.string(),
   }),
+  actor: z
+    .strictObject({
+      via: z.enum(['mcp', 'shell']).describe('The channel: an MCP tool call, or the command line.'),
+      role: z.enum(['agent', 'user']).optional().describe('Who acted, as the harness pinned it (RATCHET_ACTOR, the MCP server, the agent sandbox); absent when nothing pinned it.'),
+      tool_use_id: text.optional().describe("The harness's id of the tool call that ran the command, when the channel says."),
+    })
+    .optional()
+    .describe('Who made this entry and through which channel (absent in entries written before Ratchet recorded it).'),
 });
 
 /**

@@ -118,5 +118,7 @@ export const activityEntryValidator: Schema<ActivityEntry> = schemaOf<ActivityEn
     task: object({ id: text, plan_step: nullable(count) }),
     action: object({ type: text, details: anyRecord }),
     outcome: object({ status: oneOf('SUCCESS', 'FAILURE', 'INFO'), message: anyString }),
+  }, {
+    actor: object({ via: oneOf('mcp', 'shell') }, { role: oneOf('agent', 'user'), tool_use_id: text }),
   }),
 );
