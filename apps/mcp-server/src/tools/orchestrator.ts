@@ -7,14 +7,20 @@ const session = (z: Zod) => z.string().optional().describe('session file (defaul
 export const orchestratorTools: ToolSpec[] = [
   {
     name: 'task_start',
+    title: 'Start a task',
+    commands: ['task start'],
     paths: ['session'],
     preset: 'core',
     description: 'Begin a task: orientation, then PLANNING.',
     shape: (z) => ({ task_id: z.string(), network: z.boolean().optional().describe('probe the network (default true)'), session: session(z) }),
     argv: (a) => cmd('task', 'start').opt('--task-id', a.task_id).flag('--no-network', a.network === false).opt('--session', a.session),
+    // Orientation probes the network unless network is false.
+    openWorld: true,
   },
   {
     name: 'run_plan',
+    title: 'Submit a plan',
+    commands: ['run plan'],
     paths: ['plan', 'dialect', 'registry', 'session'],
     preset: 'core',
     description: 'Submit a plan file: lint errors keep the task in PLANNING; a clean plan starts executing.',
@@ -23,6 +29,8 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'run_next',
+    title: 'Next step',
+    commands: ['run next'],
     paths: ['session'],
     preset: 'core',
     // Exit 1 is "no step in this state": the answer (what to do instead) is still the result.
@@ -30,9 +38,12 @@ export const orchestratorTools: ToolSpec[] = [
     description: 'The step to execute now and the commands that follow.',
     shape: (z) => ({ session: session(z) }),
     argv: (a) => cmd('run', 'next').opt('--session', a.session),
+    output: 'run-next.v2',
   },
   {
     name: 'run_done',
+    title: 'Finish the step',
+    commands: ['run done'],
     paths: ['session'],
     preset: 'core',
     description: 'Report the current step done (or failed); moves to the next step.',
@@ -41,14 +52,19 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'run_status',
+    title: 'Task status',
+    commands: ['run status'],
     paths: ['session'],
     preset: 'core',
     description: 'Lifecycle state, legal moves, plan stack, current step.',
     shape: (z) => ({ session: session(z) }),
     argv: (a) => cmd('run', 'status').opt('--session', a.session),
+    output: 'run-status.v1',
   },
   {
     name: 'task_close',
+    title: 'Close a task',
+    commands: ['task close'],
     paths: ['session'],
     preset: 'core',
     description: 'Close the task (POST_MORTEM) and write postmortems/<id>.md to fill in.',
@@ -57,6 +73,8 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'task_submit',
+    title: 'Submit a task',
+    commands: ['task submit'],
     paths: ['session'],
     preset: 'core',
     description: 'Finish a closed task once its post-mortem is filled in.',
@@ -65,6 +83,8 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'research_plan',
+    title: 'Plan research',
+    commands: ['research plan'],
     paths: ['session'],
     preset: 'all',
     description: 'Write a research plan for a topic; in PLANNING, enter the research cycle.',
@@ -73,6 +93,8 @@ export const orchestratorTools: ToolSpec[] = [
   },
   {
     name: 'research_done',
+    title: 'Finish research',
+    commands: ['research done'],
     paths: ['session'],
     preset: 'all',
     description: 'Leave the research cycle (report must exist), or fail it.',
