@@ -6,6 +6,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { annotationsOf } from './annotations.js';
 import { invokeTool, type InvokeOptions } from './invoke.js';
 import { outputSchemaOf } from './output-schema.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
 import type { ToolSpec } from './tool-spec.js';
 import { VERSION } from './version.js';
 
@@ -14,12 +16,12 @@ export interface ServerOptions extends InvokeOptions {
 }
 
 export async function createServer(options: ServerOptions): Promise<McpServer> {
-  const [{ McpServer: Server }, z, { ListToolsRequestSchema }] = await Promise.all([
+  const [sdk, z, { ListToolsRequestSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('zod'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
-  const server = new Server({ name: 'ratchet', version: VERSION });
+  const server = new sdk.McpServer({ name: 'ratchet', version: VERSION });
   const invoke: InvokeOptions = { project: options.project, env: options.env };
   const definitions: Record<string, unknown>[] = [];
   for (const spec of options.tools) {
@@ -37,6 +39,8 @@ export async function createServer(options: ServerOptions): Promise<McpServer> {
   // The SDK's tools/list renders schemas on every call and only from zod; this one is computed once,
   // with outputSchema from the CLI's published JSON Schemas. Calls still go through the SDK's handler.
   if (definitions.length > 0) server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
+  registerResources(server, sdk, invoke);
+  registerPrompts(server, z);
   return server;
 }
 
