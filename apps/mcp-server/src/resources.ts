@@ -9,11 +9,12 @@
  * Every read is a read: no resource changes state.
  */
 import { join } from 'node:path';
+import type * as McpSdk from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { loadProtocolSet, renderProtocols, type ProtocolSet } from '@ratchet/protocol-compiler';
 import { parseDocument, runArgv, type InvokeOptions } from './invoke.js';
 
-type Sdk = typeof import('@modelcontextprotocol/sdk/server/mcp.js');
+type Sdk = typeof McpSdk;
 
 const JSON_TYPE = 'application/json';
 const MARKDOWN = 'text/markdown';

@@ -64,7 +64,7 @@ describe('resources', () => {
     expect(during.next.step.line).toBe('set_plan main');
     // Reading is not doing: the step is still the first one.
     expect((await ok(server, 'run_next')).state).toBe('EXECUTING');
-    expect(JSON.parse(text(await server.client.readResource({ uri: 'ratchet://task' }))).next.step.line).toBe('set_plan main');
+    expect((JSON.parse(text(await server.client.readResource({ uri: 'ratchet://task' }))) as { next: { step: { line: string } } }).next.step.line).toBe('set_plan main');
   });
 
   test('ratchet://campaign/ready lists ready tasks and claims nothing', { timeout: 60_000 }, async () => {
@@ -124,7 +124,7 @@ describe('prompts', () => {
       // Every snake_case word that names a tool names one the default server has.
       for (const word of body.match(/\b[a-z]+_[a-z_]+\b/g) ?? []) if (word.includes('_') && !['set_plan', 'task_id', 'next_step', 'post_mortem'].includes(word)) expect(tools, `${name}: ${word}`).toContain(word);
     }
-    expect((await server.client.getPrompt({ name: 'post_mortem', arguments: { task_id: 'T-42' } })).messages[0]!.content).toMatchObject({ text: expect.stringContaining('postmortems/T-42.md') });
+    expect((await server.client.getPrompt({ name: 'post_mortem', arguments: { task_id: 'T-42' } })).messages[0]!.content).toMatchObject({ text: expect.stringContaining('postmortems/T-42.md') as string });
   });
 
   test('a missing required argument or an unknown prompt is an error', { timeout: 60_000 }, async () => {
