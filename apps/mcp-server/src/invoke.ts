@@ -59,7 +59,8 @@ export async function invokeTool(spec: ToolSpec, args: ToolArgs, options: Invoke
   try {
     for (const name of spec.paths ?? []) {
       const value = args[name];
-      if (typeof value === 'string') resolveInsideRoot(options.project, value, { allowAbsolute: true });
+      // A path argument may be a list (protocol_compile's out): every element is checked.
+      for (const path of Array.isArray(value) ? value : [value]) if (typeof path === 'string') resolveInsideRoot(options.project, path, { allowAbsolute: true });
     }
     return toToolResult(spec, await runCommand(spec, args, options));
   } catch (err) {

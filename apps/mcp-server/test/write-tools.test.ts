@@ -197,3 +197,43 @@ describe('goals, actions, questions, stories, the Scratch Page, proposals and th
     expect(errorText(await call(server, 'turn_trace', { action: 'event', kind: 'Decision' }))).toContain('summary is required');
   });
 });
+
+describe('hostile arguments to the new tools', () => {
+  // Every path argument a model supplies is checked inside the project before the command runs.
+  const OUTSIDE: [string, Record<string, unknown>][] = [
+    ['plan_registry_register', { name: 'x', path: '/etc/passwd' }],
+    ['plan_registry_register', { name: 'x', path: 'plans/sub.txt', registry: '../registry.json' }],
+    ['protocol_compile', { out: ['../AGENTS.md'] }],
+    ['protocol_update', { action: 'add-tool', protocol_id: 'fdc', tool: 'x', protocols: '/tmp' }],
+    ['jixo_task_edit', { log: '../docs.log.md', runner: 'r', action: 'retry', id: '1' }],
+    ['jixo_task_add', { log: '/etc/hosts', runner: 'r', title: 'x' }],
+    ['jixo_log_add', { log: '../../x.log.md', runner: 'r', objective: 'o', summary: 's' }],
+    ['jixo_exit', { log: '../x.log.md', runner: 'r', code: '2', reason: 'r' }],
+    ['jixo_clarify', { job: '../x.job.md', id: 'q', question: 'q' }],
+    ['memory_link', { from: 'a', to: 'b', type: 'solves', file: '../memory.json' }],
+    ['memory_prune', { file: '/tmp/memory.json' }],
+    ['memory_observe', { workspace_dir: '../ws' }],
+    ['campaign_complete', { skip_observe: 'x', workspace_dir: '/tmp' }],
+    ['workspace_create', { seq: '001', runner: 'b1', prior_knowledge: '../pk.json' }],
+    ['goals_plan', { action: 'start', file: '/etc/passwd' }],
+    ['proposals_submit', { file: '../proposal.json' }],
+  ];
+  test.each(OUTSIDE)('%s with a path outside the project is refused before it runs', { timeout: 60_000 }, async (name, args) => {
+    const r = await call(server, name, args);
+    expect(r.isError).toBe(true);
+    expect(errorText(r)).toMatch(/outside|inside the project|escapes/i);
+  });
+
+  test('an action missing what it needs, an unknown action, or an option smuggled into a value is refused; nothing is written', { timeout: 60_000 }, async () => {
+    const before = read('.ratchet/goals.json');
+    expect(errorText(await call(server, 'scratch_update', { action: 'promote', id: 'o9' }))).toContain('to is required for action promote');
+    expect(errorText(await call(server, 'goals_plan', { action: 'step', plan: 'pl1' }))).toContain('step is required for action step');
+    expect((await call(server, 'actions_update', { action: 'delete', id: 'a1' })).isError).toBe(true);
+    expect((await call(server, 'turn_trace', { action: 'event', kind: 'Decision', summary: 'x', extra: 1 })).isError).toBe(true);
+    // A value that looks like an option stays a value: the question text, not a --force flag.
+    const r = await call(server, 'questions_add', { text: '--id=q1 --status=archived' });
+    expect(r.isError).toBeFalsy();
+    expect(read('.ratchet/goals.json')).toContain('--id=q1 --status=archived');
+    expect(read('.ratchet/goals.json')).not.toBe(before);
+  });
+});
