@@ -6,13 +6,7 @@
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
 export const RESULT_OUTLINES: Readonly<Record<string, Readonly<Record<string, JsonType | readonly JsonType[]>>>> = {
-  task_start: { ok: 'boolean', taskId: 'string', sessionId: 'string', state: 'string', legal: 'array', report: 'string', orientation: 'object', next: 'object' },
-  run_plan: { ok: 'boolean', taskId: 'string', sessionId: 'string', state: 'string', legal: 'array', plan: 'string', warnings: 'integer', next: 'object' },
-  run_done: { ok: 'boolean', taskId: 'string', sessionId: 'string', state: 'string', legal: 'array', done: 'object', verified: 'object', next: 'object' },
-  task_close: { ok: 'boolean', taskId: 'string', sessionId: 'string', state: 'string', legal: 'array', postMortem: 'string', outcome: 'string', alreadyClosed: 'boolean', repaired: 'array', next: 'object' },
-  task_submit: { ok: 'boolean', taskId: 'string', sessionId: 'string', state: 'string', legal: 'array', next: 'object' },
   research_plan: { ok: 'boolean', topic: 'string', plan: 'string', report: 'string', text: 'string', lifecycle: 'object', next: 'object' },
-  research_done: { ok: 'boolean', taskId: 'string', sessionId: 'string', state: 'string', legal: 'array', next: 'object' },
   plan_analyze: { ok: 'boolean', plan: 'string', complexity: 'string', loopDepth: 'integer', modality: 'string', plans: 'array', unread: 'array' },
   plan_registry_register: { ok: 'boolean', registry: 'string', name: 'string', path: 'string' },
   plan_registry_deregister: { ok: 'boolean', registry: 'string', name: 'string', path: 'string' },

@@ -16,6 +16,7 @@ export const orchestratorTools: ToolSpec[] = [
     argv: (a) => cmd('task', 'start').opt('--task-id', a.task_id).flag('--no-network', a.network === false).opt('--session', a.session),
     // Orientation probes the network unless network is false.
     openWorld: true,
+    output: 'task-transition.v1',
   },
   {
     name: 'run_plan',
@@ -26,6 +27,7 @@ export const orchestratorTools: ToolSpec[] = [
     description: 'Submit a plan file: lint errors keep the task in PLANNING; a clean plan starts executing.',
     shape: (z) => ({ plan: z.string(), dialect: z.string().optional(), registry: z.string().optional(), session: session(z) }),
     argv: (a) => cmd('run', 'plan').opt('--dialect', a.dialect).opt('--registry', a.registry).opt('--session', a.session).arg(a.plan),
+    output: 'task-transition.v1',
   },
   {
     name: 'run_next',
@@ -49,6 +51,7 @@ export const orchestratorTools: ToolSpec[] = [
     description: 'Report the current step done (or failed); moves to the next step.',
     shape: (z) => ({ failed: z.boolean().optional(), message: z.string().optional(), session: session(z) }),
     argv: (a) => cmd('run', 'done').flag('--failed', a.failed).opt('--message', a.message).opt('--session', a.session),
+    output: 'task-transition.v1',
   },
   {
     name: 'run_status',
@@ -70,6 +73,7 @@ export const orchestratorTools: ToolSpec[] = [
     description: 'Close the task (POST_MORTEM) and write postmortems/<id>.md to fill in.',
     shape: (z) => ({ task_id: z.string(), session: session(z) }),
     argv: (a) => cmd('task', 'close').opt('--task-id', a.task_id).opt('--session', a.session),
+    output: 'task-transition.v1',
   },
   {
     name: 'task_submit',
@@ -80,6 +84,7 @@ export const orchestratorTools: ToolSpec[] = [
     description: 'Finish a closed task once its post-mortem is filled in.',
     shape: (z) => ({ task_id: z.string(), session: session(z) }),
     argv: (a) => cmd('task', 'submit').opt('--task-id', a.task_id).opt('--session', a.session),
+    output: 'task-transition.v1',
   },
   {
     name: 'research_plan',
@@ -100,5 +105,6 @@ export const orchestratorTools: ToolSpec[] = [
     description: 'Leave the research cycle (report must exist), or fail it.',
     shape: (z) => ({ failed: z.boolean().optional(), message: z.string().optional(), session: session(z) }),
     argv: (a) => cmd('research', 'done').flag('--failed', a.failed).opt('--message', a.message).opt('--session', a.session),
+    output: 'task-transition.v1',
   },
 ];
