@@ -237,3 +237,13 @@ describe('hostile arguments to the new tools', () => {
     expect(read('.ratchet/goals.json')).not.toBe(before);
   });
 });
+
+test('expected_version: a goals-state write at a stale version is refused and writes nothing; at the current one it goes through', { timeout: 60_000 }, async () => {
+  const version = (JSON.parse(read('.ratchet/goals.json')) as { version: number }).version;
+  const before = read('.ratchet/goals.json');
+  const stale = await call(server, 'questions_add', { text: 'Stale?', expected_version: version - 1 });
+  expect(stale.isError).toBe(true);
+  expect(read('.ratchet/goals.json')).toBe(before);
+  await ok(server, 'questions_add', { text: 'Current?', expected_version: version });
+  expect(read('.ratchet/goals.json')).toContain('Current?');
+});

@@ -1,6 +1,9 @@
 /** Goals, pending actions and the turn cycle (`ratchet turn|actions|goals`). */
 import { cmd, need } from '../argv.js';
-import type { ToolSpec } from '../tool-spec.js';
+import type { ToolSpec, Zod } from '../tool-spec.js';
+
+/** Optimistic locking: refused (nothing written) unless the goals state is at this version. */
+export const expectedVersion = (z: Zod) => z.number().int().min(0).optional().describe('refuse unless the state is at this version');
 
 export const goalsTools: ToolSpec[] = [
   {
@@ -90,6 +93,7 @@ export const goalsTools: ToolSpec[] = [
     preset: 'all',
     description: 'Add a goal, or with the id of one change only the fields given.',
     shape: (z) => ({
+      expected_version: expectedVersion(z),
       title: z.string().optional().describe('required for a new goal'),
       id: z.string().optional(),
       priority: z.number().optional(),
@@ -102,7 +106,7 @@ export const goalsTools: ToolSpec[] = [
       status: z.enum(['proposed', 'active', 'paused', 'achieved', 'abandoned']).optional(),
     }),
     argv: (a) =>
-      cmd('goals', 'add')
+      cmd('goals', 'add').opt('--expected-version', a.expected_version)
         .opt('--id', a.id)
         .opt('--priority', a.priority)
         .opt('--description', a.description)
@@ -122,6 +126,7 @@ export const goalsTools: ToolSpec[] = [
     preset: 'all',
     description: 'start: run a checked Markdown plan (file or text); step: record a step start, succeed (evidence) or fail (reason).',
     shape: (z) => ({
+      expected_version: expectedVersion(z),
       action: z.enum(['start', 'step']),
       file: z.string().optional().describe('start: the plan file'),
       text: z.string().optional().describe('start: the plan itself'),
@@ -138,8 +143,8 @@ export const goalsTools: ToolSpec[] = [
     }),
     argv: (a) =>
       a.action === 'start'
-        ? cmd('goals', 'plan', 'start').opt('--id', a.id).opt('--goal', a.goal).opt('--turn', a.turn).arg(a.text === undefined ? need(a, 'file') : '-')
-        : cmd('goals', 'plan', 'step')
+        ? cmd('goals', 'plan', 'start').opt('--expected-version', a.expected_version).opt('--id', a.id).opt('--goal', a.goal).opt('--turn', a.turn).arg(a.text === undefined ? need(a, 'file') : '-')
+        : cmd('goals', 'plan', 'step').opt('--expected-version', a.expected_version)
             .opt('--evidence', a.evidence)
             .opt('--note', a.note)
             .opt('--reason', a.reason)
@@ -157,6 +162,7 @@ export const goalsTools: ToolSpec[] = [
     preset: 'all',
     description: "move: to a status (evidence, meta); retype: the type it asked for, once merged; update: change its fields.",
     shape: (z) => ({
+      expected_version: expectedVersion(z),
       action: z.enum(['move', 'retype', 'update']),
       id: z.string(),
       status: z.string().optional().describe('move'),
@@ -171,9 +177,9 @@ export const goalsTools: ToolSpec[] = [
       blocking: z.boolean().optional(),
     }),
     argv: (a) => {
-      if (a.action === 'move') return cmd('actions', 'move').opt('--evidence', a.evidence).pairs('--meta', a.meta).arg(a.id).arg(need(a, 'status'));
-      if (a.action === 'retype') return cmd('actions', 'retype').arg(a.id);
-      return cmd('actions', 'update')
+      if (a.action === 'move') return cmd('actions', 'move').opt('--expected-version', a.expected_version).opt('--evidence', a.evidence).pairs('--meta', a.meta).arg(a.id).arg(need(a, 'status'));
+      if (a.action === 'retype') return cmd('actions', 'retype').opt('--expected-version', a.expected_version).arg(a.id);
+      return cmd('actions', 'update').opt('--expected-version', a.expected_version)
         .opt('--title', a.title)
         .opt('--description', a.description)
         .opt('--priority', a.priority)

@@ -1,6 +1,7 @@
 /** Questions, stories, the Scratch Page and action-type proposals (`ratchet questions|stories|scratch|proposals`). */
 import { cmd, need } from '../argv.js';
 import type { ToolSpec } from '../tool-spec.js';
+import { expectedVersion } from './goals.js';
 
 export const notesTools: ToolSpec[] = [
   {
@@ -10,6 +11,7 @@ export const notesTools: ToolSpec[] = [
     preset: 'all',
     description: 'Add a question, or with the id of one change only the fields given.',
     shape: (z) => ({
+      expected_version: expectedVersion(z),
       text: z.string().optional().describe('required for a new question'),
       id: z.string().optional(),
       goal: z.string().optional(),
@@ -17,7 +19,7 @@ export const notesTools: ToolSpec[] = [
       status: z.enum(['open', 'answered', 'archived']).optional(),
       tag: z.array(z.string()).optional(),
     }),
-    argv: (a) => cmd('questions', 'add').opt('--id', a.id).opt('--goal', a.goal).opt('--priority', a.priority).opt('--status', a.status).opt('--tag', a.tag).arg(a.text),
+    argv: (a) => cmd('questions', 'add').opt('--expected-version', a.expected_version).opt('--id', a.id).opt('--goal', a.goal).opt('--priority', a.priority).opt('--status', a.status).opt('--tag', a.tag).arg(a.text),
   },
   {
     name: 'stories_update',
@@ -26,6 +28,7 @@ export const notesTools: ToolSpec[] = [
     preset: 'all',
     description: "Create or update a story (by id, or the question's story).",
     shape: (z) => ({
+      expected_version: expectedVersion(z),
       id: z.string().optional(),
       question: z.string().optional(),
       narrative: z.string().optional(),
@@ -34,7 +37,7 @@ export const notesTools: ToolSpec[] = [
       status: z.enum(['draft', 'active', 'accepted', 'archived']).optional(),
     }),
     argv: (a) =>
-      cmd('stories', 'update')
+      cmd('stories', 'update').opt('--expected-version', a.expected_version)
         .opt('--id', a.id)
         .opt('--question', a.question)
         .opt('--narrative', a.narrative)
@@ -49,6 +52,7 @@ export const notesTools: ToolSpec[] = [
     preset: 'all',
     description: 'Note an observation on the Scratch Page (expires after ttl, default P7D).',
     shape: (z) => ({
+      expected_version: expectedVersion(z),
       content: z.string(),
       source: z.string().describe('the tool, daemon or file that saw it'),
       id: z.string().optional(),
@@ -59,7 +63,7 @@ export const notesTools: ToolSpec[] = [
       expires: z.string().optional(),
     }),
     argv: (a) =>
-      cmd('scratch', 'add')
+      cmd('scratch', 'add').opt('--expected-version', a.expected_version)
         .opt('--source', a.source)
         .opt('--id', a.id)
         .opt('--type', a.type)
@@ -76,6 +80,7 @@ export const notesTools: ToolSpec[] = [
     preset: 'all',
     description: 'review (status, note), promote to a goal or action, archive an item, or expire the old ones.',
     shape: (z) => ({
+      expected_version: expectedVersion(z),
       action: z.enum(['review', 'promote', 'archive', 'expire']),
       id: z.string().optional().describe('every action but expire'),
       status: z.enum(['active', 'pending_review', 'resolved']).optional(),
@@ -87,10 +92,10 @@ export const notesTools: ToolSpec[] = [
       goal: z.string().optional(),
     }),
     argv: (a) => {
-      if (a.action === 'expire') return cmd('scratch', 'expire');
-      if (a.action === 'archive') return cmd('scratch', 'archive').arg(need(a, 'id'));
-      if (a.action === 'review') return cmd('scratch', 'review').opt('--note', a.note).arg(need(a, 'id')).arg(need(a, 'status'));
-      return cmd('scratch', 'promote')
+      if (a.action === 'expire') return cmd('scratch', 'expire').opt('--expected-version', a.expected_version);
+      if (a.action === 'archive') return cmd('scratch', 'archive').opt('--expected-version', a.expected_version).arg(need(a, 'id'));
+      if (a.action === 'review') return cmd('scratch', 'review').opt('--expected-version', a.expected_version).opt('--note', a.note).arg(need(a, 'id')).arg(need(a, 'status'));
+      return cmd('scratch', 'promote').opt('--expected-version', a.expected_version)
         .opt('--title', a.title)
         .opt('--action-type', a.action_type)
         .opt('--priority', a.priority)
@@ -107,6 +112,7 @@ export const notesTools: ToolSpec[] = [
     preset: 'all',
     description: 'Propose adding, modifying or deprecating an action type; amend: change an open proposal (id).',
     shape: (z) => ({
+      expected_version: expectedVersion(z),
       action: z.enum(['submit', 'amend']).optional(),
       id: z.string().optional().describe('amend: the proposal'),
       proposal: z.record(z.string(), z.unknown()).optional().describe('the proposal or amendment JSON'),
@@ -117,8 +123,8 @@ export const notesTools: ToolSpec[] = [
     }),
     argv: (a) => {
       const file = a.proposal === undefined ? a.file : '-';
-      if (a.action === 'amend') return cmd('proposals', 'amend').opt('--type-id', a.type_id).opt('--rationale', a.rationale).arg(need(a, 'id')).arg(file);
-      return cmd('proposals', 'submit').opt('--kind', a.kind).opt('--type-id', a.type_id).opt('--rationale', a.rationale).arg(file);
+      if (a.action === 'amend') return cmd('proposals', 'amend').opt('--expected-version', a.expected_version).opt('--type-id', a.type_id).opt('--rationale', a.rationale).arg(need(a, 'id')).arg(file);
+      return cmd('proposals', 'submit').opt('--expected-version', a.expected_version).opt('--kind', a.kind).opt('--type-id', a.type_id).opt('--rationale', a.rationale).arg(file);
     },
     stdin: (a) => (a.proposal === undefined ? undefined : JSON.stringify(a.proposal)),
   },
