@@ -7,7 +7,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { outputSchemaUrl, type OutputName } from '../../apps/cli/src/output/json-output.js';
-import { examples, protocols, ratchet, tempDir } from '../helpers.js';
+import { examples, protocols, ratchet, selfCorrect, tempDir } from '../helpers.js';
 import { SchemaRegistry } from './registry.js';
 
 const registry = new SchemaRegistry();
@@ -64,6 +64,24 @@ describe('versioned --json output', () => {
     expect(ratchet(['run', 'plan', 'p.plan', '--cwd', busy]).status).toBe(0);
     expect(expectOutput('run-next', busy, ['run', 'next'])).toMatchObject({ ok: true, next: { step: { line: 'set_plan x' } } });
     expect((expectOutput('run-status', tour, ['run', 'status']).session as { taskId: string }).taskId).toBe('add-greeting');
+  });
+
+  test('task transitions: start, plan, done (and failed), close, submit, research done', () => {
+    const dir = tempDir('ratchet-json-lifecycle-');
+    expect(ratchet(['init', '--cwd', dir]).status).toBe(0);
+    writeFileSync(join(dir, 'p.plan'), 'set_plan x\nplan_step_complete go\nrun_in_bash_session close\n');
+    expect(expectOutput('task-transition', dir, ['task', 'start', '--task-id', 'T', '--no-network'])).toMatchObject({ ok: true, taskId: 'T', state: 'PLANNING', report: '.ratchet/orientation.json' });
+    expect(expectOutput('task-transition', dir, ['run', 'plan', 'p.plan'])).toMatchObject({ ok: true, state: 'EXECUTING', plan: 'p.plan' });
+    expect(expectOutput('task-transition', dir, ['run', 'done'])).toMatchObject({ ok: true, done: { line: 'set_plan x' } });
+    expectOutput('task-transition', dir, ['run', 'done']);
+    expectOutput('task-transition', dir, ['run', 'done']);
+    expect(expectOutput('task-transition', dir, ['task', 'close', '--task-id', 'T'])).toMatchObject({ state: 'POST_MORTEM', postMortem: 'postmortems/T.md' });
+    selfCorrect(dir, 'T');
+    expect(expectOutput('task-transition', dir, ['task', 'submit', '--task-id', 'T'])).toMatchObject({ ok: true, state: 'DONE' });
+    // A failed step and a failed research cycle are moves too (exit 1, the document all the same).
+    expect(expectOutput('task-transition', dir, ['task', 'start', '--task-id', 'U', '--no-network'])).toMatchObject({ state: 'PLANNING' });
+    expect(ratchet(['research', 'plan', 'caching', '--cwd', dir]).status).toBe(0);
+    expect(expectOutput('task-transition', dir, ['research', 'done', '--failed', '--message', 'no sources'], 1)).toMatchObject({ state: 'ERROR' });
   });
 
   test('campaign ready and status, with a claim and with nothing left to claim', () => {

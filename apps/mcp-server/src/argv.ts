@@ -6,7 +6,7 @@ export class Argv {
   private readonly options: string[] = [];
   private readonly operands: string[] = [];
 
-  constructor(private readonly command: readonly string[]) {}
+  constructor(readonly command: readonly string[]) {}
 
   /** `--flag=value` for a defined value; once per element of an array (repeatable options). */
   opt(flag: string, value: unknown): this {
@@ -24,8 +24,8 @@ export class Argv {
   /** `key=value` options from an object (`--input`, `--set`). */
   pairs(flag: string, value: unknown): this {
     if (value === undefined || value === null) return this;
-    // The tool schemas declare these as string records.
-    for (const [k, v] of Object.entries(value as Record<string, string>)) this.options.push(`${flag}=${k}=${v}`);
+    // The tool schemas declare these as records of strings or numbers.
+    for (const [k, v] of Object.entries(value as Record<string, string | number>)) this.options.push(`${flag}=${k}=${v}`);
     return this;
   }
 
@@ -35,9 +35,26 @@ export class Argv {
     return this;
   }
 
+  /** `--flag` when `on` is true, `--no-flag` when it is false, nothing when it is unset. */
+  toggle(flag: string, on: unknown): this {
+    if (on === true) this.options.push(`--${flag}`);
+    else if (on === false) this.options.push(`--no-${flag}`);
+    return this;
+  }
+
   build(): string[] {
     return [...this.command, ...this.options, ...(this.operands.length > 0 ? ['--', ...this.operands] : [])];
   }
 }
 
 export const cmd = (...command: string[]): Argv => new Argv(command);
+
+/**
+ * The value of an argument that one `action` of a tool needs (its schema cannot say so without a
+ * union the clients handle badly): a missing one is refused before the command runs, by name.
+ */
+export function need(args: Record<string, unknown>, name: string): unknown {
+  const value = args[name];
+  if (value === undefined || value === null) throw new Error(`${name} is required${typeof args.action === 'string' ? ` for action ${args.action}` : ''}`);
+  return value;
+}

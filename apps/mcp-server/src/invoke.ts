@@ -44,8 +44,13 @@ export interface CommandOutcome {
 
 /** Runs the tool's command with `--json --cwd <project>` and returns what it printed. */
 export async function runCommand(spec: ToolSpec, args: ToolArgs, options: InvokeOptions): Promise<CommandOutcome> {
-  const argv = ['--json', '--cwd', options.project, ...spec.argv(args).build()];
-  const capture = captureIo({ cwd: options.project, env: agentEnv(options), stdin: spec.stdin?.(args) });
+  return runArgv(spec.argv(args).build(), options, spec.stdin?.(args));
+}
+
+/** Runs `ratchet --json --cwd <project> <command>` as the agent, in process. */
+export async function runArgv(command: readonly string[], options: InvokeOptions, stdin?: string): Promise<CommandOutcome> {
+  const argv = ['--json', '--cwd', options.project, ...command];
+  const capture = captureIo({ cwd: options.project, env: agentEnv(options), stdin });
   const exitCode = await run(argv, capture.io);
   return { argv, exitCode, stdout: capture.stdout(), stderr: capture.stderr() };
 }
@@ -54,7 +59,8 @@ export async function invokeTool(spec: ToolSpec, args: ToolArgs, options: Invoke
   try {
     for (const name of spec.paths ?? []) {
       const value = args[name];
-      if (typeof value === 'string') resolveInsideRoot(options.project, value, { allowAbsolute: true });
+      // A path argument may be a list (protocol_compile's out): every element is checked.
+      for (const path of Array.isArray(value) ? value : [value]) if (typeof path === 'string') resolveInsideRoot(options.project, path, { allowAbsolute: true });
     }
     return toToolResult(spec, await runCommand(spec, args, options));
   } catch (err) {
@@ -84,7 +90,7 @@ function errorResult(text: string, document?: Record<string, unknown>): ToolResu
 }
 
 /** The one JSON document a --json run prints; structured content must be an object, so others are wrapped. */
-function parseDocument(stdout: string): Record<string, unknown> | undefined {
+export function parseDocument(stdout: string): Record<string, unknown> | undefined {
   const text = stdout.trim();
   if (text === '') return undefined;
   try {

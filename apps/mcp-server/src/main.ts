@@ -5,15 +5,16 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { keepStorageOpen } from '@ratchet/cli';
-import { selectTools, ToolSelectionError } from './presets.js';
+import { selectionOf, selectTools, ToolSelectionError } from './presets.js';
 import { createServer } from './server.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, LimitedStdioServerTransport } from './stdio-transport.js';
 import { TOOLS } from './tools/index.js';
 
-export async function main(env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function main(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2)): Promise<number> {
   let tools;
   try {
-    tools = selectTools(env.RATCHET_MCP_TOOLS, TOOLS);
+    const { value, source } = selectionOf(argv, env);
+    tools = selectTools(value, TOOLS, source);
   } catch (err) {
     if (!(err instanceof ToolSelectionError)) throw err;
     process.stderr.write(`ratchet-mcp: ${err.message}\n`);

@@ -15,6 +15,25 @@ export interface ToolSpec {
   name: string;
   /** The smallest preset that includes it (`standard` includes `core`, `all` includes both). */
   preset: Preset;
+  /** A human-readable name for the tool (clients show it; MCP `title`). */
+  title: string;
+  /**
+   * The CLI commands the tool runs (their words, e.g. `task start`), one per `action` where it has
+   * several. Its MCP annotations are derived from their entries in the CLI's COMMAND_EFFECTS.
+   */
+  commands: readonly string[];
+  /** Its writes remove or overwrite what was there (MCP destructiveHint); otherwise they only add. */
+  destructive?: true;
+  /** Calling it again with the same arguments changes nothing more (MCP idempotentHint). */
+  idempotent?: true;
+  /** It reaches beyond the project (the network, child processes) (MCP openWorldHint). */
+  openWorld?: true;
+  /**
+   * The CLI's JSON Schema of the command's --json output (`run-next.v2` names
+   * @ratchet/cli/schemas/output/run-next.v2.schema.json), where it has one; the tool's
+   * outputSchema is built from it. Without one, the outline in result-outlines.ts is used.
+   */
+  output?: string;
   /** Short: every description is sent to the model with each request. */
   description: string;
   shape: (z: Zod) => z.ZodRawShape;

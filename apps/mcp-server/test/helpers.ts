@@ -50,10 +50,10 @@ export interface Connected {
 }
 
 /** Starts `ratchet-mcp` for `project` and connects the SDK client to it (initialize included). */
-export async function connect(project: string, env: Record<string, string> = {}): Promise<Connected> {
+export async function connect(project: string, env: Record<string, string> = {}, args: string[] = []): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [serverBin],
+    args: [serverBin, ...args],
     cwd: project,
     env: { ...(process.env as Record<string, string>), NO_COLOR: '1', RATCHET_MCP_TOOLS: '', RATCHET_PROJECT: '', ...env },
     stderr: 'pipe',

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { selfCorrect } from '../../../tests/helpers.js';
+import { fillPostMortem } from '../../../tests/helpers.js';
 import { call, connect, errorText, ok, taskProject, type Connected } from './helpers.js';
 
 interface Next {
@@ -18,8 +18,9 @@ afterEach(async () => {
 });
 
 describe('a whole task through tools/call (the server is its own process, the project its cwd)', () => {
-  test('task start, run plan, run next/done through every step, task close, post-mortem, task submit', { timeout: 120_000 }, async () => {
+  test('task start, run plan, run next/done through every step, task close, post-mortem, lessons, task submit: all with the default core preset', { timeout: 120_000 }, async () => {
     const dir = taskProject();
+    // The default selection (core): it alone must carry a task from task_start to task_submit.
     server = await connect(dir);
 
     const started = await ok(server, 'task_start', { task_id: 'T-1', network: false });
@@ -55,8 +56,12 @@ describe('a whole task through tools/call (the server is its own process, the pr
     expect(errorText(refused)).toContain('postmortem-section-empty');
     expect(session(dir).state).toBe('POST_MORTEM');
 
-    // Self-correction before submit: the post-mortem filled in and its lessons extracted.
-    selfCorrect(dir, 'T-1');
+    // Self-correction before submit: the post-mortem filled in (the agent's own file) and its
+    // lessons extracted through the server; without them the submit is refused.
+    writeFileSync(pm, fillPostMortem(readFileSync(pm, 'utf8')));
+    expect(errorText(await call(server, 'task_submit', { task_id: 'T-1' }))).toMatch(/lessons extract/);
+    const extracted = await ok(server, 'lessons_extract', { postmortem: 'postmortems/T-1.md' });
+    expect(JSON.stringify(extracted)).toContain('T-1');
     const submitted = await ok(server, 'task_submit', { task_id: 'T-1' });
     expect(submitted).toMatchObject({ ok: true, state: 'DONE' });
     expect(session(dir).state).toBe('DONE');

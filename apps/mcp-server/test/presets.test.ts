@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, describe, expect, test } from 'vitest';
-import { selectTools, TOOLS, ToolSelectionError } from '../src/index.js';
+import { selectionOf, selectTools, TOOLS, ToolSelectionError } from '../src/index.js';
 import { connect, serverBin, tempDir, type Connected } from './helpers.js';
 
 /** What the brief of the `core` preset promises: the task lifecycle and the everyday commands. */
-const CORE = ['task_start', 'task_close', 'task_submit', 'run_status', 'plan_lint', 'run_plan', 'run_next', 'run_done', 'campaign_ready', 'campaign_update_task', 'memory_query'];
-const STANDARD_ADDS = ['flow_list', 'flow_start', 'flow_advance', 'flow_status', 'jixo_check', 'jixo_triage', 'jixo_lock', 'jixo_unlock', 'turn_assess', 'turn_commit', 'actions_list', 'lessons_extract', 'lessons_apply', 'lessons_list', 'workspace_show', 'workspace_list', 'campaign_heartbeat'];
+const CORE = ['task_start', 'task_close', 'task_submit', 'run_status', 'plan_lint', 'run_plan', 'run_next', 'run_done', 'campaign_ready', 'campaign_update_task', 'memory_query', 'lessons_extract'];
+const STANDARD_ADDS = ['flow_list', 'flow_start', 'flow_advance', 'flow_status', 'jixo_check', 'jixo_triage', 'jixo_lock', 'jixo_unlock', 'turn_assess', 'turn_commit', 'actions_list', 'lessons_apply', 'lessons_list', 'workspace_show', 'workspace_list', 'campaign_heartbeat'];
 
 describe('selectTools (RATCHET_MCP_TOOLS)', () => {
   test('no value is core; each preset contains the one before it', () => {
@@ -24,6 +24,25 @@ describe('selectTools (RATCHET_MCP_TOOLS)', () => {
     expect(() => selectTools('run_next,run_nxt', TOOLS)).toThrow(/unknown tool run_nxt.*core, standard, all/);
   });
 
+  test('presets and tool names combine (a union, in table order); an unknown name among them is still refused', () => {
+    const names = (v: string): string[] => selectTools(v, TOOLS).map((t) => t.name);
+    expect(names('core,lessons_apply,flow_halt').sort()).toEqual([...CORE, 'lessons_apply', 'flow_halt'].sort());
+    expect(names('lessons_apply,core')).toEqual(names('core,lessons_apply'));
+    expect(names('core,standard')).toEqual(names('standard'));
+    expect(names('standard, core , run_next')).toEqual(names('standard'));
+    expect(() => selectTools('core,flow_hlat', TOOLS)).toThrow(/unknown tool flow_hlat/);
+    expect(() => selectTools(',,', TOOLS)).toThrow(/none named/);
+  });
+
+  test('--preset and --tools on the command line combine and win over RATCHET_MCP_TOOLS; bad flags are refused', () => {
+    expect(selectionOf(['--preset', 'core', '--tools', 'lessons_apply,flow_halt'], { RATCHET_MCP_TOOLS: 'all' })).toEqual({ value: 'core,lessons_apply,flow_halt', source: '--preset core --tools lessons_apply,flow_halt' });
+    expect(selectionOf(['--tools=run_next'], {})).toMatchObject({ value: 'run_next' });
+    expect(selectionOf([], { RATCHET_MCP_TOOLS: 'standard' })).toEqual({ value: 'standard', source: undefined });
+    expect(() => selectionOf(['--preset', 'lessons_apply'], {})).toThrow(/not a preset/);
+    expect(() => selectionOf(['--preset'], {})).toThrow(/needs a value/);
+    expect(() => selectionOf(['--verbose'], {})).toThrow(/unknown argument --verbose/);
+  });
+
   test('tool names are unique', () => {
     expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length);
   });
@@ -36,12 +55,15 @@ describe('the server process: initialize and tools/list per preset', () => {
     server = undefined;
   });
 
-  const listed = async (tools: string): Promise<{ names: string[]; json: string }> => {
-    server = await connect(tempDir(), { RATCHET_MCP_TOOLS: tools });
+  const listed = async (tools: string, args: string[] = []): Promise<{ names: string[]; json: string; model: string }> => {
+    server = await connect(tempDir(), { RATCHET_MCP_TOOLS: tools }, args);
     const list = await server.client.listTools();
     await server.close();
     server = undefined;
-    return { names: list.tools.map((t) => t.name), json: JSON.stringify(list) };
+    // What the model is sent with every request: name, description and input schema (title,
+    // annotations and outputSchema are for the client: confirmation prompts, result validation).
+    const model = JSON.stringify(list.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })));
+    return { names: list.tools.map((t) => t.name), json: JSON.stringify(list), model };
   };
 
   test('initialize names the server and offers tools', { timeout: 60_000 }, async () => {
@@ -56,8 +78,11 @@ describe('the server process: initialize and tools/list per preset', () => {
     expect((await listed('standard')).names).toEqual(selectTools('standard', TOOLS).map((t) => t.name));
     expect((await listed('all')).names).toEqual(TOOLS.map((t) => t.name));
     expect((await listed('task_start,run_next')).names).toEqual(['task_start', 'run_next']);
+    expect((await listed('all', ['--preset', 'core', '--tools', 'flow_halt'])).names).toEqual(selectTools('core,flow_halt', TOOLS).map((t) => t.name));
     // Tool definitions travel with every request: the default set must stay small (o200k BPE).
-    expect(encode(core.json).length).toBeLessThanOrEqual(1500);
+    expect(encode(core.model).length).toBeLessThanOrEqual(1100);
+    // The whole tools/list, with the CLI's output schemas, is read once per session.
+    expect(encode(core.json).length).toBeLessThanOrEqual(4800);
   });
 
   test('every listed tool has an object JSON Schema input', { timeout: 60_000 }, async () => {
@@ -73,6 +98,10 @@ describe('the server process: initialize and tools/list per preset', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('RATCHET_MCP_TOOLS=cor: unknown tool cor');
     expect(r.stdout).toBe('');
+    const flag = spawnSync(process.execPath, [serverBin, '--preset', 'core', '--tools', 'lessons_aply'], { cwd: tempDir(), encoding: 'utf8', env: { ...process.env, RATCHET_MCP_TOOLS: '' }, input: '' });
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain('--preset core --tools lessons_aply: unknown tool lessons_aply');
+    expect(flag.stdout).toBe('');
   });
 
   test('a RATCHET_PROJECT that is not a directory stops it at start-up too', { timeout: 60_000 }, () => {

@@ -32,10 +32,10 @@ describe('campaigns and workspaces', () => {
     expect(JSON.stringify(waves)).toContain('"waves"');
     const claimed = (await ok(server, 'campaign_ready', { claim: 'b1' })) as { claimed: { seq: number; runner: string } };
     expect(claimed.claimed).toMatchObject({ seq: 1, runner: 'b1' });
-    await ok(server, 'workspace_create', { seq: '001' });
+    await ok(server, 'workspace_create', { seq: '001', runner: 'b1' });
     const shown = await ok(server, 'workspace_show', { seq: '001' });
     expect(JSON.stringify(shown)).toContain('docs/outline.md');
-    await ok(server, 'workspace_finish', { seq: '001', outcome: 'complete', text: 'the outline' });
+    await ok(server, 'workspace_finish', { seq: '001', runner: 'b1', outcome: 'complete', text: 'the outline' });
     const listed = await ok(server, 'workspace_list');
     expect(JSON.stringify(listed)).toContain('complete');
     // b1 holds 001: the update without a runner, or naming another, is refused (the CLI's holder check).

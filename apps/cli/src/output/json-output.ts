@@ -15,6 +15,7 @@ export const OUTPUT_VERSIONS = {
   // v2: `ok` is false (exit 1) when the state has no step to execute; v1 said true in every state.
   'run-next': 2,
   'run-status': 1,
+  'task-transition': 1,
   'campaign-ready': 1,
   'campaign-status': 1,
   'memory-query': 1,

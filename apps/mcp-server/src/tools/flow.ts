@@ -8,6 +8,8 @@ const texts = (z: Zod) => z.array(z.string()).optional();
 export const flowTools: ToolSpec[] = [
   {
     name: 'flow_list',
+    title: 'List flows',
+    commands: ['flow list'],
     preset: 'standard',
     description: 'Flows you can start, and the saved sessions.',
     shape: () => ({}),
@@ -15,6 +17,8 @@ export const flowTools: ToolSpec[] = [
   },
   {
     name: 'flow_start',
+    title: 'Start a flow',
+    commands: ['flow start'],
     paths: ['flow'],
     preset: 'standard',
     description: 'Start a flow session; returns the first step and the next command.',
@@ -23,6 +27,8 @@ export const flowTools: ToolSpec[] = [
   },
   {
     name: 'flow_advance',
+    title: 'Advance a flow',
+    commands: ['flow advance'],
     preset: 'standard',
     description: "Leave the current step once its gates hold (else says what is missing); output: the step's work, as text.",
     shape: (z) => ({
@@ -50,6 +56,8 @@ export const flowTools: ToolSpec[] = [
   },
   {
     name: 'flow_status',
+    title: 'Flow status',
+    commands: ['flow status'],
     preset: 'standard',
     description: "A session's current step and next command; without session, list sessions.",
     shape: (z) => ({ session: z.string().optional() }),
@@ -57,6 +65,8 @@ export const flowTools: ToolSpec[] = [
   },
   {
     name: 'flow_complete_branch',
+    title: 'Complete a flow branch',
+    commands: ['flow complete-branch'],
     preset: 'all',
     description: 'Mark a branch (STEP:BRANCH) of a parallel step complete.',
     shape: (z) => ({ session: z.string(), branch: z.string() }),
@@ -64,6 +74,8 @@ export const flowTools: ToolSpec[] = [
   },
   {
     name: 'flow_halt',
+    title: 'Halt a flow',
+    commands: ['flow halt'],
     preset: 'all',
     description: 'Stop a flow session with a reason.',
     shape: (z) => ({ session: z.string(), reason: z.string() }),

@@ -7,7 +7,10 @@ import { jixoTools } from './jixo.js';
 import { lessonsTools } from './lessons.js';
 import { memoryTools } from './memory.js';
 import { orchestratorTools } from './orchestrator.js';
+import { notesTools } from './notes.js';
 import { planTools } from './plan.js';
+import { protocolTools } from './protocol.js';
+import { turnTools } from './turn.js';
 import { workspaceTools } from './workspace.js';
 
 export const TOOLS: readonly ToolSpec[] = [
@@ -18,6 +21,9 @@ export const TOOLS: readonly ToolSpec[] = [
   ...flowTools,
   ...jixoTools,
   ...goalsTools,
+  ...turnTools,
+  ...notesTools,
   ...lessonsTools,
   ...workspaceTools,
+  ...protocolTools,
 ];

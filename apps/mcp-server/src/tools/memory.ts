@@ -7,6 +7,8 @@ const file = (z: Zod) => z.string().optional();
 export const memoryTools: ToolSpec[] = [
   {
     name: 'memory_query',
+    title: 'Query memory',
+    commands: ['memory query'],
     preset: 'core',
     description: 'Remembered failures and patterns relevant to a topic or error, best first.',
     shape: (z) => ({
@@ -16,9 +18,12 @@ export const memoryTools: ToolSpec[] = [
       tag: z.array(z.string()).optional(),
     }),
     argv: (a) => cmd('memory', 'query').opt('--failures', a.failures).opt('--patterns', a.patterns).opt('--tag', a.tag).arg(a.topic),
+    output: 'memory-query.v1',
   },
   {
     name: 'memory_add_failure',
+    title: 'Remember a failure',
+    commands: ['memory add-failure'],
     paths: ['file'],
     preset: 'all',
     description: 'Remember a failure and how to avoid it.',
@@ -28,6 +33,8 @@ export const memoryTools: ToolSpec[] = [
   },
   {
     name: 'memory_add_pattern',
+    title: 'Remember a pattern',
+    commands: ['memory add-pattern'],
     paths: ['file'],
     preset: 'all',
     description: 'Remember something that worked.',
@@ -36,6 +43,8 @@ export const memoryTools: ToolSpec[] = [
   },
   {
     name: 'memory_feedback',
+    title: 'Memory feedback',
+    commands: ['memory feedback'],
     paths: ['file'],
     preset: 'all',
     description: 'Report whether a remembered entry helped.',
@@ -44,10 +53,58 @@ export const memoryTools: ToolSpec[] = [
   },
   {
     name: 'memory_stats',
+    title: 'Memory stats',
+    commands: ['memory stats'],
     paths: ['file'],
     preset: 'all',
     description: 'Memory counts, caps, feedback and the most important entries.',
     shape: (z) => ({ file: file(z) }),
     argv: (a) => cmd('memory', 'stats').opt('--file', a.file),
+  },
+  {
+    name: 'memory_link',
+    title: 'Link memory entries',
+    commands: ['memory link'],
+    paths: ['file'],
+    preset: 'all',
+    description: 'Relate two memory entries with a typed edge.',
+    shape: (z) => ({
+      from: z.string(),
+      to: z.string(),
+      type: z.enum(['co_occurs', 'causes', 'caused_by', 'solves', 'solved_by', 'prerequisite', 'requires', 'variant']),
+      file: file(z),
+    }),
+    argv: (a) => cmd('memory', 'link').opt('--type', a.type).opt('--file', a.file).arg(a.from).arg(a.to),
+    idempotent: true,
+  },
+  {
+    name: 'memory_prune',
+    title: 'Prune memory',
+    commands: ['memory prune'],
+    paths: ['file'],
+    preset: 'all',
+    description: 'Forget entries below an importance threshold and enforce the caps (dry_run: list them).',
+    shape: (z) => ({ min_importance: z.number().min(0).optional(), dry_run: z.boolean().optional(), file: file(z) }),
+    argv: (a) => cmd('memory', 'prune').opt('--min-importance', a.min_importance).flag('--dry-run', a.dry_run).opt('--file', a.file),
+    destructive: true,
+  },
+  {
+    name: 'memory_observe',
+    title: 'Learn from a campaign',
+    commands: ['memory observe'],
+    paths: ['file', 'workspace_dir'],
+    preset: 'all',
+    description: "Learn from a campaign's finished workspaces (blocked: failures, completed: patterns).",
+    shape: (z) => ({
+      campaign: z.string().optional().describe('archived campaign id (default: active)'),
+      verify: z.boolean().optional().describe("re-run a blocked workspace's verify first"),
+      timeout_ms: z.number().int().positive().optional(),
+      workspace_dir: z.string().optional(),
+      file: file(z),
+    }),
+    argv: (a) =>
+      cmd('memory', 'observe').flag('--verify', a.verify).opt('--timeout-ms', a.timeout_ms).opt('--workspace-dir', a.workspace_dir).opt('--file', a.file).arg(a.campaign),
+    // verify runs the workspace's own commands.
+    openWorld: true,
   },
 ];

@@ -5,6 +5,8 @@ import type { ToolSpec } from '../tool-spec.js';
 export const workspaceTools: ToolSpec[] = [
   {
     name: 'workspace_show',
+    title: 'Show a workspace',
+    commands: ['workspace show'],
     preset: 'standard',
     description: "A campaign task's workspace: objective, delta, verify, lineage, prior knowledge.",
     shape: (z) => ({ seq: z.string() }),
@@ -12,6 +14,8 @@ export const workspaceTools: ToolSpec[] = [
   },
   {
     name: 'workspace_list',
+    title: 'List workspaces',
+    commands: ['workspace list'],
     preset: 'standard',
     description: 'Workspaces of the active campaign with their status.',
     shape: () => ({}),
@@ -19,16 +23,47 @@ export const workspaceTools: ToolSpec[] = [
   },
   {
     name: 'workspace_create',
+    title: 'Create a workspace',
+    commands: ['workspace create'],
     preset: 'all',
-    description: 'Create the workspace of a task whose dependencies are complete.',
-    shape: (z) => ({ seq: z.string() }),
-    argv: (a) => cmd('workspace', 'create').arg(a.seq),
+    paths: ['prior_knowledge', 'workspace_dir'],
+    description: 'Create the workspace of a task whose dependencies are complete (runner: who holds it).',
+    shape: (z) => ({
+      seq: z.string(),
+      runner: z.string(),
+      prior_knowledge: z.string().optional().describe('JSON file injected instead of querying memory'),
+      memory: z.boolean().optional().describe('false: inject no memory entries'),
+      workspace_dir: z.string().optional(),
+    }),
+    argv: (a) =>
+      cmd('workspace', 'create')
+        .opt('--runner', a.runner)
+        .opt('--prior-knowledge', a.prior_knowledge)
+        .flag('--no-memory', a.memory === false)
+        .opt('--workspace-dir', a.workspace_dir)
+        .arg(a.seq),
   },
   {
     name: 'workspace_finish',
+    title: 'Finish a workspace',
+    commands: ['workspace complete', 'workspace block'],
     preset: 'all',
     description: 'Mark a workspace complete (what was delivered) or blocked (why).',
-    shape: (z) => ({ seq: z.string(), outcome: z.enum(['complete', 'block']), text: z.string().describe('delivery or reason') }),
-    argv: (a) => cmd('workspace', String(a.outcome)).opt(a.outcome === 'complete' ? '--delivered' : '--reason', a.text).arg(a.seq),
+    paths: ['workspace_dir'],
+    shape: (z) => ({
+      seq: z.string(),
+      runner: z.string(),
+      outcome: z.enum(['complete', 'block']),
+      text: z.string().describe('delivery or reason'),
+      utilized: z.array(z.string()).optional().describe('prior-knowledge entries used, name:failure|pattern'),
+      workspace_dir: z.string().optional(),
+    }),
+    argv: (a) =>
+      cmd('workspace', String(a.outcome))
+        .opt('--runner', a.runner)
+        .opt(a.outcome === 'complete' ? '--delivered' : '--reason', a.text)
+        .opt('--utilized', a.utilized)
+        .opt('--workspace-dir', a.workspace_dir)
+        .arg(a.seq),
   },
 ];

@@ -5,6 +5,7 @@ import { loadProjectDialect } from '../../plan-project.js';
 import { checkResearchReport, reportErrorCode } from '../../research-report.js';
 import { withBaseline } from '../../step-effect.js';
 import { asCliError, logActivity, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
+import { versioned } from '../../output/json-output.js';
 
 /**
  * `ratchet research done [--failed --message M]`: leave the research cycle once its plan's steps are
@@ -40,7 +41,7 @@ export default async function researchDone(ctx: Context, _args: string[], option
     message: message ?? (failed ? 'research failed' : 'research complete'),
     details: { plan: session.research?.planPath ?? null, report: report ?? null, returnedTo: next.state },
   });
-  if (ctx.json) ctx.emitJson({ ok: true, ...sessionJson(next, machine), next: printDirective({ ...ctx, out: () => undefined }, next) });
+  if (ctx.json) ctx.emitJson(versioned('task-transition', { ok: true, ...sessionJson(next, machine), next: printDirective({ ...ctx, out: () => undefined }, next) }));
   else {
     ctx.out(failed ? `Research failed: task ${next.taskId} is in ERROR.` : `Research complete: task ${next.taskId} is back in ${next.state}${next.state === 'EXECUTING' ? ' (the paused plan resumes)' : ''}.`);
     printDirective(ctx, next);

@@ -7,6 +7,7 @@ import { PlanRefusedError, advancePinned } from '../../plan-pins.js';
 import { checkResearchReport, reportDueAt, reportErrorCode } from '../../research-report.js';
 import { checkStep, patcherFor, stepDialect, withBaseline, type StepCheck } from '../../step-effect.js';
 import { isPlanRunError, logActivity, planStackOptions, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
+import { versioned } from '../../output/json-output.js';
 
 /**
  * `ratchet run done [--failed --message M]`: report the current step's result. Success moves to the
@@ -100,14 +101,16 @@ export default async function runDone(ctx: Context, _args: string[], options: Re
   });
 
   if (ctx.json) {
-    ctx.emitJson({
-      ok: !runError,
-      ...sessionJson(next, machine),
-      done: step,
-      ...(check ? { verified: verifiedJson(check) } : {}),
-      ...(runError ? { error: { code: (runError as { code?: string }).code, message: runError.message } } : {}),
-      next: printDirective({ ...ctx, out: () => undefined }, next),
-    });
+    ctx.emitJson(
+      versioned('task-transition', {
+        ok: !runError,
+        ...sessionJson(next, machine),
+        done: step,
+        ...(check ? { verified: verifiedJson(check) } : {}),
+        ...(runError ? { error: { code: (runError as { code?: string }).code, message: runError.message } } : {}),
+        next: printDirective({ ...ctx, out: () => undefined }, next),
+      }),
+    );
   } else {
     if (runError) ctx.io.stderr(`ratchet: ${runError.message}\n`);
     ctx.out(failed ? `✘ failed: ${step.line}${message ? ` (${message})` : ''}` : `✔ done: ${step.line}${check ? ` ${verifiedText(check)}` : ''}`);

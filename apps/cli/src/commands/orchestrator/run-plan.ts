@@ -9,6 +9,7 @@ import { defaultDialectPath, dialectMeaning, loadPlanProject } from '../../plan-
 import { pinnedSource } from '../../rule-pins.js';
 import { patcherFor, withBaseline } from '../../step-effect.js';
 import { asCliError, isPlanRunError, requireTrigger, logActivity, printDirective, requireSession, sessionJson } from '../../task-session.js';
+import { versioned } from '../../output/json-output.js';
 
 /**
  * `ratchet run plan <file>`: the orchestrator's PLANNING gate. The plan is linted (FSM, closure,
@@ -80,7 +81,7 @@ export default async function runPlan(ctx: Context, [plan]: string[], options: R
   }
   await logActivity(ctx, started, { type: 'PLAN_ACCEPTED', status: 'SUCCESS', message: `${project.entry} accepted`, phase: 'PLANNING', details: { plan: project.entry } });
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(started, machine), plan: project.entry, warnings: findings.length, next: printDirective({ ...ctx, out: () => undefined }, started) });
+    ctx.emitJson(versioned('task-transition', { ok: true, ...sessionJson(started, machine), plan: project.entry, warnings: findings.length, next: printDirective({ ...ctx, out: () => undefined }, started) }));
     return EXIT_OK;
   }
   const warnings = formatStylish(findings, { color: ctx.color }).trimEnd();

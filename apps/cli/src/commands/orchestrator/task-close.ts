@@ -8,6 +8,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { activityLogOf, checkTaskId, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
+import { versioned } from '../../output/json-output.js';
 
 /** Where the post-mortem goes: self-correction's place, where orientation looks for the last one. */
 export const POSTMORTEM_DIR = POSTMORTEMS_DIR;
@@ -118,7 +119,7 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
   }
 
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(closed, machine), postMortem: relPath, outcome: pm.outcome, alreadyClosed: retry, repaired, next: printDirective({ ...ctx, out: () => undefined }, closed) });
+    ctx.emitJson(versioned('task-transition', { ok: true, ...sessionJson(closed, machine), postMortem: relPath, outcome: pm.outcome, alreadyClosed: retry, repaired, next: printDirective({ ...ctx, out: () => undefined }, closed) }));
     return EXIT_OK;
   }
   if (!retry) ctx.out(`Task ${taskId} closed (${pm.outcome}); logged TASK_END. Post-mortem template: ${relPath}`);

@@ -21,6 +21,7 @@ import { displayPath, resolvePath } from '../../paths.js';
 import { reviewDetails, reviewLines } from '../../orientation-review.js';
 import { pinTaskRules } from '../../rule-pins.js';
 import { asCliError, checkTaskId, lifecycleMachine, logActivity, openTaskSession, printDirective, sessionJson } from '../../task-session.js';
+import { versioned } from '../../output/json-output.js';
 
 export const ORIENTATION_REPORT = '.ratchet/orientation.json';
 
@@ -102,7 +103,7 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
   const planning = await file.update((s) => moveTo(s, 'PLANNING', { now, machine }));
 
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(planning, machine), report: ORIENTATION_REPORT, orientation: report, next: printDirective({ ...ctx, out: () => undefined }, planning) });
+    ctx.emitJson(versioned('task-transition', { ok: true, ...sessionJson(planning, machine), report: ORIENTATION_REPORT, orientation: report, next: printDirective({ ...ctx, out: () => undefined }, planning) }));
     return EXIT_OK;
   }
   ctx.out(`Task ${taskId} started (session ${planning.sessionId ?? ''}).`);

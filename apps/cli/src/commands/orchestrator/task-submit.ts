@@ -4,6 +4,7 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { selfCorrectionEvidence } from '../../self-correction-evidence.js';
 import { checkTaskId, logActivity, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
+import { versioned } from '../../output/json-output.js';
 
 /** The trigger `task submit` fires first from each state on the way to DONE. */
 const SUBMIT_FROM: Record<string, string> = { POST_MORTEM: 'post_mortem_complete', SELF_CORRECTING: 'lessons_applied', AWAITING_SUBMISSION: 'submit' };
@@ -51,7 +52,7 @@ export default async function taskSubmit(ctx: Context, _args: string[], options:
   });
   await logActivity(ctx, done, { type: 'TASK_SUBMIT', status: 'SUCCESS', message: `task ${taskId} done`, details: { postMortem: pm.path, outcome: pm.outcome } });
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...sessionJson(done, machine), next: printDirective({ ...ctx, out: () => undefined }, done) });
+    ctx.emitJson(versioned('task-transition', { ok: true, ...sessionJson(done, machine), next: printDirective({ ...ctx, out: () => undefined }, done) }));
     return EXIT_OK;
   }
   ctx.out(`Task ${taskId} submitted: DONE.`);
