@@ -732,8 +732,9 @@ describe('run: registries, loops and links at run time; the log schema; the post
       expect(parsed.success, line).toBe(true);
     }
     const first = JSON.parse(lines[0]!) as Record<string, unknown>;
-    // The seed's LOGGING_SCHEMA fields, and nothing else.
-    expect(Object.keys(first).sort()).toEqual(['action', 'log_id', 'outcome', 'phase', 'session_id', 'task', 'timestamp']);
+    // The seed's LOGGING_SCHEMA fields, and only Ratchet's `actor` (who acted, and through which channel) besides.
+    expect(Object.keys(first).sort()).toEqual(['action', 'actor', 'log_id', 'outcome', 'phase', 'session_id', 'task', 'timestamp']);
+    expect(first.actor).toEqual({ via: 'shell' });
     expect(first).toMatchObject({ phase: 'ORIENTING', task: { id: 'T-1', plan_step: null }, action: { type: 'TASK_START' }, outcome: { status: 'SUCCESS' } });
   });
 
