@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult } from '@ratchet/protocol-compiler';
+import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult, type Detail } from '@ratchet/protocol-compiler';
 import { OutsideRootError, resolveInsideRoot as resolveInStore } from '@ratchet/store';
 import type { Context, Io } from '../../context.js';
 import { CliError } from '../../errors.js';
@@ -74,6 +74,8 @@ export interface CompileFlags {
   out?: string[];
   check?: boolean;
   timestamp?: boolean;
+  /** Unset: each target keeps the detail it was written with; a new target is compact. */
+  detail?: Detail | undefined;
   /** Source texts to use instead of the files (a dry run's edits). */
   overrides?: ReadonlyMap<string, string>;
 }
@@ -124,6 +126,8 @@ export async function compileTargets(ctx: Context, flags: CompileFlags): Promise
     protocolsDir,
     targets: await resolveTargets(ctx, protocolsDir, flags.out),
     check: flags.check === true,
+    detail: flags.detail,
+    newTargetDetail: 'compact',
     usageFor: await cliUsage(),
     requireUsage: isRatchetTool,
     // The plan vocabulary follows the project's dialects: editing one makes `--check` report drift.
