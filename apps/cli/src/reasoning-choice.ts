@@ -31,7 +31,7 @@ export function reasoningFlowOption(value: unknown): string | false | undefined 
   if (value === false) return false;
   if (value === true) return 'reasoning';
   if (typeof value === 'string' && FLOW_NAME.test(value)) return value;
-  throw new CliError(`--reasoning-flow ${String(value)}: expected a flow name such as reasoning (the flows are in protocols/flows/)`, { code: 'bad-flow' });
+  throw new CliError(`--reasoning-flow ${JSON.stringify(value)}: expected a flow name such as reasoning (the flows are in protocols/flows/)`, { code: 'bad-flow' });
 }
 
 export async function chooseReasoningFlow(root: string, value: string | false, dryRun: boolean): Promise<ReasoningChoice> {

@@ -12,7 +12,7 @@ import { cliUsage, displayPath, reportProblems } from './shared.js';
  * inputs), so the two cannot disagree.
  */
 const show: CommandAction = async (ctx, args, options) => {
-  const id = args[0] as string | undefined;
+  const id = args[0];
   const all = options.all === true;
   if (id !== undefined && all) throw new CliError('protocol show: give a protocol id or --all, not both');
   if (id === undefined && !all) throw new CliError('protocol show: name a protocol (`ratchet protocol show <id>`) or pass --all; the ids are the headings of AGENTS.md');
