@@ -59,7 +59,8 @@ describe('every hooks.json command answers a real payload through ratchet hook',
   });
 
   test('with a task in PLANNING: context at start and on a prompt, a write denied, the call logged, the stop blocked', { timeout: 120_000 }, () => {
-    const dir = initProject({ task: 't1' });
+    // The per-prompt reasoning flow is the project's choice (`ratchet init --reasoning-flow`).
+    const dir = initProject({ task: 't1', config: { reasoningFlow: 'reasoning' } });
     const env = { RATCHET_CLI: bin, CLAUDE_PROJECT_DIR: dir };
     const base = { session_id: SESSION, cwd: dir, transcript_path: join(dir, 'transcript.jsonl') };
 

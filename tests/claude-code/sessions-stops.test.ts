@@ -52,7 +52,8 @@ describe('Claude Code with the Ratchet plugin: refused stops and the loop guards
   });
 
   test('a prompt starts the reasoning flow; stopping without it is blocked once, naming ratchet flow advance', { timeout: SESSION_TIMEOUT }, async () => {
-    const dir = initProject();
+    // The per-prompt reasoning flow is the project's choice (`ratchet init --reasoning-flow`).
+    const dir = initProject({ config: { reasoningFlow: 'reasoning' } });
     const { server } = await session(dir, 'add a login page', [{ text: 'Here is a login page.' }, { text: 'Still done.' }], { sessionId: '22222222-aaaa-4bbb-8ccc-000000000005' });
     // The directive reached the model with the prompt.
     expect(textOf(server.requests[0]?.messages[0]?.content)).toContain('ratchet flow advance --session cc-22222222-1');

@@ -55,7 +55,8 @@ describe('ratchet hook: a scripted Claude Code session', () => {
   let dir: string;
   beforeAll(() => {
     dir = tempDir('ratchet-hook-');
-    run(dir, ['init']);
+    // The seed's behaviour, a project's choice: every prompt runs the reasoning flow.
+    run(dir, ['init', '--reasoning-flow']);
     mkdirSync(join(dir, 'src'));
     mkdirSync(join(dir, 'plans'));
   });

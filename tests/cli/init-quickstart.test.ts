@@ -48,9 +48,9 @@ describe('ratchet init', () => {
     const compiled = ratchet(['protocol', 'compile'], { cwd: dir });
     expect(compiled.stderr).toBe('');
     expect(compiled.status).toBe(0);
-    expect(compiled.stdout).toBe('AGENTS.md: created (11 protocols, version 1.0.0)\n');
+    expect(compiled.stdout).toBe('AGENTS.md: created (11 protocols, version 1.0.0, compact)\n');
     const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
-    expect(agents).toContain('## Protocol `core-directive`');
+    expect(agents).toContain('## `core-directive`');
     expect(agents).toContain('ratchet task start');
     // The same sources and the same CLI: the block Ratchet's own AGENTS.md is compiled into.
     expect(managedBlock(agents)).toBe(managedBlock(readFileSync(join(repoRoot, 'AGENTS.md'), 'utf8')));
@@ -60,6 +60,10 @@ describe('ratchet init', () => {
     expect(ratchet(['protocol', 'compile', '--check'], { cwd: dir }).status).toBe(1);
     expect(ratchet(['protocol', 'compile'], { cwd: dir }).status).toBe(0);
     expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toContain('**Version:** 1.1.0');
+    // The whole text, on demand and into the file.
+    expect(ratchet(['protocol', 'show', 'core-directive'], { cwd: dir }).stdout).toContain('## Protocol `core-directive`');
+    expect(ratchet(['protocol', 'compile', '--detail', 'full'], { cwd: dir }).status).toBe(0);
+    expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toContain('## Protocol `core-directive`');
     // init again keeps the edit.
     const again = JSON.parse(ratchet(['init', '--json'], { cwd: dir }).stdout) as { files: { path: string; outcome: string }[] };
     expect(again.files.find((f) => f.path === 'protocols/VERSION')?.outcome).toBe('kept');

@@ -217,9 +217,16 @@ describe('ratchet init and protocol compile in a repository laid out as the orig
     const compiled = ratchet(['protocol', 'compile'], { cwd: dir });
     expect(compiled.stderr).toBe('');
     expect(compiled.status).toBe(0);
+    // Compact (the default): the introduction by its title and the command that prints it; aorp-header once.
     const agents = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
-    expect(agents).toContain('# Jules Agent Protocol: The Hierarchical Development Cycle');
-    expect(agents.match(/"protocol_id": "aorp-header"/g)).toHaveLength(1);
+    expect(agents).toContain('## Jules Agent Protocol: The Hierarchical Development Cycle\n\nRead it with `ratchet protocol show 00-introduction`.');
+    expect(agents.match(/^## `aorp-header`/gm)).toHaveLength(1);
+    expect(ratchet(['protocol', 'show', '00-introduction'], { cwd: dir }).stdout).toContain('# Jules Agent Protocol: The Hierarchical Development Cycle');
+    // Full: the introduction compiles as prose, the protocol's JSON once.
+    expect(ratchet(['protocol', 'compile', '--detail', 'full'], { cwd: dir }).status).toBe(0);
+    const full = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+    expect(full).toContain('# Jules Agent Protocol: The Hierarchical Development Cycle');
+    expect(full.match(/"protocol_id": "aorp-header"/g)).toHaveLength(1);
   });
 });
 

@@ -118,7 +118,8 @@ export function harnessProject(harness: string): string {
   // Copilot CLI reads .github/hooks/ of a git repository only.
   const git = spawnSync('git', ['init', '-q', '.'], { cwd: dir, encoding: 'utf8' });
   expect(git.status, git.stderr).toBe(0);
-  const init = ratchet(['init', '--quiet', '--harness', harness], { cwd: dir });
+  // With the per-prompt reasoning flow on, so that a stop reason answered as a user prompt would start one (checked below).
+  const init = ratchet(['init', '--quiet', '--harness', harness, '--reasoning-flow'], { cwd: dir });
   expect(init.status, init.stderr).toBe(0);
   const task = ratchet(['task', 'start', '--task-id', 't1', '--no-network', '--quiet'], { cwd: dir });
   expect(task.status, task.stderr).toBe(0);

@@ -41,6 +41,8 @@ export const COMMAND_EFFECTS: Readonly<Record<string, CommandEffect>> = {
   'plan registry list': R,
   init: U,
   quickstart: R,
+  // Prints a shell script; the user's shell decides where it goes.
+  completion: R,
   'task start': w('task_start'),
   'task close': w('task_close'),
   'task submit': w('task_submit'),
@@ -53,6 +55,7 @@ export const COMMAND_EFFECTS: Readonly<Record<string, CommandEffect>> = {
   'research plan': w('research_plan'),
   'research done': w('research_done'),
   'protocol compile': unless('check', 'protocol_compile'),
+  'protocol show': R,
   'protocol update add-tool': unless('dryRun', 'protocol_update'),
   'protocol update update-rule': unless('dryRun', 'protocol_update'),
   'protocol update deprecate-tool': unless('dryRun', 'protocol_update'),

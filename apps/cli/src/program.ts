@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { CliError } from './errors.js';
 import { makeContext, type CommandAction, type GlobalOptions, type Io } from './context.js';
 import { readVersion } from './version.js';
@@ -183,6 +183,12 @@ Start here:
       "also set up Claude Code (merged into .claude/settings.json and .mcp.json, never overwriting a value you set): the sandbox keeps Ratchet's files read-only to the agent's shell, Claude Code's file tools are denied them, the agent acts through Ratchet's MCP tools, and the hooks call `ratchet hook <event>` (hooks and MCP server come from the plugin instead when it is enabled)",
       false,
     )
+    .option(
+      '--reasoning-flow [flow]',
+      'run a flow before every prompt the agent gets (the seed\'s reasoning protocol, nine steps, by default; a prompt starting with "-b " skips it): ' +
+        'the prompt hook starts it and Stop waits until it is advanced. Off unless chosen; it costs context on every prompt (see the README). Written as hooks.reasoningFlow in ratchet.config.json',
+    )
+    .option('--no-reasoning-flow', 'write hooks.reasoningFlow: false (prompts start no flow; the default)')
     .addOption(
       new Option('--harness <name>', "also write that agent CLI's repository configuration for Ratchet's hooks (merged, idempotent; repeatable): claude, codex, gemini, copilot, opencode")
         .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')])
@@ -191,7 +197,8 @@ Start here:
     .addHelpText(
       'after',
       '\nExamples:\n  cd my-repo && ratchet init && ratchet protocol compile\n  ratchet init --claude --dry-run   # what it would add to .claude/settings.json and .mcp.json\n  ratchet init --claude             # then start `claude` in the repository\n' +
-        '  ratchet init --harness codex --harness gemini   # .codex/ and .gemini/ hooks, each CLI\'s sandbox over Ratchet\'s state\n\n' +
+        '  ratchet init --harness codex --harness gemini   # .codex/ and .gemini/ hooks, each CLI\'s sandbox over Ratchet\'s state\n' +
+        '  ratchet init --claude --reasoning-flow          # every prompt first runs the reasoning protocol (the seed\'s behaviour)\n\n' +
         'Each agent CLI runs repository hooks only after a trust step of its own (init says which, once); `ratchet doctor` warns\nwhen it can see hooks configured but not trusted.',
     )
     .action(action(() => import('./commands/init.js')));
@@ -203,6 +210,19 @@ Start here:
     .addHelpText('after', '\nExample:\n  ratchet quickstart --dir /tmp/ratchet-tour')
     // The tour runs every area's commands in process: only the full bundle has them (areas.ts).
     .action(action(process.env.RATCHET_BUNDLE_AREA === undefined ? () => import('./commands/quickstart.js') : notBundled('quickstart')));
+
+  program
+    .command('completion')
+    .description('print a shell completion script for ratchet (subcommands, options and their values at every level), generated from the command tree')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  source <(ratchet completion bash)                     # this shell; add the line to ~/.bashrc to keep it\n' +
+        '  ratchet completion zsh > "${fpath[1]}/_ratchet"      # zsh, then restart it (compinit)\n' +
+        '  ratchet completion fish > ~/.config/fish/completions/ratchet.fish',
+    )
+    // The script describes every area's commands: the full program builds it (whole-program.ts).
+    .action(action(() => import('./commands/completion.js')));
 
   const core = new Set(program.commands.map((c) => c.name()));
   const registers = await Promise.all(areasFor(argv, core).map((area) => area.load()));

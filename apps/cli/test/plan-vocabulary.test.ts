@@ -30,7 +30,11 @@ const agents = (): Promise<string> => readFile(join(dir, 'AGENTS.md'), 'utf8');
 describe('AGENTS.md lists the plan vocabulary of the project dialects', () => {
   test('each dialect the project checks plans against, with argument shapes and meanings', { timeout: 60_000 }, async () => {
     expect((await ratchet('init')).code).toBe(0);
+    // Compact (the default): each dialect's lines by name.
     expect((await ratchet('protocol', 'compile')).code).toBe(0);
+    expect(await agents()).toMatch(/^- `fdc` \(`protocols\/fdc\.dialect\.json`\): Task plans: .*`rename_file <from> <to>`.*`call_plan <name-or-path>`$/m);
+    // Full: with what each one means.
+    expect((await ratchet('protocol', 'compile', '--detail', 'full')).code).toBe(0);
     const text = await agents();
     expect(text).toContain('### Dialect `fdc` (`protocols/fdc.dialect.json`)');
     expect(text).toContain('- `rename_file <from> <to>`: Moves `<from>` to `<to>`: `<from>` must exist, `<to>` must not. FSM symbol `move_op`.\n');
@@ -44,7 +48,7 @@ describe('AGENTS.md lists the plan vocabulary of the project dialects', () => {
 
   test('a command added to the dialect: `--check` reports drift, recompiling lists it', { timeout: 60_000 }, async () => {
     expect((await ratchet('init')).code).toBe(0);
-    expect((await ratchet('protocol', 'compile')).code).toBe(0);
+    expect((await ratchet('protocol', 'compile', '--detail', 'full')).code).toBe(0);
     const path = join(dir, 'protocols/fdc.dialect.json');
     const dialect = JSON.parse(await readFile(path, 'utf8')) as { commands: Record<string, unknown> };
     dialect.commands.run_linter = { symbol: 'tool_exec', description: "Run the project's linter" };
@@ -66,7 +70,7 @@ describe('AGENTS.md lists the plan vocabulary of the project dialects', () => {
   test('without dialect files the bundled ones are listed, named without a machine-specific path; an invalid dialect fails the compile', { timeout: 60_000 }, async () => {
     await ratchet('init');
     await rm(join(dir, 'protocols/fdc.dialect.json'));
-    expect((await ratchet('protocol', 'compile')).code).toBe(0);
+    expect((await ratchet('protocol', 'compile', '--detail', 'full')).code).toBe(0);
     const text = await agents();
     expect(text).toContain('### Dialect `fdc` (`bundled fdc.dialect.json`)');
     expect(text).toContain('The project has no `protocols/fdc.dialect.json`, so it is the copy bundled with ratchet');

@@ -67,7 +67,8 @@ describe('ratchet protocol compile', () => {
   test('embeds usage from the CLI definitions; --check exits 1 with a diff; same sources, same bytes', async () => {
     const dir = await demo();
     await writeFile(join(dir, 'AGENTS.md'), '# Mine\n\nKeep me.\n');
-    expect(await run(['protocol', 'compile'], capture(dir).io)).toBe(0);
+    // Full detail embeds the usage; a plain recompile and --check then keep to it.
+    expect(await run(['protocol', 'compile', '--detail', 'full'], capture(dir).io)).toBe(0);
     const first = await readFile(join(dir, 'AGENTS.md'), 'utf8');
     expect(first.startsWith('# Mine\n\nKeep me.\n')).toBe(true);
     expect(first).toContain('### `ratchet plan lint`\n\n```text\nUsage: ratchet plan lint [options] <plan>');
@@ -166,13 +167,21 @@ describe('ratchet protocol compile', () => {
     const after = render(await cliUsage(program));
     expect(before).not.toContain('--brand-new-flag');
     expect(after).toMatch(/^ {2}--brand-new-flag +a flag added to the definition$/m);
-    // And the repository's AGENTS.md holds, for every ratchet tool its protocols name, exactly the CLI's help.
+    // And for the repository's protocols, `protocol show <id>` gives every ratchet tool each names with
+    // exactly the CLI's help, while the (compact) AGENTS.md names each tool.
     const agents = await readFile(join(repoRoot, 'AGENTS.md'), 'utf8');
     const usage = await cliUsage();
     const repoSet = await loadProtocolSet(join(repoRoot, 'protocols'));
     const tools = new Set(repoSet.sources.flatMap((s) => s.protocol.associated_tools ?? []).filter((t) => t.startsWith('ratchet ')));
     expect(tools.size).toBeGreaterThan(10);
-    for (const tool of tools) expect(agents, tool).toContain(`### \`${tool}\`\n\n\`\`\`text\n${usage(tool)!.replace(/[ \t]+$/gm, '').trim()}\n\`\`\``);
+    for (const source of repoSet.sources) {
+      const shown = capture(repoRoot);
+      expect(await run(['protocol', 'show', source.protocol.protocol_id], shown.io)).toBe(0);
+      for (const tool of (source.protocol.associated_tools ?? []).filter((t) => t.startsWith('ratchet '))) {
+        expect(agents, tool).toContain(`\`${tool}\``);
+        expect(shown.out(), tool).toContain(`### \`${tool}\`\n\n\`\`\`text\n${usage(tool)!.replace(/[ \t]+$/gm, '').trim()}\n\`\`\``);
+      }
+    }
   });
 
   test('protocol update keeps the file as written: 4-space indent, unusual key order, one-line arrays, no final newline', async () => {
@@ -216,7 +225,7 @@ describe('ratchet protocol compile', () => {
     // --out still wins: a person chose it.
     const only = capture(dir);
     expect(await run(['protocol', 'compile', '--out', 'ONLY.md'], only.io)).toBe(0);
-    expect(only.out().trim().split('\n')).toEqual(['ONLY.md: created (1 protocols, version 0.1.0)']);
+    expect(only.out().trim().split('\n')).toEqual(['ONLY.md: created (1 protocols, version 0.1.0, compact)']);
   });
 
   test('compile.json targets outside the project are refused with their place (absolute, "..", through a symlink)', async () => {
@@ -249,7 +258,8 @@ describe('ratchet protocol compile', () => {
     const root = capture(dir);
     expect(await run(['protocol', 'compile'], root.io), root.err()).toBe(0);
     expect(root.err()).toContain('protocols/_z_child_summary_core.protocol.md: skipped, a child summary');
-    expect(await readFile(join(dir, 'AGENTS.md'), 'utf8')).toContain('# Agent Protocol: A Layered Development Cycle');
+    // Compact: each protocol under its prose's title.
+    expect(await readFile(join(dir, 'AGENTS.md'), 'utf8')).toContain('## `aorp-header`: Agent Protocol: A Layered Development Cycle\n');
     const security = capture(dir);
     expect(await run(['--json', 'protocol', 'compile', '--protocols', 'protocols/security', '--out', 'SECURITY.md'], security.io), security.err()).toBe(0);
     expect(JSON.parse(security.out())).toMatchObject({ ok: true, protocols: ['security-header', 'vulnerability-reporting'], skipped: [] });

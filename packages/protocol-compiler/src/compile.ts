@@ -15,6 +15,7 @@ import { loadProtocolSet, placeOf, type LoadOptions } from './load.js';
 import { BEGIN_MARKER, END_MARKER, containsMarker, findManagedBlock, replaceManagedBlock } from './managed-block.js';
 import { renderProtocols, type RenderOptions } from './render.js';
 import type { ProtocolSet } from './types.js';
+import { detailOfBlock, type Detail } from './detail.js';
 
 export interface CompileOptions extends RenderOptions, LoadOptions {
   protocolsDir: string;
@@ -32,6 +33,12 @@ export interface CompileOptions extends RenderOptions, LoadOptions {
    * of the docs.
    */
   requireUsage?: ((tool: string) => boolean) | undefined;
+  /**
+   * The detail of a target that has no managed block yet (default `full`). A target with a block keeps
+   * the detail it was written with unless `detail` says otherwise, so a plain recompile (or `check`)
+   * never switches a project's chosen detail.
+   */
+  newTargetDetail?: Detail | undefined;
 }
 
 export type TargetStatus = 'unchanged' | 'updated' | 'created' | 'stale' | 'missing';
@@ -41,6 +48,8 @@ export interface TargetResult {
   status: TargetStatus;
   /** Unified diff from the current file to the compiled one (empty when unchanged; when writing, only with `diff: true`). */
   diff: string;
+  /** The detail the target was compiled (or checked) at. */
+  detail: Detail;
 }
 
 export interface CompileResult {
@@ -75,33 +84,49 @@ export async function compileProtocols(options: CompileOptions): Promise<Compile
   if (options.targets.length === 0) throw new TypeError('compileProtocols: no targets');
   const set = await loadProtocolSet(options.protocolsDir, options);
   await checkUsage(set, options);
-  const body = compileSet(set, options);
-  // Without a timestamp: what `check` compares and what a compile without --timestamp writes.
-  const plain = options.timestamp === undefined ? body : compileSet(set, { ...options, timestamp: undefined });
+  // Rendered once per detail a target asks for, with and without the timestamp: `check` compares
+  // (and a compile without --timestamp writes) the plain one.
+  const rendered = new Map<string, string>();
+  const render = (detail: Detail, timestamp: string | undefined): string => {
+    const key = `${detail}\u0000${timestamp ?? ''}`;
+    let body = rendered.get(key);
+    if (body === undefined) rendered.set(key, (body = compileSet(set, { ...options, detail, timestamp })));
+    return body;
+  };
+  const detailFor = (current: string | undefined, target: string): Detail => {
+    if (options.detail !== undefined) return options.detail;
+    const where = current === undefined ? undefined : findManagedBlock(current, target);
+    return where === undefined ? (options.newTargetDetail ?? 'full') : detailOfBlock(current!.slice(where.start, where.end));
+  };
+  // Every target must be renderable before any is written (a broken source fails them all).
+  render(options.detail ?? options.newTargetDetail ?? 'full', options.timestamp);
   const targets: TargetResult[] = [];
   for (const target of options.targets) {
     const label = options.labelFor?.(target) ?? target;
     if (options.check === true) {
       const current = await readTarget(target);
+      const detail = detailFor(current, target);
       const before = withoutTimestamp(current ?? '', target);
-      const after = replaceManagedBlock(current === undefined ? undefined : before, plain, target);
+      const after = replaceManagedBlock(current === undefined ? undefined : before, render(detail, undefined), target);
       targets.push({
         path: target,
         status: current === undefined ? 'missing' : before === after ? 'unchanged' : 'stale',
         diff: unifiedDiff(current === undefined ? '' : before, after, { from: `${label} (current)`, to: `${label} (compiled)` }),
+        detail,
       });
       continue;
     }
     targets.push(
       await withLock(target, async () => {
         const current = await readTarget(target);
-        let next = replaceManagedBlock(current, body, target);
+        const detail = detailFor(current, target);
+        let next = replaceManagedBlock(current, render(detail, options.timestamp), target);
         // A timestamped block whose content did not change keeps its old timestamp.
         if (options.timestamp !== undefined && current !== undefined && withoutTimestamp(current, target) === withoutTimestamp(next, target)) next = current;
         const diff = options.diff === true ? unifiedDiff(current ?? '', next, { from: `${label} (before)`, to: `${label} (after)` }) : '';
-        if (current === next) return { path: target, status: 'unchanged' as const, diff };
+        if (current === next) return { path: target, status: 'unchanged' as const, diff, detail };
         await writeFileAtomic(target, next, { createParentDirs: true });
-        return { path: target, status: current === undefined ? ('created' as const) : ('updated' as const), diff };
+        return { path: target, status: current === undefined ? ('created' as const) : ('updated' as const), diff, detail };
       }, { createParentDirs: true }),
     );
   }

@@ -7,7 +7,9 @@ export { ProtocolError, describeProblem, problemsOf, type ProtocolErrorCode, typ
 export type { Protocol, ProtocolRule, ProtocolSet, ProtocolSource } from './types.js';
 export { loadProtocolSet, readProtocolFile, readVersion, normaliseProse, SCHEMA_FILE, VERSION_FILE, type LoadOptions } from './load.js';
 export { compileProtocolSchema, defaultProtocolSchema, loadProtocolValidator, type ProtocolValidator } from './validate.js';
-export { renderProtocols, fenced, GENERATED_NOTICE, type RenderOptions, type UsageProvider } from './render.js';
+export { renderProtocols, renderProtocolDetail, fenced, GENERATED_NOTICE, type RenderOptions, type UsageProvider } from './render.js';
+export { firstSentence } from './render-compact.js';
+export { COMPACT_MARKER, DETAILS, detailOfBlock, isDetail, type Detail } from './detail.js';
 export type { PlanVocabulary } from './vocabulary.js';
 export { BEGIN_MARKER, END_MARKER, findManagedBlock, replaceManagedBlock, containsMarker, type BlockLocation } from './managed-block.js';
 export { compileProtocols, compileSet, withoutTimestamp, type CompileOptions, type CompileResult, type TargetResult, type TargetStatus } from './compile.js';

@@ -19,3 +19,8 @@ export function fenced(lang: string, body: string): string[] {
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return [`${fence}${lang}`, body, fence];
 }
+
+/** Code-unit order: the same on every machine and locale (the compiled block must be byte-stable). */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -5,6 +5,7 @@ import { CliError } from '../errors.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { HARNESSES, parseHarness, type Harness } from '../hook/events.js';
 import { SCAFFOLD } from '../scaffold.js';
+import { chooseReasoningFlow, reasoningFlowOption } from '../reasoning-choice.js';
 
 type Outcome = 'created' | 'would-create' | 'unchanged' | 'kept' | 'skipped';
 
@@ -12,6 +13,7 @@ type Outcome = 'created' | 'would-create' | 'unchanged' | 'kept' | 'skipped';
 export default async function init(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
   const dryRun = options.dryRun === true;
   const harnesses = harnessesOf(options.harness);
+  const reasoningFlow = reasoningFlowOption(options.reasoningFlow);
   const results: { path: string; outcome: Outcome; purpose: string }[] = [];
   const ids = await protocolIds(join(ctx.cwd, 'protocols'));
   for (const file of SCAFFOLD) {
@@ -48,9 +50,10 @@ export default async function init(ctx: Context, _args: string[], options: Recor
   const { setUpHarness } = harnesses.length > 0 ? await import('../harness-setup/index.js') : { setUpHarness: undefined };
   const setups = [];
   for (const harness of harnesses) setups.push(await setUpHarness!(ctx.cwd, harness, dryRun));
+  const choice = reasoningFlow === undefined ? undefined : await chooseReasoningFlow(ctx.cwd, reasoningFlow, dryRun);
   if (ctx.json) {
     const harnessJson = setups.map((h) => ({ harness: h.harness, files: h.files, notes: h.notes, boundary: h.info.boundary, trustStep: h.info.trustStep }));
-    ctx.emitJson({ ok: true, root: ctx.cwd, dryRun, files: results, ...(claude === undefined ? {} : { claude }), ...(setups.length === 0 ? {} : { harnesses: harnessJson }) });
+    ctx.emitJson({ ok: true, root: ctx.cwd, dryRun, files: results, ...(claude === undefined ? {} : { claude }), ...(setups.length === 0 ? {} : { harnesses: harnessJson }), ...(choice === undefined ? {} : { reasoningFlow: choice }) });
     return EXIT_OK;
   }
   if (claude !== undefined) {
@@ -92,6 +95,10 @@ export default async function init(ctx: Context, _args: string[], options: Recor
     skipped: 'skipped (already there)',
   };
   for (const r of results) ctx.out(`${label[r.outcome]}  ${r.path}  — ${r.purpose}`);
+  if (choice !== undefined) {
+    const what = choice.value === false ? 'hooks.reasoningFlow: false — prompts start no flow' : `hooks.reasoningFlow: "${choice.value}" — every prompt first runs flow ${choice.value} (a prompt starting with "-b " skips it)`;
+    ctx.out(`${HARNESS_LABEL[choice.outcome]}  ${choice.path}  — ${what}`);
+  }
   if (!dryRun && results.some((r) => r.outcome === 'created')) ctx.out('\nNext: `ratchet protocol compile` writes the protocols into AGENTS.md; `ratchet task start --task-id <id>` starts a task.');
   const kept = results.filter((r) => r.outcome === 'kept').length;
   if (kept > 0) ctx.note(`${kept} existing file${kept === 1 ? '' : 's'} left as they were; compare with \`ratchet init --dry-run --json\`.`);

@@ -23,7 +23,7 @@ export const HookConfigSchema = z.strictObject({
   reasoningFlow: z
     .union([z.string().min(1), z.literal(false)])
     .optional()
-    .describe('The flow every user prompt runs (the reasoning protocol), or false for none. Default: reasoning.'),
+    .describe('The flow every user prompt runs first (the seed ran the reasoning protocol, "reasoning", on every prompt), or false for none. `ratchet init --reasoning-flow` sets it. Default: false.'),
   bypassPrefix: z.string().min(1).optional().describe('A prompt that starts with this skips the reasoning flow. Default: "-b ".'),
   planningWrites: z
     .array(z.string().min(1))

@@ -20,7 +20,11 @@ export interface HookConfig {
   strictness: Strictness;
   /** At most this many Stop blocks per Claude Code session; then the agent may stop (and is told why). */
   maxStopBlocks: number;
-  /** The flow UserPromptSubmit starts for each prompt; false: none. */
+  /**
+   * The flow UserPromptSubmit starts for each prompt; false (the default): none. The seed ran the
+   * reasoning protocol on every prompt; a project chooses that with `ratchet init --reasoning-flow`
+   * (it costs context and turns on every prompt: README "What Ratchet costs the agent").
+   */
   reasoningFlow: string | false;
   /** A prompt that starts with this skips the reasoning flow (the original's `-b `). */
   bypassPrefix: string;
@@ -35,7 +39,7 @@ export interface HookConfig {
 export const DEFAULT_HOOK_CONFIG: HookConfig = {
   strictness: 'warn',
   maxStopBlocks: 8,
-  reasoningFlow: 'reasoning',
+  reasoningFlow: false,
   bypassPrefix: '-b ',
   planningWrites: ['plans/**', '**/*.plan', '**/*.plan.txt', '**/*.plan.md', 'research/**', '.claude/memory/**', 'notes/**'],
   requireTask: true,

@@ -2,8 +2,9 @@
  * SessionStart and UserPromptSubmit: what the agent must know before it acts, as additional
  * context. SessionStart: the task's state and next command, open flows, claims and locks (the
  * obligations Stop will hold it to), this session's runner name, the top of `turn assess` and the
- * pending lessons, in at most 1,500 characters. UserPromptSubmit: every prompt runs the reasoning
- * flow (seed 001) unless it starts with the bypass prefix; the flow's mandatory directive goes back.
+ * pending lessons, in at most 1,500 characters. UserPromptSubmit: where the project chose it
+ * (`hooks.reasoningFlow`, `ratchet init --reasoning-flow`), every prompt runs the reasoning flow
+ * (seed 001) unless it starts with the bypass prefix; the flow's mandatory directive goes back.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -19,7 +19,8 @@ export const registerHook: RegisterArea = (program, action) => {
       `
 What each event does:
   session-start       context: the task's state and next command, open flows, claims, locks, turn assess, pending lessons
-  user-prompt-submit  starts the reasoning flow for the prompt (a prompt starting with "-b " skips it)
+  user-prompt-submit  with hooks.reasoningFlow set (ratchet init --reasoning-flow): starts that flow for the prompt
+                      (a prompt starting with "-b " skips it); otherwise adds nothing
   pre-tool-use        denies writes to Ratchet's state, file writes before a plan is accepted, tools outside the plan step
   post-tool-use       appends the tool call to logs/activity.log.jsonl
   stop, subagent-stop blocks stopping while a task, flow, claim or JIXO lock of this session is open

@@ -1,4 +1,4 @@
-import type { CompileResult } from '@ratchet/protocol-compiler';
+import type { CompileResult, Detail } from '@ratchet/protocol-compiler';
 import type { CommandAction } from '../../program.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { compileTargets, displayPath, reportProblems } from './shared.js';
@@ -13,6 +13,7 @@ const compile: CommandAction = async (ctx, _args, options) => {
       out: options.out as string[] | undefined,
       check,
       timestamp: options.timestamp === true,
+      detail: options.detail as Detail | undefined,
     });
   } catch (err) {
     return reportProblems(ctx, err);
@@ -25,7 +26,7 @@ const compile: CommandAction = async (ctx, _args, options) => {
       version: result.version ?? null,
       protocols: result.protocols,
       skipped: result.skipped.map((s) => ({ file: displayPath(ctx, s.file), reason: s.reason })),
-      targets: result.targets.map((t) => ({ path: displayPath(ctx, t.path), status: t.status, ...(check && t.status !== 'unchanged' ? { diff: t.diff } : {}) })),
+      targets: result.targets.map((t) => ({ path: displayPath(ctx, t.path), status: t.status, detail: t.detail, ...(check && t.status !== 'unchanged' ? { diff: t.diff } : {}) })),
     });
   } else {
     for (const t of result.targets) {
@@ -33,7 +34,7 @@ const compile: CommandAction = async (ctx, _args, options) => {
       if (t.status === 'stale' || t.status === 'missing') {
         ctx.out(`${path}: ${t.status === 'missing' ? 'missing' : 'stale'}; run \`ratchet protocol compile\` to update it`);
         ctx.out(t.diff.trimEnd());
-      } else ctx.out(`${path}: ${t.status} (${result.protocols.length} protocols${result.version !== undefined ? `, version ${result.version}` : ''})`);
+      } else ctx.out(`${path}: ${t.status} (${result.protocols.length} protocols${result.version !== undefined ? `, version ${result.version}` : ''}, ${t.detail})`);
     }
   }
   return result.stale ? EXIT_PROBLEMS : EXIT_OK;

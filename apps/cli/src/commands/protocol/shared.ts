@@ -5,18 +5,16 @@
  * the report of protocol problems (every one, each with its file and place).
  */
 import { checkOwnedOutput, type OutputRule } from '../../owned-output.js';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult } from '@ratchet/protocol-compiler';
+import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult, type Detail } from '@ratchet/protocol-compiler';
 import { OutsideRootError, resolveInsideRoot as resolveInStore } from '@ratchet/store';
-import type { Context, Io } from '../../context.js';
+import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import type { CommandAction } from '../../program.js';
 import { EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { buildProgram } from '../../program.js';
+import { wholeProgram } from '../../whole-program.js';
 import { planVocabularies } from '../../plan-vocabulary.js';
 
 export { displayPath };
@@ -48,25 +46,10 @@ export async function cliUsage(program?: Command): Promise<(tool: string) => str
   };
 }
 
-/**
- * Every command's definition. A command area's own bundle (dist/cli-<area>.cjs, scripts/bundle.mjs)
- * holds only that area's commands, so there the tree comes from the full program beside it,
- * dist/cli.cjs: only the usage text is read from it, never a command run.
- */
-async function wholeProgram(): Promise<Command> {
-  if (process.env.RATCHET_BUNDLE_AREA === undefined) return buildProgram(silentIo(), { exitCode: 0 });
-  const full = createRequire(import.meta.url)(fileURLToPath(new URL('./cli.cjs', import.meta.url))) as { buildProgram: typeof buildProgram };
-  return full.buildProgram(silentIo(), { exitCode: 0 });
-}
-
 /** For `add-tool`: refuses a `ratchet ...` tool this CLI does not have (it could never be documented). */
 export async function ratchetToolCheck(): Promise<(tool: string) => string | undefined> {
   const usage = await cliUsage();
   return (tool) => (isRatchetTool(tool) && usage(tool) === undefined ? `"${tool}" is not a ratchet command (see \`ratchet --help\`)` : undefined);
-}
-
-function silentIo(): Io {
-  return { stdout: () => {}, stderr: () => {}, isTTY: false, env: {}, cwd: '/', readStdin: () => Promise.resolve('') };
 }
 
 export interface CompileFlags {
@@ -74,6 +57,8 @@ export interface CompileFlags {
   out?: string[];
   check?: boolean;
   timestamp?: boolean;
+  /** Unset: each target keeps the detail it was written with; a new target is compact. */
+  detail?: Detail | undefined;
   /** Source texts to use instead of the files (a dry run's edits). */
   overrides?: ReadonlyMap<string, string>;
 }
@@ -124,6 +109,8 @@ export async function compileTargets(ctx: Context, flags: CompileFlags): Promise
     protocolsDir,
     targets: await resolveTargets(ctx, protocolsDir, flags.out),
     check: flags.check === true,
+    detail: flags.detail,
+    newTargetDetail: 'compact',
     usageFor: await cliUsage(),
     requireUsage: isRatchetTool,
     // The plan vocabulary follows the project's dialects: editing one makes `--check` report drift.
