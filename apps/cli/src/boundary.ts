@@ -19,7 +19,8 @@ export function checkBoundary(ctx: Context, command: string, options: Readonly<R
   if (!insideAgentSandbox(ctx)) return;
   const tool = mcp === undefined ? "Ratchet's MCP tools" : `the MCP tool \`${mcp}\` (mcp__ratchet__${mcp})`;
   throw new CliError(
-    `ratchet ${command} changes Ratchet's state, which is read-only inside the agent's sandbox: call ${tool} instead (read-only commands such as \`ratchet run status\` keep working here)`,
+    `ratchet ${command} changes Ratchet's state, which is read-only inside the agent's sandbox: call ${tool} instead (read-only commands such as \`ratchet run status\` keep working here)` +
+      (mcp === undefined ? '' : `; if the tool is not offered, ask the user to add it to the server's selection (RATCHET_MCP_TOOLS=core,${mcp} in .mcp.json, or \`all\`)`),
     { code: 'sandboxed' },
   );
 }
