@@ -235,6 +235,19 @@ describe('obligations opened through any channel hold the Stop', () => {
   });
 });
 
+describe('a real Stop read as a replay (its transcript not flushed yet)', () => {
+  test('is blocked once, and the harness retry (stop_hook_active) is let go, as for any block', { timeout: 120_000 }, () => {
+    const dir = project();
+    run(dir, ['task', 'start', '--task-id', 't1', '--no-network']);
+    const transcript = join(dir, 'transcript.jsonl');
+    // Claude Code has not yet written the turn's final answer: the last entry is still the tool call.
+    writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 't', name: 'Write', input: {} }] } })}\n`);
+    expect(blocked(hook(dir, 'stop', { hook_event_name: 'Stop', transcript_path: transcript }))).toContain('task t1 is PLANNING');
+    // The retry Claude Code makes after a block: nothing moved, so it is let go instead of looping.
+    expect(blocked(hook(dir, 'stop', { hook_event_name: 'Stop', transcript_path: transcript, stop_hook_active: true }))).toBeUndefined();
+  });
+});
+
 describe('commands write only what they own', () => {
   test('store import refuses keys that are not state (config, hook settings, sources); --out refuses protected, foreign and wrong-kind files', { timeout: 180_000 }, () => {
     const dir = project();

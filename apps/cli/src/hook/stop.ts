@@ -28,16 +28,26 @@ export async function stop(ctx: Context, payload: HookPayload): Promise<HookAnsw
   const memory = memoryFile.readSync();
   const obligations = await openObligations(ctx, memory, sessionRunners(ctx.io.env, payload.sessionId, memory));
   const summary = describeObligations(obligations);
+  if (obligations.length > 0 && payload.stopHookActive && memory.lastBlock === summary) {
+    // Nothing moved since the last block: blocking again would only loop. (A replay that claims
+    // stop_hook_active gains nothing: only the harness's own Stop decides whether the agent stops.)
+    return { kind: 'none' };
+  }
   // A Stop replayed by hand from the agent's shell is answered, never counted: the budget is the harness's.
   if (replayedStop(payload, ctx.io.env)) {
-    return obligations.length === 0 ? { kind: 'none' } : { kind: 'block', reason: `Ratchet: you cannot stop yet; this session still has open obligations:\n${summary}` };
+    if (obligations.length === 0) return { kind: 'none' };
+    // Not counted, but remembered as the last block: the transcript sign can also fire on a real Stop
+    // whose last entry Claude Code has not flushed yet, and its retry (stop_hook_active) must then be
+    // let go like any other. A replay gains nothing by it: the harness alone sets stop_hook_active.
+    try {
+      if (memory.lastBlock !== summary) await memoryFile.update((m) => ({ ...m, sessionId, lastBlock: summary }));
+    } catch {
+      // Read-only here (the agent's sandbox): the answer stands without the record.
+    }
+    return { kind: 'block', reason: `Ratchet: you cannot stop yet; this session still has open obligations:\n${summary}\nRun the next command for each (or block the work with a reason), then finish.` };
   }
   if (obligations.length === 0) {
     if (memory.lastBlock !== null) await memoryFile.update((m) => ({ ...m, sessionId, lastBlock: null }));
-    return { kind: 'none' };
-  }
-  if (payload.stopHookActive && memory.lastBlock === summary) {
-    // Nothing moved since the last block: blocking again would only loop.
     return { kind: 'none' };
   }
   if (memory.stopBlocks >= maxBlocks) {
