@@ -68,7 +68,7 @@ export async function sessionStart(ctx: Context, payload: HookPayload): Promise<
     const lines = r.out.trim().split('\n').filter((l) => l !== '' && !l.startsWith('no '));
     if (lines.length > 0) parts.push(`${lines.length} pending lesson(s) (apply with \`ratchet lessons apply\`):\n${clip(lines.slice(0, 3).join('\n'), 300)}`);
   }
-  return { kind: 'note', event: 'SessionStart', context: clip(parts.join('\n\n'), SESSION_CONTEXT_MAX) };
+  return { kind: 'note', event: 'session-start', context: clip(parts.join('\n\n'), SESSION_CONTEXT_MAX) };
 }
 
 export async function userPromptSubmit(ctx: Context, payload: HookPayload): Promise<HookAnswer> {
@@ -92,7 +92,7 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
       view.session.status === 'HALTED'
         ? `Ratchet: reasoning flow session ${id} is halted for the user's clarification. If this prompt answers its questions, the user resumes it with \`${view.directive.command}\`; do not work around it.`
         : `Ratchet: reasoning flow session ${id} is still open; continue it before other work.`;
-    return { kind: 'note', event: 'UserPromptSubmit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
+    return { kind: 'note', event: 'user-prompt-submit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
   }
 
   const flowSession = `cc-${sessionId.replace(/[^A-Za-z0-9]/g, '').slice(0, 8) || 'session'}-${memory.flows.length + 1}`;
@@ -100,5 +100,5 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
   const view = await startFlow(options, { flow: loaded, ref, sessionId: flowSession, inputs: { query: oneLine(prompt) } });
   await doc.update((m) => ({ ...m, sessionId, flows: remember(m.flows, flowSession) }));
   const lead = `Ratchet: this prompt runs the reasoning protocol as flow session ${flowSession} (start a prompt with \`${config.bypassPrefix.trim()}\` to skip it). You MUST follow its directive; you cannot stop while it is open.`;
-  return { kind: 'note', event: 'UserPromptSubmit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
+  return { kind: 'note', event: 'user-prompt-submit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
 }
