@@ -318,6 +318,18 @@ describe('ratchet hook: a scripted Claude Code session', () => {
     expect(text.length).toBeLessThanOrEqual(1500);
   });
 
+  test('SessionStart counts pending lessons from the lessons themselves, not from printed lines (an insight over two lines is one lesson)', { timeout: 120_000 }, () => {
+    const d = tempDir('ratchet-hook-lessons-');
+    run(d, ['init']);
+    // A lessons file as the original systems write it (not yet tracked by Ratchet): one pending lesson whose insight spans two lines.
+    const lesson = (id: string, insight: string, status: string) => ({ lesson_id: id, task_id: 'T-1', date: '2026-01-02', insight, action: { type: 'MANUAL', command: 'manual', parameters: { text: 'talk it over' } }, status, history: [{ status, time: '2026-01-02T00:00:00.000Z', reason: 'written by hand' }] });
+    writeFileSync(join(d, 'knowledge_core/lessons.jsonl'), [lesson('lesson-a', 'Check the plan first.\nThen run it.', 'pending'), lesson('lesson-b', 'Already done.', 'applied')].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const text = context(hook(d, 'session-start', { hook_event_name: 'SessionStart', source: 'startup' }))!;
+    expect(text).toContain('1 pending lesson(s)');
+    expect(text).toContain('lesson-a');
+    expect(text).not.toContain('lesson-b');
+  });
+
   test('ratchet hook --help explains the events; the full program answers like the fast path', { timeout: 60_000 }, () => {
     const help = ratchet(['hook', '--help'], { timeout: 60_000 });
     expect(help.status).toBe(0);

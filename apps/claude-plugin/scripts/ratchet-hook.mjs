@@ -25,6 +25,16 @@ function payload() {
   }
 }
 
+/**
+ * Claude Code's name for a Ratchet event, as this plugin's hooks/hooks.json declares it (generated
+ * from the CLI's one event table): the key whose command ends with the event. Read only on this
+ * failure path.
+ */
+function claudeEventName(event) {
+  const { hooks } = JSON.parse(readFileSync(new URL('../hooks/hooks.json', import.meta.url), 'utf8'));
+  return Object.keys(hooks).find((name) => hooks[name].some((g) => g.hooks.some((h) => h.command.endsWith(` ${event}`))));
+}
+
 /** The answer Ratchet cannot give, given by the plugin: refuse what may write, hold the stop once. */
 function refuse(event, why) {
   const project = ratchetProject(process.env.CLAUDE_PROJECT_DIR || process.cwd());
@@ -40,13 +50,12 @@ function refuse(event, why) {
   if (event === 'pre-tool-use') {
     const input = payload();
     if (READ_ONLY.has(input.tool_name)) return 0;
-    process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`);
+    process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: claudeEventName(event), permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`);
   } else if (event === 'stop' || event === 'subagent-stop') {
     // Once per stop: a second Stop (stop_hook_active) goes through, so a missing CLI never loops.
     if (payload().stop_hook_active !== true) process.stdout.write(`${JSON.stringify({ decision: 'block', reason })}\n`);
   } else if (event === 'session-start' || event === 'user-prompt-submit') {
-    const hookEventName = event === 'session-start' ? 'SessionStart' : 'UserPromptSubmit';
-    process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: reason } })}\n`);
+    process.stdout.write(`${JSON.stringify({ hookSpecificOutput: { hookEventName: claudeEventName(event), additionalContext: reason } })}\n`);
   } else note(why);
   return 0;
 }

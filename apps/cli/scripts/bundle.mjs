@@ -35,7 +35,11 @@ const lazyChildProcess = {
 // that run on every tool call or turn get one self-contained file each (built below); the rest
 // join the main graph.
 const hookDir = join(cliRoot, 'src', 'hook', 'fast');
-const PER_CALL_HOOKS = ['pretooluse', 'posttooluse', 'stop', 'subagentstop'];
+// Which events are per-call is the hook event table's `perCall` (src/hook/events.ts, plain data):
+// compiled here on the fly, so the table is the only list.
+const eventsModule = await build({ absWorkingDir: cliRoot, entryPoints: ['src/hook/events.ts'], bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning' });
+const { HOOK_EVENT_TABLE, fastKey } = await import(`data:text/javascript;base64,${Buffer.from(eventsModule.outputFiles[0].text).toString('base64')}`);
+const PER_CALL_HOOKS = HOOK_EVENT_TABLE.filter((e) => e.perCall).map((e) => fastKey(e.event));
 const MAIN_GRAPH_HOOKS = (await readdir(hookDir)).map((f) => f.replace(/\.ts$/, '')).filter((key) => !PER_CALL_HOOKS.includes(key));
 const LAZY_HOOK_MODULES = ['flow-obligations', 'claim-obligations', 'activity-shared', 'refusal-shared'];
 

@@ -20,22 +20,13 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { JsonParseError, NotFoundError, parseJson, readTextFileSync, writeFileAtomic } from '@ratchet/store';
 import { CliError } from './errors.js';
+import { HOOK_EVENT_TABLE } from './hook/events.js';
 import { PROTECTED_PATHS } from './protected-paths.js';
 
 export const CLAUDE_SETTINGS = '.claude/settings.json';
 export const MCP_CONFIG = '.mcp.json';
 /** The MCP server's name: its tools are `mcp__ratchet__<tool>` (`mcp__plugin_ratchet_ratchet__<tool>` from the plugin). */
 export const MCP_SERVER_NAME = 'ratchet';
-
-/** Claude Code's event names and `ratchet hook`'s, with whether the event matches tools. */
-const EVENTS: readonly [claude: string, ratchet: string, tools: boolean][] = [
-  ['SessionStart', 'session-start', false],
-  ['UserPromptSubmit', 'user-prompt-submit', false],
-  ['PreToolUse', 'pre-tool-use', true],
-  ['PostToolUse', 'post-tool-use', true],
-  ['Stop', 'stop', false],
-  ['SubagentStop', 'subagent-stop', false],
-];
 
 /** How settings.json calls ratchet: the project's own install when it has one, else `ratchet` on PATH. */
 export function hookCommandBase(root: string): string {
@@ -63,18 +54,36 @@ function listAt(parent: Json, key: string, file: string, where: string): unknown
   return value;
 }
 
+/** One event's entry in Claude Code's hooks shape (settings.json and a plugin's hooks.json alike). */
+function claudeHookGroup(tools: boolean, command: string): Json {
+  return { ...(tools ? { matcher: '*' } : {}), hooks: [{ type: 'command', command, timeout: 30 }] };
+}
+
 /** The settings with Ratchet's hooks merged in, and the events that were added. Pure. */
 export function mergeHooks(settings: Json, base: string, file = CLAUDE_SETTINGS): { settings: Json; added: string[] } {
   const hooks: Json = { ...objectAt(settings, 'hooks', file, 'hooks') };
   const added: string[] = [];
-  for (const [claude, event, tools] of EVENTS) {
+  for (const { event, tools, names } of HOOK_EVENT_TABLE) {
+    const claude = names.claude;
     const entries = listAt(hooks, claude, file, `hooks.${claude}`);
     const present = entries.some((e) => isObject(e) && Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && typeof h.command === 'string' && h.command.includes(`hook ${event}`) && /ratchet/.test(h.command)));
     if (present) continue;
-    hooks[claude] = [...entries, { ...(tools ? { matcher: '*' } : {}), hooks: [{ type: 'command', command: `${base} hook ${event}`, timeout: 30 }] }];
+    hooks[claude] = [...entries, claudeHookGroup(tools, `${base} hook ${event}`)];
     added.push(claude);
   }
   return { settings: { ...settings, hooks }, added };
+}
+
+/** How the Claude Code plugin runs an event: its shim finds the CLI (apps/claude-plugin/scripts/ratchet-hook.mjs). */
+export const PLUGIN_HOOK_SCRIPT = 'node "${CLAUDE_PLUGIN_ROOT}/scripts/ratchet-hook.mjs"';
+
+/**
+ * The Claude Code plugin's hooks/hooks.json: every event of the table, each calling the plugin's
+ * shim with Ratchet's name for it. Generated (scripts/generate.ts), never edited by hand.
+ */
+export function pluginHooksJson(): Json {
+  const hooks = Object.fromEntries(HOOK_EVENT_TABLE.map((e) => [e.names.claude, [claudeHookGroup(e.tools, `${PLUGIN_HOOK_SCRIPT} ${e.event}`)]]));
+  return { description: "Every hook event goes to `ratchet hook <event>`, which decides from the project's Ratchet state.", hooks };
 }
 
 /** `./.ratchet`, `./ratchet.config.json`: the protected paths as Claude Code's sandbox takes them. */

@@ -15,10 +15,10 @@ function imports(chunk: string, pattern: RegExp): string[] {
   return [...readFileSync(join(DIST, chunk), 'utf8').matchAll(pattern)].map((m) => m[1]!);
 }
 
-function closure(start: string, patterns: RegExp[]): Set<string> {
+function closure(start: string, patterns: RegExp[], stop: (chunk: string) => boolean = () => false): Set<string> {
   const seen = new Set<string>();
   const visit = (chunk: string): void => {
-    if (seen.has(chunk)) return;
+    if (seen.has(chunk) || stop(chunk)) return;
     seen.add(chunk);
     for (const p of patterns) imports(chunk, p).forEach(visit);
   };
@@ -34,6 +34,11 @@ export function sourcesOf(chunk: string): string[] {
 /** Live chunks (reachable from main.js) built from a source file matching `source`. */
 export function chunksOf(source: RegExp): string[] {
   return [...closure('main.js', [STATIC, DYNAMIC])].filter((chunk) => sourcesOf(chunk).some((s) => source.test(s)));
+}
+
+/** Everything `chunk` can ever load: it and its static and dynamic imports, transitively, not entering chunks `stop` names. */
+export function reachableFrom(chunk: string, stop?: (chunk: string) => boolean): Set<string> {
+  return closure(chunk, [STATIC, DYNAMIC], stop);
 }
 
 /** What loading `chunk` loads at once: it and its static imports, transitively. */

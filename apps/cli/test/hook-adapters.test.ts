@@ -37,17 +37,42 @@ describe('the event table', () => {
     expect(harnessEventName('gemini', 'subagent-stop')).toBeUndefined();
   });
 
-  test('the bundle script builds exactly the per-call events as self-contained files', () => {
-    const script = readFileSync(fileURLToPath(new URL('../scripts/bundle.mjs', import.meta.url)), 'utf8');
-    const listed = /const PER_CALL_HOOKS = \[([^\]]*)\]/.exec(script)?.[1] ?? '';
-    const keys = [...listed.matchAll(/'([a-z]+)'/g)].map((m) => m[1]);
-    expect(keys.sort()).toEqual(HOOK_EVENT_TABLE.filter((e) => e.perCall).map((e) => fastKey(e.event)).sort());
+  test('the built start-up files: a self-contained one per per-call event (no shared chunk), the rest on the main graph', () => {
+    const dist = fileURLToPath(new URL('../dist/hooks/', import.meta.url));
+    for (const e of HOOK_EVENT_TABLE) {
+      const text = readFileSync(join(dist, `${fastKey(e.event)}.js`), 'utf8');
+      // A per-call file imports no chunk of the main graph statically; the others do (they share it).
+      const chunkImport = /from"\.\.\/[^"]+-[A-Z0-9]{8}\.js"/.test(text);
+      expect(chunkImport, e.event).toBe(!e.perCall);
+    }
   });
 
-  test("the Claude Code plugin's hooks.json declares the table's Claude events, each calling its Ratchet event", () => {
-    const hooks = JSON.parse(readFileSync(fileURLToPath(new URL('../../claude-plugin/hooks/hooks.json', import.meta.url)), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
-    expect(Object.keys(hooks.hooks).sort()).toEqual(HOOK_EVENT_TABLE.map((e) => e.names.claude).sort());
-    for (const e of HOOK_EVENT_TABLE) expect(hooks.hooks[e.names.claude]![0]!.hooks[0]!.command).toMatch(new RegExp(`ratchet-hook\\.mjs" ${e.event}$`));
+  test('how each event refuses when Ratchet cannot decide: a tool call is denied, a stop blocked, the rest cannot refuse', () => {
+    expect(Object.fromEntries(HOOK_EVENT_TABLE.map((e) => [e.event, e.refusal]))).toEqual({
+      'session-start': undefined,
+      'user-prompt-submit': undefined,
+      'pre-tool-use': 'deny',
+      'post-tool-use': undefined,
+      stop: 'block',
+      'subagent-stop': 'block',
+    });
+  });
+
+  test("the OpenCode plugin listens to the table's OpenCode names and calls exactly their Ratchet events", () => {
+    const plugin = readFileSync(fileURLToPath(new URL('../plugins/opencode/ratchet.js', import.meta.url)), 'utf8');
+    const withName = HOOK_EVENT_TABLE.filter((e) => e.names.opencode !== undefined);
+    for (const e of withName) expect(plugin, e.event).toContain(`"${e.names.opencode}"`);
+    const called = [...plugin.matchAll(/ratchetHook\(directory, "([a-z-]+)"/g)].map((m) => m[1]);
+    expect([...new Set(called)].sort()).toEqual(withName.map((e) => e.event).sort());
+  });
+
+  test("the Claude Code plugin's hooks.json (generated, test/hook-schema.test.ts holds it current) declares the table's Claude events, each calling its Ratchet event, tool events matching every tool", () => {
+    const hooks = JSON.parse(readFileSync(fileURLToPath(new URL('../../claude-plugin/hooks/hooks.json', import.meta.url)), 'utf8')) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
+    expect(Object.keys(hooks.hooks)).toEqual(HOOK_EVENT_TABLE.map((e) => e.names.claude));
+    for (const e of HOOK_EVENT_TABLE) {
+      expect(hooks.hooks[e.names.claude]![0]!.hooks[0]!.command).toMatch(new RegExp(`ratchet-hook\\.mjs" ${e.event}$`));
+      expect(hooks.hooks[e.names.claude]![0]!.matcher, e.event).toBe(e.tools ? '*' : undefined);
+    }
   });
 
   test('event and harness names parse as the bin folds them; anything else is refused', () => {
@@ -159,7 +184,7 @@ describe('patches: the files an apply_patch touches', () => {
 describe("writing each harness's answer", () => {
   const deny: HookAnswer = { kind: 'deny', reason: 'Ratchet: no' };
   const block: HookAnswer = { kind: 'block', reason: 'Ratchet: not yet' };
-  const note: HookAnswer = { kind: 'note', event: 'PreToolUse', context: 'Ratchet (warning): step' };
+  const note: HookAnswer = { kind: 'note', event: 'pre-tool-use', context: 'Ratchet (warning): step' };
 
   test.each(HARNESSES)('%s: nothing to say is no output', (harness) => {
     for (const event of HOOK_EVENTS) expect(adapterFor(harness).reply(event, { kind: 'none' })).toEqual({ stdout: '', exitCode: 0 });
@@ -176,8 +201,8 @@ describe("writing each harness's answer", () => {
   test('Gemini CLI: deny for both a tool and a stop; context where it reaches the model, else to the user', () => {
     expect(JSON.parse(reply('gemini', 'pre-tool-use', deny))).toEqual({ decision: 'deny', reason: 'Ratchet: no' });
     expect(JSON.parse(reply('gemini', 'stop', block))).toEqual({ decision: 'deny', reason: 'Ratchet: not yet' });
-    expect(JSON.parse(reply('gemini', 'session-start', { kind: 'note', event: 'SessionStart', context: 'c' }))).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'c' } });
-    expect(JSON.parse(reply('gemini', 'user-prompt-submit', { kind: 'note', event: 'UserPromptSubmit', context: 'c' }))).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'c' } });
+    expect(JSON.parse(reply('gemini', 'session-start', { kind: 'note', event: 'session-start', context: 'c' }))).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'c' } });
+    expect(JSON.parse(reply('gemini', 'user-prompt-submit', { kind: 'note', event: 'user-prompt-submit', context: 'c' }))).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'c' } });
     expect(JSON.parse(reply('gemini', 'pre-tool-use', note))).toEqual({ systemMessage: 'Ratchet (warning): step' });
   });
 

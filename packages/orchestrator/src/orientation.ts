@@ -5,7 +5,8 @@
  *   L2 repository sync: every artifact under knowledge_core/ is loaded and summarised (a broken
  *      artifact is reported, not fatal: the agent should know, and L1 is the only hard gate), and
  *      what the last tasks left is reviewed: the most recent post-mortem, the pending and manual
- *      lessons, the open code suggestions (@ratchet/self-correction's `reviewSelfCorrection`);
+ *      lessons, the open code suggestions (measured by the caller's `review`: the CLI passes
+ *      @ratchet/self-correction's `reviewSelfCorrection`; this package does not import it);
  *   L3 environment probe: file-system write/read/delete with latency, network reachability with a
  *      hard timeout (it can never hang the task), which standard environment variables are set
  *      (names only: values may be secrets).
@@ -15,7 +16,8 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { join, relative, sep } from 'node:path';
 import { NotFoundError, readJsonFile, readTextFile, writeFileAtomic } from '@ratchet/store';
-import type { SelfCorrectionReview } from '@ratchet/self-correction';
+import type { z } from 'zod';
+import type { OrientationReportSchema } from './schema.js';
 import type { Clock } from './types.js';
 import { ORIENTATION_REPORT_SCHEMA_URL } from './urls.js';
 
@@ -57,10 +59,17 @@ export interface NetworkProbe {
   error?: string;
 }
 
+/**
+ * What the last tasks left, as the orientation report records it (typed from the report's schema,
+ * at no run-time cost). The caller measures it: the CLI composes @ratchet/self-correction's
+ * `reviewSelfCorrection`, which this package does not import (DESIGN.md's dependency direction).
+ */
+export type OrientationReview = z.infer<typeof OrientationReportSchema>['level2']['review'];
+
 export interface OrientationReport {
   generatedAt: string;
   level1: { path: string; agent: AgentMeta };
-  level2: { artifacts: ArtifactSummary[]; truncated: boolean; review: SelfCorrectionReview };
+  level2: { artifacts: ArtifactSummary[]; truncated: boolean; review: OrientationReview };
   level3: {
     filesystem: { ok: boolean; writeMs?: number; readMs?: number; deleteMs?: number; error?: string };
     network: NetworkProbe;
@@ -76,6 +85,11 @@ export interface OrientationOptions extends Clock {
   scratchDir?: string;
   /** `false` skips the network probe (offline machines, tests). */
   network?: { host: string; port: number; timeoutMs: number } | false;
+  /**
+   * L2's review of what the last tasks left, given the project root. Called only here, so the
+   * caller can load its lessons parser lazily (only `task start` needs it).
+   */
+  review: (root: string) => Promise<OrientationReview>;
 }
 
 export type OrientationErrorCode = 'agent-meta-missing' | 'agent-meta-invalid';
@@ -119,7 +133,7 @@ export function orientationReportFile(report: OrientationReport, task: { taskId:
 export async function orient(options: OrientationOptions): Promise<OrientationReport> {
   const generatedAt = options.now().toISOString();
   const agent = await readAgentMeta(options.root);
-  const level2 = { ...(await loadArtifacts(options.root)), review: await reviewLastTasks(options.root) };
+  const level2 = { ...(await loadArtifacts(options.root)), review: await options.review(options.root) };
   const [filesystem, network] = await Promise.all([probeFilesystem(options.scratchDir ?? join(options.root, '.ratchet')), probeNetwork(options.network)]);
   const present = PROBED_ENV.filter((name) => (options.env[name] ?? '') !== '');
   const missing = PROBED_ENV.filter((name) => !present.includes(name));
@@ -178,16 +192,6 @@ export function agentMetaProblem(input: unknown): { pointer: string; message: st
     if (bad >= 0) return { pointer: `/${key}/${bad}`, message: `"${key}" must be an array of strings` };
   }
   return undefined;
-}
-
-/**
- * L2's review of what the last tasks left. Loaded here, not at module level: the orchestrator's
- * commands share this module's chunk in the CLI bundle, and only `task start` needs the lessons
- * parser and the diff machinery.
- */
-async function reviewLastTasks(root: string): Promise<SelfCorrectionReview> {
-  const { reviewSelfCorrection } = await import('@ratchet/self-correction');
-  return reviewSelfCorrection(root);
 }
 
 async function loadArtifacts(root: string): Promise<Omit<OrientationReport['level2'], 'review'>> {

@@ -17,7 +17,9 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const options = (extra: Partial<OrientationOptions> = {}): OrientationOptions => ({ root, now: fakeClock(), env: { PATH: '/bin', HOME: '/root', SECRET_TOKEN: 'hunter2' }, network: false, ...extra });
+/** The caller's review of what the last tasks left (the CLI passes self-correction's); here one pending lesson. */
+const review: OrientationOptions['review'] = (at) => Promise.resolve({ lastPostMortem: null, pendingLessons: [{ id: 'lesson-1', taskId: 'T-0', insight: `from ${at}` }], manualLessons: [], openSuggestions: [], errors: [] });
+const options = (extra: Partial<OrientationOptions> = {}): OrientationOptions => ({ root, now: fakeClock(), env: { PATH: '/bin', HOME: '/root', SECRET_TOKEN: 'hunter2' }, network: false, review, ...extra });
 const writeMeta = async (text: string): Promise<void> => {
   await mkdir(join(root, 'knowledge_core'), { recursive: true });
   await writeFile(join(root, 'knowledge_core', 'agent_meta.json'), text);
@@ -66,6 +68,13 @@ describe('L2 and L3', () => {
       ['knowledge_core/plan_registry.json', true, 2],
     ]);
     expect(report.level2.artifacts[1]!.error).toMatch(/^line 3:/);
+  });
+
+  test("L2's review is the caller's, measured at the project root", async () => {
+    await writeMeta('{"name": "jules"}');
+    const report = await orient(options());
+    expect(report.level2.review.pendingLessons).toEqual([{ id: 'lesson-1', taskId: 'T-0', insight: `from ${root}` }]);
+    await expect(orient(options({ review: () => Promise.reject(new Error('lessons unreadable')) }))).rejects.toThrow('lessons unreadable');
   });
 
   test('file-system probe writes, reads back and deletes its scratch file', async () => {

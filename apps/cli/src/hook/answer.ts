@@ -3,11 +3,13 @@
  * exit 2 together: one blocking channel per answer). An empty answer lets the action go ahead.
  */
 import type { Io } from '../context.js';
+import { harnessEventName, type HookEvent } from './events.js';
 
 export type HookAnswer =
   | { kind: 'none' }
   | { kind: 'deny'; reason: string }
-  | { kind: 'note'; event: string; context: string }
+  /** Context for the agent, in answer to `event` (each adapter spells the event its harness's way). */
+  | { kind: 'note'; event: HookEvent; context: string }
   | { kind: 'block'; reason: string };
 
 export function writeAnswer(io: Io, answer: HookAnswer): void {
@@ -21,9 +23,9 @@ export function claudeAnswerText(answer: HookAnswer): string {
     case 'none':
       return '';
     case 'deny':
-      return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: answer.reason } })}\n`;
+      return `${JSON.stringify({ hookSpecificOutput: { hookEventName: harnessEventName('claude', 'pre-tool-use'), permissionDecision: 'deny', permissionDecisionReason: answer.reason } })}\n`;
     case 'note':
-      return `${JSON.stringify({ hookSpecificOutput: { hookEventName: answer.event, additionalContext: answer.context } })}\n`;
+      return `${JSON.stringify({ hookSpecificOutput: { hookEventName: harnessEventName('claude', answer.event), additionalContext: answer.context } })}\n`;
     case 'block':
       return `${JSON.stringify({ decision: 'block', reason: answer.reason })}\n`;
   }

@@ -9,7 +9,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { storageKind } from '@ratchet/store';
-import type { Context, Io } from '../context.js';
+import type { Context } from '../context.js';
+import { LESSONS_FILE } from '../operations/lessons.js';
 import type { HookAnswer } from './answer.js';
 import { boundaryNote } from './boundary-mode.js';
 import { loadHookConfig } from './config.js';
@@ -33,15 +34,6 @@ const PROMPT_CONTEXT_MAX = 4000;
 /** The prompt as the flow's `query` input: enough to route it, never a whole pasted file. */
 const QUERY_MAX = 2000;
 
-/** Run another `ratchet` command in this process (the same command layer), capturing its output. */
-async function ratchet(ctx: Context, args: string[]): Promise<{ code: number; out: string }> {
-  const { run } = await import('../main.js');
-  let out = '';
-  const io: Io = { ...ctx.io, stdout: (t) => (out += t), stderr: () => undefined, isTTY: false, readStdin: () => Promise.resolve(''), stdinIsTTY: true };
-  const code = await run(['--cwd', ctx.cwd, ...args], io);
-  return { code, out };
-}
-
 /** Flow inputs are one line of text: a multi-line prompt becomes one line, control characters spaces. */
 function oneLine(prompt: string): string {
   // eslint-disable-next-line no-control-regex -- exactly the characters a flow input refuses
@@ -59,16 +51,21 @@ export async function sessionStart(ctx: Context, payload: HookPayload): Promise<
   const obligations = await openObligations(ctx, memory, sessionRunners(ctx.io.env, payload.sessionId, memory));
   parts.push(obligations.length > 0 ? `Open now (you cannot stop until each is done):\n${describeObligations(obligations)}` : 'No task is open: start one with `ratchet task start --task-id <id>`.');
   parts.push(`Your runner name: ${runner} (claim campaign work with \`ratchet campaign ready --claim ${runner}\`).`);
+  // The same operations the commands run, read as typed results (never their printed text). What
+  // cannot be read here (a broken or hand-edited file) the commands report; the context goes without it.
   if (existsSync(join(ctx.cwd, '.ratchet', 'goals.json')) || sharedStore(ctx)) {
-    const r = await ratchet(ctx, ['turn', 'assess', '--limit', '3']);
-    if (r.code === 0 && r.out.trim() !== '') parts.push(`Top of \`ratchet turn assess\`:\n${clip(r.out.trim(), 400)}`);
+    const [{ assessTurn }, { assessmentLines }] = await Promise.all([import('../operations/goals.js'), import('../commands/goals/assessment-lines.js')]);
+    const assessment = await assessTurn(ctx, { actions: 3 }).catch(() => undefined);
+    if (assessment !== undefined) parts.push(`Top of \`ratchet turn assess\`:\n${clip(assessmentLines(assessment).join('\n'), 400)}`);
   }
-  if (existsSync(join(ctx.cwd, 'knowledge_core', 'lessons.jsonl'))) {
-    const r = await ratchet(ctx, ['lessons', 'list', '--status', 'pending']);
-    const lines = r.out.trim().split('\n').filter((l) => l !== '' && !l.startsWith('no '));
-    if (lines.length > 0) parts.push(`${lines.length} pending lesson(s) (apply with \`ratchet lessons apply\`):\n${clip(lines.slice(0, 3).join('\n'), 300)}`);
+  if (existsSync(join(ctx.cwd, LESSONS_FILE))) {
+    const { listLessons } = await import('../operations/lessons.js');
+    const pending = (await listLessons(ctx, { lessonsFile: LESSONS_FILE, status: 'pending' }).catch(() => undefined))?.lessons ?? [];
+    // One line per lesson, whatever its insight holds (an original system's insight may span lines).
+    const lines = pending.slice(0, 3).map((l) => oneLine(`${l.lesson_id}  ${l.action.command}  ${l.insight}`));
+    if (pending.length > 0) parts.push(`${pending.length} pending lesson(s) (apply with \`ratchet lessons apply\`):\n${clip(lines.join('\n'), 300)}`);
   }
-  return { kind: 'note', event: 'SessionStart', context: clip(parts.join('\n\n'), SESSION_CONTEXT_MAX) };
+  return { kind: 'note', event: 'session-start', context: clip(parts.join('\n\n'), SESSION_CONTEXT_MAX) };
 }
 
 export async function userPromptSubmit(ctx: Context, payload: HookPayload): Promise<HookAnswer> {
@@ -92,7 +89,7 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
       view.session.status === 'HALTED'
         ? `Ratchet: reasoning flow session ${id} is halted for the user's clarification. If this prompt answers its questions, the user resumes it with \`${view.directive.command}\`; do not work around it.`
         : `Ratchet: reasoning flow session ${id} is still open; continue it before other work.`;
-    return { kind: 'note', event: 'UserPromptSubmit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
+    return { kind: 'note', event: 'user-prompt-submit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
   }
 
   const flowSession = `cc-${sessionId.replace(/[^A-Za-z0-9]/g, '').slice(0, 8) || 'session'}-${memory.flows.length + 1}`;
@@ -100,5 +97,5 @@ export async function userPromptSubmit(ctx: Context, payload: HookPayload): Prom
   const view = await startFlow(options, { flow: loaded, ref, sessionId: flowSession, inputs: { query: oneLine(prompt) } });
   await doc.update((m) => ({ ...m, sessionId, flows: remember(m.flows, flowSession) }));
   const lead = `Ratchet: this prompt runs the reasoning protocol as flow session ${flowSession} (start a prompt with \`${config.bypassPrefix.trim()}\` to skip it). You MUST follow its directive; you cannot stop while it is open.`;
-  return { kind: 'note', event: 'UserPromptSubmit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
+  return { kind: 'note', event: 'user-prompt-submit', context: clip(`${lead}\n\n${view.text.trim()}`, PROMPT_CONTEXT_MAX) };
 }

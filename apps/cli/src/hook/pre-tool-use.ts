@@ -224,5 +224,5 @@ export function preToolUse(root: string, payload: HookPayload, active: (session:
   if (fits) return { kind: 'none' };
   const message = `the current plan step is \`${step.line}\` (${step.planPath}, step ${step.index + 1}); ${tool}${writes.targets.length > 0 ? ` of ${writes.targets.join(', ')}` : ''} does not belong to it. Do the step, then \`ratchet run done\`; see it with \`ratchet run next\`.`;
   if (config.strictness === 'enforce') return { kind: 'deny', reason: `Ratchet: ${message}` };
-  return { kind: 'note', event: 'PreToolUse', context: `Ratchet (warning): ${message}` };
+  return { kind: 'note', event: 'pre-tool-use', context: `Ratchet (warning): ${message}` };
 }

@@ -14,9 +14,9 @@ import { StdinTooLargeError, makeContext, type Context, type Io } from '../conte
 import { adapterFor } from './adapters/index.js';
 import type { HookAnswer } from './answer.js';
 import { CONFIG_FILE } from './config.js';
-import type { Harness } from './events.js';
+import { eventSpec, type Harness } from './events.js';
 import { recordRefusal } from './refusals.js';
-import { MAX_PAYLOAD_BYTES, readPayloadObject, type HookEvent, type HookPayload } from './payload.js';
+import { MAX_PAYLOAD_BYTES, claudeEventName, readPayloadObject, type HookEvent, type HookPayload } from './payload.js';
 import { READ_ONLY_TOOLS } from './step-tools.js';
 
 const isDir = (path: string): boolean => {
@@ -55,8 +55,9 @@ export function hookRoot(io: Io, payload: Pick<HookPayload, 'cwd'>, explicit: st
  */
 export function oversizeRefusal(event: HookEvent): HookAnswer | undefined {
   const limit = `${MAX_PAYLOAD_BYTES / (1024 * 1024)} MiB`;
-  if (event === 'pre-tool-use') return { kind: 'deny', reason: `Ratchet: this tool call's hook payload is over ${limit}, so it cannot be checked and is refused. Do the work in smaller steps (a command or file content under ${limit} per tool call).` };
-  if (event === 'stop' || event === 'subagent-stop') return { kind: 'block', reason: `Ratchet: the ${event === 'stop' ? 'Stop' : 'SubagentStop'} hook payload is over ${limit}, so what this session still owes cannot be checked; stopping is refused. Run \`ratchet run status\` to see what is open.` };
+  const refusal = eventSpec(event).refusal;
+  if (refusal === 'deny') return { kind: 'deny', reason: `Ratchet: this tool call's hook payload is over ${limit}, so it cannot be checked and is refused. Do the work in smaller steps (a command or file content under ${limit} per tool call).` };
+  if (refusal === 'block') return { kind: 'block', reason: `Ratchet: the ${claudeEventName(event)} hook payload is over ${limit}, so what this session still owes cannot be checked; stopping is refused. Run \`ratchet run status\` to see what is open.` };
   return undefined;
 }
 
@@ -79,8 +80,9 @@ export async function runHookWith(event: HookEvent, io: Io, handler: HookHandler
   const failClosed = (message: string, payload?: HookPayload): number => {
     if (hookRoot(io, payload ?? EMPTY_PAYLOAD, explicitCwd) === undefined) return 0;
     const why = `Ratchet could not decide (${message}), so it refuses until it can; if this persists, a person runs \`ratchet doctor\``;
-    if (event === 'pre-tool-use' && !(payload?.toolName !== undefined && READ_ONLY_TOOLS.has(payload.toolName))) return answer({ kind: 'deny', reason: `${why}.` });
-    if (event === 'stop' || event === 'subagent-stop') return answer({ kind: 'block', reason: `${why}.` });
+    const refusal = eventSpec(event).refusal;
+    if (refusal === 'deny' && !(payload?.toolName !== undefined && READ_ONLY_TOOLS.has(payload.toolName))) return answer({ kind: 'deny', reason: `${why}.` });
+    if (refusal === 'block') return answer({ kind: 'block', reason: `${why}.` });
     io.stderr(`ratchet hook ${event}${harness === 'claude' ? '' : ` --harness ${harness}`}: ${message}\n`);
     return 0;
   };

@@ -1,9 +1,11 @@
-import { assess, type Assessment } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { versioned } from '../../output/json-output.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { filedNote, line } from './actions.js';
+import { assessTurn } from '../../operations/goals.js';
+import { choiceOption, stringOption } from '../../option-values.js';
+import { filedNote } from './actions.js';
+import { assessmentLines } from './assessment-lines.js';
 import { actorOf, clockOf, expectedVersion, intOption, loadRegistryFor, mapErrors, openState, readJsonArg, registryFileOf, type Options } from './shared.js';
 import { turnRegistry } from './trace-log.js';
 import { traceCommit } from './trace-proposals.js';
@@ -12,21 +14,15 @@ import { traceCommit } from './trace-proposals.js';
 export default async function turn(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, file] = args;
   return mapErrors(ctx, async () => {
-    const registry = await loadRegistryFor(ctx, options);
-    const store = await openState(ctx, options);
     if (command === 'assess') {
-      const state = await store.read();
-      const result = assess(state, registry, {
-        now: clockOf(options)(),
-        actions: intOption(options.limit, '--limit', 1),
-        goals: intOption(options.goals, '--goals', 0),
-        query: options.query as string | undefined,
-        owner: options.owner as 'agent' | 'user' | undefined,
-      });
+      const owner = choiceOption(options, 'owner', ['agent', 'user'] as const);
+      const result = await assessTurn(ctx, { now: clockOf(options)(), actions: intOption(options.limit, '--limit', 1), goals: intOption(options.goals, '--goals', 0), query: stringOption(options, 'query'), owner }, options);
       if (ctx.json) ctx.emitJson(versioned('turn-assess', { ok: true, ...result }));
-      else print(ctx, result, options.owner as 'agent' | 'user' | undefined);
+      else for (const text of assessmentLines(result, owner)) ctx.out(text);
       return EXIT_OK;
     }
+    const registry = await loadRegistryFor(ctx, options);
+    const store = await openState(ctx, options);
     if (file === undefined) throw new CliError('turn commit: missing <file>');
     const input = await readJsonArg(ctx, file);
     const flag = expectedVersion(options);
@@ -51,18 +47,4 @@ export default async function turn(ctx: Context, args: string[], options: Option
     }
     return EXIT_OK;
   });
-}
-
-function print(ctx: Context, r: Assessment, only?: 'agent' | 'user'): void {
-  ctx.out(`state v${r.version}: ${r.counts.pending} pending (${r.counts.agent} agent, ${r.counts.user} user), ${r.counts.overdue} overdue, ${r.counts.escalation_due} to escalate`);
-  ctx.out('Goals:');
-  for (const g of r.goals) ctx.out(`  ${g.id}  p${g.priority}  ${Math.round(g.progress * 100)}%  ${g.title}`);
-  for (const owner of only === undefined ? (['agent', 'user'] as const) : [only]) {
-    ctx.out(`Next for the ${owner}:`);
-    for (const a of r.by_owner[owner]) ctx.out(`  ${line(a.action)}${a.overdue ? '  OVERDUE' : ''}${a.escalation_due ? '  ESCALATE' : ''}`);
-  }
-  if (r.questions.length > 0) {
-    ctx.out('Questions:');
-    for (const { question, story } of r.questions) ctx.out(`  ${question.id}  ${question.text}${story !== undefined ? `  — ${story.narrative} (${story.acceptance_criteria.length} criteria, ${story.evidence_refs.length} evidence)` : ''}`);
-  }
 }

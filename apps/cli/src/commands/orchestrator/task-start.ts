@@ -67,7 +67,9 @@ export default async function taskStart(ctx: Context, _args: string[], options: 
 
   let report: OrientationReport;
   try {
-    report = await orient({ root: ctx.cwd, now, env: ctx.io.env, network });
+    // The review of what the last tasks left comes from self-correction, loaded only here (the CLI composes the two packages).
+    const review = async (root: string) => (await import('@ratchet/self-correction')).reviewSelfCorrection(root);
+    report = await orient({ root: ctx.cwd, now, env: ctx.io.env, network, review });
   } catch (err) {
     if (!(err instanceof OrientationError)) return rollback(err);
     const failed = await file.update((s) => moveTo(s, 'ERROR', { now, machine, message: err.message }));
