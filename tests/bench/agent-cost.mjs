@@ -2,7 +2,7 @@
 // What Ratchet costs the agent it governs (issue 32), counted on a real session: the compliant
 // scripted agent of tests/claude-code/compliant-agent.ts (the same session the test
 // claude-code/agent-lifecycle.test.ts asserts) carries one small task from task_start to
-// task_submit through Ratchet's MCP tools in the real Claude Code, sandbox on, RATCHET_MCP_TOOLS=all.
+// task_submit through Ratchet's MCP tools in the real Claude Code, sandbox on, the default `core` tools.
 // The scripted model server records every request Claude Code sends, so the tokens are attributed
 // from the request bodies (o200k_base, gpt-tokenizer's bundled ranks):
 //   - tools: the `mcp__ratchet__*` entries of the tools array (sent with every request);

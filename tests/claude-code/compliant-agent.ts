@@ -3,7 +3,7 @@
  * `task_submit` through Ratchet's MCP tools alone (issues 28 and 32): the project set up by
  * `ratchet init --claude` (sandbox on, Ratchet's files read-only to the shell, hooks in
  * `.claude/settings.json`, Ratchet's server in `.mcp.json`, so its tools are `mcp__ratchet__*`), every
- * tool offered (RATCHET_MCP_TOOLS=all), and a scripted model that does what the protocols ask and
+ * with the default `core` tools (RATCHET_MCP_TOOLS=core: they carry a whole task), and a scripted model that does what the protocols ask and
  * nothing more. Shared by the session test (agent-lifecycle.test.ts) and the cost count
  * (tests/bench/agent-cost.mjs, which loads this file through tsx), so both measure the same session.
  * No vitest import here: the benchmark runs it outside the test runner.
@@ -136,7 +136,7 @@ export async function runSession(options: { dir: string; home: string; moves: Mo
       home: options.home,
       baseUrl: server.url,
       prompt: options.prompt ?? PROMPT,
-      env: { PATH: `${binDir()}:${process.env.PATH ?? ''}`, RATCHET_CLI: ratchetBin, RATCHET_MCP_TOOLS: 'all', ...options.env },
+      env: { PATH: `${binDir()}:${process.env.PATH ?? ''}`, RATCHET_CLI: ratchetBin, RATCHET_MCP_TOOLS: 'core', ...options.env },
       timeoutMs: SESSION_TIMEOUT - 20_000,
     });
     if (run.status !== 0) throw new Error(`claude exited ${run.status}\n${run.stderr}\n${run.stdout}`);

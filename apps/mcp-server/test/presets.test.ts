@@ -5,8 +5,8 @@ import { selectionOf, selectTools, TOOLS, ToolSelectionError } from '../src/inde
 import { connect, serverBin, tempDir, type Connected } from './helpers.js';
 
 /** What the brief of the `core` preset promises: the task lifecycle and the everyday commands. */
-const CORE = ['task_start', 'task_close', 'task_submit', 'run_status', 'plan_lint', 'run_plan', 'run_next', 'run_done', 'campaign_ready', 'campaign_update_task', 'memory_query', 'lessons_extract'];
-const STANDARD_ADDS = ['flow_list', 'flow_start', 'flow_advance', 'flow_status', 'jixo_check', 'jixo_triage', 'jixo_lock', 'jixo_unlock', 'turn_assess', 'turn_commit', 'actions_list', 'lessons_apply', 'lessons_list', 'workspace_show', 'workspace_list', 'campaign_heartbeat'];
+const CORE = ['task_start', 'task_close', 'task_submit', 'run_status', 'plan_lint', 'run_plan', 'run_next', 'run_done', 'campaign_ready', 'campaign_update_task', 'memory_query', 'lessons_extract', 'lessons_apply'];
+const STANDARD_ADDS = ['flow_list', 'flow_start', 'flow_advance', 'flow_status', 'jixo_check', 'jixo_triage', 'jixo_lock', 'jixo_unlock', 'turn_assess', 'turn_commit', 'actions_list', 'lessons_list', 'workspace_show', 'workspace_list', 'campaign_heartbeat'];
 
 describe('selectTools (RATCHET_MCP_TOOLS)', () => {
   test('no value is core; each preset contains the one before it', () => {
@@ -26,8 +26,8 @@ describe('selectTools (RATCHET_MCP_TOOLS)', () => {
 
   test('presets and tool names combine (a union, in table order); an unknown name among them is still refused', () => {
     const names = (v: string): string[] => selectTools(v, TOOLS).map((t) => t.name);
-    expect(names('core,lessons_apply,flow_halt').sort()).toEqual([...CORE, 'lessons_apply', 'flow_halt'].sort());
-    expect(names('lessons_apply,core')).toEqual(names('core,lessons_apply'));
+    expect(names('core,lessons_list,flow_halt').sort()).toEqual([...CORE, 'lessons_list', 'flow_halt'].sort());
+    expect(names('lessons_list,core')).toEqual(names('core,lessons_list'));
     expect(names('core,standard')).toEqual(names('standard'));
     expect(names('standard, core , run_next')).toEqual(names('standard'));
     expect(() => selectTools('core,flow_hlat', TOOLS)).toThrow(/unknown tool flow_hlat/);
@@ -82,7 +82,7 @@ describe('the server process: initialize and tools/list per preset', () => {
     // Tool definitions travel with every request: the default set must stay small (o200k BPE).
     expect(encode(core.model).length).toBeLessThanOrEqual(1100);
     // The whole tools/list, with the CLI's output schemas, is read once per session.
-    expect(encode(core.json).length).toBeLessThanOrEqual(4800);
+    expect(encode(core.json).length).toBeLessThanOrEqual(5000);
   });
 
   test('every listed tool has an object JSON Schema input', { timeout: 60_000 }, async () => {

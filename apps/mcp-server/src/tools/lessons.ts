@@ -18,7 +18,8 @@ export const lessonsTools: ToolSpec[] = [
     name: 'lessons_apply',
     title: 'Apply lessons',
     commands: ['lessons apply'],
-    preset: 'standard',
+    // A lesson that changes a protocol must be applied before task_submit: core carries any task.
+    preset: 'core',
     description: 'Apply pending lessons to the protocols and recompile.',
     shape: (z) => ({ dry_run: z.boolean().optional(), id: z.array(z.string()).optional(), retry_failed: z.boolean().optional() }),
     argv: (a) => cmd('lessons', 'apply').flag('--dry-run', a.dry_run).opt('--id', a.id).flag('--retry-failed', a.retry_failed),
