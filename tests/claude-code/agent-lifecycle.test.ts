@@ -64,7 +64,7 @@ describe.skipIf(!available)('a compliant agent carries one task from task_start 
     expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8'))).toMatchObject({ mcpServers: { ratchet: { command: 'ratchet-mcp' } } });
     const { server, run, answered } = await runSession({ dir, home, moves: compliantMoves(dir) });
 
-    // Claude Code offered every Ratchet tool under the .mcp.json server's name (RATCHET_MCP_TOOLS=all).
+    // Claude Code offered Ratchet's default core tools under the .mcp.json server's name: all a whole task needs.
     const offered = (server.requests[0]?.tools ?? []).map((t) => t.name).filter((n) => n.startsWith(MCP));
     for (const tool of ['run_status', 'task_start', 'run_next', 'run_plan', 'run_done', 'task_close', 'lessons_extract', 'lessons_apply', 'task_submit']) expect(offered).toContain(`${MCP}${tool}`);
     // The whole script was used and nothing more: no Stop continuation sent the model back.
