@@ -16,6 +16,7 @@ import {
   orchestratorMachine,
   openActivityLogStore,
   openSession,
+  type ActivityEntry,
   type ActivityInput,
   type ActivityLogStore,
   type Directive,
@@ -113,9 +114,14 @@ export async function activityLogOf(ctx: Context): Promise<ActivityLogStore> {
   return openActivityLogStore(resolvePath(ctx, ACTIVITY_LOG_PATH), { createParentDirs: true, root: ctx.cwd, ...(backend === undefined ? {} : { backend, key: ACTIVITY_LOG_PATH }) });
 }
 
+/** An activity entry for `session` made by this command: it records who acted and through which channel. */
+export function entryOf(ctx: Context, session: Session, input: ActivityInput, now: () => Date = () => new Date()): ActivityEntry {
+  return activityEntry(session, { actor: actingAs(ctx), ...input }, { now });
+}
+
 /** Append one entry to the project's activity log. */
 export async function logActivity(ctx: Context, session: Session, input: ActivityInput): Promise<void> {
-  await (await activityLogOf(ctx)).append([activityEntry(session, { actor: actingAs(ctx), ...input }, { now: () => new Date() })]);
+  await (await activityLogOf(ctx)).append([entryOf(ctx, session, input)]);
 }
 
 /**

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { activityEntry, moveTo, type ActivityInput, type Session } from '@ratchet/orchestrator';
+import { moveTo, type ActivityInput, type Session } from '@ratchet/orchestrator';
 import { POSTMORTEMS_DIR, renderPostMortemTemplate } from '@ratchet/self-correction';
 import { writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
-import { activityLogOf, checkTaskId, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
+import { activityLogOf, checkTaskId, entryOf, printDirective, requireSession, requireTrigger, sessionJson } from '../../task-session.js';
 import { versioned } from '../../output/json-output.js';
 
 /** Where the post-mortem goes: self-correction's place, where orientation looks for the last one. */
@@ -135,5 +135,5 @@ export default async function taskClose(ctx: Context, _args: string[], options: 
 async function logTaskEndOnce(ctx: Context, session: Session, input: ActivityInput): Promise<boolean> {
   const sessionId = session.sessionId ?? session.taskId;
   const log = await activityLogOf(ctx);
-  return log.appendOnce(activityEntry(session, input, { now: () => new Date() }), (entries) => entries.some((e) => e.action.type === 'TASK_END' && e.session_id === sessionId && e.task.id === session.taskId));
+  return log.appendOnce(entryOf(ctx, session, input), (entries) => entries.some((e) => e.action.type === 'TASK_END' && e.session_id === sessionId && e.task.id === session.taskId));
 }

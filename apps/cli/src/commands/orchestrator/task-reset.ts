@@ -1,9 +1,9 @@
-import { activityEntry, type Session } from '@ratchet/orchestrator';
+import type { Session } from '@ratchet/orchestrator';
 import { pinnedActor } from '../../actor.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { activityLogOf, checkTaskId, printDirective, requireSession, sessionJson } from '../../task-session.js';
+import { activityLogOf, checkTaskId, entryOf, printDirective, requireSession, sessionJson } from '../../task-session.js';
 
 /** Where a person may put a task: states whose next moves need nothing the reset would have to invent. */
 const TARGETS = ['ERROR', 'PLANNING', 'START'] as const;
@@ -37,7 +37,7 @@ export default async function taskReset(ctx: Context, _args: string[], options: 
     from = s.state;
     return resetTo(s, to as Target, `reset by a person: ${reason}`, now);
   });
-  await (await activityLogOf(ctx)).append([activityEntry({ ...reset, state: from }, { type: 'TASK_RESET', status: 'INFO', message: reason, details: { from, to } }, { now: () => new Date(now) })]);
+  await (await activityLogOf(ctx)).append([entryOf(ctx, { ...reset, state: from }, { type: 'TASK_RESET', status: 'INFO', message: reason, details: { from, to } }, () => new Date(now))]);
   if (ctx.json) {
     ctx.emitJson({ ok: true, ...sessionJson(reset, machine), from, next: printDirective({ ...ctx, out: () => undefined }, reset) });
     return EXIT_OK;
