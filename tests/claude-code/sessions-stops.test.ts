@@ -65,7 +65,7 @@ describe('Claude Code with the Ratchet plugin: refused stops and the loop guards
   });
 
   test('the loop guard: a model that keeps moving and stopping is let go after hooks.maxStopBlocks', { timeout: SESSION_TIMEOUT }, async () => {
-    const dir = initProject({ config: { maxStopBlocks: 2 } });
+    const dir = initProject({ config: { maxStopBlocks: 2, reasoningFlow: 'reasoning' } });
     // Step 0 goes on only with its output handed in (the Johari sections), here on standard input.
     const step0 = ['## SHARE', '## ASK', '## ACKNOWLEDGE', '## EXPLORE'].map((h) => `${h}\n\nThe request is to explain the code; nothing here blocks the work.\n`).join('\n');
     const advance = bash(`ratchet flow advance --session cc-33333333-1 --output - <<'OUTPUT'\n${step0}OUTPUT`);
