@@ -15,6 +15,10 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { register } from 'tsx/esm/api';
+
+register();
+const { fillPostMortem } = await import('../helpers.ts');
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ratchetBin = join(root, 'apps/cli/bin/ratchet.js');
@@ -43,15 +47,10 @@ function project() {
   return dir;
 }
 
-/** The agent's own work between close and submit: every section of the template written, one lesson. */
+/** The agent's own work between close and submit: the suite's own filler (tests/helpers.ts), one lesson. */
 function writePostMortem(dir) {
   const path = join(dir, `postmortems/${TASK}.md`);
-  const text = readFileSync(path, 'utf8')
-    .replace('<!-- What was the task?', 'The task was delivered.\n<!--')
-    .replace('<!-- Facts first', 'It went to plan.\n<!--')
-    .replace('<!--\nWrite each lesson', '**Lesson:** Nothing surprised us.\n**Action:** tell the team the plan held\n\n<!--\nWrite each lesson')
-    .replace('<!-- Open questions', 'None.\n<!--');
-  writeFileSync(path, text);
+  writeFileSync(path, fillPostMortem(readFileSync(path, 'utf8')));
 }
 
 /** The same 17 moves, each as [MCP tool, its arguments, the equivalent argv]. */
