@@ -123,6 +123,31 @@ function compactReport<Ts>(details: fc.RunDetails<Ts>): void {
  * them, else the restored files would read as rolled back by hand.
  */
 export function keep(dir: string): () => void {
+  const { dirs, files } = tree(dir);
+  const journalOf = (rel: string): string | undefined => journalFileFor(join(dir, rel, 'any'));
+  const journals = new Map<string, Buffer | undefined>();
+  for (const rel of ['', ...dirs]) {
+    const file = journalOf(rel);
+    if (file !== undefined && !journals.has(file)) journals.set(file, existsSync(file) ? readFileSync(file) : undefined);
+  }
+  return () => {
+    // Directories a command created since (.ratchet/flows, pins): their journals are dropped.
+    for (const rel of tree(dir).dirs) {
+      const file = journalOf(rel);
+      if (file !== undefined && !journals.has(file)) rmSync(file, { force: true });
+    }
+    for (const [file, bytes] of journals) {
+      if (bytes === undefined) rmSync(file, { force: true });
+      else writeFileSync(file, bytes);
+    }
+    for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });
+    for (const path of dirs) mkdirSync(join(dir, path), { recursive: true });
+    for (const [path, bytes] of files) writeFileSync(join(dir, path), bytes);
+  };
+}
+
+/** Every directory and file under `dir`, by relative path (files with their bytes). */
+function tree(dir: string): { dirs: string[]; files: Map<string, Buffer> } {
   const dirs: string[] = [];
   const files = new Map<string, Buffer>();
   const walk = (rel: string): void => {
@@ -135,37 +160,7 @@ export function keep(dir: string): () => void {
     }
   };
   walk('');
-  const journals = new Map<string, Buffer | undefined>();
-  const keepJournal = (rel: string): void => {
-    const file = journalFileFor(join(dir, rel, 'any'));
-    if (file !== undefined && !journals.has(file)) journals.set(file, existsSync(file) ? readFileSync(file) : undefined);
-  };
-  // Directories a command may create later (.ratchet/flows, pins) are covered when restored: unknown ones are dropped.
-  for (const rel of ['', ...dirs]) keepJournal(rel);
-  return () => {
-    const now: string[] = [];
-    const list = (rel: string): void => {
-      for (const name of readdirSync(join(dir, rel))) {
-        const path = rel === '' ? name : `${rel}/${name}`;
-        if (lstatSync(join(dir, path)).isDirectory()) {
-          now.push(path);
-          list(path);
-        }
-      }
-    };
-    list('');
-    for (const rel of now) {
-      const file = journalFileFor(join(dir, rel, 'any'));
-      if (file !== undefined && !journals.has(file)) rmSync(file, { force: true });
-    }
-    for (const [file, bytes] of journals) {
-      if (bytes === undefined) rmSync(file, { force: true });
-      else writeFileSync(file, bytes);
-    }
-    for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });
-    for (const path of dirs) mkdirSync(join(dir, path), { recursive: true });
-    for (const [path, bytes] of files) writeFileSync(join(dir, path), bytes);
-  };
+  return { dirs, files };
 }
 
 /** `text` with `inserted` at a random place. */
