@@ -35,7 +35,8 @@ export interface AtomicWriteOptions {
 // Metadata steps (stat, open, close, rename) are synchronous: they take microseconds, less than the
 // thread-pool round trip of their async versions. Writing large data and fsync, which can take
 // milliseconds, stay asynchronous so a server's event loop is not held up.
-const fsyncAsync = promisify(fsync);
+/** @internal fsync on the thread pool (see above). */
+export const fsyncAsync = promisify(fsync);
 const SYNC_WRITE_MAX = 64 * 1024;
 
 /**
@@ -124,7 +125,8 @@ async function settleBoth(a: Promise<unknown>, b: Promise<unknown> | undefined):
   if (rb.status === 'rejected') throw rb.reason;
 }
 
-async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
+/** @internal All of `bytes` at the descriptor's position (the end, for one opened to append). */
+export async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
   let done = 0;
   while (done < bytes.length) {
     const length = bytes.length - done;

@@ -3,9 +3,9 @@
  * `append` is a locked rewrite through temp file + rename, not an O_APPEND write: a crash can then
  * never leave a torn last line, and a file with a bad line is refused instead of appended to.
  */
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { fsyncAsync, writeAll, writeFileAtomic } from './atomic-write.js';
 import { NotFoundError, ValidationError, type ValidationIssue } from './errors.js';
 import { parseJson } from './json-parse.js';
 import { confined, lockedUpdate, type WriterOptions } from './locked-update.js';
@@ -95,11 +95,15 @@ export function openJsonl<T>(path: string, options: JsonlOptions<T>): JsonlFile<
   };
 }
 
-/** Cut a torn tail off `file` (creating it if missing), then append `text` and fsync. */
+/**
+ * Cut a torn tail off `file` (creating it if missing), then append `text` and fsync. On a descriptor,
+ * like writeFileAtomic: the FileHandle API loads fs/promises and its dependencies, about 1.5 ms of
+ * every hook call that logs (post-tool-use appends to the activity log on each tool call).
+ */
 async function appendAfterLastNewline(file: string, text: string): Promise<void> {
-  const handle = await open(file, 'a+');
+  const fd = openSync(file, 'a+');
   try {
-    const { size } = await handle.stat();
+    const { size } = fstatSync(fd);
     if (size > 0) {
       // Read backwards to the last newline: a tail without one was never acknowledged.
       const chunk = Buffer.alloc(Math.min(size, 64 * 1024));
@@ -107,18 +111,18 @@ async function appendAfterLastNewline(file: string, text: string): Promise<void>
       let cut = -1;
       while (end > 0 && cut < 0) {
         const start = Math.max(0, end - chunk.length);
-        const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+        const bytesRead = readSync(fd, chunk, 0, end - start, start);
         const at = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
         if (at >= 0) cut = start + at + 1;
         end = start;
       }
       if (cut < 0) cut = 0;
-      if (cut < size) await handle.truncate(cut);
+      if (cut < size) ftruncateSync(fd, cut);
     }
-    await handle.appendFile(text);
-    await handle.sync();
+    await writeAll(fd, Buffer.from(text, 'utf8'));
+    await fsyncAsync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
