@@ -37,4 +37,12 @@ export default tseslint.config(
       globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', Buffer: 'readonly' },
     },
   },
+  {
+    // The CLI's bin is CommonJS (apps/cli/bin/package.json): no ES module loader at each call's start.
+    files: ['apps/cli/bin/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', exports: 'writable', module: 'writable', __dirname: 'readonly', __filename: 'readonly' },
+    },
+  },
 );

@@ -72,11 +72,15 @@ if (!event) {
   } else {
     try {
       const args = ['hook', event];
-      // The bin's fast path, as bin/ratchet.js takes it: the event's own start-up file
-      // (dist/hooks/<event>.js, no command tree), else the full program.
+      // The bin's fast path, as bin/ratchet.js takes it: the event's own start-up file (no command
+      // tree; dist/hooks/<event>.cjs run with the CLI's code cache, or an ES module
+      // dist/hooks/<event>.js, which is all an older CLI has), else the full program.
       const key = event.toLowerCase().replace(/[-_]/g, '');
+      const perCall = join(cli, 'dist', 'hooks', `${key}.cjs`);
       const fast = join(cli, 'dist', 'hooks', `${key}.js`);
-      let code = /^[a-z]{1,32}$/.test(key) && existsSync(fast) ? await (await import(pathToFileURL(fast).href)).main() : undefined;
+      let code;
+      if (/^[a-z]{1,32}$/.test(key) && existsSync(perCall)) code = await (await import(pathToFileURL(join(cli, 'bin', 'compile-cache.js')).href)).runHook(perCall, key, undefined);
+      else if (/^[a-z]{1,32}$/.test(key) && existsSync(fast)) code = await (await import(pathToFileURL(fast).href)).main();
       if (code === undefined) code = await (await import(pathToFileURL(join(cli, 'dist', 'main.js')).href)).run(args);
       // Exit 2 would make Claude Code treat stderr as a refusal: `ratchet hook` never returns it, and a
       // version without `hook` (a usage error) must not block every tool call.

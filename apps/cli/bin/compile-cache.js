@@ -1,5 +1,6 @@
-// Load dist/cli.cjs (the whole program, one CommonJS file) with a V8 code cache, so a call does not
-// parse and compile the same code again. Node 22's module.enableCompileCache() does this for any
+// Load dist/cli.cjs (the whole program, one CommonJS file; or a command area's file, or a per-call
+// hook's dist/hooks/<event>.cjs) with a V8 code cache, so a call does not parse and compile the same
+// code again. Node 22's module.enableCompileCache() does this for any
 // module; Node 20, which Ratchet supports, has nothing for ES modules, so the program ships as one
 // script and this file does it with vm.Script's cachedData (measured in BENCHMARKS.md).
 //
@@ -14,15 +15,16 @@
 // a cache from another V8 or other flags (then it is rewritten); a cache of another build can never
 // be picked up, since the build digest is in the name. Any failure here falls back to a plain
 // compile: the cache only ever makes a call faster.
-const fs = process.getBuiltinModule('node:fs');
-const path = process.getBuiltinModule('node:path');
-const vm = process.getBuiltinModule('node:vm');
-const Module = process.getBuiltinModule('node:module');
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const Module = require('node:module');
 
 const BUILD_LINE = /^\/\/ ratchet-build ([0-9a-f]{16})\n/;
 const AREA = /^[a-z][a-z-]{0,31}$/;
 /** Cache files kept per directory: enough for every area of a few installed versions at once. */
-export const MAX_CACHE_FILES = 64;
+const MAX_CACHE_FILES = 64;
 
 /**
  * The command words of a call, at most two (`plan`, `lint` in `ratchet --cwd x --json plan lint f`):
@@ -43,7 +45,7 @@ function commandWords(args) {
 }
 
 /** The command word of a call, which picks its bundle; undefined without one. */
-export function commandWord(args) {
+function commandWord(args) {
   return commandWords(args)[0];
 }
 
@@ -51,13 +53,13 @@ export function commandWord(args) {
  * The cache key of a call: its command and subcommand (`plan-lint`, `run-next`), since a cache holds
  * the functions the run that wrote it compiled.
  */
-export function cacheKey(args) {
+function cacheKey(args) {
   const words = commandWords(args);
   return words.length === 0 ? 'other' : words.join('-');
 }
 
 /** The cache directory to use, or undefined when caching is off or no safe place exists. */
-export function cacheDir(env = process.env) {
+function cacheDir(env = process.env) {
   const setting = env.RATCHET_COMPILE_CACHE;
   if (setting === 'off' || setting === '0') return undefined;
   if (setting !== undefined && setting !== '') return path.resolve(setting);
@@ -66,7 +68,7 @@ export function cacheDir(env = process.env) {
 }
 
 /** The cache file for this build, Node and command: undefined without a build digest or directory. */
-export function cacheFile(source, key, dir) {
+function cacheFile(source, key, dir) {
   const build = BUILD_LINE.exec(source)?.[1];
   if (build === undefined || dir === undefined) return undefined;
   return path.join(dir, `cli-${build}-${process.version}-${process.arch}-${/^[a-z][a-z-]{0,64}$/.test(key ?? '') ? key : 'other'}.v8`);
@@ -120,7 +122,7 @@ function prune(dir) {
  * The bundle a call runs from: its command word's area bundle (dist/cli-routes.json, written by
  * scripts/bundle.mjs), else the full program (no command, `--help` alone, an unknown command, quickstart).
  */
-export function bundleFor(distDir, args) {
+function bundleFor(distDir, args) {
   const word = commandWord(args);
   if (word !== undefined) {
     try {
@@ -133,21 +135,65 @@ export function bundleFor(distDir, args) {
   return path.join(distDir, 'cli.cjs');
 }
 
+/** The parameters a CommonJS bundle's code sees, as Node's own module wrapper gives them. */
+const CJS_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname'];
+
+/**
+ * Compile the CommonJS bundle `source` (read from `bundlePath`) as a function of `params`, with the
+ * code cache named by `key`. `save()`, called after the run, writes the cache when there was none or
+ * V8 refused it: after, so that it holds the functions the run compiled, not only the top level.
+ */
+function compileCached(bundlePath, source, key, env, params) {
+  const dir = cacheDir(env);
+  const file = dir !== undefined && ownDirectory(dir) ? cacheFile(source, key, dir) : undefined;
+  const cachedData = file === undefined ? undefined : readCache(file);
+  const script = new vm.Script(`(function (${params.join(', ')}) {${source}\n})`, { filename: bundlePath, cachedData });
+  const save = () => {
+    if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) writeCache(file, script.createCachedData());
+  };
+  return { fn: script.runInThisContext(), save };
+}
+
 /**
  * Compile and run the CommonJS bundle `bundlePath`, then call its `run(args)`; returns its exit
  * code. The command and subcommand pick the cache file.
  */
-export async function runBundle(bundlePath, args, env = process.env) {
+async function runBundle(bundlePath, args, env = process.env) {
   const source = fs.readFileSync(bundlePath, 'utf8');
-  const dir = cacheDir(env);
-  const file = dir !== undefined && ownDirectory(dir) ? cacheFile(source, cacheKey(args), dir) : undefined;
-  const cachedData = file === undefined ? undefined : readCache(file);
   // The bundles contain no import(): scripts/bundle.mjs turns each into require().
-  const script = new vm.Script(Module.wrap(source), { filename: bundlePath, cachedData });
+  const { fn, save } = compileCached(bundlePath, source, cacheKey(args), env, CJS_PARAMS);
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, Module.createRequire(bundlePath), module, bundlePath, path.dirname(bundlePath));
+  fn(module.exports, Module.createRequire(bundlePath), module, bundlePath, path.dirname(bundlePath));
   const code = await module.exports.run(args);
-  // After the run, so the cache holds the functions this command compiled, not only the top level.
-  if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) writeCache(file, script.createCachedData());
+  save();
   return code;
 }
+
+/**
+ * Run a per-call hook's CommonJS bundle (dist/hooks/<key>.cjs, `key` the folded event name) with
+ * its own code cache (`hook-<key>`), and return its `main(harness)`: an exit code, or undefined for
+ * "not mine" (an unknown harness: the full program answers). Its few lazy modules are the main ES
+ * module graph's dist/hooks/lazy-<name>.js, loaded through `__ratchetImportLazy` (a vm.Script cannot
+ * run import() itself on Node 20). The Claude Code plugin's shim calls this too.
+ */
+async function runHook(bundlePath, key, harness, env = process.env) {
+  const source = fs.readFileSync(bundlePath, 'utf8');
+  const { fn, save } = compileCached(bundlePath, source, `hook-${key}`, env, [...CJS_PARAMS, '__ratchetModuleUrl', '__ratchetImportLazy']);
+  const dir = path.dirname(bundlePath);
+  const { pathToFileURL } = require('node:url');
+  const importLazy = (name) => import(pathToFileURL(path.join(dir, `lazy-${name}.js`)).href);
+  const module = { exports: {} };
+  fn(module.exports, Module.createRequire(bundlePath), module, bundlePath, dir, pathToFileURL(bundlePath).href, importLazy);
+  const code = await module.exports.main(harness);
+  save();
+  return code;
+}
+
+exports.MAX_CACHE_FILES = MAX_CACHE_FILES;
+exports.commandWord = commandWord;
+exports.cacheKey = cacheKey;
+exports.cacheDir = cacheDir;
+exports.cacheFile = cacheFile;
+exports.bundleFor = bundleFor;
+exports.runBundle = runBundle;
+exports.runHook = runHook;

@@ -1,5 +1,13 @@
 #!/usr/bin/env node
 // Thin entry: everything lives in dist/. Keep this file tiny: it runs on every agent call.
+//
+// CommonJS (bin/package.json), although the package is ES modules: an ES module entry makes Node
+// start its ES module loader, which loads fs/promises, the readline interface and a dozen loader
+// modules before the first line runs, about 4% of every call here (BENCHMARKS.md, "Hook start-up").
+// The program and the per-call hooks are CommonJS scripts run with a code cache (compile-cache.js),
+// so nothing on those paths needs that loader; import() still loads the few ES modules left (the
+// once-per-session hooks and the hooks' lazy modules).
+'use strict';
 const args = process.argv.slice(2);
 
 // `ratchet ... | head`: the reader went away. Stop quietly, as other Unix tools do, instead of
@@ -18,28 +26,45 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   quietOnEpipe();
   // Harnesses probe `ratchet --version` before every session: answer it without building the
   // command tree (the same package.json the program's own --version reads; about 10% of start-up).
-  const { readFileSync } = await import('node:fs');
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  const { readFileSync } = require('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else {
-  // Hooks run on every tool call: `ratchet hook <event> [--harness <name>]` imports the event's own
-  // start-up file (dist/hooks/<event>.js, see src/hook-main.ts), which checks the harness name. The
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      // As an unhandled rejection would end it (exit 1, the stack on stderr).
+      process.exitCode = 1;
+      console.error(err);
+    },
+  );
+}
+
+async function main() {
+  // Hooks run on every tool call: `ratchet hook <event> [--harness <name>]` runs the event's own
+  // start-up file (dist/hooks/<event>.cjs or .js, see src/hook-main.ts), which checks the harness name. The
   // event is folded as parseHookEvent folds it (pre-tool-use, PreToolUse, pre_tool_use); any other
   // form takes the full program. A folded name has no `-`, so it never reaches the `lazy-*` modules
   // that share the directory.
-  let code;
+  const path = require('node:path');
+  const dist = path.join(__dirname, '..', 'dist');
   const harness = args.length === 4 && args[2] === '--harness' ? args[3] : args.length === 3 && args[2].startsWith('--harness=') ? args[2].slice(10) : undefined;
   if (args[0] === 'hook' && (args.length === 2 || harness !== undefined)) {
     const key = args[1].toLowerCase().replace(/[-_]/g, '');
-    const { existsSync } = process.getBuiltinModule('node:fs');
-    const file = new URL(`../dist/hooks/${key}.js`, import.meta.url);
-    if (/^[a-z]{1,32}$/.test(key) && existsSync(file)) code = await (await import(file.href)).main(harness);
+    if (/^[a-z]{1,32}$/.test(key)) {
+      const { existsSync } = require('node:fs');
+      // Per-call events are CommonJS files run with a code cache; the once-per-session ones are ES modules.
+      const perCall = path.join(dist, 'hooks', `${key}.cjs`);
+      const file = path.join(dist, 'hooks', `${key}.js`);
+      let code;
+      if (existsSync(perCall)) code = await require('./compile-cache.js').runHook(perCall, key, harness);
+      else if (existsSync(file)) code = await (await import(require('node:url').pathToFileURL(file).href)).main(harness);
+      if (code !== undefined) return code;
+    }
   }
-  if (code !== undefined) process.exitCode = code;
-  else {
-    quietOnEpipe();
-    // The program is CommonJS files, one per command area, compiled with a V8 code cache (compile-cache.js).
-    const { bundleFor, runBundle } = await import('./compile-cache.js');
-    const dist = process.getBuiltinModule('node:url').fileURLToPath(new URL('../dist/', import.meta.url));
-    process.exitCode = await runBundle(bundleFor(dist, args), args);
-  }
+  quietOnEpipe();
+  // The program is CommonJS files, one per command area, compiled with a V8 code cache (compile-cache.js).
+  const { bundleFor, runBundle } = require('./compile-cache.js');
+  return runBundle(bundleFor(dist, args), args);
 }

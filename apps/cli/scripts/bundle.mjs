@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const cliRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,54 +84,115 @@ await build({
 });
 
 
-// The per-call hooks: one file each, not an entry plus shared chunks, because the ESM loader
-// resolves and reads every chunk of a graph before running any of it, and here each costs start-up
-// time. Their rare dynamic imports (flows, campaigns: the LAZY_HOOK_MODULES) are not inlined but
-// load the main graph's copy; those modules return plain obligations and catch their own errors,
-// since that copy's classes (StoreError) are not these bundles'. No `require` banner: nothing on
-// these paths is CommonJS (commander, the one CJS dependency, is not reachable).
+// The per-call hooks: one file each, not an entry plus shared chunks (every extra file costs each
+// tool call a read and a compile), and CommonJS, so that the bin compiles them with a V8 code cache
+// as it does the program (bin/compile-cache.js `runHook`; Node 20 has no code cache for ES modules).
+// Parsing and compiling a ~100 KB bundle from scratch was about 8% of every hook call's time
+// (BENCHMARKS.md, "Hook start-up").
+//
+// Their rare dynamic imports (flows, campaigns, a shared database's logs: the LAZY_HOOK_MODULES) are
+// not inlined but load the main graph's ES module copy. A script compiled by vm.Script cannot run
+// import() on Node 20 without --experimental-vm-modules, so each such import becomes a small module
+// whose exports (every export of a lazy module is an async function; checked here) call the
+// importer the bin passes to the bundle's wrapper, `__ratchetImportLazy(name)`. Those modules return
+// plain obligations and catch their own errors, since that copy's classes (StoreError) are not these
+// bundles'. No `require` banner: nothing on these paths is CommonJS (commander, the one CJS
+// dependency, is not reachable).
 const lazyHookModules = {
   name: 'lazy-hook-modules',
   setup(b) {
     const names = LAZY_HOOK_MODULES.join('|');
     b.onResolve({ filter: new RegExp(`^\\./(${names})\\.js$`) }, (args) => {
       if (args.kind !== 'dynamic-import') throw new Error(`${args.importer}: import ${args.path} only dynamically (it loads from the main bundle)`);
-      return { path: `./lazy-${args.path.slice(2)}`, external: true };
+      return { path: args.path.slice(2, -3), namespace: 'lazy-hook' };
     });
-  },
-};
-// `import { readSync } from 'node:fs'` makes the ESM loader build a facade of node:fs, reading every
-// export, and its ReadStream getter loads the stream modules (~4 ms here). The per-call hooks never
-// use streams, so they take builtins through process.getBuiltinModule instead: one constant per
-// export, dropped by tree-shaking when unused. Build-time Node lists the exports.
-const builtinsWithoutFacade = {
-  name: 'builtins-without-esm-facade',
-  setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, async (args) => {
-      const names = Object.keys(await import(args.path)).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
-      // Loaded on first use, so a builtin whose imports tree-shaking dropped is never loaded at all.
-      const lines = [`let cached;`, `const m = () => (cached ??= process.getBuiltinModule(${JSON.stringify(args.path)}));`, 'export default /* @__PURE__ */ m();'];
-      for (const name of names) lines.push(`export const ${name} = /* @__PURE__ */ (() => m().${name})();`);
+    b.onLoad({ filter: /.*/, namespace: 'lazy-hook' }, async (args) => {
+      const file = join(cliRoot, 'src', 'hook', `${args.path}.ts`);
+      const source = await readFile(file, 'utf8');
+      const exported = [...source.matchAll(/^export\s+(async\s+function\s+(\w+)|.*)/gm)];
+      const other = exported.filter((m) => m[2] === undefined);
+      if (other.length > 0) throw new Error(`${file}: every export of a lazy hook module must be an async function (found "${other[0][0]}")`);
+      const lines = [`const load = () => __ratchetImportLazy(${JSON.stringify(args.path)});`];
+      for (const m of exported) lines.push(`export const ${m[2]} = async (...args) => (await load()).${m[2]}(...args);`);
       return { contents: lines.join('\n'), loader: 'js' };
     });
   },
 };
-await build({
+// A hook must not pay for builtins it does not use on its path. In CommonJS every builtin an included
+// module imports is required when the bundle starts (and in an ES module, `import { readSync } from
+// 'node:fs'` builds a facade of node:fs whose ReadStream getter loads the stream modules, ~4 ms
+// here). So builtins come through process.getBuiltinModule: one constant per export, dropped by
+// tree-shaking when unused. A builtin that a bare `node` has not loaded yet (fs/promises pulls in
+// the readline interface and the watchers, ~1.5 ms; os) is loaded on first call instead: its
+// plain functions (lower-case names; classes and values stay constants) become wrappers, since a
+// constant would load it as soon as any included module names one of them. Build-time Node lists
+// the exports.
+const PRELOADED_BUILTINS = new Set(['node:fs', 'node:path', 'node:buffer', 'node:util', 'node:url', 'node:events', 'node:module', 'node:vm']);
+const builtinsOnFirstUse = {
+  name: 'builtins-on-first-use',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, async (args) => {
+      const builtin = await import(args.path);
+      const names = Object.keys(builtin).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+      const lines = [`let cached;`, `const m = () => (cached ??= process.getBuiltinModule(${JSON.stringify(args.path)}));`, 'export default /* @__PURE__ */ m();'];
+      for (const name of names) {
+        const onCall = !PRELOADED_BUILTINS.has(args.path) && typeof builtin[name] === 'function' && /^[a-z]/.test(name);
+        lines.push(onCall ? `export function ${name}(...a) { return m().${name}(...a); }` : `export const ${name} = /* @__PURE__ */ (() => m().${name})();`);
+      }
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+const perCallHooks = await build({
   absWorkingDir: cliRoot,
   entryPoints: PER_CALL_HOOKS.map((key) => `src/hook/fast/${key}.ts`),
   outdir: 'dist/hooks',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   splitting: false,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
+  // vm.Script has no import(): what is left (a bundled module's lazy import) becomes a call in the file.
+  supported: { 'dynamic-import': false },
   conditions: ['@ratchet/source'],
-  sourcemap: true,
+  sourcemap: 'external',
   minify: true,
-  plugins: [lazyHookModules, builtinsWithoutFacade],
+  define: { 'import.meta.url': '__ratchetModuleUrl' },
+  plugins: [lazyHookModules, builtinsOnFirstUse],
+  // What each per-call file carries, by source module: `node scripts/hook-bundle-report.mjs` reads it
+  // (every KB here is parsed at each tool call's start).
+  metafile: true,
+  write: false,
   logLevel: 'warning',
 });
+for (const out of perCallHooks.outputFiles) {
+  // An import() esbuild could not follow (a variable specifier) would become require(variable),
+  // which cannot load an ES module: the hooks must not reach one.
+  if (!out.path.endsWith('.map') && /require\((?!"node:)/.test(out.text)) throw new Error(`${out.path}: a require() of something other than a node: builtin (an import() the bundle could not follow?)`);
+}
+await writeDigested(perCallHooks.outputFiles);
+await writeFile(join(cliRoot, 'dist', 'hooks', 'meta.json'), JSON.stringify(perCallHooks.metafile));
+
+/**
+ * Write esbuild's output files, each script with a first line naming its build by a digest of its
+ * code (bin/compile-cache.js names the cache file by it: a rebuilt bundle can never be run with the
+ * bytecode of an earlier one; V8 itself only checks the source's length), and its map shifted by
+ * that one line.
+ */
+async function writeDigested(outputFiles) {
+  for (const out of outputFiles) {
+    if (out.path.endsWith('.map')) {
+      const map = JSON.parse(out.text);
+      map.mappings = `;${map.mappings}`;
+      await writeFile(out.path, JSON.stringify(map));
+    } else {
+      const id = createHash('sha256').update(out.contents).digest('hex').slice(0, 16);
+      await writeFile(out.path, `// ratchet-build ${id}\n${out.text}\n//# sourceMappingURL=${basename(out.path)}.map\n`);
+    }
+  }
+}
 
 // The program as the bin runs it: CommonJS files that bin/ratchet.js compiles with a V8 code cache
 // (bin/compile-cache.js). Node 20 has no code cache for ES modules (module.enableCompileCache()
@@ -145,10 +206,8 @@ await build({
 // word to its file; a test holds it to AREAS.
 //
 // The ESM build above stays: it is the library entry (dist/index.js, which the MCP server imports),
-// the hooks' bundles and the module graph the start-up tests inspect; its lazy import boundaries are
+// the once-per-session hooks, the per-call hooks' lazy modules and the module graph the start-up tests inspect; its lazy import boundaries are
 // the same here, where esbuild keeps each dynamically imported module's initialisation lazy.
-// Each file's first line carries a digest of its code, which names its cache file: a rebuilt bundle
-// can never be run with the bytecode of an earlier one (V8 itself only checks the source's length).
 const areasSource = await readFile(join(cliRoot, 'src', 'areas.ts'), 'utf8');
 const AREA_ROUTES = [...areasSource.matchAll(/\{ name: '([a-z-]+)', commands: \[([^\]]*)\]/g)].map((m) => ({ name: m[1], commands: [...m[2].matchAll(/'([a-z-]+)'/g)].map((c) => c[1]) }));
 if (AREA_ROUTES.length < 10) throw new Error(`src/areas.ts: expected the AREAS entries as "{ name: '...', commands: [...] ...", found ${AREA_ROUTES.length}`);
@@ -181,17 +240,7 @@ async function buildProgramBundle(file, area) {
     write: false,
     logLevel: 'warning',
   });
-  for (const out of result.outputFiles) {
-    if (out.path.endsWith('.map')) {
-      // One line is prepended to the code below: shift every mapping down by one.
-      const map = JSON.parse(out.text);
-      map.mappings = `;${map.mappings}`;
-      await writeFile(out.path, JSON.stringify(map));
-    } else {
-      const id = createHash('sha256').update(out.contents).digest('hex').slice(0, 16);
-      await writeFile(out.path, `// ratchet-build ${id}\n${out.text}\n//# sourceMappingURL=${file}.cjs.map\n`);
-    }
-  }
+  await writeDigested(result.outputFiles);
 }
 
 const ownBundles = AREA_ROUTES.filter((a) => !FULL_PROGRAM_AREAS.includes(a.name));

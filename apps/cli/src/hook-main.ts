@@ -1,6 +1,7 @@
 /**
  * The bin's fast path for `ratchet hook <event>`: hooks run on every tool call, so each event has
- * its own start-up bundle (dist/hooks/<event>.js, built from src/hook/fast/) that answers without
+ * its own start-up bundle (dist/hooks/<event>.cjs for the per-call events, run with a code cache by
+ * bin/compile-cache.js; dist/hooks/<event>.js for the rest; built from src/hook/fast/) that answers without
  * building the commander tree and loads only that event's code, as one file. `ratchet hook --help`
  * and any other form go through the full program, which registers the same command.
  */

@@ -1,6 +1,6 @@
 /**
- * The bin runs dist/cli.cjs with a V8 code cache (bin/compile-cache.js). The cache may only ever
- * make a call faster: same output with or without it, a damaged or foreign cache ignored and
+ * The bin runs dist/cli.cjs (and the per-call hooks' dist/hooks/<event>.cjs) with a V8 code cache
+ * (bin/compile-cache.js). The cache may only ever make a call faster: same output with or without it, a damaged or foreign cache ignored and
  * replaced, a cache of another build never picked up, nothing written where it is turned off, no
  * file name built from a hostile argument, and concurrent first calls leave one whole file.
  */
@@ -113,6 +113,30 @@ describe('the code cache of the bundled program', () => {
     const r = ratchet(['--cwd', dir, 'plan', 'lint', 'plan.txt'], { RATCHET_COMPILE_CACHE: store });
     expect(r.status).toBe(0);
     expect(v8Files(store)).toEqual([]);
+  });
+
+  test.skipIf(!built)('a per-call hook runs with its own cache, the same answer with, without and with a damaged one', { timeout: 120_000 }, () => {
+    const dir = project();
+    const store = join(dir, 'cache');
+    for (const args of [['init', '--quiet'], ['task', 'start', '--task-id', 'T-1', '--no-network', '--quiet']]) expect(ratchet(['--cwd', dir, ...args], {}).status).toBe(0);
+    // PLANNING: a Write outside plans/ is denied (the hook read the session, the config, the dialect).
+    const payload = JSON.stringify({ session_id: 's-1', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(dir, 'a.js'), content: 'x' } });
+    const hook = (cacheSetting: string) => spawnSync(process.execPath, [BIN, 'hook', 'pre-tool-use'], { input: payload, encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: dir, RATCHET_COMPILE_CACHE: cacheSetting }, timeout: 60_000 });
+    const first = hook(store);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain('"permissionDecision":"deny"');
+    const files = v8Files(store);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^cli-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}-hook-pretooluse\\.v8$`));
+    const written = statSync(join(store, files[0]!)).mtimeMs;
+    expect(hook(store).stdout).toBe(first.stdout);
+    expect(statSync(join(store, files[0]!)).mtimeMs).toBe(written);
+    expect(hook('off').stdout).toBe(first.stdout);
+    writeFileSync(join(store, files[0]!), 'not a code cache');
+    const damaged = hook(store);
+    expect(damaged.status, damaged.stderr).toBe(0);
+    expect(damaged.stdout).toBe(first.stdout);
+    expect(readFileSync(join(store, files[0]!)).length).toBeGreaterThan(1000);
   });
 
   test('where the cache lives: the setting, XDG, then ~/.cache; off turns it off', () => {

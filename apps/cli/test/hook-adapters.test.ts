@@ -5,7 +5,7 @@
  * from. Bad input too: a hostile `__proto__`, arguments as a JSON string, patches with CRLF and
  * look-alike headers, prompts wrapped by the harness.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,13 +37,15 @@ describe('the event table', () => {
     expect(harnessEventName('gemini', 'subagent-stop')).toBeUndefined();
   });
 
-  test('the built start-up files: a self-contained one per per-call event (no shared chunk), the rest on the main graph', () => {
+  test('the built start-up files: a self-contained CommonJS one per per-call event, the rest on the main graph', () => {
     const dist = fileURLToPath(new URL('../dist/hooks/', import.meta.url));
     for (const e of HOOK_EVENT_TABLE) {
-      const text = readFileSync(join(dist, `${fastKey(e.event)}.js`), 'utf8');
-      // A per-call file imports no chunk of the main graph statically; the others do (they share it).
-      const chunkImport = /from"\.\.\/[^"]+-[A-Z0-9]{8}\.js"/.test(text);
-      expect(chunkImport, e.event).toBe(!e.perCall);
+      // A per-call event has only its .cjs file (run with a code cache), importing nothing; the
+      // others are ES modules that import the main graph's chunks (they share it).
+      expect(existsSync(join(dist, `${fastKey(e.event)}.cjs`)), e.event).toBe(e.perCall);
+      expect(existsSync(join(dist, `${fastKey(e.event)}.js`)), e.event).toBe(!e.perCall);
+      const text = readFileSync(join(dist, `${fastKey(e.event)}.${e.perCall ? 'cjs' : 'js'}`), 'utf8');
+      expect(/from"\.\.\/[^"]+-[A-Z0-9]{8}\.js"/.test(text), e.event).toBe(!e.perCall);
     }
   });
 

@@ -1,9 +1,10 @@
 /**
- * `ratchet hook <event>` start-up: the bin imports dist/hooks/<event>.js. Every event has one; the
- * per-call events (pre-tool-use, post-tool-use, stop, subagent-stop) are single files that import
- * only node builtins and, lazily, the two modules that read flows and campaigns from the main graph
- * (a split graph costs every tool call a file read per chunk). The spellings the bin accepts all
- * reach the same answer as the full program.
+ * `ratchet hook <event>` start-up: the bin runs dist/hooks/<event>.cjs (per-call events, with a code
+ * cache) or imports dist/hooks/<event>.js (the once-per-session ones). Every event has one; the
+ * per-call events (pre-tool-use, post-tool-use, stop, subagent-stop) are single files that load only
+ * node builtins and, lazily, the modules that read flows, campaigns and a shared database from the
+ * main graph (a split graph costs every tool call a file read per chunk). The spellings the bin
+ * accepts all reach the same answer as the full program.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -22,21 +23,20 @@ describe('hook start-up bundles', () => {
   test('every hook event has its source entry and its built file', () => {
     const sources = readdirSync(fileURLToPath(new URL('../src/hook/fast/', import.meta.url))).map((f) => f.replace(/\.ts$/, ''));
     expect(sources.sort()).toEqual(HOOK_EVENTS.map(key).sort());
-    for (const event of HOOK_EVENTS) expect(existsSync(join(DIST, 'hooks', `${key(event)}.js`)), event).toBe(true);
+    for (const event of HOOK_EVENTS) expect(existsSync(join(DIST, 'hooks', `${key(event)}.${PER_CALL.includes(event) ? 'cjs' : 'js'}`)), event).toBe(true);
   });
 
   test.each(PER_CALL)('%s is one self-contained file', (event) => {
-    const code = readFileSync(join(DIST, 'hooks', `${key(event)}.js`), 'utf8');
-    const statics = [...code.matchAll(/(?:^|[;}\s])import(?:[\w\s{},$*]*?from)?\s*"([^"]+)"/g)].map((m) => m[1]!);
-    const dynamics = [...code.matchAll(/import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
-    // A specifier starts with a letter, `@`, `.` or `/` (the command-effects table has keys like `"memory import"`).
-    expect(statics.filter((s) => /^[@./A-Za-z]/.test(s) && !s.startsWith('node:'))).toEqual([]);
+    const code = readFileSync(join(DIST, 'hooks', `${key(event)}.cjs`), 'utf8');
+    // Builtins come through process.getBuiltinModule on first use; nothing is required or imported
+    // (a vm.Script cannot run import() on Node 20, so one left in the file would throw).
+    expect(code).not.toMatch(/\brequire\(/);
+    expect(code).not.toMatch(/\bimport\(/);
     // Stop's lazy readers of flows and campaigns; post-tool-use's append to a shared database's log;
     // every event's record of a refusal in a shared database's refusal log (run.ts).
-    const lazy = [...(event.includes('stop') ? ['./lazy-claim-obligations.js', './lazy-flow-obligations.js'] : event === 'post-tool-use' ? ['./lazy-activity-shared.js'] : []), './lazy-refusal-shared.js'];
-    expect(new Set(dynamics.filter((s) => !s.startsWith('node:')))).toEqual(new Set(lazy));
-    // commander (the one CommonJS dependency, with its require banner) never reaches a hook.
-    expect(code).not.toContain('createRequire');
+    const lazy = [...(event.includes('stop') ? ['claim-obligations', 'flow-obligations'] : event === 'post-tool-use' ? ['activity-shared'] : []), 'refusal-shared'];
+    expect(new Set([...code.matchAll(/__ratchetImportLazy\("([a-z-]+)"\)/g)].map((m) => m[1]))).toEqual(new Set(lazy));
+    for (const name of lazy) expect(existsSync(join(DIST, 'hooks', `lazy-${name}.js`)), name).toBe(true);
   });
 
   test('every spelling of an event gets the same answer as the full program', { timeout: 60_000 }, () => {
