@@ -14,6 +14,10 @@ export { run } from './main.js';
 export type { CommandAction, Context, Io, GlobalOptions } from './context.js';
 export { CliError } from './errors.js';
 export { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from './exit-codes.js';
+// The typed application layer the MCP server calls (no argv, no printed output): src/operations/.
+export { invokeOperation, type OperationOutcome, type OperationResult } from './operations/invoke.js';
+export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLessonsInput, type LessonStatusName, type ListLessonsInput } from './operations/lessons-input.js';
+export { lessonsOperations } from './operations/lessons-api.js';
 // What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's
 // tool annotations and its coverage test read it).
 export { COMMAND_EFFECTS, effectOf, type CommandEffect, type Effect } from './command-effects.js';

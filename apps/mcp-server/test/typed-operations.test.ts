@@ -1,0 +1,84 @@
+/**
+ * Tools of an area with typed operations (the lessons area) call the CLI's operation with their
+ * arguments as its input and return its result document: no argv is built, nothing printed is
+ * parsed, and the answer is the one `ratchet --json` gives for the same command, errors included.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TOOLS } from '../src/tools/index.js';
+import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected } from './helpers.js';
+
+const LESSONS = ['lessons_extract', 'lessons_apply', 'lessons_list'];
+
+/** `ratchet --json <args>` in `dir`: its exit code and document. */
+function cliJson(dir: string, args: string[]): { status: number | null; document: unknown } {
+  const r = spawnSync(process.execPath, [ratchetBin, '--json', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, RATCHET_ACTOR: 'agent' }, timeout: 60_000 });
+  return { status: r.status, document: JSON.parse(r.stdout) as unknown };
+}
+
+describe('tools that run typed operations', () => {
+  let dir: string;
+  let server: Connected;
+  beforeAll(async () => {
+    dir = tempDir('ratchet-mcp-typed-');
+    ratchet(['init', '--quiet'], dir);
+    server = await connect(dir, { RATCHET_MCP_TOOLS: 'all' });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test('the lessons tools are operations, not command lines', () => {
+    for (const name of LESSONS) {
+      const spec = TOOLS.find((t) => t.name === name)!;
+      expect(typeof spec.operation, name).toBe('function');
+      expect(spec.argv, name).toBeUndefined();
+    }
+  });
+
+  test('each answers as `ratchet --json` does: a list, an extract, a dry run, and a lessons file edited by hand (refused, exit 2)', { timeout: 120_000 }, async () => {
+    mkdirSync(join(dir, 'postmortems'), { recursive: true });
+    writeFileSync(
+      join(dir, 'postmortems/T-9.md'),
+      '# Post-mortem\n\n**Task:** T-9\n\n## Corrective Actions & Lessons Learned\n\n**Lesson:** The build step needs the cache warmed first.\n**Action:** tell the team to warm the cache before building\n',
+    );
+    const extracted = await call(server, 'lessons_extract', { postmortem: 'postmortems/T-9.md' });
+    expect(extracted.isError, JSON.stringify(extracted.content)).toBeFalsy();
+    expect(extracted.structuredContent).toMatchObject({ ok: true, task_id: 'T-9', lessons: 'knowledge_core/lessons.jsonl', found: 1 });
+    // Extracting again adds nothing, through either face: the same document but for `added`.
+    const again = cliJson(dir, ['lessons', 'extract', 'postmortems/T-9.md']);
+    expect(again.status).toBe(0);
+    expect(again.document).toEqual({ ...extracted.structuredContent, added: [] });
+
+    const listed = await call(server, 'lessons_list', { status: 'manual' });
+    expect(listed.structuredContent).toEqual(cliJson(dir, ['lessons', 'list', '--status', 'manual']).document);
+    expect((listed.structuredContent as { lessons: unknown[] }).lessons).toHaveLength(1);
+
+    const dry = await call(server, 'lessons_apply', { dry_run: true });
+    expect(dry.isError, JSON.stringify(dry.content)).toBeFalsy();
+    expect(dry.structuredContent).toMatchObject({ ok: true, dryRun: true });
+
+    // A line added by hand: Ratchet did not write it, so both faces refuse the file (doctor names it).
+    writeFileSync(join(dir, 'knowledge_core/lessons.jsonl'), `${'{"not": "a lesson"'}\n`, { flag: 'a' });
+    const corrupt = await call(server, 'lessons_list');
+    const cli = cliJson(dir, ['lessons', 'list']);
+    expect(cli.status).toBe(2);
+    expect(corrupt.isError).toBe(true);
+    expect(corrupt.structuredContent).toEqual(cli.document);
+    expect(corrupt.structuredContent).toMatchObject({ ok: false, error: { code: 'tampered' } });
+    expect(errorText(corrupt)).toContain('knowledge_core/lessons.jsonl');
+  });
+
+  test('an input error is the CLI error document and message; the file is never written', { timeout: 60_000 }, async () => {
+    const before = readFileSync(join(dir, 'knowledge_core/lessons.jsonl'));
+    const missing = await call(server, 'lessons_extract', { postmortem: 'postmortems/none.md' });
+    const cli = cliJson(dir, ['lessons', 'extract', 'postmortems/none.md']);
+    expect(cli.status).toBe(2);
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent).toEqual(cli.document);
+    expect(errorText(missing)).toContain('postmortems/none.md');
+    expect(readFileSync(join(dir, 'knowledge_core/lessons.jsonl'))).toEqual(before);
+  });
+});
