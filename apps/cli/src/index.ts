@@ -18,6 +18,8 @@ export { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from './exit-codes.js';
 export { invokeOperation, type OperationOutcome, type OperationResult } from './operations/invoke.js';
 export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLessonsInput, type LessonStatusName, type ListLessonsInput } from './operations/lessons-input.js';
 export { lessonsOperations } from './operations/lessons-api.js';
+export type { AssessTurnInput, OwnerName } from './operations/goals-input.js';
+export { goalsOperations } from './operations/goals-api.js';
 // What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's
 // tool annotations and its coverage test read it).
 export { COMMAND_EFFECTS, effectOf, type CommandEffect, type Effect } from './command-effects.js';

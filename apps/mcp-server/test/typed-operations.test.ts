@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TOOLS } from '../src/tools/index.js';
 import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected } from './helpers.js';
 
-const LESSONS = ['lessons_extract', 'lessons_apply', 'lessons_list'];
+const TYPED = ['lessons_extract', 'lessons_apply', 'lessons_list', 'turn_assess'];
 
 /** `ratchet --json <args>` in `dir`: its exit code and document. */
 function cliJson(dir: string, args: string[]): { status: number | null; document: unknown } {
@@ -30,8 +30,8 @@ describe('tools that run typed operations', () => {
     await server?.close();
   });
 
-  test('the lessons tools are operations, not command lines', () => {
-    for (const name of LESSONS) {
+  test('the lessons tools and turn_assess are operations, not command lines', () => {
+    for (const name of TYPED) {
       const spec = TOOLS.find((t) => t.name === name)!;
       expect(typeof spec.operation, name).toBe('function');
       expect(spec.argv, name).toBeUndefined();
@@ -80,5 +80,18 @@ describe('tools that run typed operations', () => {
     expect(missing.structuredContent).toEqual(cli.document);
     expect(errorText(missing)).toContain('postmortems/none.md');
     expect(readFileSync(join(dir, 'knowledge_core/lessons.jsonl'))).toEqual(before);
+  });
+
+  test('turn_assess is the assessment `ratchet turn assess --json` prints, with its options as the input', { timeout: 60_000 }, async () => {
+    ratchet(['goals', 'add', 'keep the build green', '--priority', '3'], dir);
+    ratchet(['goals', 'add', 'write the release notes', '--priority', '1'], dir);
+    const typed = await call(server, 'turn_assess', { limit: 1, query: 'release notes' });
+    expect(typed.isError, JSON.stringify(typed.content)).toBeFalsy();
+    const cli = cliJson(dir, ['turn', 'assess', '--limit', '1', '--query', 'release notes']);
+    expect(cli.status).toBe(0);
+    expect(typed.structuredContent).toEqual(cli.document);
+    expect(typed.structuredContent).toMatchObject({ $schema: expect.stringContaining('turn-assess.v1') as unknown, ok: true });
+    // The query ranks the release notes first.
+    expect(JSON.stringify(typed.structuredContent).indexOf('release notes')).toBeLessThan(JSON.stringify(typed.structuredContent).indexOf('build green'));
   });
 });
