@@ -14,7 +14,7 @@ import type { OperationResult } from './invoke.js';
 export type { AssessTurnInput, GoalsLocation } from './goals-input.js';
 
 // goals-input.ts's owner names are the library's, exactly.
-const sameOwners: [Exclude<Owner, OwnerName> | Exclude<OwnerName, Owner>] extends [never] ? true : never = true;
+const sameOwners: [Exclude<Owner, OwnerName>] extends [never] ? ([Exclude<OwnerName, Owner>] extends [never] ? true : never) : never = true;
 void sameOwners;
 
 /** What to look at when a turn starts: top goals, pending actions by utility, open questions. */
