@@ -20,6 +20,8 @@ export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLess
 export { lessonsOperations } from './operations/lessons-api.js';
 export type { AssessTurnInput, OwnerName } from './operations/goals-input.js';
 export { goalsOperations } from './operations/goals-api.js';
+export type { TaskSessionInput } from './operations/orchestrator-input.js';
+export { orchestratorOperations } from './operations/orchestrator-api.js';
 // What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's
 // tool annotations and its coverage test read it).
 export { COMMAND_EFFECTS, effectOf, type CommandEffect, type Effect } from './command-effects.js';

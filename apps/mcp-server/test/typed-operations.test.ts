@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TOOLS } from '../src/tools/index.js';
 import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected } from './helpers.js';
 
-const TYPED = ['lessons_extract', 'lessons_apply', 'lessons_list', 'turn_assess'];
+const TYPED = ['lessons_extract', 'lessons_apply', 'lessons_list', 'turn_assess', 'run_status', 'run_next'];
 
 /** `ratchet --json <args>` in `dir`: its exit code and document. */
 function cliJson(dir: string, args: string[]): { status: number | null; document: unknown } {
@@ -30,7 +30,7 @@ describe('tools that run typed operations', () => {
     await server?.close();
   });
 
-  test('the lessons tools and turn_assess are operations, not command lines', () => {
+  test('the lessons tools, turn_assess, run_status and run_next are operations, not command lines', () => {
     for (const name of TYPED) {
       const spec = TOOLS.find((t) => t.name === name)!;
       expect(typeof spec.operation, name).toBe('function');
@@ -93,5 +93,37 @@ describe('tools that run typed operations', () => {
     expect(typed.structuredContent).toMatchObject({ $schema: expect.stringContaining('turn-assess.v1') as unknown, ok: true });
     // The query ranks the release notes first.
     expect(JSON.stringify(typed.structuredContent).indexOf('release notes')).toBeLessThan(JSON.stringify(typed.structuredContent).indexOf('build green'));
+  });
+
+  test('run_status and run_next answer as `ratchet --json run status|next` do, before a task and during one (exit 1 of next is its result)', { timeout: 120_000 }, async () => {
+    const project = tempDir('ratchet-mcp-typed-run-');
+    ratchet(['init', '--quiet'], project);
+    const own = await connect(project);
+    try {
+      const compare = async (tool: string, args: string[]) => {
+        const typed = await call(own, tool);
+        const cli = cliJson(project, args);
+        expect(typed.structuredContent, tool).toEqual(cli.document);
+        return { typed, cli };
+      };
+      const none = await compare('run_status', ['run', 'status']);
+      expect(none.typed.structuredContent).toMatchObject({ ok: true, session: null, state: 'START' });
+      // No task: run next exits 1 with the instruction, a result (findings), not a tool error.
+      const idle = await compare('run_next', ['run', 'next']);
+      expect(idle.cli.status).toBe(1);
+      expect(idle.typed.isError).toBeFalsy();
+      ratchet(['task', 'start', '--task-id', 'T-3', '--no-network', '--quiet'], project);
+      writeFileSync(join(project, 'plan.txt'), 'set_plan p\nplan_step_complete go\nrun_in_bash_session close\n');
+      ratchet(['run', 'plan', 'plan.txt', '--quiet'], project);
+      const status = await compare('run_status', ['run', 'status']);
+      expect(status.typed.structuredContent).toMatchObject({ ok: true, session: { taskId: 'T-3', state: 'EXECUTING' } });
+      const next = await compare('run_next', ['run', 'next']);
+      expect(next.cli.status).toBe(0);
+      expect(next.typed.structuredContent).toMatchObject({ ok: true, state: 'EXECUTING', next: { step: { line: 'set_plan p' } } });
+      // A session path outside the project is refused before the operation runs.
+      expect(errorText(await call(own, 'run_status', { session: '../elsewhere.json' }))).toMatch(/outside|project/);
+    } finally {
+      await own.close();
+    }
   });
 });
