@@ -1,6 +1,8 @@
 /**
- * Runs one tool as a `ratchet` command in this process (the CLI's own command layer, with a
- * capturing Io) and turns what it printed and its exit code into an MCP tool result.
+ * Runs one tool in this process and turns its outcome into an MCP tool result: a typed operation of
+ * the CLI's application layer (its result document comes back as a value), or, for an area without
+ * typed operations yet, a `ratchet` command run through the CLI's command layer with a capturing Io
+ * (what it printed is parsed).
  */
 import { EXIT_OK, EXIT_PROBLEMS, run, type OperationOutcome } from '@ratchet/cli';
 import { resolveInsideRoot } from '@ratchet/store';
