@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TOOLS } from '../src/tools/index.js';
 import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected } from './helpers.js';
 
-const TYPED = ['lessons_extract', 'lessons_apply', 'lessons_list', 'turn_assess', 'run_status', 'run_next'];
+const TYPED = ['lessons_extract', 'lessons_apply', 'lessons_list', 'turn_assess', 'run_status', 'run_next', 'flow_list', 'flow_status'];
 
 /** `ratchet --json <args>` in `dir`: its exit code and document. */
 function cliJson(dir: string, args: string[]): { status: number | null; document: unknown } {
@@ -30,7 +30,7 @@ describe('tools that run typed operations', () => {
     await server?.close();
   });
 
-  test('the lessons tools, turn_assess, run_status and run_next are operations, not command lines', () => {
+  test('the lessons tools, turn_assess, run_status, run_next, flow_list and flow_status are operations, not command lines', () => {
     for (const name of TYPED) {
       const spec = TOOLS.find((t) => t.name === name)!;
       expect(typeof spec.operation, name).toBe('function');
@@ -122,6 +122,35 @@ describe('tools that run typed operations', () => {
       expect(next.typed.structuredContent).toMatchObject({ ok: true, state: 'EXECUTING', next: { step: { line: 'set_plan p' } } });
       // A session path outside the project is refused before the operation runs.
       expect(errorText(await call(own, 'run_status', { session: '../elsewhere.json' }))).toMatch(/outside|project/);
+    } finally {
+      await own.close();
+    }
+  });
+
+  test('flow_list and flow_status answer as `ratchet --json flow list|status` do: flows, a started session, one session, and an unreadable one (exit 1)', { timeout: 120_000 }, async () => {
+    const project = tempDir('ratchet-mcp-typed-flow-');
+    ratchet(['init', '--quiet'], project);
+    const own = await connect(project, { RATCHET_MCP_TOOLS: 'all' });
+    try {
+      const same = async (tool: string, args: Record<string, unknown>, cliArgs: string[]) => {
+        const typed = await call(own, tool, args);
+        const cli = cliJson(project, cliArgs);
+        expect(typed.structuredContent, tool).toEqual(cli.document);
+        return { typed, cli };
+      };
+      const listed = await same('flow_list', {}, ['flow', 'list']);
+      expect((listed.typed.structuredContent as { flows: { name: string }[] }).flows.map((f) => f.name)).toContain('reasoning');
+      ratchet(['flow', 'start', 'reasoning', '--session', 's1', '--input', 'query=why', '--quiet'], project);
+      const one = await same('flow_status', { session: 's1' }, ['flow', 'status', '--session', 's1']);
+      expect(one.typed.structuredContent).toMatchObject({ ok: true, session: { id: 's1', status: 'EXECUTING' } });
+      await same('flow_status', {}, ['flow', 'status']);
+      // A session file edited by hand is unreadable: listed as such, exit 1, and the tool an error with the document.
+      writeFileSync(join(project, '.ratchet/flows/s1.json'), '{"broken": ');
+      const bad = await same('flow_status', {}, ['flow', 'status']);
+      expect(bad.cli.status).toBe(1);
+      expect(bad.typed.isError).toBe(true);
+      expect((bad.typed.structuredContent as { unreadableSessions: unknown[] }).unreadableSessions).toHaveLength(1);
+      await same('flow_list', {}, ['flow', 'list']);
     } finally {
       await own.close();
     }
