@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TOOLS } from '../src/tools/index.js';
 import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected } from './helpers.js';
 
-const TYPED = ['lessons_extract', 'lessons_apply', 'lessons_list', 'turn_assess', 'run_status', 'run_next', 'flow_list', 'flow_status'];
+const TYPED = ['lessons_extract', 'lessons_apply', 'lessons_list', 'turn_assess', 'run_status', 'run_next', 'flow_list', 'flow_status', 'workspace_show', 'workspace_list'];
 
 /** `ratchet --json <args>` in `dir`: its exit code and document. */
 function cliJson(dir: string, args: string[]): { status: number | null; document: unknown } {
@@ -30,7 +30,7 @@ describe('tools that run typed operations', () => {
     await server?.close();
   });
 
-  test('the lessons tools, turn_assess, run_status, run_next, flow_list and flow_status are operations, not command lines', () => {
+  test('the lessons, run, flow and workspace read tools and turn_assess are operations, not command lines', () => {
     for (const name of TYPED) {
       const spec = TOOLS.find((t) => t.name === name)!;
       expect(typeof spec.operation, name).toBe('function');
@@ -151,6 +151,31 @@ describe('tools that run typed operations', () => {
       expect(bad.typed.isError).toBe(true);
       expect((bad.typed.structuredContent as { unreadableSessions: unknown[] }).unreadableSessions).toHaveLength(1);
       await same('flow_list', {}, ['flow', 'list']);
+    } finally {
+      await own.close();
+    }
+  });
+
+  test('workspace_show and workspace_list answer as `ratchet --json workspace show|list` do; a bad seq is the same usage error', { timeout: 120_000 }, async () => {
+    const project = tempDir('ratchet-mcp-typed-ws-');
+    ratchet(['init', '--quiet'], project);
+    writeFileSync(join(project, 'plan.json'), JSON.stringify({ objective: 'docs', tasks: [{ seq: '001', slug: 'outline', delta: ['docs/outline.md'], verify: 'true' }] }));
+    ratchet(['campaign', 'create', 'docs', '--quiet'], project);
+    ratchet(['campaign', 'add-tasks', 'plan.json', '--quiet'], project);
+    ratchet(['campaign', 'ready', '--claim', 'b1', '--quiet'], project);
+    ratchet(['workspace', 'create', '001', '--runner', 'b1', '--quiet'], project);
+    const own = await connect(project, { RATCHET_MCP_TOOLS: 'all' });
+    try {
+      const shown = await call(own, 'workspace_show', { seq: '1' });
+      expect(shown.structuredContent).toEqual(cliJson(project, ['workspace', 'show', '001']).document);
+      expect(JSON.stringify(shown.structuredContent)).toContain('docs/outline.md');
+      const listed = await call(own, 'workspace_list');
+      expect(listed.structuredContent).toEqual(cliJson(project, ['workspace', 'list']).document);
+      const bad = await call(own, 'workspace_show', { seq: 'one' });
+      const cli = cliJson(project, ['workspace', 'show', 'one']);
+      expect(cli.status).toBe(2);
+      expect(bad.structuredContent).toEqual(cli.document);
+      expect(errorText(bad)).toContain('not a task seq');
     } finally {
       await own.close();
     }
