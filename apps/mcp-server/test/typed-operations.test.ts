@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TOOLS } from '../src/tools/index.js';
 import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected } from './helpers.js';
 
-const TYPED = ['lessons_extract', 'lessons_apply', 'lessons_list', 'turn_assess', 'run_status', 'run_next', 'flow_list', 'flow_status', 'workspace_show', 'workspace_list'];
+const TYPED = ['lessons_extract', 'lessons_apply', 'lessons_list', 'turn_assess', 'run_status', 'run_next', 'flow_list', 'flow_status', 'workspace_show', 'workspace_list', 'memory_query'];
 
 /** `ratchet --json <args>` in `dir`: its exit code and document. */
 function cliJson(dir: string, args: string[]): { status: number | null; document: unknown } {
@@ -30,7 +30,7 @@ describe('tools that run typed operations', () => {
     await server?.close();
   });
 
-  test('the lessons, run, flow and workspace read tools and turn_assess are operations, not command lines', () => {
+  test('the lessons, run, flow and workspace read tools, turn_assess and memory_query are operations, not command lines', () => {
     for (const name of TYPED) {
       const spec = TOOLS.find((t) => t.name === name)!;
       expect(typeof spec.operation, name).toBe('function');
@@ -176,6 +176,29 @@ describe('tools that run typed operations', () => {
       expect(cli.status).toBe(2);
       expect(bad.structuredContent).toEqual(cli.document);
       expect(errorText(bad)).toContain('not a task seq');
+    } finally {
+      await own.close();
+    }
+  });
+
+  test('memory_query answers as `ratchet --json memory query` does; a count out of range is the same usage error', { timeout: 120_000 }, async () => {
+    const project = tempDir('ratchet-mcp-typed-mem-');
+    ratchet(['init', '--quiet'], project);
+    ratchet(['memory', 'add-failure', '--name', 'npm-ci-lock', '--trigger', 'npm ci fails: lockfile out of date with package.json', '--fix', 'run npm install and commit the lockfile', '--cost', '1500', '--quiet'], project);
+    const own = await connect(project);
+    try {
+      const typed = await call(own, 'memory_query', { topic: 'npm ci lockfile error', failures: 2 });
+      expect(typed.isError, JSON.stringify(typed.content)).toBeFalsy();
+      const cli = cliJson(project, ['memory', 'query', '--failures', '2', 'npm ci lockfile error']);
+      // The signals carry the entry's age, which moves between the two calls: compared without it.
+      const strip = (doc: unknown): unknown =>
+        JSON.parse(JSON.stringify(doc), (key, value: unknown) => (key === 'ageDays' || key === 'decay' || key === 'score' ? undefined : value)) as unknown;
+      expect(strip(typed.structuredContent)).toEqual(strip(cli.document));
+      expect((typed.structuredContent as { failures: { name: string }[] }).failures.map((f) => f.name)).toEqual(['npm-ci-lock']);
+      const bad = await call(own, 'memory_query', { topic: 'x', failures: 5000 });
+      const cliBad = cliJson(project, ['memory', 'query', '--failures', '5000', 'x']);
+      expect(cliBad.status).toBe(2);
+      expect(bad.structuredContent).toEqual(cliBad.document);
     } finally {
       await own.close();
     }
