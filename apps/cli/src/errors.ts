@@ -1,4 +1,5 @@
 import { EXIT_USAGE } from './exit-codes.js';
+import { versioned } from './output/json-output.js';
 
 /** A failure the user can act on: printed without a stack trace, with a chosen exit code. */
 export class CliError extends Error {
@@ -135,4 +136,24 @@ function strip(report: ErrorReport): ErrorReport {
   if (report.line !== undefined) out.line = report.line;
   if (report.column !== undefined) out.column = report.column;
   return out;
+}
+
+/** The exit code of an unexpected exception: a bug in Ratchet (EX_SOFTWARE). */
+export const EXIT_INTERNAL = 70;
+
+/** How every face reports a failure: the exit code, the `--json` error document and its one-line text. */
+export interface Failure {
+  exitCode: number;
+  document: { $schema: string; ok: false; error: ErrorReport };
+  /** The message as the CLI prints it on stderr (`file:line:col: message`). */
+  text: string;
+  /** Not an input error: an unexpected exception, whose stack should be shown. */
+  internal: boolean;
+}
+
+export function failureOf(err: unknown): Failure {
+  const report = toErrorReport(err);
+  const document = versioned('error', { ok: false as const, error: report });
+  if (isInputError(err)) return { exitCode: err instanceof CliError ? err.exitCode : EXIT_USAGE, document, text: formatErrorReport(report), internal: false };
+  return { exitCode: EXIT_INTERNAL, document, text: `internal error: ${report.message}`, internal: true };
 }

@@ -14,6 +14,20 @@ export { run } from './main.js';
 export type { CommandAction, Context, Io, GlobalOptions } from './context.js';
 export { CliError } from './errors.js';
 export { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from './exit-codes.js';
+// The typed application layer the MCP server calls (no argv, no printed output): src/operations/.
+export { invokeOperation, type OperationOutcome, type OperationResult } from './operations/invoke.js';
+export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLessonsInput, type LessonStatusName, type ListLessonsInput } from './operations/lessons-input.js';
+export { lessonsOperations } from './operations/lessons-api.js';
+export type { AssessTurnInput, OwnerName } from './operations/goals-input.js';
+export { goalsOperations } from './operations/goals-api.js';
+export type { TaskSessionInput } from './operations/orchestrator-input.js';
+export { orchestratorOperations } from './operations/orchestrator-api.js';
+export type { FlowStatusInput } from './operations/flows-input.js';
+export { flowsOperations } from './operations/flows-api.js';
+export type { ShowWorkspaceInput, WorkspacesInput } from './operations/workspace-input.js';
+export { workspaceOperations } from './operations/workspace-api.js';
+export type { MemoryQueryInput } from './operations/memory-input.js';
+export { memoryOperations } from './operations/memory-api.js';
 // What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's
 // tool annotations and its coverage test read it).
 export { COMMAND_EFFECTS, effectOf, type CommandEffect, type Effect } from './command-effects.js';

@@ -27,15 +27,12 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
 }
 
 async function reportFailure(err: unknown, io: Io, json: boolean, quiet: boolean): Promise<number> {
-  const { toErrorReport, formatErrorReport, isInputError, CliError } = await import('./errors.js');
-  const report = toErrorReport(err);
-  if (json) io.stdout(`${JSON.stringify(versioned('error', { ok: false, error: report }), null, 2)}\n`);
-  if (isInputError(err)) {
-    // Errors are the one thing --quiet does not silence.
-    if (!json || !quiet) io.stderr(`${formatErrorReport(report)}\n`);
-    return err instanceof CliError ? err.exitCode : EXIT_USAGE;
-  }
+  const { failureOf } = await import('./errors.js');
+  const failure = failureOf(err);
+  if (json) io.stdout(`${JSON.stringify(failure.document, null, 2)}\n`);
   // An unexpected exception is a bug in Ratchet: show the stack so it can be reported.
-  io.stderr(`ratchet: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  return 70;
+  if (failure.internal) io.stderr(`ratchet: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // Errors are the one thing --quiet does not silence.
+  else if (!json || !quiet) io.stderr(`${failure.text}\n`);
+  return failure.exitCode;
 }

@@ -89,7 +89,12 @@ export interface TaskFiles {
 }
 
 export function openTaskSession(ctx: Context, options: Record<string, unknown>, taskId = 'unnamed'): TaskFiles {
-  const path = resolvePath(ctx, (options.session as string | undefined) ?? DEFAULT_SESSION);
+  return taskSessionAt(ctx, options.session as string | undefined, taskId);
+}
+
+/** The task session file `sessionFile` (default .ratchet/session.json), relative to the project. */
+export function taskSessionAt(ctx: Context, sessionFile: string | undefined, taskId = 'unnamed'): TaskFiles {
+  const path = resolvePath(ctx, sessionFile ?? DEFAULT_SESSION);
   return { session: openSession(path, { taskId, now: () => new Date(), createParentDirs: true, root: ctx.cwd }), exists: existsSync(path) };
 }
 

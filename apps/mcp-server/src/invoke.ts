@@ -1,8 +1,10 @@
 /**
- * Runs one tool as a `ratchet` command in this process (the CLI's own command layer, with a
- * capturing Io) and turns what it printed and its exit code into an MCP tool result.
+ * Runs one tool in this process and turns its outcome into an MCP tool result: a typed operation of
+ * the CLI's application layer (its result document comes back as a value), or, for an area without
+ * typed operations yet, a `ratchet` command run through the CLI's command layer with a capturing Io
+ * (what it printed is parsed).
  */
-import { EXIT_OK, EXIT_PROBLEMS, run } from '@ratchet/cli';
+import { EXIT_OK, EXIT_PROBLEMS, run, type OperationOutcome } from '@ratchet/cli';
 import { resolveInsideRoot } from '@ratchet/store';
 import { captureIo } from './capture-io.js';
 import type { ToolArgs, ToolSpec } from './tool-spec.js';
@@ -36,15 +38,32 @@ export interface ToolResult {
 }
 
 export interface CommandOutcome {
+  /** The argv run (empty for a typed operation). */
   argv: string[];
   exitCode: number;
   stdout: string;
   stderr: string;
+  /** The result document, when the tool ran a typed operation (nothing printed to parse). */
+  document?: Record<string, unknown> | undefined;
 }
 
-/** Runs the tool's command with `--json --cwd <project>` and returns what it printed. */
+/**
+ * Runs the tool: its typed operation with the arguments as input (the result comes back as a
+ * value), or, for an area without typed operations yet, its command with `--json --cwd <project>`
+ * (what it printed is read back).
+ */
 export async function runCommand(spec: ToolSpec, args: ToolArgs, options: InvokeOptions): Promise<CommandOutcome> {
+  if (spec.operation !== undefined) return runOperation(spec, args, options);
   return runArgv(spec.argv(args).build(), options, spec.stdin?.(args));
+}
+
+/** The tool's typed operation, as the agent, in the project; its document is the result. */
+async function runOperation(spec: ToolSpec & { operation: NonNullable<ToolSpec['operation']> }, args: ToolArgs, options: InvokeOptions): Promise<CommandOutcome> {
+  const { invokeOperation } = await import('@ratchet/cli');
+  const capture = captureIo({ cwd: options.project, env: agentEnv(options) });
+  // The command it is (`lessons list`): the trust boundary and the command effects table know it by that.
+  const outcome: OperationOutcome = await invokeOperation(capture.io, options.project, spec.commands[0]!, (ctx) => spec.operation(ctx, args));
+  return { argv: [], exitCode: outcome.exitCode, stdout: '', stderr: outcome.message ?? capture.stderr(), document: outcome.document };
 }
 
 /** Runs `ratchet --json --cwd <project> <command>` as the agent, in process. */
@@ -75,7 +94,7 @@ export async function invokeTool(spec: ToolSpec, args: ToolArgs, options: Invoke
  * internal error: a tool error whose text is the CLI's own message.
  */
 export function toToolResult(spec: ToolSpec, outcome: CommandOutcome): ToolResult {
-  const document = parseDocument(outcome.stdout);
+  const document = outcome.document ?? parseDocument(outcome.stdout);
   const ok = outcome.exitCode === EXIT_OK || (outcome.exitCode === EXIT_PROBLEMS && spec.findings === true);
   if (ok && document !== undefined) return { content: [{ type: 'text', text: JSON.stringify(document) }], structuredContent: document };
   // A refusal without an error message (a plan rejected for its findings) shows its document.

@@ -3,6 +3,7 @@
  * arguments become a `ratchet` argv. The shape is built from the zod the server passes in, so
  * reading the tool table (presets, docs, the bin's start-up check) never imports zod or the SDK.
  */
+import type { Context, OperationResult } from '@ratchet/cli';
 import type * as z from 'zod';
 import type { Argv } from './argv.js';
 
@@ -10,7 +11,7 @@ export type Preset = 'core' | 'standard' | 'all';
 export type ToolArgs = Record<string, unknown>;
 export type Zod = typeof z;
 
-export interface ToolSpec {
+export interface ToolBase {
   /** The MCP tool name, `<group>_<command>` in snake case. */
   name: string;
   /** The smallest preset that includes it (`standard` includes `core`, `all` includes both). */
@@ -37,7 +38,6 @@ export interface ToolSpec {
   /** Short: every description is sent to the model with each request. */
   description: string;
   shape: (z: Zod) => z.ZodRawShape;
-  argv: (args: ToolArgs) => Argv;
   /**
    * Arguments that name a file or directory. A model supplies them, so each must resolve inside
    * the project (the store's own check) before the command runs, including where the CLI trusts
@@ -51,4 +51,28 @@ export interface ToolSpec {
    * ok:false. For every other tool exit 1 means the command refused to do what was asked.
    */
   findings?: boolean;
+}
+
+/**
+ * How a tool runs: the CLI's typed operation (`operationTool`), given the tool's arguments as its
+ * input, with the result handed back as a value; or, for a tool whose area has no typed operations
+ * yet, the `ratchet` argv its arguments become, run in process with its printed JSON read back.
+ */
+export type ToolSpec = ToolBase &
+  ({ operation: (ctx: Context, args: ToolArgs) => Promise<OperationResult>; argv?: never } | { argv: (args: ToolArgs) => Argv; operation?: never });
+
+/** A tool's arguments as its zod shape defines them: the input the MCP SDK validated. */
+export type ArgsOf<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
+
+/**
+ * A tool that runs a typed operation: `operation` receives the arguments typed by the tool's own
+ * shape (the SDK validated them against it before the call), so the tool's input is the
+ * operation's input with nothing parsed twice. The operation is loaded on the first call
+ * (`await import('@ratchet/cli')` inside it), so reading the tool table loads no CLI code.
+ */
+export function operationTool<S extends z.ZodRawShape>(
+  spec: Omit<ToolBase, 'shape'> & { shape: (z: Zod) => S; operation: (ctx: Context, args: ArgsOf<S>) => Promise<OperationResult> },
+): ToolSpec {
+  const { operation, ...rest } = spec;
+  return { ...rest, operation: (ctx, args) => operation(ctx, args as ArgsOf<S>) };
 }

@@ -17,32 +17,26 @@ import type { z } from 'zod';
 import { requireUser } from '../actor.js';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../exit-codes.js';
 import { displayPath } from '../paths.js';
+import type { OperationResult } from './invoke.js';
 
 /** One line of knowledge_core/lessons.jsonl, as its schema defines it. */
 export type Lesson = z.infer<typeof LessonSchema>;
 export type LessonStatus = z.infer<typeof LessonStatusSchema>;
+export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLessonsInput, type ListLessonsInput, type ResolveLessonInput } from './lessons-input.js';
+import type { ApplyLessonsInput, ExtractLessonsInput, ListLessonsInput, ResolveLessonInput } from './lessons-input.js';
+import type { LESSON_STATUSES } from './lessons-input.js';
 
-/** Where lessons live unless a command says otherwise. */
-export const LESSONS_FILE = 'knowledge_core/lessons.jsonl';
-
-/** The statuses, in the schema's order; the compile-time check below keeps the list whole. */
-export const LESSON_STATUSES = ['pending', 'applied', 'failed', 'manual', 'resolved'] as const satisfies readonly LessonStatus[];
-type MissingStatus = Exclude<LessonStatus, (typeof LESSON_STATUSES)[number]>;
-const everyStatusListed: [MissingStatus] extends [never] ? true : MissingStatus = true;
+// The list in lessons-input.ts is the schema's statuses, all of them and no other.
+type Listed = (typeof LESSON_STATUSES)[number];
+const everyStatusListed: [Exclude<LessonStatus, Listed>] extends [never] ? ([Exclude<Listed, LessonStatus>] extends [never] ? true : never) : never = true;
 void everyStatusListed;
 
 /** A line of the lessons file that does not parse: kept as is, reported with its place. */
 export interface LessonsProblem {
   line: number;
   message: string;
-}
-
-export interface ListLessonsInput {
-  /** The lessons file, relative to the project root. */
-  lessonsFile: string;
-  /** Only lessons in this status. */
-  status?: LessonStatus | undefined;
 }
 
 export interface ListLessonsResult {
@@ -58,16 +52,6 @@ export async function listLessons(ctx: Context, input: ListLessonsInput): Promis
   const path = resolve(ctx.cwd, input.lessonsFile);
   const file = await readLessons(path);
   return { path, lessons: file.lessons.filter((l) => input.status === undefined || l.status === input.status), problems: file.problems };
-}
-
-export interface ExtractLessonsInput {
-  /** The post-mortem Markdown file, relative to the project root. */
-  postmortem: string;
-  lessonsFile: string;
-  /** Default: the post-mortem's **Task:** line, else its file name. */
-  taskId?: string | undefined;
-  /** ISO time recorded in each new lesson's history. */
-  now: string;
 }
 
 export interface ExtractLessonsResult {
@@ -104,21 +88,6 @@ export async function extractLessons(ctx: Context, input: ExtractLessonsInput): 
     added,
     problems: file.problems,
   };
-}
-
-export interface ApplyLessonsInput {
-  lessonsFile: string;
-  /** The protocols directory, relative to the project root. */
-  protocolsDir: string;
-  /** Targets to recompile (default: the protocols' compile.json targets, else AGENTS.md). */
-  out?: string[] | undefined;
-  /** Only these lessons (default: every pending one). */
-  ids?: string[] | undefined;
-  dryRun: boolean;
-  applyCode: boolean;
-  retryFailed: boolean;
-  /** The clock for history entries. */
-  now: () => string;
 }
 
 /** Why the recompile after applying failed: the compiler's error, with every problem when it has several. */
@@ -180,15 +149,6 @@ function recompileFailure(err: unknown): RecompileFailure {
   return { message, path: typeof e.path === 'string' ? e.path : undefined, problems: Array.isArray(e.problems) ? (e.problems as RecompileFailure['problems']) : undefined };
 }
 
-export interface ResolveLessonInput {
-  lessonsFile: string;
-  /** The lesson's id (with or without its `lesson-` prefix). */
-  lessonId: string;
-  /** What the person did. */
-  note: string;
-  now: string;
-}
-
 /** Mark a manual (or failed) lesson handled by a person. A person's decision: refused for the agent. */
 export async function resolveLesson(ctx: Context, input: ResolveLessonInput): Promise<Lesson> {
   requireUser(ctx, 'ratchet lessons resolve (deciding a lesson needs no protocol change)');
@@ -196,4 +156,58 @@ export async function resolveLesson(ctx: Context, input: ResolveLessonInput): Pr
   const lesson = await resolveIt(resolve(ctx.cwd, input.lessonsFile), input.lessonId, input.note, input.now);
   if (lesson === undefined) throw new CliError(`no lesson "${input.lessonId}" (see \`ratchet lessons list\`)`, { code: 'unknown-lesson' });
   return lesson;
+}
+
+/*
+ * Each operation's result as the document `--json` prints and the exit code the command returns:
+ * the CLI's commands print these, and the MCP tools return them (src/operations/invoke.ts), so both
+ * faces give the same answer without either reading the other's output.
+ */
+
+/** A corrupt line of the lessons file, relative to the project. */
+const problemsAt = (ctx: Context, path: string, problems: LessonsProblem[]) => problems.map((p) => ({ file: displayPath(ctx, path), ...p }));
+
+/** The good lessons are listed; a corrupt line is still an input error (exit 2). */
+export function listLessonsResult(ctx: Context, r: ListLessonsResult): OperationResult {
+  return { exitCode: r.problems.length > 0 ? EXIT_USAGE : EXIT_OK, document: { ok: r.problems.length === 0, lessons: r.lessons, problems: problemsAt(ctx, r.path, r.problems) } };
+}
+
+/** The lessons were added, but a corrupt line in the lessons file is an input error until someone fixes it. */
+export function extractLessonsResult(ctx: Context, r: ExtractLessonsResult): OperationResult {
+  return {
+    exitCode: r.problems.length > 0 ? EXIT_USAGE : EXIT_OK,
+    document: { ok: r.problems.length === 0, task_id: r.taskId, lessons: displayPath(ctx, r.lessonsPath), found: r.found.length, added: r.added, problems: problemsAt(ctx, r.lessonsPath, r.problems) },
+  };
+}
+
+/** A corrupt lessons file line is an input error (2), even though the good lessons were applied; a failed lesson or recompile is 1. */
+export function applyLessonsResult(ctx: Context, r: ApplyLessonsResult): OperationResult {
+  const failed = r.outcomes.filter((o) => o.status === 'failed').length;
+  return {
+    exitCode: r.problems.length > 0 ? EXIT_USAGE : failed > 0 || r.recompileError !== undefined ? EXIT_PROBLEMS : EXIT_OK,
+    document: {
+      ok: failed === 0 && r.recompileError === undefined && r.problems.length === 0,
+      dryRun: r.dryRun,
+      outcomes: r.outcomes,
+      manual: r.manual.map((l) => ({ lesson_id: l.lesson_id, insight: l.insight, parameters: l.action.parameters })),
+      problems: problemsAt(ctx, r.lessonsPath, r.problems),
+      recompiled: r.recompiled.map((t) => ({ path: displayPath(ctx, t.path), status: t.status, ...(r.dryRun ? { diff: t.diff } : {}) })),
+      ...(r.recompileError !== undefined ? { recompileError: r.recompileError.message } : {}),
+    },
+  };
+}
+
+/**
+ * A placed problem (a protocol source a lesson broke, the post-mortem's place) as the result the
+ * command gives for it; any other error is thrown on.
+ */
+export async function orProblems(ctx: Context, run: () => Promise<OperationResult>): Promise<OperationResult> {
+  try {
+    return await run();
+  } catch (err) {
+    const { problemsResult } = await import('../commands/protocol/shared.js');
+    const result = problemsResult(ctx, err);
+    if (result === undefined) throw err;
+    return result;
+  }
 }

@@ -1,20 +1,21 @@
 /** Step/phase workflows with gates (`ratchet flow`). */
 import { cmd } from '../argv.js';
-import type { ToolSpec, Zod } from '../tool-spec.js';
+import { operationTool, type ToolSpec, type Zod } from '../tool-spec.js';
 
 const values = (z: Zod) => z.record(z.string(), z.string()).optional();
 const texts = (z: Zod) => z.array(z.string()).optional();
 
 export const flowTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'flow_list',
     title: 'List flows',
     commands: ['flow list'],
     preset: 'standard',
     description: 'Flows you can start, and the saved sessions.',
     shape: () => ({}),
-    argv: () => cmd('flow', 'list'),
-  },
+    // The CLI's typed operations (src/operations/flows.ts), loaded on the first call.
+    operation: async (ctx) => (await import('@ratchet/cli')).flowsOperations.list(ctx),
+  }),
   {
     name: 'flow_start',
     title: 'Start a flow',
@@ -54,15 +55,15 @@ export const flowTools: ToolSpec[] = [
     // The step's output goes in as standard input, as `--output -` takes it: no file for a model to name.
     stdin: (a) => (typeof a.output === 'string' ? a.output : undefined),
   },
-  {
+  operationTool({
     name: 'flow_status',
     title: 'Flow status',
     commands: ['flow status'],
     preset: 'standard',
     description: "A session's current step and next command; without session, list sessions.",
     shape: (z) => ({ session: z.string().optional() }),
-    argv: (a) => cmd('flow', 'status').opt('--session', a.session),
-  },
+    operation: async (ctx, a) => (await import('@ratchet/cli')).flowsOperations.status(ctx, { session: a.session }),
+  }),
   {
     name: 'flow_complete_branch',
     title: 'Complete a flow branch',

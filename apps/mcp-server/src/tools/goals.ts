@@ -1,21 +1,25 @@
 /** Goals, pending actions and the turn cycle (`ratchet turn|actions|goals`). */
+import type { OwnerName } from '@ratchet/cli';
 import { cmd, need } from '../argv.js';
-import type { ToolSpec, Zod } from '../tool-spec.js';
+import { operationTool, type ToolSpec, type Zod } from '../tool-spec.js';
+
+const OWNERS = ['agent', 'user'] as const satisfies readonly OwnerName[];
 
 /** Optimistic locking: refused (nothing written) unless the goals state is at this version. */
 export const expectedVersion = (z: Zod) => z.number().int().min(0).optional().describe('refuse unless the state is at this version');
 
 export const goalsTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'turn_assess',
     title: 'Assess the turn',
     commands: ['turn assess'],
     preset: 'standard',
     description: 'Turn start: top goals, pending actions and questions.',
-    shape: (z) => ({ limit: z.number().int().positive().optional(), query: z.string().optional(), owner: z.enum(['agent', 'user']).optional() }),
-    argv: (a) => cmd('turn', 'assess').opt('--limit', a.limit).opt('--query', a.query).opt('--owner', a.owner),
+    shape: (z) => ({ limit: z.number().int().positive().optional(), query: z.string().optional(), owner: z.enum(OWNERS).optional() }),
+    // The CLI's typed operation (src/operations/goals.ts), loaded on the first call.
+    operation: async (ctx, a) => (await import('@ratchet/cli')).goalsOperations.assess(ctx, { actions: a.limit, query: a.query, owner: a.owner }),
     output: 'turn-assess.v1',
-  },
+  }),
   {
     name: 'turn_commit',
     title: 'Commit the turn',

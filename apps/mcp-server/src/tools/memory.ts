@@ -1,11 +1,11 @@
 /** Failure and pattern memory (`ratchet memory`). */
 import { cmd } from '../argv.js';
-import type { ToolSpec, Zod } from '../tool-spec.js';
+import { operationTool, type ToolSpec, type Zod } from '../tool-spec.js';
 
 const file = (z: Zod) => z.string().optional();
 
 export const memoryTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'memory_query',
     title: 'Query memory',
     commands: ['memory query'],
@@ -17,9 +17,10 @@ export const memoryTools: ToolSpec[] = [
       patterns: z.number().int().min(0).optional(),
       tag: z.array(z.string()).optional(),
     }),
-    argv: (a) => cmd('memory', 'query').opt('--failures', a.failures).opt('--patterns', a.patterns).opt('--tag', a.tag).arg(a.topic),
+    // The CLI's typed operation (src/operations/memory.ts), loaded on the first call.
+    operation: async (ctx, a) => (await import('@ratchet/cli')).memoryOperations.query(ctx, { topic: a.topic, failures: a.failures, patterns: a.patterns, tags: a.tag }),
     output: 'memory-query.v1',
-  },
+  }),
   {
     name: 'memory_add_failure',
     title: 'Remember a failure',

@@ -1,6 +1,6 @@
 /** The task lifecycle and plan execution (`ratchet task|run|research`). */
 import { cmd } from '../argv.js';
-import type { ToolSpec, Zod } from '../tool-spec.js';
+import { operationTool, type ToolSpec, type Zod } from '../tool-spec.js';
 
 const session = (z: Zod) => z.string().optional().describe('session file (default .ratchet/session.json)');
 
@@ -29,7 +29,7 @@ export const orchestratorTools: ToolSpec[] = [
     argv: (a) => cmd('run', 'plan').opt('--dialect', a.dialect).opt('--registry', a.registry).opt('--session', a.session).arg(a.plan),
     output: 'task-transition.v1',
   },
-  {
+  operationTool({
     name: 'run_next',
     title: 'Next step',
     commands: ['run next'],
@@ -39,9 +39,10 @@ export const orchestratorTools: ToolSpec[] = [
     findings: true,
     description: 'The step to execute now and the commands that follow.',
     shape: (z) => ({ session: session(z) }),
-    argv: (a) => cmd('run', 'next').opt('--session', a.session),
+    // The CLI's typed operation (src/operations/orchestrator.ts), loaded on the first call.
+    operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.next(ctx, { session: a.session }),
     output: 'run-next.v2',
-  },
+  }),
   {
     name: 'run_done',
     title: 'Finish the step',
@@ -53,7 +54,7 @@ export const orchestratorTools: ToolSpec[] = [
     argv: (a) => cmd('run', 'done').flag('--failed', a.failed).opt('--message', a.message).opt('--session', a.session),
     output: 'task-transition.v1',
   },
-  {
+  operationTool({
     name: 'run_status',
     title: 'Task status',
     commands: ['run status'],
@@ -61,9 +62,9 @@ export const orchestratorTools: ToolSpec[] = [
     preset: 'core',
     description: 'Lifecycle state, legal moves, plan stack, current step.',
     shape: (z) => ({ session: session(z) }),
-    argv: (a) => cmd('run', 'status').opt('--session', a.session),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.status(ctx, { session: a.session }),
     output: 'run-status.v1',
-  },
+  }),
   {
     name: 'task_close',
     title: 'Close a task',

@@ -1,26 +1,27 @@
 /** A campaign task's working brief (`ratchet workspace`). */
 import { cmd } from '../argv.js';
-import type { ToolSpec } from '../tool-spec.js';
+import { operationTool, type ToolSpec } from '../tool-spec.js';
 
 export const workspaceTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'workspace_show',
     title: 'Show a workspace',
     commands: ['workspace show'],
     preset: 'standard',
     description: "A campaign task's workspace: objective, delta, verify, lineage, prior knowledge.",
     shape: (z) => ({ seq: z.string() }),
-    argv: (a) => cmd('workspace', 'show').arg(a.seq),
-  },
-  {
+    // The CLI's typed operations (src/operations/workspace.ts), loaded on the first call.
+    operation: async (ctx, a) => (await import('@ratchet/cli')).workspaceOperations.show(ctx, { seq: a.seq }),
+  }),
+  operationTool({
     name: 'workspace_list',
     title: 'List workspaces',
     commands: ['workspace list'],
     preset: 'standard',
     description: 'Workspaces of the active campaign with their status.',
     shape: () => ({}),
-    argv: () => cmd('workspace', 'list'),
-  },
+    operation: async (ctx) => (await import('@ratchet/cli')).workspaceOperations.list(ctx, {}),
+  }),
   {
     name: 'workspace_create',
     title: 'Create a workspace',

@@ -9,7 +9,7 @@ import { FlowError, findFlowFile, listFlowFiles, loadFlowFile, loadFlowSettings,
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { versioned, type OutputName } from '../../output/json-output.js';
+import type { OutputName } from '../../output/json-output.js';
 import { assetPath, displayPath } from '../../paths.js';
 import { pinFlow, pinnedFlow } from '../../rule-pins.js';
 
@@ -103,22 +103,15 @@ export async function guard<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Print a view: its Markdown (human) or one JSON document (naming its schema when `schema` is given); exit 1 when it refused. */
-export function printView(ctx: Context, view: FlowView, schema?: OutputName): number {
-  if (ctx.json) {
-    const doc = {
-      ok: view.ok,
-      outcome: view.outcome,
-      flow: view.flow,
-      session: { id: view.session.sessionId, status: view.session.status, current: view.session.current, mode: view.session.mode, file: displayPath(ctx, view.file), state: view.session },
-      step: view.step,
-      gates: view.gates,
-      missing: view.missing,
-      directive: view.directive,
-      text: view.text,
-    };
-    ctx.emitJson(schema === undefined ? doc : versioned(schema, doc));
-  } else ctx.out(view.text.trimEnd());
-  return view.ok ? EXIT_OK : EXIT_PROBLEMS;
+export async function printView(ctx: Context, view: FlowView, schema?: OutputName): Promise<number> {
+  if (!ctx.json) {
+    ctx.out(view.text.trimEnd());
+    return view.ok ? EXIT_OK : EXIT_PROBLEMS;
+  }
+  const { flowViewResult } = await import('../../operations/flows.js');
+  const result = flowViewResult(ctx, view, schema);
+  ctx.emitJson(result.document);
+  return result.exitCode;
 }
 
 export function sessionOf(options: Record<string, unknown>): string {

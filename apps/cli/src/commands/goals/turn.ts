@@ -1,8 +1,7 @@
 import type { Context } from '../../context.js';
-import { versioned } from '../../output/json-output.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { assessTurn } from '../../operations/goals.js';
+import { assessTurn, assessTurnResult } from '../../operations/goals.js';
 import { choiceOption, stringOption } from '../../option-values.js';
 import { filedNote } from './actions.js';
 import { assessmentLines } from './assessment-lines.js';
@@ -17,7 +16,7 @@ export default async function turn(ctx: Context, args: string[], options: Option
     if (command === 'assess') {
       const owner = choiceOption(options, 'owner', ['agent', 'user'] as const);
       const result = await assessTurn(ctx, { now: clockOf(options)(), actions: intOption(options.limit, '--limit', 1), goals: intOption(options.goals, '--goals', 0), query: stringOption(options, 'query'), owner }, options);
-      if (ctx.json) ctx.emitJson(versioned('turn-assess', { ok: true, ...result }));
+      if (ctx.json) ctx.emitJson(assessTurnResult(result).document);
       else for (const text of assessmentLines(result, owner)) ctx.out(text);
       return EXIT_OK;
     }

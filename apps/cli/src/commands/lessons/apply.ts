@@ -1,6 +1,5 @@
 import type { Context } from '../../context.js';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
-import { applyLessons, type ApplyLessonsInput, type ApplyLessonsResult } from '../../operations/lessons.js';
+import { applyLessons, applyLessonsResult, type ApplyLessonsInput, type ApplyLessonsResult } from '../../operations/lessons.js';
 import { withInput } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
 import { reportProblems } from '../protocol/shared.js';
@@ -15,19 +14,11 @@ async function apply(ctx: Context, input: ApplyLessonsInput): Promise<number> {
     return reportProblems(ctx, err);
   }
   const { dryRun, outcomes, manual, problems, recompiled, recompileError } = result;
-  const failed = outcomes.filter((o) => o.status === 'failed').length;
   // An --id that matched no pending lesson is worth saying: it is usually a typo or already applied.
   for (const id of result.unknownIds) ctx.note(`${id}: no pending lesson with this id (see \`ratchet lessons list\`)`);
+  const answer = applyLessonsResult(ctx, result);
   if (ctx.json) {
-    ctx.emitJson({
-      ok: failed === 0 && recompileError === undefined && problems.length === 0,
-      dryRun,
-      outcomes,
-      manual: manual.map((l) => ({ lesson_id: l.lesson_id, insight: l.insight, parameters: l.action.parameters })),
-      problems: problems.map((p) => ({ file: displayPath(ctx, result.lessonsPath), ...p })),
-      recompiled: recompiled.map((t) => ({ path: displayPath(ctx, t.path), status: t.status, ...(dryRun ? { diff: t.diff } : {}) })),
-      ...(recompileError !== undefined ? { recompileError: recompileError.message } : {}),
-    });
+    ctx.emitJson(answer.document);
   } else {
     if (outcomes.length === 0) ctx.out('no pending lessons');
     for (const o of outcomes) {
@@ -50,8 +41,6 @@ async function apply(ctx: Context, input: ApplyLessonsInput): Promise<number> {
       else ctx.io.stderr(`recompile failed: ${recompileError.path !== undefined ? `${displayPath(ctx, recompileError.path)}: ` : ''}${recompileError.message}\n`);
     }
   }
-  // A corrupt lessons.jsonl line is an input error (2), even though the good lessons were applied.
-  if (problems.length > 0) return EXIT_USAGE;
-  return failed > 0 || recompileError !== undefined ? EXIT_PROBLEMS : EXIT_OK;
+  return answer.exitCode;
 }
 export default withInput(applyInput, apply);

@@ -1,6 +1,5 @@
 import type { Context } from '../../context.js';
-import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
-import { extractLessons, type ExtractLessonsInput } from '../../operations/lessons.js';
+import { extractLessons, extractLessonsResult, type ExtractLessonsInput } from '../../operations/lessons.js';
 import { withInput } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
 import { reportingProblems } from '../protocol/shared.js';
@@ -12,15 +11,9 @@ async function extract(ctx: Context, input: ExtractLessonsInput): Promise<number
   const addedIds = new Set(r.added.map((l) => l.lesson_id));
   const label = displayPath(ctx, r.postmortemPath);
   const lessonsLabel = displayPath(ctx, r.lessonsPath);
+  const result = extractLessonsResult(ctx, r);
   if (ctx.json) {
-    ctx.emitJson({
-      ok: r.problems.length === 0,
-      task_id: r.taskId,
-      lessons: lessonsLabel,
-      found: r.found.length,
-      added: r.added,
-      problems: r.problems.map((p) => ({ file: lessonsLabel, ...p })),
-    });
+    ctx.emitJson(result.document);
   } else {
     if (r.found.length === 0) ctx.out(`${label}: the "${r.heading}" section has no Lesson/Action pairs`);
     for (const { lesson, line } of r.found) {
@@ -31,7 +24,6 @@ async function extract(ctx: Context, input: ExtractLessonsInput): Promise<number
     ctx.out(`${r.added.length} new of ${r.found.length} lessons in ${lessonsLabel} (task ${r.taskId})`);
     for (const p of r.problems) ctx.io.stderr(`${lessonsLabel}:${p.line}: ${p.message} (line kept as is; fix or remove it)\n`);
   }
-  // The lessons were added, but a corrupt line in lessons.jsonl is an input error until someone fixes it.
-  return r.problems.length > 0 ? EXIT_USAGE : EXIT_OK;
+  return result.exitCode;
 }
 export default reportingProblems(withInput(extractInput, extract));

@@ -1,8 +1,9 @@
-import { MemoryIndex, recordAccess, type Explanation, type QueryHit, type Retrieval } from '@ratchet/memory';
+import { MemoryIndex, type Explanation, type QueryHit, type Retrieval } from '@ratchet/memory';
 import { CliError } from '../../errors.js';
 import { configuredEmbedder } from '../../memory-embedder.js';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { memoryQueryResult, queryMemory } from '../../operations/memory.js';
 import { MATCH_BUDGET, memoryFile, projectMemory, now, numberOption, stringList, truncate } from './shared.js';
 import { versioned } from '../../output/json-output.js';
 
@@ -21,12 +22,10 @@ export default async function query(ctx: Context, args: string[], options: Recor
     matchBudget: MATCH_BUDGET,
     retrieval: retrievalOption(options),
   };
-  const memory = await projectMemory(ctx, file.path);
-  const index = new MemoryIndex(await memory.read());
-  // Only a project that configured the transformer embedder loads it (and pays for it).
-  const embedder = queryOptions.retrieval === 'bm25' ? undefined : await configuredEmbedder(ctx.cwd);
-
   if (mode === 'explain') {
+    const index = new MemoryIndex(await (await projectMemory(ctx, file.path)).read());
+    // Only a project that configured the transformer embedder loads it (and pays for it).
+    const embedder = queryOptions.retrieval === 'bm25' ? undefined : await configuredEmbedder(ctx.cwd);
     const name = typeof options.name === 'string' ? options.name : undefined;
     const explainOptions = name === undefined ? queryOptions : { ...queryOptions, name };
     const explanations = embedder === undefined ? index.explain(topic, explainOptions) : await index.explainWith(embedder, topic, explainOptions);
@@ -36,15 +35,21 @@ export default async function query(ctx: Context, args: string[], options: Recor
     return EXIT_OK;
   }
 
-  const result = embedder === undefined ? index.query(topic, queryOptions) : await index.queryWith(embedder, topic, queryOptions);
-  if (options.record === true && result.failures.length + result.patterns.length > 0) {
-    const names = [...result.failures, ...result.patterns].map((h) => h.name);
-    await memory.update((draft) => recordAccess(draft, names, at));
-  }
+  const found = await queryMemory(ctx, {
+    topic,
+    failures: queryOptions.maxFailures,
+    patterns: queryOptions.maxPatterns,
+    threshold: queryOptions.threshold,
+    tags: queryOptions.tags,
+    retrieval: queryOptions.retrieval,
+    record: options.record === true,
+    file: typeof options.file === 'string' ? options.file : undefined,
+  });
+  const { result } = found;
   for (const s of result.skipped.slice(0, 5)) ctx.note(`${file.shown}: ${s.name}: ${s.reason}`);
   if (result.skipped.length > 5) ctx.note(`${file.shown}: and ${result.skipped.length - 5} more entries whose match regex was not run (--json lists them)`);
   if (ctx.json) {
-    ctx.emitJson(versioned('memory-query', { ok: true, file: file.shown, topic, failures: result.failures.map(hitJson), patterns: result.patterns.map(hitJson), skipped: result.skipped, scanned: result.scanned }));
+    ctx.emitJson(memoryQueryResult(found).document);
     return EXIT_OK;
   }
   if (result.failures.length + result.patterns.length === 0) {
@@ -56,12 +61,6 @@ export default async function query(ctx: Context, args: string[], options: Recor
   if (result.patterns.length > 0) ctx.out(`patterns (${result.patterns.length}):`);
   for (const h of result.patterns) printHit(ctx, h);
   return EXIT_OK;
-}
-
-function hitJson(h: QueryHit): Record<string, unknown> {
-  const e = h.entry;
-  const body = 'fix' in e ? { fix: e.fix, match: e.match, cost: e.cost } : { insight: e.insight, saved: e.saved };
-  return { kind: h.kind, name: h.name, tier: h.tier, relevance: round(h.relevance), score: round(h.score), trigger: e.trigger, ...body, source: e.source, signals: { ...h.signals, relevance: round(h.signals.relevance), decay: round(h.signals.decay), helpRatio: round(h.signals.helpRatio), value: round(h.signals.value), ageDays: round(h.signals.ageDays) } };
 }
 
 function printHit(ctx: Context, h: QueryHit): void {
@@ -94,5 +93,4 @@ function retrievalOption(options: Record<string, unknown>): Retrieval {
   return v;
 }
 
-const round = (x: number): number => Math.round(x * 10_000) / 10_000;
 const fmt = (x: number): string => x.toFixed(4);

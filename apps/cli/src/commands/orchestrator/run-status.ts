@@ -1,28 +1,25 @@
-import { SESSION_SCHEMA_URL, SESSION_SCHEMA_VERSION, currentStep, legalTriggers, resetCommand } from '@ratchet/orchestrator';
+import { resetCommand } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import { allowedCommands, lifecycleMachine, openTaskSession, printDirective } from '../../task-session.js';
-import { versioned } from '../../output/json-output.js';
+import { runStatusResult } from '../../operations/orchestrator.js';
+import { stringOption } from '../../option-values.js';
 
 /** `ratchet run status`: lifecycle state, the commands allowed in it, the plan stack, the current step, recent history. Read-only. */
 export default async function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+  if (ctx.json) {
+    const result = await runStatusResult(ctx, { session: stringOption(options, 'session') });
+    ctx.emitJson(result.document);
+    return result.exitCode;
+  }
   const { session: file, exists } = openTaskSession(ctx, options);
   if (!exists) {
-    if (ctx.json) ctx.emitJson(versioned('run-status', { ok: true, session: null, state: 'START' }));
-    else {
-      ctx.out(`No task session at ${displayPath(ctx, file.path)}.`);
-      printDirective(ctx, undefined);
-    }
+    ctx.out(`No task session at ${displayPath(ctx, file.path)}.`);
+    printDirective(ctx, undefined);
     return EXIT_OK;
   }
   const session = file.readSync();
-  if (ctx.json) {
-    // The session as its file holds it (with the envelope), so the session schema describes it.
-    const machine = await lifecycleMachine(ctx);
-    ctx.emitJson(versioned('run-status', { ok: true, session: { $schema: SESSION_SCHEMA_URL, schemaVersion: SESSION_SCHEMA_VERSION, ...session }, legal: legalTriggers(session, machine), allowed: allowedCommands(session, machine), step: currentStep(session) ?? null }));
-    return EXIT_OK;
-  }
   ctx.out(`Task     ${session.taskId}${session.sessionId ? ` (session ${session.sessionId})` : ''}`);
   ctx.out(`State    ${session.state}`);
   // The commands, not the lifecycle's trigger names: what the agent can type.

@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { CONFIG_FILE, ProtocolError, compileProtocols, describeProblem, problemsOf, readCompileConfig, resolveInsideRoot, type CompileResult, type Detail } from '@ratchet/protocol-compiler';
 import { OutsideRootError, resolveInsideRoot as resolveInStore } from '@ratchet/store';
 import type { Context } from '../../context.js';
+import type { OperationResult } from '../../operations/invoke.js';
 import { CliError } from '../../errors.js';
 import type { CommandAction } from '../../program.js';
 import { EXIT_USAGE } from '../../exit-codes.js';
@@ -133,8 +134,7 @@ export function reportProblems(ctx: Context, err: unknown): number {
   if (problems === undefined) throw err;
   const shown = problems.map((p) => ({ ...p, file: displayPath(ctx, p.file) }));
   if (ctx.json) {
-    const [first] = shown;
-    ctx.emitJson({ ok: false, error: { ...first, message: (err as { reason?: string }).reason ?? first!.message }, problems: shown });
+    ctx.emitJson(problemsDocument(err, shown));
   } else {
     for (const p of shown) {
       const place = p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : '';
@@ -143,6 +143,21 @@ export function reportProblems(ctx: Context, err: unknown): number {
     }
   }
   return EXIT_USAGE;
+}
+
+function problemsDocument(err: unknown, shown: { file: string; message: string }[]): Record<string, unknown> {
+  const [first] = shown;
+  return { ok: false, error: { ...first, message: (err as { reason?: string }).reason ?? first!.message }, problems: shown };
+}
+
+/**
+ * A placed problem (file, line, pointer) as an operation's result: the document `--json` prints for
+ * it (every problem, relative to the project) and exit 2; undefined for any other error.
+ */
+export function problemsResult(ctx: Context, err: unknown): OperationResult | undefined {
+  const problems = problemsOf(err);
+  if (problems === undefined) return undefined;
+  return { exitCode: EXIT_USAGE, document: problemsDocument(err, problems.map((p) => ({ ...p, file: displayPath(ctx, p.file) }))) };
 }
 
 /** Wraps a command so a placed problem (file, line, pointer) prints relative to --cwd, all of them, exit 2. */

@@ -1,12 +1,13 @@
-import { readCampaignWorkspaces } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
-import { EXIT_OK, EXIT_USAGE } from '../../exit-codes.js';
+import { listWorkspaces, listWorkspacesResult } from '../../operations/workspace.js';
+import { stringOption } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
-import { campaignOptionsWithBackend, guard } from '../campaign/shared.js';
 
 /** `ratchet workspace list` */
 export default async function list(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const { workspaces, skipped } = await guard(ctx, async () => readCampaignWorkspaces(ctx.cwd, (await campaignOptionsWithBackend(ctx, options))));
+  const found = await listWorkspaces(ctx, { workspaceDir: stringOption(options, 'workspaceDir') });
+  const { workspaces, skipped } = found;
+  const result = listWorkspacesResult(ctx, found);
   // A file that does not parse is the user's to fix: "no workspaces yet" with exit 0 would hide it.
   const unreadable = skipped.filter((s) => s.kind === 'unreadable');
   for (const s of skipped) {
@@ -15,7 +16,7 @@ export default async function list(ctx: Context, _args: string[], options: Recor
     if (s.kind === 'unreadable') ctx.io.stderr(`${line}\n`);
     else ctx.note(line);
   }
-  if (ctx.json) ctx.emitJson({ ok: unreadable.length === 0, workspaces: workspaces.map((w) => ({ ...w, file: displayPath(ctx, w.file) })), skipped: skipped.map((s) => ({ ...s, path: displayPath(ctx, s.path) })) });
+  if (ctx.json) ctx.emitJson(result.document);
   else if (workspaces.length === 0) ctx.out(unreadable.length === 0 ? 'no workspaces yet' : `no readable workspaces (${unreadable.length} could not be read)`);
   else {
     for (const w of workspaces) {
@@ -25,5 +26,5 @@ export default async function list(ctx: Context, _args: string[], options: Recor
       ctx.out(`${label.padEnd(28)} ${status.padEnd(9)} ${(w.blockedReason ?? w.delivered).split('\n')[0] ?? ''}`);
     }
   }
-  return unreadable.length === 0 ? EXIT_OK : EXIT_USAGE;
+  return result.exitCode;
 }

@@ -1,18 +1,20 @@
 import { readFile } from 'node:fs/promises';
-import { formatSeq, showWorkspace } from '@ratchet/campaign-dag';
+import { formatSeq } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { readWorkspace, showWorkspaceResult } from '../../operations/workspace.js';
+import { stringOption } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
-import { campaignOptionsWithBackend, guard, seqArg } from '../campaign/shared.js';
 
 /** `ratchet workspace show SEQ [--xml]` */
 export default async function show(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
-  const seq = seqArg(args[0]);
-  const { path, record } = await guard(ctx, async () => showWorkspace(ctx.cwd, seq, (await campaignOptionsWithBackend(ctx, options))));
+  const found = await readWorkspace(ctx, { seq: args[0] ?? '', workspaceDir: stringOption(options, 'workspaceDir') });
+  const { path, record } = found;
   const shown = displayPath(ctx, path);
   if (ctx.json) {
-    ctx.emitJson({ ok: true, path: shown, workspace: record });
-    return EXIT_OK;
+    const result = showWorkspaceResult(ctx, found);
+    ctx.emitJson(result.document);
+    return result.exitCode;
   }
   if (options.xml === true) {
     ctx.out((await readFile(path, 'utf8')).trimEnd());
