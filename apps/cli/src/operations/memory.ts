@@ -4,9 +4,8 @@
  * `--json` prints for them (memory-query.v1). The command renders the same hits for people.
  */
 import { MemoryIndex, recordAccess, type QueryHit, type QueryResult } from '@ratchet/memory';
-import { MATCH_BUDGET, memoryFile, now, projectMemory } from '../commands/memory/shared.js';
+import { MATCH_BUDGET, checkedNumber, memoryFile, now, projectMemory, type NumberRange } from '../commands/memory/shared.js';
 import type { Context } from '../context.js';
-import { CliError } from '../errors.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { configuredEmbedder } from '../memory-embedder.js';
 import { versioned } from '../output/json-output.js';
@@ -23,24 +22,18 @@ export interface MemoryQueryFound {
   result: QueryResult;
 }
 
-/** A count or threshold in its range, or the same usage error the command's option gives. */
-function inRange(value: number | undefined, flag: string, min: number, max: number, integer: boolean): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
-    throw new CliError(`${flag} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got ${JSON.stringify(String(value))}`, { code: 'bad-option' });
-  }
-  return value;
-}
+/** A count or threshold in its range (the command's own check), or undefined when not given. */
+const inRange = (value: number | undefined, flag: string, range: NumberRange): number | undefined => (value === undefined ? undefined : checkedNumber(value, String(value), flag, range));
 
 /** The entries relevant to `topic`, best first. Read-only unless `record`. */
 export async function queryMemory(ctx: Context, input: MemoryQueryInput): Promise<MemoryQueryFound> {
   const file = memoryFile(ctx, { file: input.file });
   const at = now();
-  const threshold = inRange(input.threshold, '--threshold', 0, 1, false) ?? 0.25;
+  const threshold = inRange(input.threshold, '--threshold', { min: 0, max: 1 }) ?? 0.25;
   const options = {
     now: at,
-    maxFailures: inRange(input.failures, '--failures', 0, 1000, true) ?? 5,
-    maxPatterns: inRange(input.patterns, '--patterns', 0, 1000, true) ?? 3,
+    maxFailures: inRange(input.failures, '--failures', { min: 0, max: 1000, integer: true }) ?? 5,
+    maxPatterns: inRange(input.patterns, '--patterns', { min: 0, max: 1000, integer: true }) ?? 3,
     threshold,
     tags: input.tags ?? [],
     matchBudget: MATCH_BUDGET,

@@ -42,12 +42,22 @@ export function now(): number {
  */
 export const MATCH_BUDGET = { ms: 200, clock: (): number => performance.now() };
 
-export function numberOption(options: Record<string, unknown>, key: string, flag: string, { min = -Infinity, max = Infinity, integer = false } = {}): number | undefined {
+export function numberOption(options: Record<string, unknown>, key: string, flag: string, range: NumberRange = {}): number | undefined {
   const raw = options[key];
   if (raw === undefined) return undefined;
   const text = (typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '').trim();
-  const value = Number(text);
-  if (text === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
+  return checkedNumber(text === '' ? NaN : Number(text), text, flag, range);
+}
+
+export interface NumberRange {
+  min?: number;
+  max?: number;
+  integer?: boolean;
+}
+
+/** `value` (given as `text`) in its range, or the usage error naming the option: the option reader's check, and the typed query's. */
+export function checkedNumber(value: number, text: string, flag: string, { min = -Infinity, max = Infinity, integer = false }: NumberRange = {}): number {
+  if (!Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
     const range = max === Infinity ? `>= ${min}` : `from ${min} to ${max}`;
     throw new CliError(`${flag} must be ${integer ? 'an integer' : 'a number'} ${range}, got ${JSON.stringify(text)}`, { code: 'bad-option' });
   }
