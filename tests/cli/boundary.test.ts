@@ -11,8 +11,8 @@
  *  - Rule files are pinned when a task starts.
  * The hooks-only attempt table (what is denied, what only detected) is in hooks-only.test.ts.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bin, ratchet, tempDir } from '../helpers.js';
@@ -245,6 +245,28 @@ describe('a real Stop read as a replay (its transcript not flushed yet)', () => 
     expect(blocked(hook(dir, 'stop', { hook_event_name: 'Stop', transcript_path: transcript }))).toContain('task t1 is PLANNING');
     // The retry Claude Code makes after a block: nothing moved, so it is let go instead of looping.
     expect(blocked(hook(dir, 'stop', { hook_event_name: 'Stop', transcript_path: transcript, stop_hook_active: true }))).toBeUndefined();
+  });
+});
+
+describe('a real Stop whose answer Claude Code writes late', () => {
+  test('is counted: the transcript sign of a replay must hold through the settle wait', { timeout: 120_000 }, async () => {
+    const dir = project();
+    run(dir, ['task', 'start', '--task-id', 't1', '--no-network']);
+    const transcript = join(dir, 'transcript.jsonl');
+    // As Claude Code has it when the Stop hook starts: its timer has not yet written the tool result
+    // and the answer that came after the tool call.
+    writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] } })}\n`);
+    const child = spawn(process.execPath, [bin, 'hook', 'stop'], { cwd: dir, env: { ...process.env, NO_COLOR: '1', CLAUDE_PROJECT_DIR: dir, RATCHET_RUNNER: '', CLAUDECODE: '' } });
+    let stdout = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.end(JSON.stringify({ session_id: SID, cwd: dir, hook_event_name: 'Stop', transcript_path: transcript }));
+    // The harness's next flush, while the hook runs (it starts in well under this on a quiet machine).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    appendFileSync(transcript, `${JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: 'ok' }] } })}\n${JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'Done.' }] } })}\n`);
+    expect(await exited).toBe(0);
+    expect(blocked(JSON.parse(stdout) as HookJson)).toContain('task t1 is PLANNING');
+    expect((JSON.parse(readFileSync(join(dir, `.ratchet/hooks/${SID}.json`), 'utf8')) as { stopBlocks: number }).stopBlocks).toBe(1);
   });
 });
 

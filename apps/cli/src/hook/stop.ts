@@ -34,10 +34,11 @@ export async function stop(ctx: Context, payload: HookPayload): Promise<HookAnsw
     return { kind: 'none' };
   }
   // A Stop replayed by hand from the agent's shell is answered, never counted: the budget is the harness's.
-  if (replayedStop(payload, ctx.io.env)) {
+  // With nothing open the answer is the same either way: read the transcript once, without waiting.
+  if (await replayedStop(payload, ctx.io.env, obligations.length === 0 ? 0 : undefined)) {
     if (obligations.length === 0) return { kind: 'none' };
-    // Not counted, but remembered as the last block: the transcript sign can also fire on a real Stop
-    // whose last entry Claude Code has not flushed yet, and its retry (stop_hook_active) must then be
+    // Not counted, but remembered as the last block: the transcript sign can still fire on a real Stop
+    // whose answer Claude Code writes later than stop-origin's settle wait, and its retry (stop_hook_active) must then be
     // let go like any other. A replay gains nothing by it: the harness alone sets stop_hook_active.
     try {
       if (memory.lastBlock !== summary) await memoryFile.update((m) => ({ ...m, sessionId, lastBlock: summary }));
