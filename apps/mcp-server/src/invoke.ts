@@ -62,7 +62,9 @@ async function runOperation(spec: ToolSpec & { operation: NonNullable<ToolSpec['
   const { invokeOperation } = await import('@ratchet/cli');
   const capture = captureIo({ cwd: options.project, env: agentEnv(options) });
   // The command it is (`lessons list`): the trust boundary and the command effects table know it by that.
-  const outcome: OperationOutcome = await invokeOperation(capture.io, options.project, spec.commands[0]!, (ctx) => spec.operation(ctx, args));
+  const command = spec.command?.(args) ?? spec.commands[0]!;
+  if (!spec.commands.includes(command)) throw new Error(`tool ${spec.name}: ${command} is not one of its commands (${spec.commands.join(', ')})`);
+  const outcome: OperationOutcome = await invokeOperation(capture.io, options.project, command, (ctx) => spec.operation(ctx, args));
   return { argv: [], exitCode: outcome.exitCode, stdout: '', stderr: outcome.message ?? capture.stderr(), document: outcome.document };
 }
 

@@ -59,7 +59,15 @@ export interface ToolBase {
  * yet, the `ratchet` argv its arguments become, run in process with its printed JSON read back.
  */
 export type ToolSpec = ToolBase &
-  ({ operation: (ctx: Context, args: ToolArgs) => Promise<OperationResult>; argv?: never } | { argv: (args: ToolArgs) => Argv; operation?: never });
+  (
+    | {
+        operation: (ctx: Context, args: ToolArgs) => Promise<OperationResult>;
+        /** Which of `commands` this call is (a tool with one per `outcome` or `action`); default the first. */
+        command?: (args: ToolArgs) => string;
+        argv?: never;
+      }
+    | { argv: (args: ToolArgs) => Argv; operation?: never; command?: never }
+  );
 
 /** A tool's arguments as its zod shape defines them: the input the MCP SDK validated. */
 export type ArgsOf<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
@@ -71,8 +79,17 @@ export type ArgsOf<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
  * (`await import('@ratchet/cli')` inside it), so reading the tool table loads no CLI code.
  */
 export function operationTool<S extends z.ZodRawShape>(
-  spec: Omit<ToolBase, 'shape'> & { shape: (z: Zod) => S; operation: (ctx: Context, args: ArgsOf<S>) => Promise<OperationResult> },
+  spec: Omit<ToolBase, 'shape'> & {
+    shape: (z: Zod) => S;
+    operation: (ctx: Context, args: ArgsOf<S>) => Promise<OperationResult>;
+    /** Which of `commands` the call with these arguments is, where the tool has several. */
+    command?: (args: ArgsOf<S>) => string;
+  },
 ): ToolSpec {
-  const { operation, ...rest } = spec;
-  return { ...rest, operation: (ctx, args) => operation(ctx, args as ArgsOf<S>) };
+  const { operation, command, ...rest } = spec;
+  return {
+    ...rest,
+    operation: (ctx, args) => operation(ctx, args as ArgsOf<S>),
+    ...(command === undefined ? {} : { command: (args: ToolArgs) => command(args as ArgsOf<S>) }),
+  };
 }
