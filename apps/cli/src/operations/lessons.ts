@@ -11,9 +11,7 @@
  */
 import { resolve } from 'node:path';
 import type { CompileResult } from '@ratchet/protocol-compiler';
-import type { LessonOutcome } from '@ratchet/self-correction';
-import type { LessonSchema, LessonStatusSchema } from '@ratchet/self-correction/schema';
-import type { z } from 'zod';
+import type { Lesson, LessonOutcome, LessonStatus } from '@ratchet/self-correction';
 import { requireUser } from '../actor.js';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
@@ -21,9 +19,8 @@ import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../exit-codes.js';
 import { displayPath } from '../paths.js';
 import type { OperationResult } from './invoke.js';
 
-/** One line of knowledge_core/lessons.jsonl, as its schema defines it. */
-export type Lesson = z.infer<typeof LessonSchema>;
-export type LessonStatus = z.infer<typeof LessonStatusSchema>;
+/** One line of knowledge_core/lessons.jsonl: the type @ratchet/self-correction derives from the format's zod schema. */
+export type { Lesson, LessonStatus } from '@ratchet/self-correction';
 export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLessonsInput, type ListLessonsInput, type ResolveLessonInput } from './lessons-input.js';
 import type { ApplyLessonsInput, ExtractLessonsInput, ListLessonsInput, ResolveLessonInput } from './lessons-input.js';
 import type { LESSON_STATUSES } from './lessons-input.js';
