@@ -173,6 +173,12 @@ describe('each tool answers as `ratchet --json` does, on twin projects', () => {
     expect(started.document).toMatchObject({ ok: true, state: 'PLANNING', report: '.ratchet/orientation.json', orientation: { level3: { network: { skipped: true } } } });
     expect(started.document.$schema).toContain('task-transition.v1');
     expect(normalised(session(mcp), mcp)).toEqual(normalised(session(cli), cli));
+    // The same TASK_START logged, but by the agent through MCP: the tool never acts as the shell's user.
+    const logged = (dir: string) => JSON.parse(readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8').split('\n')[0]!) as { actor: unknown; log_id?: string };
+    const [viaTool, viaShell] = [logged(mcp), logged(cli)];
+    expect(viaTool.actor).toMatchObject({ via: 'mcp' });
+    expect(viaShell.actor).toMatchObject({ via: 'shell' });
+    expect(normalised({ ...viaTool, actor: null }, mcp)).toEqual(normalised({ ...viaShell, actor: null }, cli));
 
     const busy = await refused('task_start', { task_id: 'T-2', network: false }, ['task', 'start', '--task-id', 'T-2', '--no-network'], 1);
     expect(busy.structuredContent).toMatchObject({ ok: false, error: { code: 'task-in-progress' } });
