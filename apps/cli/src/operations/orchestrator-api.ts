@@ -15,7 +15,7 @@ export const orchestratorOperations = {
     return ops.startTaskResult(ctx, await ops.startTask(ctx, input));
   },
   close: async (ctx: Context, input: TaskCloseInput): Promise<OperationResult> => {
-    const ops = await import('./orchestrator-lifecycle.js');
+    const ops = await import('./orchestrator-close.js');
     return ops.closeTaskResult(ctx, await ops.closeTask(ctx, input));
   },
   submit: async (ctx: Context, input: TaskSubmitInput): Promise<OperationResult> => {

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { closeTask, closeTaskResult, type TaskCloseInput } from '../../operations/orchestrator-lifecycle.js';
+import { closeTask, closeTaskResult, type TaskCloseInput } from '../../operations/orchestrator-close.js';
 import { withInput } from '../../option-values.js';
 import { printDirective } from '../../task-session.js';
 import { taskCloseInput } from './inputs.js';
