@@ -20,8 +20,10 @@ export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLess
 export { lessonsOperations } from './operations/lessons-api.js';
 export type { AssessTurnInput, OwnerName } from './operations/goals-input.js';
 export { goalsOperations } from './operations/goals-api.js';
-export type { TaskSessionInput } from './operations/orchestrator-input.js';
+export type { ResearchPlanInput, RunPlanInput, StepResultInput, TaskCloseInput, TaskSessionInput, TaskStartInput, TaskSubmitInput } from './operations/orchestrator-input.js';
 export { orchestratorOperations } from './operations/orchestrator-api.js';
+export type { DeregisterPlanInput, PlanCheckInput, RegisterPlanInput } from './operations/plan-input.js';
+export { planOperations } from './operations/plan-api.js';
 export type { FlowStatusInput } from './operations/flows-input.js';
 export { flowsOperations } from './operations/flows-api.js';
 export type { ShowWorkspaceInput, WorkspacesInput } from './operations/workspace-input.js';

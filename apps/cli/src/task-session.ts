@@ -88,10 +88,6 @@ export interface TaskFiles {
   exists: boolean;
 }
 
-export function openTaskSession(ctx: Context, options: Record<string, unknown>, taskId = 'unnamed'): TaskFiles {
-  return taskSessionAt(ctx, options.session as string | undefined, taskId);
-}
-
 /** The task session file `sessionFile` (default .ratchet/session.json), relative to the project. */
 export function taskSessionAt(ctx: Context, sessionFile: string | undefined, taskId = 'unnamed'): TaskFiles {
   const path = resolvePath(ctx, sessionFile ?? DEFAULT_SESSION);
@@ -99,8 +95,8 @@ export function taskSessionAt(ctx: Context, sessionFile: string | undefined, tas
 }
 
 /** The session and the project's lifecycle machine, or a usage error when there is no session yet. */
-export async function requireSession(ctx: Context, options: Record<string, unknown>): Promise<{ file: SessionFile; session: Session; machine: Machine }> {
-  const { session: file, exists } = openTaskSession(ctx, options);
+export async function requireSessionAt(ctx: Context, sessionFile: string | undefined): Promise<{ file: SessionFile; session: Session; machine: Machine }> {
+  const { session: file, exists } = taskSessionAt(ctx, sessionFile);
   // No task is a state like any other the command is not allowed in: exit 1, not a usage error.
   if (!exists) throw new CliError(`no task session at ${displayPath(ctx, file.path)}: start one with \`ratchet task start --task-id <id>\``, { code: 'no-session', exitCode: EXIT_PROBLEMS });
   const machine = await lifecycleMachine(ctx);

@@ -1,32 +1,23 @@
-import { formatSarif, formatStylish, hasErrors, lintPlan } from '@ratchet/plan-lint';
+import { formatSarif, formatStylish } from '@ratchet/plan-lint';
 import type { Context } from '../context.js';
-import { CliError } from '../errors.js';
-import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
-import { loadPlanProject } from '../plan-project.js';
+import { lintPlanFile, lintPlanResult, type PlanCheckInput } from '../operations/plan.js';
+import { withInput } from '../option-values.js';
 import { readVersion } from '../version.js';
-import { versioned } from '../output/json-output.js';
+import { planLintInput, type LintFormat } from './plan-inputs.js';
 
 /** `ratchet plan lint <plan>`: every finding in the plan and its sub-plans; exit 1 on errors. */
-export default async function planLint(ctx: Context, [plan]: string[], options: Record<string, unknown>): Promise<number> {
-  if (plan === undefined) throw new CliError('plan lint: missing <plan>');
-  const project = await loadPlanProject(ctx, plan, {
-    root: options.root as string | undefined,
-    dialect: options.dialect as string | undefined,
-    fsm: options.fsm as string | undefined,
-    registry: options.registry as string | undefined,
-  });
-  const { findings } = lintPlan(project);
-  const failed = hasErrors(findings);
-  const format = ctx.json ? 'json' : (options.format as string | undefined) ?? 'stylish';
-  if (format === 'sarif') ctx.io.stdout(formatSarif(findings, { toolVersion: readVersion(), root: project.root }));
-  else if (format === 'json') {
-    const errorCount = findings.filter((f) => f.severity === 'error').length;
-    ctx.emitJson(versioned('plan-lint', { ok: errorCount === 0, findings, errorCount, warningCount: findings.length - errorCount }));
-  }
+async function planLint(ctx: Context, input: PlanCheckInput & { format: LintFormat }): Promise<number> {
+  const outcome = await lintPlanFile(ctx, input);
+  const result = lintPlanResult(ctx, outcome);
+  const format = ctx.json ? 'json' : input.format;
+  if (format === 'sarif') ctx.io.stdout(formatSarif(outcome.findings, { toolVersion: readVersion(), root: outcome.root }));
+  else if (format === 'json') ctx.emitJson(result.document);
   else {
-    const text = formatStylish(findings, { color: ctx.color });
+    const text = formatStylish(outcome.findings, { color: ctx.color });
     if (text) ctx.out(text.trimEnd());
-    else ctx.out(`✔ ${project.entry}: no problems`);
+    else ctx.out(`✔ ${outcome.entry}: no problems`);
   }
-  return failed ? EXIT_PROBLEMS : EXIT_OK;
+  return result.exitCode;
 }
+
+export default withInput(planLintInput, planLint);

@@ -1,11 +1,10 @@
 /** The task lifecycle and plan execution (`ratchet task|run|research`). */
-import { cmd } from '../argv.js';
 import { operationTool, type ToolSpec, type Zod } from '../tool-spec.js';
 
 const session = (z: Zod) => z.string().optional().describe('session file (default .ratchet/session.json)');
 
 export const orchestratorTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'task_start',
     title: 'Start a task',
     commands: ['task start'],
@@ -13,12 +12,12 @@ export const orchestratorTools: ToolSpec[] = [
     preset: 'core',
     description: 'Begin a task: orientation, then PLANNING.',
     shape: (z) => ({ task_id: z.string(), network: z.boolean().optional().describe('probe the network (default true)'), session: session(z) }),
-    argv: (a) => cmd('task', 'start').opt('--task-id', a.task_id).flag('--no-network', a.network === false).opt('--session', a.session),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.start(ctx, { taskId: a.task_id, network: a.network, session: a.session }),
     // Orientation probes the network unless network is false.
     openWorld: true,
     output: 'task-transition.v1',
-  },
-  {
+  }),
+  operationTool({
     name: 'run_plan',
     title: 'Submit a plan',
     commands: ['run plan'],
@@ -26,9 +25,9 @@ export const orchestratorTools: ToolSpec[] = [
     preset: 'core',
     description: 'Submit a plan file: lint errors keep the task in PLANNING; a clean plan starts executing.',
     shape: (z) => ({ plan: z.string(), dialect: z.string().optional(), registry: z.string().optional(), session: session(z) }),
-    argv: (a) => cmd('run', 'plan').opt('--dialect', a.dialect).opt('--registry', a.registry).opt('--session', a.session).arg(a.plan),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.plan(ctx, { plan: a.plan, dialect: a.dialect, registry: a.registry, session: a.session }),
     output: 'task-transition.v1',
-  },
+  }),
   operationTool({
     name: 'run_next',
     title: 'Next step',
@@ -43,7 +42,7 @@ export const orchestratorTools: ToolSpec[] = [
     operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.next(ctx, { session: a.session }),
     output: 'run-next.v2',
   }),
-  {
+  operationTool({
     name: 'run_done',
     title: 'Finish the step',
     commands: ['run done'],
@@ -51,9 +50,9 @@ export const orchestratorTools: ToolSpec[] = [
     preset: 'core',
     description: 'Report the current step done (or failed); moves to the next step.',
     shape: (z) => ({ failed: z.boolean().optional(), message: z.string().optional(), session: session(z) }),
-    argv: (a) => cmd('run', 'done').flag('--failed', a.failed).opt('--message', a.message).opt('--session', a.session),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.done(ctx, { failed: a.failed, message: a.message, session: a.session }),
     output: 'task-transition.v1',
-  },
+  }),
   operationTool({
     name: 'run_status',
     title: 'Task status',
@@ -65,7 +64,7 @@ export const orchestratorTools: ToolSpec[] = [
     operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.status(ctx, { session: a.session }),
     output: 'run-status.v1',
   }),
-  {
+  operationTool({
     name: 'task_close',
     title: 'Close a task',
     commands: ['task close'],
@@ -73,10 +72,10 @@ export const orchestratorTools: ToolSpec[] = [
     preset: 'core',
     description: 'Close the task (POST_MORTEM) and write postmortems/<id>.md to fill in.',
     shape: (z) => ({ task_id: z.string(), session: session(z) }),
-    argv: (a) => cmd('task', 'close').opt('--task-id', a.task_id).opt('--session', a.session),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.close(ctx, { taskId: a.task_id, session: a.session }),
     output: 'task-transition.v1',
-  },
-  {
+  }),
+  operationTool({
     name: 'task_submit',
     title: 'Submit a task',
     commands: ['task submit'],
@@ -84,10 +83,10 @@ export const orchestratorTools: ToolSpec[] = [
     preset: 'core',
     description: 'Finish a closed task once its post-mortem is filled in.',
     shape: (z) => ({ task_id: z.string(), session: session(z) }),
-    argv: (a) => cmd('task', 'submit').opt('--task-id', a.task_id).opt('--session', a.session),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.submit(ctx, { taskId: a.task_id, session: a.session }),
     output: 'task-transition.v1',
-  },
-  {
+  }),
+  operationTool({
     name: 'research_plan',
     title: 'Plan research',
     commands: ['research plan'],
@@ -95,9 +94,9 @@ export const orchestratorTools: ToolSpec[] = [
     preset: 'all',
     description: 'Write a research plan for a topic; in PLANNING, enter the research cycle.',
     shape: (z) => ({ topic: z.string(), session: session(z) }),
-    argv: (a) => cmd('research', 'plan').opt('--session', a.session).arg(a.topic),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.researchPlan(ctx, { topic: a.topic, session: a.session }),
+  }),
+  operationTool({
     name: 'research_done',
     title: 'Finish research',
     commands: ['research done'],
@@ -105,7 +104,7 @@ export const orchestratorTools: ToolSpec[] = [
     preset: 'all',
     description: 'Leave the research cycle (report must exist), or fail it.',
     shape: (z) => ({ failed: z.boolean().optional(), message: z.string().optional(), session: session(z) }),
-    argv: (a) => cmd('research', 'done').flag('--failed', a.failed).opt('--message', a.message).opt('--session', a.session),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).orchestratorOperations.researchDone(ctx, { failed: a.failed, message: a.message, session: a.session }),
     output: 'task-transition.v1',
-  },
+  }),
 ];

@@ -1,9 +1,8 @@
 /** Plans checked before they run (`ratchet plan`). */
-import { cmd } from '../argv.js';
-import type { ToolSpec } from '../tool-spec.js';
+import { operationTool, type ToolSpec } from '../tool-spec.js';
 
 export const planTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'plan_lint',
     title: 'Lint a plan',
     commands: ['plan lint'],
@@ -11,11 +10,11 @@ export const planTools: ToolSpec[] = [
     preset: 'core',
     description: 'Lint a plan and its sub-plans; findings with file:line.',
     shape: (z) => ({ plan: z.string(), dialect: z.string().optional(), fsm: z.string().optional(), registry: z.string().optional() }),
-    argv: (a) => cmd('plan', 'lint').opt('--dialect', a.dialect).opt('--fsm', a.fsm).opt('--registry', a.registry).arg(a.plan),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).planOperations.lint(ctx, { plan: a.plan, dialect: a.dialect, fsm: a.fsm, registry: a.registry }),
     findings: true,
     output: 'plan-lint.v1',
-  },
-  {
+  }),
+  operationTool({
     name: 'plan_analyze',
     title: 'Analyze a plan',
     commands: ['plan analyze'],
@@ -23,9 +22,9 @@ export const planTools: ToolSpec[] = [
     preset: 'all',
     description: 'Complexity class and modality of a plan.',
     shape: (z) => ({ plan: z.string(), dialect: z.string().optional(), registry: z.string().optional() }),
-    argv: (a) => cmd('plan', 'analyze').opt('--dialect', a.dialect).opt('--registry', a.registry).arg(a.plan),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).planOperations.analyze(ctx, { plan: a.plan, dialect: a.dialect, registry: a.registry }),
+  }),
+  operationTool({
     name: 'plan_registry_register',
     title: 'Register a plan',
     commands: ['plan registry register'],
@@ -33,10 +32,10 @@ export const planTools: ToolSpec[] = [
     preset: 'all',
     description: 'Register a plan file under a name for call_plan (force replaces one of that name).',
     shape: (z) => ({ name: z.string(), path: z.string(), force: z.boolean().optional(), registry: z.string().optional() }),
-    argv: (a) => cmd('plan', 'registry', 'register').flag('--force', a.force).opt('--registry', a.registry).arg(a.name).arg(a.path),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).planOperations.register(ctx, { name: a.name, path: a.path, force: a.force, registry: a.registry }),
     idempotent: true,
-  },
-  {
+  }),
+  operationTool({
     name: 'plan_registry_deregister',
     title: 'Deregister a plan',
     commands: ['plan registry deregister'],
@@ -44,7 +43,7 @@ export const planTools: ToolSpec[] = [
     preset: 'all',
     description: 'Remove a plan name from the registry.',
     shape: (z) => ({ name: z.string(), registry: z.string().optional() }),
-    argv: (a) => cmd('plan', 'registry', 'deregister').opt('--registry', a.registry).arg(a.name),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).planOperations.deregister(ctx, { name: a.name, registry: a.registry }),
     destructive: true,
-  },
+  }),
 ];

@@ -2,18 +2,20 @@ import { resetCommand } from '@ratchet/orchestrator';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { allowedCommands, lifecycleMachine, openTaskSession, printDirective } from '../../task-session.js';
+import { allowedCommands, lifecycleMachine, taskSessionAt, printDirective } from '../../task-session.js';
 import { runStatusResult } from '../../operations/orchestrator.js';
-import { stringOption } from '../../option-values.js';
+import type { TaskSessionInput } from '../../operations/orchestrator-input.js';
+import { withInput } from '../../option-values.js';
+import { taskSessionInput } from './inputs.js';
 
 /** `ratchet run status`: lifecycle state, the commands allowed in it, the plan stack, the current step, recent history. Read-only. */
-export default async function runStatus(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+async function runStatus(ctx: Context, input: TaskSessionInput): Promise<number> {
   if (ctx.json) {
-    const result = await runStatusResult(ctx, { session: stringOption(options, 'session') });
+    const result = await runStatusResult(ctx, input);
     ctx.emitJson(result.document);
     return result.exitCode;
   }
-  const { session: file, exists } = openTaskSession(ctx, options);
+  const { session: file, exists } = taskSessionAt(ctx, input.session);
   if (!exists) {
     ctx.out(`No task session at ${displayPath(ctx, file.path)}.`);
     printDirective(ctx, undefined);
@@ -38,3 +40,5 @@ export default async function runStatus(ctx: Context, _args: string[], options: 
   printDirective(ctx, session);
   return EXIT_OK;
 }
+
+export default withInput(taskSessionInput, runStatus);

@@ -3,7 +3,9 @@ import { pinnedActor } from '../../actor.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { activityLogOf, checkTaskId, entryOf, printDirective, requireSession, sessionJson } from '../../task-session.js';
+import { withInput } from '../../option-values.js';
+import { activityLogOf, checkTaskId, entryOf, printDirective, requireSessionAt, sessionJson } from '../../task-session.js';
+import { taskResetInput, type TaskResetInput } from './inputs.js';
 
 /** Where a person may put a task: states whose next moves need nothing the reset would have to invent. */
 const TARGETS = ['ERROR', 'PLANNING', 'START'] as const;
@@ -19,16 +21,16 @@ type Target = (typeof TARGETS)[number];
  * ERROR (default): the agent re-orients (`task start`) or abandons with a FAILURE post-mortem
  * (`task close`). PLANNING: a new plan. START: the task is over, a new one can start.
  */
-export default async function taskReset(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
+async function taskReset(ctx: Context, input: TaskResetInput): Promise<number> {
   if (pinnedActor(ctx) === 'agent') {
     throw new CliError('task reset is refused: this environment sets RATCHET_ACTOR=agent (moving a task out of its lifecycle is for a person, from their own shell)', { code: 'actor-pinned' });
   }
-  const taskId = checkTaskId(options.taskId);
-  const reason = typeof options.reason === 'string' ? options.reason.replace(/\s+/g, ' ').trim() : '';
+  const taskId = checkTaskId(input.taskId);
+  const reason = input.reason?.replace(/\s+/g, ' ').trim() ?? '';
   if (reason === '') throw new CliError('task reset needs --reason "<why>": it is recorded in the history and the activity log', { code: 'no-reason' });
-  const to = (options.to as string | undefined) ?? 'ERROR';
+  const to = input.to ?? 'ERROR';
   if (!(TARGETS as readonly string[]).includes(to)) throw new CliError(`--to ${to}: a task can be reset to ${TARGETS.join(', ')}`, { code: 'bad-target' });
-  const { file, session, machine } = await requireSession(ctx, options);
+  const { file, session, machine } = await requireSessionAt(ctx, input.session);
   if (session.taskId !== taskId) throw new CliError(`--task-id ${taskId}: the session's task is ${session.taskId}`, { code: 'wrong-task' });
   const now = new Date().toISOString();
   let from = session.state;
@@ -51,3 +53,5 @@ function resetTo(s: Session, to: Target, message: string, at: string): Session {
   const { expansion: _e, pins: _p, stepBaseline: _b, research: _r, postMortem: _m, registry: _g, ...kept } = s;
   return { ...kept, state: to, stack: [], history: [...s.history, { at, from: s.state, trigger: 'reset', to, message }], updatedAt: at };
 }
+
+export default withInput(taskResetInput, taskReset);
