@@ -26,8 +26,10 @@ export type { DeregisterPlanInput, PlanCheckInput, RegisterPlanInput } from './o
 export { planOperations } from './operations/plan-api.js';
 export type { FlowStatusInput } from './operations/flows-input.js';
 export { flowsOperations } from './operations/flows-api.js';
-export type { ShowWorkspaceInput, WorkspacesInput } from './operations/workspace-input.js';
+export type { BlockWorkspaceInput, CompleteWorkspaceInput, CreateWorkspaceInput, FinishWorkspaceInput, ShowWorkspaceInput, WorkspacesInput } from './operations/workspace-input.js';
 export { workspaceOperations } from './operations/workspace-api.js';
+export { TASK_STATUS_NAMES, type AddTasksInput, type CampaignInput, type CampaignPhaseInput, type CampaignReadyInput, type CompleteCampaignInput, type CreateCampaignInput, type HeartbeatInput, type TaskStatusName, type UpdateTaskInput } from './operations/campaign-input.js';
+export { campaignOperations } from './operations/campaign-api.js';
 export type { MemoryQueryInput } from './operations/memory-input.js';
 export { memoryOperations } from './operations/memory-api.js';
 // What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's

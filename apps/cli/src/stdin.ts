@@ -10,8 +10,13 @@ export async function readStdinLimited(ctx: Context, maxBytes: number, what: str
     return text;
   } catch (err) {
     if (!(err instanceof StdinTooLargeError)) throw err;
-    throw new CliError(`${what} on standard input is over ${formatBytes(maxBytes)}, the most it may be; reading stopped there`, { file: '<stdin>', code: 'too-large' });
+    throw stdinTooLarge(maxBytes, what);
   }
+}
+
+/** The refusal of a document over `maxBytes`, for a face that hands the document over as a value instead. */
+export function stdinTooLarge(maxBytes: number, what: string): CliError {
+  return new CliError(`${what} on standard input is over ${formatBytes(maxBytes)}, the most it may be; reading stopped there`, { file: '<stdin>', code: 'too-large' });
 }
 
 function formatBytes(n: number): string {

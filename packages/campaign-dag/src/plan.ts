@@ -13,18 +13,8 @@ import { formatSeq, normalizeSeq } from './seq.js';
 import { SLUG_PATTERN, TASK_TYPES, type Idioms, type Task, type TaskType } from './types.js';
 
 
-export interface PlanTask {
-  seq: number;
-  slug: string;
-  type: TaskType;
-  description?: string;
-  delta: string[];
-  verify: string;
-  budget?: number;
-  preflight?: string[];
-  /** Sorted ascending, no duplicates. */
-  depends: number[];
-}
+/** A task as a plan gives it: the fields a planner sets (the rest are the campaign's to keep). `depends` sorted ascending, no duplicates. */
+export type PlanTask = Pick<Task, 'seq' | 'slug' | 'type' | 'description' | 'delta' | 'verify' | 'budget' | 'preflight' | 'depends'>;
 
 export interface Plan {
   objective: string;

@@ -27,6 +27,15 @@ const d = <T extends z.ZodType>(schema: T, description: string): T => {
 
 const Seq = z.number().int().min(0).max(999_999_999);
 
+/** A leased claim that expired: its runner stopped heartbeating (crashed, hung, cut off). */
+export const LostClaimSchema = z.strictObject({
+  runner: z.string(),
+  attempt: d(z.number().int().min(1), "1 for the task's first claim."),
+  leaseUntil: d(z.string(), 'When the lease ran out (the backend\'s clock).'),
+  recoveredAt: d(z.string(), 'When another claim took the task over.'),
+});
+
+/** One task of a campaign: the one definition of its fields (types.ts derives `Task` from it). */
 export const TaskSchema = z
   .strictObject({
     seq: d(Seq, 'Sequence number, normalised to an integer ("001" in a plan is 1).'),
@@ -48,14 +57,7 @@ export const TaskSchema = z
     round: d(z.number().int().min(0).max(999_999_999), 'How many times the task went back to pending after a claim or block; names its current claim-queue item ("<seq>", then "<seq>.<round>").').optional(),
     claimItem: d(z.string(), 'The claim-queue item of the current leased claim (ready --claim R --lease 15m).').optional(),
     lostAttempts: d(
-      z.array(
-        z.strictObject({
-          runner: z.string(),
-          attempt: d(z.number().int().min(1), '1 for the task\'s first claim.'),
-          leaseUntil: d(z.string(), 'When the lease ran out (the backend\'s clock).'),
-          recoveredAt: d(z.string(), 'When another claim took the task over.'),
-        }),
-      ),
+      z.array(LostClaimSchema),
       'Leased claims that expired before their runner finished (crashed or stopped heartbeating); another runner took the task over.',
     ).optional(),
   })

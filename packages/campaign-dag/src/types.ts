@@ -1,7 +1,9 @@
 /**
- * The campaign data model as plain TypeScript types (no zod: the main entry must start fast).
- * `src/schema.ts` holds the zod schema these types mirror; a test proves they agree.
+ * The campaign data model as TypeScript types (no zod at run time: the main entry must start fast).
+ * The task types are derived from the zod schemas of `src/schema.ts` with `import type`.
  */
+import type { z } from 'zod';
+import type { LostClaimSchema, TaskSchema } from './schema.js';
 
 /** Slugs become part of workspace file names: letters, digits, `.`, `_`, `-`; no leading dot. */
 export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -15,55 +17,16 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const CAMPAIGN_STATUSES = ['active', 'complete'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-/** One task of a campaign. `seq` is the normalised integer ("001" and 1 are the same task). */
-export interface Task {
-  seq: number;
-  slug: string;
-  type: TaskType;
-  /** What the task is about (the workspace's objective); the campaign objective when absent. */
-  description?: string;
-  /** Project-relative files the task may change. */
-  delta: string[];
-  /** The command that proves the task done. */
-  verify: string;
-  budget?: number;
-  preflight?: string[];
-  /** Seqs this task waits for, sorted, no duplicates. */
-  depends: number[];
-  status: TaskStatus;
-  /** Who claimed it (`ready --claim RUNNER`). */
-  runner?: string;
-  /** Why it is blocked (or the note given with the last update). */
-  reason?: string;
-  /** Direct parents that made it unreachable (set by propagate-blocks). */
-  blockedBy?: number[];
-  /** The originally failed task this block cascades from (set by propagate-blocks). */
-  rootCause?: number;
-  /** True when the block was propagated from a parent, false/absent for an original failure. */
-  cascade?: boolean;
-  updatedAt?: string;
-  /**
-   * How many times the task went back to pending after it was claimed or blocked (release, retry).
-   * Names its current item in the claim queue (`<seq>` for round 0, `<seq>.<round>` after), so a
-   * task given back is offered again as a new item while the old one can never be claimed twice.
-   */
-  round?: number;
-  /** The claim-queue item of the current leased claim (`ready --claim R --lease 15m`); absent without a lease. */
-  claimItem?: string;
-  /** Leased claims that expired before their runner finished: another runner took the task over. */
-  lostAttempts?: LostClaim[];
-}
+/**
+ * One task of a campaign. `seq` is the normalised integer ("001" and 1 are the same task). Its one
+ * definition is `TaskSchema` in schema.ts (each field with its description): a new task field is
+ * added there and this type, `LostClaim`, the plan's `PlanTask` and the workspace record follow.
+ * `import type` costs nothing at run time: the main entry still never loads zod.
+ */
+export type Task = z.infer<typeof TaskSchema>;
 
 /** A leased claim that expired: its runner stopped heartbeating (crashed, hung, cut off). */
-export interface LostClaim {
-  runner: string;
-  /** 1 for the task's first claim. */
-  attempt: number;
-  /** When the lease ran out (ISO-8601, the backend's clock). */
-  leaseUntil: string;
-  /** When another claim took the task over (ISO-8601). */
-  recoveredAt: string;
-}
+export type LostClaim = z.infer<typeof LostClaimSchema>;
 
 export interface Idioms {
   required: string[];

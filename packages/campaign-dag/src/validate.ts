@@ -7,7 +7,7 @@ import type { SafeParseResult, Schema, SchemaIssue } from '@ratchet/store';
 import { checkGraph, seqLookup, type GraphTask } from './graph.js';
 import { formatSeq, MAX_SEQ } from './seq.js';
 import { CAMPAIGN_PHASES, PHASE_EVENTS } from './phase.js';
-import { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign } from './types.js';
+import { CAMPAIGN_STATUSES, SLUG_PATTERN, TASK_STATUSES, TASK_TYPES, type Campaign, type LostClaim, type Task } from './types.js';
 
 type Issues = SchemaIssue[];
 type Path = (string | number)[];
@@ -30,8 +30,34 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const isSeqList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isSeq);
 
-const TASK_KEYS = new Set(['seq', 'slug', 'type', 'description', 'delta', 'verify', 'budget', 'preflight', 'depends', 'status', 'runner', 'reason', 'blockedBy', 'rootCause', 'cascade', 'updatedAt', 'round', 'claimItem', 'lostAttempts']);
-const LOST_CLAIM_KEYS = new Set(['runner', 'attempt', 'leaseUntil', 'recoveredAt']);
+/**
+ * Every key of `T`, each exactly once: a field added to the schema (types.ts derives the type from
+ * it) fails to compile here until this validator knows it too.
+ */
+const keysOf = <T>(keys: Record<keyof T, true>): ReadonlySet<string> => new Set(Object.keys(keys));
+
+const TASK_KEYS = keysOf<Task>({
+  seq: true,
+  slug: true,
+  type: true,
+  description: true,
+  delta: true,
+  verify: true,
+  budget: true,
+  preflight: true,
+  depends: true,
+  status: true,
+  runner: true,
+  reason: true,
+  blockedBy: true,
+  rootCause: true,
+  cascade: true,
+  updatedAt: true,
+  round: true,
+  claimItem: true,
+  lostAttempts: true,
+});
+const LOST_CLAIM_KEYS = keysOf<LostClaim>({ runner: true, attempt: true, leaseUntil: true, recoveredAt: true });
 const CAMPAIGN_KEYS = new Set(['id', 'objective', 'framework', 'idioms', 'createdAt', 'status', 'tasks', 'phase', 'phaseLog']);
 const PHASE_EVENT_KEYS = new Set(['event', 'from', 'to', 'at', 'reason']);
 const PHASE_EVENT_NAMES: readonly unknown[] = [...PHASE_EVENTS, 'inferred'];

@@ -6,7 +6,7 @@
  */
 import { CampaignError } from './errors.js';
 import { formatSeq } from './seq.js';
-import { SLUG_PATTERN, type Idioms } from './types.js';
+import { SLUG_PATTERN, type Idioms, type Task } from './types.js';
 
 export const WORKSPACE_SCHEMA_VERSION = '1.0';
 export const WORKSPACE_STATUSES = ['active', 'complete', 'blocked'] as const;
@@ -67,12 +67,13 @@ export interface Utilized {
   type: 'failure' | 'pattern';
 }
 
-/** One workspace, parsed. This is what `readCampaignWorkspaces` returns (memory observe consumes it). */
-export interface WorkspaceRecord {
+/**
+ * One workspace, parsed. This is what `readCampaignWorkspaces` returns (memory observe consumes it).
+ * The task's own fields are typed as the task's (`preflight` is always present here: an empty list).
+ */
+export interface WorkspaceRecord extends Pick<Task, 'seq' | 'slug' | 'delta' | 'verify' | 'budget'> {
   /** `001_slug`: the file stem without the status. */
   id: string;
-  seq: number;
-  slug: string;
   status: WorkspaceStatus;
   /**
    * Which attempt at the task this workspace is (`attempt="2"` on `<workspace>`); absent for the
@@ -96,9 +97,6 @@ export interface WorkspaceRecord {
   createdAt: string;
   updatedAt?: string;
   objective: string;
-  delta: string[];
-  verify: string;
-  budget?: number;
   preflight: string[];
   /** Code to read first; absent when there is none. */
   codeContext?: CodeContext[];

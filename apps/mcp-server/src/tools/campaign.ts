@@ -1,47 +1,50 @@
 /** Campaigns: a task DAG for parallel builders (`ratchet campaign`). */
-import { cmd } from '../argv.js';
-import type { ToolSpec } from '../tool-spec.js';
+import { operationTool, type ToolSpec } from '../tool-spec.js';
+
+// The CLI's typed operations (src/operations/campaign.ts), loaded on the first call.
+const ops = async () => (await import('@ratchet/cli')).campaignOperations;
 
 export const campaignTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'campaign_ready',
     title: 'Ready campaign tasks',
     commands: ['campaign ready'],
     preset: 'core',
     description: 'Campaign tasks ready to start; with claim, atomically take the first for that runner.',
     shape: (z) => ({ claim: z.string().optional().describe('runner id'), lease: z.string().optional().describe('with claim: expires unless renewed (15m)') }),
-    argv: (a) => cmd('campaign', 'ready').opt('--claim', a.claim).opt('--lease', a.lease),
+    operation: async (ctx, a) => (await ops()).ready(ctx, { claim: a.claim, lease: a.lease }),
     output: 'campaign-ready.v1',
-  },
-  {
+  }),
+  operationTool({
     name: 'campaign_heartbeat',
     title: 'Renew claims',
     commands: ['campaign heartbeat'],
     preset: 'standard',
     description: 'Renew the leased campaign claims of a runner.',
     shape: (z) => ({ runner: z.string(), lease: z.string().optional() }),
-    argv: (a) => cmd('campaign', 'heartbeat').opt('--lease', a.lease).arg(a.runner),
+    operation: async (ctx, a) => (await ops()).heartbeat(ctx, { runner: a.runner, lease: a.lease }),
     idempotent: true,
-  },
-  {
+  }),
+  operationTool({
     name: 'campaign_update_task',
     title: 'Update a campaign task',
     commands: ['campaign update-task'],
     preset: 'core',
     description: "Change a campaign task's status (legal moves only).",
     shape: (z) => ({ seq: z.string(), status: z.enum(['pending', 'in_progress', 'complete', 'blocked']), reason: z.string().optional(), runner: z.string().optional() }),
-    argv: (a) => cmd('campaign', 'update-task').opt('--reason', a.reason).opt('--runner', a.runner).arg(a.seq).arg(a.status),
-  },
-  {
+    // No asUser: the MCP channel is the agent's, which never overrides a claim.
+    operation: async (ctx, a) => (await ops()).updateTask(ctx, { seq: a.seq, status: a.status, reason: a.reason, runner: a.runner }),
+  }),
+  operationTool({
     name: 'campaign_create',
     title: 'Create a campaign',
     commands: ['campaign create'],
     preset: 'all',
     description: 'Start a campaign with an objective.',
     shape: (z) => ({ objective: z.string(), framework: z.string().optional() }),
-    argv: (a) => cmd('campaign', 'create').opt('--framework', a.framework).arg(a.objective),
-  },
-  {
+    operation: async (ctx, a) => (await ops()).create(ctx, { objective: a.objective, framework: a.framework }),
+  }),
+  operationTool({
     name: 'campaign_add_tasks',
     title: 'Add campaign tasks',
     commands: ['campaign add-tasks'],
@@ -49,56 +52,58 @@ export const campaignTools: ToolSpec[] = [
     preset: 'all',
     description: 'Add the tasks of a plan.json (a file path, or the plan object itself).',
     shape: (z) => ({ file: z.string().optional(), plan: z.record(z.string(), z.unknown()).optional() }),
-    argv: (a) => cmd('campaign', 'add-tasks').arg(a.plan === undefined ? a.file : '-'),
-    stdin: (a) => (a.plan === undefined ? undefined : JSON.stringify(a.plan)),
-  },
-  {
+    // The plan object is read as the CLI reads a piped plan (size limit, `__proto__` refused, <stdin>).
+    // Neither given: standard input, which the MCP channel does not have (an empty plan, refused).
+    operation: async (ctx, a) =>
+      (await ops()).addTasks(ctx, { plan: a.plan !== undefined ? { value: a.plan } : a.file !== undefined ? { file: a.file } : { stdin: true } }),
+  }),
+  operationTool({
     name: 'campaign_status',
     title: 'Campaign status',
     commands: ['campaign status'],
     preset: 'all',
     description: 'Objective, counts and every task with status and runner.',
     shape: () => ({}),
-    argv: () => cmd('campaign', 'status'),
+    operation: async (ctx) => (await ops()).status(ctx, {}),
     output: 'campaign-status.v1',
-  },
-  {
+  }),
+  operationTool({
     name: 'campaign_cascade_status',
     title: 'Campaign cascade',
     commands: ['campaign cascade-status'],
     preset: 'all',
     description: 'Campaign state with ready, blocked and unreachable tasks.',
     shape: () => ({}),
-    argv: () => cmd('campaign', 'cascade-status'),
-  },
-  {
+    operation: async (ctx) => (await ops()).cascadeStatus(ctx, {}),
+  }),
+  operationTool({
     name: 'campaign_waves',
     title: 'Campaign waves',
     commands: ['campaign waves'],
     preset: 'all',
     description: 'Parallel layers of the task graph.',
     shape: () => ({}),
-    argv: () => cmd('campaign', 'waves'),
-  },
-  {
+    operation: async (ctx) => (await ops()).waves(ctx, {}),
+  }),
+  operationTool({
     name: 'campaign_propagate_blocks',
     title: 'Propagate blocks',
     commands: ['campaign propagate-blocks'],
     preset: 'all',
     description: 'Block every task below a blocked one.',
     shape: () => ({}),
-    argv: () => cmd('campaign', 'propagate-blocks'),
-  },
-  {
+    operation: async (ctx) => (await ops()).propagateBlocks(ctx, {}),
+  }),
+  operationTool({
     name: 'campaign_phase',
     title: 'Campaign phase',
     commands: ['campaign phase'],
     preset: 'all',
     description: "The campaign's phase and log; event explored moves EXPLORE to PLAN.",
     shape: (z) => ({ event: z.enum(['explored']).optional(), reason: z.string().optional() }),
-    argv: (a) => cmd('campaign', 'phase').opt('--reason', a.reason).arg(a.event),
-  },
-  {
+    operation: async (ctx, a) => (await ops()).phase(ctx, { event: a.event, reason: a.reason }),
+  }),
+  operationTool({
     name: 'campaign_complete',
     title: 'Complete the campaign',
     commands: ['campaign complete'],
@@ -106,6 +111,6 @@ export const campaignTools: ToolSpec[] = [
     preset: 'all',
     description: 'Archive the campaign (phase OBSERVE: memory_observe first, or skip_observe with the reason).',
     shape: (z) => ({ force: z.boolean().optional().describe('even with tasks in progress'), skip_observe: z.string().optional(), workspace_dir: z.string().optional() }),
-    argv: (a) => cmd('campaign', 'complete').flag('--force', a.force).opt('--skip-observe', a.skip_observe).opt('--workspace-dir', a.workspace_dir),
-  },
+    operation: async (ctx, a) => (await ops()).complete(ctx, { force: a.force, skipObserve: a.skip_observe, workspaceDir: a.workspace_dir }),
+  }),
 ];

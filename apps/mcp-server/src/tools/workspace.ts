@@ -1,5 +1,4 @@
 /** A campaign task's working brief (`ratchet workspace`). */
-import { cmd } from '../argv.js';
 import { operationTool, type ToolSpec } from '../tool-spec.js';
 
 export const workspaceTools: ToolSpec[] = [
@@ -22,7 +21,7 @@ export const workspaceTools: ToolSpec[] = [
     shape: () => ({}),
     operation: async (ctx) => (await import('@ratchet/cli')).workspaceOperations.list(ctx, {}),
   }),
-  {
+  operationTool({
     name: 'workspace_create',
     title: 'Create a workspace',
     commands: ['workspace create'],
@@ -36,15 +35,16 @@ export const workspaceTools: ToolSpec[] = [
       memory: z.boolean().optional().describe('false: inject no memory entries'),
       workspace_dir: z.string().optional(),
     }),
-    argv: (a) =>
-      cmd('workspace', 'create')
-        .opt('--runner', a.runner)
-        .opt('--prior-knowledge', a.prior_knowledge)
-        .flag('--no-memory', a.memory === false)
-        .opt('--workspace-dir', a.workspace_dir)
-        .arg(a.seq),
-  },
-  {
+    operation: async (ctx, a) =>
+      (await import('@ratchet/cli')).workspaceOperations.create(ctx, {
+        seq: a.seq,
+        runner: a.runner,
+        priorKnowledge: a.prior_knowledge,
+        memory: a.memory === false ? false : undefined,
+        workspaceDir: a.workspace_dir,
+      }),
+  }),
+  operationTool({
     name: 'workspace_finish',
     title: 'Finish a workspace',
     commands: ['workspace complete', 'workspace block'],
@@ -59,12 +59,12 @@ export const workspaceTools: ToolSpec[] = [
       utilized: z.array(z.string()).optional().describe('prior-knowledge entries used, name:failure|pattern'),
       workspace_dir: z.string().optional(),
     }),
-    argv: (a) =>
-      cmd('workspace', String(a.outcome))
-        .opt('--runner', a.runner)
-        .opt(a.outcome === 'complete' ? '--delivered' : '--reason', a.text)
-        .opt('--utilized', a.utilized)
-        .opt('--workspace-dir', a.workspace_dir)
-        .arg(a.seq),
-  },
+    // The trust boundary checks the command this call is: completing and blocking are told apart.
+    command: (a) => `workspace ${a.outcome}`,
+    operation: async (ctx, a) => {
+      const { workspaceOperations } = await import('@ratchet/cli');
+      const input = { seq: a.seq, runner: a.runner, utilized: a.utilized, workspaceDir: a.workspace_dir };
+      return a.outcome === 'block' ? workspaceOperations.block(ctx, { ...input, reason: a.text }) : workspaceOperations.complete(ctx, { ...input, delivered: a.text });
+    },
+  }),
 ];

@@ -1,16 +1,18 @@
-import { formatSeq, readCascade } from '@ratchet/campaign-dag';
+import { formatSeq } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
-import { EXIT_OK } from '../../exit-codes.js';
-import { campaignOptionsWithBackend, guard } from './shared.js';
+import { cascadeStatus, cascadeStatusResult, type CampaignInput } from '../../operations/campaign.js';
+import { withInput } from '../../option-values.js';
+import { campaignInput } from './inputs.js';
 
 const list = (seqs: number[]): string => (seqs.length === 0 ? '-' : seqs.map(formatSeq).join(', '));
 
 /** `ratchet campaign cascade-status` */
-export default async function cascadeStatusCommand(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const status = await guard(ctx, async () => readCascade(ctx.cwd, (await campaignOptionsWithBackend(ctx, options))));
+async function cascadeStatusCommand(ctx: Context, input: CampaignInput): Promise<number> {
+  const status = await cascadeStatus(ctx, input);
+  const result = cascadeStatusResult(ctx, status);
   if (ctx.json) {
-    ctx.emitJson({ ok: true, ...status });
-    return EXIT_OK;
+    ctx.emitJson(result.document);
+    return result.exitCode;
   }
   ctx.out(`state: ${status.state}`);
   ctx.out(`ready:       ${list(status.ready)}`);
@@ -21,5 +23,6 @@ export default async function cascadeStatusCommand(ctx: Context, _args: string[]
   ctx.out(`unreachable: ${status.unreachable.length === 0 ? '-' : ''}`);
   for (const u of status.unreachable) ctx.out(`  ${formatSeq(u.seq)} blocked by ${list(u.blockedBy)} (root cause ${formatSeq(u.rootCause)})`);
   if (status.state === 'stuck') ctx.out('next: ratchet campaign propagate-blocks');
-  return EXIT_OK;
+  return result.exitCode;
 }
+export default withInput(campaignInput, cascadeStatusCommand);

@@ -1,19 +1,20 @@
-import { completeCampaign } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
-import { EXIT_OK } from '../../exit-codes.js';
+import { completeCampaignOp, completeCampaignResult, type CompleteCampaignInput } from '../../operations/campaign.js';
+import { withInput } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
-import { campaignOptionsWithBackend, guard } from './shared.js';
+import { completeInput } from './inputs.js';
 
 /** `ratchet campaign complete [--force] [--skip-observe REASON]`: refused (exit 2) before the observer ran, unless skipped with a reason. */
-export default async function complete(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const skipObserve = typeof options.skipObserve === 'string' ? options.skipObserve : undefined;
-  const result = await guard(ctx, async () => completeCampaign(ctx.cwd, { ...(await campaignOptionsWithBackend(ctx, options)), force: options.force === true, ...(skipObserve === undefined ? {} : { skipObserve }) }));
-  const { summary } = result;
-  if (ctx.json) ctx.emitJson({ ok: true, archive: displayPath(ctx, result.archivePath), workspaces: result.workspacePath === undefined ? null : displayPath(ctx, result.workspacePath), summary });
+async function complete(ctx: Context, input: CompleteCampaignInput): Promise<number> {
+  const outcome = await completeCampaignOp(ctx, input);
+  const result = completeCampaignResult(ctx, outcome);
+  const { summary } = outcome;
+  if (ctx.json) ctx.emitJson(result.document);
   else {
-    ctx.out(`archived ${summary.id} to ${displayPath(ctx, result.archivePath)}${skipObserve === undefined ? '' : ` (observer skipped: ${skipObserve})`}`);
+    ctx.out(`archived ${summary.id} to ${displayPath(ctx, outcome.archivePath)}${input.skipObserve === undefined ? '' : ` (observer skipped: ${input.skipObserve})`}`);
     ctx.out(`  ${summary.counts.complete}/${summary.total} complete, ${summary.rootFailures.length} failed, ${summary.cascaded.length} blocked by cascade, ${summary.counts.pending} never started`);
-    if (result.workspacePath !== undefined) ctx.out(`  workspaces moved to ${displayPath(ctx, result.workspacePath)}`);
+    if (outcome.workspacePath !== undefined) ctx.out(`  workspaces moved to ${displayPath(ctx, outcome.workspacePath)}`);
   }
-  return EXIT_OK;
+  return result.exitCode;
 }
+export default withInput(completeInput, complete);

@@ -1,20 +1,18 @@
-import { advancePhase, readCampaign, type Campaign } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
-import { EXIT_OK } from '../../exit-codes.js';
-import { campaignOptionsWithBackend, guard } from './shared.js';
+import { campaignPhase, campaignPhaseResult, type CampaignPhaseInput } from '../../operations/campaign.js';
+import { withInput } from '../../option-values.js';
+import { phaseInput } from './inputs.js';
 
 /** `ratchet campaign phase [explored] [--reason TEXT]`: show the phase and its log, or fire an event. */
-export default async function phase(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
-  const reason = typeof options.reason === 'string' ? options.reason : undefined;
-  const campaign: Campaign =
-    args[0] === 'explored'
-      ? await guard(ctx, async () => advancePhase(ctx.cwd, 'explored', { ...(await campaignOptionsWithBackend(ctx, options)), ...(reason === undefined ? {} : { reason }) }))
-      : await guard(ctx, async () => readCampaign(ctx.cwd, (await campaignOptionsWithBackend(ctx, options))));
+async function phase(ctx: Context, input: CampaignPhaseInput): Promise<number> {
+  const campaign = await campaignPhase(ctx, input);
+  const result = campaignPhaseResult(ctx, campaign);
   if (ctx.json) {
-    ctx.emitJson({ ok: true, campaign: campaign.id, phase: campaign.phase, log: campaign.phaseLog ?? [] });
-    return EXIT_OK;
+    ctx.emitJson(result.document);
+    return result.exitCode;
   }
   ctx.out(`campaign ${campaign.id}: phase ${campaign.phase ?? '?'}`);
   for (const e of campaign.phaseLog ?? []) ctx.out(`  ${e.at}  ${e.event.padEnd(12)} ${e.from ?? '-'} -> ${e.to}${e.reason === undefined ? '' : `  (${e.reason})`}`);
-  return EXIT_OK;
+  return result.exitCode;
 }
+export default withInput(phaseInput, phase);

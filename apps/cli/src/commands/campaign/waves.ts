@@ -1,17 +1,19 @@
-import { formatSeq, readCampaign, waves } from '@ratchet/campaign-dag';
+import { formatSeq } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
-import { EXIT_OK } from '../../exit-codes.js';
-import { campaignOptionsWithBackend, guard } from './shared.js';
+import { campaignWaves, wavesResult, type CampaignInput } from '../../operations/campaign.js';
+import { withInput } from '../../option-values.js';
+import { campaignInput } from './inputs.js';
 
 /** `ratchet campaign waves` */
-export default async function wavesCommand(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const campaign = await guard(ctx, async () => readCampaign(ctx.cwd, (await campaignOptionsWithBackend(ctx, options))));
-  const layers = waves(campaign.tasks);
-  if (ctx.json) ctx.emitJson({ ok: true, waves: layers });
+async function wavesCommand(ctx: Context, input: CampaignInput): Promise<number> {
+  const outcome = await campaignWaves(ctx, input);
+  const result = wavesResult(ctx, outcome);
+  if (ctx.json) ctx.emitJson(result.document);
   else {
-    const bySeq = new Map(campaign.tasks.map((t) => [t.seq, t]));
-    layers.forEach((w, i) => ctx.out(`wave ${i + 1}: ${w.map((s) => `${formatSeq(s)} ${bySeq.get(s)?.slug ?? ''} (${bySeq.get(s)?.status ?? ''})`).join(', ')}`));
-    if (layers.length === 0) ctx.out('no tasks yet');
+    const bySeq = new Map(outcome.campaign.tasks.map((t) => [t.seq, t]));
+    outcome.waves.forEach((w, i) => ctx.out(`wave ${i + 1}: ${w.map((s) => `${formatSeq(s)} ${bySeq.get(s)?.slug ?? ''} (${bySeq.get(s)?.status ?? ''})`).join(', ')}`));
+    if (outcome.waves.length === 0) ctx.out('no tasks yet');
   }
-  return EXIT_OK;
+  return result.exitCode;
 }
+export default withInput(campaignInput, wavesCommand);

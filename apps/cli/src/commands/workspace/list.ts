@@ -1,11 +1,12 @@
 import type { Context } from '../../context.js';
-import { listWorkspaces, listWorkspacesResult } from '../../operations/workspace.js';
-import { stringOption } from '../../option-values.js';
+import { listWorkspaces, listWorkspacesResult, type WorkspacesInput } from '../../operations/workspace.js';
+import { withInput } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
+import { workspacesInput } from './inputs.js';
 
 /** `ratchet workspace list` */
-export default async function list(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const found = await listWorkspaces(ctx, { workspaceDir: stringOption(options, 'workspaceDir') });
+async function list(ctx: Context, input: WorkspacesInput): Promise<number> {
+  const found = await listWorkspaces(ctx, input);
   const { workspaces, skipped } = found;
   const result = listWorkspacesResult(ctx, found);
   // A file that does not parse is the user's to fix: "no workspaces yet" with exit 0 would hide it.
@@ -28,3 +29,4 @@ export default async function list(ctx: Context, _args: string[], options: Recor
   }
   return result.exitCode;
 }
+export default withInput(workspacesInput, list);

@@ -3,12 +3,13 @@ import { formatSeq } from '@ratchet/campaign-dag';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { readWorkspace, showWorkspaceResult } from '../../operations/workspace.js';
-import { stringOption } from '../../option-values.js';
+import { withInput } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
+import { showInput, type ShowInput } from './inputs.js';
 
 /** `ratchet workspace show SEQ [--xml]` */
-export default async function show(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
-  const found = await readWorkspace(ctx, { seq: args[0] ?? '', workspaceDir: stringOption(options, 'workspaceDir') });
+async function show(ctx: Context, input: ShowInput): Promise<number> {
+  const found = await readWorkspace(ctx, input);
   const { path, record } = found;
   const shown = displayPath(ctx, path);
   if (ctx.json) {
@@ -16,7 +17,7 @@ export default async function show(ctx: Context, args: string[], options: Record
     ctx.emitJson(result.document);
     return result.exitCode;
   }
-  if (options.xml === true) {
+  if (input.xml) {
     ctx.out((await readFile(path, 'utf8')).trimEnd());
     return EXIT_OK;
   }
@@ -31,3 +32,4 @@ export default async function show(ctx: Context, args: string[], options: Record
   for (const u of record.utilization) ctx.out(`utilized ${u.type} ${u.name}`);
   return EXIT_OK;
 }
+export default withInput(showInput, show);

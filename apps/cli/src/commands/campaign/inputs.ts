@@ -1,0 +1,58 @@
+/**
+ * The edge of the campaign area: commander's arguments and options (register.ts defines them)
+ * parsed into the typed inputs of src/operations/campaign.ts. The command modules see only these.
+ */
+import {
+  TASK_STATUS_NAMES,
+  type AddTasksInput,
+  type CampaignInput,
+  type CampaignPhaseInput,
+  type CampaignReadyInput,
+  type CompleteCampaignInput,
+  type CreateCampaignInput,
+  type HeartbeatInput,
+  type UpdateTaskInput,
+} from '../../operations/campaign.js';
+import { CliError } from '../../errors.js';
+import { argument, flagOption, stringOption, type OptionBag } from '../../option-values.js';
+
+export function campaignInput(): CampaignInput {
+  return {};
+}
+
+export function createInput(args: readonly string[], options: OptionBag): CreateCampaignInput {
+  return { objective: args[0] ?? '', framework: stringOption(options, 'framework') };
+}
+
+/** A plan file, or standard input (no argument, or "-"). */
+export function addTasksInput(args: readonly string[]): AddTasksInput {
+  const file = args[0];
+  if (file === undefined) return { plan: { stdin: true } };
+  return { plan: file === '-' ? { stdin: true, evenFromTerminal: true } : { file } };
+}
+
+export function readyInput(_args: readonly string[], options: OptionBag): CampaignReadyInput {
+  return { claim: stringOption(options, 'claim'), lease: stringOption(options, 'lease') };
+}
+
+export function heartbeatInput(args: readonly string[], options: OptionBag): HeartbeatInput {
+  const runner = args[0];
+  if (runner === undefined) throw new CliError('heartbeat needs the runner name given to `ready --claim`');
+  return { runner, lease: stringOption(options, 'lease') };
+}
+
+export function updateTaskInput(args: readonly string[], options: OptionBag): UpdateTaskInput {
+  // commander checked the choice; an unknown status is still a usage error here, never a cast.
+  const given = argument(args, 1, 'status');
+  const status = TASK_STATUS_NAMES.find((s) => s === given);
+  if (status === undefined) throw new CliError(`<status> must be one of ${TASK_STATUS_NAMES.join(', ')}`);
+  return { seq: args[0] ?? '', status, reason: stringOption(options, 'reason'), runner: stringOption(options, 'runner'), asUser: stringOption(options, 'as') === 'user' };
+}
+
+export function phaseInput(args: readonly string[], options: OptionBag): CampaignPhaseInput {
+  return { event: args[0] === 'explored' ? 'explored' : undefined, reason: stringOption(options, 'reason') };
+}
+
+export function completeInput(_args: readonly string[], options: OptionBag): CompleteCampaignInput {
+  return { force: flagOption(options, 'force'), skipObserve: stringOption(options, 'skipObserve'), workspaceDir: stringOption(options, 'workspaceDir') };
+}
