@@ -16,6 +16,25 @@ export { CliError } from './errors.js';
 export { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from './exit-codes.js';
 // The typed application layer the MCP server calls (no argv, no printed output): src/operations/.
 export { invokeOperation, type OperationOutcome, type OperationResult } from './operations/invoke.js';
+export {
+  JIXO_OUTCOMES,
+  JIXO_PLAN_ACTIONS,
+  JIXO_RESULTS,
+  type JixoCheckInput,
+  type JixoClarifyInput,
+  type JixoDecideInput,
+  type JixoLockInput,
+  type JixoLogChangeInput,
+  type JixoLogInput,
+  type JixoOutcome,
+  type JixoPlanAction,
+  type JixoResult,
+  type JixoTaskMoveInput,
+  type JixoTaskVerb,
+  type JixoTriageInput,
+  type JixoUnlockInput,
+} from './operations/jixo-input.js';
+export { jixoOperations } from './operations/jixo-api.js';
 export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLessonsInput, type LessonStatusName, type ListLessonsInput } from './operations/lessons-input.js';
 export { lessonsOperations } from './operations/lessons-api.js';
 export type { AssessTurnInput, OwnerName } from './operations/goals-input.js';

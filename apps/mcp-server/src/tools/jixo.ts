@@ -1,9 +1,25 @@
-/** JIXO job/log files with an inter-process lock (`ratchet jixo`). */
-import { cmd, need } from '../argv.js';
-import type { ToolSpec } from '../tool-spec.js';
+/**
+ * JIXO job/log files with an inter-process lock (`ratchet jixo`): typed operations of the CLI's
+ * JIXO area (src/operations/jixo*.ts), called with the tool's arguments as their input.
+ */
+import type { CliError, JIXO_PLAN_ACTIONS, JIXO_RESULTS } from '@ratchet/cli';
+import { operationTool, type ToolSpec } from '../tool-spec.js';
+
+// The CLI's lists, checked at compile time: the tool table loads no CLI code.
+const PLAN_ACTIONS: typeof JIXO_PLAN_ACTIONS = ['unblock', 'edit', 'depends', 'remove', 'retry', 'cancel'];
+const RESULTS: typeof JIXO_RESULTS = ['Succeeded', 'Failed', 'Pending', 'Cancelled'];
+
+/**
+ * The value of an argument that one `action` of a tool needs (its schema cannot say so without a
+ * union the clients handle badly): a missing one is a usage error (exit 2) naming it.
+ */
+function need<T>(cli: { CliError: typeof CliError }, action: string, name: string, value: T | undefined): T {
+  if (value === undefined) throw new cli.CliError(`${name} is required for action ${action}`);
+  return value;
+}
 
 export const jixoTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'jixo_check',
     title: 'Check a JIXO file',
     commands: ['jixo check'],
@@ -11,10 +27,10 @@ export const jixoTools: ToolSpec[] = [
     preset: 'standard',
     description: 'Parse a *.log.md or *.job.md file and report every problem.',
     shape: (z) => ({ file: z.string() }),
-    argv: (a) => cmd('jixo', 'check').arg(a.file),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.check(ctx, { file: a.file }),
     findings: true,
-  },
-  {
+  }),
+  operationTool({
     name: 'jixo_triage',
     title: 'JIXO triage',
     commands: ['jixo triage'],
@@ -22,15 +38,9 @@ export const jixoTools: ToolSpec[] = [
     preset: 'standard',
     description: 'Protocol 0: release stale locks, then your role and objective.',
     shape: (z) => ({ job: z.string(), runner: z.string(), active: z.array(z.string()).optional(), log: z.string().optional(), dry_run: z.boolean().optional() }),
-    argv: (a) =>
-      cmd('jixo', 'triage')
-        .opt('--runner', a.runner)
-        .opt('--active', Array.isArray(a.active) ? a.active.join(',') : undefined)
-        .opt('--log', a.log)
-        .flag('--dry-run', a.dry_run)
-        .arg(a.job),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.triage(ctx, { job: a.job, runner: a.runner, active: a.active, log: a.log, dryRun: a.dry_run === true }),
+  }),
+  operationTool({
     name: 'jixo_lock',
     title: 'Lock a JIXO log',
     commands: ['jixo lock'],
@@ -38,9 +48,10 @@ export const jixoTools: ToolSpec[] = [
     preset: 'standard',
     description: 'Take the log lock for your runner and return the fresh content.',
     shape: (z) => ({ log: z.string(), runner: z.string(), timeout_ms: z.number().int().positive().optional() }),
-    argv: (a) => cmd('jixo', 'lock').opt('--runner', a.runner).opt('--timeout', a.timeout_ms).arg(a.log),
-  },
-  {
+    // The operation records the lock in .ratchet/hooks/opened.json: the Stop hook holds the agent to its release.
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.lock(ctx, { log: a.log, runner: a.runner, timeoutMs: a.timeout_ms }),
+  }),
+  operationTool({
     name: 'jixo_unlock',
     title: 'Unlock a JIXO log',
     commands: ['jixo unlock'],
@@ -48,9 +59,9 @@ export const jixoTools: ToolSpec[] = [
     preset: 'standard',
     description: 'Release the log lock your runner holds.',
     shape: (z) => ({ log: z.string(), runner: z.string() }),
-    argv: (a) => cmd('jixo', 'unlock').opt('--runner', a.runner).arg(a.log),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.unlock(ctx, { log: a.log, runner: a.runner }),
+  }),
+  operationTool({
     name: 'jixo_task_list',
     title: 'JIXO roadmap',
     commands: ['jixo task list'],
@@ -58,9 +69,9 @@ export const jixoTools: ToolSpec[] = [
     preset: 'all',
     description: 'Roadmap tasks with status and runner.',
     shape: (z) => ({ log: z.string() }),
-    argv: (a) => cmd('jixo', 'task', 'list').arg(a.log),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.taskList(ctx, { log: a.log }),
+  }),
+  operationTool({
     name: 'jixo_task_lock',
     title: 'Lock a JIXO task',
     commands: ['jixo task lock'],
@@ -68,9 +79,9 @@ export const jixoTools: ToolSpec[] = [
     preset: 'all',
     description: 'Lock one pending roadmap task for your runner.',
     shape: (z) => ({ log: z.string(), id: z.string(), runner: z.string() }),
-    argv: (a) => cmd('jixo', 'task', 'lock').opt('--runner', a.runner).arg(a.log).arg(a.id),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.task(ctx, { verb: 'lock', log: a.log, id: a.id, runner: a.runner }),
+  }),
+  operationTool({
     name: 'jixo_task_finish',
     title: 'Finish a JIXO task',
     commands: ['jixo task complete', 'jixo task fail', 'jixo task pause'],
@@ -78,9 +89,11 @@ export const jixoTools: ToolSpec[] = [
     preset: 'all',
     description: 'Complete, fail or pause your locked task with its Work Log entry.',
     shape: (z) => ({ log: z.string(), id: z.string(), runner: z.string(), outcome: z.enum(['complete', 'fail', 'pause']), summary: z.string() }),
-    argv: (a) => cmd('jixo', 'task', String(a.outcome)).opt('--runner', a.runner).opt('--summary', a.summary).arg(a.log).arg(a.id),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.task(ctx, { verb: a.outcome, log: a.log, id: a.id, runner: a.runner, summary: a.summary }),
+    // Which of `commands` this call is: the trust boundary checks that one.
+    command: (a) => `jixo task ${a.outcome}`,
+  }),
+  operationTool({
     name: 'jixo_task_add',
     title: 'Add a JIXO task',
     commands: ['jixo task add'],
@@ -96,17 +109,10 @@ export const jixoTools: ToolSpec[] = [
       depends_on: z.array(z.string()).optional(),
       phase: z.boolean().optional(),
     }),
-    argv: (a) =>
-      cmd('jixo', 'task', 'add')
-        .opt('--runner', a.runner)
-        .opt('--title', a.title)
-        .opt('--id', a.id)
-        .opt('--parent', a.parent)
-        .opt('--depends-on', Array.isArray(a.depends_on) ? a.depends_on.join(',') : undefined)
-        .flag('--phase', a.phase)
-        .arg(a.log),
-  },
-  {
+    operation: async (ctx, a) =>
+      (await import('@ratchet/cli')).jixoOperations.task(ctx, { verb: 'add', log: a.log, runner: a.runner, title: a.title, id: a.id, parent: a.parent, dependsOn: a.depends_on, phase: a.phase === true }),
+  }),
+  operationTool({
     name: 'jixo_task_edit',
     title: 'Edit the JIXO roadmap',
     commands: ['jixo task unblock', 'jixo task edit', 'jixo task depends', 'jixo task remove', 'jixo task retry', 'jixo task cancel', 'jixo title'],
@@ -116,25 +122,35 @@ export const jixoTools: ToolSpec[] = [
     shape: (z) => ({
       log: z.string(),
       runner: z.string(),
-      action: z.enum(['unblock', 'edit', 'depends', 'remove', 'retry', 'cancel', 'title']),
+      action: z.enum([...PLAN_ACTIONS, 'title']),
       id: z.string().optional().describe('every action but title'),
       title: z.string().optional(),
       summary: z.string().optional(),
       on: z.array(z.string()).optional().describe('depends: the new dependencies ([] clears)'),
     }),
-    argv: (a) => {
-      if (a.action === 'title') return cmd('jixo', 'title').opt('--runner', a.runner).arg(a.log).arg(need(a, 'title'));
-      return cmd('jixo', 'task', String(a.action))
-        .opt('--runner', a.runner)
-        .opt('--title', a.action === 'edit' ? need(a, 'title') : undefined)
-        .opt('--summary', a.action === 'unblock' || a.action === 'cancel' ? a.summary : undefined)
-        .opt('--on', a.action === 'depends' ? (need(a, 'on') as string[]).join(',') : undefined)
-        .arg(a.log)
-        .arg(need(a, 'id'));
+    operation: async (ctx, a) => {
+      const cli = await import('@ratchet/cli');
+      const { log, runner, action } = a;
+      if (action === 'title') return cli.jixoOperations.log(ctx, { verb: 'title', log, runner, title: need(cli, action, 'title', a.title) });
+      const id = need(cli, action, 'id', a.id);
+      switch (action) {
+        case 'edit':
+          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, title: need(cli, action, 'title', a.title) });
+        case 'depends':
+          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, on: need(cli, action, 'on', a.on) });
+        case 'unblock':
+          // The CLI requires --summary; the argv this tool built before left it to that check.
+          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, summary: need(cli, action, 'summary', a.summary) });
+        case 'cancel':
+          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, summary: a.summary });
+        default:
+          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id });
+      }
     },
+    command: (a) => (a.action === 'title' ? 'jixo title' : `jixo task ${a.action}`),
     destructive: true,
-  },
-  {
+  }),
+  operationTool({
     name: 'jixo_log_add',
     title: 'Planner Work Log entry',
     commands: ['jixo log add'],
@@ -146,12 +162,12 @@ export const jixoTools: ToolSpec[] = [
       runner: z.string(),
       objective: z.string(),
       summary: z.string(),
-      result: z.enum(['Succeeded', 'Failed', 'Pending', 'Cancelled']).optional(),
+      result: z.enum(RESULTS).optional(),
       job: z.string().optional().describe('job name in the heading'),
     }),
-    argv: (a) => cmd('jixo', 'log', 'add').opt('--runner', a.runner).opt('--objective', a.objective).opt('--summary', a.summary).opt('--result', a.result).opt('--job', a.job).arg(a.log),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.log(ctx, { verb: 'add', log: a.log, runner: a.runner, objective: a.objective, summary: a.summary, result: a.result, job: a.job }),
+  }),
+  operationTool({
     name: 'jixo_exit',
     title: 'Exit the JIXO job',
     commands: ['jixo exit'],
@@ -159,9 +175,9 @@ export const jixoTools: ToolSpec[] = [
     preset: 'all',
     description: 'Record the exit: 0 job done (when triage decides it), 1 error (elected Planner), 2 standby.',
     shape: (z) => ({ log: z.string(), runner: z.string(), code: z.enum(['0', '1', '2']), reason: z.string() }),
-    argv: (a) => cmd('jixo', 'exit').opt('--runner', a.runner).opt('--code', a.code).opt('--reason', a.reason).arg(a.log),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.log(ctx, { verb: 'exit', log: a.log, runner: a.runner, code: a.code === '0' ? 0 : a.code === '1' ? 1 : 2, reason: a.reason }),
+  }),
+  operationTool({
     name: 'jixo_clarify',
     title: 'Ask for clarification',
     commands: ['jixo clarify add'],
@@ -169,6 +185,6 @@ export const jixoTools: ToolSpec[] = [
     preset: 'all',
     description: 'Append a Clarification Request to the job file (needs a default plan in the log).',
     shape: (z) => ({ job: z.string(), id: z.string(), question: z.string() }),
-    argv: (a) => cmd('jixo', 'clarify', 'add').opt('--id', a.id).opt('--question', a.question).arg(a.job),
-  },
+    operation: async (ctx, a) => (await import('@ratchet/cli')).jixoOperations.clarify(ctx, { verb: 'add', job: a.job, id: a.id, question: a.question }),
+  }),
 ];

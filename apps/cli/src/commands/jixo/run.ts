@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { leaseOption } from '../../lease-option.js';
+import { argument, flagOption, stringOption, withInput, type OptionBag } from '../../option-values.js';
 import { at, guard, int, logAt } from './shared.js';
 
 /** `--agent-timeout`: `90s`, `5m`, `1.5h`, `500ms`, or a bare number of seconds. */
@@ -21,12 +22,46 @@ function parseMaxWait(value: string): number {
   return ms;
 }
 
+/** `jixo run`'s options, read at the edge (checked, not cast). */
+interface RunJobInput {
+  job: string;
+  agent: string;
+  runners: number;
+  maxLoops: number;
+  maxRuns: number | undefined;
+  agentTimeoutMs: number | undefined;
+  maxTurns: number;
+  lockLeaseMs: number;
+  maxWaitMs: number | undefined;
+  once: boolean;
+  force: boolean;
+}
+
+function runInput(args: readonly string[], options: OptionBag): RunJobInput {
+  const agent = stringOption(options, 'agent');
+  if (agent === undefined) throw new CliError('--agent is required');
+  const agentTimeout = stringOption(options, 'agentTimeout');
+  const maxRuns = stringOption(options, 'maxRuns');
+  const maxWait = stringOption(options, 'maxWait');
+  return {
+    job: argument(args, 0, 'job'),
+    agent,
+    runners: int('runners', stringOption(options, 'runners') ?? 1, 1),
+    maxLoops: int('max-loops', stringOption(options, 'maxLoops') ?? 20, 1),
+    agentTimeoutMs: agentTimeout === undefined ? undefined : parseAgentTimeout(agentTimeout),
+    maxRuns: maxRuns === undefined ? undefined : int('max-runs', maxRuns, 1),
+    maxTurns: int('max-turns', stringOption(options, 'maxTurns') ?? 40, 1),
+    lockLeaseMs: leaseOption(stringOption(options, 'lease')) ?? DEFAULT_LEASE_MS,
+    maxWaitMs: maxWait === undefined ? undefined : parseMaxWait(maxWait),
+    once: flagOption(options, 'once'),
+    force: flagOption(options, 'force'),
+  };
+}
+
 /** `ratchet jixo run <job> --agent CMD`: the outer loop; progress on stderr, agents' output prefixed. */
-export default async function run(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
-  const jobPath = at(ctx, args[0]!);
-  const runners = int('runners', options.runners ?? 1, 1);
-  const maxLoops = int('max-loops', options.maxLoops ?? 20, 1);
-  const agentTimeoutMs = typeof options.agentTimeout === 'string' ? parseAgentTimeout(options.agentTimeout) : undefined;
+async function run(ctx: Context, input: RunJobInput): Promise<number> {
+  const jobPath = at(ctx, input.job);
+  const { runners, maxLoops, agentTimeoutMs } = input;
   const onEvent = (e: RunEvent): void => {
     if (e.type === 'agent-start') {
       const what = e.assignment.role === 'Runner' ? `task ${e.assignment.taskId}` : e.assignment.role === 'Planner' ? 'Planner' : 'no assignment';
@@ -43,16 +78,16 @@ export default async function run(ctx: Context, args: string[], options: Record<
     runJob({
       log,
       jobPath,
-      agent: String(options.agent),
+      agent: input.agent,
       runners,
       maxLoops,
-      ...(options.maxRuns !== undefined ? { maxRuns: int('max-runs', options.maxRuns, 1) } : {}),
+      ...(input.maxRuns !== undefined ? { maxRuns: input.maxRuns } : {}),
       ...(agentTimeoutMs !== undefined ? { agentTimeoutMs } : {}),
-      maxTurns: int('max-turns', options.maxTurns ?? 40, 1),
-      lockLeaseMs: leaseOption(options.lease) ?? DEFAULT_LEASE_MS,
-      ...(typeof options.maxWait === 'string' ? { maxWaitMs: parseMaxWait(options.maxWait) } : {}),
-      once: options.once === true,
-      force: options.force === true,
+      maxTurns: input.maxTurns,
+      lockLeaseMs: input.lockLeaseMs,
+      ...(input.maxWaitMs !== undefined ? { maxWaitMs: input.maxWaitMs } : {}),
+      once: input.once,
+      force: input.force,
       onEvent,
       // Agents that call `ratchet` can use the very CLI that started them (RATCHET_JIXO_CLI).
       ...(process.argv[1] !== undefined && /ratchet(?:\.js)?$/.test(process.argv[1]) ? { env: { RATCHET_JIXO_CLI: `${process.execPath} ${process.argv[1]}` } } : {}),
@@ -62,3 +97,4 @@ export default async function run(ctx: Context, args: string[], options: Record<
   else ctx.out(`${result.status}: ${result.reason} (agent runs ${result.runs}, progress ${formatProgress(result.progress)})`);
   return result.status === 'completed' || result.status === 'skipped' || result.status === 'once' ? EXIT_OK : EXIT_PROBLEMS;
 }
+export default withInput(runInput, run);
