@@ -1,10 +1,14 @@
 /**
- * The definition format as TypeScript types, without zod: the main entry must not load zod (it
- * costs ~100 ms of CLI start-up). `test/schema.test.ts` proves these types equal the zod schema's.
+ * The definition format as TypeScript types. The document types are derived from the zod schema
+ * (schema.ts, the one source of the format, which documents each field) with `import type` only: the
+ * main entry must not load zod (it costs ~100 ms of CLI start-up). The normalised model
+ * (`Definition`, `StateInfo`, `Transition`) is in-memory only, not a file format, so it is written here.
  *
  * Two document shapes are accepted (Jules' fdc_fsm.json and its orchestrator fsm.json) and both
  * normalise to one model, `Definition`.
  */
+import type { z } from 'zod';
+import type { FsmDefinitionSchema, ListDefinitionSchema, ListTransitionSchema, MapDefinitionSchema, StateDeclarationSchema } from './schema.js';
 
 /** Where the shipped JSON Schema is published; definitions can point their `$schema` at it. */
 export const FSM_DEFINITION_SCHEMA_URL = 'https://unpkg.com/@ratchet/fsm-core/schemas/fsm-definition.schema.json';
@@ -13,41 +17,19 @@ export const FSM_DEFINITION_SCHEMA_URL = 'https://unpkg.com/@ratchet/fsm-core/sc
 export const FSM_DEFINITION_VERSION = 1;
 
 /** A state is a name, or a name with a description. */
-export type StateDeclaration = string | { name: string; description?: string | undefined };
-
-interface DocumentCommon {
-  $schema?: string | undefined;
-  id?: string | undefined;
-  description?: string | undefined;
-  schemaVersion?: 1 | undefined;
-  states: StateDeclaration[];
-}
+export type StateDeclaration = z.infer<typeof StateDeclarationSchema>;
 
 /** Map style: `transitions: {STATE: {symbol: STATE}}` (fdc_fsm.json). */
-export interface MapDefinitionDocument extends DocumentCommon {
-  alphabet: string[];
-  transitions: Record<string, Record<string, string>>;
-  start_state: string;
-  accept_states: string[];
-}
+export type MapDefinitionDocument = z.infer<typeof MapDefinitionSchema>;
 
-/** One transition of a list-style definition. */
-export interface ListTransition {
-  source: string;
-  dest: string;
-  trigger: string;
-}
+/** One transition of a list-style definition: `{source, dest, trigger}`. */
+export type ListTransition = z.infer<typeof ListTransitionSchema>;
 
 /** List style: `transitions: [{source, dest, trigger}]` (the orchestrator's fsm.json); alphabet optional. */
-export interface ListDefinitionDocument extends DocumentCommon {
-  alphabet?: string[] | undefined;
-  transitions: ListTransition[];
-  initial_state: string;
-  final_states: string[];
-}
+export type ListDefinitionDocument = z.infer<typeof ListDefinitionSchema>;
 
 /** What a definition file holds: either shape. */
-export type DefinitionDocument = MapDefinitionDocument | ListDefinitionDocument;
+export type DefinitionDocument = z.infer<typeof FsmDefinitionSchema>;
 
 export interface StateInfo {
   name: string;

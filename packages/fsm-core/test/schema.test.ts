@@ -64,7 +64,9 @@ describe('the zod schema and the precompiled validator agree', () => {
     expect(validatorOk).toBe(zodOk);
   });
 
-  test('the hand-written document types are exactly the zod input types', () => {
+  // The document types are z.infer (output) types; a default or transform added to the schema would
+  // make a file's input differ from them, which this catches.
+  test('the document types are also exactly the zod input types', () => {
     expectTypeOf<FsmDefinitionInput>().toEqualTypeOf<DefinitionDocument>();
     expectTypeOf<ReturnType<typeof MapDefinitionSchema.parse>>().toEqualTypeOf<MapDefinitionDocument>();
     expectTypeOf<ReturnType<typeof ListDefinitionSchema.parse>>().toEqualTypeOf<ListDefinitionDocument>();

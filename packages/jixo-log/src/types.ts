@@ -1,10 +1,26 @@
 /**
- * The parsed forms of JIXO's two Markdown files, as plain JSON-serialisable data. The zod schemas in
- * schema.ts describe the same shapes (a test keeps them in step); this file imports no zod.
+ * The parsed forms of JIXO's two Markdown files, as plain JSON-serialisable data. Their types are
+ * derived from the zod schemas in schema.ts (the one source of the formats; each field's description
+ * is there) with `import type` only: the main entry never loads zod.
  */
+import type { z } from 'zod';
+import type {
+  ClarificationSchema,
+  ExtraSectionSchema,
+  JobFileSchema,
+  JobFrontMatterSchema,
+  LogFileSchema,
+  LogFrontMatterSchema,
+  PlannerRoundSchema,
+  RoadmapItemSchema,
+  TaskStatusSchema,
+  TasksExitSchema,
+  WorkLogEntrySchema,
+} from './schema.js';
 
 export const TASK_STATUSES = ['Pending', 'Locked', 'Completed', 'Failed', 'Cancelled'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** Task state: Pending->Locked->Completed|Failed, Locked->Pending, Failed->Pending|Cancelled, Pending->Cancelled. */
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 
 export const WORK_LOG_RESULTS = ['Succeeded', 'Failed', 'Pending', 'Cancelled'] as const;
 export type WorkLogResult = (typeof WORK_LOG_RESULTS)[number];
@@ -13,67 +29,17 @@ export const ROLES = ['Planner', 'Runner'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** One checklist item of the Roadmap: a phase (no status, has children) or a task (has a status). */
-export interface RoadmapItem {
-  /** `1.2` for `1.2. Move code`; the whole text when it has no number. Derived from `text`. */
-  id: string;
-  /** Everything after the checkbox, as written (`1.2. Move shared code to \`packages/core\``). */
-  text: string;
-  checked: boolean;
-  /** Absent for phases. */
-  status?: TaskStatus;
-  runner?: string;
-  /**
-   * `leaseUntil:` (ISO-8601) on a Locked task: the runner holds the task until then unless it renews
-   * the lease; once it has passed, the task is recoverable from any host (stale). A Locked task
-   * without one (logs written before leases, or by hand) never expires by time: it is stale only when
-   * its runner is not active, as before.
-   */
-  leaseUntil?: string;
-  dependsOn?: string[];
-  /**
-   * True when the file has no `status:` sub-bullet and the status was read from the checkbox (JIXO
-   * v1/v2 logs, whose roadmap was a plain checklist): `[x]` Completed, `[ ]` Pending. Such a status
-   * is not written back (the file stays as JIXO wrote it) and the audit does not ask for its entry.
-   */
-  statusInferred?: boolean;
-  /** Sub-bullets and lines Ratchet does not understand, kept verbatim (de-indented to the item). */
-  notes: string[];
-  children: RoadmapItem[];
-}
+export type RoadmapItem = z.infer<typeof RoadmapItemSchema>;
 
-export interface WorkLogEntry {
-  number: number;
-  job: string;
-  time: string;
-  role: string;
-  objective: string;
-  result: string;
-  summary: string;
-  /** `**Runner**`: the runner that committed the entry (absent in entries written by hand or before 0.x). */
-  runner?: string;
-  /**
-   * `**Blocker**`: set on a Pending entry when the runner cannot go on without a Planner (what is
-   * missing). Triage reads this field, never the summary's wording: a Pending entry without it is a
-   * normal pause (out of turns) that the next runner continues.
-   */
-  blocker?: string;
-  /** Anything else in the entry, verbatim. */
-  extra: string;
-  /**
-   * An entry in an older JIXO layout, kept byte for byte (entries are never edited): `v1` a bullet
-   * `- 时间：`T`，执行者：`@job`，第N次执行任务：` with sub-bullets; `v3` a `### Log-N @ time for runner`
-   * heading. New entries are always written in the current layout.
-   */
-  legacy?: { format: 'v1' | 'v3'; text: string };
-}
+/**
+ * One `### Log N @Job (time)` entry of the Work Log. `runner` is the runner that committed it;
+ * `blocker`, on a Pending entry, what it cannot go on without (triage reads it, never the summary);
+ * `legacy` keeps an entry in an older JIXO layout byte for byte.
+ */
+export type WorkLogEntry = z.infer<typeof WorkLogEntrySchema>;
 
 /** What `jixo_tasks_exit` recorded last: the outer loop stops on code 0. */
-export interface TasksExit {
-  code: 0 | 1 | 2;
-  reason: string;
-  runner: string;
-  time: string;
-}
+export type TasksExit = z.infer<typeof TasksExitSchema>;
 
 /**
  * The elected Planner (front matter `planner`): one runner plans at a time. Triage (the CLI's, or
@@ -82,79 +48,31 @@ export interface TasksExit {
  * Planner's Work Log entry (`jixo log add`), when its agent exits (`jixo run`), or when the lease
  * runs out.
  */
-export interface PlannerRound {
-  runner: string;
-  /** UTC time (`toISOString`) after which another runner may be elected. */
-  leaseUntil: string;
-  /** When it was elected. */
-  since: string;
-}
+export type PlannerRound = z.infer<typeof PlannerRoundSchema>;
 
-export interface LogFrontMatter {
-  title: string;
-  /** 0..1 (the file says "NN%"). */
-  progress: number;
-  createTime?: string;
-  updateTime?: string;
-  exit?: TasksExit;
-  planner?: PlannerRound;
-  /** Unknown keys, kept in order. */
-  extra: Record<string, unknown>;
-}
+/** The front matter of a *.log.md file; `extra` keeps unknown keys in order. */
+export type LogFrontMatter = z.infer<typeof LogFrontMatterSchema>;
 
 /** A level-2 section Ratchet does not own, kept verbatim. */
-export interface ExtraSection {
-  title: string;
-  body: string;
-}
+export type ExtraSection = z.infer<typeof ExtraSectionSchema>;
 
-export interface LogFile {
-  frontMatter: LogFrontMatter;
-  /** Text between the front matter and the first `##` heading. */
-  preamble: string;
-  /** Text in `## Roadmap` before the checklist. */
-  roadmapIntro: string;
-  roadmap: RoadmapItem[];
-  /** Text in `## Roadmap` after the checklist. */
-  roadmapOutro: string;
-  workLogIntro: string;
-  /** Newest first, as the seed writes them. */
-  workLog: WorkLogEntry[];
-  sections: ExtraSection[];
-  /**
-   * The headings as the file wrote them when they are not "Roadmap"/"Work Log" (JIXO v1/v2 wrote
-   * `## 工作计划` / `## 工作路线图` and `## 工作日志`): written back unchanged. An empty string is no
-   * heading at all, as JIXO v1 wrote some logs: `workLogTitle: ''` entries after the plan and a `---`
-   * line; both empty, a log of entries only (a plan added later gets both headings).
-   */
-  roadmapTitle?: string;
-  workLogTitle?: string;
-}
+/**
+ * The parsed form of a *.log.md file. `roadmapTitle`/`workLogTitle` are the headings as the file
+ * wrote them when they are not "Roadmap"/"Work Log" (JIXO v1/v2 wrote `## 工作计划` / `## 工作路线图`
+ * and `## 工作日志`), written back unchanged; an empty string is no heading at all, as JIXO v1 wrote
+ * some logs (`workLogTitle: ''`: entries after the plan and a `---` line; both empty: a log of
+ * entries only, and a plan added later gets both headings).
+ */
+export type LogFile = z.infer<typeof LogFileSchema>;
 
-export interface JobFrontMatter {
-  name?: string;
-  dirs?: string[];
-  agents?: string[];
-  model?: string;
-  useLog?: string;
-  extra: Record<string, unknown>;
-}
+/** The front matter of a *.job.md file; `extra` keeps unknown keys. */
+export type JobFrontMatter = z.infer<typeof JobFrontMatterSchema>;
 
-export interface Clarification {
-  id: string;
-  toUser: string;
-  question: string;
-  /** The response text, without the placeholder comment. Empty when unanswered. */
-  response: string;
-  answered: boolean;
-}
+/** A `### JIXO: CLARIFICATION REQUEST` block; `response` is empty when unanswered. */
+export type Clarification = z.infer<typeof ClarificationSchema>;
 
-export interface JobFile {
-  frontMatter: JobFrontMatter;
-  /** The body without clarification blocks: the job's goal. */
-  goal: string;
-  clarifications: Clarification[];
-}
+/** The parsed form of a *.job.md file: its goal (the body without clarification blocks) and clarifications. */
+export type JobFile = z.infer<typeof JobFileSchema>;
 
 export type Severity = 'error' | 'warning';
 

@@ -7,6 +7,13 @@
 import { MemoryError } from './errors.js';
 import type { EdgeType, Entry, EntryKind, MemoryData } from './types.js';
 
+/**
+ * The relation types, in the order queries and errors list them. The schema's `EdgeTypeSchema` is
+ * `z.enum(EDGE_TYPES)`, so this list is the one place a new type is named (the weight and inverse
+ * tables below are then required for it by their `Record<EdgeType, ...>` types).
+ */
+export const EDGE_TYPES = ['co_occurs', 'causes', 'caused_by', 'solves', 'solved_by', 'prerequisite', 'requires', 'variant'] as const;
+
 export const EDGE_WEIGHTS: Readonly<Record<EdgeType, number>> = {
   co_occurs: 0.8,
   causes: 1.0,
@@ -28,8 +35,6 @@ export const EDGE_INVERSE: Readonly<Record<EdgeType, EdgeType>> = {
   requires: 'prerequisite',
   variant: 'variant',
 };
-
-export const EDGE_TYPES = Object.keys(EDGE_WEIGHTS) as EdgeType[];
 
 export function isEdgeType(value: unknown): value is EdgeType {
   return typeof value === 'string' && Object.hasOwn(EDGE_WEIGHTS, value);

@@ -25,7 +25,10 @@ const count = (what: string) => d(z.number().int().min(0).max(Number.MAX_SAFE_IN
 const isoDate = (what: string) => d(z.iso.datetime({ offset: true, local: false }), what);
 const names = (what: string) => d(z.array(z.string()), what);
 
-const edgeType = z.enum(EDGE_TYPES as [string, ...string[]]);
+/** A typed relation between two entries; each type has a weight and an inverse (graph.ts). */
+export const EdgeTypeSchema = z.enum(EDGE_TYPES);
+/** `related_typed`: relation type -> names of the entries at the other end (sorted, unique). */
+export const TypedEdgesSchema = z.partialRecord(EdgeTypeSchema, z.array(z.string()));
 
 const common = {
   name: d(z.string().regex(NAME_PATTERN), 'Unique across failures and patterns.'),
@@ -34,7 +37,7 @@ const common = {
   access_count: count('Times retrieved with --record or given feedback.'),
   last_accessed: d(z.union([isoDate('Last access.'), z.null()]), 'ISO 8601, or null if never accessed.'),
   related: names('Related entries of any type (the union of related_typed).'),
-  related_typed: d(z.partialRecord(edgeType, z.array(z.string())), 'Relation type -> names at the other end; every link is stored with its inverse at the other end.'),
+  related_typed: d(TypedEdgesSchema, 'Relation type -> names at the other end; every link is stored with its inverse at the other end.'),
   times_helped: count('Feedback: it helped.'),
   times_failed: count('Feedback: it did not help.'),
   created_at: isoDate('When it was learned.'),

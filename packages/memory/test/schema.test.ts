@@ -52,7 +52,7 @@ describe('schemas', () => {
           const data: { failures: unknown[]; patterns: unknown[] } = { failures: [], patterns: [] };
           picks.forEach(([isFailure, m], i) => {
             const e = isFailure ? failure(`e${i}`, 'trigger text') : pattern(`e${i}`, 'trigger text');
-            (isFailure ? data.failures : data.patterns).push(entryMutations[m]!(e as unknown as Record<string, unknown>));
+            (isFailure ? data.failures : data.patterns).push(entryMutations[m]!(e));
           });
           expect(checkMemoryData(data).length === 0).toBe(MemoryDataSchema.safeParse(data).success);
           for (const observed of [['c/001_a'], [1], 'c/001_a']) {

@@ -6,14 +6,17 @@
  */
 import { join } from 'node:path';
 import { NotFoundError, readJsonFile } from '@ratchet/store';
+import type { z } from 'zod';
 import { problemsError, type ProtocolProblem } from './errors.js';
+import type { CompileConfigSchema } from './schema.js';
 
 export const CONFIG_FILE = 'compile.json';
 
-export interface CompileConfig {
-  /** Target files, relative to the project root (where ratchet runs). */
-  targets: string[];
-}
+/**
+ * The parsed compile.json: `targets`, files relative to the project root (where ratchet runs). The
+ * type is derived from the zod schema (`import type`: this module must not load zod).
+ */
+export type CompileConfig = z.infer<typeof CompileConfigSchema>;
 
 /**
  * Problems of a parsed config value, each with its JSON pointer; empty when it is valid. Targets

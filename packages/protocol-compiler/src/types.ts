@@ -1,21 +1,24 @@
-/** The plain data a protocol source holds (the default schema; a project may extend it). */
-export interface ProtocolRule {
-  rule_id: string;
-  description: string;
-  enforcement: string;
-  [key: string]: unknown;
-}
+/**
+ * The plain data a protocol source holds. The known fields' types are derived from the default
+ * schema's zod definition (schema.ts, the one source of the format: it also generates
+ * schemas/protocol.schema.json and documents each field), with `import type` only: the main entry
+ * validates with ajv and never loads zod. A project may extend the default schema with its own
+ * fields, so both types also admit other keys (as `unknown`), which the strict zod object does not.
+ */
+import type { z } from 'zod';
+import type { ProtocolRuleSchema, ProtocolSchema } from './schema.js';
 
-export interface Protocol {
-  protocol_id: string;
-  description: string;
-  rules: ProtocolRule[];
-  associated_tools?: string[];
-  associated_artifacts?: string[];
-  /** Tools a lesson retired: still listed (so readers know not to use them), never recommended. */
-  deprecated_tools?: string[];
-  [key: string]: unknown;
-}
+/** The fields a project's extended schema may add: read as `unknown`, kept as they are. */
+type Extensible<T> = T & { [key: string]: unknown };
+
+/** One rule of a protocol: its id, what it requires, what enforces it (plus the original's kept data). */
+export type ProtocolRule = Extensible<z.infer<typeof ProtocolRuleSchema>>;
+
+/**
+ * A *.protocol.json source. `deprecated_tools`: tools a lesson retired, still listed (so readers
+ * know not to use them), never recommended.
+ */
+export type Protocol = Extensible<Omit<z.infer<typeof ProtocolSchema>, 'rules'> & { rules: ProtocolRule[] }>;
 
 export interface ProtocolSource {
   /** Path of the *.protocol.json file (as found under the protocols directory). */
