@@ -26,7 +26,17 @@ export type { FlowStatusInput } from './operations/flows-input.js';
 export { flowsOperations } from './operations/flows-api.js';
 export type { ShowWorkspaceInput, WorkspacesInput } from './operations/workspace-input.js';
 export { workspaceOperations } from './operations/workspace-api.js';
-export type { MemoryQueryInput } from './operations/memory-input.js';
+export type {
+  MemoryAddFailureInput,
+  MemoryAddPatternInput,
+  MemoryEdgeType,
+  MemoryFeedbackInput,
+  MemoryLinkInput,
+  MemoryObserveInput,
+  MemoryPruneInput,
+  MemoryQueryInput,
+  MemoryStatsInput,
+} from './operations/memory-input.js';
 export { memoryOperations } from './operations/memory-api.js';
 // What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's
 // tool annotations and its coverage test read it).

@@ -1,0 +1,231 @@
+/**
+ * The memory write tools, the notes tools (questions, stories, scratch, proposals) and the protocol
+ * tools run the CLI's typed operations: no argv is built and nothing printed is parsed, and each
+ * answers what `ratchet --json <the same command>` answers, for a success and for a refusal, with
+ * the same effect on the project's files (run on two identical projects, one per face).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TOOLS } from '../src/tools/index.js';
+import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected, type ToolCall } from './helpers.js';
+
+const MEMORY_TOOLS = ['memory_add_failure', 'memory_add_pattern', 'memory_feedback', 'memory_stats', 'memory_link', 'memory_prune', 'memory_observe'];
+
+/** `ratchet --json <args>` in `dir` as the agent: its exit code and document. */
+function cliJson(dir: string, args: string[]): { status: number | null; document: unknown } {
+  const r = spawnSync(process.execPath, [ratchetBin, '--json', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, RATCHET_ACTOR: 'agent' }, timeout: 60_000 });
+  return { status: r.status, document: JSON.parse(r.stdout) as unknown };
+}
+
+/**
+ * Timestamps as a placeholder, fractions rounded and the project's directory as <project>: two
+ * runs a moment apart in two directories write the same thing otherwise.
+ */
+function normalised(value: unknown, dir: string): unknown {
+  if (typeof value === 'string') return value.replaceAll(dir, '<project>').replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
+  if (typeof value === 'number') return Number.isInteger(value) ? value : Math.round(value * 1000) / 1000;
+  if (Array.isArray(value)) return value.map((v) => normalised(v, dir));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalised(v, dir)]));
+  return value;
+}
+
+const fileOf = (dir: string, path: string): string | undefined => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), 'utf8') : undefined);
+
+/**
+ * Two identical projects: `cli` where the command runs, `mcp` where the tool runs (a server of its
+ * own). `same` runs both and checks they agree: the exit code's verdict, the document, and the
+ * files named in `files` afterwards.
+ */
+interface Pair {
+  cli: string;
+  mcp: string;
+  server: Connected;
+  same: (tool: string, args: Record<string, unknown>, argv: string[], files?: string[]) => Promise<{ tool: ToolCall; status: number | null }>;
+  close: () => Promise<void>;
+}
+
+async function pair(setUp: (dir: string) => void): Promise<Pair> {
+  const cli = tempDir('ratchet-mcp-typed-cli-');
+  setUp(cli);
+  const mcp = tempDir('ratchet-mcp-typed-tool-');
+  cpSync(cli, mcp, { recursive: true });
+  const server = await connect(mcp, { RATCHET_MCP_TOOLS: 'all' });
+  return {
+    cli,
+    mcp,
+    server,
+    same: async (tool, args, argv, files = []) => {
+      const typed = await call(server, tool, args);
+      const run = cliJson(cli, argv);
+      expect(typed.isError === true, `${tool}: ${JSON.stringify(typed.content)}`).toBe(run.status !== 0);
+      expect(normalised(typed.structuredContent, mcp), tool).toEqual(normalised(run.document, cli));
+      for (const f of files) expect(normalised(fileOf(mcp, f), mcp), `${tool}: ${f}`).toEqual(normalised(fileOf(cli, f), cli));
+      return { tool: typed, status: run.status };
+    },
+    close: () => server.close(),
+  };
+}
+
+const init = (dir: string): void => void ratchet(['init', '--quiet'], dir);
+const MEMORY = '.ratchet/memory.json';
+
+test('the memory write tools are typed operations, not command lines', () => {
+  for (const name of MEMORY_TOOLS) {
+    const spec = TOOLS.find((t) => t.name === name)!;
+    expect(typeof spec.operation, name).toBe('function');
+    expect(spec.argv, name).toBeUndefined();
+  }
+});
+
+describe('memory tools answer as `ratchet --json memory ...` and write the same memory', () => {
+  let p: Pair;
+  beforeAll(async () => {
+    p = await pair(init);
+  }, 60_000);
+  afterAll(async () => p?.close());
+
+  test('add-failure, add-pattern (with a refusal each that writes nothing), feedback, link, stats, prune', { timeout: 180_000 }, async () => {
+    // A refusal before anything exists: exit 1, the gates' document, no memory file created.
+    const refused = await p.same('memory_add_failure', { trigger: 'short', fix: 'x', cost: 1 }, ['memory', 'add-failure', '--trigger', 'short', '--fix', 'x', '--cost', '1'], [MEMORY]);
+    expect(refused.status).toBe(1);
+    expect(refused.tool.structuredContent).toMatchObject({ ok: false, status: 'refused' });
+    expect(existsSync(join(p.mcp, MEMORY))).toBe(false);
+
+    const added = await p.same(
+      'memory_add_failure',
+      { trigger: 'EADDRINUSE: port 3000 already in use', fix: 'kill the old dev server', cost: 1500, name: 'port-3000', match: 'EADDRINUSE.*:3000', tag: ['dev', 'node'] },
+      ['memory', 'add-failure', '--trigger', 'EADDRINUSE: port 3000 already in use', '--fix', 'kill the old dev server', '--cost', '1500', '--name', 'port-3000', '--match', 'EADDRINUSE.*:3000', '--tag', 'dev', 'node'],
+      [MEMORY],
+    );
+    expect(added.tool.structuredContent).toMatchObject({ ok: true, status: 'added', name: 'port-3000' });
+
+    // A negative cost the tool's schema lets through: the operation's own range check, as the CLI's (exit 2).
+    const before = fileOf(p.mcp, MEMORY);
+    const negative = await p.same('memory_add_failure', { trigger: 'a negative cost is not a cost', fix: 'x', cost: -5 }, ['memory', 'add-failure', '--trigger', 'a negative cost is not a cost', '--fix', 'x', '--cost=-5'], [MEMORY]);
+    expect(negative.status).toBe(2);
+    expect(errorText(negative.tool)).toContain('--cost must be a number >= 0');
+    expect(fileOf(p.mcp, MEMORY)).toBe(before);
+
+    await p.same(
+      'memory_add_pattern',
+      { trigger: 'killing a stale dev server before starting', insight: 'lsof -ti :3000 | xargs kill', saved: 800, name: 'kill-stale', tag: ['dev'] },
+      ['memory', 'add-pattern', '--trigger', 'killing a stale dev server before starting', '--insight', 'lsof -ti :3000 | xargs kill', '--saved', '800', '--name', 'kill-stale', '--tag', 'dev'],
+      [MEMORY],
+    );
+    const patternRefused = await p.same('memory_add_pattern', { trigger: 'tiny', insight: 'y', saved: 5 }, ['memory', 'add-pattern', '--trigger', 'tiny', '--insight', 'y', '--saved', '5'], [MEMORY]);
+    expect(patternRefused.status).toBe(1);
+
+    const helped = await p.same('memory_feedback', { name: 'port-3000', helped: true }, ['memory', 'feedback', 'port-3000', '--helped'], [MEMORY]);
+    expect(helped.tool.structuredContent).toMatchObject({ outcome: 'helped', times_helped: 1 });
+    await p.same('memory_feedback', { name: 'kill-stale', helped: false }, ['memory', 'feedback', 'kill-stale', '--failed'], [MEMORY]);
+    const unknown = await p.same('memory_feedback', { name: 'no-such-entry', helped: true }, ['memory', 'feedback', 'no-such-entry', '--helped'], [MEMORY]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.tool.structuredContent).toMatchObject({ ok: false, error: { code: 'not-found', file: MEMORY } });
+
+    await p.same('memory_link', { from: 'kill-stale', to: 'port-3000', type: 'solves' }, ['memory', 'link', 'kill-stale', 'port-3000', '--type', 'solves'], [MEMORY]);
+    expect(fileOf(p.mcp, MEMORY)).toContain('solved_by');
+    const dangling = await p.same('memory_link', { from: 'kill-stale', to: 'nothing-here', type: 'causes' }, ['memory', 'link', 'kill-stale', 'nothing-here', '--type', 'causes'], [MEMORY]);
+    expect(dangling.status).toBe(2);
+
+    const stats = await p.same('memory_stats', {}, ['memory', 'stats']);
+    expect(stats.tool.structuredContent).toMatchObject({ ok: true, failures: 1, patterns: 1, feedback: { helped: 1, failed: 1 } });
+
+    const dry = await p.same('memory_prune', { min_importance: 100, dry_run: true }, ['memory', 'prune', '--min-importance', '100', '--dry-run'], [MEMORY]);
+    expect(dry.tool.structuredContent).toMatchObject({ dryRun: true });
+    expect((dry.tool.structuredContent as { removed: unknown[] }).removed).toHaveLength(2);
+    await p.same('memory_prune', { min_importance: 100 }, ['memory', 'prune', '--min-importance', '100'], [MEMORY]);
+    expect(JSON.parse(fileOf(p.mcp, MEMORY)!)).toMatchObject({ failures: [], patterns: [] });
+  });
+
+  test('a memory file edited by hand is refused by stats, prune and add alike (exit 2), and left as it is', { timeout: 120_000 }, async () => {
+    const broken = '{"schemaVersion": 1, "failures": [ {"name": 3} ], "patterns": []}\n';
+    for (const dir of [p.cli, p.mcp]) writeFileSync(join(dir, '.ratchet/hand.json'), broken);
+    for (const [tool, args, argv] of [
+      ['memory_stats', { file: '.ratchet/hand.json' }, ['memory', 'stats', '--file', '.ratchet/hand.json']],
+      ['memory_prune', { file: '.ratchet/hand.json' }, ['memory', 'prune', '--file', '.ratchet/hand.json']],
+      ['memory_add_failure', { trigger: 'a trigger long enough to pass', fix: 'f', cost: 500, file: '.ratchet/hand.json' }, ['memory', 'add-failure', '--trigger', 'a trigger long enough to pass', '--fix', 'f', '--cost', '500', '--file', '.ratchet/hand.json']],
+    ] as const) {
+      const r = await p.same(tool, args, [...argv], ['.ratchet/hand.json']);
+      expect(r.status, tool).toBe(2);
+      expect(errorText(r.tool), tool).toContain('.ratchet/hand.json');
+      expect(fileOf(p.mcp, '.ratchet/hand.json'), tool).toBe(broken);
+    }
+  });
+
+  test('a memory file outside the project is refused before the operation runs; nothing is written there', { timeout: 60_000 }, async () => {
+    const outside = tempDir('ratchet-mcp-outside-');
+    const r = await call(p.server, 'memory_add_failure', { trigger: 'EADDRINUSE: port 3000 already in use', fix: 'kill it', cost: 1500, file: join(outside, 'memory.json') });
+    expect(r.isError).toBe(true);
+    const escape = await call(p.server, 'memory_stats', { file: '../../etc/memory.json' });
+    expect(escape.isError).toBe(true);
+    expect(existsSync(join(outside, 'memory.json'))).toBe(false);
+    const cli = cliJson(p.cli, ['memory', 'add-failure', '--trigger', 'EADDRINUSE: port 3000 already in use', '--fix', 'kill it', '--cost', '1500', '--file', join(outside, 'memory.json')]);
+    expect(cli.status).toBe(2);
+    expect(cli.document).toMatchObject({ error: { code: 'outside-root' } });
+  });
+});
+
+describe('memory_observe answers as `ratchet --json memory observe`', () => {
+  /** A campaign whose first task completed and whose second is blocked: one pattern candidate, one failure. */
+  const campaign = (dir: string): void => {
+    init(dir);
+    const plan = {
+      objective: 'Add password hashing',
+      tasks: [
+        { seq: 1, slug: 'spec', type: 'SPEC', delta: ['test/hash.test.ts'], verify: 'true', depends: 'none' },
+        { seq: 2, slug: 'bcrypt-hashing', type: 'BUILD', delta: ['src/hash.ts'], verify: 'npm test', depends: 1 },
+      ],
+    };
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+    for (const argv of [
+      ['campaign', 'create', plan.objective],
+      ['campaign', 'add-tasks', 'plan.json'],
+      ['campaign', 'ready', '--claim', 'b1'],
+      ['workspace', 'create', '1'],
+      ['workspace', 'complete', '1', '--delivered', 'spec written'],
+      ['campaign', 'update-task', '1', 'complete', '--runner', 'b1'],
+      ['campaign', 'ready', '--claim', 'b1'],
+      ['workspace', 'create', '2'],
+      ['workspace', 'block', '2', '--reason', 'bcrypt native build fails: gyp ERR! node-gyp rebuild on node 20'],
+    ])
+      ratchet(argv, dir);
+  };
+
+  test('a truncated campaign.json: the same refusal (exit 2), no memory written; none: nothing observed', { timeout: 60_000 }, async () => {
+    const p = await pair((dir) => {
+      init(dir);
+      writeFileSync(join(dir, '.ratchet/campaign.json'), '{"id": "c-1", "tasks": [');
+    });
+    try {
+      const r = await p.same('memory_observe', {}, ['memory', 'observe'], [MEMORY, '.ratchet/campaign.json']);
+      expect(r.status).toBe(2);
+      expect(errorText(r.tool)).toContain('campaign.json');
+      expect(existsSync(join(p.mcp, MEMORY))).toBe(false);
+      for (const dir of [p.cli, p.mcp]) rmSync(join(dir, '.ratchet/campaign.json'));
+      const none = await p.same('memory_observe', {}, ['memory', 'observe'], [MEMORY]);
+      expect(none.tool.structuredContent).toMatchObject({ ok: true, observed: 0 });
+      // A workspace directory outside the project is refused before the operation runs.
+      expect((await call(p.server, 'memory_observe', { workspace_dir: '../elsewhere' })).isError).toBe(true);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('a campaign with a blocked workspace: the same failure learned, the same phase, the same memory file', { timeout: 180_000 }, async () => {
+    const p = await pair(campaign);
+    try {
+      const r = await p.same('memory_observe', {}, ['memory', 'observe'], [MEMORY, '.ratchet/campaign.json']);
+      expect(r.status).toBe(0);
+      expect(r.tool.structuredContent).toMatchObject({ ok: true, observed: 2, phase: 'OBSERVE' });
+      expect(fileOf(p.mcp, MEMORY)).toContain('gyp ERR!');
+      // A timeout out of range: the operation's check, as the command's.
+      const bad = await p.same('memory_observe', { verify: true, timeout_ms: 5 }, ['memory', 'observe', '--verify', '--timeout-ms', '5'], [MEMORY]);
+      expect(bad.status).toBe(2);
+      expect(errorText(bad.tool)).toContain('--timeout-ms');
+    } finally {
+      await p.close();
+    }
+  });
+});
