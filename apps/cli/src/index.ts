@@ -38,6 +38,8 @@ export type {
   MemoryStatsInput,
 } from './operations/memory-input.js';
 export { memoryOperations } from './operations/memory-api.js';
+export type { CompileProtocolsInput, ProtocolDetail, ProtocolEditInput, UpdateProtocolInput } from './operations/protocol-input.js';
+export { protocolOperations } from './operations/protocol-api.js';
 // What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's
 // tool annotations and its coverage test read it).
 export { COMMAND_EFFECTS, effectOf, type CommandEffect, type Effect } from './command-effects.js';

@@ -12,6 +12,7 @@ import { TOOLS } from '../src/tools/index.js';
 import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected, type ToolCall } from './helpers.js';
 
 const MEMORY_TOOLS = ['memory_add_failure', 'memory_add_pattern', 'memory_feedback', 'memory_stats', 'memory_link', 'memory_prune', 'memory_observe'];
+const PROTOCOL_TOOLS = ['protocol_compile', 'protocol_update'];
 
 /** `ratchet --json <args>` in `dir` as the agent: its exit code and document. */
 function cliJson(dir: string, args: string[]): { status: number | null; document: unknown } {
@@ -59,7 +60,9 @@ async function pair(setUp: (dir: string) => void): Promise<Pair> {
     same: async (tool, args, argv, files = []) => {
       const typed = await call(server, tool, args);
       const run = cliJson(cli, argv);
-      expect(typed.isError === true, `${tool}: ${JSON.stringify(typed.content)}`).toBe(run.status !== 0);
+      // Exit 1 of a check (a tool with findings) is its answer; any other non-zero exit is a tool error.
+      const findings = TOOLS.find((t) => t.name === tool)?.findings === true;
+      expect(typed.isError === true, `${tool}: ${JSON.stringify(typed.content)}`).toBe(run.status !== 0 && !(findings && run.status === 1));
       expect(normalised(typed.structuredContent, mcp), tool).toEqual(normalised(run.document, cli));
       for (const f of files) expect(normalised(fileOf(mcp, f), mcp), `${tool}: ${f}`).toEqual(normalised(fileOf(cli, f), cli));
       return { tool: typed, status: run.status };
@@ -71,8 +74,8 @@ async function pair(setUp: (dir: string) => void): Promise<Pair> {
 const init = (dir: string): void => void ratchet(['init', '--quiet'], dir);
 const MEMORY = '.ratchet/memory.json';
 
-test('the memory write tools are typed operations, not command lines', () => {
-  for (const name of MEMORY_TOOLS) {
+test('the memory write tools and the protocol tools are typed operations, not command lines', () => {
+  for (const name of [...MEMORY_TOOLS, ...PROTOCOL_TOOLS]) {
     const spec = TOOLS.find((t) => t.name === name)!;
     expect(typeof spec.operation, name).toBe('function');
     expect(spec.argv, name).toBeUndefined();
@@ -227,5 +230,75 @@ describe('memory_observe answers as `ratchet --json memory observe`', () => {
     } finally {
       await p.close();
     }
+  });
+});
+
+describe('protocol tools answer as `ratchet --json protocol compile|update` and write the same files', () => {
+  let p: Pair;
+  const FDC = 'protocols/04-fdc.protocol.json';
+  beforeAll(async () => {
+    p = await pair(init);
+  }, 60_000);
+  afterAll(async () => p?.close());
+
+  test('compile, check, add-tool (dry run first), update-rule, deprecate-tool; stale is a result, not a refusal', { timeout: 180_000 }, async () => {
+    await p.same('protocol_compile', {}, ['protocol', 'compile'], ['AGENTS.md']);
+    const fresh = await p.same('protocol_compile', { check: true }, ['protocol', 'compile', '--check']);
+    expect(fresh.tool.structuredContent).toMatchObject({ ok: true });
+    const before = fileOf(p.mcp, FDC);
+    const dry = await p.same('protocol_update', { action: 'add-tool', protocol_id: 'fdc', tool: 'ratchet memory stats', dry_run: true }, ['protocol', 'update', 'add-tool', 'fdc', 'ratchet memory stats', '--dry-run'], [FDC]);
+    expect(dry.tool.structuredContent).toMatchObject({ dryRun: true, changed: true });
+    expect(fileOf(p.mcp, FDC)).toBe(before);
+    await p.same('protocol_update', { action: 'add-tool', protocol_id: 'fdc', tool: 'ratchet memory stats' }, ['protocol', 'update', 'add-tool', 'fdc', 'ratchet memory stats'], [FDC]);
+    expect(fileOf(p.mcp, FDC)).toContain('ratchet memory stats');
+    await p.same(
+      'protocol_update',
+      { action: 'update-rule', protocol_id: 'fdc', rule_id: 'fdc-entry-point', description: 'Start every task at the FDC entry point.' },
+      ['protocol', 'update', 'update-rule', 'fdc', 'fdc-entry-point', 'Start every task at the FDC entry point.'],
+      [FDC],
+    );
+    await p.same('protocol_update', { action: 'deprecate-tool', protocol_id: 'fdc', tool: 'ratchet memory stats' }, ['protocol', 'update', 'deprecate-tool', 'fdc', 'ratchet memory stats'], [FDC]);
+    // The sources changed, AGENTS.md did not: --check answers stale (exit 1) with the diff, a result.
+    const stale = await p.same('protocol_compile', { check: true }, ['protocol', 'compile', '--check'], ['AGENTS.md']);
+    expect(stale.status).toBe(1);
+    expect(stale.tool.isError).toBeFalsy();
+    expect(stale.tool.structuredContent).toMatchObject({ ok: false });
+    await p.same('protocol_compile', { out: ['AGENTS.md', 'docs/CLAUDE.md'] }, ['protocol', 'compile', '--out', 'AGENTS.md', '--out', 'docs/CLAUDE.md'], ['AGENTS.md', 'docs/CLAUDE.md']);
+    expect(fileOf(p.mcp, 'AGENTS.md')).toContain('Start every task at the FDC entry point.');
+  });
+
+  test('refusals: a tool that is not a ratchet command, an unknown protocol, a missing rule_id, an --out that is not Markdown or leaves the project; nothing written', { timeout: 180_000 }, async () => {
+    const sources = fileOf(p.mcp, FDC);
+    const agents = fileOf(p.mcp, 'AGENTS.md');
+    const unknownTool = await p.same('protocol_update', { action: 'add-tool', protocol_id: 'fdc', tool: 'ratchet no-such-thing' }, ['protocol', 'update', 'add-tool', 'fdc', 'ratchet no-such-thing'], [FDC]);
+    expect(unknownTool.status).toBe(2);
+    expect(unknownTool.tool.structuredContent).toMatchObject({ ok: false, error: { code: 'unknown-tool' } });
+    const unknownProtocol = await p.same('protocol_update', { action: 'deprecate-tool', protocol_id: 'nope', tool: 'ratchet plan lint' }, ['protocol', 'update', 'deprecate-tool', 'nope', 'ratchet plan lint'], [FDC]);
+    expect(unknownProtocol.status).toBe(2);
+    // The argument update-rule needs and the shape cannot require: a usage error (exit 2) naming it.
+    const noRule = await call(p.server, 'protocol_update', { action: 'update-rule', protocol_id: 'fdc', description: 'x' });
+    expect(noRule.isError).toBe(true);
+    expect(noRule.structuredContent).toMatchObject({ ok: false, error: { code: 'bad-option' } });
+    expect(errorText(noRule)).toContain('rule_id is required for action update-rule');
+
+    const notMarkdown = await p.same('protocol_compile', { out: ['src/main.ts'] }, ['protocol', 'compile', '--out', 'src/main.ts'], ['src/main.ts']);
+    expect(notMarkdown.status).toBe(2);
+    expect(notMarkdown.tool.structuredContent).toMatchObject({ error: { code: 'not-owned' } });
+    expect(existsSync(join(p.mcp, 'src/main.ts'))).toBe(false);
+    const outside = tempDir('ratchet-mcp-outside-');
+    for (const out of [['../../escape.md'], ['AGENTS.md', join(outside, 'AGENTS.md')]]) {
+      const escaped = await call(p.server, 'protocol_compile', { out });
+      expect(escaped.isError, out.join(' ')).toBe(true);
+      expect(cliJson(p.cli, ['protocol', 'compile', ...out.flatMap((o) => ['--out', o])]).status).toBe(2);
+    }
+    expect(existsSync(join(outside, 'AGENTS.md'))).toBe(false);
+
+    // A protocol source edited by hand into invalid JSON: both faces name it (exit 2) and write nothing.
+    for (const dir of [p.cli, p.mcp]) writeFileSync(join(dir, FDC), '{"protocol_id": "fdc", "rules": [\n');
+    const broken = await p.same('protocol_compile', {}, ['protocol', 'compile'], ['AGENTS.md', FDC]);
+    expect(broken.status).toBe(2);
+    expect(errorText(broken.tool)).toContain(FDC);
+    expect(fileOf(p.mcp, 'AGENTS.md')).toBe(agents);
+    expect(sources).not.toBe(fileOf(p.mcp, FDC));
   });
 });
