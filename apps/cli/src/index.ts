@@ -40,6 +40,20 @@ export type {
 export { memoryOperations } from './operations/memory-api.js';
 export type { CompileProtocolsInput, ProtocolDetail, ProtocolEditInput, UpdateProtocolInput } from './operations/protocol-input.js';
 export { protocolOperations } from './operations/protocol-api.js';
+export type {
+  GoalsWriteInput,
+  ProposalAmendInput,
+  ProposalSource,
+  ProposalSubmitInput,
+  QuestionAddInput,
+  ScratchAddInput,
+  ScratchArchiveInput,
+  ScratchExpireInput,
+  ScratchPromoteInput,
+  ScratchReviewInput,
+  StoryUpdateInput,
+} from './operations/notes-input.js';
+export { notesOperations } from './operations/notes-api.js';
 // What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's
 // tool annotations and its coverage test read it).
 export { COMMAND_EFFECTS, effectOf, type CommandEffect, type Effect } from './command-effects.js';

@@ -13,10 +13,11 @@ import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected,
 
 const MEMORY_TOOLS = ['memory_add_failure', 'memory_add_pattern', 'memory_feedback', 'memory_stats', 'memory_link', 'memory_prune', 'memory_observe'];
 const PROTOCOL_TOOLS = ['protocol_compile', 'protocol_update'];
+const NOTES_TOOLS = ['questions_add', 'stories_update', 'scratch_add', 'scratch_update', 'proposals_submit'];
 
 /** `ratchet --json <args>` in `dir` as the agent: its exit code and document. */
-function cliJson(dir: string, args: string[]): { status: number | null; document: unknown } {
-  const r = spawnSync(process.execPath, [ratchetBin, '--json', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, RATCHET_ACTOR: 'agent' }, timeout: 60_000 });
+function cliJson(dir: string, args: string[], stdin?: string): { status: number | null; document: unknown } {
+  const r = spawnSync(process.execPath, [ratchetBin, '--json', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, RATCHET_ACTOR: 'agent' }, timeout: 60_000, input: stdin });
   return { status: r.status, document: JSON.parse(r.stdout) as unknown };
 }
 
@@ -43,7 +44,7 @@ interface Pair {
   cli: string;
   mcp: string;
   server: Connected;
-  same: (tool: string, args: Record<string, unknown>, argv: string[], files?: string[]) => Promise<{ tool: ToolCall; status: number | null }>;
+  same: (tool: string, args: Record<string, unknown>, argv: string[], files?: string[], stdin?: string) => Promise<{ tool: ToolCall; status: number | null }>;
   close: () => Promise<void>;
 }
 
@@ -57,9 +58,9 @@ async function pair(setUp: (dir: string) => void): Promise<Pair> {
     cli,
     mcp,
     server,
-    same: async (tool, args, argv, files = []) => {
+    same: async (tool, args, argv, files = [], stdin) => {
       const typed = await call(server, tool, args);
-      const run = cliJson(cli, argv);
+      const run = cliJson(cli, argv, stdin);
       // Exit 1 of a check (a tool with findings) is its answer; any other non-zero exit is a tool error.
       const findings = TOOLS.find((t) => t.name === tool)?.findings === true;
       expect(typed.isError === true, `${tool}: ${JSON.stringify(typed.content)}`).toBe(run.status !== 0 && !(findings && run.status === 1));
@@ -74,8 +75,8 @@ async function pair(setUp: (dir: string) => void): Promise<Pair> {
 const init = (dir: string): void => void ratchet(['init', '--quiet'], dir);
 const MEMORY = '.ratchet/memory.json';
 
-test('the memory write tools and the protocol tools are typed operations, not command lines', () => {
-  for (const name of [...MEMORY_TOOLS, ...PROTOCOL_TOOLS]) {
+test('the memory write tools, the notes tools and the protocol tools are typed operations, not command lines', () => {
+  for (const name of [...MEMORY_TOOLS, ...NOTES_TOOLS, ...PROTOCOL_TOOLS]) {
     const spec = TOOLS.find((t) => t.name === name)!;
     expect(typeof spec.operation, name).toBe('function');
     expect(spec.argv, name).toBeUndefined();
@@ -300,5 +301,99 @@ describe('protocol tools answer as `ratchet --json protocol compile|update` and 
     expect(errorText(broken.tool)).toContain(FDC);
     expect(fileOf(p.mcp, 'AGENTS.md')).toBe(agents);
     expect(sources).not.toBe(fileOf(p.mcp, FDC));
+  });
+});
+
+describe('notes tools answer as `ratchet --json questions|stories|scratch|proposals ...` and write the same state', () => {
+  let p: Pair;
+  const STATE = '.ratchet/goals.json';
+  beforeAll(async () => {
+    p = await pair(init);
+  }, 60_000);
+  afterAll(async () => p?.close());
+
+  test('questions and stories: add, edit by id, a story grown; a missing text, a stale version and no target refused, nothing written', { timeout: 180_000 }, async () => {
+    const q = await p.same('questions_add', { text: 'Which users churn first?', priority: 2, tag: ['growth'] }, ['questions', 'add', 'Which users churn first?', '--priority', '2', '--tag', 'growth'], [STATE]);
+    expect(q.tool.structuredContent).toMatchObject({ ok: true, version: 1, question: { id: 'q1', priority: 2 } });
+    await p.same('questions_add', { id: 'q1', status: 'answered' }, ['questions', 'add', '--id', 'q1', '--status', 'answered'], [STATE]);
+    const before = fileOf(p.mcp, STATE);
+    const missing = await p.same('questions_add', { priority: 1 }, ['questions', 'add', '--priority', '1'], [STATE]);
+    expect(missing.status).toBe(2);
+    expect(errorText(missing.tool)).toContain('missing <text>');
+    // Optimistic locking: a stale version is a refusal (exit 1), not a write.
+    const stale = await p.same('questions_add', { text: 'Is onboarding too long?', expected_version: 0 }, ['questions', 'add', 'Is onboarding too long?', '--expected-version', '0'], [STATE]);
+    expect(stale.status).toBe(1);
+    expect(stale.tool.structuredContent).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(fileOf(p.mcp, STATE)).toBe(before);
+
+    const story = await p.same(
+      'stories_update',
+      { question: 'q1', narrative: 'Churn starts at onboarding', criterion: ['cohort data for 3 months', 'a second cohort'] },
+      ['stories', 'update', '--question', 'q1', '--narrative', 'Churn starts at onboarding', '--criterion', 'cohort data for 3 months', 'a second cohort'],
+      [STATE],
+    );
+    expect(story.tool.structuredContent).toMatchObject({ story: { id: 's1', question_id: 'q1', acceptance_criteria: ['cohort data for 3 months', 'a second cohort'] } });
+    await p.same('stories_update', { id: 's1', evidence: ['reports/churn.md'], status: 'accepted' }, ['stories', 'update', '--id', 's1', '--evidence', 'reports/churn.md', '--status', 'accepted'], [STATE]);
+    const nothing = await p.same('stories_update', { narrative: 'no target' }, ['stories', 'update', '--narrative', 'no target'], [STATE]);
+    expect(nothing.status).toBe(2);
+    const unknown = await p.same('stories_update', { question: 'q99', narrative: 'x' }, ['stories', 'update', '--question', 'q99', '--narrative', 'x'], [STATE]);
+    expect(unknown.tool.isError).toBe(true);
+  });
+
+  test('the Scratch Page: add, review, promote, archive, expire; a bad ttl, an unknown item and a missing id refused', { timeout: 180_000 }, async () => {
+    const added = await p.same(
+      'scratch_add',
+      { content: 'signup p95 doubled since Monday', source: 'tool:grafana', tag: ['perf'], confidence: 0.8 },
+      ['scratch', 'add', 'signup p95 doubled since Monday', '--source', 'tool:grafana', '--tag', 'perf', '--confidence', '0.8'],
+      [STATE],
+    );
+    expect(added.tool.structuredContent).toMatchObject({ observation: { id: 'o1', confidence: 0.8, source: 'tool:grafana' } });
+    await p.same('scratch_add', { content: 'the cache hit rate fell', source: 'daemon:stats', ttl: 'PT1H', id: 'cache' }, ['scratch', 'add', 'the cache hit rate fell', '--source', 'daemon:stats', '--ttl', 'PT1H', '--id', 'cache'], [STATE]);
+    const before = fileOf(p.mcp, STATE);
+    const badTtl = await p.same('scratch_add', { content: 'x', source: 'y', ttl: 'a week' }, ['scratch', 'add', 'x', '--source', 'y', '--ttl', 'a week'], [STATE]);
+    expect(badTtl.status).toBe(2);
+    expect(errorText(badTtl.tool)).toContain('--ttl must be an ISO 8601 duration');
+    expect(fileOf(p.mcp, STATE)).toBe(before);
+
+    await p.same('scratch_update', { action: 'review', id: 'o1', status: 'pending_review', note: 'look at it' }, ['scratch', 'review', 'o1', 'pending_review', '--note', 'look at it'], [STATE]);
+    const promoted = await p.same('scratch_update', { action: 'promote', id: 'o1', to: 'action', title: 'Find why signup got slow' }, ['scratch', 'promote', 'o1', 'action', '--title', 'Find why signup got slow'], [STATE]);
+    expect(promoted.tool.structuredContent).toMatchObject({ observation: { status: 'resolved' }, action: { action: { title: 'Find why signup got slow' } } });
+    await p.same('scratch_update', { action: 'archive', id: 'cache' }, ['scratch', 'archive', 'cache'], [STATE]);
+    await p.same('scratch_update', { action: 'expire' }, ['scratch', 'expire'], [STATE]);
+    const gone = await p.same('scratch_update', { action: 'archive', id: 'o404' }, ['scratch', 'archive', 'o404'], [STATE]);
+    expect(gone.tool.isError).toBe(true);
+    const noId = await call(p.server, 'scratch_update', { action: 'review', status: 'resolved' });
+    expect(noId.isError).toBe(true);
+    expect(noId.structuredContent).toMatchObject({ error: { code: 'bad-option' } });
+    expect(errorText(noId)).toContain('id is required for action review');
+  });
+
+  test('proposals: submit from flags and from a JSON object (placed as <stdin>), amend; a malformed proposal refused at its place', { timeout: 180_000 }, async () => {
+    const flags = await p.same('proposals_submit', { kind: 'deprecate', type_id: 'research', rationale: 'use agent_task' }, ['proposals', 'submit', '--kind', 'deprecate', '--type-id', 'research', '--rationale', 'use agent_task'], [STATE]);
+    expect(flags.tool.structuredContent).toMatchObject({ proposal: { id: 'p1', status: 'open', created_by: 'agent' } });
+    const proposal = { proposal_type: 'modify', type_id: 'agent_task', rationale: 'needs a review step', allowed_statuses: ['open', 'in_review', 'done'] };
+    await p.same('proposals_submit', { proposal }, ['proposals', 'submit', '-'], [STATE], JSON.stringify(proposal));
+    await p.same('proposals_submit', { action: 'amend', id: 'p1', rationale: 'research is agent_task now' }, ['proposals', 'amend', 'p1', '--rationale', 'research is agent_task now'], [STATE]);
+    const before = fileOf(p.mcp, STATE);
+    const bad = { proposal_type: 'add', type_id: 'deploy', allowed_statuses: 'open' };
+    const malformed = await p.same('proposals_submit', { proposal: bad }, ['proposals', 'submit', '-'], [STATE], JSON.stringify(bad));
+    expect(malformed.status).toBe(2);
+    expect(errorText(malformed.tool)).toContain('<stdin>');
+    const noSuch = await p.same('proposals_submit', { action: 'amend', id: 'p404', rationale: 'x' }, ['proposals', 'amend', 'p404', '--rationale', 'x'], [STATE]);
+    expect(noSuch.tool.isError).toBe(true);
+    expect(fileOf(p.mcp, STATE)).toBe(before);
+    // A proposal file outside the project is refused before the operation reads it.
+    expect((await call(p.server, 'proposals_submit', { file: '../../etc/passwd' })).isError).toBe(true);
+  });
+
+  test('each call names the command it is to the trust boundary; review and merge (the user\'s) are no tool\'s', () => {
+    const spec = (name: string) => TOOLS.find((t) => t.name === name)!;
+    expect(spec('proposals_submit').command?.({ action: 'amend' })).toBe('proposals amend');
+    expect(spec('proposals_submit').command?.({})).toBe('proposals submit');
+    for (const action of ['review', 'promote', 'archive', 'expire']) expect(spec('scratch_update').command?.({ action })).toBe(`scratch ${action}`);
+    expect(spec('protocol_update').command?.({ action: 'update-rule' })).toBe('protocol update update-rule');
+    const reachable = TOOLS.flatMap((t) => t.commands);
+    expect(reachable).not.toContain('proposals review');
+    expect(reachable).not.toContain('proposals merge');
   });
 });
