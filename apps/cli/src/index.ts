@@ -49,8 +49,34 @@ export type { BlockWorkspaceInput, CompleteWorkspaceInput, CreateWorkspaceInput,
 export { workspaceOperations } from './operations/workspace-api.js';
 export { TASK_STATUS_NAMES, type AddTasksInput, type CampaignInput, type CampaignPhaseInput, type CampaignReadyInput, type CompleteCampaignInput, type CreateCampaignInput, type HeartbeatInput, type TaskStatusName, type UpdateTaskInput } from './operations/campaign-input.js';
 export { campaignOperations } from './operations/campaign-api.js';
-export type { MemoryQueryInput } from './operations/memory-input.js';
+export type {
+  MemoryAddFailureInput,
+  MemoryAddPatternInput,
+  MemoryEdgeType,
+  MemoryFeedbackInput,
+  MemoryLinkInput,
+  MemoryObserveInput,
+  MemoryPruneInput,
+  MemoryQueryInput,
+  MemoryStatsInput,
+} from './operations/memory-input.js';
 export { memoryOperations } from './operations/memory-api.js';
+export type { CompileProtocolsInput, ProtocolDetail, ProtocolEditInput, UpdateProtocolInput } from './operations/protocol-input.js';
+export { protocolOperations } from './operations/protocol-api.js';
+export type {
+  GoalsWriteInput,
+  ProposalAmendInput,
+  ProposalSource,
+  ProposalSubmitInput,
+  QuestionAddInput,
+  ScratchAddInput,
+  ScratchArchiveInput,
+  ScratchExpireInput,
+  ScratchPromoteInput,
+  ScratchReviewInput,
+  StoryUpdateInput,
+} from './operations/notes-input.js';
+export { notesOperations } from './operations/notes-api.js';
 // What each command does to Ratchet's state and which MCP tool does it for the agent (the MCP server's
 // tool annotations and its coverage test read it).
 export { COMMAND_EFFECTS, effectOf, type CommandEffect, type Effect } from './command-effects.js';

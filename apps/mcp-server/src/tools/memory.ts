@@ -1,5 +1,4 @@
 /** Failure and pattern memory (`ratchet memory`). */
-import { cmd } from '../argv.js';
 import { operationTool, type ToolSpec, type Zod } from '../tool-spec.js';
 
 const file = (z: Zod) => z.string().optional();
@@ -21,7 +20,7 @@ export const memoryTools: ToolSpec[] = [
     operation: async (ctx, a) => (await import('@ratchet/cli')).memoryOperations.query(ctx, { topic: a.topic, failures: a.failures, patterns: a.patterns, tags: a.tag }),
     output: 'memory-query.v1',
   }),
-  {
+  operationTool({
     name: 'memory_add_failure',
     title: 'Remember a failure',
     commands: ['memory add-failure'],
@@ -29,10 +28,10 @@ export const memoryTools: ToolSpec[] = [
     preset: 'all',
     description: 'Remember a failure and how to avoid it.',
     shape: (z) => ({ trigger: z.string(), fix: z.string(), cost: z.number().int(), name: z.string().optional(), match: z.string().optional(), tag: z.array(z.string()).optional(), file: file(z) }),
-    argv: (a) =>
-      cmd('memory', 'add-failure').opt('--trigger', a.trigger).opt('--fix', a.fix).opt('--cost', a.cost).opt('--name', a.name).opt('--match', a.match).opt('--tag', a.tag).opt('--file', a.file),
-  },
-  {
+    operation: async (ctx, a) =>
+      (await import('@ratchet/cli')).memoryOperations.addFailure(ctx, { trigger: a.trigger, fix: a.fix, cost: a.cost, name: a.name, match: a.match, tags: a.tag, file: a.file }),
+  }),
+  operationTool({
     name: 'memory_add_pattern',
     title: 'Remember a pattern',
     commands: ['memory add-pattern'],
@@ -40,9 +39,10 @@ export const memoryTools: ToolSpec[] = [
     preset: 'all',
     description: 'Remember something that worked.',
     shape: (z) => ({ trigger: z.string(), insight: z.string(), saved: z.number().int(), name: z.string().optional(), tag: z.array(z.string()).optional(), file: file(z) }),
-    argv: (a) => cmd('memory', 'add-pattern').opt('--trigger', a.trigger).opt('--insight', a.insight).opt('--saved', a.saved).opt('--name', a.name).opt('--tag', a.tag).opt('--file', a.file),
-  },
-  {
+    operation: async (ctx, a) =>
+      (await import('@ratchet/cli')).memoryOperations.addPattern(ctx, { trigger: a.trigger, insight: a.insight, saved: a.saved, name: a.name, tags: a.tag, file: a.file }),
+  }),
+  operationTool({
     name: 'memory_feedback',
     title: 'Memory feedback',
     commands: ['memory feedback'],
@@ -50,9 +50,9 @@ export const memoryTools: ToolSpec[] = [
     preset: 'all',
     description: 'Report whether a remembered entry helped.',
     shape: (z) => ({ name: z.string(), helped: z.boolean(), file: file(z) }),
-    argv: (a) => cmd('memory', 'feedback').flag('--helped', a.helped === true).flag('--failed', a.helped === false).opt('--file', a.file).arg(a.name),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).memoryOperations.feedback(ctx, { name: a.name, outcome: a.helped ? 'helped' : 'failed', file: a.file }),
+  }),
+  operationTool({
     name: 'memory_stats',
     title: 'Memory stats',
     commands: ['memory stats'],
@@ -60,9 +60,9 @@ export const memoryTools: ToolSpec[] = [
     preset: 'all',
     description: 'Memory counts, caps, feedback and the most important entries.',
     shape: (z) => ({ file: file(z) }),
-    argv: (a) => cmd('memory', 'stats').opt('--file', a.file),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).memoryOperations.stats(ctx, { file: a.file }),
+  }),
+  operationTool({
     name: 'memory_link',
     title: 'Link memory entries',
     commands: ['memory link'],
@@ -75,10 +75,10 @@ export const memoryTools: ToolSpec[] = [
       type: z.enum(['co_occurs', 'causes', 'caused_by', 'solves', 'solved_by', 'prerequisite', 'requires', 'variant']),
       file: file(z),
     }),
-    argv: (a) => cmd('memory', 'link').opt('--type', a.type).opt('--file', a.file).arg(a.from).arg(a.to),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).memoryOperations.link(ctx, { from: a.from, to: a.to, type: a.type, file: a.file }),
     idempotent: true,
-  },
-  {
+  }),
+  operationTool({
     name: 'memory_prune',
     title: 'Prune memory',
     commands: ['memory prune'],
@@ -86,10 +86,10 @@ export const memoryTools: ToolSpec[] = [
     preset: 'all',
     description: 'Forget entries below an importance threshold and enforce the caps (dry_run: list them).',
     shape: (z) => ({ min_importance: z.number().min(0).optional(), dry_run: z.boolean().optional(), file: file(z) }),
-    argv: (a) => cmd('memory', 'prune').opt('--min-importance', a.min_importance).flag('--dry-run', a.dry_run).opt('--file', a.file),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).memoryOperations.prune(ctx, { minImportance: a.min_importance, dryRun: a.dry_run, file: a.file }),
     destructive: true,
-  },
-  {
+  }),
+  operationTool({
     name: 'memory_observe',
     title: 'Learn from a campaign',
     commands: ['memory observe'],
@@ -103,9 +103,9 @@ export const memoryTools: ToolSpec[] = [
       workspace_dir: z.string().optional(),
       file: file(z),
     }),
-    argv: (a) =>
-      cmd('memory', 'observe').flag('--verify', a.verify).opt('--timeout-ms', a.timeout_ms).opt('--workspace-dir', a.workspace_dir).opt('--file', a.file).arg(a.campaign),
+    operation: async (ctx, a) =>
+      (await import('@ratchet/cli')).memoryOperations.observe(ctx, { campaign: a.campaign, verify: a.verify, timeoutMs: a.timeout_ms, workspaceDir: a.workspace_dir, file: a.file }),
     // verify runs the workspace's own commands.
     openWorld: true,
-  },
+  }),
 ];

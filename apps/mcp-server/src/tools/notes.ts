@@ -1,10 +1,13 @@
 /** Questions, stories, the Scratch Page and action-type proposals (`ratchet questions|stories|scratch|proposals`). */
-import { cmd, need } from '../argv.js';
-import type { ToolSpec } from '../tool-spec.js';
+import { requiredArg } from '../tool-args.js';
+import { operationTool, type ToolSpec } from '../tool-spec.js';
 import { expectedVersion } from './goals.js';
 
+/** The CLI's notes operations (src/operations/notes.ts), loaded on the first call. */
+const notes = async () => (await import('@ratchet/cli')).notesOperations;
+
 export const notesTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'questions_add',
     title: 'Add or edit a question',
     commands: ['questions add'],
@@ -19,9 +22,10 @@ export const notesTools: ToolSpec[] = [
       status: z.enum(['open', 'answered', 'archived']).optional(),
       tag: z.array(z.string()).optional(),
     }),
-    argv: (a) => cmd('questions', 'add').opt('--expected-version', a.expected_version).opt('--id', a.id).opt('--goal', a.goal).opt('--priority', a.priority).opt('--status', a.status).opt('--tag', a.tag).arg(a.text),
-  },
-  {
+    operation: async (ctx, a) =>
+      (await notes()).addQuestion(ctx, { expectedVersion: a.expected_version, text: a.text, id: a.id, goal: a.goal, priority: a.priority, status: a.status, tags: a.tag }),
+  }),
+  operationTool({
     name: 'stories_update',
     title: 'Update a story',
     commands: ['stories update'],
@@ -36,16 +40,10 @@ export const notesTools: ToolSpec[] = [
       evidence: z.array(z.string()).optional(),
       status: z.enum(['draft', 'active', 'accepted', 'archived']).optional(),
     }),
-    argv: (a) =>
-      cmd('stories', 'update').opt('--expected-version', a.expected_version)
-        .opt('--id', a.id)
-        .opt('--question', a.question)
-        .opt('--narrative', a.narrative)
-        .opt('--criterion', a.criterion)
-        .opt('--evidence', a.evidence)
-        .opt('--status', a.status),
-  },
-  {
+    operation: async (ctx, a) =>
+      (await notes()).updateStory(ctx, { expectedVersion: a.expected_version, id: a.id, question: a.question, narrative: a.narrative, criteria: a.criterion, evidence: a.evidence, status: a.status }),
+  }),
+  operationTool({
     name: 'scratch_add',
     title: 'Note an observation',
     commands: ['scratch add'],
@@ -62,18 +60,20 @@ export const notesTools: ToolSpec[] = [
       ttl: z.string().optional().describe('ISO 8601 duration'),
       expires: z.string().optional(),
     }),
-    argv: (a) =>
-      cmd('scratch', 'add').opt('--expected-version', a.expected_version)
-        .opt('--source', a.source)
-        .opt('--id', a.id)
-        .opt('--type', a.type)
-        .opt('--confidence', a.confidence)
-        .opt('--tag', a.tag)
-        .opt('--ttl', a.ttl)
-        .opt('--expires', a.expires)
-        .arg(a.content),
-  },
-  {
+    operation: async (ctx, a) =>
+      (await notes()).addScratch(ctx, {
+        expectedVersion: a.expected_version,
+        content: a.content,
+        source: a.source,
+        id: a.id,
+        type: a.type,
+        confidence: a.confidence,
+        tags: a.tag,
+        ttl: a.ttl,
+        expires: a.expires,
+      }),
+  }),
+  operationTool({
     name: 'scratch_update',
     title: 'Update the Scratch Page',
     commands: ['scratch review', 'scratch promote', 'scratch archive', 'scratch expire'],
@@ -91,20 +91,18 @@ export const notesTools: ToolSpec[] = [
       priority: z.number().optional(),
       goal: z.string().optional(),
     }),
-    argv: (a) => {
-      if (a.action === 'expire') return cmd('scratch', 'expire').opt('--expected-version', a.expected_version);
-      if (a.action === 'archive') return cmd('scratch', 'archive').opt('--expected-version', a.expected_version).arg(need(a, 'id'));
-      if (a.action === 'review') return cmd('scratch', 'review').opt('--expected-version', a.expected_version).opt('--note', a.note).arg(need(a, 'id')).arg(need(a, 'status'));
-      return cmd('scratch', 'promote').opt('--expected-version', a.expected_version)
-        .opt('--title', a.title)
-        .opt('--action-type', a.action_type)
-        .opt('--priority', a.priority)
-        .opt('--goal', a.goal)
-        .arg(need(a, 'id'))
-        .arg(need(a, 'to'));
+    command: (a) => `scratch ${a.action}`,
+    operation: async (ctx, a) => {
+      const ops = await notes();
+      const expectedVersion = a.expected_version;
+      if (a.action === 'expire') return ops.expireScratch(ctx, { expectedVersion });
+      const id = await requiredArg(a, 'id', a.id);
+      if (a.action === 'archive') return ops.archiveScratch(ctx, { expectedVersion, id });
+      if (a.action === 'review') return ops.reviewScratch(ctx, { expectedVersion, id, status: await requiredArg(a, 'status', a.status), note: a.note });
+      return ops.promoteScratch(ctx, { expectedVersion, id, to: await requiredArg(a, 'to', a.to), title: a.title, actionType: a.action_type, priority: a.priority, goal: a.goal });
     },
-  },
-  {
+  }),
+  operationTool({
     name: 'proposals_submit',
     title: 'Propose an action type',
     commands: ['proposals submit', 'proposals amend'],
@@ -121,11 +119,14 @@ export const notesTools: ToolSpec[] = [
       type_id: z.string().optional(),
       rationale: z.string().optional(),
     }),
-    argv: (a) => {
-      const file = a.proposal === undefined ? a.file : '-';
-      if (a.action === 'amend') return cmd('proposals', 'amend').opt('--expected-version', a.expected_version).opt('--type-id', a.type_id).opt('--rationale', a.rationale).arg(need(a, 'id')).arg(file);
-      return cmd('proposals', 'submit').opt('--expected-version', a.expected_version).opt('--kind', a.kind).opt('--type-id', a.type_id).opt('--rationale', a.rationale).arg(file);
+    command: (a) => `proposals ${a.action ?? 'submit'}`,
+    operation: async (ctx, a) => {
+      const ops = await notes();
+      // The proposal object is its JSON text, placed as standard input was (`<stdin>`:line:col); else the file.
+      const source = a.proposal !== undefined ? { text: JSON.stringify(a.proposal) } : a.file !== undefined ? { file: a.file } : undefined;
+      const common = { expectedVersion: a.expected_version, source, typeId: a.type_id, rationale: a.rationale };
+      if (a.action === 'amend') return ops.amendProposal(ctx, { ...common, id: await requiredArg(a, 'id', a.id) });
+      return ops.submitProposal(ctx, { ...common, kind: a.kind });
     },
-    stdin: (a) => (a.proposal === undefined ? undefined : JSON.stringify(a.proposal)),
-  },
+  }),
 ];

@@ -1,9 +1,9 @@
 /** The protocols the agent works under (`ratchet protocol`). */
-import { cmd, need } from '../argv.js';
-import type { ToolSpec } from '../tool-spec.js';
+import { requiredArg } from '../tool-args.js';
+import { operationTool, type ToolSpec } from '../tool-spec.js';
 
 export const protocolTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'protocol_compile',
     title: 'Compile protocols',
     commands: ['protocol compile'],
@@ -11,12 +11,13 @@ export const protocolTools: ToolSpec[] = [
     preset: 'all',
     description: 'Render the protocols into AGENTS.md (or the targets); check: only report stale targets.',
     shape: (z) => ({ protocols: z.string().optional(), out: z.array(z.string()).optional(), check: z.boolean().optional() }),
-    argv: (a) => cmd('protocol', 'compile').opt('--protocols', a.protocols).opt('--out', a.out).flag('--check', a.check),
+    // The CLI's typed operation (src/operations/protocol.ts): every --out target is confined to the project there too.
+    operation: async (ctx, a) => (await import('@ratchet/cli')).protocolOperations.compile(ctx, { protocols: a.protocols, out: a.out, check: a.check }),
     // --check exits 1 when a target is stale: the answer, not a refusal.
     findings: true,
     idempotent: true,
-  },
-  {
+  }),
+  operationTool({
     name: 'protocol_update',
     title: 'Edit a protocol',
     commands: ['protocol update add-tool', 'protocol update update-rule', 'protocol update deprecate-tool'],
@@ -32,13 +33,14 @@ export const protocolTools: ToolSpec[] = [
       dry_run: z.boolean().optional(),
       protocols: z.string().optional(),
     }),
-    argv: (a) =>
-      cmd('protocol', 'update', String(a.action))
-        .opt('--protocols', a.protocols)
-        .flag('--dry-run', a.dry_run)
-        .arg(a.protocol_id)
-        .arg(need(a, a.action === 'update-rule' ? 'rule_id' : 'tool'))
-        .arg(a.action === 'update-rule' ? need(a, 'description') : undefined),
+    command: (a) => `protocol update ${a.action}`,
+    operation: async (ctx, a) => {
+      const common = { protocolId: a.protocol_id, protocols: a.protocols, dryRun: a.dry_run };
+      const { protocolOperations } = await import('@ratchet/cli');
+      if (a.action === 'update-rule')
+        return protocolOperations.update(ctx, { ...common, action: a.action, ruleId: await requiredArg(a, 'rule_id', a.rule_id), description: await requiredArg(a, 'description', a.description) });
+      return protocolOperations.update(ctx, { ...common, action: a.action, tool: await requiredArg(a, 'tool', a.tool) });
+    },
     destructive: true,
-  },
+  }),
 ];

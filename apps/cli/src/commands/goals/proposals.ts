@@ -1,16 +1,21 @@
-import { amendProposal, reviewProposal, submitProposal, type ProposalAmendment, type ProposalInput, type RegistryProposal } from '@ratchet/goals';
+import { reviewProposal, type RegistryProposal } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { amendProposalResult, amendRegistryProposal, submitProposalResult, submitRegistryProposal, type ProposalAmendInput, type ProposalSubmitInput } from '../../operations/notes.js';
+import { withInput } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
-import { PROJECT_REGISTRIES, actorOf, expectedVersion, loadRegistryFor, mapErrors, openState, projectRegistry, readJsonArg, registryPath, type Options } from './shared.js';
+import { proposalAmendInput, proposalSubmitInput } from './notes-inputs.js';
+import { PROJECT_REGISTRIES, actorOf, expectedVersion, loadRegistryFor, mapErrors, openState, projectRegistry, registryPath, type Options } from './shared.js';
 import { resolve } from 'node:path';
 import { clockOf } from './shared.js';
 import { traceProposal } from './trace-proposals.js';
 
-/** `ratchet proposals submit|amend|list|show|review|merge|export`. */
+/** `ratchet proposals submit|amend|list|show|review|merge|export` (submit and amend: typed operations, src/operations/notes.ts). */
 export default async function proposals(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, first, second] = args;
+  if (command === 'submit') return withInput(proposalSubmitInput, submit)(ctx, args, options);
+  if (command === 'amend') return withInput(proposalAmendInput, amend)(ctx, args, options);
   const store = await openState(ctx, options);
   const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options) };
   return mapErrors(ctx, async () => {
@@ -22,41 +27,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
       else for (const p of list) ctx.out(line(p));
       return EXIT_OK;
     }
-    if (command === 'submit') {
-      const input = first === undefined ? undefined : await readJsonArg(ctx, first);
-      const value = input === undefined ? {} : input.value;
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('a proposal must be a JSON object', { file: input?.file, line: 1, column: 1 });
-      const merged = { ...(value as Record<string, unknown>) } as unknown as ProposalInput;
-      if (options.kind !== undefined) merged.proposal_type = options.kind as ProposalInput['proposal_type'];
-      if (options.typeId !== undefined) merged.type_id = options.typeId as string;
-      if (options.rationale !== undefined) merged.rationale = options.rationale as string;
-      if (merged.proposal_type === undefined) throw new CliError('proposals submit: give --kind (add, modify, deprecate) or a file with proposal_type');
-      // Problems in the file are placed in it (line:col); without a file, --kind/--type-id/--rationale are what is wrong.
-      const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => submitProposal(tx, merged)), input);
-      await traceProposal(ctx, options, r.result, 'submitted', clockOf(options)());
-      if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
-      else ctx.out(`submitted ${line(r.result)}  (review: ratchet proposals review ${r.result.id} approve --as user)`);
-      return EXIT_OK;
-    }
     if (first === undefined) throw new CliError(`proposals ${command ?? ''}: missing <id>`);
-    if (command === 'amend') {
-      const input = second === undefined ? undefined : await readJsonArg(ctx, second);
-      const value = input === undefined ? {} : input.value;
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('an amendment must be a JSON object', { file: input?.file, line: 1, column: 1 });
-      const amendment = { ...(value as Record<string, unknown>) } as ProposalAmendment;
-      if (options.typeId !== undefined) amendment.type_id = options.typeId as string;
-      if (options.rationale !== undefined) amendment.rationale = options.rationale as string;
-      const before = (await store.read()).proposals.find((p) => p.id === first)?.status;
-      const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.amend' }, (tx) => amendProposal(tx, first, amendment)), input);
-      if (r.entry !== undefined) await traceProposal(ctx, options, r.result, 'amended', clockOf(options)());
-      if (ctx.json) ctx.emitJson({ ok: true, version: r.version, changed: r.entry !== undefined, proposal: r.result });
-      else if (r.entry === undefined) ctx.out(`${line(r.result)}  (the amendment changes nothing)`);
-      else {
-        ctx.out(`amended ${line(r.result)}  (state v${r.version}; before and after: ratchet goals history)`);
-        if (before === 'approved') ctx.note(`proposal ${first} was approved; the amendment sends it back to review: ratchet proposals review ${first} approve --as user`);
-      }
-      return EXIT_OK;
-    }
     if (command === 'show') {
       const proposal = (await store.read()).proposals.find((p) => p.id === first);
       if (proposal === undefined) throw new CliError(`no proposal ${JSON.stringify(first)} (ratchet proposals list shows them)`, { code: 'not-found' });
@@ -91,6 +62,28 @@ export default async function proposals(ctx: Context, args: string[], options: O
     else ctx.out(`merged ${line(r.proposal)} into ${shown}; turns already running keep the registry they loaded`);
     return EXIT_OK;
   });
+}
+
+/** `ratchet proposals submit [file]` (src/operations/notes.ts does it). */
+async function submit(ctx: Context, input: ProposalSubmitInput): Promise<number> {
+  const w = await submitRegistryProposal(ctx, input);
+  const result = submitProposalResult(w);
+  if (ctx.json) ctx.emitJson(result.document);
+  else ctx.out(`submitted ${line(w.result)}  (review: ratchet proposals review ${w.result.id} approve --as user)`);
+  return result.exitCode;
+}
+
+/** `ratchet proposals amend <id> [file]`. */
+async function amend(ctx: Context, input: ProposalAmendInput): Promise<number> {
+  const w = await amendRegistryProposal(ctx, input);
+  const result = amendProposalResult(w);
+  if (ctx.json) ctx.emitJson(result.document);
+  else if (!w.changed) ctx.out(`${line(w.result)}  (the amendment changes nothing)`);
+  else {
+    ctx.out(`amended ${line(w.result)}  (state v${w.version}; before and after: ratchet goals history)`);
+    if (w.before === 'approved') ctx.note(`proposal ${input.id} was approved; the amendment sends it back to review: ratchet proposals review ${input.id} approve --as user`);
+  }
+  return result.exitCode;
 }
 
 function line(p: RegistryProposal): string {

@@ -1,34 +1,23 @@
-import type { CompileResult, Detail } from '@ratchet/protocol-compiler';
-import type { CommandAction } from '../../program.js';
-import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { compileTargets, displayPath, reportProblems } from './shared.js';
+import type { Context } from '../../context.js';
+import { compileProtocolTargets, compileProtocolsResult, type CompileProtocolsInput, type ProtocolsCompiled } from '../../operations/protocol.js';
+import { withInput } from '../../option-values.js';
+import { compileInput } from './inputs.js';
+import { displayPath, reportProblems } from './shared.js';
 
 /** `ratchet protocol compile [--check] [--out FILE]...` */
-const compile: CommandAction = async (ctx, _args, options) => {
-  const check = options.check === true;
-  let result: CompileResult;
+async function compile(ctx: Context, input: CompileProtocolsInput): Promise<number> {
+  let compiled: ProtocolsCompiled;
   try {
-    result = await compileTargets(ctx, {
-      protocols: options.protocols as string | undefined,
-      out: options.out as string[] | undefined,
-      check,
-      timestamp: options.timestamp === true,
-      detail: options.detail as Detail | undefined,
-    });
+    compiled = await compileProtocolTargets(ctx, input);
   } catch (err) {
     return reportProblems(ctx, err);
   }
+  const { result } = compiled;
   for (const s of result.skipped) ctx.note(`${displayPath(ctx, s.file)}: skipped, ${s.reason}`);
-  if (result.protocols.length === 0) ctx.note(`${(options.protocols as string | undefined) ?? 'protocols'}/ has no *.protocol.json sources: the managed block lists no protocols`);
-  if (ctx.json) {
-    ctx.emitJson({
-      ok: !result.stale,
-      version: result.version ?? null,
-      protocols: result.protocols,
-      skipped: result.skipped.map((s) => ({ file: displayPath(ctx, s.file), reason: s.reason })),
-      targets: result.targets.map((t) => ({ path: displayPath(ctx, t.path), status: t.status, detail: t.detail, ...(check && t.status !== 'unchanged' ? { diff: t.diff } : {}) })),
-    });
-  } else {
+  if (result.protocols.length === 0) ctx.note(`${input.protocols ?? 'protocols'}/ has no *.protocol.json sources: the managed block lists no protocols`);
+  const outcome = compileProtocolsResult(ctx, compiled);
+  if (ctx.json) ctx.emitJson(outcome.document);
+  else {
     for (const t of result.targets) {
       const path = displayPath(ctx, t.path);
       if (t.status === 'stale' || t.status === 'missing') {
@@ -37,6 +26,6 @@ const compile: CommandAction = async (ctx, _args, options) => {
       } else ctx.out(`${path}: ${t.status} (${result.protocols.length} protocols${result.version !== undefined ? `, version ${result.version}` : ''}, ${t.detail})`);
     }
   }
-  return result.stale ? EXIT_PROBLEMS : EXIT_OK;
-};
-export default compile;
+  return outcome.exitCode;
+}
+export default withInput(compileInput, compile);
