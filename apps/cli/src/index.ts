@@ -22,7 +22,7 @@ export type { AssessTurnInput, OwnerName } from './operations/goals-input.js';
 export { goalsOperations } from './operations/goals-api.js';
 export type { TaskSessionInput } from './operations/orchestrator-input.js';
 export { orchestratorOperations } from './operations/orchestrator-api.js';
-export type { FlowStatusInput } from './operations/flows-input.js';
+export type { FlowAdvanceInput, FlowBranchInput, FlowHaltInput, FlowStartInput, FlowStatusInput } from './operations/flows-input.js';
 export { flowsOperations } from './operations/flows-api.js';
 export type { ShowWorkspaceInput, WorkspacesInput } from './operations/workspace-input.js';
 export { workspaceOperations } from './operations/workspace-api.js';
