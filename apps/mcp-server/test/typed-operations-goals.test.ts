@@ -13,6 +13,7 @@ import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected,
 
 const TYPED = {
   flow: ['flow_start', 'flow_advance', 'flow_complete_branch', 'flow_halt'],
+  goals: ['goals_list', 'goals_add', 'goals_progress', 'actions_list', 'actions_add', 'actions_complete', 'actions_update', 'turn_commit', 'goals_plan'],
 } as const;
 
 /** `ratchet --json <args>` in `dir` as the agent: its exit code and document. */
@@ -145,11 +146,13 @@ describe('flow tools', () => {
     expect(advanced.typed.structuredContent).toMatchObject({ session: { current: '1', state: { stepOutputs: { '0': [{ text: output }] } } } });
   });
 
-  test('flow_advance keeps a `__proto__` variable name a plain key, as --set does', { timeout: 60_000 }, async () => {
+  test('flow_advance with a `__proto__` variable name pollutes nothing and saves nothing', { timeout: 60_000 }, async () => {
+    const before = snapshot(p.mcp, ['.ratchet/flows/s1.json']);
     const set = JSON.parse('{"__proto__": "x"}') as Record<string, string>;
-    const r = await p.both(['flow', 'advance', '--session', 's1', '--set', '__proto__=x'], 'flow_advance', { session: 's1', set });
-    expect(r.status).not.toBe(0);
-    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+    const r = await call(p.server, 'flow_advance', { session: 's1', set });
+    expect(r.isError).toBe(true);
+    expect(snapshot(p.mcp, ['.ratchet/flows/s1.json'])).toEqual(before);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
   test('flow_complete_branch and flow_halt answer as the CLI; a wrong branch and a missing session are refused', { timeout: 120_000 }, async () => {
@@ -171,5 +174,183 @@ describe('flow tools', () => {
   test('resuming a halt stays the user\'s: no tool runs `flow resume`', async () => {
     expect(TOOLS.flatMap((t) => t.commands)).not.toContain('flow resume');
     expect((await p.server.client.listTools()).tools.map((t) => t.name)).not.toContain('flow_resume');
+  });
+});
+
+describe('goals and actions tools', () => {
+  let p: Pair;
+  const STATE = ['.ratchet/goals.json'];
+  beforeAll(async () => {
+    p = await pair();
+  }, 120_000);
+  afterAll(async () => {
+    await p?.server.close();
+  });
+
+  /** A refusal: exit `status` through both faces, and the MCP project's goals state untouched. */
+  async function refused(args: string[], tool: string, toolArgs: Record<string, unknown>, status: number): Promise<ToolCall> {
+    const before = snapshot(p.mcp, STATE);
+    const r = await p.both(args, tool, toolArgs);
+    expect(r.status, JSON.stringify(r.document)).toBe(status);
+    expect(r.typed.isError).toBe(true);
+    expect(snapshot(p.mcp, STATE)).toEqual(before);
+    return r.typed;
+  }
+
+  test('goals_add, goals_list and goals_progress answer as `goals add|list|progress`', { timeout: 120_000 }, async () => {
+    const added = await p.both(['goals', 'add', 'Ship the beta', '--priority', '5', '--metric', 'signups=120', '--constraint', 'no paid ads', '--horizon-days', '90'], 'goals_add', {
+      title: 'Ship the beta',
+      priority: 5,
+      metric: { signups: 120 },
+      constraint: ['no paid ads'],
+      horizon_days: 90,
+    });
+    expect(added.typed.structuredContent).toMatchObject({ ok: true, goal: { id: 'g1', priority: 5, metrics: { signups: 120 }, constraints: ['no paid ads'], horizon: { days: 90 } } });
+    // An update keeps what it does not name: the other metric, the other half of the horizon.
+    const edited = await p.both(['goals', 'add', '--id', 'g1', '--status', 'paused', '--metric', 'churn=2', '--horizon-steps', '4'], 'goals_add', { id: 'g1', status: 'paused', metric: { churn: 2 }, horizon_steps: 4 });
+    expect(edited.typed.structuredContent).toMatchObject({ goal: { status: 'paused', metrics: { signups: 120, churn: 2 }, horizon: { days: 90, steps: 4 } } });
+    await p.both(['goals', 'add', 'Keep the build green', '--priority', '2'], 'goals_add', { title: 'Keep the build green', priority: 2 });
+    const listed = await p.both(['goals', 'list'], 'goals_list', {});
+    expect((listed.typed.structuredContent as { goals: { id: string }[] }).goals.map((g) => g.id)).toEqual(['g2']);
+    const all = await p.both(['goals', 'list', '--all'], 'goals_list', { all: true });
+    expect((all.typed.structuredContent as { goals: { id: string }[] }).goals.map((g) => g.id)).toEqual(['g1', 'g2']);
+    const progress = await p.both(['goals', 'progress', 'g2', '--set', '0.5', '--evidence', 'ci/run/1'], 'goals_progress', { id: 'g2', set: 0.5, evidence: ['ci/run/1'] });
+    expect(progress.typed.structuredContent).toMatchObject({ ok: true, goal: { id: 'g2', progress: 0.5 } });
+    await p.both(['goals', 'progress', 'g2', '--delta', '0.25'], 'goals_progress', { id: 'g2', delta: 0.25 });
+  });
+
+  test('goals_add and goals_progress refuse as the CLI does, writing nothing: no title, a bad metric name, a stale version, an unknown goal, nothing to set', { timeout: 120_000 }, async () => {
+    expect(errorText(await refused(['goals', 'add'], 'goals_add', {}, 2))).toContain('missing <title>');
+    expect(errorText(await refused(['goals', 'add', 'x', '--metric', '1bad=2'], 'goals_add', { title: 'x', metric: { '1bad': 2 } }, 2))).toContain('a metric name starts with a letter');
+    const stale = await refused(['goals', 'add', 'x', '--expected-version', '1'], 'goals_add', { title: 'x', expected_version: 1 }, 1);
+    expect(stale.structuredContent).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    await refused(['goals', 'progress', 'g9', '--set', '0.5'], 'goals_progress', { id: 'g9', set: 0.5 }, 2);
+    expect(errorText(await refused(['goals', 'progress', 'g2'], 'goals_progress', { id: 'g2' }, 2))).toContain('give --set, --delta or --evidence');
+  });
+
+  test('actions_add, actions_list, actions_update and actions_complete answer as `actions add|list|update|move|retype|complete`', { timeout: 180_000 }, async () => {
+    const added = await p.both(['actions', 'add', 'agent_task', 'Write the migration', '--goal', 'g2', '--priority', '3', '--effort', '2'], 'actions_add', { type: 'agent_task', title: 'Write the migration', goal: 'g2', priority: 3, effort: 2 });
+    expect(added.typed.structuredContent).toMatchObject({ ok: true, action: { id: 'a1', owner: 'agent', priority: 3, effort: 2, goal_id: 'g2' } });
+    // An unknown type: a user_task requiring confirmation, and a proposal filed.
+    const unknown = await p.both(['actions', 'add', 'deploy_window', 'Book the deploy window', '--blocking'], 'actions_add', { type: 'deploy_window', title: 'Book the deploy window', blocking: true });
+    expect(unknown.typed.structuredContent).toMatchObject({ action: { type: 'user_task', owner: 'user', blocking: true }, proposal: { id: 'p1' } });
+    await p.both(['actions', 'list'], 'actions_list', {});
+    const agentOnly = await p.both(['actions', 'list', '--owner', 'agent'], 'actions_list', { owner: 'agent' });
+    expect((agentOnly.typed.structuredContent as { actions: { id: string }[] }).actions.map((a) => a.id)).toEqual(['a1']);
+    const updated = await p.both(['actions', 'update', 'a1', '--title', 'Write and test the migration', '--blocking', '--priority', '4'], 'actions_update', {
+      action: 'update',
+      id: 'a1',
+      title: 'Write and test the migration',
+      blocking: true,
+      priority: 4,
+    });
+    expect(updated.typed.structuredContent).toMatchObject({ $schema: expect.stringContaining('actions-update.v1') as unknown, action: { title: 'Write and test the migration', blocking: true, priority: 4 } });
+    await p.both(['actions', 'update', 'a1', '--no-blocking'], 'actions_update', { action: 'update', id: 'a1', blocking: false });
+    const moved = await p.both(['actions', 'move', 'a1', 'in_progress', '--meta', 'branch=mig'], 'actions_update', { action: 'move', id: 'a1', status: 'in_progress', meta: { branch: 'mig' } });
+    expect(moved.typed.structuredContent).toMatchObject({ action: { status: 'in_progress', metadata: { branch: 'mig' } } });
+    const done = await p.both(['actions', 'complete', 'a1', '--evidence', 'migrations/001.sql'], 'actions_complete', { id: 'a1', evidence: ['migrations/001.sql'] });
+    expect(done.typed.structuredContent).toMatchObject({ action: { status: 'done', evidence_refs: ['migrations/001.sql'] } });
+    await p.both(['actions', 'list', '--all'], 'actions_list', { all: true });
+  });
+
+  test('actions tools refuse as the CLI does, writing nothing: nothing to update, an unknown id, a bad move, a retype with nothing merged', { timeout: 180_000 }, async () => {
+    expect(errorText(await refused(['actions', 'update', 'a2'], 'actions_update', { action: 'update', id: 'a2' }, 2))).toContain('give at least one of');
+    await refused(['actions', 'update', 'a9', '--title', 'x'], 'actions_update', { action: 'update', id: 'a9', title: 'x' }, 2);
+    await refused(['actions', 'move', 'a2', 'no_such_status'], 'actions_update', { action: 'move', id: 'a2', status: 'no_such_status' }, 1);
+    await refused(['actions', 'retype', 'a2'], 'actions_update', { action: 'retype', id: 'a2' }, 1);
+    await refused(['actions', 'complete', 'a9'], 'actions_complete', { id: 'a9' }, 2);
+    await refused(['actions', 'add', 'agent_task', 'x', '--goal', 'g99'], 'actions_add', { type: 'agent_task', title: 'x', goal: 'g99' }, 2);
+    // A move without its status is refused by name before anything runs (no command, no document).
+    const before = snapshot(p.mcp, STATE);
+    const noStatus = await call(p.server, 'actions_update', { action: 'move', id: 'a2' });
+    expect(errorText(noStatus)).toContain('status is required for action move');
+    expect(snapshot(p.mcp, STATE)).toEqual(before);
+  });
+
+  test("completing a user-owned action is the user's: refused on the MCP channel (exit 1, owner rules), nothing written, and no tool argument makes it the user", { timeout: 120_000 }, async () => {
+    for (const d of [p.cli, p.mcp]) ratchet(['actions', 'add', 'user_task', 'Approve the schema', '--owner', 'user', '--id', 'u1', '--as', 'user'], d);
+    const typed = await refused(['actions', 'complete', 'u1'], 'actions_complete', { id: 'u1' }, 1);
+    expect(typed.structuredContent).toMatchObject({ ok: false, error: { code: 'owner-violation' } });
+    await refused(['actions', 'move', 'u1', 'done'], 'actions_update', { action: 'move', id: 'u1', status: 'done' }, 1);
+    // The agent's shortcut: claim to be the user. The tool has no such argument; the CLI refuses it where RATCHET_ACTOR=agent.
+    const before = snapshot(p.mcp, STATE);
+    expect((await call(p.server, 'actions_complete', { id: 'u1', as: 'user' })).isError).toBe(true);
+    expect(snapshot(p.mcp, STATE)).toEqual(before);
+    expect(cliJson(p.cli, ['actions', 'complete', 'u1', '--as', 'user']).status).not.toBe(0);
+  });
+
+  test('actions_update names the command each call is, so the trust boundary checks the one that runs', () => {
+    const spec = TOOLS.find((t) => t.name === 'actions_update')!;
+    expect(spec.command?.({ action: 'move', id: 'a1', status: 'done' })).toBe('actions move');
+    expect(spec.command?.({ action: 'retype', id: 'a1' })).toBe('actions retype');
+    expect(spec.command?.({ action: 'update', id: 'a1', title: 't' })).toBe('actions update');
+    for (const a of ['move', 'retype', 'update']) expect(spec.commands).toContain(spec.command?.({ action: a, id: 'a1', status: 's' }));
+  });
+});
+
+describe('turn_commit and goals_plan', () => {
+  let p: Pair;
+  const STATE = ['.ratchet/goals.json'];
+  const PLAN = 'Measure signups before changing the funnel.\n\n## Step 1: Measure\nSuccess Criteria: the numbers are in profiles/signup.json\nActions: export the signup funnel\nParallelizable with: None\n';
+  beforeAll(async () => {
+    p = await pair((d) => {
+      mkdirSync(join(d, 'plans'));
+      writeFileSync(join(d, 'plans/funnel.md'), PLAN);
+      writeFileSync(join(d, 'plans/broken.md'), 'No steps here.\n\n## Step 1: Measure\nActions: export\nParallelizable with: Step 7\n');
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await p?.server.close();
+  });
+
+  test('turn_commit applies the commit object as `turn commit -` does, once; a bad commit is placed in it and writes nothing', { timeout: 120_000 }, async () => {
+    const commit = { turn_id: 'turn-1', progress: [], completed_actions: [], new_actions: [{ type: 'reminder', title: 'Tell the team', owner: 'agent', due_at: '2030-01-01T09:00:00Z' }], story_updates: [] };
+    const first = await p.both(['turn', 'commit', '-'], 'turn_commit', { commit }, JSON.stringify(commit));
+    expect(first.typed.structuredContent).toMatchObject({ ok: true, turn_id: 'turn-1', replayed: false });
+    const again = await p.both(['turn', 'commit', '-'], 'turn_commit', { commit }, JSON.stringify(commit));
+    expect(again.typed.structuredContent).toMatchObject({ ok: true, replayed: true });
+    const before = snapshot(p.mcp, STATE);
+    const bad = { ...commit, turn_id: 'turn-2', new_actions: [{ type: 'reminder', owner: 'agent' }] };
+    const typed = await call(p.server, 'turn_commit', { commit: bad });
+    const cli = cliJson(p.cli, ['turn', 'commit', '-'], JSON.stringify(bad));
+    expect(cli.status).toBe(2);
+    expect(typed.isError).toBe(true);
+    // The same error, placed at the same line and column of the same JSON; named for the tool's argument, not standard input.
+    expect(typed.structuredContent).toEqual(JSON.parse(JSON.stringify(cli.document).split('"<stdin>"').join('"commit"')));
+    expect(errorText(typed)).toMatch(/^commit:1:\d+: /);
+    expect(snapshot(p.mcp, STATE)).toEqual(before);
+    // A stale expected_version: refused (exit 1), nothing written.
+    const stale = { ...commit, turn_id: 'turn-3', expected_version: 0 };
+    const r = await p.both(['turn', 'commit', '-'], 'turn_commit', { commit: stale }, JSON.stringify(stale));
+    expect(r.status).toBe(1);
+    expect(snapshot(p.mcp, STATE)).toEqual(before);
+  });
+
+  test('goals_plan starts a plan from a file or its text and records steps as `goals plan start|step` do', { timeout: 120_000 }, async () => {
+    const fromFile = await p.both(['goals', 'plan', 'start', 'plans/funnel.md', '--id', 'pl1'], 'goals_plan', { action: 'start', file: 'plans/funnel.md', id: 'pl1' });
+    expect(fromFile.typed.structuredContent).toMatchObject({ ok: true, plan: { id: 'pl1', source: 'plans/funnel.md' }, ready: [1] });
+    // The text itself: the same run as the CLI's from standard input, named for the argument.
+    const typed = await call(p.server, 'goals_plan', { action: 'start', text: PLAN, id: 'pl2' });
+    const cli = cliJson(p.cli, ['goals', 'plan', 'start', '-', '--id', 'pl2'], PLAN);
+    expect(normal(typed.structuredContent, [p.mcp])).toEqual(normal(JSON.parse(JSON.stringify(cli.document).split('"<stdin>"').join('"text"')), [p.cli]));
+    await p.both(['goals', 'plan', 'step', 'pl1', '1', 'start'], 'goals_plan', { action: 'step', plan: 'pl1', step: 1, event: 'start' });
+    const ok = await p.both(['goals', 'plan', 'step', 'pl1', '1', 'succeed', '--evidence', 'profiles/signup.json'], 'goals_plan', { action: 'step', plan: 'pl1', step: 1, event: 'succeed', evidence: ['profiles/signup.json'] });
+    expect(ok.typed.structuredContent).toMatchObject({ plan: { id: 'pl1', status: 'succeeded' } });
+  });
+
+  test('goals_plan refuses as the CLI does, writing nothing: a plan with errors (exit 1, its problems), a file outside the project or missing, a step not started, no evidence', { timeout: 120_000 }, async () => {
+    const before = snapshot(p.mcp, STATE);
+    const broken = await p.both(['goals', 'plan', 'start', 'plans/broken.md'], 'goals_plan', { action: 'start', file: 'plans/broken.md' });
+    expect(broken.status).toBe(1);
+    expect(broken.typed.structuredContent).toMatchObject({ ok: false, file: 'plans/broken.md' });
+    const missing = await p.both(['goals', 'plan', 'start', 'plans/none.md'], 'goals_plan', { action: 'start', file: 'plans/none.md' });
+    expect(missing.status).toBe(2);
+    expect(errorText(await call(p.server, 'goals_plan', { action: 'start', file: '../outside.md' }))).toMatch(/outside|project/);
+    const early = await p.both(['goals', 'plan', 'step', 'pl2', '1', 'succeed', '--evidence', 'x'], 'goals_plan', { action: 'step', plan: 'pl2', step: 1, event: 'succeed', evidence: ['x'] });
+    expect(early.status).toBe(1);
+    await p.both(['goals', 'plan', 'step', 'pl9', '1', 'start'], 'goals_plan', { action: 'step', plan: 'pl9', step: 1, event: 'start' });
+    expect(errorText(await call(p.server, 'goals_plan', { action: 'step', plan: 'pl2', step: 1 }))).toContain('event is required for action step');
+    expect(errorText(await call(p.server, 'goals_plan', { action: 'start' }))).toContain('file is required for action start');
+    expect(snapshot(p.mcp, STATE)).toEqual(before);
   });
 });
