@@ -18,7 +18,7 @@ export { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from './exit-codes.js';
 export { invokeOperation, type OperationOutcome, type OperationResult } from './operations/invoke.js';
 export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLessonsInput, type LessonStatusName, type ListLessonsInput } from './operations/lessons-input.js';
 export { lessonsOperations } from './operations/lessons-api.js';
-export type { AddActionInput, AddGoalInput, AssessTurnInput, ChangeActionInput, CommitTurnInput, PlanStepEvent, PlanStepInput, StartPlanInput, TraceLocation, GoalProgressInput, GoalStatusName, GoalsLocation, ListGoalsInput, ListActionsInput, OwnerName, UpdateActionInput, Versioned } from './operations/goals-input.js';
+export type { EndSpanInput, EndTurnInput, EventKindName, StartSpanInput, StartTurnInput, TraceBudgetsInput, TraceEventInput, AddActionInput, AddGoalInput, AssessTurnInput, ChangeActionInput, CommitTurnInput, PlanStepEvent, PlanStepInput, StartPlanInput, TraceLocation, GoalProgressInput, GoalStatusName, GoalsLocation, ListGoalsInput, ListActionsInput, OwnerName, UpdateActionInput, Versioned } from './operations/goals-input.js';
 export { goalsOperations } from './operations/goals-api.js';
 export type { TaskSessionInput } from './operations/orchestrator-input.js';
 export { orchestratorOperations } from './operations/orchestrator-api.js';

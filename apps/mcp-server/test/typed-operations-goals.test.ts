@@ -14,6 +14,7 @@ import { call, connect, errorText, ratchet, ratchetBin, tempDir, type Connected,
 const TYPED = {
   flow: ['flow_start', 'flow_advance', 'flow_complete_branch', 'flow_halt'],
   goals: ['goals_list', 'goals_add', 'goals_progress', 'actions_list', 'actions_add', 'actions_complete', 'actions_update', 'turn_commit', 'goals_plan'],
+  turn: ['turn_start', 'turn_end', 'turn_trace'],
 } as const;
 
 /** `ratchet --json <args>` in `dir` as the agent: its exit code and document. */
@@ -26,7 +27,9 @@ function cliJson(dir: string, args: string[], input?: string): { status: number 
 function normal(doc: unknown, dirs: readonly string[]): unknown {
   let text = JSON.stringify(doc);
   for (const d of dirs) text = text.split(d).join('<project>');
-  return JSON.parse(text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>').replace(/"(revision|version|durationMs|elapsedMs|startedAtMs)":\d+/g, '"$1":0')) as unknown;
+  return JSON.parse(text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>').replace(/"(revision|version|durationMs|elapsedMs|startedAtMs|time_ms)":\d+/g, '"$1":0')
+      // A turn's trace id is random.
+      .replace(/"tr-[0-9a-f]+"/g, '"<trace>"')) as unknown;
 }
 
 function snapshot(dir: string, files: readonly string[]): Record<string, string | null> {
@@ -352,5 +355,55 @@ describe('turn_commit and goals_plan', () => {
     expect(errorText(await call(p.server, 'goals_plan', { action: 'step', plan: 'pl2', step: 1 }))).toContain('event is required for action step');
     expect(errorText(await call(p.server, 'goals_plan', { action: 'start' }))).toContain('file is required for action start');
     expect(snapshot(p.mcp, STATE)).toEqual(before);
+  });
+});
+
+describe('turn_start, turn_trace and turn_end', () => {
+  let p: Pair;
+  const TRACES = ['.ratchet/traces.jsonl'];
+  beforeAll(async () => {
+    p = await pair();
+  }, 120_000);
+  afterAll(async () => {
+    await p?.server.close();
+  });
+
+  test('each records as `turn start|trace|end` does: a turn with budgets, a span, an event with a payload, the span ended, the turn ended', { timeout: 180_000 }, async () => {
+    const started = await p.both(['turn', 'start', 't1', '--tokens', '100000', '--tools', '40'], 'turn_start', { turn: 't1', tokens: 100_000, tools: 40 });
+    expect(started.typed.structuredContent).toMatchObject({ ok: true, turn_id: 't1', budgets: { tokens: 100_000, tools: 40 } });
+    await p.both(['turn', 'trace', 'span', 'start', 'exec', '--component', 'executor', '--tokens', '5000'], 'turn_trace', { action: 'span_start', span: 'exec', component: 'executor', tokens: 5000 });
+    const event = await p.both(['turn', 'trace', 'event', 'Decision', 'keep the old API', '--span', 'exec', '--payload', '{"options":2}'], 'turn_trace', {
+      action: 'event',
+      kind: 'Decision',
+      summary: 'keep the old API',
+      span: 'exec',
+      payload: { options: 2 },
+    });
+    expect(event.typed.structuredContent).toMatchObject({ appended: [{ kind: 'Decision', payload: { options: 2 }, span_id: 'exec' }] });
+    // Past the span's budget: a Policy event names it, through either face.
+    const ended = await p.both(['turn', 'trace', 'span', 'end', 'exec', '--tokens', '6000', '--tools', '1'], 'turn_trace', { action: 'span_end', span: 'exec', tokens: 6000, tools: 1 });
+    expect(JSON.stringify(ended.typed.structuredContent)).toContain('budget');
+    const done = await p.both(['turn', 'end', '--summary', 'cache planned'], 'turn_end', { summary: 'cache planned' });
+    expect(done.typed.structuredContent).toMatchObject({ ok: true, turn_id: 't1' });
+  });
+
+  test('refusals as the CLI refuses them, nothing appended: into an ended turn, a span never started, an event without its summary, a hostile payload', { timeout: 180_000 }, async () => {
+    const before = snapshot(p.mcp, TRACES);
+    const late = await p.both(['turn', 'trace', 'event', 'Decision', 'too late'], 'turn_trace', { action: 'event', kind: 'Decision', summary: 'too late' });
+    expect(late.status).toBe(1);
+    await p.both(['turn', 'end', 't1'], 'turn_end', { turn: 't1' });
+    await p.both(['turn', 'trace', 'span', 'end', 'nope', '--turn', 't9'], 'turn_trace', { action: 'span_end', span: 'nope', turn: 't9' });
+    expect(errorText(await call(p.server, 'turn_trace', { action: 'event', kind: 'Decision' }))).toContain('summary is required for action event');
+    expect(errorText(await call(p.server, 'turn_trace', { action: 'span_start' }))).toContain('span is required for action span_start');
+    expect(snapshot(p.mcp, TRACES)).toEqual(before);
+    // A payload with a __proto__ key deep inside: refused by the store's guarded parser, as --payload is.
+    await p.both(['turn', 'start', 't2'], 'turn_start', { turn: 't2' });
+    const open = snapshot(p.mcp, TRACES);
+    const payload = JSON.parse('{"a": {"__proto__": {"polluted": true}}}') as Record<string, unknown>;
+    const hostile = await call(p.server, 'turn_trace', { action: 'event', kind: 'Observation', summary: 'x', payload });
+    expect(hostile.isError).toBe(true);
+    expect(cliJson(p.cli, ['turn', 'trace', 'event', 'Observation', 'x', '--payload', '{"a": {"__proto__": {"polluted": true}}}']).status).toBe(2);
+    expect(snapshot(p.mcp, TRACES)).toEqual(open);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

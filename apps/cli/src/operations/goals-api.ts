@@ -4,7 +4,7 @@
  * CLI's public types import no library type; the operations load on the first call.
  */
 import type { Context } from '../context.js';
-import type { AddActionInput, AddGoalInput, AssessTurnInput, CommitTurnInput, PlanStepInput, StartPlanInput, GoalProgressInput, ListGoalsInput, ChangeActionInput, ListActionsInput, UpdateActionInput } from './goals-input.js';
+import type { EndSpanInput, EndTurnInput, StartSpanInput, StartTurnInput, TraceEventInput, AddActionInput, AddGoalInput, AssessTurnInput, CommitTurnInput, PlanStepInput, StartPlanInput, GoalProgressInput, ListGoalsInput, ChangeActionInput, ListActionsInput, UpdateActionInput } from './goals-input.js';
 import type { OperationResult } from './invoke.js';
 
 export const goalsOperations = {
@@ -24,6 +24,26 @@ export const goalsOperations = {
     const ops = await import('./goals-plan.js');
     const r = await ops.stepPlan(ctx, input);
     return ops.planRunResult(r.version, r.plan);
+  },
+  startTurn: async (ctx: Context, input: StartTurnInput): Promise<OperationResult> => {
+    const ops = await import('./goals-trace.js');
+    return ops.recordedResult(await ops.startTurnTrace(ctx, input));
+  },
+  endTurn: async (ctx: Context, input: EndTurnInput): Promise<OperationResult> => {
+    const ops = await import('./goals-trace.js');
+    return ops.recordedResult(await ops.endTurnTrace(ctx, input));
+  },
+  startSpan: async (ctx: Context, input: StartSpanInput): Promise<OperationResult> => {
+    const ops = await import('./goals-trace.js');
+    return ops.recordedResult(await ops.startTraceSpan(ctx, input));
+  },
+  endSpan: async (ctx: Context, input: EndSpanInput): Promise<OperationResult> => {
+    const ops = await import('./goals-trace.js');
+    return ops.recordedResult(await ops.endTraceSpan(ctx, input));
+  },
+  traceEvent: async (ctx: Context, input: TraceEventInput): Promise<OperationResult> => {
+    const ops = await import('./goals-trace.js');
+    return ops.recordedResult(await ops.addTraceEvent(ctx, input));
   },
   listGoals: async (ctx: Context, input: ListGoalsInput): Promise<OperationResult> => {
     const ops = await import('./goals-goals.js');

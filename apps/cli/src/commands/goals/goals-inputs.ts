@@ -3,8 +3,9 @@
  * defines them) parsed into the typed inputs of src/operations/goals*.ts. The command modules see
  * only these.
  */
+import { parseJson } from '@ratchet/store';
 import { CliError } from '../../errors.js';
-import type { AddActionInput, AddGoalInput, ChangeActionInput, GoalProgressInput, GoalStatusName, GoalsLocation, ListActionsInput, ListGoalsInput, PlanStepInput, StartPlanInput, TraceLocation, UpdateActionInput } from '../../operations/goals-input.js';
+import type { AddActionInput, AddGoalInput, ChangeActionInput, GoalProgressInput, GoalStatusName, GoalsLocation, ListActionsInput, ListGoalsInput, PlanStepInput, StartPlanInput, TraceLocation, UpdateActionInput, StartTurnInput, EndTurnInput, StartSpanInput, EndSpanInput, TraceEventInput, TraceBudgetsInput, EventKindName } from '../../operations/goals-input.js';
 import { argument, choiceOption, flagOption, stringOption, stringsOption, type OptionBag } from '../../option-values.js';
 import { parsePairs } from '../../pairs.js';
 import { intOption, numberOption } from './shared.js';
@@ -172,6 +173,75 @@ export function planStepInput(args: readonly string[], options: OptionBag): Plan
     note: stringOption(options, 'note'),
     reason: stringOption(options, 'reason'),
     regenerate: flagOption(options, 'regenerate'),
+    turn: stringOption(options, 'turn'),
+  };
+}
+
+/** A count option (--tokens 5000): a whole number >= 0. */
+function countInput(options: OptionBag, key: string, flag: string): number | undefined {
+  return intOption(stringOption(options, key), flag, 0);
+}
+
+function budgetsInput(options: OptionBag): TraceBudgetsInput {
+  return { tokens: countInput(options, 'tokens', '--tokens'), tools: countInput(options, 'tools', '--tools'), timeMs: countInput(options, 'timeMs', '--time-ms') };
+}
+
+export function startTurnInput(args: readonly string[], options: OptionBag): StartTurnInput {
+  return { ...locationInput(options), ...traceInput(options), ...budgetsInput(options), turn: args[0] };
+}
+
+export function endTurnInput(args: readonly string[], options: OptionBag): EndTurnInput {
+  return { ...traceInput(options), turn: args[0] ?? stringOption(options, 'turn'), summary: stringOption(options, 'summary') };
+}
+
+export function startSpanInput(span: string, options: OptionBag): StartSpanInput {
+  return {
+    ...traceInput(options),
+    ...budgetsInput(options),
+    span,
+    component: stringOption(options, 'component'),
+    parent: stringOption(options, 'parent'),
+    dependsOn: stringsOption(options, 'dependsOn'),
+    turn: stringOption(options, 'turn'),
+  };
+}
+
+export function endSpanInput(span: string, options: OptionBag): EndSpanInput {
+  return {
+    ...traceInput(options),
+    span,
+    status: choiceOption(options, 'status', ['ok', 'error'] as const),
+    tokens: countInput(options, 'tokens', '--tokens'),
+    tools: countInput(options, 'tools', '--tools'),
+    turn: stringOption(options, 'turn'),
+  };
+}
+
+const EVENT_KINDS = ['Decision', 'ToolInvocation', 'Observation', 'Error', 'Policy', 'Summary'] as const satisfies readonly EventKindName[];
+
+/** --payload: a JSON object, through the store's guarded parser (no __proto__ keys). */
+function payloadInput(options: OptionBag): Record<string, unknown> | undefined {
+  const text = stringOption(options, 'payload');
+  if (text === undefined) return undefined;
+  const value = parseJson(text, { path: '--payload' });
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('--payload must be a JSON object');
+  return { ...value };
+}
+
+export function traceEventInput(args: readonly string[], options: OptionBag): TraceEventInput {
+  const [kind, summary] = args;
+  const chosen = EVENT_KINDS.find((k) => k === kind);
+  if (chosen === undefined) throw new CliError(`turn trace event: <kind> is one of ${EVENT_KINDS.join(', ')}, not ${JSON.stringify(kind)}`);
+  if (summary === undefined || summary.trim() === '') throw new CliError('turn trace event: give a <summary>');
+  return {
+    ...traceInput(options),
+    kind: chosen,
+    summary,
+    span: stringOption(options, 'span'),
+    payload: payloadInput(options),
+    proposal: stringOption(options, 'proposal'),
+    tokens: countInput(options, 'tokens', '--tokens'),
+    tools: countInput(options, 'tools', '--tools'),
     turn: stringOption(options, 'turn'),
   };
 }
