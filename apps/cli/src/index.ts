@@ -37,13 +37,13 @@ export {
 export { jixoOperations } from './operations/jixo-api.js';
 export { LESSONS_FILE, LESSON_STATUSES, type ApplyLessonsInput, type ExtractLessonsInput, type LessonStatusName, type ListLessonsInput } from './operations/lessons-input.js';
 export { lessonsOperations } from './operations/lessons-api.js';
-export type { AssessTurnInput, OwnerName } from './operations/goals-input.js';
+export type { EndSpanInput, EndTurnInput, EventKindName, StartSpanInput, StartTurnInput, TraceBudgetsInput, TraceEventInput, AddActionInput, AddGoalInput, AssessTurnInput, ChangeActionInput, CommitTurnInput, PlanStepEvent, PlanStepInput, StartPlanInput, TraceLocation, GoalProgressInput, GoalStatusName, GoalsLocation, ListGoalsInput, ListActionsInput, OwnerName, UpdateActionInput, Versioned } from './operations/goals-input.js';
 export { goalsOperations } from './operations/goals-api.js';
 export type { ResearchPlanInput, RunPlanInput, StepResultInput, TaskCloseInput, TaskSessionInput, TaskStartInput, TaskSubmitInput } from './operations/orchestrator-input.js';
 export { orchestratorOperations } from './operations/orchestrator-api.js';
 export type { DeregisterPlanInput, PlanCheckInput, RegisterPlanInput } from './operations/plan-input.js';
 export { planOperations } from './operations/plan-api.js';
-export type { FlowStatusInput } from './operations/flows-input.js';
+export type { FlowAdvanceInput, FlowBranchInput, FlowHaltInput, FlowStartInput, FlowStatusInput } from './operations/flows-input.js';
 export { flowsOperations } from './operations/flows-api.js';
 export type { BlockWorkspaceInput, CompleteWorkspaceInput, CreateWorkspaceInput, FinishWorkspaceInput, ShowWorkspaceInput, WorkspacesInput } from './operations/workspace-input.js';
 export { workspaceOperations } from './operations/workspace-api.js';

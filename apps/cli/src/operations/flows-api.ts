@@ -4,7 +4,7 @@
  * first call.
  */
 import type { Context } from '../context.js';
-import type { FlowStatusInput } from './flows-input.js';
+import type { FlowAdvanceInput, FlowBranchInput, FlowHaltInput, FlowStartInput, FlowStatusInput } from './flows-input.js';
 import type { OperationResult } from './invoke.js';
 
 export const flowsOperations = {
@@ -13,4 +13,20 @@ export const flowsOperations = {
     return ops.flowListResult(ctx, await ops.listFlows(ctx));
   },
   status: async (ctx: Context, input: FlowStatusInput): Promise<OperationResult> => (await import('./flows.js')).flowStatusResult(ctx, input),
+  start: async (ctx: Context, input: FlowStartInput): Promise<OperationResult> => {
+    const ops = await import('./flows.js');
+    return ops.flowViewResult(ctx, await ops.startFlowSession(ctx, input));
+  },
+  advance: async (ctx: Context, input: FlowAdvanceInput): Promise<OperationResult> => {
+    const ops = await import('./flows.js');
+    return ops.flowViewResult(ctx, await ops.advanceFlowSession(ctx, input));
+  },
+  completeBranch: async (ctx: Context, input: FlowBranchInput): Promise<OperationResult> => {
+    const ops = await import('./flows.js');
+    return ops.flowViewResult(ctx, await ops.completeFlowBranch(ctx, input));
+  },
+  halt: async (ctx: Context, input: FlowHaltInput): Promise<OperationResult> => {
+    const ops = await import('./flows.js');
+    return ops.flowViewResult(ctx, await ops.haltFlowSession(ctx, input));
+  },
 };

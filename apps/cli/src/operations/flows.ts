@@ -3,17 +3,36 @@
  * tools `flow_list`, `flow_status`): what they find, and the document `--json` prints for it with
  * the command's exit code. The commands render the same findings for people.
  */
-import { resolve } from 'node:path';
-import { flowStatus, listFlowFiles, loadFlowFile, loadFlowSettings, surveySessions, type FlowView, type SessionSummary, type UnreadableSession } from '@ratchet/flows';
-import { FLOW_SETTINGS, flowDirs, guard, placed, runnerOptions, unreadableRow } from '../commands/flow/project.js';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  advanceFlow,
+  completeBranch,
+  flowStatus,
+  haltFlow,
+  listFlowFiles,
+  loadFlowFile,
+  loadFlowSettings,
+  sessionPath,
+  startFlow,
+  surveySessions,
+  type FlowView,
+  type SessionSummary,
+  type UnreadableSession,
+} from '@ratchet/flows';
+import { journalEntry } from '@ratchet/store';
+import { FLOW_SETTINGS, flowDirs, guard, loadRef, placed, resolveFlow, runnerOptions, unreadableRow } from '../commands/flow/project.js';
 import type { Context } from '../context.js';
+import { CliError } from '../errors.js';
+import { recordOpened } from '../hook/opened.js';
+import { PINS_FILE, dropFlowPin } from '../rule-pins.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
 import { versioned, type OutputName } from '../output/json-output.js';
 import { displayPath } from '../paths.js';
-import type { FlowStatusInput } from './flows-input.js';
+import type { FlowAdvanceInput, FlowBranchInput, FlowHaltInput, FlowStartInput, FlowStatusInput } from './flows-input.js';
 import type { OperationResult } from './invoke.js';
 
-export type { FlowStatusInput } from './flows-input.js';
+export type { FlowAdvanceInput, FlowBranchInput, FlowHaltInput, FlowStartInput, FlowStatusInput } from './flows-input.js';
 
 /** One flow of `flow list`: project flows hide built-in ones of the same name. */
 export interface FlowRow {
@@ -96,4 +115,72 @@ export async function flowStatusResult(ctx: Context, input: FlowStatusInput): Pr
   if (session !== undefined) return flowViewResult(ctx, await guard(ctx, async () => flowStatus(await runnerOptions(ctx), session)));
   const { sessions, unreadable } = await guard(ctx, async () => surveySessions(ctx.cwd));
   return { exitCode: unreadable.length === 0 ? EXIT_OK : EXIT_PROBLEMS, document: { ok: unreadable.length === 0, ...sessionsDocument(ctx, sessions, unreadable) } };
+}
+
+/** Pairs as the library takes them: a null-prototype copy, so a `__proto__` name is just a key (the library decides whether it is allowed). */
+function pairs(values: Readonly<Record<string, string>> | undefined, flag: string): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const [key, value] of Object.entries(values ?? {})) {
+    if (key === '') throw new CliError(`${flag} ${JSON.stringify(`=${value}`)}: expected key=value`);
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Start a session of a flow. The session runs the copy pinned now: an edit of the flow applies to
+ * the next session. A session Ratchet has written (or that vanished) keeps its pin: the start is
+ * refused, and re-pinning would let a second `flow start` swap the running session's flow. The
+ * agent then owes the flow: it is recorded for the Stop hook, whichever face started it.
+ */
+export async function startFlowSession(ctx: Context, input: FlowStartInput): Promise<FlowView> {
+  const { session: sessionId } = input;
+  const view = await guard(ctx, async () => {
+    const { ref } = await resolveFlow(ctx, input.flow);
+    const file = sessionPath(ctx.cwd, sessionId);
+    const fresh = !existsSync(file) && (journalEntry(file)?.removed ?? true);
+    const runner = await runnerOptions(ctx);
+    const hadPins = existsSync(join(ctx.cwd, PINS_FILE));
+    const loaded = await loadRef(ctx, ref, fresh ? sessionId : undefined, true);
+    try {
+      return await startFlow(runner, { flow: loaded, ref, sessionId, inputs: pairs(input.inputs, '--input'), mode: input.agent === true ? 'agent' : 'normal', then: [...(input.then ?? [])] });
+    } catch (err) {
+      if (fresh) await dropFlowPin(ctx.cwd, sessionId, hadPins);
+      throw err;
+    }
+  });
+  await recordOpened(ctx.cwd, ctx.io.env, { kind: 'flow', key: view.session.sessionId });
+  return view;
+}
+
+/** What `flow advance` does: next, or back to the loop or the remediation target (not both). */
+export function advanceKind(input: Pick<FlowAdvanceInput, 'loop' | 'remediate'>): 'next' | 'loop' | 'remediate' {
+  if (input.loop === true && input.remediate === true) throw new CliError('--loop and --remediate cannot be combined');
+  return input.loop === true ? 'loop' : input.remediate === true ? 'remediate' : 'next';
+}
+
+/** Leave the current step once its gates hold; the view says what is missing when they do not. */
+export async function advanceFlowSession(ctx: Context, input: FlowAdvanceInput): Promise<FlowView> {
+  const kind = advanceKind(input);
+  return guard(ctx, async () =>
+    advanceFlow(await runnerOptions(ctx), {
+      sessionId: input.session,
+      kind,
+      set: pairs(input.set, '--set'),
+      notes: [...(input.notes ?? [])],
+      questions: [...(input.questions ?? [])],
+      ...(input.output !== undefined ? { output: input.output } : {}),
+      then: [...(input.then ?? [])],
+    }),
+  );
+}
+
+/** Mark a branch of the current parallel step complete once its files exist. */
+export async function completeFlowBranch(ctx: Context, input: FlowBranchInput): Promise<FlowView> {
+  return guard(ctx, async () => completeBranch(await runnerOptions(ctx), { sessionId: input.session, branch: input.branch }));
+}
+
+/** Stop a session with a reason; only the user resumes it (`flow resume`, no MCP tool). */
+export async function haltFlowSession(ctx: Context, input: FlowHaltInput): Promise<FlowView> {
+  return guard(ctx, async () => haltFlow(await runnerOptions(ctx), { sessionId: input.session, reason: input.reason }));
 }

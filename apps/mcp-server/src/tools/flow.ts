@@ -1,5 +1,4 @@
 /** Step/phase workflows with gates (`ratchet flow`). */
-import { cmd } from '../argv.js';
 import { operationTool, type ToolSpec, type Zod } from '../tool-spec.js';
 
 const values = (z: Zod) => z.record(z.string(), z.string()).optional();
@@ -16,7 +15,7 @@ export const flowTools: ToolSpec[] = [
     // The CLI's typed operations (src/operations/flows.ts), loaded on the first call.
     operation: async (ctx) => (await import('@ratchet/cli')).flowsOperations.list(ctx),
   }),
-  {
+  operationTool({
     name: 'flow_start',
     title: 'Start a flow',
     commands: ['flow start'],
@@ -24,9 +23,10 @@ export const flowTools: ToolSpec[] = [
     preset: 'standard',
     description: 'Start a flow session; returns the first step and the next command.',
     shape: (z) => ({ flow: z.string(), session: z.string(), input: values(z), agent: z.boolean().optional(), then: texts(z) }),
-    argv: (a) => cmd('flow', 'start').opt('--session', a.session).pairs('--input', a.input).flag('--agent', a.agent).opt('--then', a.then).arg(a.flow),
-  },
-  {
+    // The flow path is confined to the project (paths) before the operation runs; the session is recorded for the Stop hook.
+    operation: async (ctx, a) => (await import('@ratchet/cli')).flowsOperations.start(ctx, { flow: a.flow, session: a.session, inputs: a.input, agent: a.agent, then: a.then }),
+  }),
+  operationTool({
     name: 'flow_advance',
     title: 'Advance a flow',
     commands: ['flow advance'],
@@ -42,19 +42,19 @@ export const flowTools: ToolSpec[] = [
       output: z.string().optional(),
       then: texts(z),
     }),
-    argv: (a) =>
-      cmd('flow', 'advance')
-        .opt('--session', a.session)
-        .flag('--loop', a.loop)
-        .flag('--remediate', a.remediate)
-        .pairs('--set', a.set)
-        .opt('--note', a.note)
-        .opt('--question', a.question)
-        .opt('--output', a.output === undefined ? undefined : '-')
-        .opt('--then', a.then),
-    // The step's output goes in as standard input, as `--output -` takes it: no file for a model to name.
-    stdin: (a) => (typeof a.output === 'string' ? a.output : undefined),
-  },
+    // The step's output is the text itself: no file for a model to name.
+    operation: async (ctx, a) =>
+      (await import('@ratchet/cli')).flowsOperations.advance(ctx, {
+        session: a.session,
+        loop: a.loop,
+        remediate: a.remediate,
+        set: a.set,
+        notes: a.note,
+        questions: a.question,
+        output: a.output,
+        then: a.then,
+      }),
+  }),
   operationTool({
     name: 'flow_status',
     title: 'Flow status',
@@ -64,24 +64,24 @@ export const flowTools: ToolSpec[] = [
     shape: (z) => ({ session: z.string().optional() }),
     operation: async (ctx, a) => (await import('@ratchet/cli')).flowsOperations.status(ctx, { session: a.session }),
   }),
-  {
+  operationTool({
     name: 'flow_complete_branch',
     title: 'Complete a flow branch',
     commands: ['flow complete-branch'],
     preset: 'all',
     description: 'Mark a branch (STEP:BRANCH) of a parallel step complete.',
     shape: (z) => ({ session: z.string(), branch: z.string() }),
-    argv: (a) => cmd('flow', 'complete-branch').opt('--session', a.session).arg(a.branch),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).flowsOperations.completeBranch(ctx, { session: a.session, branch: a.branch }),
+  }),
+  operationTool({
     name: 'flow_halt',
     title: 'Halt a flow',
     commands: ['flow halt'],
     preset: 'all',
     description: 'Stop a flow session with a reason.',
     shape: (z) => ({ session: z.string(), reason: z.string() }),
-    argv: (a) => cmd('flow', 'halt').opt('--session', a.session).opt('--reason', a.reason),
-  },
+    operation: async (ctx, a) => (await import('@ratchet/cli')).flowsOperations.halt(ctx, { session: a.session, reason: a.reason }),
+  }),
   // No flow_resume: resuming a halt is the user's decision, with their answers, from their own shell
   // (`ratchet flow resume`); this server speaks for the agent that halted.
 ];

@@ -1,6 +1,6 @@
 /** Goals, pending actions and the turn cycle (`ratchet turn|actions|goals`). */
 import type { OwnerName } from '@ratchet/cli';
-import { cmd, need } from '../argv.js';
+import { need } from '../argv.js';
 import { operationTool, type ToolSpec, type Zod } from '../tool-spec.js';
 
 const OWNERS = ['agent', 'user'] as const satisfies readonly OwnerName[];
@@ -20,7 +20,7 @@ export const goalsTools: ToolSpec[] = [
     operation: async (ctx, a) => (await import('@ratchet/cli')).goalsOperations.assess(ctx, { actions: a.limit, query: a.query, owner: a.owner }),
     output: 'turn-assess.v1',
   }),
-  {
+  operationTool({
     name: 'turn_commit',
     title: 'Commit the turn',
     commands: ['turn commit'],
@@ -32,20 +32,20 @@ export const goalsTools: ToolSpec[] = [
         .passthrough()
         .describe('{turn_id, expected_version?, progress, new_actions, completed_actions, story_updates}'),
     }),
-    argv: () => cmd('turn', 'commit').arg('-'),
-    stdin: (a) => JSON.stringify(a.commit),
+    // The commit object itself is the input; problems in it are placed in it (`commit:1:45 ... (at /new_actions/0)`).
+    operation: async (ctx, a) => (await import('@ratchet/cli')).goalsOperations.commitTurn(ctx, { commit: a.commit }),
     idempotent: true,
-  },
-  {
+  }),
+  operationTool({
     name: 'actions_list',
     title: 'List actions',
     commands: ['actions list'],
     preset: 'standard',
     description: 'Pending actions in assessment order.',
-    shape: (z) => ({ all: z.boolean().optional(), owner: z.enum(['agent', 'user']).optional() }),
-    argv: (a) => cmd('actions', 'list').flag('--all', a.all).opt('--owner', a.owner),
-  },
-  {
+    shape: (z) => ({ all: z.boolean().optional(), owner: z.enum(OWNERS).optional() }),
+    operation: async (ctx, a) => (await import('@ratchet/cli')).goalsOperations.listActions(ctx, { all: a.all, owner: a.owner }),
+  }),
+  operationTool({
     name: 'actions_add',
     title: 'Add an action',
     commands: ['actions add'],
@@ -60,37 +60,38 @@ export const goalsTools: ToolSpec[] = [
       goal: z.string().optional(),
       blocking: z.boolean().optional(),
     }),
-    argv: (a) =>
-      cmd('actions', 'add').opt('--priority', a.priority).opt('--effort', a.effort).opt('--due', a.due).opt('--goal', a.goal).flag('--blocking', a.blocking).arg(a.type).arg(a.title),
-  },
-  {
+    operation: async (ctx, a) =>
+      (await import('@ratchet/cli')).goalsOperations.addAction(ctx, { type: a.type, title: a.title, priority: a.priority, effort: a.effort, due: a.due, goal: a.goal, blocking: a.blocking }),
+  }),
+  operationTool({
     name: 'actions_complete',
     title: 'Complete an action',
     commands: ['actions complete'],
     preset: 'all',
     description: 'Complete an action, with evidence.',
     shape: (z) => ({ id: z.string(), evidence: z.array(z.string()).optional() }),
-    argv: (a) => cmd('actions', 'complete').opt('--evidence', a.evidence).arg(a.id),
-  },
-  {
+    // The agent acts: a user-owned action is refused by the library's owner rules (exit 1).
+    operation: async (ctx, a) => (await import('@ratchet/cli')).goalsOperations.changeAction(ctx, { change: 'complete', id: a.id, evidence: a.evidence }),
+  }),
+  operationTool({
     name: 'goals_list',
     title: 'List goals',
     commands: ['goals list'],
     preset: 'all',
     description: 'Goals, highest priority first.',
     shape: (z) => ({ all: z.boolean().optional() }),
-    argv: (a) => cmd('goals', 'list').flag('--all', a.all),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).goalsOperations.listGoals(ctx, { all: a.all }),
+  }),
+  operationTool({
     name: 'goals_progress',
     title: 'Goal progress',
     commands: ['goals progress'],
     preset: 'all',
     description: 'Set or add progress (0 to 1) on a goal.',
     shape: (z) => ({ id: z.string(), set: z.number().min(0).max(1).optional(), delta: z.number().optional(), evidence: z.array(z.string()).optional() }),
-    argv: (a) => cmd('goals', 'progress').opt('--set', a.set).opt('--delta', a.delta).opt('--evidence', a.evidence).arg(a.id),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).goalsOperations.progress(ctx, { id: a.id, set: a.set, delta: a.delta, evidence: a.evidence }),
+  }),
+  operationTool({
     name: 'goals_add',
     title: 'Add or edit a goal',
     commands: ['goals add'],
@@ -109,20 +110,22 @@ export const goalsTools: ToolSpec[] = [
       constraint: z.array(z.string()).optional(),
       status: z.enum(['proposed', 'active', 'paused', 'achieved', 'abandoned']).optional(),
     }),
-    argv: (a) =>
-      cmd('goals', 'add').opt('--expected-version', a.expected_version)
-        .opt('--id', a.id)
-        .opt('--priority', a.priority)
-        .opt('--description', a.description)
-        .opt('--parent', a.parent)
-        .opt('--horizon-days', a.horizon_days)
-        .opt('--horizon-steps', a.horizon_steps)
-        .pairs('--metric', a.metric)
-        .opt('--constraint', a.constraint)
-        .opt('--status', a.status)
-        .arg(a.title),
-  },
-  {
+    operation: async (ctx, a) =>
+      (await import('@ratchet/cli')).goalsOperations.addGoal(ctx, {
+        expectedVersion: a.expected_version,
+        title: a.title,
+        id: a.id,
+        priority: a.priority,
+        description: a.description,
+        parent: a.parent,
+        horizonDays: a.horizon_days,
+        horizonSteps: a.horizon_steps,
+        metrics: a.metric,
+        constraints: a.constraint,
+        status: a.status,
+      }),
+  }),
+  operationTool({
     name: 'goals_plan',
     title: 'Goal plan',
     commands: ['goals plan start', 'goals plan step'],
@@ -145,21 +148,33 @@ export const goalsTools: ToolSpec[] = [
       regenerate: z.boolean().optional(),
       turn: z.string().optional(),
     }),
-    argv: (a) =>
-      a.action === 'start'
-        ? cmd('goals', 'plan', 'start').opt('--expected-version', a.expected_version).opt('--id', a.id).opt('--goal', a.goal).opt('--turn', a.turn).arg(a.text === undefined ? need(a, 'file') : '-')
-        : cmd('goals', 'plan', 'step').opt('--expected-version', a.expected_version)
-            .opt('--evidence', a.evidence)
-            .opt('--note', a.note)
-            .opt('--reason', a.reason)
-            .flag('--regenerate', a.regenerate)
-            .opt('--turn', a.turn)
-            .arg(need(a, 'plan'))
-            .arg(need(a, 'step'))
-            .arg(need(a, 'event')),
-    stdin: (a) => (a.action === 'start' && typeof a.text === 'string' ? a.text : undefined),
-  },
-  {
+    // What each action needs is refused by name before anything runs.
+    command: (a) => {
+      if (a.action === 'start') {
+        if (a.text === undefined) need(a, 'file');
+        return 'goals plan start';
+      }
+      for (const name of ['plan', 'step', 'event']) need(a, name);
+      return 'goals plan step';
+    },
+    operation: async (ctx, a) => {
+      const { goalsOperations } = await import('@ratchet/cli');
+      if (a.action === 'start') return goalsOperations.startPlan(ctx, { expectedVersion: a.expected_version, file: a.file, text: a.text, id: a.id, goal: a.goal, turn: a.turn });
+      // plan, step and event are there: command() refused the call otherwise.
+      return goalsOperations.stepPlan(ctx, {
+        expectedVersion: a.expected_version,
+        plan: a.plan ?? '',
+        step: a.step ?? 0,
+        event: a.event ?? 'start',
+        evidence: a.evidence,
+        note: a.note,
+        reason: a.reason,
+        regenerate: a.regenerate,
+        turn: a.turn,
+      });
+    },
+  }),
+  operationTool({
     name: 'actions_update',
     title: 'Update an action',
     commands: ['actions move', 'actions retype', 'actions update'],
@@ -180,18 +195,15 @@ export const goalsTools: ToolSpec[] = [
       goal: z.string().optional(),
       blocking: z.boolean().optional(),
     }),
-    argv: (a) => {
-      if (a.action === 'move') return cmd('actions', 'move').opt('--expected-version', a.expected_version).opt('--evidence', a.evidence).pairs('--meta', a.meta).arg(a.id).arg(need(a, 'status'));
-      if (a.action === 'retype') return cmd('actions', 'retype').opt('--expected-version', a.expected_version).arg(a.id);
-      return cmd('actions', 'update').opt('--expected-version', a.expected_version)
-        .opt('--title', a.title)
-        .opt('--description', a.description)
-        .opt('--priority', a.priority)
-        .opt('--effort', a.effort)
-        .opt('--due', a.due)
-        .opt('--goal', a.goal)
-        .toggle('blocking', a.blocking)
-        .arg(a.id);
+    // A missing status is refused by name before anything runs.
+    command: (a) => (a.action === 'move' && need(a, 'status') !== undefined ? 'actions move' : `actions ${a.action}`),
+    operation: async (ctx, a) => {
+      const { goalsOperations } = await import('@ratchet/cli');
+      if (a.action === 'update') {
+        const { title, description, priority, effort, due, goal, blocking } = a;
+        return goalsOperations.updateAction(ctx, { expectedVersion: a.expected_version, id: a.id, title, description, priority, effort, due, goal, blocking });
+      }
+      return goalsOperations.changeAction(ctx, { change: a.action, expectedVersion: a.expected_version, id: a.id, status: a.status, evidence: a.evidence, meta: a.meta });
     },
-  },
+  }),
 ];

@@ -1,9 +1,9 @@
 /** A turn's trace and budgets (`ratchet turn start|end|trace`). */
-import { cmd, need } from '../argv.js';
-import type { ToolSpec } from '../tool-spec.js';
+import { need } from '../argv.js';
+import { operationTool, type ToolSpec } from '../tool-spec.js';
 
 export const turnTools: ToolSpec[] = [
-  {
+  operationTool({
     name: 'turn_start',
     title: 'Start a turn',
     commands: ['turn start'],
@@ -15,18 +15,18 @@ export const turnTools: ToolSpec[] = [
       tools: z.number().int().positive().optional(),
       time_ms: z.number().int().positive().optional(),
     }),
-    argv: (a) => cmd('turn', 'start').opt('--tokens', a.tokens).opt('--tools', a.tools).opt('--time-ms', a.time_ms).arg(a.turn),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).goalsOperations.startTurn(ctx, { turn: a.turn, tokens: a.tokens, tools: a.tools, timeMs: a.time_ms }),
+  }),
+  operationTool({
     name: 'turn_end',
     title: 'End a turn',
     commands: ['turn end'],
     preset: 'all',
     description: 'End a turn (open spans end as errors), with a summary.',
     shape: (z) => ({ turn: z.string().optional(), summary: z.string().optional() }),
-    argv: (a) => cmd('turn', 'end').opt('--summary', a.summary).arg(a.turn),
-  },
-  {
+    operation: async (ctx, a) => (await import('@ratchet/cli')).goalsOperations.endTurn(ctx, { turn: a.turn, summary: a.summary }),
+  }),
+  operationTool({
     name: 'turn_trace',
     title: 'Trace the turn',
     commands: ['turn trace span start', 'turn trace span end', 'turn trace event'],
@@ -48,28 +48,23 @@ export const turnTools: ToolSpec[] = [
       time_ms: z.number().int().positive().optional().describe('span_start: budget'),
       turn: z.string().optional(),
     }),
-    argv: (a) => {
-      if (a.action === 'span_start')
-        return cmd('turn', 'trace', 'span', 'start')
-          .opt('--component', a.component)
-          .opt('--parent', a.parent)
-          .opt('--depends-on', a.depends_on)
-          .opt('--tokens', a.tokens)
-          .opt('--tools', a.tools)
-          .opt('--time-ms', a.time_ms)
-          .opt('--turn', a.turn)
-          .arg(need(a, 'span'));
-      if (a.action === 'span_end')
-        return cmd('turn', 'trace', 'span', 'end').opt('--status', a.status).opt('--tokens', a.tokens).opt('--tools', a.tools).opt('--turn', a.turn).arg(need(a, 'span'));
-      return cmd('turn', 'trace', 'event')
-        .opt('--span', a.span)
-        .opt('--payload', a.payload === undefined ? undefined : JSON.stringify(a.payload))
-        .opt('--proposal', a.proposal)
-        .opt('--tokens', a.tokens)
-        .opt('--tools', a.tools)
-        .opt('--turn', a.turn)
-        .arg(need(a, 'kind'))
-        .arg(need(a, 'summary'));
+    // What each action needs is refused by name before anything runs.
+    command: (a) => {
+      if (a.action === 'event') {
+        need(a, 'kind');
+        need(a, 'summary');
+        return 'turn trace event';
+      }
+      need(a, 'span');
+      return a.action === 'span_start' ? 'turn trace span start' : 'turn trace span end';
     },
-  },
+    operation: async (ctx, a) => {
+      const { goalsOperations } = await import('@ratchet/cli');
+      // span, kind and summary are there where needed: command() refused the call otherwise.
+      if (a.action === 'span_start')
+        return goalsOperations.startSpan(ctx, { span: a.span ?? '', component: a.component, parent: a.parent, dependsOn: a.depends_on, tokens: a.tokens, tools: a.tools, timeMs: a.time_ms, turn: a.turn });
+      if (a.action === 'span_end') return goalsOperations.endSpan(ctx, { span: a.span ?? '', status: a.status, tokens: a.tokens, tools: a.tools, turn: a.turn });
+      return goalsOperations.traceEvent(ctx, { kind: a.kind ?? 'Decision', summary: a.summary ?? '', span: a.span, payload: a.payload, proposal: a.proposal, tokens: a.tokens, tools: a.tools, turn: a.turn });
+    },
+  }),
 ];

@@ -1,9 +1,11 @@
-import { haltFlow } from '@ratchet/flows';
 import type { Context } from '../../context.js';
-import { guard, printView, runnerOptions, sessionOf } from './project.js';
+import { haltFlowSession, type FlowHaltInput } from '../../operations/flows.js';
+import { withInput } from '../../option-values.js';
+import { haltInput } from './inputs.js';
+import { printView } from './project.js';
 
 /** `ratchet flow halt --session S --reason TEXT`. */
-export default async function halt(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const view = await guard(ctx, async () => haltFlow(await runnerOptions(ctx), { sessionId: sessionOf(options), reason: String(options.reason) }));
-  return printView(ctx, view);
+async function halt(ctx: Context, input: FlowHaltInput): Promise<number> {
+  return printView(ctx, await haltFlowSession(ctx, input));
 }
+export default withInput(haltInput, halt);

@@ -23,24 +23,25 @@ import {
   type TurnTrace,
 } from '@ratchet/goals';
 import type { Context } from '../../context.js';
+import { stringOption } from '../../option-values.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
 import { mapErrors, type Options } from './shared.js';
 
 export async function traceConfigOf(ctx: Context, options: Options): Promise<TraceConfig> {
-  return readTraceConfig(resolve(ctx.cwd, (options.traceConfig as string | undefined) ?? DEFAULT_TRACE_CONFIG_FILE), { root: ctx.cwd });
+  return readTraceConfig(resolve(ctx.cwd, stringOption(options, 'traceConfig') ?? DEFAULT_TRACE_CONFIG_FILE), { root: ctx.cwd });
 }
 
 export async function openTraces(ctx: Context, options: Options, config?: TraceConfig): Promise<TraceLog> {
   const c = config ?? (await traceConfigOf(ctx, options));
-  return openTraceLog(resolve(ctx.cwd, (options.traces as string | undefined) ?? DEFAULT_TRACE_FILE), { root: ctx.cwd, rotateBytes: c.rotate_bytes });
+  return openTraceLog(resolve(ctx.cwd, stringOption(options, 'traces') ?? DEFAULT_TRACE_FILE), { root: ctx.cwd, rotateBytes: c.rotate_bytes });
 }
 
 /** The turn named by --turn or $RATCHET_TURN; undefined: the turn started last. */
 export function turnOf(ctx: Context, options: Options, positional?: string): string | undefined {
   const env = ctx.io.env.RATCHET_TURN;
-  return positional ?? (options.turn as string | undefined) ?? (env === undefined || env === '' ? undefined : env);
+  return positional ?? stringOption(options, 'turn') ?? (env === undefined || env === '' ? undefined : env);
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { NewRecord, PlanRun, TurnTrace } from '@ratchet/goals';
 import type { Context } from '../../context.js';
+import { stringOption } from '../../option-values.js';
 import type { Options } from './shared.js';
 import { traceAlong } from './trace-log.js';
 
@@ -18,7 +19,7 @@ export async function tracePlanStart(ctx: Context, options: Options, run: PlanRu
     ctx,
     options,
     (_trace, turn) => [{ type: 'event', turn_id: turn, ts, kind: 'Decision', summary: `started plan ${run.id}: ${run.steps.length} steps${run.source === undefined ? '' : ` from ${run.source}`}`, payload: { plan_id: run.id, digest: run.digest, steps: run.steps.length, ...(run.goal_id === undefined ? {} : { goal_id: run.goal_id }) } }],
-    run.turn_id ?? (options.turn as string | undefined),
+    run.turn_id ?? stringOption(options, 'turn'),
   );
 }
 
@@ -42,5 +43,5 @@ export async function tracePlanStep(ctx: Context, options: Options, run: PlanRun
     if (open) records.push({ type: 'span_end', turn_id: turn, span_id, ts, status: event === 'succeed' ? 'ok' : 'error' });
     if (event === 'fail' && run.regeneration !== undefined) records.push({ type: 'event', turn_id: turn, ts, kind: 'Decision', summary: `plan ${run.id}: a new plan is requested`, payload: { ...plan, regenerate: true } });
     return records;
-  }, options.turn as string | undefined);
+  }, stringOption(options, 'turn'));
 }

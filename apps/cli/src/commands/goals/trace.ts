@@ -4,51 +4,33 @@
  * harness records its own work (tool calls happen in the harness); show prints a turn as a tree of
  * spans with their events and budgets used vs allowed; replay prints its spans in dependency order.
  */
-import { EVENT_KIND_NAMES, addEvent, endSpan, endTurn, pinRegistry, registryTrustProblem, replay, startSpan, startTurn, type EventKind, type RecordResult, type TraceBudgets, type TraceEvent, type TurnTrace } from '@ratchet/goals';
-import { parseJson } from '@ratchet/store';
+import { replay, type TraceBudgets, type TraceEvent, type TurnTrace } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
-import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { EXIT_OK } from '../../exit-codes.js';
+import { addTraceEvent, endTraceSpan, endTurnTrace, recordedResult, startTraceSpan, startTurnTrace, type Recorded } from '../../operations/goals-trace.js';
 import { versioned } from '../../output/json-output.js';
-import { actorOf, clockOf, intOption, loadRegistryFor, openState, registryFileOf, type Options } from './shared.js';
-import { mapTraceErrors, noteRecording, openTraces, traceConfigOf, turnOf } from './trace-log.js';
+import { endSpanInput, endTurnInput, startSpanInput, startTurnInput, traceEventInput } from './goals-inputs.js';
+import type { Options } from './shared.js';
+import { mapTraceErrors, noteRecording, openTraces, turnOf } from './trace-log.js';
 
 export default async function trace(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command, ...rest] = args;
+  if (command === 'start') return recorded(ctx, await startTurnTrace(ctx, startTurnInput(rest, options)), (r) => `started turn ${r.result.trace.turn_id}${budgetText(r.budgets ?? {})}`, false);
+  if (command === 'end') return recorded(ctx, await endTurnTrace(ctx, endTurnInput(rest, options)), () => 'ended turn');
+  if (command === 'span') {
+    const [what, spanId] = rest;
+    if (spanId === undefined || (what !== 'start' && what !== 'end')) throw new CliError('turn trace span: give start|end <span>');
+    if (what === 'start') return recorded(ctx, await startTraceSpan(ctx, startSpanInput(spanId, options)), () => `started span ${spanId}`);
+    const input = endSpanInput(spanId, options);
+    return recorded(ctx, await endTraceSpan(ctx, input), () => `ended span ${spanId} (${input.status ?? 'ok'})`);
+  }
+  if (command === 'event') {
+    const input = traceEventInput(rest, options);
+    return recorded(ctx, await addTraceEvent(ctx, input), () => `recorded ${input.kind}`);
+  }
   return mapTraceErrors(ctx, async () => {
-    const now = clockOf(options)();
-    if (command === 'start') {
-      const config = await traceConfigOf(ctx, options);
-      const id = rest[0] ?? `turn-${now.toString(36)}`;
-      const budgets = budgetsOf(options, config.budgets);
-      // The turn runs under the registry in use now (the agent may not bring its own): pinned first, so the start record never names a missing pin.
-      const registry = await loadRegistryFor(ctx, options);
-      const file = registryFileOf(ctx, options, registry);
-      // Judged as the agent's mutations are: a registry no user approved (an edited file) is not pinned for it.
-      const problem = file === undefined ? undefined : registryTrustProblem(await (await openState(ctx, options)).read(), actorOf(ctx, options), file);
-      if (problem !== undefined) throw new CliError(problem.reason, { code: problem.code, exitCode: EXIT_PROBLEMS, file: file!.path });
-      const pin = await pinRegistry(ctx.cwd, registry);
-      return recorded(ctx, await startTurn(await openTraces(ctx, options, config), id, budgets, now, pin), `started turn ${id}${budgetText(budgets)}`, false);
-    }
     const log = await openTraces(ctx, options);
-    if (command === 'end') return recorded(ctx, await endTurn(log, turnOf(ctx, options, rest[0]), now, options.summary as string | undefined), 'ended turn');
-    if (command === 'span') {
-      const [what, spanId] = rest;
-      if (spanId === undefined || (what !== 'start' && what !== 'end')) throw new CliError('turn trace span: give start|end <span>');
-      if (what === 'start') {
-        const r = await startSpan(log, turnOf(ctx, options), { span_id: spanId, component: (options.component as string | undefined) ?? 'harness', parent_span_id: options.parent as string | undefined, depends_on: (options.dependsOn as string[] | undefined) ?? [], budgets: orNone(budgetsOf(options)) }, now);
-        return recorded(ctx, r, `started span ${spanId}`);
-      }
-      const status = (options.status as 'ok' | 'error' | undefined) ?? 'ok';
-      return recorded(ctx, await endSpan(log, turnOf(ctx, options), { span_id: spanId, status, tokens: count(options.tokens, '--tokens'), tools: count(options.tools, '--tools') }, now), `ended span ${spanId} (${status})`);
-    }
-    if (command === 'event') {
-      const [kind, summary] = rest;
-      if (kind === undefined || !(EVENT_KIND_NAMES as readonly string[]).includes(kind)) throw new CliError(`turn trace event: <kind> is one of ${EVENT_KIND_NAMES.join(', ')}, not ${JSON.stringify(kind)}`);
-      if (summary === undefined || summary.trim() === '') throw new CliError('turn trace event: give a <summary>');
-      const event = { kind: kind as EventKind, summary, span_id: options.span as string | undefined, payload: payloadOf(options.payload), proposal_id: options.proposal as string | undefined, tokens: count(options.tokens, '--tokens'), tools: count(options.tools, '--tools') };
-      return recorded(ctx, await addEvent(log, turnOf(ctx, options), event, now), `recorded ${kind}`);
-    }
     const read = await log.read(turnOf(ctx, options, rest[0]));
     noteRecording(ctx, read);
     const t = read.trace;
@@ -74,34 +56,12 @@ export default async function trace(ctx: Context, args: string[], options: Optio
   });
 }
 
-function recorded(ctx: Context, r: RecordResult, what: string, withUsage = true): number {
-  noteRecording(ctx, r);
-  if (ctx.json) ctx.emitJson({ ok: true, turn_id: r.trace.turn_id, trace_id: r.trace.trace_id, appended: r.appended, breaches: r.breaches, usage: r.trace.usage, budgets: r.trace.budgets });
-  else ctx.out(withUsage ? `${what} (turn ${r.trace.turn_id}: ${usageText(r.trace.usage, r.trace.budgets)})` : what);
+/** A recording: its document under --json, else what was recorded (with the turn's usage). */
+function recorded(ctx: Context, r: Recorded, what: (r: Recorded) => string, withUsage = true): number {
+  const t = r.result.trace;
+  if (ctx.json) ctx.emitJson(recordedResult(r).document);
+  else ctx.out(withUsage ? `${what(r)} (turn ${t.turn_id}: ${usageText(t.usage, t.budgets)})` : what(r));
   return EXIT_OK;
-}
-
-const count = (value: unknown, name: string): number | undefined => intOption(value, name, 0);
-
-/** A span without budget flags has no budgets (not an empty set of them). */
-const orNone = (b: TraceBudgets): TraceBudgets | undefined => (Object.keys(b).length === 0 ? undefined : b);
-
-/** Budgets from --tokens/--tools/--time-ms, each falling back to the configured default. */
-function budgetsOf(options: Options, defaults: TraceBudgets = {}): TraceBudgets {
-  const pick = (flag: unknown, name: string, fallback: number | undefined): Partial<TraceBudgets> => {
-    const v = count(flag, name) ?? fallback;
-    return v === undefined ? {} : { [name.slice(2).replace('-', '_')]: v };
-  };
-  return { ...pick(options.tokens, '--tokens', defaults.tokens), ...pick(options.tools, '--tools', defaults.tools), ...pick(options.timeMs, '--time-ms', defaults.time_ms) };
-}
-
-/** --payload: a JSON object, through the guarded parser (no __proto__ keys). */
-function payloadOf(text: unknown): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  if (typeof text !== 'string') throw new CliError('--payload must be a JSON object');
-  const value = parseJson(text, { path: '--payload' });
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError('--payload must be a JSON object');
-  return value as Record<string, unknown>;
 }
 
 const budgetText = (b: TraceBudgets): string => {
