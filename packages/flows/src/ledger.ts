@@ -7,27 +7,21 @@
  */
 import { join } from 'node:path';
 import { defineDocument, openDocument, type SafeParseResult, type Schema, type SchemaIssue } from '@ratchet/store';
+import type { z } from 'zod';
+import type { LedgerDataSchema } from './schema.js';
 
 export const LEDGER_FILE = '.ratchet/flow-artifacts.json';
 export const LEDGER_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-artifacts.schema.json';
 export const LEDGER_VERSION = 1;
 
-export interface LedgerEntry {
-  /** contentDigest of what was accepted. */
-  digest: string;
-  session: string;
-  /** The step it was accepted for (`(learnings)` for a skill's learnings). */
-  step: string;
-  /** Which visit of the step (1 = first; loops and remediations enter a step again). */
-  visit: number;
-  /** The artifact path, or `step N output` for a step's recorded output. */
-  artifact: string;
-  at: string;
-}
+/**
+ * One artifact or step output a gate accepted: its contentDigest, and the session, step (`(learnings)`
+ * for a skill's learnings) and visit (1 = first) it was accepted for.
+ */
+export type LedgerEntry = z.infer<typeof LedgerDataSchema>['accepted'][number];
 
-export interface Ledger {
-  accepted: LedgerEntry[];
-}
+/** `.ratchet/flow-artifacts.json` without the store's envelope. */
+export type Ledger = z.infer<typeof LedgerDataSchema>;
 
 const ENTRY_KEYS = ['digest', 'session', 'step', 'visit', 'artifact', 'at'];
 

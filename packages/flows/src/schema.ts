@@ -14,7 +14,7 @@ import { FLOW_ID, FLOW_SCHEMA_URL, MAX_LOOP_LIMIT, STEP_ID } from './validate-fl
 import { SESSION_SCHEMA_URL, SESSION_VERSION } from './session-file.js';
 import { LEDGER_SCHEMA_URL, LEDGER_VERSION } from './ledger.js';
 import { FLOW_SETTINGS_SCHEMA_URL, MAX_DIRECTIVE_LINE, MAX_DIRECTIVE_WARNINGS } from './settings.js';
-import { FLOW_KINDS, SESSION_MODES, SESSION_STATUSES, STEP_TYPES, VERDICTS } from './types.js';
+import { FLOW_KINDS, SESSION_MODES, SESSION_STATUSES, STEP_TYPES, VERDICTS, type SkipCondition } from './types.js';
 
 interface Meta {
   id?: string;
@@ -40,12 +40,12 @@ export const GateSchema = z
   })
   .register(flowsSchemaRegistry, { id: 'Gate' });
 
-export const SkipConditionSchema: z.ZodType<unknown> = z
+export const SkipConditionSchema: z.ZodType<SkipCondition> = z
   .union([
     z.strictObject({ mode: z.enum(SESSION_MODES) }),
     z.strictObject({ input: varName(), equals: z.string().optional() }),
     z.strictObject({
-      get not(): z.ZodType<unknown> {
+      get not(): z.ZodType<SkipCondition> {
         return SkipConditionSchema;
       },
     }),

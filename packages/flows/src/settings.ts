@@ -5,8 +5,10 @@
  * the zod mirror the JSON Schema is generated from), every problem with its pointer and line:col.
  */
 import { NotFoundError, readJsonFile } from '@ratchet/store';
+import type { z } from 'zod';
 import { FlowError, type FlowProblem } from './errors.js';
 import { placeholders, staticPathProblem } from './template.js';
+import type { FlowSettingsSchema } from './schema.js';
 import type { DirectiveText, Flow } from './types.js';
 
 export const FLOW_SETTINGS_SCHEMA_URL = 'https://unpkg.com/@ratchet/flows/schemas/flow-settings.schema.json';
@@ -21,17 +23,13 @@ export const MAX_DIRECTIVE_WARNINGS = 50;
  * transition and learnings gates (their length and sections stay the flow's). A project that keeps
  * the original's names sets `agent: ".claude/memory/{task-id}-{role}-memory.md"`.
  */
-export interface MemoryFileNames {
-  agent?: string;
-  transition?: string;
-  learnings?: string;
-}
+export type MemoryFileNames = NonNullable<FlowSettings['memoryFiles']>;
 
-export interface FlowSettings {
-  /** Replaces Ratchet's directive wording for every flow that sets no `directive` of its own. */
-  directive?: Partial<DirectiveText>;
-  memoryFiles?: MemoryFileNames;
-}
+/**
+ * `protocols/flow-settings.json`, typed from its zod schema (schema.ts): `directive` replaces
+ * Ratchet's directive wording for every flow that sets no `directive` of its own.
+ */
+export type FlowSettings = Omit<z.infer<typeof FlowSettingsSchema>, '$schema' | 'schemaVersion'>;
 
 /** The placeholders each memory-file template may use. */
 export const MEMORY_FILE_VARS: Readonly<Record<keyof MemoryFileNames, readonly string[]>> = {

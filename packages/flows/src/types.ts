@@ -1,7 +1,11 @@
 /**
  * The data model: flow definitions (what a file declares, after defaults) and session state (what
- * `.ratchet/flows/<session>.json` holds). Plain JSON data; the zod mirror is in schema.ts.
+ * `.ratchet/flows/<session>.json` holds). The session's types are its zod schema's (schema.ts); the
+ * flow's are the in-memory shape `parseFlow` builds, every default applied, so they are written out
+ * here (the file as written is `FlowFileDocument`, the schema's input).
  */
+import type { z } from 'zod';
+import type { FlowSchema, SessionDataSchema } from './schema.js';
 
 /** How a step behaves when the session leaves it (the seed's PhaseType). */
 export const STEP_TYPES = ['LINEAR', 'OPTIONAL', 'ITERATIVE', 'REMEDIATION', 'PARALLEL'] as const;
@@ -24,14 +28,11 @@ export const VERDICTS = ['PASS', 'FAIL'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
-/** A verdict a REMEDIATION step read. */
-export interface VerdictRecord {
-  visit: number;
-  verdict: Verdict;
-  at: string;
-  /** reportDigest of the report (the file without its verdict lines): a FAIL report later edited to PASS has the same one. */
-  report?: string;
-}
+/**
+ * A verdict a REMEDIATION step read; `report` is the reportDigest of the report (the file without its
+ * verdict lines): a FAIL report later edited to PASS has the same one.
+ */
+export type VerdictRecord = SessionState['verdicts'][string][number];
 
 export const SESSION_MODES = ['normal', 'agent'] as const;
 /** `agent`: the flow runs inside a sub-agent; OPTIONAL steps with `skip: { mode: agent }` (routing) are skipped. */
@@ -58,17 +59,19 @@ export interface OutputGate {
   headings: string[];
 }
 
-/** A step's output as the session recorded it. */
-export interface StepOutput {
-  /** Which visit of the step it was handed in for. */
-  visit: number;
-  text: string;
-  /** contentDigest of the text. */
-  digest: string;
-  at: string;
-}
+/** A step's output as the session recorded it: which visit it was handed in for, the text, its contentDigest. */
+export type StepOutput = SessionState['stepOutputs'][string][number];
 
-/** When an OPTIONAL step is skipped on entry. */
+/**
+ * A flow file as written, before defaults (`flow.schema.json`): what `parseFlow` reads and
+ * normalises into a {@link Flow}.
+ */
+export type FlowFileDocument = z.input<typeof FlowSchema>;
+
+/**
+ * When an OPTIONAL step is skipped on entry. Recursive, so written out once here: schema.ts's
+ * `SkipConditionSchema` is declared as a `z.ZodType<SkipCondition>`, so the compiler holds the two together.
+ */
 export type SkipCondition = { mode: SessionMode } | { input: string; equals?: string } | { not: SkipCondition };
 
 export interface Branch {
@@ -169,68 +172,25 @@ export interface Flow {
   directive?: Partial<DirectiveText>;
 }
 
-export type HistoryEvent = 'start' | 'enter' | 'skip' | 'leave' | 'loop' | 'remediate' | 'branch' | 'halt' | 'resume' | 'complete' | 'set' | 'learnings' | 'decline';
+export type HistoryEvent = HistoryEntry['event'];
 
 /**
  * What a finished session hands over to: the flow its completion directive starts (the reasoning
  * protocol's route, or the next queued flow) and the session it starts it as. The hooks hold the
- * agent to it: until that session exists, or the user declined it, the work is not done.
+ * agent to it: until that session exists, or the user declined it (`ratchet flow decline`), the work
+ * is not done.
  */
-export interface Handoff {
-  flow: string;
-  session: string;
-  /** The user's decision not to start it (`ratchet flow decline`), with why. */
-  declined?: { reason: string; at: string };
-}
+export type Handoff = NonNullable<SessionState['handoff']>;
 
-export interface HistoryEntry {
-  event: HistoryEvent;
-  step: string | null;
-  at: string;
-  to?: string | null;
-  detail?: string;
-}
+export type HistoryEntry = SessionState['history'][number];
 
-export interface SessionState {
-  sessionId: string;
-  flow: { id: string; ref: string };
-  mode: SessionMode;
-  status: SessionStatus;
-  /** Current step; null once COMPLETED. */
-  current: string | null;
-  vars: Record<string, string>;
-  /** Times each step has been entered. */
-  visits: Record<string, number>;
-  /** Loop-backs taken from each ITERATIVE step. */
-  iterations: Record<string, number>;
-  /** Remediations taken from each REMEDIATION step. */
-  remediations: Record<string, number>;
-  /** Completed branches of each PARALLEL step (reset when the step is entered again). */
-  branches: Record<string, string[]>;
-  /** Notes recorded per step (`advance --note`, `resume --note`). */
-  notes: Record<string, string[]>;
-  haltReason: string | null;
-  /** The questions the last clarification halt asked; kept after the session resumes. */
-  clarificationQuestions: string[];
-  /** The user's answers to them, one per question (given on resume); empty while they are open. */
-  clarificationAnswers: string[];
-  history: HistoryEntry[];
-  /** Incremented by every saved change. */
-  revision: number;
-  /**
-   * What the current step's artifacts held when it was entered (artifact -> content digest, null:
-   * absent). Leaving the step refuses a file that still holds the same content.
-   */
-  baseline: Record<string, string | null>;
-  /** What each step handed in (`advance --output`), every visit (the original's step_outputs). */
-  stepOutputs: Record<string, StepOutput[]>;
-  /**
-   * Flows to run after this one, in order (dynamic skill sequencing: `start --then`, `advance
-   * --then`). The completion directive starts the first and passes the rest on.
-   */
-  then: string[];
-  /** The verdicts each REMEDIATION step read, every visit. */
-  verdicts: Record<string, VerdictRecord[]>;
-  /** Set when the session finishes with a directive that starts another flow (see Handoff). */
-  handoff?: Handoff;
-}
+/**
+ * `.ratchet/flows/<session>.json` without the store's envelope, typed from its zod schema (schema.ts,
+ * the one source of the format; `import type` only, the main entry never loads zod). `visits`,
+ * `iterations` and `remediations` count entries, loop-backs and remediations per step; `branches`
+ * the completed branches of each PARALLEL step (reset when it is entered again); `notes` those of
+ * `advance --note` / `resume --note`; `revision` is incremented by every saved change; `baseline`
+ * what the current step's artifacts held when it was entered (leaving refuses a file that still
+ * holds the same content); `then` the flows to run after this one (`start --then`, `advance --then`).
+ */
+export type SessionState = z.infer<typeof SessionDataSchema>;

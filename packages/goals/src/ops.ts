@@ -10,7 +10,9 @@ import { canTransition, nextStatuses, type CompiledActionType, type Registry } f
 import { checkId, type Tx } from './tx.js';
 import { proposedTypeIssues } from './proposals.js';
 import { amendmentIssues, proposalIssues } from './validate.js';
-import type { Actor, Goal, Owner, PendingAction, Question, RegistryProposal, Story } from './types.js';
+import type { z } from 'zod';
+import type { ActionInputSchema, GoalInputSchema, ProgressDeltaSchema, ProposalAmendmentSchema, ProposalInputSchema, QuestionInputSchema, StoryUpdateSchema } from './schema.js';
+import type { Actor, Goal, PendingAction, Question, RegistryProposal, Story } from './types.js';
 
 /** Terminal statuses that abandon rather than complete an action. */
 export const CANCEL_STATUSES: ReadonlySet<string> = new Set(['cancelled', 'dismissed']);
@@ -36,20 +38,11 @@ export const BUILTIN_POLICY_HANDLERS: Readonly<PolicyHandlers> = Object.freeze({
     typeof action.metadata.choice === 'string' && action.metadata.choice.trim() !== '' ? undefined : 'no choice recorded: set metadata.choice (e.g. `ratchet actions complete <id> --meta choice=...`)',
 });
 
-export interface GoalInput {
-  id?: string | undefined;
-  /** Required to create a goal; absent in an update, which changes only the fields given. */
-  title?: string | undefined;
-  description?: string | undefined;
-  priority?: number | undefined;
-  horizon?: Goal['horizon'];
-  status?: Goal['status'] | undefined;
-  progress?: number | undefined;
-  metrics?: Record<string, number> | undefined;
-  constraints?: string[] | undefined;
-  parent_goal_id?: string | undefined;
-  lineage_ids?: string[] | undefined;
-}
+/**
+ * A goal to create (title required), or, with the id of an existing goal, only the fields to change
+ * (the others keep their values): a turn commit's `goals` item.
+ */
+export type GoalInput = z.infer<typeof GoalInputSchema>;
 
 export const GOAL_STATUSES: readonly Goal['status'][] = ['proposed', 'active', 'paused', 'achieved', 'abandoned'];
 
@@ -110,16 +103,8 @@ function checkParent(tx: Tx, id: string, parent: string): void {
   }
 }
 
-export interface ProgressDelta {
-  goal_id: string;
-  /** New absolute progress, 0 to 1. */
-  progress?: number | undefined;
-  /** Or a change to add (clamped to 0..1). */
-  delta?: number | undefined;
-  metrics?: Record<string, number> | undefined;
-  evidence_refs?: string[] | undefined;
-  status?: Goal['status'] | undefined;
-}
+/** Progress on a goal: a new absolute `progress` (0 to 1) or a `delta` to add (clamped to 0..1), metrics, evidence to append. */
+export type ProgressDelta = z.infer<typeof ProgressDeltaSchema>;
 
 /** Apply progress to a goal; evidence is appended (never removed). Reaching 1 marks an active goal achieved. */
 export function updateProgress(tx: Tx, d: ProgressDelta): Goal {
@@ -134,21 +119,8 @@ export function updateProgress(tx: Tx, d: ProgressDelta): Goal {
   return goal;
 }
 
-export interface ActionInput {
-  id?: string | undefined;
-  type: string;
-  owner?: Owner | undefined;
-  title: string;
-  description?: string | undefined;
-  priority?: number | undefined;
-  effort?: number | undefined;
-  due_at?: string | undefined;
-  goal_id?: string | undefined;
-  blocking?: boolean | undefined;
-  requires_confirmation?: boolean | undefined;
-  evidence_refs?: string[] | undefined;
-  metadata?: Record<string, unknown> | undefined;
-}
+/** An action to create: a turn commit's `new_actions` item. */
+export type ActionInput = z.infer<typeof ActionInputSchema>;
 
 export interface CreatedAction {
   action: PendingAction;
@@ -429,15 +401,8 @@ export function escalateDue(tx: Tx, registry: Registry, nowMs: number): PendingA
   return out;
 }
 
-export interface QuestionInput {
-  id?: string | undefined;
-  text: string;
-  goal_id?: string | undefined;
-  priority?: number | undefined;
-  status?: Question['status'] | undefined;
-  owner?: Owner | undefined;
-  tags?: string[] | undefined;
-}
+/** A question to create, or (with the id of an existing one) to update: a turn commit's `questions` item. */
+export type QuestionInput = z.infer<typeof QuestionInputSchema>;
 
 export function upsertQuestion(tx: Tx, input: QuestionInput): Question {
   if (input.goal_id !== undefined) tx.get('goal', input.goal_id);
@@ -467,17 +432,11 @@ export function upsertQuestion(tx: Tx, input: QuestionInput): Question {
   return tx.create('question', q);
 }
 
-export interface StoryUpdate {
-  /** The story to update; absent with question_id: the question's story (created if it has none). */
-  id?: string | undefined;
-  question_id?: string | undefined;
-  narrative?: string | undefined;
-  /** Criteria to add: existing acceptance criteria are always kept. */
-  acceptance_criteria?: string[] | undefined;
-  /** Evidence links to add (never removed). */
-  evidence_refs?: string[] | undefined;
-  status?: Story['status'] | undefined;
-}
+/**
+ * A story to create or update: `id` the story (absent with question_id: the question's story, created
+ * if it has none); acceptance criteria and evidence given are added, never removed.
+ */
+export type StoryUpdate = z.infer<typeof StoryUpdateSchema>;
 
 /** Create or update a story. Acceptance criteria and evidence only grow; the narrative evolves. */
 export function upsertStory(tx: Tx, update: StoryUpdate): Story {
@@ -512,28 +471,10 @@ export function upsertStory(tx: Tx, update: StoryUpdate): Story {
 }
 
 /** The fields that describe the action type a proposal adds or changes. */
-export interface ProposedTypeFields {
-  type_id?: string | undefined;
-  display_name?: string | undefined;
-  description?: string | undefined;
-  diff?: string | undefined;
-  allowed_owners?: Owner[] | undefined;
-  suggested_policies?: RegistryProposal['suggested_policies'];
-  allowed_statuses?: string[] | undefined;
-  allowed_transitions?: Record<string, string[]> | undefined;
-  policy_handlers?: RegistryProposal['policy_handlers'];
-}
+export type ProposedTypeFields = Pick<ProposalInput, 'type_id' | 'display_name' | 'description' | 'diff' | 'allowed_owners' | 'suggested_policies' | 'allowed_statuses' | 'allowed_transitions' | 'policy_handlers'>;
 
 /** A proposal as submitted (JSON Schema: `@ratchet/goals/schemas/proposal.schema.json`). */
-export interface ProposalInput extends ProposedTypeFields {
-  $schema?: string | undefined;
-  id?: string | undefined;
-  proposal_type: RegistryProposal['proposal_type'];
-  rationale: string;
-  examples?: string[] | undefined;
-  risks?: string[] | undefined;
-  created_from_turn_id?: string | undefined;
-}
+export type ProposalInput = z.infer<typeof ProposalInputSchema>;
 
 /** Absent and undefined are the same to a caller; JSON has no undefined. */
 const definedOnly = (input: unknown): unknown =>
@@ -580,12 +521,7 @@ export function submitProposal(tx: Tx, input: ProposalInput): RegistryProposal {
 }
 
 /** The fields of a proposal an amendment may replace (JSON Schema: `@ratchet/goals/schemas/proposal-amendment.schema.json`). */
-export interface ProposalAmendment extends ProposedTypeFields {
-  $schema?: string | undefined;
-  rationale?: string | undefined;
-  examples?: string[] | undefined;
-  risks?: string[] | undefined;
-}
+export type ProposalAmendment = z.infer<typeof ProposalAmendmentSchema>;
 
 const AMENDABLE = ['type_id', 'display_name', 'description', 'diff', 'allowed_owners', 'suggested_policies', 'allowed_statuses', 'allowed_transitions', 'policy_handlers', 'rationale', 'examples', 'risks'] as const;
 

@@ -10,87 +10,32 @@
 import { assess, type AssessOptions } from './assess.js';
 import { InputError } from './errors.js';
 import type { Registry } from './registry.js';
+import type { z } from 'zod';
+import type { ContextSectionSchema, PlanContextSchema } from './schema.js';
 import { PLAN_CONTEXT_SCHEMA_URL } from './urls.js';
-import type { GoalsState, Owner } from './types.js';
+import type { GoalsState } from './types.js';
 
-/** A memory the caller judged relevant (e.g. a @ratchet/memory query hit), already ranked best first. */
-export interface ContextMemory {
-  kind: 'failure' | 'pattern';
-  name: string;
-  /** The caller's score, kept for the planner's judgement; the order given is the order kept. */
-  score: number;
-  tier?: string | undefined;
-  /** When it applies. */
-  trigger: string;
-  /** What to do about it: a failure's fix, a pattern's insight. */
-  advice: string;
-}
-
-export interface ContextGoal {
-  id: string;
-  title: string;
-  description?: string | undefined;
-  priority: number;
-  progress: number;
-  horizon?: { days?: number | undefined; steps?: number | undefined } | undefined;
-  constraints: string[];
-  parent_goal_id?: string | undefined;
-}
-
-export interface ContextAction {
-  id: string;
-  type: string;
-  title: string;
-  status: string;
-  priority: number;
-  due_at?: string | undefined;
-  goal_id?: string | undefined;
-  blocking?: boolean | undefined;
-  requires_confirmation?: boolean | undefined;
-  overdue: boolean;
-}
-
-export interface ContextQuestion {
-  id: string;
-  text: string;
-  goal_id?: string | undefined;
-  priority: number;
-  story?: { id: string; narrative: string; acceptance_criteria: string[]; status: string } | undefined;
-}
-
-export interface ContextActionType {
-  id: string;
-  display_name: string;
-  description?: string | undefined;
-  allowed_owners: Owner[];
-  requires_confirmation: boolean;
-  statuses: string[];
-}
-
-export type ContextSection = 'goals' | 'actions.agent' | 'actions.user' | 'questions' | 'action_types' | 'memories';
-
+/**
+ * The planner's context (JSON Schema: `@ratchet/goals/schemas/plan-context.schema.json`). `version` is
+ * the goals state version read (a plan built on it commits with this `expected_version`);
+ * `generated_at` the injected clock it was assembled at (same state, same clock, same document);
+ * `budget` the size bound: `used` characters of `limit` (as the caller's rendering measures them) and
+ * what was cut to stay in it.
+ */
+export type PlanContext = z.infer<typeof PlanContextSchema>;
+/**
+ * A memory the caller judged relevant (e.g. a @ratchet/memory query hit), already ranked best first:
+ * `score` is the caller's, kept for the planner's judgement (the order given is the order kept);
+ * `trigger` says when it applies, `advice` what to do (a failure's fix, a pattern's insight).
+ */
+export type ContextMemory = PlanContext['memories'][number];
+export type ContextGoal = PlanContext['goals'][number];
+export type ContextAction = PlanContext['actions']['agent'][number];
+export type ContextQuestion = PlanContext['questions'][number];
+export type ContextActionType = PlanContext['action_types'][number];
+export type ContextSection = z.infer<typeof ContextSectionSchema>;
 /** An item left out to fit the budget: which section, and its id (a memory's name). */
-export interface CutItem {
-  section: ContextSection;
-  id: string;
-}
-
-export interface PlanContext {
-  $schema: string;
-  schemaVersion: 1;
-  /** The goals state version read: a plan built on it commits with this `expected_version`. */
-  version: number;
-  /** The clock the context was assembled at (injected: same state, same clock, same document). */
-  generated_at: string;
-  query?: string | undefined;
-  goals: ContextGoal[];
-  actions: { agent: ContextAction[]; user: ContextAction[] };
-  questions: ContextQuestion[];
-  action_types: ContextActionType[];
-  memories: ContextMemory[];
-  /** The size bound: `used` characters of `limit` (as measured by the caller's rendering), and what was cut to stay in it. */
-  budget: { limit: number | null; used: number; cut: CutItem[] };
-}
+export type CutItem = PlanContext['budget']['cut'][number];
 
 export interface PlanContextOptions extends Pick<AssessOptions, 'now' | 'query' | 'goals' | 'actions' | 'questions'> {
   memories?: readonly ContextMemory[] | undefined;

@@ -16,68 +16,25 @@
  * waves (what can run together) are computed by @ratchet/campaign-dag's graph code, as campaigns do.
  */
 import { buildIndex, findCycles, topoOrder, waves as graphWaves, type GraphTask } from '@ratchet/campaign-dag';
+import type { z } from 'zod';
+import type { ParsedPlanSchema } from './schema.js';
 import { PLAN_SCHEMA_URL } from './urls.js';
 
-export type PlanRule =
-  | 'not-text'
-  | 'no-steps'
-  | 'too-many-steps'
-  | 'step-heading'
-  | 'step-number'
-  | 'duplicate-step'
-  | 'empty-step-name'
-  | 'duplicate-field'
-  | 'missing-success-criteria'
-  | 'missing-actions'
-  | 'missing-parallel'
-  | 'parallel-syntax'
-  | 'unknown-step'
-  | 'self-parallel'
-  | 'asymmetric-parallel'
-  | 'parallel-conflict'
-  | 'cycle'
-  | 'empty-narrative';
-
-export interface PlanIssue {
-  rule: PlanRule;
-  severity: 'error' | 'warning';
-  message: string;
-  /** 1-based line and column in the plan text. */
-  line: number;
-  column: number;
-  /** The step it concerns, if one. */
-  step?: number | undefined;
-}
-
-export interface PlanStep {
-  number: number;
-  name: string;
-  /** Line of the `## Step N:` heading. */
-  line: number;
-  /** Text between the heading and the first field. */
-  description: string;
-  success_criteria: string;
-  actions: string;
-  /** Steps it may run alongside, as written. */
-  parallel_with: number[];
-  /** Explicit waits ("None - must wait for Step 2"). */
-  waits_for: number[];
-  /** What it waits for in the schedule: earlier steps it is not parallel with, plus explicit waits. */
-  depends_on: number[];
-}
-
-export interface ParsedPlan {
-  $schema: string;
-  schemaVersion: 1;
-  narrative: string;
-  steps: PlanStep[];
-  /** Step numbers by wave: each wave's steps can run together once the waves before are done (empty when the plan has errors). */
-  waves: number[][];
-  /** Every problem, by line then column. */
-  issues: PlanIssue[];
-  /** No error (warnings allowed). */
-  ok: boolean;
-}
+/**
+ * A parsed, checked plan (JSON Schema: `@ratchet/goals/schemas/plan.schema.json`): the narrative, the
+ * steps, the `waves` of step numbers that can run together once the waves before are done (empty
+ * when the plan has errors), and every problem by line then column (`ok`: no error, warnings allowed).
+ */
+export type ParsedPlan = z.infer<typeof ParsedPlanSchema>;
+/**
+ * One step: `line` of its `## Step N:` heading, `description` the text between the heading and the
+ * first field, `parallel_with` as written, `waits_for` its explicit waits, `depends_on` what it waits
+ * for in the schedule (earlier steps it is not parallel with, plus explicit waits).
+ */
+export type PlanStep = ParsedPlan['steps'][number];
+/** A problem in the plan, at a 1-based line and column, and the step it concerns if one. */
+export type PlanIssue = ParsedPlan['issues'][number];
+export type PlanRule = PlanIssue['rule'];
 
 /** A plan longer than this is refused before its graph is built (an LLM's plan has a handful of steps). */
 export const MAX_PLAN_STEPS = 500;

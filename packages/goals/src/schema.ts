@@ -376,7 +376,7 @@ export const GoalsStateSchema = z
 
 const Metadata = z.record(z.string(), z.unknown());
 
-const GoalInputSchema = z
+export const GoalInputSchema = z
   .object({
     id: Name.optional(),
     // Optional so a turn can update an existing goal with only the fields it changes; a new goal needs one.
@@ -394,7 +394,7 @@ const GoalInputSchema = z
   .strict()
   .describe('A goal to create (title required), or (with the id of an existing goal) only the fields to change: the others keep their values.');
 
-const QuestionInputSchema = z
+export const QuestionInputSchema = z
   .object({
     id: Name.optional(),
     text: QuestionSchema.shape.text,
@@ -406,7 +406,7 @@ const QuestionInputSchema = z
   })
   .strict();
 
-const ProgressDeltaSchema = z
+export const ProgressDeltaSchema = z
   .object({
     goal_id: Name,
     progress: z.number().min(0).max(1).optional().describe('New absolute progress, 0 to 1.'),
@@ -417,7 +417,7 @@ const ProgressDeltaSchema = z
   })
   .strict();
 
-const ActionInputSchema = z
+export const ActionInputSchema = z
   .object({
     id: Name.optional(),
     type: z.string().min(1).max(200).describe('An action type id; an unknown one becomes a user_task requiring confirmation, and a proposal is filed.'),
@@ -435,7 +435,7 @@ const ActionInputSchema = z
   })
   .strict();
 
-const CompletedActionSchema = z.union([
+export const CompletedActionSchema = z.union([
   Name.describe('The id of an action to complete.'),
   z
     .object({
@@ -447,7 +447,7 @@ const CompletedActionSchema = z.union([
     .strict(),
 ]);
 
-const StoryUpdateSchema = z
+export const StoryUpdateSchema = z
   .object({
     id: Name.optional(),
     question_id: Name.optional(),
@@ -505,9 +505,9 @@ export const ProposalAmendmentSchema = z
 
 // ---- documents the planner reads (output: never read back, so no precompiled validator) --------
 
-const ContextSection = z.enum(['goals', 'actions.agent', 'actions.user', 'questions', 'action_types', 'memories']);
+export const ContextSectionSchema = z.enum(['goals', 'actions.agent', 'actions.user', 'questions', 'action_types', 'memories']);
 
-const ContextActionSchema = z
+export const ContextActionSchema = z
   .object({
     id: Name,
     type: Name,
@@ -589,7 +589,7 @@ export const PlanContextSchema = z
       .object({
         limit: z.number().int().min(1).nullable().describe('The character budget (null: unbounded).'),
         used: z.number().int().min(0).describe('Characters of the rendering the budget was measured on.'),
-        cut: z.array(z.object({ section: ContextSection, id: z.string() }).strict()).describe('Items left out to fit, in the order they were cut.'),
+        cut: z.array(z.object({ section: ContextSectionSchema, id: z.string() }).strict()).describe('Items left out to fit, in the order they were cut.'),
       })
       .strict(),
   })

@@ -7,52 +7,27 @@
  */
 import { isPending } from './assess.js';
 import { CANCEL_STATUSES } from './ops.js';
+import type { z } from 'zod';
 import type { Registry } from './registry.js';
+import type { ActionStatsSchema } from './schema.js';
 import type { AuditEntry, Change, GoalsState } from './types.js';
 import { ACTION_STATS_SCHEMA_URL } from './urls.js';
 
 /** Terminal statuses that record a failure rather than an outcome (background_job's "failed"). */
 export const FAILURE_STATUSES: ReadonlySet<string> = new Set(['failed', 'error', 'errored']);
 
-export interface ActionTypeCounts {
-  /** Actions created in the window. */
-  created: number;
-  /** Actions that reached a completing terminal status in the window (done, approved, succeeded, ...). */
-  completed: number;
-  /** Actions cancelled or dismissed in the window. */
-  cancelled: number;
-  /** Actions that reached a failure status (failed) in the window. */
-  failed: number;
-  /** Actions that escalated in the window (past due plus the type's escalation delay). */
-  escalated: number;
-  /** Actions created with this type id while the registry did not know it: coerced to user_task (a rollout error). */
-  coerced: number;
-  /** Pending now. */
-  open: number;
-  /** Pending now, and past their due_at. */
-  overdue: number;
-  /** Of the actions created in the window, the share completed by now (null: none created). */
-  completion_rate: number | null;
-  /** failed / (completed + cancelled + failed) in the window (null: nothing closed). */
-  failure_rate: number | null;
-}
-
-export interface ActionTypeStats extends ActionTypeCounts {
-  type: string;
-  /** Whether the registry in use has this type (an unregistered id shows up through coerced actions). */
-  registered: boolean;
-}
-
-export interface ActionStats {
-  $schema: string;
-  generated_at: string;
-  /** The window's start (ISO 8601), when one was given; otherwise the whole kept history. */
-  since?: string | undefined;
-  /** The state version the figures are for. */
-  version: number;
-  types: ActionTypeStats[];
-  totals: ActionTypeCounts;
-}
+/**
+ * `ratchet actions stats --json` (JSON Schema: `@ratchet/goals/schemas/action-stats.schema.json`):
+ * per-type figures over the window (`since`, when given; otherwise the whole kept history) and now.
+ */
+export type ActionStats = z.infer<typeof ActionStatsSchema>;
+/** One type's row: its counts, and whether the registry in use has it (an unregistered id shows up through coerced actions). */
+export type ActionTypeStats = ActionStats['types'][number];
+/**
+ * The figures of a type (or all): created, completed, cancelled, failed, escalated and coerced in the
+ * window; open and overdue now; completion_rate and failure_rate (null when nothing to divide by).
+ */
+export type ActionTypeCounts = ActionStats['totals'];
 
 export interface ActionStatsOptions {
   /** ms since the epoch: overdue is judged against it. */

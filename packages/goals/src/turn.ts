@@ -16,39 +16,19 @@ import {
   upsertGoal,
   upsertQuestion,
   upsertStory,
-  type ActionInput,
-  type GoalInput,
   type PolicyHandlers,
-  type ProgressDelta,
-  type QuestionInput,
-  type StoryUpdate,
 } from './ops.js';
+import type { z } from 'zod';
 import type { Registry } from './registry.js';
+import type { CompletedActionSchema, TurnCommitSchema } from './schema.js';
 import { checkId, type Tx } from './tx.js';
 import type { PendingAction, RegistryProposal } from './types.js';
 
-export interface CompletedAction {
-  id: string;
-  /** A specific terminal status (default: the type's completion status, e.g. "done"). */
-  status?: string | undefined;
-  evidence_refs?: string[] | undefined;
-  /** Merged into the action's metadata before it moves (e.g. `{ choice: "postgres" }` for a decision's guard). */
-  metadata?: Record<string, unknown> | undefined;
-}
+/** A `completed_actions` item given as an object: a specific terminal `status`, evidence, and `metadata` merged in before the action moves. */
+export type CompletedAction = Exclude<z.infer<typeof CompletedActionSchema>, string>;
 
-/** A turn's deltas (JSON Schema: `@ratchet/goals/schemas/turn-commit.schema.json`). */
-export interface TurnCommit {
-  $schema?: string | undefined;
-  turn_id: string;
-  /** Optimistic locking: the state version the turn started from (from `assess`). */
-  expected_version?: number | undefined;
-  goals?: GoalInput[] | undefined;
-  questions?: QuestionInput[] | undefined;
-  progress?: ProgressDelta[] | undefined;
-  new_actions?: ActionInput[] | undefined;
-  completed_actions?: (string | CompletedAction)[] | undefined;
-  story_updates?: StoryUpdate[] | undefined;
-}
+/** A turn's deltas (JSON Schema: `@ratchet/goals/schemas/turn-commit.schema.json`); `expected_version` is the optimistic lock. */
+export type TurnCommit = z.infer<typeof TurnCommitSchema>;
 
 export interface CommitResult {
   turn_id: string;

@@ -4,32 +4,22 @@
  * refused rather than appended to). The JSON Schema is schemas/activity-log-entry.schema.json.
  */
 import { StoreError, ValidationError, assertKey, openJsonl, parseJson, sharedBackendOf, toJsonPointer, type JsonlFile, type Lease, type StorageBackend, type StoredJsonValue, type WriterOptions } from '@ratchet/store';
+import type { z } from 'zod';
 import { currentStep } from './current-step.js';
+import type { ActivityEntrySchema } from './schema.js';
 import type { Clock, Session } from './types.js';
 import { activityEntryValidator } from './validate.js';
 
 export const ACTIVITY_LOG_PATH = 'logs/activity.log.jsonl';
 
-export type ActivityStatus = 'SUCCESS' | 'FAILURE' | 'INFO';
-
-export interface ActivityEntry {
-  log_id: string;
-  session_id: string;
-  timestamp: string;
-  phase: string;
-  task: { id: string; plan_step: number | null };
-  action: { type: string; details: Record<string, unknown> };
-  outcome: { status: ActivityStatus; message: string };
-  /** Who made the entry and through which channel (see ActivityActor). */
-  actor?: ActivityActor;
-}
-
+/**
+ * One line of logs/activity.log.jsonl (the seed's LOGGING_SCHEMA fields), typed from its zod schema
+ * (schema.ts): `actor` says who made the entry and through which channel.
+ */
+export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
+export type ActivityStatus = ActivityEntry['outcome']['status'];
 /** Who acted and how: the channel, the pinned role, the harness's tool-call id. */
-export interface ActivityActor {
-  via: 'mcp' | 'shell';
-  role?: 'agent' | 'user';
-  tool_use_id?: string;
-}
+export type ActivityActor = NonNullable<ActivityEntry['actor']>;
 
 export interface ActivityInput {
   /** TASK_START, PLAN_ACCEPTED, STEP_COMPLETE, ... */

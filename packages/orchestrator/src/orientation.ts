@@ -17,7 +17,7 @@ import type { Socket } from 'node:net';
 import { join, relative, sep } from 'node:path';
 import { NotFoundError, readJsonFile, readTextFile, writeFileAtomic } from '@ratchet/store';
 import type { z } from 'zod';
-import type { OrientationReportSchema } from './schema.js';
+import type { AgentMetaSchema, OrientationReportSchema } from './schema.js';
 import type { Clock } from './types.js';
 import { ORIENTATION_REPORT_SCHEMA_URL } from './urls.js';
 
@@ -30,52 +30,31 @@ export const DEFAULT_NETWORK_TIMEOUT_MS = 1500;
 /** L2 stops summarising after this many artifacts (a knowledge_core is a handful of files). */
 const MAX_ARTIFACTS = 500;
 
-export interface AgentMeta {
-  name: string;
-  version?: string;
-  description?: string;
-  capabilities?: string[];
-  limitations?: string[];
-  [key: string]: unknown;
-}
+/**
+ * knowledge_core/agent_meta.json as orientation returns it: the file's type (its zod schema; other
+ * keys are kept) narrowed to a `name`, which a Jules file's `model_name` stands in for when absent.
+ */
+export type AgentMeta = z.infer<typeof AgentMetaSchema> & { name: string };
 
-export interface ArtifactSummary {
-  /** Project-relative path. */
-  path: string;
-  kind: 'json' | 'jsonl' | 'markdown' | 'other';
-  bytes: number;
-  ok: boolean;
-  /** Records in a .jsonl file, top-level keys of a .json object, headings of a .md file. */
-  items?: number;
-  /** Why it could not be loaded (with line:col where known). */
-  error?: string;
-}
+/** The orientation report as the file `task start` writes (.ratchet/orientation.json; schemas/orientation-report.schema.json). */
+export type OrientationReportFile = z.infer<typeof OrientationReportSchema>;
 
-export interface NetworkProbe {
-  skipped: boolean;
-  target?: string;
-  ok?: boolean;
-  ms?: number;
-  error?: string;
-}
+/** One knowledge_core/ artifact, loaded and summarised (L2): `items` are the records of a .jsonl, top-level keys of a .json, headings of a .md. */
+export type ArtifactSummary = OrientationReportFile['level2']['artifacts'][number];
+
+export type NetworkProbe = OrientationReportFile['level3']['network'];
 
 /**
- * What the last tasks left, as the orientation report records it (typed from the report's schema,
- * at no run-time cost). The caller measures it: the CLI composes @ratchet/self-correction's
- * `reviewSelfCorrection`, which this package does not import (DESIGN.md's dependency direction).
+ * What the last tasks left, as the orientation report records it. The caller measures it: the CLI
+ * composes @ratchet/self-correction's `reviewSelfCorrection`, which this package does not import
+ * (DESIGN.md's dependency direction).
  */
-export type OrientationReview = z.infer<typeof OrientationReportSchema>['level2']['review'];
+export type OrientationReview = OrientationReportFile['level2']['review'];
 
-export interface OrientationReport {
-  generatedAt: string;
+/** What the cascade found, before the file's envelope (`$schema`, `schemaVersion`, `taskId`, `sessionId`) is put around it. */
+export type OrientationReport = Omit<OrientationReportFile, '$schema' | 'schemaVersion' | 'taskId' | 'sessionId' | 'level1'> & {
   level1: { path: string; agent: AgentMeta };
-  level2: { artifacts: ArtifactSummary[]; truncated: boolean; review: OrientationReview };
-  level3: {
-    filesystem: { ok: boolean; writeMs?: number; readMs?: number; deleteMs?: number; error?: string };
-    network: NetworkProbe;
-    environment: { present: string[]; missing: string[] };
-  };
-}
+};
 
 export interface OrientationOptions extends Clock {
   /** Project root. */
@@ -111,14 +90,6 @@ export class OrientationError extends Error {
 }
 
 export const ORIENTATION_REPORT_VERSION = 1;
-
-/** The orientation report as the file `task start` writes (.ratchet/orientation.json; schemas/orientation-report.schema.json). */
-export interface OrientationReportFile extends OrientationReport {
-  $schema: string;
-  schemaVersion: typeof ORIENTATION_REPORT_VERSION;
-  taskId: string;
-  sessionId?: string;
-}
 
 export function orientationReportFile(report: OrientationReport, task: { taskId: string; sessionId?: string | undefined }): OrientationReportFile {
   return {

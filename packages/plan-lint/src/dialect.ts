@@ -4,6 +4,8 @@
  * not load zod), then compiled into Maps and RegExps for the lint hot path.
  */
 import type { Machine } from '@ratchet/fsm-core';
+import type { z } from 'zod';
+import type { DialectCommandSchema, DialectSchema, DialectWhenSchema } from './schema.js';
 // The guard alone (one file, no imports): the main entry stays without the store's document machinery.
 import { checkRegex } from '@ratchet/store/regex-guard';
 
@@ -16,46 +18,24 @@ export const DIALECT_SCHEMA_URL = 'https://unpkg.com/@ratchet/plan-lint/schemas/
 export const RESERVED_COMMANDS = ['for_each_file', 'call_plan'] as const;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** What a command does: its FSM symbol and, optionally, its file effect and which args are paths. */
-export interface DialectAction {
-  symbol: string;
-  effect?: Effect;
-  /** Index of the argument naming the file the effect applies to. */
-  path?: number;
-  /** For `move`: index of the destination argument. */
-  to?: number;
-}
+/** What a command does: its FSM symbol and, optionally, its file effect and which args are paths (`path`; `to` for a move's destination). */
+export type DialectAction = Pick<DialectCommand, 'symbol' | 'effect' | 'path' | 'to'>;
 
-export interface DialectWhen extends DialectAction {
-  /** A regular expression tested against the raw arguments (the rest of the line, trimmed). */
-  argsMatch: string;
-  /** How a plan author writes such a line (`ratchet task close --task-id <id>`): shown instead of the pattern. */
-  usage?: string;
-}
+/** An override by arguments: `argsMatch` is tested against the raw arguments; `usage` is shown instead of the pattern. */
+export type DialectWhen = z.infer<typeof DialectWhenSchema>;
 
-export interface DialectCommand extends DialectAction {
-  description?: string;
-  /** What a step of this command leaves only in words: `run done` needs a `--message` saying it. */
-  doneMessage?: string;
-  /** Overrides, first match wins: e.g. `run_in_bash_session close` is the close command. */
-  when?: DialectWhen[];
-}
+/**
+ * A dialect's command: its action, overrides (`when`, first match wins) and `doneMessage`, what a
+ * step of it leaves only in words (`run done` needs a `--message` saying it).
+ */
+export type DialectCommand = z.infer<typeof DialectCommandSchema>;
 
-export interface DialectDocument {
-  $schema?: string;
-  id: string;
-  description?: string;
-  /** The FSM definition file, relative to the dialect file. */
-  fsm: string;
-  commands: Record<string, DialectCommand>;
-  /** The symbol of the close command: the last command of every plan must map to it. */
-  close: string;
-  /**
-   * Symbols that may follow the close (Jules plans end `close`, then `submit`): a plan may end with
-   * one of them instead; the FSM decides whether they really come after the close.
-   */
-  afterClose?: string[];
-}
+/**
+ * A dialect file (protocols/*.dialect.json), typed from its zod schema: `fsm` is relative to the
+ * dialect file; `close` the symbol the last command of every plan must map to; `afterClose` symbols
+ * that may follow it (Jules plans end `close`, then `submit`; the FSM decides the order).
+ */
+export type DialectDocument = z.infer<typeof DialectSchema>;
 
 export interface CompiledCommand {
   name: string;

@@ -1,18 +1,18 @@
-/** The parsed form of a plan: plain JSON (its JSON Schema is schemas/plan.schema.json). */
-export interface CommandNode {
-  kind: 'command';
-  /** The command name (first word). */
-  name: string;
-  /** The arguments, split on whitespace. */
-  args: string[];
-  /** The rest of the line after the command name, trimmed (what `when.argsMatch` tests). */
-  raw: string;
-  line: number;
-  /** Column of the command name (1-based). */
-  column: number;
-  /** Column where `raw` starts (1-based); equals the end of the line + 1 when there are no args. */
-  argsColumn: number;
-}
+/**
+ * The parsed form of a plan: plain JSON (its JSON Schema is schemas/plan.schema.json). The node and
+ * plan types are the zod schemas' (schema.ts, `import type` only: the main entry never loads zod);
+ * the recursive `for_each_file` node is written out once here, and schema.ts's `PlanNodeSchema` is
+ * declared as a `z.ZodType<PlanNode>`, so the compiler holds the two together.
+ */
+import type { z } from 'zod';
+import type { CallNodeSchema, CommandNodeSchema, PlanSchema } from './schema.js';
+
+/**
+ * A command line: `name` the first word, `args` split on whitespace, `raw` the rest of the line
+ * trimmed (what `when.argsMatch` tests); `argsColumn` is where `raw` starts (1-based; the end of the
+ * line + 1 when there are no args).
+ */
+export type CommandNode = z.infer<typeof CommandNodeSchema>;
 
 export interface ForEachNode {
   kind: 'for_each_file';
@@ -23,23 +23,12 @@ export interface ForEachNode {
   body: PlanNode[];
 }
 
-export interface CallNode {
-  kind: 'call_plan';
-  target: string;
-  line: number;
-  column: number;
-  argsColumn: number;
-}
+export type CallNode = z.infer<typeof CallNodeSchema>;
 
 export type PlanNode = CommandNode | ForEachNode | CallNode;
 
-export interface Plan {
-  /** Project-relative path of the plan file. */
-  file: string;
-  body: PlanNode[];
-  /** Deepest for_each_file nesting in this plan (0: none). */
-  loopDepth: number;
-}
+/** A parsed plan: `file` its project-relative path, `loopDepth` the deepest for_each_file nesting (0: none). */
+export type Plan = z.infer<typeof PlanSchema>;
 
 export const PLACEHOLDER = '{file}';
 

@@ -6,17 +6,16 @@
  * test/registry-data.test.ts holds this validator to its verdicts on generated values.
  */
 import type { SafeParseResult, Schema, SchemaIssue } from '@ratchet/store';
+import type { z } from 'zod';
+import type { PlanRegistryDataSchema } from './schema.js';
 
 export const PLAN_REGISTRY_SCHEMA_URL = 'https://unpkg.com/@ratchet/plan-lint/schemas/plan-registry.schema.json';
 
 /** Plan names: lower case, digits, `.`, `_`, `-`; never `constructor`/`prototype` (`__proto__` cannot match). */
 export const PLAN_NAME = /^(?!(?:constructor|prototype)$)[a-z0-9][a-z0-9._-]*$/;
 
-/** The registry document without its envelope (`$schema`, `schemaVersion`), as the store validates it. */
-export interface PlanRegistryData {
-  /** Logical plan name -> project-relative plan path. */
-  plans: Record<string, string>;
-}
+/** The registry document without its envelope (`$schema`, `schemaVersion`), as the store validates it: logical plan name -> project-relative plan path. */
+export type PlanRegistryData = z.infer<typeof PlanRegistryDataSchema>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
