@@ -47,7 +47,7 @@ export type { FlowAdvanceInput, FlowBranchInput, FlowHaltInput, FlowStartInput, 
 export { flowsOperations } from './operations/flows-api.js';
 export type { BlockWorkspaceInput, CompleteWorkspaceInput, CreateWorkspaceInput, FinishWorkspaceInput, ShowWorkspaceInput, WorkspacesInput } from './operations/workspace-input.js';
 export { workspaceOperations } from './operations/workspace-api.js';
-export { TASK_STATUS_NAMES, type AddTasksInput, type CampaignInput, type CampaignPhaseInput, type CampaignReadyInput, type CompleteCampaignInput, type CreateCampaignInput, type HeartbeatInput, type TaskStatusName, type UpdateTaskInput } from './operations/campaign-input.js';
+export { TASK_STATUS_NAMES, planSource as campaignPlanSource, type AddTasksInput, type CampaignInput, type CampaignPhaseInput, type CampaignReadyInput, type CompleteCampaignInput, type CreateCampaignInput, type HeartbeatInput, type TaskStatusName, type UpdateTaskInput } from './operations/campaign-input.js';
 export { campaignOperations } from './operations/campaign-api.js';
 export type {
   MemoryAddFailureInput,

@@ -7,5 +7,5 @@ export { PRESETS, selectionOf, selectTools, ToolSelectionError } from './presets
 export { annotationsOf, type ToolHints } from './annotations.js';
 export { outputSchemaOf } from './output-schema.js';
 export { createServer, type ServerOptions } from './server.js';
-export { invokeTool, runCommand, toToolResult, type CommandOutcome, type InvokeOptions, type ToolResult } from './invoke.js';
+export { invokeTool, runCommand, runOperation, toToolResult, type CommandOutcome, type InvokeOptions, type ToolResult } from './invoke.js';
 export type { Preset, ToolArgs, ToolSpec } from './tool-spec.js';

@@ -1,10 +1,9 @@
 /**
- * Runs one tool in this process and turns its outcome into an MCP tool result: a typed operation of
- * the CLI's application layer (its result document comes back as a value), or, for an area without
- * typed operations yet, a `ratchet` command run through the CLI's command layer with a capturing Io
- * (what it printed is parsed).
+ * Runs one tool in this process and turns its outcome into an MCP tool result. Every tool is a typed
+ * operation of the CLI's application layer: its arguments are the operation's input and its result
+ * document comes back as a value. No argv is built and nothing printed is parsed.
  */
-import { EXIT_OK, EXIT_PROBLEMS, run, type OperationOutcome } from '@ratchet/cli';
+import { EXIT_OK, EXIT_PROBLEMS, type Context, type OperationOutcome, type OperationResult } from '@ratchet/cli';
 import { resolveInsideRoot } from '@ratchet/store';
 import { captureIo } from './capture-io.js';
 import type { ToolArgs, ToolSpec } from './tool-spec.js';
@@ -38,42 +37,27 @@ export interface ToolResult {
 }
 
 export interface CommandOutcome {
-  /** The argv run (empty for a typed operation). */
-  argv: string[];
   exitCode: number;
-  stdout: string;
+  /** The error's one-line text on a failure, else what the operation wrote to stderr (warnings). */
   stderr: string;
-  /** The result document, when the tool ran a typed operation (nothing printed to parse). */
-  document?: Record<string, unknown> | undefined;
+  /** The result document, or on a failure the CLI's error document. */
+  document: Record<string, unknown>;
 }
 
-/**
- * Runs the tool: its typed operation with the arguments as input (the result comes back as a
- * value), or, for an area without typed operations yet, its command with `--json --cwd <project>`
- * (what it printed is read back).
- */
+/** Runs the tool: its typed operation with the arguments as input, as the agent, in the project. */
 export async function runCommand(spec: ToolSpec, args: ToolArgs, options: InvokeOptions): Promise<CommandOutcome> {
-  if (spec.operation !== undefined) return runOperation(spec, args, options);
-  return runArgv(spec.argv(args).build(), options, spec.stdin?.(args));
-}
-
-/** The tool's typed operation, as the agent, in the project; its document is the result. */
-async function runOperation(spec: ToolSpec & { operation: NonNullable<ToolSpec['operation']> }, args: ToolArgs, options: InvokeOptions): Promise<CommandOutcome> {
-  const { invokeOperation } = await import('@ratchet/cli');
-  const capture = captureIo({ cwd: options.project, env: agentEnv(options) });
   // The command it is (`lessons list`): the trust boundary and the command effects table know it by that.
   const command = spec.command?.(args) ?? spec.commands[0]!;
   if (!spec.commands.includes(command)) throw new Error(`tool ${spec.name}: ${command} is not one of its commands (${spec.commands.join(', ')})`);
-  const outcome: OperationOutcome = await invokeOperation(capture.io, options.project, command, (ctx) => spec.operation(ctx, args));
-  return { argv: [], exitCode: outcome.exitCode, stdout: '', stderr: outcome.message ?? capture.stderr(), document: outcome.document };
+  return runOperation(command, (ctx) => spec.operation(ctx, args), options);
 }
 
-/** Runs `ratchet --json --cwd <project> <command>` as the agent, in process. */
-export async function runArgv(command: readonly string[], options: InvokeOptions, stdin?: string): Promise<CommandOutcome> {
-  const argv = ['--json', '--cwd', options.project, ...command];
-  const capture = captureIo({ cwd: options.project, env: agentEnv(options), stdin });
-  const exitCode = await run(argv, capture.io);
-  return { argv, exitCode, stdout: capture.stdout(), stderr: capture.stderr() };
+/** `operation` as the command `command` would run it, as the agent, in the project (the tools and the resources). */
+export async function runOperation(command: string, operation: (ctx: Context) => Promise<OperationResult>, options: InvokeOptions): Promise<CommandOutcome> {
+  const { invokeOperation } = await import('@ratchet/cli');
+  const capture = captureIo({ cwd: options.project, env: agentEnv(options) });
+  const outcome: OperationOutcome = await invokeOperation(capture.io, options.project, command, operation);
+  return { exitCode: outcome.exitCode, stderr: outcome.message ?? capture.stderr(), document: outcome.document };
 }
 
 export async function invokeTool(spec: ToolSpec, args: ToolArgs, options: InvokeOptions): Promise<ToolResult> {
@@ -85,7 +69,8 @@ export async function invokeTool(spec: ToolSpec, args: ToolArgs, options: Invoke
     }
     return toToolResult(spec, await runCommand(spec, args, options));
   } catch (err) {
-    // run() reports command failures itself; this is a failure around it (a bug): still a tool error.
+    // invokeOperation reports the operation's failures itself; this is a failure around it (a path
+    // outside the project, an argument one action needs): still a tool error.
     return errorResult(err instanceof Error ? err.message : String(err));
   }
 }
@@ -96,30 +81,15 @@ export async function invokeTool(spec: ToolSpec, args: ToolArgs, options: Invoke
  * internal error: a tool error whose text is the CLI's own message.
  */
 export function toToolResult(spec: ToolSpec, outcome: CommandOutcome): ToolResult {
-  const document = outcome.document ?? parseDocument(outcome.stdout);
+  const { document } = outcome;
   const ok = outcome.exitCode === EXIT_OK || (outcome.exitCode === EXIT_PROBLEMS && spec.findings === true);
-  if (ok && document !== undefined) return { content: [{ type: 'text', text: JSON.stringify(document) }], structuredContent: document };
+  if (ok) return { content: [{ type: 'text', text: JSON.stringify(document) }], structuredContent: document };
   // A refusal without an error message (a plan rejected for its findings) shows its document.
-  const message =
-    errorMessage(document) ??
-    (document === undefined ? lastLine(outcome.stderr) || `ratchet ${outcome.argv.slice(3).join(' ')} exited with ${outcome.exitCode} without a JSON result` : JSON.stringify(document));
-  return ok ? errorResult(message) : errorResult(message, document);
+  return errorResult(errorMessage(document) ?? JSON.stringify(document), document);
 }
 
 function errorResult(text: string, document?: Record<string, unknown>): ToolResult {
   return document === undefined ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }], structuredContent: document, isError: true };
-}
-
-/** The one JSON document a --json run prints; structured content must be an object, so others are wrapped. */
-export function parseDocument(stdout: string): Record<string, unknown> | undefined {
-  const text = stdout.trim();
-  if (text === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
-  } catch {
-    return { output: text };
-  }
 }
 
 /** The CLI's error message, after the place it names (`file:line:col: `) as the CLI prints it on stderr. */
@@ -129,8 +99,4 @@ function errorMessage(document: Record<string, unknown> | undefined): string | u
   if (typeof error.file !== 'string') return error.message;
   const place = [error.file, error.line, error.line === undefined ? undefined : error.column].filter((p) => typeof p === 'string' || typeof p === 'number').join(':');
   return `${place}: ${error.message}`;
-}
-
-function lastLine(text: string): string {
-  return text.trimEnd().split('\n').pop() ?? '';
 }

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import type * as McpSdk from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { loadProtocolSet, renderProtocols, type ProtocolSet } from '@ratchet/protocol-compiler';
-import { parseDocument, runArgv, type InvokeOptions } from './invoke.js';
+import type { Context, OperationResult } from '@ratchet/cli';
+import { runOperation, type InvokeOptions } from './invoke.js';
 
 type Sdk = typeof McpSdk;
 
@@ -52,8 +53,8 @@ export function registerResources(server: McpServer, sdk: Sdk, options: InvokeOp
     'ratchet://task',
     { title: 'Current task', description: 'The task: state, legal moves, current step, and the next step with its commands.', mimeType: JSON_TYPE },
     async (uri) => {
-      const status = await document(['run', 'status'], options);
-      const next = await document(['run', 'next'], options);
+      const status = await document('run status', async (ctx) => (await cli()).orchestratorOperations.status(ctx, {}), options);
+      const next = await document('run next', async (ctx) => (await cli()).orchestratorOperations.next(ctx, {}), options);
       return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify({ status, next: next?.next ?? next }) }] };
     },
   );
@@ -62,14 +63,14 @@ export function registerResources(server: McpServer, sdk: Sdk, options: InvokeOp
     'campaign-ready',
     'ratchet://campaign/ready',
     { title: 'Ready campaign work', description: 'Campaign tasks whose dependencies are complete (nothing is claimed by reading).', mimeType: JSON_TYPE },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(await document(['campaign', 'ready'], options)) }] }),
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(await document('campaign ready', async (ctx) => (await cli()).campaignOperations.ready(ctx, {}), options)) }] }),
   );
 
   server.registerResource(
     'flow',
     new sdk.ResourceTemplate('ratchet://flows/{session}', {
       list: async () => {
-        const listed = (await document(['flow', 'status'], options)) as { sessions?: { sessionId: string; flow: string; status: string; current: string }[] } | undefined;
+        const listed = (await document('flow status', async (ctx) => (await cli()).flowsOperations.status(ctx, {}), options)) as { sessions?: { sessionId: string; flow: string; status: string; current: string }[] } | undefined;
         return {
           resources: (listed?.sessions ?? [])
             .filter((s) => OPEN.has(s.status))
@@ -79,7 +80,8 @@ export function registerResources(server: McpServer, sdk: Sdk, options: InvokeOp
     }),
     { title: 'Flow directive', description: "An open flow session's current step: what to do and the command that leaves it.", mimeType: MARKDOWN },
     async (uri, variables) => {
-      const doc = await document(['flow', 'status', `--session=${decodeURIComponent(String(variables.session))}`], options);
+      const session = decodeURIComponent(String(variables.session));
+      const doc = await document('flow status', async (ctx) => (await cli()).flowsOperations.status(ctx, { session }), options);
       if (typeof doc?.text !== 'string') throw new Error(errorOf(doc) ?? `no flow session ${String(variables.session)}`);
       return { contents: [{ uri: uri.href, mimeType: MARKDOWN, text: doc.text }] };
     },
@@ -89,12 +91,15 @@ export function registerResources(server: McpServer, sdk: Sdk, options: InvokeOp
 /** Sessions still to be worked on: the ones a directive is for. */
 const OPEN = new Set(['EXECUTING', 'LEARNINGS_PENDING', 'HALTED']);
 
-/** The command's JSON document, whatever its exit code (a read reports "no task yet" as a document). */
-async function document(command: string[], options: InvokeOptions): Promise<Record<string, unknown> | undefined> {
-  return parseDocument((await runArgv(command, options)).stdout);
+/** The CLI, loaded on the first read. */
+const cli = async () => import('@ratchet/cli');
+
+/** The read operation's document, whatever its exit code (a read reports "no task yet" as a document). */
+async function document(command: string, operation: (ctx: Context) => Promise<OperationResult>, options: InvokeOptions): Promise<Record<string, unknown>> {
+  return (await runOperation(command, operation, options)).document;
 }
 
-function errorOf(doc: Record<string, unknown> | undefined): string | undefined {
+function errorOf(doc: Record<string, unknown>): string | undefined {
   const message = (doc?.error as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' ? message : undefined;
 }

@@ -1,13 +1,29 @@
 /**
- * Checks on a typed tool's arguments that its zod shape cannot state (an argument one `action`
- * needs and the others do not). A missing one is the CLI's usage error (exit 2, its error
- * document), thrown inside the operation so that the MCP face reports it as the CLI would.
+ * Checks on a typed tool's arguments that its zod shape cannot state: an argument one `action`
+ * needs and the others do not (a union of shapes per action is what clients handle badly). A missing
+ * one is the CLI's usage error (exit 2, its error document), thrown inside the operation so that the
+ * MCP face reports it as the CLI would; or, where the tool must know it before choosing its command
+ * (`command:`), a tool error naming it.
  */
+import type { CliError } from '@ratchet/cli';
 import type { ToolArgs } from './tool-spec.js';
 
-/** `args[name]`, or a usage error naming it (and the action that needs it). */
-export async function requiredArg<T>(args: ToolArgs, name: string, value: T | undefined): Promise<T> {
+const missing = (args: ToolArgs, name: string): string => `${name} is required${typeof args.action === 'string' ? ` for action ${args.action}` : ''}`;
+
+/** `value` (the argument `name`), or a usage error naming it; `cli` is the loaded CLI module. */
+export function requiredFrom<T>(cli: { CliError: typeof CliError }, args: ToolArgs, name: string, value: T | undefined): T {
   if (value !== undefined && value !== null) return value;
-  const { CliError } = await import('@ratchet/cli');
-  throw new CliError(`${name} is required${typeof args.action === 'string' ? ` for action ${args.action}` : ''}`, { code: 'bad-option' });
+  throw new cli.CliError(missing(args, name), { code: 'bad-option' });
+}
+
+/** requiredFrom, loading the CLI module first. */
+export async function requiredArg<T>(args: ToolArgs, name: string, value: T | undefined): Promise<T> {
+  return requiredFrom(await import('@ratchet/cli'), args, name, value);
+}
+
+/** `args[name]`, or an error naming it: for checks made before the operation runs (a tool's `command:`). */
+export function need(args: ToolArgs, name: string): unknown {
+  const value = args[name];
+  if (value === undefined || value === null) throw new Error(missing(args, name));
+  return value;
 }

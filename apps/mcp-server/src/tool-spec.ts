@@ -1,11 +1,10 @@
 /**
- * What a Ratchet MCP tool is: a name, a one-line description, an input shape, and how its
- * arguments become a `ratchet` argv. The shape is built from the zod the server passes in, so
- * reading the tool table (presets, docs, the bin's start-up check) never imports zod or the SDK.
+ * What a Ratchet MCP tool is: a name, a one-line description, an input shape, and the CLI's typed
+ * operation its arguments are the input of. The shape is built from the zod the server passes in,
+ * so reading the tool table (presets, docs, the bin's start-up check) never imports zod or the SDK.
  */
 import type { Context, OperationResult } from '@ratchet/cli';
 import type * as z from 'zod';
-import type { Argv } from './argv.js';
 
 export type Preset = 'core' | 'standard' | 'all';
 export type ToolArgs = Record<string, unknown>;
@@ -44,8 +43,6 @@ export interface ToolBase {
    * its human user with a path elsewhere (a --session file, a jixo log).
    */
   paths?: readonly string[];
-  /** Content the command reads as standard input (`-`), from an argument. */
-  stdin?: (args: ToolArgs) => string | undefined;
   /**
    * Exit 1 means "the check found problems" (lint findings): a successful call whose result says
    * ok:false. For every other tool exit 1 means the command refused to do what was asked.
@@ -54,20 +51,14 @@ export interface ToolBase {
 }
 
 /**
- * How a tool runs: the CLI's typed operation (`operationTool`), given the tool's arguments as its
- * input, with the result handed back as a value; or, for a tool whose area has no typed operations
- * yet, the `ratchet` argv its arguments become, run in process with its printed JSON read back.
+ * How a tool runs: the CLI's typed operation (built with `operationTool`), given the tool's arguments
+ * as its input, with the result handed back as a value.
  */
-export type ToolSpec = ToolBase &
-  (
-    | {
-        operation: (ctx: Context, args: ToolArgs) => Promise<OperationResult>;
-        /** Which of `commands` this call is (a tool with one per `outcome` or `action`); default the first. */
-        command?: (args: ToolArgs) => string;
-        argv?: never;
-      }
-    | { argv: (args: ToolArgs) => Argv; operation?: never; command?: never }
-  );
+export type ToolSpec = ToolBase & {
+  operation: (ctx: Context, args: ToolArgs) => Promise<OperationResult>;
+  /** Which of `commands` this call is (a tool with one per `outcome` or `action`); default the first. */
+  command?: (args: ToolArgs) => string;
+};
 
 /** A tool's arguments as its zod shape defines them: the input the MCP SDK validated. */
 export type ArgsOf<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;

@@ -99,7 +99,7 @@ describe('the JIXO tools run typed operations', () => {
       const spec = TOOLS.find((t) => t.name === name)!;
       expect(spec, name).toBeDefined();
       expect(typeof spec.operation, name).toBe('function');
-      expect(spec.argv, name).toBeUndefined();
+      expect('argv' in spec, name).toBe(false);
     }
   });
 
@@ -198,7 +198,7 @@ describe('the JIXO tools run typed operations', () => {
     // An argument the action needs is refused by name (exit 2), before anything runs.
     const noId = await call(server, 'jixo_task_edit', { log: L, runner: 'planner', action: 'edit', title: 'x' });
     expect(noId.isError).toBe(true);
-    expect(noId.structuredContent).toMatchObject({ ok: false, error: { code: 'usage', message: 'id is required for action edit' } });
+    expect(noId.structuredContent).toMatchObject({ ok: false, error: { code: 'bad-option', message: 'id is required for action edit' } });
     expect(logOf(mcpDir)).toBe(planned);
 
     const wrongUnlock = await both('jixo_unlock', { log: L, runner: 'rogue' }, ['jixo', 'unlock', L, '--runner', 'rogue']);

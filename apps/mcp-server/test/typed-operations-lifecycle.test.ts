@@ -71,7 +71,7 @@ describe('the lifecycle and plan tools are typed operations', () => {
       const spec = TOOLS.find((t) => t.name === name);
       expect(spec, name).toBeDefined();
       expect(typeof spec!.operation, name).toBe('function');
-      expect(spec!.argv, name).toBeUndefined();
+      expect('argv' in spec!, name).toBe(false);
     }
   });
 });
@@ -114,7 +114,7 @@ describe('a whole task through the tools alone, in process: no command line is b
     expect(await okDoc('run_status')).toMatchObject({ ok: true, session: { taskId: 'T-1', state: 'DONE' } });
 
     // Every tool used is an operation, and the CLI's command line never ran.
-    for (const name of used) expect(TOOLS.find((t) => t.name === name)!.argv, name).toBeUndefined();
+    for (const name of used) expect('argv' in TOOLS.find((t) => t.name === name)!, name).toBe(false);
     expect(argvRuns).toEqual([]);
     const log = readFileSync(join(dir, 'logs/activity.log.jsonl'), 'utf8');
     expect(log.split('\n').filter((l) => l.includes('"STEP_COMPLETE"'))).toHaveLength(6);

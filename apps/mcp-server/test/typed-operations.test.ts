@@ -3,7 +3,8 @@
  * arguments as its input and return its result document: no argv is built, nothing printed is
  * parsed, and the answer is the one `ratchet --json` gives for the same command, errors included.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -34,7 +35,21 @@ describe('tools that run typed operations', () => {
     for (const name of TYPED) {
       const spec = TOOLS.find((t) => t.name === name)!;
       expect(typeof spec.operation, name).toBe('function');
-      expect(spec.argv, name).toBeUndefined();
+      expect('argv' in spec, name).toBe(false);
+    }
+  });
+
+  test('every tool is an operation, and no module of the server runs a command line or parses printed output', () => {
+    expect(TOOLS.length).toBeGreaterThan(70);
+    for (const spec of TOOLS) expect(typeof spec.operation, spec.name).toBe('function');
+    const src = fileURLToPath(new URL('../src', import.meta.url));
+    const sources = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    expect(sources.length).toBeGreaterThan(10);
+    for (const file of sources) {
+      const text = readFileSync(join(src, file), 'utf8');
+      // The CLI's argv entry point (`run`) and a `--json` command line are what a face must not use.
+      expect(/import\s*\{[^}]*\brun\b[^}]*\}\s*from\s*'@ratchet\/cli'/.test(text), file).toBe(false);
+      expect(text.includes("'--json'"), file).toBe(false);
     }
   });
 

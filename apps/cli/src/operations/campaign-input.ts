@@ -26,6 +26,12 @@ export interface AddTasksInput {
   plan: { file: string } | { stdin: true; evenFromTerminal?: boolean | undefined } | { value: unknown };
 }
 
+/** Where a plan named as on the command line comes from: a file, or standard input (none, or "-"). Every face's edge uses it. */
+export function planSource(file: string | undefined): AddTasksInput['plan'] {
+  if (file === undefined) return { stdin: true };
+  return file === '-' ? { stdin: true, evenFromTerminal: true } : { file };
+}
+
 /** `campaign ready`: list the ready tasks, or with `claim` take the first for that runner. */
 export interface CampaignReadyInput {
   /** The runner that claims one ready task. */

@@ -52,7 +52,7 @@ import type {
 } from './campaign-input.js';
 
 export type { AddTasksInput, CampaignInput, CampaignPhaseInput, CampaignReadyInput, CompleteCampaignInput, CreateCampaignInput, HeartbeatInput, TaskStatusName, UpdateTaskInput } from './campaign-input.js';
-export { TASK_STATUS_NAMES } from './campaign-input.js';
+export { TASK_STATUS_NAMES, planSource } from './campaign-input.js';
 
 // The input file may not import the library's types: these fail to compile if the two lists part.
 const statusesAgree: [TaskStatusName, TaskStatus] extends [TaskStatus, TaskStatusName] ? true : never = true;

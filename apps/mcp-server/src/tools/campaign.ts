@@ -53,9 +53,12 @@ export const campaignTools: ToolSpec[] = [
     description: 'Add the tasks of a plan.json (a file path, or the plan object itself).',
     shape: (z) => ({ file: z.string().optional(), plan: z.record(z.string(), z.unknown()).optional() }),
     // The plan object is read as the CLI reads a piped plan (size limit, `__proto__` refused, <stdin>).
-    // Neither given: standard input, which the MCP channel does not have (an empty plan, refused).
-    operation: async (ctx, a) =>
-      (await ops()).addTasks(ctx, { plan: a.plan !== undefined ? { value: a.plan } : a.file !== undefined ? { file: a.file } : { stdin: true } }),
+    // Otherwise the file as the CLI reads its argument: none, or "-", is standard input, which the
+    // MCP channel does not have (refused, naming why).
+    operation: async (ctx, a) => {
+      const cli = await import('@ratchet/cli');
+      return cli.campaignOperations.addTasks(ctx, { plan: a.plan !== undefined ? { value: a.plan } : cli.campaignPlanSource(a.file) });
+    },
   }),
   operationTool({
     name: 'campaign_status',

@@ -1,6 +1,6 @@
 /** Goals, pending actions and the turn cycle (`ratchet turn|actions|goals`). */
 import type { OwnerName } from '@ratchet/cli';
-import { need } from '../argv.js';
+import { need } from '../tool-args.js';
 import { operationTool, type ToolSpec, type Zod } from '../tool-spec.js';
 
 const OWNERS = ['agent', 'user'] as const satisfies readonly OwnerName[];

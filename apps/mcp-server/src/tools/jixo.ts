@@ -2,21 +2,13 @@
  * JIXO job/log files with an inter-process lock (`ratchet jixo`): typed operations of the CLI's
  * JIXO area (src/operations/jixo*.ts), called with the tool's arguments as their input.
  */
-import type { CliError, JIXO_PLAN_ACTIONS, JIXO_RESULTS } from '@ratchet/cli';
+import type { JIXO_PLAN_ACTIONS, JIXO_RESULTS } from '@ratchet/cli';
+import { requiredFrom } from '../tool-args.js';
 import { operationTool, type ToolSpec } from '../tool-spec.js';
 
 // The CLI's lists, checked at compile time: the tool table loads no CLI code.
 const PLAN_ACTIONS: typeof JIXO_PLAN_ACTIONS = ['unblock', 'edit', 'depends', 'remove', 'retry', 'cancel'];
 const RESULTS: typeof JIXO_RESULTS = ['Succeeded', 'Failed', 'Pending', 'Cancelled'];
-
-/**
- * The value of an argument that one `action` of a tool needs (its schema cannot say so without a
- * union the clients handle badly): a missing one is a usage error (exit 2) naming it.
- */
-function need<T>(cli: { CliError: typeof CliError }, action: string, name: string, value: T | undefined): T {
-  if (value === undefined) throw new cli.CliError(`${name} is required for action ${action}`);
-  return value;
-}
 
 export const jixoTools: ToolSpec[] = [
   operationTool({
@@ -131,16 +123,16 @@ export const jixoTools: ToolSpec[] = [
     operation: async (ctx, a) => {
       const cli = await import('@ratchet/cli');
       const { log, runner, action } = a;
-      if (action === 'title') return cli.jixoOperations.log(ctx, { verb: 'title', log, runner, title: need(cli, action, 'title', a.title) });
-      const id = need(cli, action, 'id', a.id);
+      if (action === 'title') return cli.jixoOperations.log(ctx, { verb: 'title', log, runner, title: requiredFrom(cli, a, 'title', a.title) });
+      const id = requiredFrom(cli, a, 'id', a.id);
       switch (action) {
         case 'edit':
-          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, title: need(cli, action, 'title', a.title) });
+          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, title: requiredFrom(cli, a, 'title', a.title) });
         case 'depends':
-          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, on: need(cli, action, 'on', a.on) });
+          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, on: requiredFrom(cli, a, 'on', a.on) });
         case 'unblock':
           // The CLI requires --summary; the argv this tool built before left it to that check.
-          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, summary: need(cli, action, 'summary', a.summary) });
+          return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, summary: requiredFrom(cli, a, 'summary', a.summary) });
         case 'cancel':
           return cli.jixoOperations.task(ctx, { verb: action, log, runner, id, summary: a.summary });
         default:

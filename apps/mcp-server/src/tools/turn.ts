@@ -1,5 +1,5 @@
 /** A turn's trace and budgets (`ratchet turn start|end|trace`). */
-import { need } from '../argv.js';
+import { need } from '../tool-args.js';
 import { operationTool, type ToolSpec } from '../tool-spec.js';
 
 export const turnTools: ToolSpec[] = [

@@ -4,6 +4,7 @@
  */
 import {
   TASK_STATUS_NAMES,
+  planSource,
   type AddTasksInput,
   type CampaignInput,
   type CampaignPhaseInput,
@@ -26,9 +27,7 @@ export function createInput(args: readonly string[], options: OptionBag): Create
 
 /** A plan file, or standard input (no argument, or "-"). */
 export function addTasksInput(args: readonly string[]): AddTasksInput {
-  const file = args[0];
-  if (file === undefined) return { plan: { stdin: true } };
-  return { plan: file === '-' ? { stdin: true, evenFromTerminal: true } : { file } };
+  return { plan: planSource(args[0]) };
 }
 
 export function readyInput(_args: readonly string[], options: OptionBag): CampaignReadyInput {
