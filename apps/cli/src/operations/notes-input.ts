@@ -3,13 +3,10 @@
  * Page and action-type proposals, kept in the goals state. Apart from the operations so that their
  * declarations import no library type.
  */
-import type { GoalsLocation, OwnerName } from './goals-input.js';
+import type { GoalsLocation, OwnerName, Versioned } from './goals-input.js';
 
 /** A write to the goals state: where it is, who acts, and optimistic locking. */
-export interface GoalsWriteInput extends GoalsLocation {
-  /** Refuse (exit 1) unless the state is at this version. */
-  expectedVersion?: number | undefined;
-}
+export interface GoalsWriteInput extends GoalsLocation, Versioned {}
 
 export interface QuestionAddInput extends GoalsWriteInput {
   /** The question; required for a new one. */

@@ -10,7 +10,7 @@ import { argument, choiceOption, flagOption, stringOption, stringsOption, type O
 import { parsePairs } from '../../pairs.js';
 import { intOption, numberOption } from './shared.js';
 
-const OWNERS = ['agent', 'user'] as const;
+export const OWNERS = ['agent', 'user'] as const;
 
 /** --state, --registry, --as, --who, --agent, --org. */
 export function locationInput(options: OptionBag): GoalsLocation {

@@ -19,21 +19,12 @@ import type {
   StoryUpdateInput,
 } from '../../operations/notes-input.js';
 import { argument, choiceOption, stringOption, stringsOption, type OptionBag } from '../../option-values.js';
-import { intOption, numberOption } from './shared.js';
+import { expectedVersionInput, locationInput, OWNERS } from './goals-inputs.js';
+import { numberOption } from './shared.js';
 
-const OWNERS = ['agent', 'user'] as const;
-
-/** --state, --registry, --as, --who, --agent, --org, --expected-version. */
+/** --state, --registry, --as, --who, --agent, --org (the goals commands' edge), --expected-version. */
 function writeInput(options: OptionBag): GoalsWriteInput {
-  return {
-    state: stringOption(options, 'state'),
-    registry: stringOption(options, 'registry'),
-    as: choiceOption(options, 'as', OWNERS),
-    who: stringOption(options, 'who'),
-    agent: stringOption(options, 'agent'),
-    org: stringOption(options, 'org'),
-    expectedVersion: intOption(options.expectedVersion, '--expected-version'),
-  };
+  return { ...locationInput(options), expectedVersion: expectedVersionInput(options) };
 }
 
 const scratchWrite = (options: OptionBag): ScratchWriteInput => ({ ...writeInput(options), now: stringOption(options, 'now') });
