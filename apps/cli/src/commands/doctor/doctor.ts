@@ -31,6 +31,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
+import { stringOption } from '../../option-values.js';
 import type { CommandAction } from '../../program.js';
 import { jixoLogReports, repairJixoLog } from './jixo-logs.js';
 
@@ -78,8 +79,8 @@ interface FileReport {
 
 /** `ratchet doctor [--accept <file> | --restore <file>]` */
 const doctor: CommandAction = async (ctx, _args, options) => {
-  const accept = options.accept as string | undefined;
-  const restore = options.restore as string | undefined;
+  const accept = stringOption(options, 'accept');
+  const restore = stringOption(options, 'restore');
   if (accept !== undefined && restore !== undefined) throw new CliError('use --accept or --restore, not both');
   if (accept !== undefined || restore !== undefined) return repair(ctx, accept !== undefined ? 'accept' : 'restore', (accept ?? restore)!);
 

@@ -1,13 +1,14 @@
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { stringOption } from '../../option-values.js';
 import { actorOf, intOption, loadRegistryFor, mapErrors, openState, type Options } from './shared.js';
 
 /** `ratchet goals compact [--keep N] [--before T] [--revert-points N]`: the audit trail into summaries. */
 export default async function compact(ctx: Context, _args: string[], options: Options): Promise<number> {
   const keep = intOption(options.keep, '--keep');
   const revertPoints = intOption(options.revertPoints, '--revert-points');
-  const given = options.before as string | undefined;
+  const given = stringOption(options, 'before');
   const before = given === undefined ? undefined : Date.parse(given);
   if (before !== undefined && Number.isNaN(before)) throw new CliError(`--before ${given}: not an ISO 8601 time`);
   return mapErrors(ctx, async () => {

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { amendProposalResult, amendRegistryProposal, submitProposalResult, submitRegistryProposal, type ProposalAmendInput, type ProposalSubmitInput } from '../../operations/notes.js';
-import { withInput } from '../../option-values.js';
+import { stringOption, withInput } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
 import { proposalAmendInput, proposalSubmitInput } from './notes-inputs.js';
 import { PROJECT_REGISTRIES, actorOf, expectedVersion, loadRegistryFor, mapErrors, openState, projectRegistry, registryPath, type Options } from './shared.js';
@@ -37,7 +37,7 @@ export default async function proposals(ctx: Context, args: string[], options: O
     }
     if (command === 'review') {
       if (second !== 'approve' && second !== 'reject') throw new CliError('proposals review: <decision> must be approve or reject');
-      const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => reviewProposal(tx, first, second, (options.comments as string | undefined) ?? ''));
+      const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => reviewProposal(tx, first, second, stringOption(options, 'comments') ?? ''));
       await traceProposal(ctx, options, r.result, second === 'approve' ? 'approved' : 'rejected', clockOf(options)());
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
       else ctx.out(`${second === 'approve' ? 'approved' : 'rejected'} ${line(r.result)}`);

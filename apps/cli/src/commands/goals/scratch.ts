@@ -17,10 +17,13 @@ import {
   scratchItemResult,
   type NotesWritten,
 } from '../../operations/notes.js';
-import { withInput } from '../../option-values.js';
+import { choiceOption, stringOption, withInput } from '../../option-values.js';
 import { filedNote, line as actionLine } from './actions.js';
 import { scratchAddInput, scratchArchiveInput, scratchExpireInput, scratchPromoteInput, scratchReviewInput } from './notes-inputs.js';
 import { clockOf, mapErrors, openState, type Options } from './shared.js';
+
+/** `scratch list --status`'s choices (register.ts), each one the format's. */
+const OBSERVATION_STATUSES = ['active', 'pending_review', 'resolved', 'archived'] as const satisfies readonly ObservationStatus[];
 
 export default async function scratch(ctx: Context, args: string[], options: Options): Promise<number> {
   const [command] = args;
@@ -29,7 +32,7 @@ export default async function scratch(ctx: Context, args: string[], options: Opt
   // list
   const store = await openState(ctx, options);
   return mapErrors(ctx, async () => {
-    const view = scratchView(await store.read(), clockOf(options)(), { status: options.status as ObservationStatus | undefined, tag: options.tag as string | undefined });
+    const view = scratchView(await store.read(), clockOf(options)(), { status: choiceOption(options, 'status', OBSERVATION_STATUSES), tag: stringOption(options, 'tag') });
     if (ctx.json) ctx.emitJson({ ok: true, ...view, ...(options.all === true ? {} : { settled: undefined }) });
     else {
       if (view.active.length === 0) ctx.out('no active observations (ratchet scratch add "..." --source <where>)');

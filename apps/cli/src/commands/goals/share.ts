@@ -2,19 +2,23 @@ import { shareItem, type ScopedKind } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { choiceOption, stringOption } from '../../option-values.js';
 import { actorOf, expectedVersion, mapErrors, openState, type Options } from './shared.js';
 
 const KINDS: readonly ScopedKind[] = ['goal', 'action', 'observation'];
+const ACCESS = ['read', 'write', 'none'] as const;
 
 /** `ratchet goals share <kind> <id> --agent-grant|--org-grant <id> --access read|write|none`. */
 export default async function share(ctx: Context, args: string[], options: Options): Promise<number> {
   const [kind, id] = args;
   if (!KINDS.includes(kind as ScopedKind)) throw new CliError(`goals share: <kind> must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
   if (id === undefined) throw new CliError('goals share: missing <id>');
-  const agent = options.agentGrant as string | undefined;
-  const org = options.orgGrant as string | undefined;
+  const agent = stringOption(options, 'agentGrant');
+  const org = stringOption(options, 'orgGrant');
   if (agent === undefined && org === undefined) throw new CliError('goals share: give --agent-grant <id> and/or --org-grant <id>');
-  const access = options.access as 'read' | 'write' | 'none';
+  // Mandatory with these choices in register.ts; checked again here rather than cast.
+  const access = choiceOption(options, 'access', ACCESS);
+  if (access === undefined) throw new CliError('goals share: give --access read, write or none');
   const store = await openState(ctx, options);
   return mapErrors(ctx, async () => {
     const r = await store.mutate({ actor: actorOf(ctx, options), op: 'scope.share', expected_version: expectedVersion(options) }, (tx) =>

@@ -2,6 +2,7 @@ import { actionStats, type ActionTypeCounts } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { stringOption } from '../../option-values.js';
 import { clockOf, loadRegistryFor, mapErrors, openState, type Options } from './shared.js';
 
 const pct = (r: number | null): string => (r === null ? '-' : `${(r * 100).toFixed(1)}%`);
@@ -9,7 +10,7 @@ const pct = (r: number | null): string => (r === null ? '-' : `${(r * 100).toFix
 /** `ratchet actions stats [--since T] [--now T]`: per-type figures for a type's rollout (seed 002). */
 export default async function stats(ctx: Context, _args: string[], options: Options): Promise<number> {
   let since: number | undefined;
-  const given = options.since as string | undefined;
+  const given = stringOption(options, 'since');
   if (given !== undefined) {
     since = Date.parse(given);
     if (Number.isNaN(since)) throw new CliError(`--since ${given}: not an ISO 8601 time`);

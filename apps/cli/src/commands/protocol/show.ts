@@ -3,6 +3,7 @@ import { loadProtocolSet, renderProtocolDetail, renderProtocols, type ProtocolSe
 import type { CommandAction } from '../../program.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { stringOption } from '../../option-values.js';
 import { planVocabularies } from '../../plan-vocabulary.js';
 import { cliUsage, displayPath, reportProblems } from './shared.js';
 
@@ -16,7 +17,7 @@ const show: CommandAction = async (ctx, args, options) => {
   const all = options.all === true;
   if (id !== undefined && all) throw new CliError('protocol show: give a protocol id or --all, not both');
   if (id === undefined && !all) throw new CliError('protocol show: name a protocol (`ratchet protocol show <id>`) or pass --all; the ids are the headings of AGENTS.md');
-  const protocolsDir = resolve(ctx.cwd, (options.protocols as string | undefined) ?? 'protocols');
+  const protocolsDir = resolve(ctx.cwd, stringOption(options, 'protocols') ?? 'protocols');
   let set: ProtocolSet;
   try {
     set = await loadProtocolSet(protocolsDir, { schemaRoot: ctx.cwd });
