@@ -1,11 +1,11 @@
 /**
  * The data model: flow definitions (what a file declares, after defaults) and session state (what
- * `.ratchet/flows/<session>.json` holds). The session's types are its zod schema's (schema.ts); the
- * flow's are the in-memory shape `parseFlow` builds, every default applied, so they are written out
- * here (the file as written is `FlowFileDocument`, the schema's input).
+ * `.ratchet/flows/<session>.json` holds), both typed from their zod schemas (schema.ts, `import type`
+ * only, so the main entry never loads zod): the session as stored, the flow as `parseFlow` builds it
+ * with every default applied (the file as written is `FlowFileDocument`, the schema's input).
  */
 import type { z } from 'zod';
-import type { FlowSchema, SessionDataSchema } from './schema.js';
+import type { BranchSchema, FlowSchema, GateSchema, SessionDataSchema, StepSchema } from './schema.js';
 
 /** How a step behaves when the session leaves it (the seed's PhaseType). */
 export const STEP_TYPES = ['LINEAR', 'OPTIONAL', 'ITERATIVE', 'REMEDIATION', 'PARALLEL'] as const;
@@ -38,27 +38,6 @@ export const SESSION_MODES = ['normal', 'agent'] as const;
 /** `agent`: the flow runs inside a sub-agent; OPTIONAL steps with `skip: { mode: agent }` (routing) are skipped. */
 export type SessionMode = (typeof SESSION_MODES)[number];
 
-/** An artifact the session must have produced before it may move on. */
-export interface Gate {
-  /** Project-relative path template, e.g. `.claude/memory/{task}-{agent}-memory.md`. */
-  artifact: string;
-  /** Minimum length in characters (after a BOM). Default 1: the file must not be empty. */
-  minLength: number;
-  /** Lines the file must contain, exactly (e.g. `## Section 0: Context Loaded`). */
-  headings: string[];
-}
-
-/**
- * What a step's recorded output (`advance --output FILE`, or standard input) must look like: the
- * reasoning protocol's steps hand in their work as text the session keeps (`stepOutputs`).
- */
-export interface OutputGate {
-  /** Minimum length in characters. */
-  minLength: number;
-  /** Lines the output must contain (outside code fences). */
-  headings: string[];
-}
-
 /** A step's output as the session recorded it: which visit it was handed in for, the text, its contentDigest. */
 export type StepOutput = SessionState['stepOutputs'][string][number];
 
@@ -74,70 +53,39 @@ export type FlowFileDocument = z.input<typeof FlowSchema>;
  */
 export type SkipCondition = { mode: SessionMode } | { input: string; equals?: string } | { not: SkipCondition };
 
-export interface Branch {
-  id: string;
-  title: string;
-  /** The agent this branch invokes (its agentGate applies). */
-  agent?: string;
+/**
+ * The keys `parseFlow` always fills in: a flow file may leave them out (the schema's optional keys),
+ * the parsed flow has them. Each type below is the schema's own (schema.ts, `import type`), with the
+ * defaulted keys made present and nested parts replaced by their parsed shapes; nothing is typed twice.
+ */
+type Filled<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> };
+
+type GateDocument = z.infer<typeof GateSchema>;
+type StepDocument = z.infer<typeof StepSchema>;
+type FlowDocument = z.infer<typeof FlowSchema>;
+
+/** An artifact the session must have produced before it may move on; `minLength` default 1 (not empty), `headings` default none. */
+export type Gate = Filled<GateDocument, 'minLength' | 'headings'>;
+
+/**
+ * What a step's recorded output (`advance --output FILE`, or standard input) must look like: the
+ * reasoning protocol's steps hand in their work as text the session keeps (`stepOutputs`).
+ */
+export type OutputGate = Filled<NonNullable<StepDocument['output']>, 'minLength' | 'headings'>;
+
+export interface Branch extends Omit<z.infer<typeof BranchSchema>, 'gates'> {
   gates: Gate[];
 }
 
-export interface Step {
-  id: string;
-  title: string;
-  type: StepType;
-  /** Markdown file, relative to the flow file's directory. */
-  content: string;
-  /** Next step id; null ends the flow. */
-  next: string | null;
-  /** The agent the step invokes through the Task tool (never run by Ratchet). */
-  agent?: string;
-  /** The atomic skill that names the agent (e.g. orchestrate-analysis). */
-  atomicSkill?: string;
-  /** ITERATIVE: further agents each iteration invokes. */
-  iterationAgents: string[];
-  /** ITERATIVE: where `advance --loop` goes back to (default: this step). */
-  loopTo?: string;
-  /** ITERATIVE: how many times the step may loop back. */
-  maxIterations: number;
-  /** REMEDIATION: where `advance --remediate` goes back to. */
-  remediationTarget?: string;
-  /** REMEDIATION: how many times the step may send the session back. */
-  maxRemediation: number;
-  /** PARALLEL: branches that must all be completed (`complete-branch`) before advancing. */
+/** A step with its defaults: LINEAR, `next` the following step (null: the end), three loop-backs and remediations, no gates. */
+export interface Step extends Filled<Omit<StepDocument, 'branches' | 'output' | 'gates'>, 'type' | 'next' | 'iterationAgents' | 'maxIterations' | 'maxRemediation' | 'requires' | 'haltOnQuestions'> {
   branches: Branch[];
-  /** OPTIONAL: skipped on entry when this holds. */
-  skip?: SkipCondition;
-  /**
-   * REMEDIATION: the file whose `Verdict: PASS` / `Verdict: FAIL` line decides where the session goes
-   * (default: the memory file of the step's agent). FAIL sends the work back; it never completes.
-   */
-  verdictFrom?: string;
-  /** Session variables (`--input`/`--set`) that must be set before leaving the step. */
-  requires: string[];
-  /** Recording clarifying questions on this step halts the session (the Johari step 0). */
-  haltOnQuestions: boolean;
-  /**
-   * The step may be left only while this holds; otherwise the agent records clarifying questions
-   * and the session halts (task routing: a confidence below HIGH).
-   */
-  haltUnless?: SkipCondition;
-  /** The step hands in its output (`advance --output`), which must have this shape. */
   output?: OutputGate;
   gates: Gate[];
 }
 
-export interface InputDeclaration {
-  description?: string;
-  required: boolean;
-  default?: string;
-  /**
-   * The values the variable may take, checked when it is given (`--input` at start, `--set` on
-   * advance): a list, or `"flows"`, the names of the flows the runner knows (`RunnerOptions.flows`),
-   * for a variable that names the flow to run next (the reasoning protocol's route).
-   */
-  values?: readonly string[] | 'flows';
-}
+/** A declared input (`--input`); `required` default false. `values: "flows"` takes the name of a flow the runner knows (`RunnerOptions.flows`). */
+export type InputDeclaration = Filled<NonNullable<FlowDocument['inputs']>[string], 'required'>;
 
 export interface DirectiveText {
   /** First line of every directive. */
@@ -146,30 +94,16 @@ export interface DirectiveText {
   warnings: string[];
 }
 
-export interface Flow {
-  id: string;
-  title: string;
-  description?: string;
-  /** What requests this flow is for, by meaning (the original's routing table `semantic_trigger`). */
-  semanticTrigger?: string;
-  /** What it is explicitly not for, though it may look like it (the original's `not_for`). */
-  notFor?: string;
-  kind: FlowKind;
-  start: string;
+/** A flow with its defaults (kind protocol, start the first step, no inputs); the file's `$schema`/`schemaVersion` are not kept. */
+export interface Flow extends Filled<Omit<FlowDocument, '$schema' | 'schemaVersion' | 'steps' | 'inputs' | 'agentGate' | 'transitionGate' | 'learningsGate'>, 'kind' | 'start'> {
   steps: Step[];
   inputs: Record<string, InputDeclaration>;
   /** Applied once per agent a step or branch invokes. */
   agentGate?: Gate;
   /** Checked at every step-to-step transition: the memory-agent's file ({from}, {to}). */
   transitionGate?: Gate;
-  /**
-   * A skill's learnings, written after its last phase: the session waits in LEARNINGS_PENDING until
-   * this file holds, then is FULLY_COMPLETE. Required for skills.
-   */
+  /** A skill's learnings: the session waits in LEARNINGS_PENDING until this file holds, then is FULLY_COMPLETE. */
   learningsGate?: Gate;
-  /** The command template printed as the directive when the flow completes. */
-  onComplete?: string;
-  directive?: Partial<DirectiveText>;
 }
 
 export type HistoryEvent = HistoryEntry['event'];

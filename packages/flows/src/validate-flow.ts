@@ -391,7 +391,7 @@ class Checker {
   }
 
   /** An input's `values`: a non-empty list of distinct one-line strings, or "flows". */
-  values(obj: Json, p: string): readonly string[] | 'flows' | undefined {
+  values(obj: Json, p: string): string[] | 'flows' | undefined {
     const v = obj.values;
     if (v === undefined || v === 'flows') return v;
     if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string')) {

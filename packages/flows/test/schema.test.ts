@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
+import type { z } from 'zod';
 import { importGraph, packageImports } from '../../../scripts/dev/import-graph.js';
 import { generate } from '../scripts/generate.js';
-import { advanceFlow, checkFlow, ledgerSchema, loadFlowFile, openLedger, resumeFlow, sessionSchema, startFlow, type SessionState } from '../src/index.js';
-import { FlowSchema, LedgerDataSchema, SessionDataSchema } from '../src/schema.js';
+import { advanceFlow, checkFlow, ledgerSchema, loadFlowFile, openLedger, resumeFlow, sessionSchema, startFlow, type Flow, type Gate, type SessionState, type Step, type StepType } from '../src/index.js';
+import { FlowSchema, LedgerDataSchema, SessionDataSchema, StepSchema, type GateSchema } from '../src/schema.js';
 import { flowIn, REASONING, runner, SKILL, think, tmpProject, write, writeAgentMemory, writeTransition } from './support.js';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
@@ -39,6 +40,28 @@ describe('schemas', () => {
     for (const flow of builtins) {
       expect(FlowSchema.safeParse(flow).success).toBe(true);
       expect(checkFlow(flow).problems).toEqual([]);
+    }
+  });
+
+  test('a parsed flow is the schema\'s type with its defaults filled in: every key the checker builds is a schema key, and the defaulted ones are always there', () => {
+    // One source: Flow, Step and Gate are derived from the schemas (types.ts), so a key added to a
+    // schema is a key of the parsed type; the checker (validate-flow.ts) must then build only keys the schema knows.
+    expectTypeOf<keyof Step>().toEqualTypeOf<keyof z.infer<typeof StepSchema>>();
+    expectTypeOf<keyof Gate>().toEqualTypeOf<keyof z.infer<typeof GateSchema>>();
+    expectTypeOf<Step['type']>().toEqualTypeOf<StepType>();
+    expectTypeOf<Step['next']>().toEqualTypeOf<string | null>();
+    expectTypeOf<Gate['minLength']>().toEqualTypeOf<number>();
+    expectTypeOf<Flow['inputs'][string]['required']>().toEqualTypeOf<boolean>();
+    const stepKeys = new Set(Object.keys(StepSchema.shape));
+    const flowKeys = new Set(Object.keys(FlowSchema.shape));
+    for (const file of builtins) {
+      const flow = checkFlow(file).flow!;
+      for (const key of Object.keys(flow)) expect(flowKeys, key).toContain(key);
+      for (const step of flow.steps) {
+        for (const key of Object.keys(step)) expect(stepKeys, `step ${step.id}: ${key}`).toContain(key);
+        for (const key of ['type', 'next', 'iterationAgents', 'maxIterations', 'maxRemediation', 'requires', 'haltOnQuestions', 'branches', 'gates']) expect(step, `step ${step.id}`).toHaveProperty(key);
+        for (const gate of step.gates) expect(Object.keys(gate).sort()).toEqual(['artifact', 'headings', 'minLength']);
+      }
     }
   });
 
