@@ -6,6 +6,7 @@
 import { EXIT_OK, EXIT_PROBLEMS, type Context, type OperationOutcome, type OperationResult } from '@ratchet/cli';
 import { resolveInsideRoot } from '@ratchet/store';
 import { captureIo } from './capture-io.js';
+import { MissingArgument } from './tool-args.js';
 import type { ToolArgs, ToolSpec } from './tool-spec.js';
 
 export interface InvokeOptions {
@@ -47,16 +48,30 @@ export interface CommandOutcome {
 /** Runs the tool: its typed operation with the arguments as input, as the agent, in the project. */
 export async function runCommand(spec: ToolSpec, args: ToolArgs, options: InvokeOptions): Promise<CommandOutcome> {
   // The command it is (`lessons list`): the trust boundary and the command effects table know it by that.
-  const command = spec.command?.(args) ?? spec.commands[0]!;
-  if (!spec.commands.includes(command)) throw new Error(`tool ${spec.name}: ${command} is not one of its commands (${spec.commands.join(', ')})`);
+  const command = (): string => {
+    const chosen = spec.command?.(args) ?? spec.commands[0]!;
+    if (!spec.commands.includes(chosen)) throw new Error(`tool ${spec.name}: ${chosen} is not one of its commands (${spec.commands.join(', ')})`);
+    return chosen;
+  };
   return runOperation(command, (ctx) => spec.operation(ctx, args), options);
 }
 
 /** `operation` as the command `command` would run it, as the agent, in the project (the tools and the resources). */
-export async function runOperation(command: string, operation: (ctx: Context) => Promise<OperationResult>, options: InvokeOptions): Promise<CommandOutcome> {
-  const { invokeOperation } = await import('@ratchet/cli');
+export async function runOperation(command: string | (() => string), operation: (ctx: Context) => Promise<OperationResult>, options: InvokeOptions): Promise<CommandOutcome> {
+  const { CliError, invokeOperation } = await import('@ratchet/cli');
+  // An argument the choice of command needs, missing: the CLI's usage error (exit 2, `bad-option`).
+  const chosen =
+    typeof command === 'string'
+      ? command
+      : (): string => {
+          try {
+            return command();
+          } catch (err) {
+            throw err instanceof MissingArgument ? new CliError(err.message, { code: 'bad-option' }) : err;
+          }
+        };
   const capture = captureIo({ cwd: options.project, env: agentEnv(options) });
-  const outcome: OperationOutcome = await invokeOperation(capture.io, options.project, command, operation);
+  const outcome: OperationOutcome = await invokeOperation(capture.io, options.project, chosen, operation);
   return { exitCode: outcome.exitCode, stderr: outcome.message ?? capture.stderr(), document: outcome.document };
 }
 

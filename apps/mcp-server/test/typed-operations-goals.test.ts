@@ -263,10 +263,11 @@ describe('goals and actions tools', () => {
     await refused(['actions', 'retype', 'a2'], 'actions_update', { action: 'retype', id: 'a2' }, 1);
     await refused(['actions', 'complete', 'a9'], 'actions_complete', { id: 'a9' }, 2);
     await refused(['actions', 'add', 'agent_task', 'x', '--goal', 'g99'], 'actions_add', { type: 'agent_task', title: 'x', goal: 'g99' }, 2);
-    // A move without its status is refused by name before anything runs (no command, no document).
+    // A move without its status is refused by name before anything runs, as the CLI's usage error.
     const before = snapshot(p.mcp, STATE);
     const noStatus = await call(p.server, 'actions_update', { action: 'move', id: 'a2' });
     expect(errorText(noStatus)).toContain('status is required for action move');
+    expect(noStatus.structuredContent).toMatchObject({ ok: false, error: { code: 'bad-option', message: 'status is required for action move' } });
     expect(snapshot(p.mcp, STATE)).toEqual(before);
   });
 
@@ -352,7 +353,9 @@ describe('turn_commit and goals_plan', () => {
     const early = await p.both(['goals', 'plan', 'step', 'pl2', '1', 'succeed', '--evidence', 'x'], 'goals_plan', { action: 'step', plan: 'pl2', step: 1, event: 'succeed', evidence: ['x'] });
     expect(early.status).toBe(1);
     await p.both(['goals', 'plan', 'step', 'pl9', '1', 'start'], 'goals_plan', { action: 'step', plan: 'pl9', step: 1, event: 'start' });
-    expect(errorText(await call(p.server, 'goals_plan', { action: 'step', plan: 'pl2', step: 1 }))).toContain('event is required for action step');
+    const noEvent = await call(p.server, 'goals_plan', { action: 'step', plan: 'pl2', step: 1 });
+    expect(errorText(noEvent)).toContain('event is required for action step');
+    expect(noEvent.structuredContent).toMatchObject({ ok: false, error: { code: 'bad-option' } });
     expect(errorText(await call(p.server, 'goals_plan', { action: 'start' }))).toContain('file is required for action start');
     expect(snapshot(p.mcp, STATE)).toEqual(before);
   });
@@ -393,7 +396,9 @@ describe('turn_start, turn_trace and turn_end', () => {
     expect(late.status).toBe(1);
     await p.both(['turn', 'end', 't1'], 'turn_end', { turn: 't1' });
     await p.both(['turn', 'trace', 'span', 'end', 'nope', '--turn', 't9'], 'turn_trace', { action: 'span_end', span: 'nope', turn: 't9' });
-    expect(errorText(await call(p.server, 'turn_trace', { action: 'event', kind: 'Decision' }))).toContain('summary is required for action event');
+    const noSummary = await call(p.server, 'turn_trace', { action: 'event', kind: 'Decision' });
+    expect(errorText(noSummary)).toContain('summary is required for action event');
+    expect(noSummary.structuredContent).toMatchObject({ ok: false, error: { code: 'bad-option' } });
     expect(errorText(await call(p.server, 'turn_trace', { action: 'span_start' }))).toContain('span is required for action span_start');
     expect(snapshot(p.mcp, TRACES)).toEqual(before);
     // A payload with a __proto__ key deep inside: refused by the store's guarded parser, as --payload is.

@@ -23,12 +23,14 @@ export interface OperationOutcome extends OperationResult {
 
 /**
  * Run `operation` for `command` (its words, `lessons list`: the trust boundary and the command
- * effects table know it by them) in the project at `cwd`, as `--json` would.
+ * effects table know it by them) in the project at `cwd`, as `--json` would. `command` may be
+ * worked out from the input (`() => 'actions move'`); a CliError it throws (an argument that choice
+ * needs is missing) is reported like the operation's own.
  */
-export async function invokeOperation(io: Io, cwd: string, command: string, operation: (ctx: Context) => Promise<OperationResult>): Promise<OperationOutcome> {
+export async function invokeOperation(io: Io, cwd: string, command: string | (() => string), operation: (ctx: Context) => Promise<OperationResult>): Promise<OperationOutcome> {
   const ctx = makeContext(io, { json: true, quiet: false, cwd, color: false });
   try {
-    checkBoundary(ctx, command, {});
+    checkBoundary(ctx, typeof command === 'string' ? command : command(), {});
     return await operation(ctx);
   } catch (err) {
     const failure = failureOf(err);
