@@ -22,18 +22,6 @@ export interface ReasoningChoice {
   value: string | false;
 }
 
-/** A flow id as `ratchet flow start` takes it: a name, not a path. */
-const FLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
-/** commander's value for `--reasoning-flow [flow]` / `--no-reasoning-flow`: true, a name, false, or undefined (not given). */
-export function reasoningFlowOption(value: unknown): string | false | undefined {
-  if (value === undefined) return undefined;
-  if (value === false) return false;
-  if (value === true) return 'reasoning';
-  if (typeof value === 'string' && FLOW_NAME.test(value)) return value;
-  throw new CliError(`--reasoning-flow ${JSON.stringify(value)}: expected a flow name such as reasoning (the flows are in protocols/flows/)`, { code: 'bad-flow' });
-}
-
 export async function chooseReasoningFlow(root: string, value: string | false, dryRun: boolean): Promise<ReasoningChoice> {
   const file = join(root, CONFIG_FILE);
   const decide = async (): Promise<ReasoningChoice> => {

@@ -1,23 +1,18 @@
 import { accepts } from '@ratchet/fsm-core';
 import { readTextFileSync } from '@ratchet/store';
 import type { Context } from '../context.js';
-import { CliError } from '../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
 import { loadFsmFileAny, requireMachine } from '../fsm-file.js';
+import { withInput } from '../option-values.js';
 import { resolvePath } from '../paths.js';
+import { fsmAcceptInput, type FsmAcceptInput } from './fsm-inputs.js';
 
 /**
  * `ratchet fsm accept <file> <symbol...> | --from-file F`: is this word in the machine's language?
  * On rejection, say where, in which state, and what would have been legal there.
  */
-export default async function fsmAccept(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
-  const [file, ...inline] = args;
-  if (file === undefined) throw new CliError('fsm accept: missing <file>');
-  const fromFile = typeof options.fromFile === 'string' ? options.fromFile : undefined;
-  if (fromFile !== undefined && inline.length > 0) {
-    throw new CliError('fsm accept: give the symbols either as arguments or with --from-file, not both');
-  }
-  const symbols = fromFile === undefined ? inline : await readSymbols(ctx, fromFile);
+async function fsmAccept(ctx: Context, { file, word }: FsmAcceptInput): Promise<number> {
+  const symbols = 'symbols' in word ? word.symbols : await readSymbols(ctx, word.fromFile);
 
   const loaded = await loadFsmFileAny(ctx, file);
   const machine = requireMachine(loaded, file);
@@ -41,6 +36,7 @@ export default async function fsmAccept(ctx: Context, args: string[], options: R
   }
   return EXIT_PROBLEMS;
 }
+export default withInput(fsmAcceptInput, fsmAccept);
 
 async function readSymbols(ctx: Context, source: string): Promise<string[]> {
   let text: string;

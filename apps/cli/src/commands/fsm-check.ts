@@ -4,6 +4,8 @@ import { loadFsmFileAny, type PlacedDiagnostic } from '../fsm-file.js';
 import { countDiagnostics, formatStylish, formatSummary } from '../output/diagnostics.js';
 import { makeStyle } from '../style.js';
 import { formatErrorReport, isInputError, toErrorReport, type ErrorReport } from '../errors.js';
+import { withInput } from '../option-values.js';
+import { fsmCheckInput, type FsmCheckInput } from './fsm-inputs.js';
 
 interface FileResult {
   file: string;
@@ -14,8 +16,7 @@ interface FileResult {
 }
 
 /** `ratchet fsm check <file...>`: every problem in every file; one unreadable file does not hide the others. */
-export default async function fsmCheck(ctx: Context, files: string[], options: Record<string, unknown>): Promise<number> {
-  const strict = options.strict === true;
+async function fsmCheck(ctx: Context, { files, strict }: FsmCheckInput): Promise<number> {
   const style = makeStyle(ctx.color);
   const results: FileResult[] = [];
   for (const path of files) {
@@ -54,3 +55,4 @@ export default async function fsmCheck(ctx: Context, files: string[], options: R
   if (all.length > 0) ctx.out(formatSummary(counts, style));
   return exitCode;
 }
+export default withInput(fsmCheckInput, fsmCheck);

@@ -1,19 +1,16 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Context } from '../context.js';
-import { CliError } from '../errors.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { HARNESSES, parseHarness, type Harness } from '../hook/events.js';
+import { withInput } from '../option-values.js';
 import { SCAFFOLD } from '../scaffold.js';
-import { chooseReasoningFlow, reasoningFlowOption } from '../reasoning-choice.js';
+import { chooseReasoningFlow } from '../reasoning-choice.js';
+import { initInput, type InitInput } from './init-inputs.js';
 
 type Outcome = 'created' | 'would-create' | 'unchanged' | 'kept' | 'skipped';
 
 /** `ratchet init`: add Ratchet's files to the repository at --cwd. Existing files are never touched. */
-export default async function init(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const dryRun = options.dryRun === true;
-  const harnesses = harnessesOf(options.harness);
-  const reasoningFlow = reasoningFlowOption(options.reasoningFlow);
+async function init(ctx: Context, { dryRun, claude: wantClaude, harnesses, reasoningFlow }: InitInput): Promise<number> {
   const results: { path: string; outcome: Outcome; purpose: string }[] = [];
   const ids = await protocolIds(join(ctx.cwd, 'protocols'));
   for (const file of SCAFFOLD) {
@@ -46,7 +43,7 @@ export default async function init(ctx: Context, _args: string[], options: Recor
     }
     results.push({ path: file.path, outcome, purpose: file.purpose });
   }
-  const claude = options.claude === true ? await (await import('../claude-settings.js')).wireClaude(ctx.cwd, dryRun, ctx.io.env) : undefined;
+  const claude = wantClaude ? await (await import('../claude-settings.js')).wireClaude(ctx.cwd, dryRun, ctx.io.env) : undefined;
   const { setUpHarness } = harnesses.length > 0 ? await import('../harness-setup/index.js') : { setUpHarness: undefined };
   const setups = [];
   for (const harness of harnesses) setups.push(await setUpHarness!(ctx.cwd, harness, dryRun));
@@ -104,6 +101,7 @@ export default async function init(ctx: Context, _args: string[], options: Recor
   if (kept > 0) ctx.note(`${kept} existing file${kept === 1 ? '' : 's'} left as they were; compare with \`ratchet init --dry-run --json\`.`);
   return EXIT_OK;
 }
+export default withInput(initInput, init);
 
 const HARNESS_LABEL: Record<string, string> = {
   created: 'created  ',
@@ -113,19 +111,6 @@ const HARNESS_LABEL: Record<string, string> = {
   'would-update': 'would update',
   kept: 'kept (not Ratchet\'s; not overwritten)',
 };
-
-/** `--harness codex --harness gemini` (or `codex,gemini`), checked and without repeats. */
-function harnessesOf(value: unknown): Harness[] {
-  if (value === undefined) return [];
-  const names = Array.isArray(value) ? (value as unknown[]).map((v) => (typeof v === 'string' ? v : '')) : [typeof value === 'string' ? value : ''];
-  const out: Harness[] = [];
-  for (const name of names) {
-    const harness = parseHarness(name);
-    if (harness === undefined) throw new CliError(`--harness ${name}: unknown agent CLI (known: ${HARNESSES.join(', ')})`);
-    if (!out.includes(harness)) out.push(harness);
-  }
-  return out;
-}
 
 /** protocol_id -> file name, for every `*.protocol.json` in the repository's protocols directory that parses. */
 async function protocolIds(dir: string): Promise<Map<string, string>> {

@@ -3,16 +3,17 @@ import { readTextFileSync, writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { withInput } from '../option-values.js';
 import { displayPath, resolvePath } from '../paths.js';
 import { PLAN_MAX_BYTES } from '../plan-project.js';
+import { planFmtInput, type PlanFmtInput } from './plan-inputs.js';
 
 /**
  * `ratchet plan fmt <plan> [--write]`: the plan in the one canonical grammar (one command per line),
  * whichever of the two Jules grammars it was written in. A plan with a syntax error is refused with
  * its place (exit 2) and never rewritten: formatting must not turn a mistake into something else.
  */
-export default async function planFmt(ctx: Context, [plan]: string[], options: Record<string, unknown>): Promise<number> {
-  if (plan === undefined) throw new CliError('plan fmt: missing <plan>');
+async function planFmt(ctx: Context, { plan, write }: PlanFmtInput): Promise<number> {
   const abs = resolvePath(ctx, plan);
   const file = displayPath(ctx, abs);
   // The guarded read (size, binary, UTF-8) drops a BOM; the rewrite never writes one back.
@@ -29,7 +30,6 @@ export default async function planFmt(ctx: Context, [plan]: string[], options: R
       problems: result.errors.map((e) => ({ message: `${e.message} [${e.ruleId}]`, file: abs, line: e.line, column: e.column })),
     });
   }
-  const write = options.write === true;
   const [lossy] = result.multiLineArguments;
   if (write && lossy !== undefined) {
     // The one-line form joins argument lines with spaces: a file's content would lose its line breaks.
@@ -46,3 +46,4 @@ export default async function planFmt(ctx: Context, [plan]: string[], options: R
   else ctx.io.stdout(result.text);
   return EXIT_OK;
 }
+export default withInput(planFmtInput, planFmt);

@@ -3,6 +3,7 @@
  * into the typed inputs of src/operations/plan.ts. The command modules see only these.
  */
 import type { DeregisterPlanInput, PlanCheckInput, RegisterPlanInput } from '../operations/plan-input.js';
+import { CliError } from '../errors.js';
 import { argument, choiceOption, flagOption, stringOption, type OptionBag } from '../option-values.js';
 
 export const LINT_FORMATS = ['stylish', 'json', 'sarif'] as const;
@@ -36,4 +37,16 @@ export function planRegistryInput(args: readonly string[], options: OptionBag): 
   const name = argument(args, 1, 'name');
   if (action === 'register') return { action, name, path: argument(args, 2, 'path'), force: flagOption(options, 'force'), registry };
   return { action: 'deregister', name, registry };
+}
+
+export interface PlanFmtInput {
+  plan: string;
+  /** Rewrite the file in place (only when it changes). */
+  write: boolean;
+}
+
+export function planFmtInput(args: readonly string[], options: OptionBag): PlanFmtInput {
+  const [plan] = args;
+  if (plan === undefined) throw new CliError('plan fmt: missing <plan>');
+  return { plan, write: flagOption(options, 'write') };
 }

@@ -4,9 +4,11 @@ import { dirname, join, resolve } from 'node:path';
 import type { Context, Io } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
+import { withInput } from '../option-values.js';
 import { assetPath } from '../paths.js';
 import { TOUR } from '../quickstart/tour.js';
 import { makeStyle } from '../style.js';
+import { quickstartInput, type QuickstartInput } from './quickstart-inputs.js';
 
 interface StepResult {
   title: string;
@@ -17,8 +19,8 @@ interface StepResult {
 }
 
 /** `ratchet quickstart [--dir D]`: run the tour's real commands in a fresh directory and show their output. */
-export default async function quickstart(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const dir = await prepareDirectory(ctx, typeof options.dir === 'string' ? options.dir : undefined);
+async function quickstart(ctx: Context, input: QuickstartInput): Promise<number> {
+  const dir = await prepareDirectory(ctx, input.dir);
   const style = makeStyle(ctx.color);
   const { run } = await import('../main.js');
   ctx.out(style.bold(`Ratchet quickstart in ${dir}`));
@@ -71,6 +73,7 @@ export default async function quickstart(ctx: Context, _args: string[], options:
   ctx.out('Next: `ratchet init` in your own repository, then `ratchet --help`.');
   return EXIT_OK;
 }
+export default withInput(quickstartInput, quickstart);
 
 async function prepareDirectory(ctx: Context, requested: string | undefined): Promise<string> {
   if (requested === undefined) return mkdtemp(join(tmpdir(), 'ratchet-quickstart-'));

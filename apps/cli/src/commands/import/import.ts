@@ -11,10 +11,12 @@ import { readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
+import { withInput } from '../../option-values.js';
 import { versioned } from '../../output/json-output.js';
 import { resolvePath } from '../../paths.js';
 import { DEFAULT_FILE } from '../memory/shared.js';
 import { inspectClaudeOrchestration, inspectFrontalCortex, inspectFtl, inspectJixo, inspectJules, problemOf } from './inspect.js';
+import { importInput, type ImportInput } from './inputs.js';
 import { detectSystems, exists, SYSTEMS, type Conversion, type Ignored, type System, type SystemReport } from './layouts.js';
 
 const STATE_DIR = '.ratchet';
@@ -90,20 +92,15 @@ function globOf(paths: readonly string[]): string {
   return common.length === 0 ? tail : `${common.join('/')}/${tail}`;
 }
 
-export default async function importCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
-  const [which, dirArg] = args;
-  if (which === undefined || !(which === 'auto' || (SYSTEMS as readonly string[]).includes(which))) {
-    throw new CliError(`import: unknown system ${JSON.stringify(which ?? '')} (expected one of ${[...SYSTEMS, 'auto'].join(', ')})`);
-  }
+async function importCommand(ctx: Context, { system: which, dir: dirArg, write }: ImportInput): Promise<number> {
   const root = resolvePath(ctx, dirArg ?? '.');
   if ((await exists(root)) !== 'dir') throw new CliError(`import: ${dirArg ?? '.'} is not a directory`, { file: dirArg ?? '.' });
-  const systems = which === 'auto' ? await detectSystems(root) : [which as System];
+  const systems = which === 'auto' ? await detectSystems(root) : [which];
   const reports: SystemReport[] = [];
   for (const s of systems) reports.push(await inspect(s, root));
   const shownDir = relative(ctx.cwd, root) || '.';
   const problems = reports.flatMap((r) => r.problems);
   const nothing = reports.every((r) => r.found.length === 0);
-  const write = options.write === true;
   if (problems.length === 0 && write) for (const r of reports) for (const c of r.convert) await convert(root, c, Date.now(), r.notes);
   const refused = reports.flatMap((r) => r.convert.filter((c) => c.status === 'refused'));
   const code = problems.length > 0 || nothing ? EXIT_USAGE : refused.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
@@ -124,3 +121,4 @@ export default async function importCommand(ctx: Context, args: string[], option
   if (problems.length > 0 && write) ctx.io.stderr('nothing written: fix the files above first\n');
   return code;
 }
+export default withInput(importInput, importCommand);

@@ -2,27 +2,13 @@ import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { withInput } from '../../option-values.js';
 import { versioned } from '../../output/json-output.js';
 import { assetPath } from '../../paths.js';
 import { startDashboard } from '../../serve/dashboard.js';
 import { isLoopback } from '../../serve/server.js';
 import { storageOf } from '../../storage.js';
-import { DEFAULT_PORT } from './register.js';
-
-function portOf(value: unknown): number {
-  if (value === undefined) return DEFAULT_PORT;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const n = Number(text);
-  if (!/^\d{1,5}$/.test(text) || n > 65535) throw new CliError(`--port ${JSON.stringify(text)}: expected a port number from 0 to 65535 (0: any free port)`, { code: 'bad-port' });
-  return n;
-}
-
-function hostOf(value: unknown): string {
-  if (value === undefined) return '127.0.0.1';
-  const host = typeof value === 'string' ? value.trim() : '';
-  if (host === '' || /[\s/@?#]/.test(host)) throw new CliError(`--host ${JSON.stringify(value)}: expected an address or host name (127.0.0.1, ::1, 0.0.0.0, a name)`, { code: 'bad-host' });
-  return host.replace(/^\[(.*)\]$/, '$1');
-}
+import { serveInput, type ServeInput } from './inputs.js';
 
 /** Resolves on the first SIGINT or SIGTERM (and stops listening for them). */
 function untilSignal(): Promise<NodeJS.Signals> {
@@ -38,9 +24,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /** `ratchet serve`: the dashboard, until a signal. */
-export default async function serve(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const port = portOf(options.port);
-  const host = hostOf(options.host);
+async function serve(ctx: Context, { port, host }: ServeInput): Promise<number> {
   const assetsDir = assetPath('serve');
   if (!existsSync(`${assetsDir}/index.html`)) throw new CliError(`the dashboard's page is missing from this installation (${assetsDir}); reinstall @ratchet/cli, or run \`pnpm build\` in a checkout`, { code: 'missing-assets', exitCode: 70 });
   const backend = await storageOf(ctx);
@@ -68,3 +52,4 @@ export default async function serve(ctx: Context, _args: string[], options: Reco
   await dashboard.close();
   return EXIT_OK;
 }
+export default withInput(serveInput, serve);

@@ -2,15 +2,17 @@ import { EXPORT_FORMAT, exportStore, writeFileAtomic } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { displayPath, resolvePath } from '../../paths.js';
+import { withInput } from '../../option-values.js';
 import { checkOwnedOutput, type OutputRule } from '../../owned-output.js';
 import { storageOf } from '../../storage.js';
+import { storeExportInput, type StoreExportInput } from './inputs.js';
 
 /** An export file: JSON Lines whose first line is the export header; an earlier export may be replaced. */
 const EXPORT_FILE: OutputRule = { flag: '--out', what: 'a store export (JSON Lines)', extensions: ['.jsonl', '.ndjson'], ownedIf: (head) => head.replace(/^\uFEFF/, '').startsWith(`{"type":"header","format":"${EXPORT_FORMAT}"`) };
 
 /** `ratchet store export [--out FILE]` */
-export default async function exportCommand(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const out = typeof options.out === 'string' ? resolvePath(ctx, options.out) : undefined;
+async function exportCommand(ctx: Context, input: StoreExportInput): Promise<number> {
+  const out = input.out === undefined ? undefined : resolvePath(ctx, input.out);
   // Checked before the backend opens: a refused path writes nothing and costs no connection.
   if (out !== undefined) checkOwnedOutput(ctx, out, EXPORT_FILE);
   const backend = await storageOf(ctx);
@@ -31,3 +33,4 @@ export default async function exportCommand(ctx: Context, _args: string[], optio
   }
   return EXIT_OK;
 }
+export default withInput(storeExportInput, exportCommand);

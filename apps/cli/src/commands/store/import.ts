@@ -3,9 +3,11 @@ import { protectedEntry } from '../../protected-paths.js';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { withInput } from '../../option-values.js';
 import { displayPath, resolvePath } from '../../paths.js';
 import { readStdinLimited } from '../../stdin.js';
 import { storageOf } from '../../storage.js';
+import { storeImportInput, type StoreImportInput } from './inputs.js';
 
 /** An export is every document of a project: allow far more than one document's limit. */
 const MAX_EXPORT_BYTES = 1024 * 1024 * 1024;
@@ -26,9 +28,7 @@ function checkStateKeys(records: readonly ExportRecord[], shown: string): void {
 }
 
 /** `ratchet store import FILE` */
-export default async function importCommand(ctx: Context, args: string[]): Promise<number> {
-  const [file] = args;
-  if (file === undefined) throw new CliError('import needs the export file (or "-" for standard input)');
+async function importCommand(ctx: Context, { file }: StoreImportInput): Promise<number> {
   let text: string;
   let shown: string;
   if (file === '-') {
@@ -48,3 +48,4 @@ export default async function importCommand(ctx: Context, args: string[]): Promi
   else ctx.out(`imported ${counts.documents} documents, ${counts.logEntries} log entries, ${counts.queueItems} queue items into ${backend.kind} ${backend.location}`);
   return EXIT_OK;
 }
+export default withInput(storeImportInput, importCommand);
