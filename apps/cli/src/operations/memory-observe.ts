@@ -54,7 +54,7 @@ async function objectiveOf(ctx: Context, id: string | undefined, opts: CampaignO
 }
 
 export async function observeCampaign(ctx: Context, input: MemoryObserveInput): Promise<MemoryObserved> {
-  const file = memoryFile(ctx, { file: input.file });
+  const file = memoryFile(ctx, input.file);
   const { campaign } = input;
   const timeoutMs = input.timeoutMs === undefined ? undefined : checkedNumber(input.timeoutMs, String(input.timeoutMs), '--timeout-ms', { min: 100, max: 3_600_000, integer: true });
   const campaignOptions = (): Promise<CampaignOptions> => campaignOptionsWithBackend(ctx, { workspaceDir: input.workspaceDir });
