@@ -68,7 +68,7 @@ export const DEFAULT_HEARTBEAT_LEASE_MS = 15 * 60_000;
 /** Start a campaign (one active campaign per project). */
 export async function createCampaignOp(ctx: Context, input: CreateCampaignInput): Promise<Campaign> {
   const { framework } = input;
-  return guard(ctx, async () => createCampaign(ctx.cwd, input.objective, { ...(await campaignOptionsWithBackend(ctx, {})), ...(framework === undefined ? {} : { framework }) }));
+  return guard(ctx, async () => createCampaign(ctx.cwd, input.objective, { ...(await campaignOptionsWithBackend(ctx)), ...(framework === undefined ? {} : { framework }) }));
 }
 
 export function createCampaignResult(_ctx: Context, campaign: Campaign): OperationResult {
@@ -105,7 +105,7 @@ export async function addCampaignTasks(ctx: Context, input: AddTasksInput): Prom
     value = parseJson(text, { path: shown });
   }
   // The claim queue learns of the newly ready tasks with the add (leased claims take them from there).
-  const opts = await campaignOptionsWithBackend(ctx, {});
+  const opts = await campaignOptionsWithBackend(ctx);
   try {
     const { campaign, added } = await guard(ctx, () => addTasks(ctx.cwd, value, { ...opts, text, source: shown }));
     return { kind: 'added', campaign, added, waves: waves(campaign.tasks).length };
@@ -142,7 +142,7 @@ export type ReadyOutcome =
 /** The ready tasks, or with `claim` the first of them taken atomically for that runner. */
 export async function campaignReady(ctx: Context, input: CampaignReadyInput): Promise<ReadyOutcome> {
   const leaseMs = leaseOption(input.lease);
-  const opts = await campaignOptionsWithBackend(ctx, {});
+  const opts = await campaignOptionsWithBackend(ctx);
   const runner = input.claim;
   if (runner === undefined) {
     // Tasks whose lease expired are ready again: the overlay shows them as pending.
@@ -177,7 +177,7 @@ export type HeartbeatOutcome = Awaited<ReturnType<typeof heartbeatClaims>> & { r
 export async function heartbeat(ctx: Context, input: HeartbeatInput): Promise<HeartbeatOutcome> {
   const { runner } = input;
   const leaseMs = leaseOption(input.lease) ?? DEFAULT_HEARTBEAT_LEASE_MS;
-  const opts = await campaignOptionsWithBackend(ctx, {});
+  const opts = await campaignOptionsWithBackend(ctx);
   return { runner, ...(await guard(ctx, () => heartbeatClaims(ctx.cwd, runner, leaseMs, opts))) };
 }
 
@@ -200,7 +200,7 @@ export async function updateCampaignTask(ctx: Context, input: UpdateTaskInput): 
   if (asUser && pinnedActor(ctx) === 'agent') {
     throw new CliError('--as user is refused: this environment sets RATCHET_ACTOR=agent (an agent cannot override a claim; the user runs this from their own shell)', { code: 'actor-pinned' });
   }
-  const opts = await campaignOptionsWithBackend(ctx, {});
+  const opts = await campaignOptionsWithBackend(ctx);
   return guard(ctx, () => updateTask(ctx.cwd, seq, input.status, { ...opts, ...(reason === undefined ? {} : { reason }), ...(runner === undefined ? {} : { runner }), ...(asUser ? { asUser } : {}) }));
 }
 
@@ -217,7 +217,7 @@ export type CampaignStatusOutcome = Awaited<ReturnType<typeof readCampaignWithCl
 
 /** The campaign as the claim queue sees it now (an expired lease reads as pending). */
 export async function campaignStatus(ctx: Context, _input: CampaignInput): Promise<CampaignStatusOutcome> {
-  const opts = await campaignOptionsWithBackend(ctx, {});
+  const opts = await campaignOptionsWithBackend(ctx);
   const { campaign, claims } = await guard(ctx, () => readCampaignWithClaims(ctx.cwd, opts));
   return { campaign, claims, summary: summarize(campaign), lostAttempts: campaign.tasks.flatMap((t) => (t.lostAttempts ?? []).map((l) => ({ seq: t.seq, ...l }))) };
 }
@@ -232,7 +232,7 @@ export type CascadeOutcome = Awaited<ReturnType<typeof readCascade>>;
 
 /** The campaign state with ready, pending, complete, blocked and transitively unreachable tasks. */
 export async function cascadeStatus(ctx: Context, _input: CampaignInput): Promise<CascadeOutcome> {
-  return guard(ctx, async () => readCascade(ctx.cwd, await campaignOptionsWithBackend(ctx, {})));
+  return guard(ctx, async () => readCascade(ctx.cwd, await campaignOptionsWithBackend(ctx)));
 }
 
 export function cascadeStatusResult(_ctx: Context, status: CascadeOutcome): OperationResult {
@@ -248,7 +248,7 @@ export interface WavesOutcome {
 
 /** The parallel layers of the task graph. */
 export async function campaignWaves(ctx: Context, _input: CampaignInput): Promise<WavesOutcome> {
-  const campaign = await guard(ctx, async () => readCampaign(ctx.cwd, await campaignOptionsWithBackend(ctx, {})));
+  const campaign = await guard(ctx, async () => readCampaign(ctx.cwd, await campaignOptionsWithBackend(ctx)));
   return { campaign, waves: waves(campaign.tasks) };
 }
 
@@ -262,7 +262,7 @@ export type PropagateOutcome = Awaited<ReturnType<typeof propagate>>;
 
 /** Block every task below a blocked one (to a fixpoint). */
 export async function propagateBlocks(ctx: Context, _input: CampaignInput): Promise<PropagateOutcome> {
-  return guard(ctx, async () => propagate(ctx.cwd, await campaignOptionsWithBackend(ctx, {})));
+  return guard(ctx, async () => propagate(ctx.cwd, await campaignOptionsWithBackend(ctx)));
 }
 
 export function propagateBlocksResult(_ctx: Context, changed: PropagateOutcome): OperationResult {
@@ -274,8 +274,8 @@ export function propagateBlocksResult(_ctx: Context, changed: PropagateOutcome):
 /** The campaign's phase and log, after firing `explored` when asked. */
 export async function campaignPhase(ctx: Context, input: CampaignPhaseInput): Promise<Campaign> {
   const { reason } = input;
-  if (input.event === 'explored') return guard(ctx, async () => advancePhase(ctx.cwd, 'explored', { ...(await campaignOptionsWithBackend(ctx, {})), ...(reason === undefined ? {} : { reason }) }));
-  return guard(ctx, async () => readCampaign(ctx.cwd, await campaignOptionsWithBackend(ctx, {})));
+  if (input.event === 'explored') return guard(ctx, async () => advancePhase(ctx.cwd, 'explored', { ...(await campaignOptionsWithBackend(ctx)), ...(reason === undefined ? {} : { reason }) }));
+  return guard(ctx, async () => readCampaign(ctx.cwd, await campaignOptionsWithBackend(ctx)));
 }
 
 export function campaignPhaseResult(_ctx: Context, campaign: Campaign): OperationResult {
@@ -290,7 +290,7 @@ export type CompleteCampaignOutcome = Awaited<ReturnType<typeof completeCampaign
 export async function completeCampaignOp(ctx: Context, input: CompleteCampaignInput): Promise<CompleteCampaignOutcome> {
   const { skipObserve } = input;
   return guard(ctx, async () =>
-    completeCampaign(ctx.cwd, { ...(await campaignOptionsWithBackend(ctx, { workspaceDir: input.workspaceDir })), force: input.force === true, ...(skipObserve === undefined ? {} : { skipObserve }) }),
+    completeCampaign(ctx.cwd, { ...(await campaignOptionsWithBackend(ctx, input.workspaceDir)), force: input.force === true, ...(skipObserve === undefined ? {} : { skipObserve }) }),
   );
 }
 

@@ -54,10 +54,10 @@ async function objectiveOf(ctx: Context, id: string | undefined, opts: CampaignO
 }
 
 export async function observeCampaign(ctx: Context, input: MemoryObserveInput): Promise<MemoryObserved> {
-  const file = memoryFile(ctx, { file: input.file });
+  const file = memoryFile(ctx, input.file);
   const { campaign } = input;
   const timeoutMs = input.timeoutMs === undefined ? undefined : checkedNumber(input.timeoutMs, String(input.timeoutMs), '--timeout-ms', { min: 100, max: 3_600_000, integer: true });
-  const campaignOptions = (): Promise<CampaignOptions> => campaignOptionsWithBackend(ctx, { workspaceDir: input.workspaceDir });
+  const campaignOptions = (): Promise<CampaignOptions> => campaignOptionsWithBackend(ctx, input.workspaceDir);
   const found = await guard(ctx, async () => readCampaignWorkspaces(ctx.cwd, { ...(await campaignOptions()), ...(campaign === undefined ? {} : { campaign }) }));
   const records = found.workspaces.map(toObserved).filter((r) => r !== undefined);
   const campaignId = campaign ?? found.workspaces[0]?.campaign ?? 'campaign';

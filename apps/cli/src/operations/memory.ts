@@ -50,7 +50,7 @@ const inRange = (value: number | undefined, flag: string, range: NumberRange): n
 
 /** The entries relevant to `topic`, best first. Read-only unless `record`. */
 export async function queryMemory(ctx: Context, input: MemoryQueryInput): Promise<MemoryQueryFound> {
-  const file = memoryFile(ctx, { file: input.file });
+  const file = memoryFile(ctx, input.file);
   const at = now();
   const threshold = inRange(input.threshold, '--threshold', { min: 0, max: 1 }) ?? 0.25;
   const options = {
@@ -102,7 +102,7 @@ const REFUSED = new Error('refused');
 
 /** `memory add-failure`: quality gates, near-duplicate merge, caps; one locked update, nothing written on a refusal. */
 export async function addMemoryFailure(ctx: Context, input: MemoryAddFailureInput): Promise<MemoryAdded> {
-  const file = memoryFile(ctx, { file: input.file });
+  const file = memoryFile(ctx, input.file);
   const cost = checkedNumber(input.cost, String(input.cost), '--cost', { min: 0 });
   const entry = { ...addCommon(input), fix: input.fix, cost, match: input.match };
   return addEntry(ctx, 'failure', file, (draft, at) => addFailure(draft, entry, { now: at }));
@@ -110,7 +110,7 @@ export async function addMemoryFailure(ctx: Context, input: MemoryAddFailureInpu
 
 /** `memory add-pattern`: as addMemoryFailure, for something that worked. */
 export async function addMemoryPattern(ctx: Context, input: MemoryAddPatternInput): Promise<MemoryAdded> {
-  const file = memoryFile(ctx, { file: input.file });
+  const file = memoryFile(ctx, input.file);
   const saved = checkedNumber(input.saved, String(input.saved), '--saved', { min: 0 });
   const entry = { ...addCommon(input), insight: input.insight, saved };
   return addEntry(ctx, 'pattern', file, (draft, at) => addPattern(draft, entry, { now: at }));
@@ -154,7 +154,7 @@ export interface MemoryFeedbackGiven {
 
 /** `memory feedback`: whether a remembered entry helped. */
 export async function giveMemoryFeedback(ctx: Context, input: MemoryFeedbackInput): Promise<MemoryFeedbackGiven> {
-  const file = memoryFile(ctx, { file: input.file });
+  const file = memoryFile(ctx, input.file);
   const at = now();
   let entry: Entry | undefined;
   await withMemoryErrors(file.shown, async () => (await projectMemory(ctx, file.path)).update((draft) => void (entry = giveFeedback(draft, input.name, input.outcome, at))));
@@ -173,7 +173,7 @@ export interface MemoryLinked extends Omit<MemoryLinkInput, 'file'> {
 
 /** `memory link`: a typed edge between two entries (its inverse at the other end). */
 export async function linkMemory(ctx: Context, input: MemoryLinkInput): Promise<MemoryLinked> {
-  const file = memoryFile(ctx, { file: input.file });
+  const file = memoryFile(ctx, input.file);
   await withMemoryErrors(file.shown, async () => (await projectMemory(ctx, file.path)).update((draft) => linkEntries(draft, input.from, input.to, input.type)));
   return { file, from: input.from, to: input.to, type: input.type };
 }
@@ -191,7 +191,7 @@ export interface MemoryPruned {
 
 /** `memory prune`: forget entries below the importance threshold and enforce the caps (a dry run writes nothing). */
 export async function pruneProjectMemory(ctx: Context, input: MemoryPruneInput): Promise<MemoryPruned> {
-  const file = memoryFile(ctx, { file: input.file });
+  const file = memoryFile(ctx, input.file);
   const minImportance = inRange(input.minImportance, '--min-importance', { min: 0 }) ?? 0.1;
   const at = now();
   const memory = await projectMemory(ctx, file.path);
@@ -217,7 +217,7 @@ export interface MemoryStatsFound {
 
 /** `memory stats`: counts, caps, feedback, relations, what prune would remove, the most important entries. */
 export async function memoryStatsOf(ctx: Context, input: MemoryStatsInput): Promise<MemoryStatsFound> {
-  const file = memoryFile(ctx, { file: input.file });
+  const file = memoryFile(ctx, input.file);
   return { file, stats: memoryStats(await (await projectMemory(ctx, file.path)).read(), now()) };
 }
 

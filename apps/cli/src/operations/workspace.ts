@@ -42,7 +42,7 @@ export interface ShownWorkspace {
 /** One campaign task's workspace: objective, delta, verify, lineage, prior knowledge. */
 export async function readWorkspace(ctx: Context, input: ShowWorkspaceInput): Promise<ShownWorkspace> {
   const seq = seqArg(input.seq);
-  return guard(ctx, async () => showWorkspace(ctx.cwd, seq, await campaignOptionsWithBackend(ctx, { workspaceDir: input.workspaceDir })));
+  return guard(ctx, async () => showWorkspace(ctx.cwd, seq, await campaignOptionsWithBackend(ctx, input.workspaceDir)));
 }
 
 export function showWorkspaceResult(ctx: Context, shown: ShownWorkspace): OperationResult {
@@ -53,7 +53,7 @@ export type WorkspaceList = Awaited<ReturnType<typeof readCampaignWorkspaces>>;
 
 /** The active campaign's workspaces, and the files skipped or unreadable. */
 export async function listWorkspaces(ctx: Context, input: WorkspacesInput): Promise<WorkspaceList> {
-  return guard(ctx, async () => readCampaignWorkspaces(ctx.cwd, await campaignOptionsWithBackend(ctx, { workspaceDir: input.workspaceDir })));
+  return guard(ctx, async () => readCampaignWorkspaces(ctx.cwd, await campaignOptionsWithBackend(ctx, input.workspaceDir)));
 }
 
 /** A file that does not parse is the user's to fix: exit 2, not "no workspaces yet" with exit 0. */
@@ -72,19 +72,18 @@ export function listWorkspacesResult(ctx: Context, list: WorkspaceList): Operati
  */
 export async function createTaskWorkspace(ctx: Context, input: CreateWorkspaceInput): Promise<ShownWorkspace> {
   const seq = seqArg(input.seq);
-  const where = { workspaceDir: input.workspaceDir };
   let priorKnowledge: PriorKnowledge | undefined;
   if (input.priorKnowledge !== undefined) priorKnowledge = await readPriorKnowledge(ctx, input.priorKnowledge);
   else if (input.memory !== false) {
     const memoryPath = resolvePath(ctx, input.memory ?? '.ratchet/memory.json');
-    const campaign = await guard(ctx, async () => readCampaign(ctx.cwd, await campaignOptionsWithBackend(ctx, where)));
+    const campaign = await guard(ctx, async () => readCampaign(ctx.cwd, await campaignOptionsWithBackend(ctx, input.workspaceDir)));
     const task = await guard(ctx, () => Promise.resolve(findTask(campaign, seq)));
     // A project without memory yet has no prior knowledge from it (on files: no memory file).
     const shared = await sharedStorageOf(ctx);
     if (shared !== undefined || existsSync(memoryPath)) priorKnowledge = await priorKnowledgeFromMemory(await projectMemory(ctx, memoryPath), taskTopic(task, campaign.objective), Date.now(), await configuredEmbedder(ctx.cwd));
   }
   const runner = input.runner === undefined ? {} : { runner: input.runner };
-  return guard(ctx, async () => createWorkspace(ctx.cwd, seq, { ...(await campaignOptionsWithBackend(ctx, where)), ...runner, ...(priorKnowledge === undefined ? {} : { priorKnowledge }) }));
+  return guard(ctx, async () => createWorkspace(ctx.cwd, seq, { ...(await campaignOptionsWithBackend(ctx, input.workspaceDir)), ...runner, ...(priorKnowledge === undefined ? {} : { priorKnowledge }) }));
 }
 
 async function readPriorKnowledge(ctx: Context, file: string): Promise<PriorKnowledge> {
@@ -129,7 +128,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 async function finishOptions(ctx: Context, input: FinishWorkspaceInput) {
   const seq = seqArg(input.seq);
   const utilized = parseUtilized(input.utilized ?? []);
-  return { seq, opts: { ...(await campaignOptionsWithBackend(ctx, { workspaceDir: input.workspaceDir })), utilized, ...(input.runner === undefined ? {} : { runner: input.runner }) } };
+  return { seq, opts: { ...(await campaignOptionsWithBackend(ctx, input.workspaceDir)), utilized, ...(input.runner === undefined ? {} : { runner: input.runner }) } };
 }
 
 /** Mark the workspace complete with what was delivered (renamed to _complete.xml). */

@@ -15,7 +15,7 @@ import {
   type UpdateTaskInput,
 } from '../../operations/campaign.js';
 import { CliError } from '../../errors.js';
-import { argument, flagOption, stringOption, type OptionBag } from '../../option-values.js';
+import { argument, choiceOption, flagOption, stringOption, type OptionBag } from '../../option-values.js';
 
 export function campaignInput(): CampaignInput {
   return {};
@@ -54,4 +54,36 @@ export function phaseInput(args: readonly string[], options: OptionBag): Campaig
 
 export function completeInput(_args: readonly string[], options: OptionBag): CompleteCampaignInput {
   return { force: flagOption(options, 'force'), skipObserve: stringOption(options, 'skipObserve'), workspaceDir: stringOption(options, 'workspaceDir') };
+}
+
+/** The formats `campaign graph` draws. */
+export const GRAPH_FORMATS = ['mermaid', 'dot'] as const;
+
+/** `campaign graph`: Mermaid (default) or Graphviz DOT. */
+export interface CampaignGraphArgs {
+  format: (typeof GRAPH_FORMATS)[number];
+}
+
+export function graphInput(_args: readonly string[], options: OptionBag): CampaignGraphArgs {
+  return { format: choiceOption(options, 'format', GRAPH_FORMATS) ?? 'mermaid' };
+}
+
+/** `campaign find-similar`: an objective (and its framework) to compare instead of the active campaign's, and the minimum score. */
+export interface FindSimilarArgs {
+  objective: string | undefined;
+  framework: string | undefined;
+  threshold: number | undefined;
+}
+
+export function findSimilarInput(_args: readonly string[], options: OptionBag): FindSimilarArgs {
+  const given = stringOption(options, 'threshold');
+  let threshold: number | undefined;
+  if (given !== undefined) {
+    threshold = Number(given);
+    if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new CliError(`--threshold must be a number from 0 to 1, got ${given}`);
+  }
+  const objective = stringOption(options, 'objective');
+  const framework = stringOption(options, 'framework');
+  if (framework !== undefined && objective === undefined) throw new CliError("--framework goes with --objective (without it the active campaign's framework is used)");
+  return { objective, framework, threshold };
 }

@@ -12,18 +12,17 @@ export function seqArg(value: string | undefined): number {
   return seq;
 }
 
-export function campaignOptions(ctx: Context, options: Record<string, unknown>): CampaignOptions {
-  const out: CampaignOptions = {};
-  if (typeof options.workspaceDir === 'string') out.workspaceDir = options.workspaceDir;
-  return out;
+/** The campaign options a command's `--workspace-dir` (where `ratchet workspace` created the workspaces) gives. */
+function campaignOptions(workspaceDir: string | undefined): CampaignOptions {
+  return workspaceDir === undefined ? {} : { workspaceDir };
 }
 
 /**
  * The campaign options plus the project's storage backend, for the commands that touch claims:
  * leased claims and heartbeats, and the writes that offer newly ready tasks to the claim queue.
  */
-export async function campaignOptionsWithBackend(ctx: Context, options: Record<string, unknown>): Promise<CampaignOptions> {
-  return { ...campaignOptions(ctx, options), backend: await storageOf(ctx) };
+export async function campaignOptionsWithBackend(ctx: Context, workspaceDir?: string): Promise<CampaignOptions> {
+  return { ...campaignOptions(workspaceDir), backend: await storageOf(ctx) };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The edge of the flow area: commander's arguments and options (register.ts defines them) parsed
  * into the typed inputs of src/operations/flows.ts. The command modules see only these.
  */
-import type { FlowBranchInput, FlowHaltInput, FlowStartInput } from '../../operations/flows.js';
+import type { FlowBranchInput, FlowHaltInput, FlowStartInput, FlowStatusInput } from '../../operations/flows.js';
 import { advanceKind } from '../../operations/flows.js';
 import { argument, flagOption, stringOption, stringsOption, type OptionBag } from '../../option-values.js';
 import { CliError } from '../../errors.js';
@@ -58,8 +58,40 @@ export function branchInput(args: readonly string[], options: OptionBag): FlowBr
   return { session: sessionInput(options), branch: argument(args, 0, 'branch') };
 }
 
-export function haltInput(_args: readonly string[], options: OptionBag): FlowHaltInput {
+/** `--reason` is required by commander; checked again so the input's type holds. */
+function reasonInput(options: OptionBag): string {
   const reason = stringOption(options, 'reason');
   if (reason === undefined) throw new CliError('missing --reason <text>');
+  return reason;
+}
+
+export function haltInput(_args: readonly string[], options: OptionBag): FlowHaltInput {
+  const reason = reasonInput(options);
+  return { session: sessionInput(options), reason };
+}
+
+export function statusInput(_args: readonly string[], options: OptionBag): FlowStatusInput {
+  return { session: stringOption(options, 'session') };
+}
+
+/** `flow resume`: the user's answers (one per clarifying question, in order) and notes. */
+export interface FlowResumeArgs {
+  session: string;
+  answers: string[];
+  notes: string[];
+}
+
+export function resumeInput(_args: readonly string[], options: OptionBag): FlowResumeArgs {
+  return { session: sessionInput(options), answers: stringsOption(options, 'answer') ?? [], notes: stringsOption(options, 'note') ?? [] };
+}
+
+/** `flow decline`: why the flow a finished session routed to is not wanted. */
+export interface FlowDeclineArgs {
+  session: string;
+  reason: string;
+}
+
+export function declineInput(_args: readonly string[], options: OptionBag): FlowDeclineArgs {
+  const reason = reasonInput(options);
   return { session: sessionInput(options), reason };
 }

@@ -114,16 +114,6 @@ export async function printView(ctx: Context, view: FlowView, schema?: OutputNam
   return result.exitCode;
 }
 
-export function sessionOf(options: Record<string, unknown>): string {
-  const session = options.session;
-  if (typeof session !== 'string') throw new CliError('missing --session <id>');
-  return session;
-}
-
-export function strings(value: unknown): string[] {
-  return (value as string[] | undefined) ?? [];
-}
-
 /** A problem as `file:line:col: reason`. */
 export function placed(file: string, err: unknown): string {
   const e = err as { reason?: string; line?: number; column?: number; message: string };

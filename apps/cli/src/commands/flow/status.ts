@@ -1,15 +1,16 @@
 import { flowStatus, surveySessions } from '@ratchet/flows';
 import type { Context } from '../../context.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
-import { flowStatusResult } from '../../operations/flows.js';
-import { stringOption } from '../../option-values.js';
+import { flowStatusResult, type FlowStatusInput } from '../../operations/flows.js';
+import { withInput } from '../../option-values.js';
+import { statusInput } from './inputs.js';
 import { guard, printSessions, printView, runnerOptions } from './project.js';
 
 /** `ratchet flow status [--session S]`: one session's current step again, or every session. */
-export default async function status(ctx: Context, _args: string[], options: Record<string, unknown>): Promise<number> {
-  const session = stringOption(options, 'session');
+async function status(ctx: Context, input: FlowStatusInput): Promise<number> {
+  const { session } = input;
   if (ctx.json) {
-    const result = await flowStatusResult(ctx, { session });
+    const result = await flowStatusResult(ctx, input);
     ctx.emitJson(result.document);
     return result.exitCode;
   }
@@ -20,3 +21,4 @@ export default async function status(ctx: Context, _args: string[], options: Rec
   else printSessions(ctx, sessions, unreadable);
   return unreadable.length === 0 ? EXIT_OK : EXIT_PROBLEMS;
 }
+export default withInput(statusInput, status);

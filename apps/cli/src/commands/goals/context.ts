@@ -37,7 +37,7 @@ export default async function context(ctx: Context, _args: string[], options: Op
 /** The memory file's query hits for the topic (none when there is no memory file yet). */
 async function relevantMemories(ctx: Context, options: Options, topic: string, now: number): Promise<ContextMemory[]> {
   // memoryFile confines the path to the project (exit 2 otherwise).
-  const file = memoryFile(ctx, { file: typeof options.memory === 'string' ? options.memory : undefined });
+  const file = memoryFile(ctx, typeof options.memory === 'string' ? options.memory : undefined);
   // No match budget: a time limit would make the result depend on the machine's speed.
   const result = new MemoryIndex(await (await projectMemory(ctx, resolve(file.path))).read()).query(topic, { now });
   return [...result.failures, ...result.patterns].map((h) => ({

@@ -1,17 +1,16 @@
 import { importFtlMemory, type FtlImportResult } from '@ratchet/memory';
 import { readJsonFile } from '@ratchet/store';
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../../exit-codes.js';
+import { withInput } from '../../option-values.js';
 import { displayPath, resolvePath } from '../../paths.js';
+import { importInput, type MemoryImportArgs } from './inputs.js';
 import { memoryFile, projectMemory, now, withMemoryErrors } from './shared.js';
 
 /** `ratchet memory import <ftl-memory.json>`: every entry through the gates and the merge; exit 1 if some were refused or skipped. */
-export default async function importCommand(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
-  const [source] = args;
-  if (source === undefined) throw new CliError('memory import: missing <file>');
-  const from = await readJsonFile(resolvePath(ctx, source));
-  const file = memoryFile(ctx, options);
+async function importCommand(ctx: Context, input: MemoryImportArgs): Promise<number> {
+  const from = await readJsonFile(resolvePath(ctx, input.source));
+  const file = memoryFile(ctx, input.file);
   const at = now();
   let result: FtlImportResult | undefined;
   await withMemoryErrors(displayPath(ctx, from.path), async () => (await projectMemory(ctx, file.path, { createParentDirs: true })).update((draft) => void (result = importFtlMemory(draft, from.value, { now: at }))));
@@ -28,3 +27,4 @@ export default async function importCommand(ctx: Context, args: string[], option
   for (const n of r.neutralised) ctx.note(`warning: ${n.kind} ${n.name} kept without its match ${JSON.stringify(n.match)} (never run): ${n.reason}`);
   return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
+export default withInput(importInput, importCommand);

@@ -1,32 +1,32 @@
-import { MemoryIndex, type Explanation, type QueryHit, type Retrieval } from '@ratchet/memory';
-import { CliError } from '../../errors.js';
+import { MemoryIndex, type Explanation, type QueryHit } from '@ratchet/memory';
 import { configuredEmbedder } from '../../memory-embedder.js';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { memoryQueryResult, queryMemory } from '../../operations/memory.js';
-import { MATCH_BUDGET, memoryFile, projectMemory, now, numberOption, stringList, truncate } from './shared.js';
+import { withInput } from '../../option-values.js';
+import { recallInput, type MemoryRecallArgs } from './inputs.js';
+import { MATCH_BUDGET, memoryFile, projectMemory, now, truncate } from './shared.js';
 import { versioned } from '../../output/json-output.js';
 
 /** `ratchet memory query|explain <topic...>`: read-only unless --record. */
-export default async function query(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
-  const [mode, ...words] = args;
-  const topic = words.join(' ');
-  const file = memoryFile(ctx, options);
+async function query(ctx: Context, input: MemoryRecallArgs): Promise<number> {
+  const { topic } = input;
+  const file = memoryFile(ctx, input.file);
   const at = now();
   const queryOptions = {
     now: at,
-    maxFailures: numberOption(options, 'failures', '--failures', { min: 0, max: 1000, integer: true }) ?? 5,
-    maxPatterns: numberOption(options, 'patterns', '--patterns', { min: 0, max: 1000, integer: true }) ?? 3,
-    threshold: numberOption(options, 'threshold', '--threshold', { min: 0, max: 1 }) ?? 0.25,
-    tags: stringList(options.tag) ?? [],
+    maxFailures: input.failures,
+    maxPatterns: input.patterns,
+    threshold: input.threshold,
+    tags: input.tags,
     matchBudget: MATCH_BUDGET,
-    retrieval: retrievalOption(options),
+    retrieval: input.retrieval,
   };
-  if (mode === 'explain') {
+  if (input.mode === 'explain') {
     const index = new MemoryIndex(await (await projectMemory(ctx, file.path)).read());
     // Only a project that configured the transformer embedder loads it (and pays for it).
     const embedder = queryOptions.retrieval === 'bm25' ? undefined : await configuredEmbedder(ctx.cwd);
-    const name = typeof options.name === 'string' ? options.name : undefined;
+    const { name } = input;
     const explainOptions = name === undefined ? queryOptions : { ...queryOptions, name };
     const explanations = embedder === undefined ? index.explain(topic, explainOptions) : await index.explainWith(embedder, topic, explainOptions);
     if (ctx.json) ctx.emitJson(versioned('memory-explain', { ok: true, file: file.shown, topic, explanations }));
@@ -42,8 +42,8 @@ export default async function query(ctx: Context, args: string[], options: Recor
     threshold: queryOptions.threshold,
     tags: queryOptions.tags,
     retrieval: queryOptions.retrieval,
-    record: options.record === true,
-    file: typeof options.file === 'string' ? options.file : undefined,
+    record: input.record,
+    file: input.file,
   });
   const { result } = found;
   for (const s of result.skipped.slice(0, 5)) ctx.note(`${file.shown}: ${s.name}: ${s.reason}`);
@@ -87,10 +87,5 @@ function printExplanation(ctx: Context, e: Explanation): void {
   ctx.out(`  = score     ${fmt(e.score)}`);
 }
 
-function retrievalOption(options: Record<string, unknown>): Retrieval {
-  const v = options.retrieval ?? 'hybrid';
-  if (v !== 'hybrid' && v !== 'bm25') throw new CliError(`--retrieval: expected hybrid or bm25, got ${JSON.stringify(v)}`, { code: 'bad-option' });
-  return v;
-}
-
 const fmt = (x: number): string => x.toFixed(4);
+export default withInput(recallInput, query);

@@ -1,16 +1,14 @@
 import { related as relatedEntries } from '@ratchet/memory';
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { memoryFile, projectMemory, numberOption, withMemoryErrors } from './shared.js';
+import { withInput } from '../../option-values.js';
+import { relatedInput, type MemoryRelatedArgs } from './inputs.js';
+import { memoryFile, projectMemory, withMemoryErrors } from './shared.js';
 
 /** `ratchet memory related <name>`: breadth-first over typed edges, weight products >= --min-weight. */
-export default async function related(ctx: Context, args: string[], options: Record<string, unknown>): Promise<number> {
-  const [name] = args;
-  if (name === undefined) throw new CliError('memory related: missing <name>');
-  const file = memoryFile(ctx, options);
-  const maxDepth = numberOption(options, 'depth', '--depth', { min: 1, max: 10, integer: true }) ?? 3;
-  const minWeight = numberOption(options, 'minWeight', '--min-weight', { min: 0 }) ?? 0.5;
+async function related(ctx: Context, input: MemoryRelatedArgs): Promise<number> {
+  const { name, maxDepth, minWeight } = input;
+  const file = memoryFile(ctx, input.file);
   const data = await (await projectMemory(ctx, file.path)).read();
   const found = await withMemoryErrors(file.shown, () => Promise.resolve(relatedEntries(data, name, { maxDepth, minWeight })));
   if (ctx.json) {
@@ -24,3 +22,4 @@ export default async function related(ctx: Context, args: string[], options: Rec
   }
   return EXIT_OK;
 }
+export default withInput(relatedInput, related);

@@ -8,9 +8,9 @@ import { sharedStorageOf, storageKey } from '../../storage.js';
 
 export const DEFAULT_FILE = '.ratchet/memory.json';
 
-/** The memory file: inside the project (--cwd), symbolic links followed, or refused (exit 2). */
-export function memoryFile(ctx: Context, options: Record<string, unknown>): { path: string; shown: string } {
-  const given = typeof options.file === 'string' ? options.file : DEFAULT_FILE;
+/** The memory file (`--file`, default .ratchet/memory.json): inside the project (--cwd), symbolic links followed, or refused (exit 2). */
+export function memoryFile(ctx: Context, file: string | undefined): { path: string; shown: string } {
+  const given = file ?? DEFAULT_FILE;
   let path: string;
   try {
     path = resolveInsideRoot(ctx.cwd, given, { allowAbsolute: true });
@@ -42,10 +42,10 @@ export function now(): number {
  */
 export const MATCH_BUDGET = { ms: 200, clock: (): number => performance.now() };
 
-export function numberOption(options: Record<string, unknown>, key: string, flag: string, range: NumberRange = {}): number | undefined {
-  const raw = options[key];
-  if (raw === undefined) return undefined;
-  const text = (typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '').trim();
+/** A number option's text (`--depth 3`) as a number in its range, or undefined when not given; blank or not a number is the usage error naming `flag`. */
+export function numberOption(given: string | undefined, flag: string, range: NumberRange = {}): number | undefined {
+  if (given === undefined) return undefined;
+  const text = given.trim();
   return checkedNumber(text === '' ? NaN : Number(text), text, flag, range);
 }
 
@@ -62,11 +62,6 @@ export function checkedNumber(value: number, text: string, flag: string, { min =
     throw new CliError(`${flag} must be ${integer ? 'an integer' : 'a number'} ${range}, got ${JSON.stringify(text)}`, { code: 'bad-option' });
   }
   return value;
-}
-
-export function stringList(value: unknown): string[] | undefined {
-  if (value === undefined) return undefined;
-  return (Array.isArray(value) ? value : [value]).map(String);
 }
 
 /** Library refusals become CLI errors naming the memory file (exit 2). */
