@@ -52,7 +52,7 @@ describe('campaign graph, find-similar: the parse functions', () => {
   });
 
   test('hostile values: __proto__, huge, negative, CRLF inside', () => {
-    for (const t of ['__proto__', '1e999', '-0.1', '1.0000001', 'NaN', 'Infinity', '0.5\r\n0.6']) {
+    for (const t of ['__proto__', '1e999', '-0.1', '1.0000001', 'NaN', 'Infinity', '0.5\r\n0.6', '', '  ']) {
       expect(usage(() => findSimilarInput([], { threshold: t }))).toBe(`--threshold must be a number from 0 to 1, got ${t}`);
     }
     expect(usage(() => graphInput([], { format: '__proto__' }))).toBe('--format must be one of mermaid, dot');

@@ -79,7 +79,8 @@ export function findSimilarInput(_args: readonly string[], options: OptionBag): 
   const given = stringOption(options, 'threshold');
   let threshold: number | undefined;
   if (given !== undefined) {
-    threshold = Number(given);
+    // Number('') and Number('  ') are 0: a blank threshold is not a number either.
+    threshold = given.trim() === '' ? Number.NaN : Number(given);
     if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new CliError(`--threshold must be a number from 0 to 1, got ${given}`);
   }
   const objective = stringOption(options, 'objective');
