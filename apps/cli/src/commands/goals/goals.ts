@@ -4,7 +4,6 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { addGoal, goalProgress, goalSavedResult, listGoals, listGoalsResult, type GoalSaved, type ListGoalsInput } from '../../operations/goals-goals.js';
 import type { GoalsLocation } from '../../operations/goals-input.js';
-import { goalsPlace } from '../../operations/goals-place.js';
 import { stringOption, type OptionBag } from '../../option-values.js';
 import { addGoalInput, expectedVersionInput, goalProgressInput, listGoalsInput, locationInput } from './goals-inputs.js';
 import { actorOf, intOption, mapErrors, openState } from './shared.js';
@@ -37,7 +36,7 @@ function saved(ctx: Context, r: GoalSaved, added: boolean): number {
 }
 
 async function history(ctx: Context, location: GoalsLocation, since: number): Promise<number> {
-  const store = await openState(ctx, goalsPlace(location));
+  const store = await openState(ctx, location);
   return mapErrors(ctx, async () => {
     const entries = await store.history(since);
     const summaries = (await store.summaries()).filter((s) => s.to_version > since);
@@ -50,9 +49,8 @@ async function history(ctx: Context, location: GoalsLocation, since: number): Pr
 }
 
 async function revert(ctx: Context, location: GoalsLocation, expected: number | undefined, to: number | undefined): Promise<number> {
-  const place = goalsPlace(location);
-  const store = await openState(ctx, place);
-  const meta = { actor: actorOf(ctx, place), expected_version: expected };
+  const store = await openState(ctx, location);
+  const meta = { actor: actorOf(ctx, location), expected_version: expected };
   return mapErrors(ctx, async () => {
     if (to === undefined) throw new CliError('goals revert: missing <version>');
     const r = await store.revert(to, meta);
