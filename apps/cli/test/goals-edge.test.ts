@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compactInput, contextInput, shareInput, statsInput, traceReadInput, turnAssessInput, turnCommitInput } from '../src/commands/goals/goals-inputs.js';
+import { compactInput, contextInput, historyInput, revertInput, shareInput, statsInput, traceReadInput, turnAssessInput, turnCommitInput } from '../src/commands/goals/goals-inputs.js';
 import { proposalsInput, questionListInput, scratchListInput, storyListInput } from '../src/commands/goals/notes-inputs.js';
 import type { Io } from '../src/context.js';
 import { CliError } from '../src/errors.js';
@@ -50,6 +50,9 @@ describe('the goals edge: a wrong kind in the option bag is a usage error naming
     ['goals context --as', () => contextInput([], { as: 'root' }), '--as must be one of agent, user'],
     ['goals compact --keep', () => compactInput([], { keep: 5 }), '--keep takes a value'],
     ['goals compact --before', () => compactInput([], { before: 'soon\r\n' }), '--before soon\r\n: not an ISO 8601 time'],
+    ['goals history --since', () => historyInput([], { since: '-1' }), '--since must be an integer >= 0, got "-1"'],
+    ['goals revert <version>', () => revertInput(['1e400'], {}), 'version must be an integer >= 0, got "1e400"'],
+    ['goals revert --expected-version', () => revertInput(['1'], { expectedVersion: ['1'] }), '--expected-version takes a value'],
     ['actions stats --since', () => statsInput([], { since: {} }), '--since takes a value'],
     ['actions stats --now', () => statsInput([], { now: false }), '--now takes a value'],
     ['turn assess --owner', () => turnAssessInput([], { owner: 'robot' }), '--owner must be one of agent, user'],

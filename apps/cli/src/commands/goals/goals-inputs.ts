@@ -150,6 +150,25 @@ export function goalProgressInput(args: readonly string[], options: OptionBag): 
   };
 }
 
+/** `goals history`: the audit trail after version `since` (default 0). */
+export interface HistoryInput extends GoalsLocation {
+  since: number;
+}
+
+export function historyInput(_args: readonly string[], options: OptionBag): HistoryInput {
+  return { ...locationInput(options), since: intOption(stringOption(options, 'since'), '--since') ?? 0 };
+}
+
+/** `goals revert <version>`: a new version as the state was at `to`. */
+export interface RevertInput extends GoalsLocation, Versioned {
+  to: number;
+}
+
+export function revertInput(args: readonly string[], options: OptionBag): RevertInput {
+  if (args[0] === undefined) throw new CliError('goals revert: missing <version>');
+  return { ...locationInput(options), expectedVersion: expectedVersionInput(options), to: intOption(args[0], 'version')! };
+}
+
 /** `goals plan start`'s options (the plan itself, a file or standard input, is read by the command). */
 export function startPlanInput(options: OptionBag): StartPlanInput {
   return { ...locationInput(options), ...traceInput(options), expectedVersion: expectedVersionInput(options), id: stringOption(options, 'id'), goal: stringOption(options, 'goal'), turn: stringOption(options, 'turn') };
