@@ -10,8 +10,7 @@ import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { versioned } from '../output/json-output.js';
-import type { AddActionInput, ChangeActionInput, ListActionsInput, UpdateActionInput } from './goals-input.js';
-import { goalsPlace, plainRecord } from './goals-place.js';
+import type { AddActionInput, ChangeActionInput, ListActionsInput, UpdateActionInput, GoalsPlace } from './goals-input.js';
 import type { OperationResult } from './invoke.js';
 
 export type { AddActionInput, ChangeActionInput, ListActionsInput, UpdateActionInput } from './goals-input.js';
@@ -40,7 +39,7 @@ async function shared() {
 /** Pending actions in assessment order, then (with `all` or a status filter) the finished ones. */
 export async function listActions(ctx: Context, input: ListActionsInput): Promise<ActionList> {
   const { loadRegistryFor, mapErrors, openState } = await shared();
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   return mapErrors(ctx, async () => {
     const registry = await loadRegistryFor(ctx, place);
     const state = await (await openState(ctx, place)).read();
@@ -62,7 +61,7 @@ export function listActionsResult(list: ActionList): OperationResult {
 /** The registry, the state and what every action mutation is judged with (actor, version, trusted registry). */
 async function writing(ctx: Context, input: AddActionInput | UpdateActionInput | ChangeActionInput) {
   const { actorOf, loadRegistryFor, openState, registryFileOf } = await shared();
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   const registry = await loadRegistryFor(ctx, place);
   const store = await openState(ctx, place);
   return { registry, store, meta: { actor: actorOf(ctx, place), expected_version: input.expectedVersion, registry: registryFileOf(ctx, place, registry) } };
@@ -133,4 +132,11 @@ export async function changeAction(ctx: Context, input: ChangeActionInput): Prom
 
 export function changeActionResult(r: ActionChanged): OperationResult {
   return { exitCode: EXIT_OK, document: { ok: true, version: r.version, action: r.action } };
+}
+
+/** A null-prototype copy of a key=value map: a `__proto__` key stays a key (the library decides whether it is allowed). */
+function plainRecord(values: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const [key, value] of Object.entries(values ?? {})) out[key] = value;
+  return out;
 }

@@ -7,8 +7,7 @@ import { updateProgress, upsertGoal, type Goal } from '@ratchet/goals';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK } from '../exit-codes.js';
-import type { AddGoalInput, GoalProgressInput, GoalStatusName, ListGoalsInput } from './goals-input.js';
-import { goalsPlace } from './goals-place.js';
+import type { AddGoalInput, GoalProgressInput, GoalStatusName, ListGoalsInput, GoalsPlace } from './goals-input.js';
 import type { OperationResult } from './invoke.js';
 
 export type { AddGoalInput, GoalProgressInput, ListGoalsInput } from './goals-input.js';
@@ -32,7 +31,7 @@ export interface GoalSaved {
 /** Active and proposed goals (every goal with `all`), highest priority first, then by id. */
 export async function listGoals(ctx: Context, input: ListGoalsInput): Promise<GoalList> {
   const { mapErrors, openState } = await import('../commands/goals/shared.js');
-  const store = await openState(ctx, goalsPlace(input));
+  const store = await openState(ctx, input);
   return mapErrors(ctx, async () => {
     const state = await store.read();
     const goals = state.goals.filter((g) => input.all === true || g.status === 'active' || g.status === 'proposed').sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : 1));
@@ -61,7 +60,7 @@ function metricsOf(values: Readonly<Record<string, number>> | undefined): Record
 /** Add a goal, or change only the fields given of the goal `id` names (the other metrics and horizon half kept). */
 export async function addGoal(ctx: Context, input: AddGoalInput): Promise<GoalSaved> {
   const { actorOf, mapErrors, openState } = await import('../commands/goals/shared.js');
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   const store = await openState(ctx, place);
   const meta = { actor: actorOf(ctx, place), expected_version: input.expectedVersion };
   return mapErrors(ctx, async () => {
@@ -89,7 +88,7 @@ export async function addGoal(ctx: Context, input: AddGoalInput): Promise<GoalSa
 /** Set (`set`) or add (`delta`) progress on a goal, with evidence; at least one of the three. */
 export async function goalProgress(ctx: Context, input: GoalProgressInput): Promise<GoalSaved> {
   const { actorOf, mapErrors, openState } = await import('../commands/goals/shared.js');
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   const store = await openState(ctx, place);
   const meta = { actor: actorOf(ctx, place), expected_version: input.expectedVersion };
   return mapErrors(ctx, async () => {

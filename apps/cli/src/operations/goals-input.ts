@@ -125,6 +125,16 @@ export interface TraceLocation {
   now?: string | undefined;
 }
 
+/**
+ * What the goals commands' shared helpers read (commands/goals/shared.ts, trace-log.ts): where the
+ * state, registry and turn trace are, who acts, the clock, and the turn a recording goes to. Every
+ * operation input that extends GoalsLocation or TraceLocation is one, and is passed as it is.
+ */
+export interface GoalsPlace extends GoalsLocation, TraceLocation {
+  /** The turn recorded into (default: $RATCHET_TURN, else the turn started last). */
+  turn?: string | undefined;
+}
+
 /** `turn commit`: a turn's deltas, applied once (a replay of the same turn_id changes nothing). */
 export interface CommitTurnInput extends GoalsLocation, TraceLocation, Versioned {
   /** The commit document: {turn_id, expected_version?, progress, new_actions, completed_actions, story_updates}. */

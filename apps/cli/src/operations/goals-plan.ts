@@ -11,8 +11,7 @@ import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
 import { displayPath } from '../paths.js';
-import type { PlanStepInput, StartPlanInput } from './goals-input.js';
-import { goalsPlace } from './goals-place.js';
+import type { PlanStepInput, StartPlanInput, GoalsPlace } from './goals-input.js';
 import type { OperationResult } from './invoke.js';
 
 export type { PlanStepInput, StartPlanInput } from './goals-input.js';
@@ -47,7 +46,7 @@ export async function startPlanRun(ctx: Context, input: StartPlanInput): Promise
   if (!parsed.ok) return { started: false, shown, parsed };
   const { actorOf, clockOf, mapErrors, openState } = await import('../commands/goals/shared.js');
   const { tracePlanStart } = await import('../commands/goals/trace-plan.js');
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   return mapErrors(ctx, async () => {
     const r = await (await openState(ctx, place)).mutate({ actor: actorOf(ctx, place), expected_version: input.expectedVersion, op: 'plan.start' }, (tx) =>
       startPlan(tx, { plan: parsed, digest: planDigest(text), source: shown, id: input.id, goal_id: input.goal, turn_id: input.turn }),
@@ -77,7 +76,7 @@ export async function stepPlan(ctx: Context, input: PlanStepInput): Promise<Plan
   const { tracePlanStep } = await import('../commands/goals/trace-plan.js');
   const { plan: planId, step: number, event } = input;
   if (!Number.isSafeInteger(number) || number < 1) throw new CliError(`<step> must be an integer >= 1, got ${JSON.stringify(number)}`);
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   const evidence = [...(input.evidence ?? [])];
   return mapErrors(ctx, async () => {
     const r = await (await openState(ctx, place)).mutate({ actor: actorOf(ctx, place), expected_version: input.expectedVersion, op: `plan.step.${event}` }, (tx) =>

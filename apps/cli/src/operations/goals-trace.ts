@@ -9,8 +9,7 @@ import { parseJson } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK, EXIT_PROBLEMS } from '../exit-codes.js';
-import type { EndSpanInput, EndTurnInput, EventKindName, StartSpanInput, StartTurnInput, TraceBudgetsInput, TraceEventInput } from './goals-input.js';
-import { goalsPlace } from './goals-place.js';
+import type { EndSpanInput, EndTurnInput, EventKindName, StartSpanInput, StartTurnInput, TraceBudgetsInput, TraceEventInput, GoalsPlace } from './goals-input.js';
 import type { OperationResult } from './invoke.js';
 
 export type { EndSpanInput, EndTurnInput, StartSpanInput, StartTurnInput, TraceEventInput } from './goals-input.js';
@@ -53,7 +52,7 @@ export interface Recorded {
 /** Start a turn's trace under the registry in use now (pinned, and refused unless a user approved it for the agent). */
 export async function startTurnTrace(ctx: Context, input: StartTurnInput): Promise<Recorded> {
   const h = await traceHelpers();
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   return h.mapTraceErrors(ctx, async () => {
     const now = h.clockOf(place)();
     const config = await h.traceConfigOf(ctx, place);
@@ -75,7 +74,7 @@ export async function startTurnTrace(ctx: Context, input: StartTurnInput): Promi
 /** End a turn: spans still open end as errors; a summary adds a Summary event. */
 export async function endTurnTrace(ctx: Context, input: EndTurnInput): Promise<Recorded> {
   const h = await traceHelpers();
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   return h.mapTraceErrors(ctx, async () => {
     const now = h.clockOf(place)();
     const result = await endTurn(await h.openTraces(ctx, place), h.turnOf(ctx, {}, input.turn), now, input.summary);
@@ -87,7 +86,7 @@ export async function endTurnTrace(ctx: Context, input: EndTurnInput): Promise<R
 /** A span of work starting in the turn. */
 export async function startTraceSpan(ctx: Context, input: StartSpanInput): Promise<Recorded> {
   const h = await traceHelpers();
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   return h.mapTraceErrors(ctx, async () => {
     const now = h.clockOf(place)();
     const budgets = budgetsOf(input);
@@ -101,7 +100,7 @@ export async function startTraceSpan(ctx: Context, input: StartSpanInput): Promi
 /** An open span ending, with what it used. */
 export async function endTraceSpan(ctx: Context, input: EndSpanInput): Promise<Recorded> {
   const h = await traceHelpers();
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   return h.mapTraceErrors(ctx, async () => {
     const now = h.clockOf(place)();
     const result = await endSpan(await h.openTraces(ctx, place), h.turnOf(ctx, place), { span_id: input.span, status: input.status ?? 'ok', tokens: count(input.tokens, '--tokens'), tools: count(input.tools, '--tools') }, now);
@@ -113,7 +112,7 @@ export async function endTraceSpan(ctx: Context, input: EndSpanInput): Promise<R
 /** An event in the turn, in an open span with `span`. */
 export async function addTraceEvent(ctx: Context, input: TraceEventInput): Promise<Recorded> {
   const h = await traceHelpers();
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   return h.mapTraceErrors(ctx, async () => {
     const now = h.clockOf(place)();
     if (!(EVENT_KIND_NAMES as readonly string[]).includes(input.kind)) throw new CliError(`turn trace event: <kind> is one of ${EVENT_KIND_NAMES.join(', ')}, not ${JSON.stringify(input.kind)}`);

@@ -8,8 +8,7 @@ import { locate } from '@ratchet/store';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT_OK } from '../exit-codes.js';
-import type { CommitTurnInput } from './goals-input.js';
-import { goalsPlace } from './goals-place.js';
+import type { CommitTurnInput, GoalsPlace } from './goals-input.js';
 import type { OperationResult } from './invoke.js';
 
 export type { CommitTurnInput } from './goals-input.js';
@@ -21,7 +20,7 @@ export async function commitTurn(ctx: Context, input: CommitTurnInput): Promise<
     import('../commands/goals/trace-log.js'),
     import('../commands/goals/trace-proposals.js'),
   ]);
-  const place = goalsPlace(input);
+  const place: GoalsPlace = input;
   return mapErrors(ctx, async () => {
     const registry = await loadRegistryFor(ctx, place);
     const store = await openState(ctx, place);

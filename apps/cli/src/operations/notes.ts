@@ -28,7 +28,7 @@ import {
   type Story,
 } from '@ratchet/goals';
 import { locate, parseJson } from '@ratchet/store';
-import { actorOf, clockOf, intOption, loadRegistryFor, mapErrors, numberOption, openState, readJsonArg, registryFileOf, type JsonInput, type Options } from '../commands/goals/shared.js';
+import { actorOf, clockOf, intOption, loadRegistryFor, mapErrors, numberOption, openState, readJsonArg, registryFileOf, type JsonInput } from '../commands/goals/shared.js';
 import { traceProposal } from '../commands/goals/trace-proposals.js';
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
@@ -52,15 +52,9 @@ import type {
 export type * from './notes-input.js';
 export { SCRATCH_REVIEW_STATUSES } from './notes-input.js';
 
-/** The goals commands' options for where the state is, who acts and the clock (shared.ts reads them). */
-function goalsOptions(input: GoalsWriteInput & { now?: string | undefined; traces?: string | undefined; traceConfig?: string | undefined }): Options {
-  const { state, registry, as, who, agent, org, now, traces, traceConfig } = input;
-  const given = { state, registry, as, who, agent, org, now, traces, traceConfig };
-  return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-}
-
-function writeMeta(ctx: Context, input: GoalsWriteInput, options: Options): { actor: ReturnType<typeof actorOf>; expected_version: number | undefined } {
-  return { actor: actorOf(ctx, options), expected_version: intOption(input.expectedVersion, '--expected-version') };
+/** Who writes, and the version the write expects (each input is the place the goals helpers read: state, registry, actor, clock, trace). */
+function writeMeta(ctx: Context, input: GoalsWriteInput): { actor: ReturnType<typeof actorOf>; expected_version: number | undefined } {
+  return { actor: actorOf(ctx, input), expected_version: intOption(input.expectedVersion, '--expected-version') };
 }
 
 /** A write to the goals state: its new version and what it made; `changed` is false when it changed nothing. */
@@ -73,10 +67,9 @@ export interface NotesWritten<T> {
 // ---- questions and stories -------------------------------------------------------------------
 
 export async function addQuestion(ctx: Context, input: QuestionAddInput): Promise<NotesWritten<Question>> {
-  const options = goalsOptions(input);
-  const store = await openState(ctx, options);
+  const store = await openState(ctx, input);
   return mapErrors(ctx, async () => {
-    const meta = writeMeta(ctx, input, options);
+    const meta = writeMeta(ctx, input);
     if (input.text === undefined && input.id === undefined) throw new CliError('questions add: missing <text> (or --id of a question to update)');
     const r = await store.mutate({ ...meta, op: 'question.upsert' }, (tx) =>
       upsertQuestion(tx, {
@@ -99,10 +92,9 @@ export function addQuestionResult(w: NotesWritten<Question>): OperationResult {
 }
 
 export async function updateStory(ctx: Context, input: StoryUpdateInput): Promise<NotesWritten<Story>> {
-  const options = goalsOptions(input);
-  const store = await openState(ctx, options);
+  const store = await openState(ctx, input);
   return mapErrors(ctx, async () => {
-    const meta = writeMeta(ctx, input, options);
+    const meta = writeMeta(ctx, input);
     if (input.id === undefined && input.question === undefined) throw new CliError('stories update: give --id or --question');
     const r = await store.mutate({ ...meta, op: 'story.upsert' }, (tx) =>
       upsertStory(tx, { id: input.id, question_id: input.question, narrative: input.narrative, acceptance_criteria: input.criteria, evidence_refs: input.evidence, status: input.status }),
@@ -118,11 +110,10 @@ export function updateStoryResult(w: NotesWritten<Story>): OperationResult {
 // ---- the Scratch Page ------------------------------------------------------------------------
 
 /** Opens the state for a Scratch Page write (the actor and version are checked before the library runs). */
-async function scratchWrite<T>(ctx: Context, input: GoalsWriteInput & { now?: string | undefined }, run: (store: Awaited<ReturnType<typeof openState>>, meta: ReturnType<typeof writeMeta>, options: Options) => Promise<T>): Promise<T> {
-  const options = goalsOptions(input);
-  const store = await openState(ctx, options);
-  const meta = writeMeta(ctx, input, options);
-  return mapErrors(ctx, () => run(store, meta, options));
+async function scratchWrite<T>(ctx: Context, input: GoalsWriteInput & { now?: string | undefined }, run: (store: Awaited<ReturnType<typeof openState>>, meta: ReturnType<typeof writeMeta>) => Promise<T>): Promise<T> {
+  const store = await openState(ctx, input);
+  const meta = writeMeta(ctx, input);
+  return mapErrors(ctx, () => run(store, meta));
 }
 
 export async function addScratch(ctx: Context, input: ScratchAddInput): Promise<NotesWritten<Observation>> {
@@ -183,11 +174,11 @@ export interface ScratchPromoted {
 }
 
 export async function promoteScratch(ctx: Context, input: ScratchPromoteInput): Promise<NotesWritten<ScratchPromoted>> {
-  return scratchWrite(ctx, input, async (store, meta, options) => {
-    const registry = await loadRegistryFor(ctx, options);
+  return scratchWrite(ctx, input, async (store, meta) => {
+    const registry = await loadRegistryFor(ctx, input);
     const { id, title } = input;
     const priority = numberOption(input.priority, '--priority');
-    const r = await store.mutate({ ...meta, op: 'scratch.promote', registry: registryFileOf(ctx, options, registry) }, (tx) => {
+    const r = await store.mutate({ ...meta, op: 'scratch.promote', registry: registryFileOf(ctx, input, registry) }, (tx) => {
       const content = tx.get('observation', id).content;
       return input.to === 'goal'
         ? promoteObservation(tx, registry, id, { to: 'goal', goal: { title: title ?? content.slice(0, 1000), priority } })
@@ -218,15 +209,14 @@ function jsonObject(input: JsonInput | undefined, what: string): Record<string, 
   return { ...(value as Record<string, unknown>) };
 }
 
-async function proposalWrite<T>(ctx: Context, input: ProposalWriteInput, run: (store: Awaited<ReturnType<typeof openState>>, meta: ReturnType<typeof writeMeta>, options: Options) => Promise<T>): Promise<T> {
-  const options = goalsOptions(input);
-  const store = await openState(ctx, options);
-  const meta = writeMeta(ctx, input, options);
-  return mapErrors(ctx, () => run(store, meta, options));
+async function proposalWrite<T>(ctx: Context, input: ProposalWriteInput, run: (store: Awaited<ReturnType<typeof openState>>, meta: ReturnType<typeof writeMeta>) => Promise<T>): Promise<T> {
+  const store = await openState(ctx, input);
+  const meta = writeMeta(ctx, input);
+  return mapErrors(ctx, () => run(store, meta));
 }
 
 export async function submitRegistryProposal(ctx: Context, input: ProposalSubmitInput): Promise<NotesWritten<RegistryProposal>> {
-  return proposalWrite(ctx, input, async (store, meta, options) => {
+  return proposalWrite(ctx, input, async (store, meta) => {
     const json = await proposalJson(ctx, input.source);
     const merged = jsonObject(json, 'a proposal') as unknown as ProposalInput;
     if (input.kind !== undefined) merged.proposal_type = input.kind;
@@ -235,7 +225,7 @@ export async function submitRegistryProposal(ctx: Context, input: ProposalSubmit
     if (merged.proposal_type === undefined) throw new CliError('proposals submit: give --kind (add, modify, deprecate) or a file with proposal_type');
     // Problems in the file are placed in it (line:col); without a file, --kind/--type-id/--rationale are what is wrong.
     const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.submit' }, (tx) => submitProposal(tx, merged)), json);
-    await traceProposal(ctx, options, r.result, 'submitted', clockOf(options)());
+    await traceProposal(ctx, input, r.result, 'submitted', clockOf(input)());
     return { version: r.version, changed: true, result: r.result };
   });
 }
@@ -250,14 +240,14 @@ export interface ProposalAmended extends NotesWritten<RegistryProposal> {
 }
 
 export async function amendRegistryProposal(ctx: Context, input: ProposalAmendInput): Promise<ProposalAmended> {
-  return proposalWrite(ctx, input, async (store, meta, options) => {
+  return proposalWrite(ctx, input, async (store, meta) => {
     const json = await proposalJson(ctx, input.source);
     const amendment = jsonObject(json, 'an amendment') as ProposalAmendment;
     if (input.typeId !== undefined) amendment.type_id = input.typeId;
     if (input.rationale !== undefined) amendment.rationale = input.rationale;
     const before = (await store.read()).proposals.find((p) => p.id === input.id)?.status;
     const r = await mapErrors(ctx, () => store.mutate({ ...meta, op: 'proposal.amend' }, (tx) => amendProposal(tx, input.id, amendment)), json);
-    if (r.entry !== undefined) await traceProposal(ctx, options, r.result, 'amended', clockOf(options)());
+    if (r.entry !== undefined) await traceProposal(ctx, input, r.result, 'amended', clockOf(input)());
     return { version: r.version, changed: r.entry !== undefined, result: r.result, before };
   });
 }

@@ -17,7 +17,6 @@ import {
   type UpdateActionInput,
 } from '../../operations/goals-actions.js';
 import type { GoalsLocation } from '../../operations/goals-input.js';
-import { goalsPlace } from '../../operations/goals-place.js';
 import type { OptionBag } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
 import { addActionInput, changeActionInput, listActionsInput, locationInput, updateActionInput } from './goals-inputs.js';
@@ -37,9 +36,8 @@ export default async function actions(ctx: Context, args: string[], options: Opt
 /** `actions types`: the registry in use, checked. */
 async function types(ctx: Context, location: GoalsLocation): Promise<number> {
   return mapErrors(ctx, async () => {
-    const place = goalsPlace(location);
-    const registry = await loadRegistryFor(ctx, place);
-    const path = registryPath(ctx, place);
+    const registry = await loadRegistryFor(ctx, location);
+    const path = registryPath(ctx, location);
     const types = registry.document.action_types;
     if (ctx.json) ctx.emitJson({ ok: true, registry: path ?? 'built-in', action_types: types });
     else {

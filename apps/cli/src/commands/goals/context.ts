@@ -8,23 +8,25 @@ import { planContext, renderPlanContext, type ContextMemory, type PlanContext } 
 import { MemoryIndex } from '@ratchet/memory';
 import type { Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
+import { withInput } from '../../option-values.js';
 import { memoryFile, projectMemory } from '../memory/shared.js';
-import { clockOf, intOption, loadRegistryFor, mapErrors, openState, type Options } from './shared.js';
+import { contextInput, type ContextInput } from './goals-inputs.js';
+import { clockOf, loadRegistryFor, mapErrors, openState } from './shared.js';
 
-export default async function context(ctx: Context, _args: string[], options: Options): Promise<number> {
+async function context(ctx: Context, input: ContextInput): Promise<number> {
   return mapErrors(ctx, async () => {
-    const now = clockOf(options)();
-    const registry = await loadRegistryFor(ctx, options);
-    const state = await (await openState(ctx, options)).read();
-    const query = typeof options.query === 'string' && options.query.trim() !== '' ? options.query : undefined;
-    const limits = { now, query, goals: intOption(options.goals, '--goals', 0), actions: intOption(options.limit, '--limit', 0), questions: intOption(options.questions, '--questions', 0) };
+    const now = clockOf(input)();
+    const registry = await loadRegistryFor(ctx, input);
+    const state = await (await openState(ctx, input)).read();
+    const { query } = input;
+    const limits = { now, query, goals: input.goals, actions: input.limit, questions: input.questions };
     // The memory topic: the query, else what the top goals are about.
     const topic = query ?? planContext(state, registry, limits).goals.map((g) => g.title).join(' ');
-    const memories = options.memory === false || topic === '' ? [] : await relevantMemories(ctx, options, topic, now);
+    const memories = input.memory === false || topic === '' ? [] : await relevantMemories(ctx, input.memory, topic, now);
     const doc = planContext(state, registry, {
       ...limits,
       memories,
-      budget: intOption(options.budget, '--budget', 1),
+      budget: input.budget,
       // The budget bounds what is printed: the JSON document or the Markdown.
       measure: ctx.json ? undefined : (d: PlanContext) => renderPlanContext(d).length,
     });
@@ -35,9 +37,9 @@ export default async function context(ctx: Context, _args: string[], options: Op
 }
 
 /** The memory file's query hits for the topic (none when there is no memory file yet). */
-async function relevantMemories(ctx: Context, options: Options, topic: string, now: number): Promise<ContextMemory[]> {
+async function relevantMemories(ctx: Context, memory: string | undefined, topic: string, now: number): Promise<ContextMemory[]> {
   // memoryFile confines the path to the project (exit 2 otherwise).
-  const file = memoryFile(ctx, typeof options.memory === 'string' ? options.memory : undefined);
+  const file = memoryFile(ctx, memory, '--memory');
   // No match budget: a time limit would make the result depend on the machine's speed.
   const result = new MemoryIndex(await (await projectMemory(ctx, resolve(file.path))).read()).query(topic, { now });
   return [...result.failures, ...result.patterns].map((h) => ({
@@ -49,3 +51,5 @@ async function relevantMemories(ctx: Context, options: Options, topic: string, n
     advice: 'fix' in h.entry ? h.entry.fix : h.entry.insight,
   }));
 }
+
+export default withInput(contextInput, context);

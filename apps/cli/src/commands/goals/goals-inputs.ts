@@ -3,9 +3,10 @@
  * defines them) parsed into the typed inputs of src/operations/goals*.ts. The command modules see
  * only these.
  */
+import type { ScopedKind } from '@ratchet/goals';
 import { parseJson } from '@ratchet/store';
 import { CliError } from '../../errors.js';
-import type { AddActionInput, AddGoalInput, ChangeActionInput, GoalProgressInput, GoalStatusName, GoalsLocation, ListActionsInput, ListGoalsInput, PlanStepInput, StartPlanInput, TraceLocation, UpdateActionInput, StartTurnInput, EndTurnInput, StartSpanInput, EndSpanInput, TraceEventInput, TraceBudgetsInput, EventKindName } from '../../operations/goals-input.js';
+import type { OwnerName, Versioned, AddActionInput, AddGoalInput, ChangeActionInput, GoalProgressInput, GoalStatusName, GoalsLocation, ListActionsInput, ListGoalsInput, PlanStepInput, StartPlanInput, TraceLocation, UpdateActionInput, StartTurnInput, EndTurnInput, StartSpanInput, EndSpanInput, TraceEventInput, TraceBudgetsInput, EventKindName } from '../../operations/goals-input.js';
 import { argument, choiceOption, flagOption, stringOption, stringsOption, type OptionBag } from '../../option-values.js';
 import { parsePairs } from '../../pairs.js';
 import { intOption, numberOption } from './shared.js';
@@ -149,6 +150,25 @@ export function goalProgressInput(args: readonly string[], options: OptionBag): 
   };
 }
 
+/** `goals history`: the audit trail after version `since` (default 0). */
+export interface HistoryInput extends GoalsLocation {
+  since: number;
+}
+
+export function historyInput(_args: readonly string[], options: OptionBag): HistoryInput {
+  return { ...locationInput(options), since: intOption(stringOption(options, 'since'), '--since') ?? 0 };
+}
+
+/** `goals revert <version>`: a new version as the state was at `to`. */
+export interface RevertInput extends GoalsLocation, Versioned {
+  to: number;
+}
+
+export function revertInput(args: readonly string[], options: OptionBag): RevertInput {
+  if (args[0] === undefined) throw new CliError('goals revert: missing <version>');
+  return { ...locationInput(options), expectedVersion: expectedVersionInput(options), to: intOption(args[0], 'version')! };
+}
+
 /** `goals plan start`'s options (the plan itself, a file or standard input, is read by the command). */
 export function startPlanInput(options: OptionBag): StartPlanInput {
   return { ...locationInput(options), ...traceInput(options), expectedVersion: expectedVersionInput(options), id: stringOption(options, 'id'), goal: stringOption(options, 'goal'), turn: stringOption(options, 'turn') };
@@ -244,4 +264,140 @@ export function traceEventInput(args: readonly string[], options: OptionBag): Tr
     tools: countInput(options, 'tools', '--tools'),
     turn: stringOption(options, 'turn'),
   };
+}
+
+// ---- the commands without an operation (no MCP tool): their inputs are the commands' own --------
+
+/** `goals share <kind> <id>`: grant (or withdraw) another agent's or org's access to an item. */
+export interface ShareInput extends GoalsLocation, Versioned {
+  kind: ScopedKind;
+  id: string;
+  agentGrant?: string | undefined;
+  orgGrant?: string | undefined;
+  access: 'read' | 'write' | 'none';
+}
+
+const SCOPED_KINDS = ['goal', 'action', 'observation'] as const satisfies readonly ScopedKind[];
+const ACCESS = ['read', 'write', 'none'] as const;
+
+export function shareInput(args: readonly string[], options: OptionBag): ShareInput {
+  const [kindText, id] = args;
+  const kind = SCOPED_KINDS.find((k) => k === kindText);
+  if (kind === undefined) throw new CliError(`goals share: <kind> must be one of ${SCOPED_KINDS.join(', ')}, got ${JSON.stringify(kindText)}`);
+  if (id === undefined) throw new CliError('goals share: missing <id>');
+  const agentGrant = stringOption(options, 'agentGrant');
+  const orgGrant = stringOption(options, 'orgGrant');
+  if (agentGrant === undefined && orgGrant === undefined) throw new CliError('goals share: give --agent-grant <id> and/or --org-grant <id>');
+  // Mandatory with these choices in register.ts; checked again here.
+  const access = choiceOption(options, 'access', ACCESS);
+  if (access === undefined) throw new CliError('goals share: give --access read, write or none');
+  return { ...locationInput(options), expectedVersion: expectedVersionInput(options), kind, id, agentGrant, orgGrant, access };
+}
+
+/** `goals context`: the planner's inputs, bounded. */
+export interface ContextInput extends GoalsLocation {
+  now?: string | undefined;
+  /** A query that is only blanks is none. */
+  query?: string | undefined;
+  goals?: number | undefined;
+  /** Pending actions per owner. */
+  limit?: number | undefined;
+  questions?: number | undefined;
+  /** Characters of output, >= 1. */
+  budget?: number | undefined;
+  /** The memory file (inside the project); false with --no-memory. */
+  memory: string | false | undefined;
+}
+
+export function contextInput(_args: readonly string[], options: OptionBag): ContextInput {
+  const query = stringOption(options, 'query');
+  return {
+    ...locationInput(options),
+    now: stringOption(options, 'now'),
+    query: query !== undefined && query.trim() !== '' ? query : undefined,
+    goals: intOption(stringOption(options, 'goals'), '--goals', 0),
+    limit: intOption(stringOption(options, 'limit'), '--limit', 0),
+    questions: intOption(stringOption(options, 'questions'), '--questions', 0),
+    budget: intOption(stringOption(options, 'budget'), '--budget', 1),
+    // --no-memory sets false; --memory <file> a string.
+    memory: options.memory === false ? false : stringOption(options, 'memory'),
+  };
+}
+
+/** An ISO 8601 time option as ms since the epoch, checked. */
+function timeInput(options: OptionBag, key: string, flag: string): number | undefined {
+  const given = stringOption(options, key);
+  if (given === undefined) return undefined;
+  const t = Date.parse(given);
+  if (Number.isNaN(t)) throw new CliError(`${flag} ${given}: not an ISO 8601 time`);
+  return t;
+}
+
+/** `goals compact`: the audit trail into summaries (the user's). */
+export interface CompactInput extends GoalsLocation {
+  keep?: number | undefined;
+  /** Only entries written before this time (ms since the epoch). */
+  before?: number | undefined;
+  revertPoints?: number | undefined;
+}
+
+export function compactInput(_args: readonly string[], options: OptionBag): CompactInput {
+  const keep = intOption(stringOption(options, 'keep'), '--keep');
+  const revertPoints = intOption(stringOption(options, 'revertPoints'), '--revert-points');
+  return { ...locationInput(options), keep, revertPoints, before: timeInput(options, 'before', '--before') };
+}
+
+/** `actions stats`: per-type figures. */
+export interface StatsInput extends GoalsLocation {
+  now?: string | undefined;
+  /** Only what happened at or after this time (ms since the epoch). */
+  since?: number | undefined;
+}
+
+export function statsInput(_args: readonly string[], options: OptionBag): StatsInput {
+  return { ...locationInput(options), since: timeInput(options, 'since', '--since'), now: stringOption(options, 'now') };
+}
+
+/** `turn assess`: what the turn should look at (the assessment's own input, operations/goals.ts, is made from it). */
+export interface TurnAssessInput extends GoalsLocation {
+  now?: string | undefined;
+  /** Actions, overall and per owner (>= 1). */
+  limit?: number | undefined;
+  goals?: number | undefined;
+  query?: string | undefined;
+  owner?: OwnerName | undefined;
+}
+
+export function turnAssessInput(_args: readonly string[], options: OptionBag): TurnAssessInput {
+  return {
+    ...locationInput(options),
+    now: stringOption(options, 'now'),
+    owner: choiceOption(options, 'owner', OWNERS),
+    limit: intOption(stringOption(options, 'limit'), '--limit', 1),
+    goals: intOption(stringOption(options, 'goals'), '--goals', 0),
+    query: stringOption(options, 'query'),
+  };
+}
+
+/** `turn commit <file>`: the commit file ("-": standard input), read by the command. */
+export interface TurnCommitInput extends GoalsLocation, TraceLocation, Versioned {
+  file: string;
+}
+
+export function turnCommitInput(args: readonly string[], options: OptionBag): TurnCommitInput {
+  const file = args[0];
+  if (file === undefined) throw new CliError('turn commit: missing <file>');
+  return { ...locationInput(options), ...traceInput(options), expectedVersion: expectedVersionInput(options), file };
+}
+
+/** `turn trace show|replay [turn]`: the turn named (the argument, else --turn; unnamed: $RATCHET_TURN, else the last). */
+export interface TraceReadInput extends TraceLocation {
+  view: 'show' | 'replay';
+  turn?: string | undefined;
+}
+
+export function traceReadInput(args: readonly string[], options: OptionBag): TraceReadInput {
+  const [view, turn] = args;
+  if (view !== 'show' && view !== 'replay') throw new CliError(`turn trace: unknown command ${JSON.stringify(view)}`);
+  return { ...traceInput(options), view, turn: turn ?? stringOption(options, 'turn') };
 }

@@ -3,11 +3,9 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { addGoal, goalProgress, goalSavedResult, listGoals, listGoalsResult, type GoalSaved, type ListGoalsInput } from '../../operations/goals-goals.js';
-import type { GoalsLocation } from '../../operations/goals-input.js';
-import { goalsPlace } from '../../operations/goals-place.js';
-import { stringOption, type OptionBag } from '../../option-values.js';
-import { addGoalInput, expectedVersionInput, goalProgressInput, listGoalsInput, locationInput } from './goals-inputs.js';
-import { actorOf, intOption, mapErrors, openState } from './shared.js';
+import type { OptionBag } from '../../option-values.js';
+import { addGoalInput, goalProgressInput, historyInput, listGoalsInput, revertInput, type HistoryInput, type RevertInput } from './goals-inputs.js';
+import { actorOf, mapErrors, openState } from './shared.js';
 
 /** `ratchet goals add|list|progress|history|revert`. */
 export default async function goals(ctx: Context, args: string[], options: OptionBag): Promise<number> {
@@ -15,9 +13,8 @@ export default async function goals(ctx: Context, args: string[], options: Optio
   if (command === 'list') return list(ctx, listGoalsInput(rest, options));
   if (command === 'add') return saved(ctx, await addGoal(ctx, addGoalInput(rest, options)), true);
   if (command === 'progress') return saved(ctx, await goalProgress(ctx, goalProgressInput(rest, options)), false);
-  const location = locationInput(options);
-  if (command === 'history') return history(ctx, location, intOption(stringOption(options, 'since'), '--since') ?? 0);
-  if (command === 'revert') return revert(ctx, location, expectedVersionInput(options), intOption(rest[0], 'version'));
+  if (command === 'history') return history(ctx, historyInput(rest, options));
+  if (command === 'revert') return revert(ctx, revertInput(rest, options));
   throw new CliError(`goals ${command ?? ''}: unknown command`);
 }
 
@@ -36,8 +33,9 @@ function saved(ctx: Context, r: GoalSaved, added: boolean): number {
   return EXIT_OK;
 }
 
-async function history(ctx: Context, location: GoalsLocation, since: number): Promise<number> {
-  const store = await openState(ctx, goalsPlace(location));
+async function history(ctx: Context, input: HistoryInput): Promise<number> {
+  const { since } = input;
+  const store = await openState(ctx, input);
   return mapErrors(ctx, async () => {
     const entries = await store.history(since);
     const summaries = (await store.summaries()).filter((s) => s.to_version > since);
@@ -49,12 +47,11 @@ async function history(ctx: Context, location: GoalsLocation, since: number): Pr
   });
 }
 
-async function revert(ctx: Context, location: GoalsLocation, expected: number | undefined, to: number | undefined): Promise<number> {
-  const place = goalsPlace(location);
-  const store = await openState(ctx, place);
-  const meta = { actor: actorOf(ctx, place), expected_version: expected };
+async function revert(ctx: Context, input: RevertInput): Promise<number> {
+  const { to } = input;
+  const store = await openState(ctx, input);
+  const meta = { actor: actorOf(ctx, input), expected_version: input.expectedVersion };
   return mapErrors(ctx, async () => {
-    if (to === undefined) throw new CliError('goals revert: missing <version>');
     const r = await store.revert(to, meta);
     if (ctx.json) ctx.emitJson({ ok: true, reverted_to: to, version: r.version, changed: r.entry?.changes.length ?? 0 });
     else ctx.out(r.entry === undefined ? `already as at v${to}: nothing to revert` : `reverted to v${to} as v${r.version} (${r.entry.changes.length} change${r.entry.changes.length === 1 ? '' : 's'})`);

@@ -3,7 +3,9 @@
  * submit|amend): commander's arguments and options (register.ts) parsed into the typed inputs of
  * src/operations/notes.ts. The goals, actions and turn commands have their own edge.
  */
+import type { ObservationStatus, RegistryProposal } from '@ratchet/goals';
 import { CliError } from '../../errors.js';
+import type { GoalsLocation, TraceLocation, Versioned } from '../../operations/goals-input.js';
 import { SCRATCH_REVIEW_STATUSES } from '../../operations/notes-input.js';
 import type {
   GoalsWriteInput,
@@ -18,8 +20,8 @@ import type {
   ScratchWriteInput,
   StoryUpdateInput,
 } from '../../operations/notes-input.js';
-import { argument, choiceOption, stringOption, stringsOption, type OptionBag } from '../../option-values.js';
-import { expectedVersionInput, locationInput, OWNERS } from './goals-inputs.js';
+import { argument, choiceOption, flagOption, stringOption, stringsOption, type OptionBag } from '../../option-values.js';
+import { expectedVersionInput, locationInput, OWNERS, traceInput } from './goals-inputs.js';
 import { numberOption } from './shared.js';
 
 /** --state, --registry, --as, --who, --agent, --org (the goals commands' edge), --expected-version. */
@@ -35,7 +37,7 @@ export function questionAddInput(args: readonly string[], options: OptionBag): Q
     text: args[1],
     id: stringOption(options, 'id'),
     goal: stringOption(options, 'goal'),
-    priority: numberOption(options.priority, '--priority'),
+    priority: numberOption(stringOption(options, 'priority'), '--priority'),
     status: choiceOption(options, 'status', ['open', 'answered', 'archived'] as const),
     owner: choiceOption(options, 'owner', OWNERS),
     tags: stringsOption(options, 'tag'),
@@ -64,7 +66,7 @@ export function scratchAddInput(args: readonly string[], options: OptionBag): Sc
     id: stringOption(options, 'id'),
     type: choiceOption(options, 'type', ['observation', 'story', 'insight', 'alert'] as const),
     owner: choiceOption(options, 'owner', OWNERS),
-    confidence: numberOption(options.confidence, '--confidence'),
+    confidence: numberOption(stringOption(options, 'confidence'), '--confidence'),
     tags: stringsOption(options, 'tag'),
     ttl: stringOption(options, 'ttl'),
     expires: stringOption(options, 'expires'),
@@ -94,7 +96,7 @@ export function scratchPromoteInput(args: readonly string[], options: OptionBag)
     to,
     title: stringOption(options, 'title'),
     actionType: stringOption(options, 'actionType'),
-    priority: numberOption(options.priority, '--priority'),
+    priority: numberOption(stringOption(options, 'priority'), '--priority'),
     goal: stringOption(options, 'goal'),
   };
 }
@@ -125,4 +127,67 @@ export function proposalSubmitInput(args: readonly string[], options: OptionBag)
 export function proposalAmendInput(args: readonly string[], options: OptionBag): ProposalAmendInput {
   if (args[1] === undefined) throw new CliError('proposals amend: missing <id>');
   return { ...proposalWrite(options), id: argument(args, 1, 'id'), source: sourceOf(args[2]), typeId: stringOption(options, 'typeId'), rationale: stringOption(options, 'rationale') };
+}
+
+// ---- the reads and the user's proposal moves (no MCP tool): the commands' own inputs ------------
+
+/** `scratch list`: the active items (with `all`, the expired and settled ones too). */
+export interface ScratchListInput extends GoalsLocation {
+  /** The clock expiry is judged against (ISO 8601). */
+  now?: string | undefined;
+  all: boolean;
+  status?: ObservationStatus | undefined;
+  tag?: string | undefined;
+}
+
+/** `scratch list --status`'s choices (register.ts), each one the format's. */
+const OBSERVATION_STATUSES = ['active', 'pending_review', 'resolved', 'archived'] as const satisfies readonly ObservationStatus[];
+
+export function scratchListInput(_args: readonly string[], options: OptionBag): ScratchListInput {
+  return { ...locationInput(options), now: stringOption(options, 'now'), all: flagOption(options, 'all'), status: choiceOption(options, 'status', OBSERVATION_STATUSES), tag: stringOption(options, 'tag') };
+}
+
+/** `questions list`: open ones unless `all`, of one goal with `goal`. */
+export interface QuestionListInput extends GoalsLocation {
+  all: boolean;
+  goal?: string | undefined;
+}
+
+export function questionListInput(_args: readonly string[], options: OptionBag): QuestionListInput {
+  return { ...locationInput(options), all: flagOption(options, 'all'), goal: stringOption(options, 'goal') };
+}
+
+/** `stories list`: all, or the story of one question. */
+export interface StoryListInput extends GoalsLocation {
+  question?: string | undefined;
+}
+
+export function storyListInput(_args: readonly string[], options: OptionBag): StoryListInput {
+  return { ...locationInput(options), question: stringOption(options, 'question') };
+}
+
+type ProposalStatus = RegistryProposal['status'];
+const PROPOSAL_STATUSES = ['open', 'approved', 'rejected', 'merged'] as const satisfies readonly ProposalStatus[];
+
+/** `proposals list|show|review|merge|export` (submit and amend are operations, above). */
+export type ProposalsInput =
+  | (GoalsLocation & { command: 'list'; status?: ProposalStatus | undefined })
+  | (GoalsLocation & { command: 'show'; id: string })
+  | (GoalsLocation & { command: 'export'; id: string })
+  | (GoalsLocation & TraceLocation & Versioned & { command: 'review'; id: string; decision: 'approve' | 'reject'; comments: string })
+  | (GoalsLocation & TraceLocation & Versioned & { command: 'merge'; id: string });
+
+/** register.ts passes the command first: `review <id> <decision>`. */
+export function proposalsInput(args: readonly string[], options: OptionBag): ProposalsInput {
+  const [command, id, decision] = args;
+  const location = locationInput(options);
+  if (command === 'list') return { ...location, command, status: choiceOption(options, 'status', PROPOSAL_STATUSES) };
+  if (command !== 'show' && command !== 'export' && command !== 'review' && command !== 'merge') throw new CliError(`proposals ${command ?? ''}: unknown command`);
+  if (id === undefined) throw new CliError(`proposals ${command}: missing <id>`);
+  if (command === 'show') return { ...location, command, id };
+  if (command === 'export') return { ...location, command, id };
+  const write = { ...location, ...traceInput(options), expectedVersion: expectedVersionInput(options) };
+  if (command === 'merge') return { ...write, command, id };
+  if (decision !== 'approve' && decision !== 'reject') throw new CliError('proposals review: <decision> must be approve or reject');
+  return { ...write, command, id, decision, comments: stringOption(options, 'comments') ?? '' };
 }

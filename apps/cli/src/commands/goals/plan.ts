@@ -9,7 +9,6 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import type { GoalsLocation } from '../../operations/goals-input.js';
-import { goalsPlace } from '../../operations/goals-place.js';
 import { checkedPlanResult, planRunResult, readPlanFile, startPlanResult, startPlanRun, stepPlan, type PlanStepInput } from '../../operations/goals-plan.js';
 import type { OptionBag } from '../../option-values.js';
 import { countDiagnostics, formatStylish, formatSummary } from '../../output/diagnostics.js';
@@ -68,7 +67,7 @@ async function step(ctx: Context, input: PlanStepInput): Promise<number> {
 /** `goals plan show [plan]`: every run, or one run's steps. */
 async function show(ctx: Context, planId: string | undefined, location: GoalsLocation): Promise<number> {
   return mapErrors(ctx, async () => {
-    const state = await (await openState(ctx, goalsPlace(location))).read();
+    const state = await (await openState(ctx, location)).read();
     const runs = state.plans ?? [];
     if (planId === undefined) {
       if (ctx.json) ctx.emitJson({ ok: true, version: state.version, plans: runs.map((p) => ({ ...p, ready: readySteps(p).map((s) => s.number) })) });

@@ -1,63 +1,67 @@
+import { resolve } from 'node:path';
 import { reviewProposal, type RegistryProposal } from '@ratchet/goals';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { amendProposalResult, amendRegistryProposal, submitProposalResult, submitRegistryProposal, type ProposalAmendInput, type ProposalSubmitInput } from '../../operations/notes.js';
-import { stringOption, withInput } from '../../option-values.js';
+import { withInput, type OptionBag } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
-import { proposalAmendInput, proposalSubmitInput } from './notes-inputs.js';
-import { PROJECT_REGISTRIES, actorOf, expectedVersion, loadRegistryFor, mapErrors, openState, projectRegistry, registryPath, type Options } from './shared.js';
-import { resolve } from 'node:path';
-import { clockOf } from './shared.js';
+import { proposalAmendInput, proposalsInput, proposalSubmitInput, type ProposalsInput } from './notes-inputs.js';
+import { PROJECT_REGISTRIES, actorOf, clockOf, loadRegistryFor, mapErrors, openState, projectRegistry, registryPath } from './shared.js';
 import { traceProposal } from './trace-proposals.js';
 
 /** `ratchet proposals submit|amend|list|show|review|merge|export` (submit and amend: typed operations, src/operations/notes.ts). */
-export default async function proposals(ctx: Context, args: string[], options: Options): Promise<number> {
-  const [command, first, second] = args;
+export default async function proposals(ctx: Context, args: string[], options: OptionBag): Promise<number> {
+  const [command] = args;
   if (command === 'submit') return withInput(proposalSubmitInput, submit)(ctx, args, options);
   if (command === 'amend') return withInput(proposalAmendInput, amend)(ctx, args, options);
-  const store = await openState(ctx, options);
-  const meta = { actor: actorOf(ctx, options), expected_version: expectedVersion(options) };
+  return move(ctx, proposalsInput(args, options));
+}
+
+/** list, show, review, merge, export. */
+async function move(ctx: Context, input: ProposalsInput): Promise<number> {
+  const store = await openState(ctx, input);
+  const actor = actorOf(ctx, input);
   return mapErrors(ctx, async () => {
-    if (command === 'list') {
+    if (input.command === 'list') {
       const state = await store.read();
-      const list = state.proposals.filter((p) => options.status === undefined || p.status === options.status);
+      const list = state.proposals.filter((p) => input.status === undefined || p.status === input.status);
       if (ctx.json) ctx.emitJson({ ok: true, proposals: list });
       else if (list.length === 0) ctx.out('no proposals');
       else for (const p of list) ctx.out(line(p));
       return EXIT_OK;
     }
-    if (first === undefined) throw new CliError(`proposals ${command ?? ''}: missing <id>`);
-    if (command === 'show') {
-      const proposal = (await store.read()).proposals.find((p) => p.id === first);
-      if (proposal === undefined) throw new CliError(`no proposal ${JSON.stringify(first)} (ratchet proposals list shows them)`, { code: 'not-found' });
+    const { id } = input;
+    if (input.command === 'show') {
+      const proposal = (await store.read()).proposals.find((p) => p.id === id);
+      if (proposal === undefined) throw new CliError(`no proposal ${JSON.stringify(id)} (ratchet proposals list shows them)`, { code: 'not-found' });
       if (ctx.json) ctx.emitJson({ ok: true, proposal });
       else ctx.out(details(proposal));
       return EXIT_OK;
     }
-    if (command === 'review') {
-      if (second !== 'approve' && second !== 'reject') throw new CliError('proposals review: <decision> must be approve or reject');
-      const r = await store.mutate({ ...meta, op: 'proposal.review' }, (tx) => reviewProposal(tx, first, second, stringOption(options, 'comments') ?? ''));
-      await traceProposal(ctx, options, r.result, second === 'approve' ? 'approved' : 'rejected', clockOf(options)());
+    if (input.command === 'review') {
+      const { decision } = input;
+      const r = await store.mutate({ actor, expected_version: input.expectedVersion, op: 'proposal.review' }, (tx) => reviewProposal(tx, id, decision, input.comments));
+      await traceProposal(ctx, input, r.result, decision === 'approve' ? 'approved' : 'rejected', clockOf(input)());
       if (ctx.json) ctx.emitJson({ ok: true, version: r.version, proposal: r.result });
-      else ctx.out(`${second === 'approve' ? 'approved' : 'rejected'} ${line(r.result)}`);
+      else ctx.out(`${decision === 'approve' ? 'approved' : 'rejected'} ${line(r.result)}`);
       return EXIT_OK;
     }
     // merge and export work on the project's registry file, never the bundled copy: a project that
     // has none yet gets protocols/action_types.json, made from the bundled registry plus the change.
-    const project = options.registry !== undefined ? registryPath(ctx, options)! : projectRegistry(ctx);
+    const project = input.registry !== undefined ? registryPath(ctx, input)! : projectRegistry(ctx);
     const path = project ?? resolve(ctx.cwd, PROJECT_REGISTRIES[0]);
-    const ifMissing = project === undefined ? (await loadRegistryFor(ctx, options)).document : undefined;
+    const ifMissing = project === undefined ? (await loadRegistryFor(ctx, input)).document : undefined;
     const shown = displayPath(ctx, path);
-    if (command === 'export') {
-      const patch = await store.exportProposal(first, path, shown, { ifMissing });
+    if (input.command === 'export') {
+      const patch = await store.exportProposal(id, path, shown, { ifMissing });
       if (ctx.json) ctx.emitJson({ ok: true, registry: shown, patch });
-      else if (patch === '') ctx.note(`proposal ${first} changes nothing in ${shown}`);
+      else if (patch === '') ctx.note(`proposal ${id} changes nothing in ${shown}`);
       else ctx.io.stdout(patch);
       return EXIT_OK;
     }
-    const r = await store.mergeProposal(first, path, { ...meta, displayPath: shown, ifMissing });
-    await traceProposal(ctx, options, r.proposal, 'merged', clockOf(options)());
+    const r = await store.mergeProposal(id, path, { actor, displayPath: shown, ifMissing });
+    await traceProposal(ctx, input, r.proposal, 'merged', clockOf(input)());
     if (ctx.json) ctx.emitJson({ ok: true, registry: shown, proposal: r.proposal, patch: r.patch });
     else ctx.out(`merged ${line(r.proposal)} into ${shown}; turns already running keep the registry they loaded`);
     return EXIT_OK;

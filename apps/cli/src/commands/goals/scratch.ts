@@ -3,7 +3,7 @@
  * low-commitment observations beside the formal goals and actions. Items past their time leave
  * `list` on read; `expire` archives them. The writes are typed operations (src/operations/notes.ts).
  */
-import { scratchView, type Observation, type ObservationStatus } from '@ratchet/goals';
+import { scratchView, type Observation } from '@ratchet/goals';
 import type { CommandAction, Context } from '../../context.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import {
@@ -17,28 +17,29 @@ import {
   scratchItemResult,
   type NotesWritten,
 } from '../../operations/notes.js';
-import { choiceOption, stringOption, withInput } from '../../option-values.js';
+import { withInput, type OptionBag } from '../../option-values.js';
 import { filedNote, line as actionLine } from './actions.js';
-import { scratchAddInput, scratchArchiveInput, scratchExpireInput, scratchPromoteInput, scratchReviewInput } from './notes-inputs.js';
-import { clockOf, mapErrors, openState, type Options } from './shared.js';
+import { scratchAddInput, scratchArchiveInput, scratchExpireInput, scratchListInput, scratchPromoteInput, scratchReviewInput, type ScratchListInput } from './notes-inputs.js';
+import { clockOf, mapErrors, openState } from './shared.js';
 
-/** `scratch list --status`'s choices (register.ts), each one the format's. */
-const OBSERVATION_STATUSES = ['active', 'pending_review', 'resolved', 'archived'] as const satisfies readonly ObservationStatus[];
-
-export default async function scratch(ctx: Context, args: string[], options: Options): Promise<number> {
+export default async function scratch(ctx: Context, args: string[], options: OptionBag): Promise<number> {
   const [command] = args;
   const write = command === undefined ? undefined : WRITES[command];
   if (write !== undefined) return write(ctx, args, options);
-  // list
-  const store = await openState(ctx, options);
+  return list(ctx, scratchListInput(args, options));
+}
+
+/** `scratch list`. */
+async function list(ctx: Context, input: ScratchListInput): Promise<number> {
+  const store = await openState(ctx, input);
   return mapErrors(ctx, async () => {
-    const view = scratchView(await store.read(), clockOf(options)(), { status: choiceOption(options, 'status', OBSERVATION_STATUSES), tag: stringOption(options, 'tag') });
-    if (ctx.json) ctx.emitJson({ ok: true, ...view, ...(options.all === true ? {} : { settled: undefined }) });
+    const view = scratchView(await store.read(), clockOf(input)(), { status: input.status, tag: input.tag });
+    if (ctx.json) ctx.emitJson({ ok: true, ...view, ...(input.all ? {} : { settled: undefined }) });
     else {
       if (view.active.length === 0) ctx.out('no active observations (ratchet scratch add "..." --source <where>)');
       for (const o of view.active) ctx.out(line(o));
-      if (view.expired.length > 0) ctx.out(`${view.expired.length} expired (out of the active set; ratchet scratch expire archives them)${options.all === true ? ':' : ''}`);
-      if (options.all === true) for (const o of [...view.expired, ...view.settled]) ctx.out(line(o));
+      if (view.expired.length > 0) ctx.out(`${view.expired.length} expired (out of the active set; ratchet scratch expire archives them)${input.all ? ':' : ''}`);
+      if (input.all) for (const o of [...view.expired, ...view.settled]) ctx.out(line(o));
     }
     return EXIT_OK;
   });

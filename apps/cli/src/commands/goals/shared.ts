@@ -12,25 +12,18 @@ import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { assetPath, displayPath } from '../../paths.js';
 import { sharedStorageOf, storageKey } from '../../storage.js';
+import type { GoalsLocation, GoalsPlace } from '../../operations/goals-input.js';
 
 /** The project's registry, in whichever format it is kept (one of them; two would be ambiguous). */
 export const PROJECT_REGISTRIES = ['protocols/action_types.json', 'protocols/action_types.yaml', 'protocols/action_types.yml'] as const;
 
-export interface Options extends Record<string, unknown> {
-  state?: string;
-  registry?: string;
-  as?: 'agent' | 'user';
-  who?: string;
-  agent?: string;
-  org?: string;
-  expectedVersion?: string;
-  now?: string;
-}
+export type { GoalsPlace } from '../../operations/goals-input.js';
 
-export function clockOf(options: Options): () => number {
-  if (options.now === undefined) return Date.now;
-  const t = Date.parse(options.now);
-  if (Number.isNaN(t)) throw new CliError(`--now ${options.now}: not an ISO 8601 time`);
+/** The clock: --now (ISO 8601) when given, else the system's. */
+export function clockOf(place: Pick<GoalsPlace, 'now'>): () => number {
+  if (place.now === undefined) return Date.now;
+  const t = Date.parse(place.now);
+  if (Number.isNaN(t)) throw new CliError(`--now ${place.now}: not an ISO 8601 time`);
   return () => t;
 }
 
@@ -40,16 +33,16 @@ export function clockOf(options: Options): () => number {
  * `turn assess` and `goals context` is scoped without each command knowing; writes are checked
  * against the scope inside the library's transaction, whatever command makes them.
  */
-export async function openState(ctx: Context, options: Options): Promise<GoalsStore> {
-  const path = resolve(ctx.cwd, options.state ?? '.ratchet/goals.json');
+export async function openState(ctx: Context, place: GoalsPlace): Promise<GoalsStore> {
+  const path = resolve(ctx.cwd, place.state ?? '.ratchet/goals.json');
   // On a shared backend (RATCHET_STORE=postgres://...) the state is the document at the file's
   // project-relative key there; on files nothing is loaded or opened beyond the file itself.
   const backend = await sharedStorageOf(ctx);
   // The audit trail compacts itself past AUTO_COMPACT_AT entries, so the state never reaches the
   // store's read limit; the registry that classifies the kept counts is loaded only then.
-  const autoCompact = { registry: () => loadRegistryFor(ctx, options) };
-  const store = openGoals(path, { clock: clockOf(options), root: ctx.cwd, autoCompact, ...(backend === undefined ? {} : { backend, key: storageKey(ctx, path) }) });
-  const actor = actorOf(ctx, options);
+  const autoCompact = { registry: () => loadRegistryFor(ctx, place) };
+  const store = openGoals(path, { clock: clockOf(place), root: ctx.cwd, autoCompact, ...(backend === undefined ? {} : { backend, key: storageKey(ctx, path) }) });
+  const actor = actorOf(ctx, place);
   return {
     ...store,
     read: async () => scopedView(await store.read(), actor),
@@ -66,16 +59,16 @@ export function projectRegistry(ctx: Context): string | undefined {
 }
 
 /** The registry file in use: --registry, else the project's protocols/action_types.{json,yaml,yml}, else the bundled one. */
-export function registryPath(ctx: Context, options: Options): string | undefined {
-  if (options.registry !== undefined) return resolve(ctx.cwd, options.registry);
+export function registryPath(ctx: Context, place: Pick<GoalsLocation, 'registry'>): string | undefined {
+  if (place.registry !== undefined) return resolve(ctx.cwd, place.registry);
   const project = projectRegistry(ctx);
   if (project !== undefined) return project;
   const bundled = assetPath('protocols', 'action_types.json');
   return existsSync(bundled) ? bundled : undefined;
 }
 
-export async function loadRegistryFor(ctx: Context, options: Options): Promise<Registry> {
-  const path = registryPath(ctx, options);
+export async function loadRegistryFor(ctx: Context, place: Pick<GoalsLocation, 'registry'>): Promise<Registry> {
+  const path = registryPath(ctx, place);
   // Running from sources (tests) there is no bundled copy: the built-in nine types are the same file.
   return path === undefined ? defaultRegistry() : readRegistryFile(path);
 }
@@ -85,9 +78,9 @@ export async function loadRegistryFor(ctx: Context, options: Options): Promise<R
  * user approved, in the goals state; none for the bundled or built-in registry, which live outside
  * the project. The agent may not bring its own with --registry.
  */
-export function registryFileOf(ctx: Context, options: Options, registry: Registry): RegistryFile | undefined {
-  if (options.registry !== undefined && actorOf(ctx, options).role === 'agent') {
-    const chosen = resolve(ctx.cwd, options.registry);
+export function registryFileOf(ctx: Context, place: GoalsLocation, registry: Registry): RegistryFile | undefined {
+  if (place.registry !== undefined && actorOf(ctx, place).role === 'agent') {
+    const chosen = resolve(ctx.cwd, place.registry);
     const project = projectRegistry(ctx) ?? resolve(ctx.cwd, PROJECT_REGISTRIES[0]);
     // Owner rules come from the registry: the agent is judged by the project's, not one it brings.
     if (chosen !== project) {
@@ -109,12 +102,12 @@ export function registryFileOf(ctx: Context, options: Options, registry: Registr
  * (the agent cannot complete a user's item, nor confirm, review or merge) hold for real. A person's
  * own shell has no RATCHET_ACTOR, or RATCHET_ACTOR=user.
  */
-export function actorOf(ctx: Context, options: Options): Actor {
+export function actorOf(ctx: Context, place: GoalsLocation): Actor {
   const pinned = pinnedActor(ctx);
-  if (pinned === 'agent' && options.as === 'user') requireUser(ctx, '--as user (an agent cannot act as the user)');
-  const role = options.as ?? pinned ?? 'agent';
-  const actor: Actor = { role, ...actorScope(ctx, options) };
-  if (options.who !== undefined) actor.name = options.who;
+  if (pinned === 'agent' && place.as === 'user') requireUser(ctx, '--as user (an agent cannot act as the user)');
+  const role = place.as ?? pinned ?? 'agent';
+  const actor: Actor = { role, ...actorScope(ctx, place) };
+  if (place.who !== undefined) actor.name = place.who;
   return actor;
 }
 
@@ -131,8 +124,6 @@ export function numberOption(value: unknown, name: string): number | undefined {
   if (!Number.isFinite(n)) throw new CliError(`${name} must be a number, got ${JSON.stringify(value)}`);
   return n;
 }
-
-export const expectedVersion = (options: Options): number | undefined => intOption(options.expectedVersion, '--expected-version');
 
 /** Library refusals are exit 1 (the rule held); malformed input is exit 2, with the file and place. */
 const REFUSALS = new Set(['conflict', 'owner-violation', 'invalid-transition', 'confirmation-required', 'completion-guard', 'deprecated-type', 'proposal-state', 'turn-mismatch', 'plan-state', 'scratch-state', 'untrusted-registry', 'scope-violation']);

@@ -1,23 +1,18 @@
 import { actionStats, type ActionTypeCounts } from '@ratchet/goals';
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { stringOption } from '../../option-values.js';
-import { clockOf, loadRegistryFor, mapErrors, openState, type Options } from './shared.js';
+import { withInput } from '../../option-values.js';
+import { statsInput, type StatsInput } from './goals-inputs.js';
+import { clockOf, loadRegistryFor, mapErrors, openState } from './shared.js';
 
 const pct = (r: number | null): string => (r === null ? '-' : `${(r * 100).toFixed(1)}%`);
 
 /** `ratchet actions stats [--since T] [--now T]`: per-type figures for a type's rollout (seed 002). */
-export default async function stats(ctx: Context, _args: string[], options: Options): Promise<number> {
-  let since: number | undefined;
-  const given = stringOption(options, 'since');
-  if (given !== undefined) {
-    since = Date.parse(given);
-    if (Number.isNaN(since)) throw new CliError(`--since ${given}: not an ISO 8601 time`);
-  }
-  const now = clockOf(options)();
+async function stats(ctx: Context, input: StatsInput): Promise<number> {
+  const { since } = input;
+  const now = clockOf(input)();
   return mapErrors(ctx, async () => {
-    const [state, registry] = await Promise.all([(await openState(ctx, options)).read(), loadRegistryFor(ctx, options)]);
+    const [state, registry] = await Promise.all([(await openState(ctx, input)).read(), loadRegistryFor(ctx, input)]);
     const doc = actionStats(state, registry, { now, since });
     if (ctx.json) {
       // The document as its JSON Schema describes it (it names the schema in $schema), as goals context prints its own.
@@ -33,3 +28,5 @@ export default async function stats(ctx: Context, _args: string[], options: Opti
     return EXIT_OK;
   });
 }
+
+export default withInput(statsInput, stats);

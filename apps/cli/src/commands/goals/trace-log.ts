@@ -23,25 +23,25 @@ import {
   type TurnTrace,
 } from '@ratchet/goals';
 import type { Context } from '../../context.js';
-import { stringOption } from '../../option-values.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
 import { displayPath } from '../../paths.js';
-import { mapErrors, type Options } from './shared.js';
+import type { GoalsPlace, TraceLocation } from '../../operations/goals-input.js';
+import { mapErrors } from './shared.js';
 
-export async function traceConfigOf(ctx: Context, options: Options): Promise<TraceConfig> {
-  return readTraceConfig(resolve(ctx.cwd, stringOption(options, 'traceConfig') ?? DEFAULT_TRACE_CONFIG_FILE), { root: ctx.cwd });
+export async function traceConfigOf(ctx: Context, place: Pick<TraceLocation, 'traceConfig'>): Promise<TraceConfig> {
+  return readTraceConfig(resolve(ctx.cwd, place.traceConfig ?? DEFAULT_TRACE_CONFIG_FILE), { root: ctx.cwd });
 }
 
-export async function openTraces(ctx: Context, options: Options, config?: TraceConfig): Promise<TraceLog> {
-  const c = config ?? (await traceConfigOf(ctx, options));
-  return openTraceLog(resolve(ctx.cwd, stringOption(options, 'traces') ?? DEFAULT_TRACE_FILE), { root: ctx.cwd, rotateBytes: c.rotate_bytes });
+export async function openTraces(ctx: Context, place: Pick<TraceLocation, 'traces' | 'traceConfig'>, config?: TraceConfig): Promise<TraceLog> {
+  const c = config ?? (await traceConfigOf(ctx, place));
+  return openTraceLog(resolve(ctx.cwd, place.traces ?? DEFAULT_TRACE_FILE), { root: ctx.cwd, rotateBytes: c.rotate_bytes });
 }
 
 /** The turn named by --turn or $RATCHET_TURN; undefined: the turn started last. */
-export function turnOf(ctx: Context, options: Options, positional?: string): string | undefined {
+export function turnOf(ctx: Context, place: Pick<GoalsPlace, 'turn'>, positional?: string): string | undefined {
   const env = ctx.io.env.RATCHET_TURN;
-  return positional ?? stringOption(options, 'turn') ?? (env === undefined || env === '' ? undefined : env);
+  return positional ?? place.turn ?? (env === undefined || env === '' ? undefined : env);
 }
 
 /**
@@ -76,10 +76,10 @@ export function noteRecording(ctx: Context, r: { warnings: readonly string[]; br
  * turn is open (a project not using traces, or between turns, records nothing). The change itself
  * is done, so a trace that cannot be written is a warning, not a failure of the command.
  */
-export async function traceAlong(ctx: Context, options: Options, make: (trace: TurnTrace, turnId: string) => NewRecord[], turn?: string): Promise<void> {
+export async function traceAlong(ctx: Context, place: GoalsPlace, make: (trace: TurnTrace, turnId: string) => NewRecord[], turn?: string): Promise<void> {
   try {
-    const log = await openTraces(ctx, options);
-    const id = turn ?? turnOf(ctx, options);
+    const log = await openTraces(ctx, place);
+    const id = turn ?? turnOf(ctx, place);
     const { trace } = await log.read(id);
     if (trace === undefined || trace.status !== 'open') return;
     // Decided again inside the lock: the turn may have ended since it was read.
@@ -94,9 +94,9 @@ export async function traceAlong(ctx: Context, options: Options, make: (trace: T
  * (`ratchet turn start`), so a type merged while it runs is not usable in it; the registry in use now
  * for a turn that was never started. Says so on stderr when the two differ.
  */
-export async function turnRegistry(ctx: Context, options: Options, turnId: unknown, current: Registry): Promise<Registry> {
+export async function turnRegistry(ctx: Context, place: TraceLocation, turnId: unknown, current: Registry): Promise<Registry> {
   if (typeof turnId !== 'string') return current;
-  const { trace } = await (await openTraces(ctx, options)).read(turnId);
+  const { trace } = await (await openTraces(ctx, place)).read(turnId);
   if (trace?.registry === undefined) return current;
   const pinned = await readPinnedRegistry(ctx.cwd, trace.registry);
   if ((await pinDigest(current)) !== trace.registry) {

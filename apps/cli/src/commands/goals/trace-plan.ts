@@ -7,28 +7,27 @@
  */
 import type { NewRecord, PlanRun, TurnTrace } from '@ratchet/goals';
 import type { Context } from '../../context.js';
-import { stringOption } from '../../option-values.js';
-import type { Options } from './shared.js';
+import type { GoalsPlace } from '../../operations/goals-input.js';
 import { traceAlong } from './trace-log.js';
 
 const spanOf = (planId: string, step: number): string => `${planId}.s${step}`;
 
-export async function tracePlanStart(ctx: Context, options: Options, run: PlanRun, now: number): Promise<void> {
+export async function tracePlanStart(ctx: Context, place: GoalsPlace, run: PlanRun, now: number): Promise<void> {
   const ts = new Date(now).toISOString();
   await traceAlong(
     ctx,
-    options,
+    place,
     (_trace, turn) => [{ type: 'event', turn_id: turn, ts, kind: 'Decision', summary: `started plan ${run.id}: ${run.steps.length} steps${run.source === undefined ? '' : ` from ${run.source}`}`, payload: { plan_id: run.id, digest: run.digest, steps: run.steps.length, ...(run.goal_id === undefined ? {} : { goal_id: run.goal_id }) } }],
-    run.turn_id ?? stringOption(options, 'turn'),
+    run.turn_id ?? place.turn,
   );
 }
 
-export async function tracePlanStep(ctx: Context, options: Options, run: PlanRun, number: number, event: string, now: number): Promise<void> {
+export async function tracePlanStep(ctx: Context, place: GoalsPlace, run: PlanRun, number: number, event: string, now: number): Promise<void> {
   const ts = new Date(now).toISOString();
   const step = run.steps.find((s) => s.number === number);
   if (step === undefined) return;
   const span_id = spanOf(run.id, number);
-  await traceAlong(ctx, options, (trace: TurnTrace, turn): NewRecord[] => {
+  await traceAlong(ctx, place, (trace: TurnTrace, turn): NewRecord[] => {
     if (event === 'start') {
       const depends_on = step.depends_on.map((d) => spanOf(run.id, d)).filter((id) => trace.spans.some((s) => s.span_id === id));
       return [{ type: 'span_start', turn_id: turn, span_id, component: 'planner', ts, depends_on }];
@@ -43,5 +42,5 @@ export async function tracePlanStep(ctx: Context, options: Options, run: PlanRun
     if (open) records.push({ type: 'span_end', turn_id: turn, span_id, ts, status: event === 'succeed' ? 'ok' : 'error' });
     if (event === 'fail' && run.regeneration !== undefined) records.push({ type: 'event', turn_id: turn, ts, kind: 'Decision', summary: `plan ${run.id}: a new plan is requested`, payload: { ...plan, regenerate: true } });
     return records;
-  }, stringOption(options, 'turn'));
+  }, place.turn);
 }

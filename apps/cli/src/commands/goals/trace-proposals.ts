@@ -6,14 +6,14 @@
  */
 import type { CommitResult, NewRecord, RegistryProposal } from '@ratchet/goals';
 import type { Context } from '../../context.js';
-import type { Options } from './shared.js';
+import type { GoalsPlace } from '../../operations/goals-input.js';
 import { traceAlong } from './trace-log.js';
 
-export async function traceCommit(ctx: Context, options: Options, r: CommitResult, now: number): Promise<void> {
+export async function traceCommit(ctx: Context, place: GoalsPlace, r: CommitResult, now: number): Promise<void> {
   const ts = new Date(now).toISOString();
   await traceAlong(
     ctx,
-    options,
+    place,
     (_trace, turn): NewRecord[] => [
       {
         type: 'event',
@@ -40,9 +40,9 @@ export async function traceCommit(ctx: Context, options: Options, r: CommitResul
 }
 
 /** A proposal moved during a turn: a Decision (a merge, which changes the registry for later turns: Policy). */
-export async function traceProposal(ctx: Context, options: Options, p: RegistryProposal, what: 'submitted' | 'amended' | 'approved' | 'rejected' | 'merged', now: number): Promise<void> {
+export async function traceProposal(ctx: Context, place: GoalsPlace, p: RegistryProposal, what: 'submitted' | 'amended' | 'approved' | 'rejected' | 'merged', now: number): Promise<void> {
   const ts = new Date(now).toISOString();
-  await traceAlong(ctx, options, (_trace, turn): NewRecord[] => [
+  await traceAlong(ctx, place, (_trace, turn): NewRecord[] => [
     {
       type: 'event',
       turn_id: turn,

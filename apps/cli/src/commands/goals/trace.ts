@@ -10,11 +10,11 @@ import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
 import { addTraceEvent, endTraceSpan, endTurnTrace, recordedResult, startTraceSpan, startTurnTrace, type Recorded } from '../../operations/goals-trace.js';
 import { versioned } from '../../output/json-output.js';
-import { endSpanInput, endTurnInput, startSpanInput, startTurnInput, traceEventInput } from './goals-inputs.js';
-import type { Options } from './shared.js';
+import type { OptionBag } from '../../option-values.js';
+import { endSpanInput, endTurnInput, startSpanInput, startTurnInput, traceEventInput, traceReadInput, type TraceReadInput } from './goals-inputs.js';
 import { mapTraceErrors, noteRecording, openTraces, turnOf } from './trace-log.js';
 
-export default async function trace(ctx: Context, args: string[], options: Options): Promise<number> {
+export default async function trace(ctx: Context, args: string[], options: OptionBag): Promise<number> {
   const [command, ...rest] = args;
   if (command === 'start') return recorded(ctx, await startTurnTrace(ctx, startTurnInput(rest, options)), (r) => `started turn ${r.result.trace.turn_id}${budgetText(r.budgets ?? {})}`, false);
   if (command === 'end') return recorded(ctx, await endTurnTrace(ctx, endTurnInput(rest, options)), () => 'ended turn');
@@ -29,30 +29,34 @@ export default async function trace(ctx: Context, args: string[], options: Optio
     const input = traceEventInput(rest, options);
     return recorded(ctx, await addTraceEvent(ctx, input), () => `recorded ${input.kind}`);
   }
+  return view(ctx, traceReadInput(args, options));
+}
+
+/** `turn trace show|replay [turn]`. */
+async function view(ctx: Context, input: TraceReadInput): Promise<number> {
   return mapTraceErrors(ctx, async () => {
-    const log = await openTraces(ctx, options);
-    const read = await log.read(turnOf(ctx, options, rest[0]));
+    const log = await openTraces(ctx, input);
+    // The turn named, else $RATCHET_TURN; none: the turn started last.
+    const turn = turnOf(ctx, input);
+    const read = await log.read(turn);
     noteRecording(ctx, read);
     const t = read.trace;
-    if (t === undefined) throw new CliError(rest[0] === undefined && turnOf(ctx, options) === undefined ? 'no turn has been traced yet (ratchet turn start)' : `no trace of turn ${JSON.stringify(turnOf(ctx, options, rest[0]))}`, { code: 'not-found' });
-    if (command === 'show') {
+    if (t === undefined) throw new CliError(turn === undefined ? 'no turn has been traced yet (ratchet turn start)' : `no trace of turn ${JSON.stringify(turn)}`, { code: 'not-found' });
+    if (input.view === 'show') {
       if (ctx.json) ctx.emitJson(versioned('turn-trace-show', { ok: true, trace: t, tree: tree(t), over: overBudget(t), warnings: read.warnings }));
       else for (const line of showLines(t)) ctx.out(line);
       return EXIT_OK;
     }
-    if (command === 'replay') {
-      const r = replay(t);
-      if (ctx.json) ctx.emitJson(versioned('turn-trace-replay', { ok: true, ...r, warnings: read.warnings }));
-      else {
-        ctx.out(`turn ${t.turn_id}: ${r.order.length} span${r.order.length === 1 ? '' : 's'} in replay order`);
-        for (const s of r.steps) {
-          ctx.out(`  ${s.position}. ${s.span.span_id} [${s.span.status}] ${s.span.component}${s.span.depends_on.length > 0 ? `  after ${s.span.depends_on.join(', ')}` : ''}`);
-          for (const e of s.events) ctx.out(`       ${eventLine(e)}`);
-        }
+    const r = replay(t);
+    if (ctx.json) ctx.emitJson(versioned('turn-trace-replay', { ok: true, ...r, warnings: read.warnings }));
+    else {
+      ctx.out(`turn ${t.turn_id}: ${r.order.length} span${r.order.length === 1 ? '' : 's'} in replay order`);
+      for (const s of r.steps) {
+        ctx.out(`  ${s.position}. ${s.span.span_id} [${s.span.status}] ${s.span.component}${s.span.depends_on.length > 0 ? `  after ${s.span.depends_on.join(', ')}` : ''}`);
+        for (const e of s.events) ctx.out(`       ${eventLine(e)}`);
       }
-      return EXIT_OK;
     }
-    throw new CliError(`turn trace: unknown command ${JSON.stringify(command)}`);
+    return EXIT_OK;
   });
 }
 

@@ -9,14 +9,14 @@ import { sharedStorageOf, storageKey } from '../../storage.js';
 export const DEFAULT_FILE = '.ratchet/memory.json';
 
 /** The memory file (`--file`, default .ratchet/memory.json): inside the project (--cwd), symbolic links followed, or refused (exit 2). */
-export function memoryFile(ctx: Context, file: string | undefined): { path: string; shown: string } {
+export function memoryFile(ctx: Context, file: string | undefined, flag = '--file'): { path: string; shown: string } {
   const given = file ?? DEFAULT_FILE;
   let path: string;
   try {
     path = resolveInsideRoot(ctx.cwd, given, { allowAbsolute: true });
   } catch (err) {
     if (!(err instanceof OutsideRootError)) throw err;
-    throw new CliError(`--file ${given} refused: ${err.reason}`, { code: 'outside-root', file: given });
+    throw new CliError(`${flag} ${given} refused: ${err.reason}`, { code: 'outside-root', file: given });
   }
   return { path, shown: displayPath(ctx, path) };
 }
