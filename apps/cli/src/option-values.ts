@@ -30,9 +30,11 @@ export function stringsOption(options: OptionBag, key: string): string[] | undef
   return value;
 }
 
-/** A boolean flag: true only when given. */
+/** A boolean flag: true only when given (commander sets false for a `--no-` form). */
 export function flagOption(options: OptionBag, key: string): boolean {
-  return options[key] === true;
+  const value = options[key];
+  if (value === undefined || typeof value === 'boolean') return value === true;
+  throw new CliError(`${flag(key)} takes no value`);
 }
 
 /** A string option that must be one of `choices`. */

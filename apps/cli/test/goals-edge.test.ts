@@ -98,6 +98,9 @@ describe('the goals edge through the CLI: bad and hostile values are exit 2 befo
       [['goals', 'compact', '--as', 'user', '--revert-points', '-3'], '--revert-points must be an integer >= 0, got "-3"'],
       [['goals', 'share', 'goal', 'g1', '--agent-grant', 'b', '--access', 'read', '--expected-version', '1e400'], '--expected-version must be an integer >= 0, got "1e400"'],
       [['proposals', 'review', 'p1', 'approve', '--as', 'user', '--expected-version', '-2'], '--expected-version must be an integer >= 0, got "-2"'],
+      // A blank value is not 0 (Number('') is): an empty --expected-version must not pass a version check.
+      [['goals', 'share', 'goal', 'g1', '--agent-grant', 'b', '--access', 'read', '--expected-version', ''], '--expected-version must be an integer >= 0, got ""'],
+      [['goals', 'context', '--questions', '  '], '--questions must be an integer >= 0, got "  "'],
     ];
     for (const [args, message] of runs) {
       const r = await ratchet(dir, args);

@@ -111,16 +111,21 @@ export function actorOf(ctx: Context, place: GoalsLocation): Actor {
   return actor;
 }
 
+/** The number an option's text is; a blank text is none (`Number('')` would be 0). */
+function numberOf(value: unknown): number {
+  return typeof value === 'string' && value.trim() === '' ? Number.NaN : Number(value);
+}
+
 export function intOption(value: unknown, name: string, min = 0): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
+  const n = numberOf(value);
   if (!Number.isSafeInteger(n) || n < min) throw new CliError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
   return n;
 }
 
 export function numberOption(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
+  const n = numberOf(value);
   if (!Number.isFinite(n)) throw new CliError(`${name} must be a number, got ${JSON.stringify(value)}`);
   return n;
 }
