@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { loadProtocolSet, renderProtocolDetail, renderProtocols, type ProtocolSet } from '@ratchet/protocol-compiler';
-import type { CommandAction } from '../../program.js';
+import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT_OK } from '../../exit-codes.js';
-import { stringOption } from '../../option-values.js';
+import { withInput } from '../../option-values.js';
 import { planVocabularies } from '../../plan-vocabulary.js';
+import { showInput, type ShowProtocolInput } from './inputs.js';
 import { cliUsage, displayPath, reportProblems } from './shared.js';
 
 /**
@@ -12,12 +13,8 @@ import { cliUsage, displayPath, reportProblems } from './shared.js';
  * `--all` prints exactly the block `protocol compile --detail full` writes (same renderer, same
  * inputs), so the two cannot disagree.
  */
-const show: CommandAction = async (ctx, args, options) => {
-  const id = args[0];
-  const all = options.all === true;
-  if (id !== undefined && all) throw new CliError('protocol show: give a protocol id or --all, not both');
-  if (id === undefined && !all) throw new CliError('protocol show: name a protocol (`ratchet protocol show <id>`) or pass --all; the ids are the headings of AGENTS.md');
-  const protocolsDir = resolve(ctx.cwd, stringOption(options, 'protocols') ?? 'protocols');
+async function show(ctx: Context, { id, all, protocols }: ShowProtocolInput): Promise<number> {
+  const protocolsDir = resolve(ctx.cwd, protocols ?? 'protocols');
   let set: ProtocolSet;
   try {
     set = await loadProtocolSet(protocolsDir, { schemaRoot: ctx.cwd });
@@ -43,5 +40,5 @@ const show: CommandAction = async (ctx, args, options) => {
   if (ctx.json) ctx.emitJson({ ok: true, ...(all ? { all: true, protocols: set.sources.map((s) => s.protocol.protocol_id) } : { id }), text });
   else ctx.io.stdout(text);
   return EXIT_OK;
-};
-export default show;
+}
+export default withInput(showInput, show);
