@@ -64,9 +64,10 @@ function refuses(parse: () => unknown, message: string | RegExp): void {
 const bag = (value: Record<string, unknown>): OptionBag => value;
 
 describe('fsm check / render / accept', () => {
-  test('parse: the files as given, --strict only when commander set it', () => {
+  test('parse: the files as given, --strict only when commander set it; a value for the flag is refused', () => {
     expect(fsmCheckInput(['a.json', '__proto__'], bag({ strict: true, json: false }))).toEqual({ files: ['a.json', '__proto__'], strict: true });
-    expect(fsmCheckInput(['a.json'], bag({ strict: 'yes' }))).toEqual({ files: ['a.json'], strict: false });
+    expect(fsmCheckInput(['a.json'], bag({}))).toEqual({ files: ['a.json'], strict: false });
+    refuses(() => fsmCheckInput(['a.json'], bag({ strict: 'yes' })), '--strict takes no value');
   });
 
   test('render: --format of the wrong kind or value names the option; no file is a usage error', () => {
@@ -115,7 +116,8 @@ describe('fsm check / render / accept', () => {
 describe('plan fmt', () => {
   test('parse: no plan is the usage error it always was; --write only when commander set it', () => {
     refuses(() => planFmtInput([], bag({ write: true })), 'plan fmt: missing <plan>');
-    expect(planFmtInput(['p.txt'], bag({ write: 'yes' }))).toEqual({ plan: 'p.txt', write: false });
+    expect(planFmtInput(['p.txt'], bag({}))).toEqual({ plan: 'p.txt', write: false });
+    refuses(() => planFmtInput(['p.txt'], bag({ write: 'yes' })), '--write takes no value');
   });
 
   test('a plan path named __proto__ that does not exist: exit 2 naming it, nothing written', async () => {
@@ -203,7 +205,8 @@ describe('import', () => {
     for (const s of ['nope', '__proto__', 'toString', 'constructor', 'ftl\r\n']) refuses(() => importInput([s], bag({})), message(s));
     refuses(() => importInput([], bag({})), message(''));
     expect(importInput(['auto'], bag({ write: true }))).toEqual({ system: 'auto', dir: undefined, write: true });
-    expect(importInput(['ftl', '../x'], bag({ write: 'yes' }))).toEqual({ system: 'ftl', dir: '../x', write: false });
+    expect(importInput(['ftl', '../x'], bag({}))).toEqual({ system: 'ftl', dir: '../x', write: false });
+    refuses(() => importInput(['ftl'], bag({ write: 'yes' })), '--write takes no value');
   });
 
   test('through the CLI: __proto__ as the system, and a CRLF directory, are exit 2 and write nothing', async () => {
