@@ -8,28 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { findSimilarInput, graphInput } from '../src/commands/campaign/inputs.js';
-import type { Io } from '../src/context.js';
-import { CliError } from '../src/errors.js';
-import { run } from '../src/main.js';
+import { inProcess, usage } from './edge-support.js';
 
-function usage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(CliError);
-    expect((err as CliError).exitCode).toBe(2);
-    return (err as Error).message;
-  }
-  throw new Error('expected a usage error');
-}
-
-async function ratchet(cwd: string, args: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env: {}, cwd, readStdin: () => Promise.resolve(stdin) };
-  const code = await run(args, io);
-  return { code, out, err };
-}
+const ratchet = inProcess;
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'ratchet-campaign-edge-'));
 

@@ -9,28 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { importInput, recallInput, relatedInput } from '../src/commands/memory/inputs.js';
 import { numberOption } from '../src/commands/memory/shared.js';
-import type { Io } from '../src/context.js';
-import { CliError } from '../src/errors.js';
-import { run } from '../src/main.js';
+import { inProcess, usage } from './edge-support.js';
 
-function usage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(CliError);
-    expect((err as CliError).exitCode).toBe(2);
-    return (err as Error).message;
-  }
-  throw new Error('expected a usage error');
-}
-
-async function ratchet(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY: false, env: {}, cwd, readStdin: () => Promise.resolve('') };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const ratchet = (cwd: string, ...argv: string[]): ReturnType<typeof inProcess> => inProcess(cwd, argv);
 
 const project = (): string => mkdtempSync(join(tmpdir(), 'ratchet-memory-edge-'));
 

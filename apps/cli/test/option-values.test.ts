@@ -3,19 +3,8 @@
  * a usage error (exit 2) naming the option in its --kebab form, never a silent cast or a default.
  */
 import { describe, expect, test } from 'vitest';
-import { CliError } from '../src/errors.js';
 import { argument, choiceOption, flagOption, stringOption, stringsOption, withInput } from '../src/option-values.js';
-
-function usage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(CliError);
-    expect((err as CliError).exitCode).toBe(2);
-    return (err as CliError).message;
-  }
-  throw new Error('expected a usage error');
-}
+import { usage } from './edge-support.js';
 
 describe('option readers', () => {
   test('stringOption: a string or nothing; any other kind names the option', () => {

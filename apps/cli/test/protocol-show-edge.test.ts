@@ -4,18 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { showInput } from '../src/commands/protocol/inputs.js';
-import { CliError } from '../src/errors.js';
-
-function usage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(CliError);
-    expect((err as CliError).exitCode).toBe(2);
-    return (err as CliError).message;
-  }
-  throw new Error('expected a usage error');
-}
+import { usage } from './edge-support.js';
 
 describe('protocol show input', () => {
   test('an id or --all, with the protocols directory', () => {
