@@ -24,9 +24,13 @@ describe('ratchet goals compact', { timeout: 120_000 }, () => {
     expect(agent.code).toBe(2);
     expect(agent.err).toContain('ratchet goals compact is for a person, from their own terminal');
     expect((await ratchet(dir, ['goals', 'compact', '--as', 'user', '--before', 'yesterday'])).code).toBe(2);
+    // --expected-version is the optimistic lock here too: a stale one is refused (exit 1), nothing written.
+    const stale = await ratchet(dir, ['goals', 'compact', '--as', 'user', '--keep', '2', '--expected-version', '8']);
+    expect(stale.code).toBe(1);
+    expect(stale.err).toContain('version conflict: expected version 8, the state is at version 9');
     expect(readFileSync(file, 'utf8')).toBe(before);
 
-    const compacted = await ratchet(dir, ['goals', 'compact', '--as', 'user', '--keep', '2']);
+    const compacted = await ratchet(dir, ['goals', 'compact', '--as', 'user', '--keep', '2', '--expected-version', '9']);
     expect(compacted.code).toBe(0);
     expect(compacted.out).toContain('compacted 7 audit entries (v1-v7) into a summary; 2 kept; revert points: v0, v7 and later');
     expect(readFileSync(file, 'utf8').length).toBeLessThan(before.length);

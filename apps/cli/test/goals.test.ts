@@ -230,7 +230,13 @@ describe('ratchet goals / actions / turn', { timeout: 30_000 }, () => {
     expect(shown.out).toMatch(/ {2}review \S+: approve by user: ok/);
     expect((await ratchet(dir, ['--json', 'proposals', 'show', 'p1'])).json()).toMatchObject({ ok: true, proposal: { id: 'p1', status: 'approved', type_id: proposal.type_id } });
     expect((await ratchet(dir, ['proposals', 'show', 'p7'])).code).toBe(2);
-    expect((await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user'])).code).toBe(0);
+    // A stale --expected-version is refused (exit 1) before the registry file is touched.
+    const registryBefore = readFileSync(join(dir, 'protocols', 'action_types.json'), 'utf8');
+    const stale = await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user', '--expected-version', '1']);
+    expect(stale.code).toBe(1);
+    expect(stale.err).toContain('version conflict: expected version 1, the state is at version 2');
+    expect(readFileSync(join(dir, 'protocols', 'action_types.json'), 'utf8')).toBe(registryBefore);
+    expect((await ratchet(dir, ['proposals', 'merge', 'p1', '--as', 'user', '--expected-version', '2'])).code).toBe(0);
     expect((await ratchet(dir, ['actions', 'add', 'code_review', 'Review PR 12'])).code).toBe(0);
     expect((await ratchet(dir, ['proposals', 'review', 'p1', 'maybe'])).code).toBe(2);
   });

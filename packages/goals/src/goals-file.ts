@@ -166,18 +166,20 @@ export interface GoalsStore {
   /**
    * Write an approved proposal into the registry file and mark it merged. Returns the patch applied.
    * `ifMissing`: the registry in use when the file does not exist yet (the bundled one): the file is
-   * created from it, with the change.
+   * created from it, with the change. `expected_version`: refused (ConflictError) before the registry
+   * is touched unless the state is at this version.
    */
   mergeProposal(
     id: string,
     registryPath: string,
-    meta: { actor: Actor; displayPath?: string | undefined; ifMissing?: ActionTypeRegistryDocument | undefined; handlers?: PolicyHandlers | undefined },
+    meta: { actor: Actor; displayPath?: string | undefined; ifMissing?: ActionTypeRegistryDocument | undefined; handlers?: PolicyHandlers | undefined; expected_version?: number | undefined },
   ): Promise<{ proposal: RegistryProposal; patch: string }>;
   /**
    * Compact the oldest audit entries into a summary (see compact.ts): the user only. Returns what was
    * compacted and the revert points left; writes nothing when there is nothing to compact.
+   * `expected_version`: refused (ConflictError) unless the state is at this version.
    */
-  compact(registry: Registry, options: Omit<CompactOptions, 'agentRevertRefusal'>, meta: { actor: Actor }): Promise<CompactResult>;
+  compact(registry: Registry, options: Omit<CompactOptions, 'agentRevertRefusal'>, meta: { actor: Actor; expected_version?: number | undefined }): Promise<CompactResult>;
   /** The compacted history, oldest first. */
   summaries(): Promise<AuditSummary[]>;
   /** The proposal as a unified diff against the registry file (nothing is written); with `ifMissing`, a patch creating the file. */
@@ -371,7 +373,10 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
     },
     async mergeProposal(id, registryPath, meta) {
       if (meta.actor.role !== 'user') throw new OwnerError(`only the user (a maintainer) can merge proposal ${id} into the registry`);
-      const proposal = (await doc.read()).proposals.find((p) => p.id === id);
+      const state = await doc.read();
+      // Checked before the registry file is written: a stale view must not change the registry.
+      if (meta.expected_version !== undefined && state.version !== meta.expected_version) throw new ConflictError(meta.expected_version, state.version, doc.path);
+      const proposal = state.proposals.find((p) => p.id === id);
       if (proposal === undefined) throw new InputError(`no proposal "${id}"`, 'not-found');
       if (proposal.status !== 'approved') throw new InputError(`proposal ${id} is ${proposal.status}: only an approved proposal can be merged`, 'proposal-state');
       let patch = '';
@@ -400,6 +405,7 @@ export function openGoals(path: string, options: GoalsStoreOptions = {}): GoalsS
     async compact(registry, compactOptions, meta) {
       let result: CompactResult | undefined;
       await doc.update((draft) => {
+        if (meta.expected_version !== undefined && draft.version !== meta.expected_version) throw new ConflictError(meta.expected_version, draft.version, doc.path);
         const imagesKept = (): number => (draft.audit_summaries ?? []).filter((x) => x.base !== undefined).length;
         const had = imagesKept();
         result = compactAudit(draft, registry, meta.actor, iso(), { ...compactOptions, agentRevertRefusal });

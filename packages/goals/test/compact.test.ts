@@ -88,6 +88,15 @@ describe('audit compaction', () => {
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
+  test('a compaction with a stale expected_version is refused and writes nothing; the current version compacts', async () => {
+    const { store, path } = await fresh();
+    const text = readFileSync(path, 'utf8');
+    const { version } = await store.read();
+    await expect(store.compact(registry, { keep: 10 }, { actor: USER, expected_version: version - 1 })).rejects.toMatchObject({ code: 'conflict' });
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    expect((await store.compact(registry, { keep: 10 }, { actor: USER, expected_version: version })).compacted).toBeGreaterThan(0);
+  });
+
   test('revert still reaches every kept version and each summary\'s revert point, with the same result as without compaction', async () => {
     const a = await fresh();
     const b = await fresh();

@@ -298,6 +298,22 @@ describe('registry proposals: merge and export', () => {
     await expect(store.mergeProposal(p.id, registryPath, { actor: USER })).rejects.toMatchObject({ code: 'proposal-state' });
   });
 
+  test('a merge with a stale expected_version is refused before the registry file is touched; the current one merges', async () => {
+    const { store, dir } = tempStore();
+    const registryPath = join(dir, 'action_types.json');
+    writeFileSync(registryPath, `${JSON.stringify(defaultRegistryDocument(), null, 2)}\n`);
+    const before = readFileSync(registryPath, 'utf8');
+    const { result: p } = await store.mutate({ actor: AGENT, op: 'proposal.submit' }, (tx) =>
+      submitProposal(tx, { proposal_type: 'add', type_id: 'code_review', allowed_owners: ['agent'], allowed_statuses: ['open', 'done'], allowed_transitions: { open: ['done'] }, rationale: 'frequent' }),
+    );
+    const { version } = await store.mutate({ actor: USER, op: 'proposal.review' }, (tx) => reviewProposal(tx, p.id, 'approve', 'ok'));
+    await expect(store.mergeProposal(p.id, registryPath, { actor: USER, expected_version: version - 1 })).rejects.toMatchObject({ code: 'conflict' });
+    expect(readFileSync(registryPath, 'utf8')).toBe(before);
+    expect((await store.read()).proposals.find((x) => x.id === p.id)?.status).toBe('approved');
+    const merged = await store.mergeProposal(p.id, registryPath, { actor: USER, expected_version: version });
+    expect(merged.proposal.status).toBe('merged');
+  });
+
   test('a merge never changes the semantics of a turn already running; the next turn, loading the file, sees the new type', async () => {
     const { store, dir } = tempStore();
     const registryPath = join(dir, 'action_types.json');

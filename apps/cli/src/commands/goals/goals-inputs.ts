@@ -334,7 +334,7 @@ function timeInput(options: OptionBag, key: string, flag: string): number | unde
 }
 
 /** `goals compact`: the audit trail into summaries (the user's). */
-export interface CompactInput extends GoalsLocation {
+export interface CompactInput extends GoalsLocation, Versioned {
   keep?: number | undefined;
   /** Only entries written before this time (ms since the epoch). */
   before?: number | undefined;
@@ -344,7 +344,7 @@ export interface CompactInput extends GoalsLocation {
 export function compactInput(_args: readonly string[], options: OptionBag): CompactInput {
   const keep = intOption(stringOption(options, 'keep'), '--keep');
   const revertPoints = intOption(stringOption(options, 'revertPoints'), '--revert-points');
-  return { ...locationInput(options), keep, revertPoints, before: timeInput(options, 'before', '--before') };
+  return { ...locationInput(options), expectedVersion: expectedVersionInput(options), keep, revertPoints, before: timeInput(options, 'before', '--before') };
 }
 
 /** `actions stats`: per-type figures. */

@@ -60,7 +60,7 @@ async function move(ctx: Context, input: ProposalsInput): Promise<number> {
       else ctx.io.stdout(patch);
       return EXIT_OK;
     }
-    const r = await store.mergeProposal(id, path, { actor, displayPath: shown, ifMissing });
+    const r = await store.mergeProposal(id, path, { actor, displayPath: shown, ifMissing, expected_version: input.expectedVersion });
     await traceProposal(ctx, input, r.proposal, 'merged', clockOf(input)());
     if (ctx.json) ctx.emitJson({ ok: true, registry: shown, proposal: r.proposal, patch: r.patch });
     else ctx.out(`merged ${line(r.proposal)} into ${shown}; turns already running keep the registry they loaded`);
