@@ -1,5 +1,6 @@
 import { EXIT_USAGE } from './exit-codes.js';
 import { versioned } from './output/json-output.js';
+import { shownPath } from './paths.js';
 
 /** A failure the user can act on: printed without a stack trace, with a chosen exit code. */
 export class CliError extends Error {
@@ -151,8 +152,16 @@ export interface Failure {
   internal: boolean;
 }
 
-export function failureOf(err: unknown): Failure {
+/**
+ * `cwd`: the command's directory (--cwd). A file the error names inside it is shown relative to it,
+ * as every other message shows paths; libraries report the absolute path they opened.
+ */
+export function failureOf(err: unknown, cwd?: string): Failure {
   const report = toErrorReport(err);
+  if (cwd !== undefined) {
+    if (report.file !== undefined) report.file = shownPath(cwd, report.file);
+    for (const p of report.problems ?? []) if (p.file !== undefined) p.file = shownPath(cwd, p.file);
+  }
   const document = versioned('error', { ok: false as const, error: report });
   if (isInputError(err)) return { exitCode: err instanceof CliError ? err.exitCode : EXIT_USAGE, document, text: formatErrorReport(report), internal: false };
   return { exitCode: EXIT_INTERNAL, document, text: `internal error: ${report.message}`, internal: true };

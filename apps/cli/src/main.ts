@@ -22,13 +22,13 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
       if (wantsJson) io.stdout(`${JSON.stringify(versioned('error', { ok: false, error: { code: err.code, message: err.message } }), null, 2)}\n`);
       return EXIT_USAGE;
     }
-    return reportFailure(err, io, wantsJson, argv.includes('--quiet') || argv.includes('-q'));
+    return reportFailure(err, io, wantsJson, argv.includes('--quiet') || argv.includes('-q'), state.cwd);
   }
 }
 
-async function reportFailure(err: unknown, io: Io, json: boolean, quiet: boolean): Promise<number> {
+async function reportFailure(err: unknown, io: Io, json: boolean, quiet: boolean, cwd: string | undefined): Promise<number> {
   const { failureOf } = await import('./errors.js');
-  const failure = failureOf(err);
+  const failure = failureOf(err, cwd);
   if (json) io.stdout(`${JSON.stringify(failure.document, null, 2)}\n`);
   // An unexpected exception is a bug in Ratchet: show the stack so it can be reported.
   if (failure.internal) io.stderr(`ratchet: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

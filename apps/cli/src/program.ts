@@ -24,6 +24,8 @@ export type ActionFactory = (load: Loader, ...leading: string[]) => (...params: 
 
 export interface ProgramState {
   exitCode: number;
+  /** The command's directory (--cwd), once resolved: error reports show paths relative to it. */
+  cwd?: string | undefined;
 }
 
 /**
@@ -69,6 +71,7 @@ Start here:
         color: options.color !== false && io.isTTY && io.env.NO_COLOR === undefined && options.json !== true,
       };
       const ctx = makeContext(io, globals);
+      state.cwd = ctx.cwd;
       checkBoundary(ctx, commandPath(command), options);
       const impl = await load();
       try {

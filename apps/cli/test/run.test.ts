@@ -1,7 +1,10 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { Io } from '../src/context.js';
-import { formatErrorReport, toErrorReport, CliError } from '../src/errors.js';
+import { failureOf, formatErrorReport, toErrorReport, CliError } from '../src/errors.js';
 import { run } from '../src/main.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -52,5 +55,26 @@ describe('error reports', () => {
     const storeLike = Object.assign(new Error('/x/a.json: bad (line 1, column 2)'), { code: 'parse-error', path: '/x/a.json', reason: 'bad', line: 1, column: 2 });
     expect(formatErrorReport(toErrorReport(storeLike))).toBe('/x/a.json:1:2: bad');
     expect(formatErrorReport(toErrorReport(new Error('plain')))).toBe('ratchet: plain');
+  });
+
+  test('a file inside the command directory is named relative to it, in the document and on stderr; one outside keeps its absolute path', () => {
+    const storeLike = (path: string): Error => Object.assign(new Error(`${path}: bad`), { code: 'parse-error', path, reason: 'bad', line: 1, column: 2 });
+    const inside = failureOf(storeLike('/p/.ratchet/campaign.json'), '/p');
+    expect(inside.document.error).toMatchObject({ file: '.ratchet/campaign.json', line: 1, column: 2 });
+    expect(inside.text).toBe('.ratchet/campaign.json:1:2: bad');
+    expect(failureOf(storeLike('/elsewhere/a.json'), '/p').document.error.file).toBe('/elsewhere/a.json');
+    expect(failureOf(storeLike('/p/../p2/a.json'), '/p').document.error.file).toBe('/p/../p2/a.json');
+    expect(failureOf(new CliError('boom', { file: '../x.json' }), '/p').document.error.file).toBe('../x.json');
+  });
+
+  test('an unparsable state file: the --json error names it relative to --cwd, and the file is left as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-error-path-'));
+    mkdirSync(join(dir, '.ratchet'));
+    writeFileSync(join(dir, '.ratchet', 'campaign.json'), '{bad');
+    const c = capture();
+    expect(await run(['--json', '--cwd', dir, 'campaign', 'status'], c.io)).toBe(2);
+    expect(JSON.parse(c.out())).toMatchObject({ ok: false, error: { code: 'parse-error', file: '.ratchet/campaign.json', line: 1, column: 2 } });
+    expect(c.err()).toMatch(/^\.ratchet\/campaign\.json:1:2: /);
+    expect(readFileSync(join(dir, '.ratchet', 'campaign.json'), 'utf8')).toBe('{bad');
   });
 });

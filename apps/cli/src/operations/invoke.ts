@@ -33,7 +33,7 @@ export async function invokeOperation(io: Io, cwd: string, command: string | (()
     checkBoundary(ctx, typeof command === 'string' ? command : command(), {});
     return await operation(ctx);
   } catch (err) {
-    const failure = failureOf(err);
+    const failure = failureOf(err, ctx.cwd);
     // An unexpected exception is a bug: its stack goes where a command's would.
     if (failure.internal) io.stderr(`ratchet: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return { exitCode: failure.exitCode, document: failure.document, message: failure.text };
