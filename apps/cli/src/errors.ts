@@ -1,6 +1,5 @@
 import { EXIT_USAGE } from './exit-codes.js';
 import { versioned } from './output/json-output.js';
-import { shownPath } from './paths.js';
 
 /** A failure the user can act on: printed without a stack trace, with a chosen exit code. */
 export class CliError extends Error {
@@ -153,15 +152,14 @@ export interface Failure {
 }
 
 /**
- * `cwd`: the command's directory (--cwd). A file the error names inside it is shown relative to it,
- * as every other message shows paths; libraries report the absolute path they opened.
+ * `show`: how the face names a file (paths.ts `shownPath`: relative to --cwd when inside it, as every
+ * other message names files; libraries report the absolute path they opened). A parameter, so this
+ * module stays free of Node's modules: the dashboard's browser code shares it.
  */
-export function failureOf(err: unknown, cwd?: string): Failure {
+export function failureOf(err: unknown, show: (path: string) => string = (path) => path): Failure {
   const report = toErrorReport(err);
-  if (cwd !== undefined) {
-    if (report.file !== undefined) report.file = shownPath(cwd, report.file);
-    for (const p of report.problems ?? []) if (p.file !== undefined) p.file = shownPath(cwd, p.file);
-  }
+  if (report.file !== undefined) report.file = show(report.file);
+  for (const p of report.problems ?? []) if (p.file !== undefined) p.file = show(p.file);
   const document = versioned('error', { ok: false as const, error: report });
   if (isInputError(err)) return { exitCode: err instanceof CliError ? err.exitCode : EXIT_USAGE, document, text: formatErrorReport(report), internal: false };
   return { exitCode: EXIT_INTERNAL, document, text: `internal error: ${report.message}`, internal: true };

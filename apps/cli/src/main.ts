@@ -27,8 +27,8 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
 }
 
 async function reportFailure(err: unknown, io: Io, json: boolean, quiet: boolean, cwd: string | undefined): Promise<number> {
-  const { failureOf } = await import('./errors.js');
-  const failure = failureOf(err, cwd);
+  const [{ failureOf }, { shownPath }] = await Promise.all([import('./errors.js'), import('./paths.js')]);
+  const failure = failureOf(err, (path) => (cwd === undefined ? path : shownPath(cwd, path)));
   if (json) io.stdout(`${JSON.stringify(failure.document, null, 2)}\n`);
   // An unexpected exception is a bug in Ratchet: show the stack so it can be reported.
   if (failure.internal) io.stderr(`ratchet: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

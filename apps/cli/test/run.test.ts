@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { Io } from '../src/context.js';
 import { failureOf, formatErrorReport, toErrorReport, CliError } from '../src/errors.js';
+import { shownPath } from '../src/paths.js';
 import { run } from '../src/main.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -59,12 +60,13 @@ describe('error reports', () => {
 
   test('a file inside the command directory is named relative to it, in the document and on stderr; one outside keeps its absolute path', () => {
     const storeLike = (path: string): Error => Object.assign(new Error(`${path}: bad`), { code: 'parse-error', path, reason: 'bad', line: 1, column: 2 });
-    const inside = failureOf(storeLike('/p/.ratchet/campaign.json'), '/p');
+    const show = (path: string): string => shownPath('/p', path);
+    const inside = failureOf(storeLike('/p/.ratchet/campaign.json'), show);
     expect(inside.document.error).toMatchObject({ file: '.ratchet/campaign.json', line: 1, column: 2 });
     expect(inside.text).toBe('.ratchet/campaign.json:1:2: bad');
-    expect(failureOf(storeLike('/elsewhere/a.json'), '/p').document.error.file).toBe('/elsewhere/a.json');
-    expect(failureOf(storeLike('/p/../p2/a.json'), '/p').document.error.file).toBe('/p/../p2/a.json');
-    expect(failureOf(new CliError('boom', { file: '../x.json' }), '/p').document.error.file).toBe('../x.json');
+    expect(failureOf(storeLike('/elsewhere/a.json'), show).document.error.file).toBe('/elsewhere/a.json');
+    expect(failureOf(storeLike('/p/../p2/a.json'), show).document.error.file).toBe('/p/../p2/a.json');
+    expect(failureOf(new CliError('boom', { file: '../x.json' }), show).document.error.file).toBe('../x.json');
   });
 
   test('an unparsable state file: the --json error names it relative to --cwd, and the file is left as it was', async () => {

@@ -8,6 +8,7 @@
 import { checkBoundary } from '../boundary.js';
 import { makeContext, type Context, type Io } from '../context.js';
 import { failureOf } from '../errors.js';
+import { shownPath } from '../paths.js';
 import { closeStorage } from '../storage.js';
 
 /** What an operation hands its face: the exit code a command would return and its `--json` document. */
@@ -33,7 +34,7 @@ export async function invokeOperation(io: Io, cwd: string, command: string | (()
     checkBoundary(ctx, typeof command === 'string' ? command : command(), {});
     return await operation(ctx);
   } catch (err) {
-    const failure = failureOf(err, ctx.cwd);
+    const failure = failureOf(err, (path) => shownPath(ctx.cwd, path));
     // An unexpected exception is a bug: its stack goes where a command's would.
     if (failure.internal) io.stderr(`ratchet: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return { exitCode: failure.exitCode, document: failure.document, message: failure.text };
