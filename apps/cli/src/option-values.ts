@@ -46,6 +46,11 @@ export function choiceOption<T extends string>(options: OptionBag, key: string, 
   return chosen;
 }
 
+/** The number an option's text names: NaN when it names none, a blank text included (`Number('')` would be 0). */
+export function numberFrom(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text);
+}
+
 /** A required positional argument. */
 export function argument(args: readonly string[], index: number, name: string): string {
   const value = args[index];

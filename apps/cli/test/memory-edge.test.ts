@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { importInput, recallInput, relatedInput } from '../src/commands/memory/inputs.js';
+import { addFailureInput, addPatternInput, importInput, recallInput, relatedInput } from '../src/commands/memory/inputs.js';
 import { numberOption } from '../src/commands/memory/shared.js';
 import { inProcess, usage } from './edge-support.js';
 
@@ -46,6 +46,13 @@ describe('memory import, related, query: the parse functions', () => {
     expect(usage(() => recallInput(['query', 'x'], { tag: 'py' }))).toBe('--tag takes a value each time it is given');
     expect(usage(() => recallInput(['explain', 'x'], { name: ['a', 'b'] }))).toBe('--name takes a value');
     expect(usage(() => recallInput(['query', 'x'], { threshold: '1.5' }))).toBe('--threshold must be a number from 0 to 1, got "1.5"');
+  });
+
+  test('add-failure and add-pattern: --cost and --saved are required numbers, never an undefined typed as one', () => {
+    expect(addFailureInput([], { trigger: 't', fix: 'f', cost: '1500' }).cost).toBe(1500);
+    expect(usage(() => addFailureInput([], { trigger: 't', fix: 'f' }))).toBe('--cost is required');
+    expect(usage(() => addPatternInput([], { trigger: 't', insight: 'i' }))).toBe('--saved is required');
+    expect(usage(() => addPatternInput([], { trigger: 't', insight: 'i', saved: '' }))).toBe('--saved must be a number >= 0, got ""');
   });
 
   test('hostile numbers: __proto__, huge, negative, blank, CRLF', () => {

@@ -3,7 +3,7 @@
  * a usage error (exit 2) naming the option in its --kebab form, never a silent cast or a default.
  */
 import { describe, expect, test } from 'vitest';
-import { argument, choiceOption, flagOption, stringOption, stringsOption, withInput } from '../src/option-values.js';
+import { argument, choiceOption, flagOption, numberFrom, stringOption, stringsOption, withInput } from '../src/option-values.js';
 import { usage } from './edge-support.js';
 
 describe('option readers', () => {
@@ -31,6 +31,12 @@ describe('option readers', () => {
     expect(choiceOption({ format: 'dot' }, 'format', kinds)).toBe('dot');
     expect(choiceOption({}, 'format', kinds)).toBeUndefined();
     for (const wrong of ['DOT', ' dot', 'dot\r\n', '__proto__', 'constructor', '']) expect(usage(() => choiceOption({ format: wrong }, 'format', kinds))).toBe('--format must be one of mermaid, dot');
+  });
+
+  test('numberFrom: the number a text names; blank, spaces and words name none (Number("") would be 0)', () => {
+    expect(numberFrom('3')).toBe(3);
+    expect(numberFrom(' 0.5 ')).toBe(0.5);
+    for (const none of ['', '  ', '\r\n', 'abc', '__proto__']) expect(numberFrom(none)).toBeNaN();
   });
 
   test('argument: present, or missing by name', () => {

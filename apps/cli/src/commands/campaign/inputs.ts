@@ -15,7 +15,7 @@ import {
   type UpdateTaskInput,
 } from '../../operations/campaign.js';
 import { CliError } from '../../errors.js';
-import { argument, choiceOption, flagOption, stringOption, type OptionBag } from '../../option-values.js';
+import { argument, choiceOption, flagOption, numberFrom, stringOption, type OptionBag } from '../../option-values.js';
 
 export function campaignInput(): CampaignInput {
   return {};
@@ -79,8 +79,7 @@ export function findSimilarInput(_args: readonly string[], options: OptionBag): 
   const given = stringOption(options, 'threshold');
   let threshold: number | undefined;
   if (given !== undefined) {
-    // Number('') and Number('  ') are 0: a blank threshold is not a number either.
-    threshold = given.trim() === '' ? Number.NaN : Number(given);
+    threshold = numberFrom(given);
     if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw new CliError(`--threshold must be a number from 0 to 1, got ${given}`);
   }
   const objective = stringOption(options, 'objective');

@@ -10,6 +10,7 @@ import type { Context } from '../../context.js';
 import { actorScope, pinnedActor, requireUser } from '../../actor.js';
 import { CliError } from '../../errors.js';
 import { EXIT_PROBLEMS, EXIT_USAGE } from '../../exit-codes.js';
+import { numberFrom } from '../../option-values.js';
 import { assetPath, displayPath } from '../../paths.js';
 import { sharedStorageOf, storageKey } from '../../storage.js';
 import type { GoalsLocation, GoalsPlace } from '../../operations/goals-input.js';
@@ -111,21 +112,16 @@ export function actorOf(ctx: Context, place: GoalsLocation): Actor {
   return actor;
 }
 
-/** The number an option's text is; a blank text is none (`Number('')` would be 0). */
-function numberOf(value: unknown): number {
-  return typeof value === 'string' && value.trim() === '' ? Number.NaN : Number(value);
-}
-
 export function intOption(value: unknown, name: string, min = 0): number | undefined {
   if (value === undefined) return undefined;
-  const n = numberOf(value);
+  const n = typeof value === 'string' ? numberFrom(value) : Number(value);
   if (!Number.isSafeInteger(n) || n < min) throw new CliError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
   return n;
 }
 
 export function numberOption(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
-  const n = numberOf(value);
+  const n = typeof value === 'string' ? numberFrom(value) : Number(value);
   if (!Number.isFinite(n)) throw new CliError(`${name} must be a number, got ${JSON.stringify(value)}`);
   return n;
 }

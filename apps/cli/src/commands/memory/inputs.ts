@@ -24,7 +24,14 @@ function requiredString(options: OptionBag, key: string): string {
   return value;
 }
 
-/** A number option (`--cost 2000`), checked: in its range, or the usage error naming it. */
+/** A number option commander requires (`--cost 2000`): present, in its range, or the usage error naming it. */
+function requiredNumber(options: OptionBag, key: string, flag: string, range: NumberRange): number {
+  const value = number(options, key, flag, range);
+  if (value === undefined) throw new CliError(`${flag} is required`, { code: 'bad-option' });
+  return value;
+}
+
+/** A number option (`--depth 3`), checked: in its range, or the usage error naming it. */
 function number(options: OptionBag, key: string, flag: string, range: NumberRange): number | undefined {
   return numberOption(stringOption(options, key), flag, range);
 }
@@ -33,7 +40,7 @@ export function addFailureInput(_args: readonly string[], options: OptionBag): M
   return {
     trigger: requiredString(options, 'trigger'),
     fix: requiredString(options, 'fix'),
-    cost: number(options, 'cost', '--cost', { min: 0 })!,
+    cost: requiredNumber(options, 'cost', '--cost', { min: 0 }),
     name: stringOption(options, 'name'),
     match: stringOption(options, 'match'),
     source: stringsOption(options, 'source'),
@@ -46,7 +53,7 @@ export function addPatternInput(_args: readonly string[], options: OptionBag): M
   return {
     trigger: requiredString(options, 'trigger'),
     insight: requiredString(options, 'insight'),
-    saved: number(options, 'saved', '--saved', { min: 0 })!,
+    saved: requiredNumber(options, 'saved', '--saved', { min: 0 }),
     name: stringOption(options, 'name'),
     source: stringsOption(options, 'source'),
     tags: stringsOption(options, 'tag'),

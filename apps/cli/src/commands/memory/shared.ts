@@ -3,6 +3,7 @@ import { MemoryError, openMemory, type MemoryData } from '@ratchet/memory';
 import { OutsideRootError, resolveInsideRoot, type Document, type DocumentOptions } from '@ratchet/store';
 import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
+import { numberFrom } from '../../option-values.js';
 import { displayPath } from '../../paths.js';
 import { sharedStorageOf, storageKey } from '../../storage.js';
 
@@ -46,7 +47,7 @@ export const MATCH_BUDGET = { ms: 200, clock: (): number => performance.now() };
 export function numberOption(given: string | undefined, flag: string, range: NumberRange = {}): number | undefined {
   if (given === undefined) return undefined;
   const text = given.trim();
-  return checkedNumber(text === '' ? NaN : Number(text), text, flag, range);
+  return checkedNumber(numberFrom(text), text, flag, range);
 }
 
 export interface NumberRange {
