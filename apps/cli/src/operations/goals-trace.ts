@@ -22,6 +22,17 @@ async function traceHelpers() {
   const [shared, log] = await Promise.all([import('../commands/goals/shared.js'), import('../commands/goals/trace-log.js')]);
   return { ...shared, ...log };
 }
+type TraceHelpers = Awaited<ReturnType<typeof traceHelpers>>;
+
+/** What every recording shares: the helpers loaded, the trace's errors mapped, the clock read once, the result noted. */
+async function record(ctx: Context, place: GoalsPlace, write: (h: TraceHelpers, now: number) => Promise<Recorded>): Promise<Recorded> {
+  const h = await traceHelpers();
+  return h.mapTraceErrors(ctx, async () => {
+    const recorded = await write(h, h.clockOf(place)());
+    h.noteRecording(ctx, recorded.result);
+    return recorded;
+  });
+}
 
 /** A count: a whole number >= 0. */
 function count(value: number | undefined, name: string): number | undefined {
@@ -51,10 +62,8 @@ export interface Recorded {
 
 /** Start a turn's trace under the registry in use now (pinned, and refused unless a user approved it for the agent). */
 export async function startTurnTrace(ctx: Context, input: StartTurnInput): Promise<Recorded> {
-  const h = await traceHelpers();
   const place: GoalsPlace = input;
-  return h.mapTraceErrors(ctx, async () => {
-    const now = h.clockOf(place)();
+  return record(ctx, place, async (h, now) => {
     const config = await h.traceConfigOf(ctx, place);
     const id = input.turn ?? `turn-${now.toString(36)}`;
     const budgets = budgetsOf(input, config.budgets);
@@ -66,62 +75,49 @@ export async function startTurnTrace(ctx: Context, input: StartTurnInput): Promi
     if (problem !== undefined) throw new CliError(problem.reason, { code: problem.code, exitCode: EXIT_PROBLEMS, file: file!.path });
     const pin = await pinRegistry(ctx.cwd, registry);
     const result = await startTurn(await h.openTraces(ctx, place, config), id, budgets, now, pin);
-    h.noteRecording(ctx, result);
     return { result, budgets };
   });
 }
 
 /** End a turn: spans still open end as errors; a summary adds a Summary event. */
 export async function endTurnTrace(ctx: Context, input: EndTurnInput): Promise<Recorded> {
-  const h = await traceHelpers();
   const place: GoalsPlace = input;
-  return h.mapTraceErrors(ctx, async () => {
-    const now = h.clockOf(place)();
+  return record(ctx, place, async (h, now) => {
     const result = await endTurn(await h.openTraces(ctx, place), h.turnOf(ctx, {}, input.turn), now, input.summary);
-    h.noteRecording(ctx, result);
     return { result };
   });
 }
 
 /** A span of work starting in the turn. */
 export async function startTraceSpan(ctx: Context, input: StartSpanInput): Promise<Recorded> {
-  const h = await traceHelpers();
   const place: GoalsPlace = input;
-  return h.mapTraceErrors(ctx, async () => {
-    const now = h.clockOf(place)();
+  return record(ctx, place, async (h, now) => {
     const budgets = budgetsOf(input);
     const span = { span_id: input.span, component: input.component ?? 'harness', parent_span_id: input.parent, depends_on: [...(input.dependsOn ?? [])], budgets: Object.keys(budgets).length === 0 ? undefined : budgets };
     const result = await startSpan(await h.openTraces(ctx, place), h.turnOf(ctx, place), span, now);
-    h.noteRecording(ctx, result);
     return { result };
   });
 }
 
 /** An open span ending, with what it used. */
 export async function endTraceSpan(ctx: Context, input: EndSpanInput): Promise<Recorded> {
-  const h = await traceHelpers();
   const place: GoalsPlace = input;
-  return h.mapTraceErrors(ctx, async () => {
-    const now = h.clockOf(place)();
+  return record(ctx, place, async (h, now) => {
     const result = await endSpan(await h.openTraces(ctx, place), h.turnOf(ctx, place), { span_id: input.span, status: input.status ?? 'ok', tokens: count(input.tokens, '--tokens'), tools: count(input.tools, '--tools') }, now);
-    h.noteRecording(ctx, result);
     return { result };
   });
 }
 
 /** An event in the turn, in an open span with `span`. */
 export async function addTraceEvent(ctx: Context, input: TraceEventInput): Promise<Recorded> {
-  const h = await traceHelpers();
   const place: GoalsPlace = input;
-  return h.mapTraceErrors(ctx, async () => {
-    const now = h.clockOf(place)();
+  return record(ctx, place, async (h, now) => {
     if (!(EVENT_KIND_NAMES as readonly string[]).includes(input.kind)) throw new CliError(`turn trace event: <kind> is one of ${EVENT_KIND_NAMES.join(', ')}, not ${JSON.stringify(input.kind)}`);
     if (input.summary.trim() === '') throw new CliError('turn trace event: give a <summary>');
     // The payload as the store's guarded parser takes JSON (no __proto__ keys at any depth, bounded nesting).
     const payload = input.payload === undefined ? undefined : (parseJson(JSON.stringify(input.payload), { path: 'payload' }) as Record<string, unknown>);
     const event = { kind: input.kind, summary: input.summary, span_id: input.span, payload, proposal_id: input.proposal, tokens: count(input.tokens, '--tokens'), tools: count(input.tools, '--tools') };
     const result = await addEvent(await h.openTraces(ctx, place), h.turnOf(ctx, place), event, now);
-    h.noteRecording(ctx, result);
     return { result };
   });
 }
